@@ -1,0 +1,28 @@
+// Package mconv provides fast multi-channel 2-D cross-correlation kernels in
+// plain Go, with the semantics of PyTorch's conv2d as used by convolutional
+// neural networks: stride 1, zero "same" padding p = K/2 for an odd kernel
+// size K, and an output with the same height and width as the input.
+//
+// Arrays are flat row-major float64 slices:
+//
+//	x    [N][Cin][H][W]   input images
+//	w    [Cout][Cin][K][K] filters
+//	bias [Cout]            optional
+//	y    [N][Cout][H][W]  output images
+//
+// Forward computes
+//
+//	y[n,o,i,j] = bias[o] + Σ_c Σ_{u,v} w[o,c,u,v] · x[n,c,i+u−p,j+v−p]
+//
+// with x = 0 outside the image. AdjointInput and AdjointWeights are the exact
+// transposes of Forward with respect to x and to w (the maps used by
+// back-propagation and by gradient-based image reconstruction).
+//
+// The kernels split every row into an interior part, where all K taps are
+// inside the image and the loop has no bounds tests, and a border part of p
+// pixels on each side. Rows are streamed (one output row stays in cache while
+// the K·Cin contributing input rows are swept), K = 3 and K = 5 have unrolled
+// sliding-window inner loops, and work is spread over up to
+// runtime.GOMAXPROCS(0) goroutines, one (image, output channel) plane or one
+// (output, input) filter pair at a time.
+package mconv

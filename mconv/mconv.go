@@ -1,0 +1,404 @@
+package mconv
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Shape gives the sizes of one convolution layer applied to a batch.
+type Shape struct {
+	N    int // number of images in the batch
+	Cin  int // input channels
+	Cout int // output channels
+	H    int // image height (rows)
+	W    int // image width (columns)
+	K    int // kernel size (K×K, odd); the zero padding is K/2
+}
+
+// Validate reports whether every size is positive, K is odd and the array
+// sizes N·C·H·W and Cout·Cin·K·K fit in an int.
+func (s Shape) Validate() error {
+	fields := []struct {
+		name string
+		v    int
+	}{{"N", s.N}, {"Cin", s.Cin}, {"Cout", s.Cout}, {"H", s.H}, {"W", s.W}, {"K", s.K}}
+	for _, f := range fields {
+		if f.v < 1 {
+			return fmt.Errorf("mconv: shape %s = %d, want a positive size", f.name, f.v)
+		}
+	}
+	if s.K%2 == 0 {
+		return fmt.Errorf("mconv: shape K = %d, want an odd kernel size ('same' padding K/2 needs it)", s.K)
+	}
+	maxC := max(s.Cin, s.Cout)
+	if !fitsInt(s.N, maxC, s.H, s.W) || !fitsInt(s.Cout, s.Cin, s.K, s.K) {
+		return fmt.Errorf("mconv: shape %+v is too large: array sizes overflow int", s)
+	}
+	return nil
+}
+
+// fitsInt reports whether the product of the positive factors fits in an int.
+func fitsInt(factors ...int) bool {
+	p := 1
+	for _, f := range factors {
+		if p > math.MaxInt/f {
+			return false
+		}
+		p *= f
+	}
+	return true
+}
+
+// InputLen returns N·Cin·H·W, the length of the input slice x.
+func (s Shape) InputLen() int { return s.N * s.Cin * s.H * s.W }
+
+// OutputLen returns N·Cout·H·W, the length of the output slice y.
+func (s Shape) OutputLen() int { return s.N * s.Cout * s.H * s.W }
+
+// WeightLen returns Cout·Cin·K·K, the length of the weight slice w.
+func (s Shape) WeightLen() int { return s.Cout * s.Cin * s.K * s.K }
+
+// checkLen returns an error naming the slice when its length is not want.
+func checkLen(name string, got, want int, s Shape) error {
+	if got != want {
+		return fmt.Errorf("mconv: len(%s) = %d, want %d for shape %+v", name, got, want, s)
+	}
+	return nil
+}
+
+// check validates s and the lengths of the slices of one call.
+func check(s Shape, lens ...struct {
+	name      string
+	got, want int
+}) error {
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	var errs []error
+	for _, l := range lens {
+		if err := checkLen(l.name, l.got, l.want, s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+type lenCheck = struct {
+	name      string
+	got, want int
+}
+
+// Forward computes the cross-correlation
+//
+//	y[n,o,i,j] = bias[o] + Σ_c Σ_{u,v} w[o,c,u,v] · x[n,c,i+u−p,j+v−p],  p = K/2,
+//
+// with x = 0 outside the image. The bias is left out when bias is nil. y is
+// overwritten and must not overlap x. Lengths: len(x) = N·Cin·H·W,
+// len(w) = Cout·Cin·K·K, len(bias) = Cout (or nil), len(y) = N·Cout·H·W.
+func Forward(y, x, w, bias []float64, s Shape) error {
+	lens := []lenCheck{{"y", len(y), s.OutputLen()}, {"x", len(x), s.InputLen()}, {"w", len(w), s.WeightLen()}}
+	if bias != nil {
+		lens = append(lens, lenCheck{"bias", len(bias), s.Cout})
+	}
+	if err := check(s, lens...); err != nil {
+		return fmt.Errorf("mconv.Forward: %w", err)
+	}
+	op := corrOp{
+		dst: y, src: x, w: w, bias: bias,
+		n: s.N, nIn: s.Cin, nOut: s.Cout, h: s.H, wd: s.W, k: s.K,
+		outStride: s.Cin, inStride: 1,
+	}
+	op.run()
+	return nil
+}
+
+// AdjointInput computes the transpose of Forward (without bias) with respect
+// to its input:
+//
+//	x[n,c,p,q] = Σ_o Σ_{u,v} w[o,c,u,v] · y[n,o,p−u+pad,q−v+pad],  pad = K/2,
+//
+// with y = 0 outside the image, so that ⟨Forward(x), y⟩ = ⟨x, AdjointInput(y)⟩.
+// x is overwritten and must not overlap y. Lengths as for Forward.
+func AdjointInput(x, y, w []float64, s Shape) error {
+	if err := check(s, lenCheck{"x", len(x), s.InputLen()}, lenCheck{"y", len(y), s.OutputLen()},
+		lenCheck{"w", len(w), s.WeightLen()}); err != nil {
+		return fmt.Errorf("mconv.AdjointInput: %w", err)
+	}
+	// The adjoint is a correlation of y with the flipped filters w[o,c] summed
+	// over o: swap the channel roles and read the taps backwards.
+	op := corrOp{
+		dst: x, src: y, w: w,
+		n: s.N, nIn: s.Cout, nOut: s.Cin, h: s.H, wd: s.W, k: s.K,
+		outStride: 1, inStride: s.Cin, flip: true,
+	}
+	op.run()
+	return nil
+}
+
+// AdjointWeights computes the transpose of Forward with respect to its
+// weights and bias:
+//
+//	gw[o,c,u,v] = Σ_n Σ_{i,j} y[n,o,i,j] · x[n,c,i+u−p,j+v−p],
+//	gb[o]       = Σ_n Σ_{i,j} y[n,o,i,j]   (only when gb != nil),
+//
+// so that ⟨Forward(x; w, b), y⟩ = ⟨w, gw⟩ + ⟨b, gb⟩. gw and gb are
+// overwritten. Lengths: len(gw) = Cout·Cin·K·K, len(gb) = Cout (or nil),
+// len(x) = N·Cin·H·W, len(y) = N·Cout·H·W.
+func AdjointWeights(gw, gb, x, y []float64, s Shape) error {
+	lens := []lenCheck{{"gw", len(gw), s.WeightLen()}, {"x", len(x), s.InputLen()}, {"y", len(y), s.OutputLen()}}
+	if gb != nil {
+		lens = append(lens, lenCheck{"gb", len(gb), s.Cout})
+	}
+	if err := check(s, lens...); err != nil {
+		return fmt.Errorf("mconv.AdjointWeights: %w", err)
+	}
+	k, p, plane := s.K, s.K/2, s.H*s.W
+	kk := k * k
+	cost := s.N * plane * kk
+	parallelFor(s.Cout*s.Cin, cost, func(t int) {
+		o, c := t/s.Cin, t%s.Cin
+		g := gw[t*kk : (t+1)*kk]
+		clear(g)
+		sumBias := gb != nil && c == 0
+		var bsum float64
+		for n := 0; n < s.N; n++ {
+			yp := y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane]
+			xp := x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane]
+			for i := 0; i < s.H; i++ {
+				yrow := yp[i*s.W : (i+1)*s.W]
+				if sumBias {
+					for _, v := range yrow {
+						bsum += v
+					}
+				}
+				for u := 0; u < k; u++ {
+					r := i + u - p
+					if r < 0 || r >= s.H {
+						continue
+					}
+					rowDot(g[u*k:(u+1)*k], yrow, xp[r*s.W:(r+1)*s.W])
+				}
+			}
+		}
+		if sumBias {
+			gb[o] = bsum
+		}
+	})
+	return nil
+}
+
+// corrOp is one generalised multi-channel correlation
+//
+//	dst[n,a] = bias[a] + Σ_b F(a,b) ⋆ src[n,b],
+//
+// where the K×K filter F(a,b) starts at w[(a·outStride + b·inStride)·K·K]
+// and is read backwards (a 180° rotation) when flip is set.
+type corrOp struct {
+	dst, src, w, bias   []float64
+	n, nIn, nOut, h, wd int
+	k                   int
+	outStride, inStride int
+	flip                bool
+}
+
+func (op *corrOp) run() {
+	plane := op.h * op.wd
+	kk := op.k * op.k
+	p := op.k / 2
+	parallelFor(op.n*op.nOut, plane*op.nIn*kk, func(t int) {
+		img, a := t/op.nOut, t%op.nOut
+		dp := op.dst[t*plane : (t+1)*plane]
+		if op.bias != nil {
+			for i := range dp {
+				dp[i] = op.bias[a]
+			}
+		} else {
+			clear(dp)
+		}
+		var tapBuf [16]float64
+		var taps []float64
+		if op.k <= len(tapBuf) {
+			taps = tapBuf[:op.k]
+		} else {
+			taps = make([]float64, op.k)
+		}
+		srcImg := op.src[img*op.nIn*plane : (img+1)*op.nIn*plane]
+		for i := 0; i < op.h; i++ {
+			yrow := dp[i*op.wd : (i+1)*op.wd]
+			for b := 0; b < op.nIn; b++ {
+				sp := srcImg[b*plane : (b+1)*plane]
+				f := op.w[(a*op.outStride+b*op.inStride)*kk : (a*op.outStride+b*op.inStride+1)*kk]
+				for u := 0; u < op.k; u++ {
+					r := i + u - p
+					if r < 0 || r >= op.h {
+						continue
+					}
+					if op.flip {
+						fr := f[(op.k-1-u)*op.k : (op.k-u)*op.k]
+						for v := range taps {
+							taps[v] = fr[op.k-1-v]
+						}
+					} else {
+						copy(taps, f[u*op.k:(u+1)*op.k])
+					}
+					rowCorr(yrow, sp[r*op.wd:(r+1)*op.wd], taps)
+				}
+			}
+		}
+	})
+}
+
+// interior returns the column range [lo, hi) of a row of width w in which all
+// K = 2p+1 taps fall inside the row.
+func interior(w, p int) (lo, hi int) {
+	lo = min(p, w)
+	hi = max(w-p, lo)
+	return lo, hi
+}
+
+// rowCorr adds y[j] += Σ_v t[v]·x[j+v−p] for all j, with x = 0 outside.
+func rowCorr(y, x, t []float64) {
+	k := len(t)
+	p := k / 2
+	w := len(y)
+	x = x[:w]
+	lo, hi := interior(w, p)
+	switch {
+	case hi <= lo:
+	case k == 5:
+		rowCorr5(y, x, t)
+	case k == 3:
+		rowCorr3(y, x, t)
+	case k == 1:
+		t0 := t[0]
+		for j, xj := range x {
+			y[j] += t0 * xj
+		}
+	default:
+		for j := lo; j < hi; j++ {
+			xs := x[j-p : j-p+k]
+			var acc float64
+			for v, tv := range t {
+				acc += tv * xs[v]
+			}
+			y[j] += acc
+		}
+	}
+	// Border columns: only the taps that land inside the row.
+	for j := 0; j < lo; j++ {
+		y[j] += borderTap(x, t, j, p)
+	}
+	for j := hi; j < w; j++ {
+		y[j] += borderTap(x, t, j, p)
+	}
+}
+
+func borderTap(x, t []float64, j, p int) float64 {
+	var acc float64
+	for v, tv := range t {
+		if q := j + v - p; q >= 0 && q < len(x) {
+			acc += tv * x[q]
+		}
+	}
+	return acc
+}
+
+// rowCorr5 handles the interior columns [2, w−2) for K = 5 with a sliding
+// window over x; it needs w ≥ 5.
+func rowCorr5(y, x, t []float64) {
+	t0, t1, t2, t3, t4 := t[0], t[1], t[2], t[3], t[4]
+	x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
+	xs := x[4:]
+	ys := y[2 : len(y)-2]
+	ys = ys[:len(xs)]
+	for j, x4 := range xs {
+		ys[j] += t0*x0 + t1*x1 + t2*x2 + t3*x3 + t4*x4
+		x0, x1, x2, x3 = x1, x2, x3, x4
+	}
+}
+
+// rowCorr3 handles the interior columns [1, w−1) for K = 3; it needs w ≥ 3.
+func rowCorr3(y, x, t []float64) {
+	t0, t1, t2 := t[0], t[1], t[2]
+	x0, x1 := x[0], x[1]
+	xs := x[2:]
+	ys := y[1 : len(y)-1]
+	ys = ys[:len(xs)]
+	for j, x2 := range xs {
+		ys[j] += t0*x0 + t1*x1 + t2*x2
+		x0, x1 = x1, x2
+	}
+}
+
+// rowDot adds g[v] += Σ_j y[j]·x[j+v−p] for v = 0..K−1 (K = len(g)), with
+// x = 0 outside the row.
+func rowDot(g, y, x []float64) {
+	k := len(g)
+	p := k / 2
+	w := len(y)
+	x = x[:w]
+	lo, hi := interior(w, p)
+	switch {
+	case hi <= lo:
+	case k == 5:
+		var a0, a1, a2, a3, a4 float64
+		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
+		xs := x[4:]
+		ys := y[2 : w-2]
+		ys = ys[:len(xs)]
+		for j, x4 := range xs {
+			yj := ys[j]
+			a0 += yj * x0
+			a1 += yj * x1
+			a2 += yj * x2
+			a3 += yj * x3
+			a4 += yj * x4
+			x0, x1, x2, x3 = x1, x2, x3, x4
+		}
+		g[0] += a0
+		g[1] += a1
+		g[2] += a2
+		g[3] += a3
+		g[4] += a4
+	case k == 3:
+		var a0, a1, a2 float64
+		x0, x1 := x[0], x[1]
+		xs := x[2:]
+		ys := y[1 : w-1]
+		ys = ys[:len(xs)]
+		for j, x2 := range xs {
+			yj := ys[j]
+			a0 += yj * x0
+			a1 += yj * x1
+			a2 += yj * x2
+			x0, x1 = x1, x2
+		}
+		g[0] += a0
+		g[1] += a1
+		g[2] += a2
+	default:
+		for v := range g {
+			xs := x[lo+v-p : hi+v-p]
+			var acc float64
+			for j, yj := range y[lo:hi] {
+				acc += yj * xs[j]
+			}
+			g[v] += acc
+		}
+	}
+	for j := 0; j < lo; j++ {
+		borderDot(g, y[j], x, j, p)
+	}
+	for j := hi; j < w; j++ {
+		borderDot(g, y[j], x, j, p)
+	}
+}
+
+func borderDot(g []float64, yj float64, x []float64, j, p int) {
+	for v := range g {
+		if q := j + v - p; q >= 0 && q < len(x) {
+			g[v] += yj * x[q]
+		}
+	}
+}
