@@ -1,0 +1,111 @@
+package graph
+
+import (
+	"fmt"
+	"math"
+
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Machine runs a built graph again and again without rebuilding it: set the
+// inputs with Set, call Run, read results with Value and Grad.
+type Machine struct {
+	Graph *G.ExprGraph
+	vm    G.VM
+}
+
+// NewMachine compiles g into a tape machine. bind lists the nodes whose
+// gradients will be read (the arguments of the single gorgonia.Grad call).
+func NewMachine(g *G.ExprGraph, bind ...*G.Node) *Machine {
+	var opts []G.VMOpt
+	if len(bind) > 0 {
+		opts = append(opts, G.BindDualValues(bind...))
+	}
+	return &Machine{Graph: g, vm: G.NewTapeMachine(g, opts...)}
+}
+
+// Run evaluates the graph (and the gradients, if it contains them).
+func (m *Machine) Run() error {
+	m.vm.Reset()
+	if err := m.vm.RunAll(); err != nil {
+		return fmt.Errorf("evaluating graph: %w", err)
+	}
+	return nil
+}
+
+// Close releases the machine's resources.
+func (m *Machine) Close() error { return m.vm.Close() }
+
+// Input creates a float64 input node of the given shape, initialised to zeros.
+func Input(g *G.ExprGraph, name string, shape ...int) *G.Node {
+	if len(shape) == 0 {
+		return G.NewScalar(g, tensor.Float64, G.WithName(name), G.WithValue(0.0))
+	}
+	t := tensor.New(tensor.Of(tensor.Float64), tensor.WithShape(shape...))
+	return G.NewTensor(g, tensor.Float64, len(shape), G.WithName(name), G.WithValue(t))
+}
+
+// Set copies data into the value of the input node n. The length must match.
+func Set(n *G.Node, data []float64) error {
+	if n.Shape().IsScalar() {
+		if len(data) != 1 {
+			return fmt.Errorf("input %s is a scalar, got %d values", n.Name(), len(data))
+		}
+		return G.Let(n, data[0])
+	}
+	dst, ok := n.Value().Data().([]float64)
+	if !ok {
+		return fmt.Errorf("input %s does not hold float64 data", n.Name())
+	}
+	if len(dst) != len(data) {
+		return fmt.Errorf("input %s has %d values (shape %v), got %d", n.Name(), len(dst), n.Shape(), len(data))
+	}
+	copy(dst, data)
+	return nil
+}
+
+// Value returns the data of n's value after Run: a view, not a copy.
+func Value(n *G.Node) ([]float64, error) {
+	v := n.Value()
+	if v == nil {
+		return nil, fmt.Errorf("node %s has no value: was the graph run?", n.Name())
+	}
+	return float64Data(v, n.Name())
+}
+
+// Scalar returns the value of a scalar node after Run.
+func Scalar(n *G.Node) (float64, error) {
+	d, err := Value(n)
+	if err != nil {
+		return math.NaN(), err
+	}
+	if len(d) != 1 {
+		return math.NaN(), fmt.Errorf("node %s has %d values, want a scalar", n.Name(), len(d))
+	}
+	return d[0], nil
+}
+
+// Grad returns the gradient stored on n after Run: a view, not a copy.
+func Grad(n *G.Node) ([]float64, error) {
+	g, err := n.Grad()
+	if err != nil {
+		return nil, fmt.Errorf("gradient of %s: %w", n.Name(), err)
+	}
+	return float64Data(g, n.Name())
+}
+
+// HeldBytes is the number of bytes of all values and gradients held by the
+// nodes of g after a run: the memory a tape machine keeps for one evaluation.
+func HeldBytes(g *G.ExprGraph) int64 {
+	var total int64
+	for _, n := range g.AllNodes() {
+		if v := n.Value(); v != nil {
+			total += int64(v.MemSize())
+		}
+		if gr, err := n.Grad(); err == nil && gr != nil {
+			total += int64(gr.MemSize())
+		}
+	}
+	return total
+}
