@@ -109,6 +109,8 @@ const DefaultSyntheticSize = 96
 //     images are shuffled by seed with Split into nTrain train images and
 //     nTest test images. If nTrain ≤ 0 the train set takes every image not
 //     in the test set, and likewise if nTest ≤ 0; one of them must be positive.
+//     When both are positive, only the first nTrain+nTest images of an
+//     STL-10 file are read before shuffling.
 //
 // If h and w are positive, every image must be h×w; otherwise Open returns
 // an error naming the size found and the size expected.

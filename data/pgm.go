@@ -51,9 +51,7 @@ func ReadPGM(r io.Reader) (*Image, error) {
 		bytesPerSample = 2
 	}
 	need := int64(w) * int64(h) * int64(bytesPerSample)
-	// ReadAll grows its buffer as data arrives, so a short file does not
-	// cause an allocation of the full claimed size.
-	raw, err := io.ReadAll(io.LimitReader(br, need))
+	raw, err := readUpTo(br, need)
 	if err != nil {
 		return nil, fmt.Errorf("pgm: reading pixel data: %w", err)
 	}
@@ -76,6 +74,21 @@ func ReadPGM(r io.Reader) (*Image, error) {
 		im.Pix[i] = float64(s) * scale
 	}
 	return im, nil
+}
+
+// readUpTo reads at most n bytes, fewer only if r ends first. Large reads
+// grow their buffer as data arrives, so a short file with a header claiming
+// a huge size does not cause a huge allocation.
+func readUpTo(r io.Reader, n int64) ([]byte, error) {
+	if n <= 1<<20 {
+		buf := make([]byte, n)
+		k, err := io.ReadFull(r, buf)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			err = nil
+		}
+		return buf[:k], err
+	}
+	return io.ReadAll(io.LimitReader(r, n))
 }
 
 // readHeaderInt skips whitespace and comments, then reads a decimal integer
