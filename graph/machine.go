@@ -13,6 +13,7 @@ import (
 type Machine struct {
 	Graph *G.ExprGraph
 	vm    G.VM
+	bound []*G.Node
 }
 
 // NewMachine compiles g into a tape machine. bind lists the nodes whose
@@ -22,12 +23,27 @@ func NewMachine(g *G.ExprGraph, bind ...*G.Node) *Machine {
 	if len(bind) > 0 {
 		opts = append(opts, G.BindDualValues(bind...))
 	}
-	return &Machine{Graph: g, vm: G.NewTapeMachine(g, opts...)}
+	return &Machine{Graph: g, vm: G.NewTapeMachine(g, opts...), bound: bind}
 }
 
 // Run evaluates the graph (and the gradients, if it contains them).
+//
+// Gorgonia accumulates gradients into bound nodes across runs; Run zeroes
+// them first, so each run's gradients stand alone.
 func (m *Machine) Run() error {
 	m.vm.Reset()
+	for _, n := range m.bound {
+		gr, err := n.Grad()
+		if err != nil || gr == nil {
+			continue
+		}
+		switch v := gr.(type) {
+		case tensor.Tensor:
+			v.Zero()
+		case *G.F64:
+			*v = 0
+		}
+	}
 	if err := m.vm.RunAll(); err != nil {
 		return fmt.Errorf("evaluating graph: %w", err)
 	}

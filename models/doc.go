@@ -1,0 +1,22 @@
+// Package models describes the inverse problems greedyl2o learns to solve and
+// the learned optimizers it trains.
+//
+// An Objective is a batch of N functions f_k(x) = ½‖A x − y_k‖² + α S(x) that
+// share a forward operator A and a regularizer S and differ in the data y_k.
+// Every objective can be evaluated two ways:
+//
+//   - directly, by batched kernels (Objective.Eval): f_k and ∇f_k for all k at
+//     once, which baselines and evaluation use;
+//   - as a gorgonia graph (Objective.GraphValue, Objective.GraphGrad), with ∇f
+//     written as forward operations Aᵀ(Ax − y) + α∇S(x), so that training can
+//     differentiate through it with one gorgonia.Grad.
+//
+// A Problem bundles an operator, a regularizer, a noise level, a seed and a
+// rule for the starting point, and turns ground-truth images into an
+// Objective (Problem.Instantiate). Problem 1 of the paper, Huber-TV deblurring,
+// is built in as Deblur.
+//
+// A Parametrization is a family of linear operators G_θ written only as a
+// forward graph expression (PS, PP, PC-k, PC, PF); gradients with respect to θ
+// come from gorgonia.
+package models

@@ -1,0 +1,290 @@
+package models
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+func randVec(r *rand.Rand, n int, s float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = s * r.NormFloat64()
+	}
+	return v
+}
+
+func relDiff(a, b float64) float64 {
+	return math.Abs(a-b) / math.Max(math.Max(math.Abs(a), math.Abs(b)), 1e-300)
+}
+
+func smallDeblur(t *testing.T, n, h int) *Objective {
+	t.Helper()
+	p, err := Deblur(Options{H: h})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	truth := make([]float64, n*h*h)
+	for i := range truth {
+		truth[i] = 0.5 + 0.3*math.Sin(float64(i)*0.37) + 0.05*r.NormFloat64()
+	}
+	o, err := p.Instantiate(truth, n, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func TestOperatorsAdjointAndNormalised(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, b := range []kernels.Boundary{kernels.Zero, kernels.Reflect, kernels.Circular} {
+		blur, err := NewBlur("g", GaussianKernel(5, 1.5), 5, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _, err := Normalize(blur, 12, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		nrm, err := OperatorNorm(a, 12, 10, 3000, 1e-14, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(nrm-1) > 1e-8 {
+			t.Errorf("%v: ‖A‖ = %.12g after normalisation, want 1", b, nrm)
+		}
+		in := tensor.Shape{3, 12, 10}
+		x, y := randVec(r, 360, 1), randVec(r, 360, 1)
+		ax, aty := make([]float64, 360), make([]float64, 360)
+		_ = a.Apply(ax, x, in)
+		_ = a.Adjoint(aty, y, in)
+		if d := relDiff(kernels.Dot(ax, y), kernels.Dot(x, aty)); d > 1e-12 {
+			t.Errorf("%v: adjoint identity off by %g", b, d)
+		}
+	}
+}
+
+func TestDeblurConstants(t *testing.T) {
+	p, err := Deblur(Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.H != 96 || p.W != 96 {
+		t.Errorf("default size %d×%d, want 96×96", p.H, p.W)
+	}
+	if got, want := p.L(), 1+8*2e-4/0.005; math.Abs(got-want) > 1e-15 {
+		t.Errorf("L = %g, want %g", got, want)
+	}
+}
+
+func TestObjectiveGradientAgainstFiniteDifferences(t *testing.T) {
+	o := smallDeblur(t, 2, 10)
+	r := rand.New(rand.NewPCG(5, 6))
+	x := append([]float64(nil), o.X0...)
+	for i := range x {
+		x[i] += 0.02 * r.NormFloat64()
+	}
+	grad := make([]float64, len(x))
+	vals := make([]float64, o.N)
+	if err := o.Eval(vals, grad, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	d := randVec(r, len(x), 1)
+	const step = 1e-6
+	xp, xm := make([]float64, len(x)), make([]float64, len(x))
+	for i := range x {
+		xp[i], xm[i] = x[i]+step*d[i], x[i]-step*d[i]
+	}
+	fp, _ := o.Mean(xp)
+	fm, _ := o.Mean(xm)
+	fd := (fp - fm) / (2 * step) * float64(o.N)
+	if rd := relDiff(fd, kernels.Dot(grad, d)); rd > 1e-6 {
+		t.Errorf("directional derivative %g, finite differences %g (rel %g)", kernels.Dot(grad, d), fd, rd)
+	}
+}
+
+func TestGraphMatchesDirectPath(t *testing.T) {
+	o := smallDeblur(t, 3, 12)
+	r := rand.New(rand.NewPCG(7, 8))
+	x := append([]float64(nil), o.X0...)
+	for i := range x {
+		x[i] += 0.01 * r.NormFloat64()
+	}
+	vals := make([]float64, o.N)
+	grad := make([]float64, len(x))
+	if err := o.Eval(vals, grad, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	g := G.NewGraph()
+	xn := graph.Input(g, "x", o.N, o.H, o.W)
+	yn := graph.Input(g, "y", o.DataShape(o.N)...)
+	fv, err := o.GraphValue(xn, yn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gv, err := o.GraphGrad(xn, yn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := graph.NewMachine(g)
+	defer m.Close()
+	_ = graph.Set(xn, x)
+	_ = graph.Set(yn, o.Y)
+	if err := m.Run(); err != nil {
+		t.Fatal(err)
+	}
+	total, _ := graph.Scalar(fv)
+	want := vals[0] + vals[1] + vals[2]
+	if d := relDiff(total, want); d > 1e-12 {
+		t.Errorf("graph f = %.17g, direct %.17g (rel %g)", total, want, d)
+	}
+	ggot, _ := graph.Value(gv)
+	var num, den float64
+	for i := range grad {
+		num = math.Max(num, math.Abs(ggot[i]-grad[i]))
+		den = math.Max(den, math.Abs(grad[i]))
+	}
+	if num > 1e-12*den {
+		t.Errorf("graph ∇f differs from direct kernels by %g (max |∇f| %g)", num, den)
+	}
+}
+
+func TestGradientIsLipschitz(t *testing.T) {
+	o := smallDeblur(t, 1, 16)
+	r := rand.New(rand.NewPCG(9, 10))
+	gu, gv := make([]float64, 256), make([]float64, 256)
+	worst := 0.0
+	for trial := 0; trial < 30; trial++ {
+		u := randVec(r, 256, 0.01*float64(trial%5+1))
+		v := append([]float64(nil), u...)
+		for i := range v {
+			v[i] += 1e-3 * r.NormFloat64()
+		}
+		_ = o.Eval(nil, gu, u, nil)
+		_ = o.Eval(nil, gv, v, nil)
+		var dg, dx float64
+		for i := range u {
+			dg += (gu[i] - gv[i]) * (gu[i] - gv[i])
+			dx += (u[i] - v[i]) * (u[i] - v[i])
+		}
+		worst = math.Max(worst, math.Sqrt(dg/dx))
+	}
+	if worst > o.L*(1+1e-12) {
+		t.Errorf("‖∇f(u) − ∇f(v)‖/‖u − v‖ reached %g > L = %g", worst, o.L)
+	}
+	if worst < 0.2*o.L {
+		t.Logf("largest observed ratio %g (L = %g)", worst, o.L)
+	}
+}
+
+// TestSecondOrderThroughObjectiveGradient differentiates ½‖∇f(x)‖² (∇f from
+// GraphGrad) with respect to x and compares with finite differences.
+func TestSecondOrderThroughObjectiveGradient(t *testing.T) {
+	o := smallDeblur(t, 2, 8)
+	r := rand.New(rand.NewPCG(11, 12))
+	g := G.NewGraph()
+	xn := graph.Input(g, "x", o.N, o.H, o.W)
+	yn := graph.Input(g, "y", o.DataShape(o.N)...)
+	gv, err := o.GraphGrad(xn, yn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obj := G.Must(G.Mul(G.Must(G.Sum(G.Must(G.Square(gv)))), G.NewConstant(0.5)))
+	if _, err := G.Grad(obj, xn); err != nil {
+		t.Fatal(err)
+	}
+	m := graph.NewMachine(g, xn)
+	defer m.Close()
+	_ = graph.Set(yn, o.Y)
+	x := append([]float64(nil), o.X0...)
+	eval := func(x []float64) float64 {
+		_ = graph.Set(xn, x)
+		if err := m.Run(); err != nil {
+			t.Fatal(err)
+		}
+		v, _ := graph.Scalar(obj)
+		return v
+	}
+	eval(x)
+	gx, _ := graph.Grad(xn)
+	an := kernels.Dot(gx, randVec(rand.New(rand.NewPCG(1, 1)), len(x), 1))
+	d := randVec(rand.New(rand.NewPCG(1, 1)), len(x), 1)
+	_ = r
+	const step = 1e-7
+	xp, xm := make([]float64, len(x)), make([]float64, len(x))
+	for i := range x {
+		xp[i], xm[i] = x[i]+step*d[i], x[i]-step*d[i]
+	}
+	fd := (eval(xp) - eval(xm)) / (2 * step)
+	if rd := relDiff(an, fd); rd > 1e-5 {
+		t.Errorf("second-order derivative %g, finite differences %g (rel %g)", an, fd, rd)
+	}
+}
+
+func TestParametrizationsReferenceAndNorms(t *testing.T) {
+	h, w := 6, 5
+	r := rand.New(rand.NewPCG(13, 14))
+	for _, name := range []string{"ps", "pp", "pc", "pc3", "pc3-zero", "pc3-reflect", "pf"} {
+		p, err := ParseParametrization(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const tau = 0.7
+		g := G.NewGraph()
+		th := graph.Input(g, "theta", p.ParamShape(h, w)...)
+		v := graph.Input(g, "v", 2, h, w)
+		out, err := p.Apply(th, v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		m := graph.NewMachine(g)
+		_ = graph.Set(th, p.Reference(tau, h, w))
+		vv := randVec(r, 2*h*w, 1)
+		_ = graph.Set(v, vv)
+		if err := m.Run(); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := graph.Value(out)
+		for i := range vv {
+			if math.Abs(got[i]-tau*vv[i]) > 1e-12 {
+				t.Fatalf("%s: reference parameters do not give τI: %g vs %g", name, got[i], tau*vv[i])
+			}
+		}
+		m.Close()
+		theta := randVec(r, p.ParamShape(h, w).TotalSize(), 1)
+		exact, err := OpNorm(p, theta, h, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		power, err := PowerNorm(p, theta, h, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(exact, power); d > 1e-6 {
+			t.Errorf("%s: ‖G_θ‖ = %g exactly, %g by power iteration", name, exact, power)
+		}
+	}
+}
+
+func TestParseMethod(t *testing.T) {
+	for in, want := range map[string]string{"m-pc": "m-pc", "PS": "ps", "pc:ps": "pc:ps", "m-pc5": "m-pc5", "pf": "pf"} {
+		m, err := ParseMethod(in)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		if m.Name() != want {
+			t.Errorf("ParseMethod(%q).Name() = %q, want %q", in, m.Name(), want)
+		}
+	}
+	for _, bad := range []string{"", "pq", "pc4", "m-", "pc:zz", "pc3-mirror"} {
+		if _, err := ParseMethod(bad); err == nil {
+			t.Errorf("ParseMethod(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,166 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"gorgonia.org/tensor"
+)
+
+// Operator is the forward operator A of an inverse problem: a linear map from
+// batches of H×W images [N,H,W] to batches of data [N, DataShape...].
+type Operator interface {
+	graph.LinearMap
+	// DataShape is the shape of A x for one H×W image.
+	DataShape(h, w int) []int
+}
+
+// batchShape returns [n, shape...].
+func batchShape(n int, shape ...int) tensor.Shape {
+	return append(tensor.Shape{n}, shape...)
+}
+
+// Identity is A = I (denoising).
+type Identity struct{}
+
+func (Identity) String() string { return "identity" }
+
+// DataShape implements Operator.
+func (Identity) DataShape(h, w int) []int { return []int{h, w} }
+
+// OutShape implements graph.LinearMap.
+func (Identity) OutShape(in tensor.Shape) (tensor.Shape, error) { return in.Clone(), nil }
+
+// Apply implements graph.LinearMap.
+func (Identity) Apply(dst, src []float64, _ tensor.Shape) error { copy(dst, src); return nil }
+
+// Adjoint implements graph.LinearMap.
+func (Identity) Adjoint(dst, src []float64, _ tensor.Shape) error { copy(dst, src); return nil }
+
+// Blur is convolution with a small kernel and a boundary rule.
+type Blur struct {
+	graph.FixedConv
+}
+
+// NewBlur returns the blur with the given K×K kernel (row-major).
+func NewBlur(name string, kernel []float64, k int, b kernels.Boundary) (*Blur, error) {
+	if k < 1 || k%2 == 0 || len(kernel) != k*k {
+		return nil, fmt.Errorf("blur %s: kernel of %d values is not an odd K×K square (K=%d)", name, len(kernel), k)
+	}
+	return &Blur{graph.FixedConv{Kernel: append([]float64(nil), kernel...), K: k, Boundary: b, Name: name}}, nil
+}
+
+// GaussianKernel returns a K×K Gaussian kernel with standard deviation sigma
+// (in pixels), normalised to sum 1.
+func GaussianKernel(k int, sigma float64) []float64 {
+	out := make([]float64, k*k)
+	c := float64(k / 2)
+	var s float64
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			di, dj := float64(i)-c, float64(j)-c
+			v := math.Exp(-(di*di + dj*dj) / (2 * sigma * sigma))
+			out[i*k+j] = v
+			s += v
+		}
+	}
+	for i := range out {
+		out[i] /= s
+	}
+	return out
+}
+
+// DataShape implements Operator.
+func (*Blur) DataShape(h, w int) []int { return []int{h, w} }
+
+// Scaled is the operator s·A.
+type Scaled struct {
+	Op    Operator
+	Scale float64
+}
+
+func (s *Scaled) String() string { return fmt.Sprintf("%.17g*%s", s.Scale, s.Op) }
+
+// DataShape implements Operator.
+func (s *Scaled) DataShape(h, w int) []int { return s.Op.DataShape(h, w) }
+
+// OutShape implements graph.LinearMap.
+func (s *Scaled) OutShape(in tensor.Shape) (tensor.Shape, error) { return s.Op.OutShape(in) }
+
+// Apply implements graph.LinearMap.
+func (s *Scaled) Apply(dst, src []float64, in tensor.Shape) error {
+	if err := s.Op.Apply(dst, src, in); err != nil {
+		return err
+	}
+	scale(dst, s.Scale)
+	return nil
+}
+
+// Adjoint implements graph.LinearMap.
+func (s *Scaled) Adjoint(dst, src []float64, in tensor.Shape) error {
+	if err := s.Op.Adjoint(dst, src, in); err != nil {
+		return err
+	}
+	scale(dst, s.Scale)
+	return nil
+}
+
+func scale(v []float64, s float64) {
+	for i := range v {
+		v[i] *= s
+	}
+}
+
+// OperatorNorm estimates ‖A‖ on H×W images by power iteration on AᵀA,
+// running until the estimate changes by less than tol relative or iters
+// iterations have run.
+func OperatorNorm(a Operator, h, w, iters int, tol float64, seed uint64) (float64, error) {
+	in := tensor.Shape{1, h, w}
+	out, err := a.OutShape(in)
+	if err != nil {
+		return 0, fmt.Errorf("norm of %s: %w", a, err)
+	}
+	r := rand.New(rand.NewPCG(seed, 0x5eed))
+	v := make([]float64, h*w)
+	for i := range v {
+		v[i] = r.NormFloat64()
+	}
+	av := make([]float64, out.TotalSize())
+	lam := 0.0
+	normalize := func() float64 {
+		nrm := math.Sqrt(kernels.Dot(v, v))
+		scale(v, 1/nrm)
+		return nrm
+	}
+	normalize()
+	for it := 0; it < iters; it++ {
+		if err := a.Apply(av, v, in); err != nil {
+			return 0, err
+		}
+		if err := a.Adjoint(v, av, in); err != nil {
+			return 0, err
+		}
+		next := normalize()
+		if it > 5 && math.Abs(next-lam) <= tol*next {
+			lam = next
+			break
+		}
+		lam = next
+	}
+	return math.Sqrt(lam), nil
+}
+
+// Normalize returns A/‖A‖ (‖·‖ on H×W images by power iteration) and ‖A‖.
+func Normalize(a Operator, h, w int) (Operator, float64, error) {
+	nrm, err := OperatorNorm(a, h, w, 2000, 1e-13, 1)
+	if err != nil {
+		return nil, 0, err
+	}
+	if nrm == 0 || math.IsNaN(nrm) {
+		return nil, 0, fmt.Errorf("operator %s has norm %g and cannot be normalised", a, nrm)
+	}
+	return &Scaled{Op: a, Scale: 1 / nrm}, nrm, nil
+}

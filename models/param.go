@@ -1,0 +1,343 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// Parametrization is a family of linear operators G_θ acting on batches of
+// H×W images. It is written only as a forward graph expression: gradients
+// with respect to θ (and v) come from gorgonia.
+type Parametrization interface {
+	// Name is the short name used on the command line (ps, pp, pc, pc5, pf, …).
+	Name() string
+	// ParamShape is the shape of θ for h×w images.
+	ParamShape(h, w int) tensor.Shape
+	// Apply returns the node G_θ v for a parameter node θ and a batch node v [N,H,W].
+	Apply(theta, v *G.Node) (*G.Node, error)
+	// Reference returns the parameters of G = τI (τ = 0 gives G = 0).
+	Reference(tau float64, h, w int) []float64
+}
+
+// Normer is implemented by parametrizations that compute the operator norm
+// ‖G_θ‖ (on h×w images) exactly. Others are measured by power iteration.
+type Normer interface {
+	OpNorm(theta []float64, h, w int) (float64, error)
+}
+
+// Scalar is PS: G_θ = θ·I with one scalar θ.
+type Scalar struct{}
+
+// Name implements Parametrization.
+func (Scalar) Name() string { return "ps" }
+
+// ParamShape implements Parametrization.
+func (Scalar) ParamShape(h, w int) tensor.Shape { return tensor.Shape{1} }
+
+// Apply implements Parametrization.
+func (Scalar) Apply(theta, v *G.Node) (*G.Node, error) { return graph.Bilinear(graph.Scale{}, theta, v) }
+
+// Reference implements Parametrization.
+func (Scalar) Reference(tau float64, h, w int) []float64 { return []float64{tau} }
+
+// OpNorm implements Normer.
+func (Scalar) OpNorm(theta []float64, h, w int) (float64, error) { return math.Abs(theta[0]), nil }
+
+// Pointwise is PP: (G_θ v)[i,j] = θ[i,j]·v[i,j] with an image-sized θ.
+type Pointwise struct{}
+
+// Name implements Parametrization.
+func (Pointwise) Name() string { return "pp" }
+
+// ParamShape implements Parametrization.
+func (Pointwise) ParamShape(h, w int) tensor.Shape { return tensor.Shape{h, w} }
+
+// Apply implements Parametrization.
+func (Pointwise) Apply(theta, v *G.Node) (*G.Node, error) {
+	return graph.Bilinear(graph.Pointwise{}, theta, v)
+}
+
+// Reference implements Parametrization.
+func (Pointwise) Reference(tau float64, h, w int) []float64 { return filled(h*w, tau) }
+
+// OpNorm implements Normer: max |θ|.
+func (Pointwise) OpNorm(theta []float64, h, w int) (float64, error) {
+	var m float64
+	for _, v := range theta {
+		m = math.Max(m, math.Abs(v))
+	}
+	return m, nil
+}
+
+// SmallConv is PC-k: G_θ v = θ ⋆ v with a K×K kernel θ and a boundary rule.
+type SmallConv struct {
+	K        int
+	Boundary kernels.Boundary
+}
+
+// Name implements Parametrization.
+func (c SmallConv) Name() string {
+	if c.Boundary == kernels.Circular {
+		return fmt.Sprintf("pc%d", c.K)
+	}
+	return fmt.Sprintf("pc%d-%v", c.K, c.Boundary)
+}
+
+// ParamShape implements Parametrization.
+func (c SmallConv) ParamShape(h, w int) tensor.Shape { return tensor.Shape{c.K, c.K} }
+
+// Apply implements Parametrization.
+func (c SmallConv) Apply(theta, v *G.Node) (*G.Node, error) {
+	return graph.Bilinear(graph.SmallConv{Boundary: c.Boundary}, theta, v)
+}
+
+// Reference implements Parametrization.
+func (c SmallConv) Reference(tau float64, h, w int) []float64 {
+	p := make([]float64, c.K*c.K)
+	p[(c.K/2)*c.K+c.K/2] = tau
+	return p
+}
+
+// OpNorm implements Normer exactly for the circular boundary (the largest
+// magnitude of the kernel's spectrum on h×w); other boundaries use power iteration.
+func (c SmallConv) OpNorm(theta []float64, h, w int) (float64, error) {
+	if c.Boundary != kernels.Circular {
+		return PowerNorm(c, theta, h, w)
+	}
+	full := make([]float64, h*w)
+	r := c.K / 2
+	for u := 0; u < c.K; u++ {
+		for v := 0; v < c.K; v++ {
+			// correlation with θ is convolution with the flipped kernel at offset (r−u, r−v)
+			i, j := ((r-u)%h+h)%h, ((r-v)%w+w)%w
+			full[i*w+j] += theta[u*c.K+v]
+		}
+	}
+	return spectralMax(full, h, w), nil
+}
+
+// FullConv is PC: G_θ v = θ ⊛ v, circular convolution with an image-sized
+// kernel (origin at pixel (0,0)), applied by FFT.
+type FullConv struct {
+	conv *graph.FFTConv
+}
+
+// NewFullConv returns a PC parametrization with its own FFT spectrum cache.
+func NewFullConv() *FullConv { return &FullConv{conv: graph.NewFFTConv()} }
+
+// Name implements Parametrization.
+func (*FullConv) Name() string { return "pc" }
+
+// ParamShape implements Parametrization.
+func (*FullConv) ParamShape(h, w int) tensor.Shape { return tensor.Shape{h, w} }
+
+// Apply implements Parametrization.
+func (c *FullConv) Apply(theta, v *G.Node) (*G.Node, error) {
+	return graph.Bilinear(c.conv, theta, v)
+}
+
+// Reference implements Parametrization.
+func (*FullConv) Reference(tau float64, h, w int) []float64 {
+	p := make([]float64, h*w)
+	p[0] = tau
+	return p
+}
+
+// OpNorm implements Normer: the largest magnitude of θ's spectrum.
+func (*FullConv) OpNorm(theta []float64, h, w int) (float64, error) {
+	return spectralMax(theta, h, w), nil
+}
+
+func spectralMax(k []float64, h, w int) float64 {
+	f := kernels.NewFFT2(h, w)
+	s := make([]complex128, f.SpectrumLen())
+	f.Forward(s, k)
+	var m float64
+	for _, c := range s {
+		m = math.Max(m, math.Hypot(real(c), imag(c)))
+	}
+	return m
+}
+
+// Full is PF: G_θ vec(v) = θ vec(v) with a full (H·W)×(H·W) matrix θ; for small
+// images only.
+type Full struct{}
+
+// Name implements Parametrization.
+func (Full) Name() string { return "pf" }
+
+// ParamShape implements Parametrization.
+func (Full) ParamShape(h, w int) tensor.Shape { return tensor.Shape{h * w, h * w} }
+
+// Apply implements Parametrization.
+func (Full) Apply(theta, v *G.Node) (*G.Node, error) { return graph.Bilinear(graph.Matrix{}, theta, v) }
+
+// Reference implements Parametrization.
+func (Full) Reference(tau float64, h, w int) []float64 {
+	n := h * w
+	p := make([]float64, n*n)
+	for i := 0; i < n; i++ {
+		p[i*n+i] = tau
+	}
+	return p
+}
+
+func filled(n int, v float64) []float64 {
+	p := make([]float64, n)
+	for i := range p {
+		p[i] = v
+	}
+	return p
+}
+
+// ParseParametrization turns a name into a Parametrization: ps, pp, pc
+// (image-sized, FFT), pcK or pcK-BOUNDARY (K×K kernel, circular by default;
+// e.g. pc5, pc5-reflect, pc3-zero), pf.
+func ParseParametrization(name string) (Parametrization, error) {
+	name = strings.ToLower(strings.TrimSpace(name))
+	switch name {
+	case "ps":
+		return Scalar{}, nil
+	case "pp":
+		return Pointwise{}, nil
+	case "pc":
+		return NewFullConv(), nil
+	case "pf":
+		return Full{}, nil
+	}
+	if rest, ok := strings.CutPrefix(name, "pc"); ok {
+		ks, bs, hasB := strings.Cut(rest, "-")
+		k, err := strconv.Atoi(ks)
+		if err == nil && k > 0 && k%2 == 1 {
+			b := kernels.Circular
+			if hasB {
+				if b, err = kernels.ParseBoundary(bs); err != nil {
+					return nil, fmt.Errorf("parametrization %q: %w", name, err)
+				}
+			}
+			return SmallConv{K: k, Boundary: b}, nil
+		}
+	}
+	return nil, fmt.Errorf("unknown parametrization %q: use ps, pp, pc, pcK (odd K, e.g. pc5 or pc5-reflect) or pf", name)
+}
+
+// Method is a learned-optimizer design: the parametrization of G and, for
+// methods with momentum (the M- variants), of H.
+type Method struct {
+	G Parametrization
+	H Parametrization // nil: H = 0
+}
+
+// Name is the method's name as accepted by ParseMethod (e.g. m-pc, ps, pc:ps).
+func (m Method) Name() string {
+	if m.H == nil {
+		return m.G.Name()
+	}
+	if m.H.Name() == m.G.Name() {
+		return "m-" + m.G.Name()
+	}
+	return m.G.Name() + ":" + m.H.Name()
+}
+
+// ParseMethod parses ps, pp, pc, pcK, pf (H = 0), their M- variants (m-pc: H of
+// the same type), or G:H for different types (pc:ps).
+func ParseMethod(s string) (Method, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if gs, hs, ok := strings.Cut(s, ":"); ok {
+		g, err := ParseParametrization(gs)
+		if err != nil {
+			return Method{}, err
+		}
+		h, err := ParseParametrization(hs)
+		if err != nil {
+			return Method{}, err
+		}
+		return Method{G: g, H: h}, nil
+	}
+	if rest, ok := strings.CutPrefix(s, "m-"); ok {
+		g, err := ParseParametrization(rest)
+		if err != nil {
+			return Method{}, err
+		}
+		h, _ := ParseParametrization(rest)
+		return Method{G: g, H: h}, nil
+	}
+	g, err := ParseParametrization(s)
+	if err != nil {
+		return Method{}, err
+	}
+	return Method{G: g}, nil
+}
+
+// OpNorm returns ‖G_θ‖ on h×w images: exact where the parametrization
+// implements Normer, by power iteration otherwise.
+func OpNorm(p Parametrization, theta []float64, h, w int) (float64, error) {
+	if n, ok := p.(Normer); ok {
+		return n.OpNorm(theta, h, w)
+	}
+	return PowerNorm(p, theta, h, w)
+}
+
+// PowerNorm estimates ‖G_θ‖ by power iteration on G_θᵀG_θ, using the
+// parametrization's graph expression and gorgonia for the adjoint.
+func PowerNorm(p Parametrization, theta []float64, h, w int) (float64, error) {
+	g := G.NewGraph()
+	th := graph.Input(g, "theta", p.ParamShape(h, w)...)
+	v := graph.Input(g, "v", 1, h, w)
+	out, err := p.Apply(th, v)
+	if err != nil {
+		return 0, fmt.Errorf("norm of %s: %w", p.Name(), err)
+	}
+	// ½‖G v‖² has gradient GᵀG v with respect to v.
+	half, err := G.Mul(G.Must(G.Sum(G.Must(G.Square(out)))), G.NewConstant(0.5))
+	if err != nil {
+		return 0, err
+	}
+	if _, err := G.Grad(half, v); err != nil {
+		return 0, fmt.Errorf("norm of %s: %w", p.Name(), err)
+	}
+	m := graph.NewMachine(g, v)
+	defer m.Close()
+	if err := graph.Set(th, theta); err != nil {
+		return 0, err
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	x := make([]float64, h*w)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	lam := 0.0
+	for it := 0; it < 500; it++ {
+		nrm := math.Sqrt(kernels.Dot(x, x))
+		if nrm == 0 {
+			return 0, nil
+		}
+		scale(x, 1/nrm)
+		if err := graph.Set(v, x); err != nil {
+			return 0, err
+		}
+		if err := m.Run(); err != nil {
+			return 0, err
+		}
+		gv, err := graph.Grad(v)
+		if err != nil {
+			return 0, err
+		}
+		copy(x, gv)
+		next := math.Sqrt(kernels.Dot(x, x))
+		if it > 10 && math.Abs(next-lam) <= 1e-10*next {
+			lam = next
+			break
+		}
+		lam = next
+	}
+	return math.Sqrt(lam), nil
+}

@@ -1,0 +1,194 @@
+package models
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"gorgonia.org/tensor"
+)
+
+// Start says where the iterations start.
+type Start int
+
+const (
+	// FromObservation starts at x⁰ = y (only when A maps images to images).
+	FromObservation Start = iota
+	// FromZero starts at x⁰ = 0.
+	FromZero
+)
+
+func (s Start) String() string {
+	if s == FromZero {
+		return "zero"
+	}
+	return "observation"
+}
+
+// Problem is a family of inverse problems: an operator, a regularizer with
+// weight α, additive Gaussian noise of standard deviation Noise and a rule
+// for the starting point. Instantiate turns ground truths into an Objective.
+type Problem struct {
+	Name  string
+	H, W  int
+	A     Operator // normalised so that ‖A‖ = NormA (1 for the built-in problems)
+	NormA float64
+	Reg   Regularizer
+	Alpha float64
+	Noise float64
+	Start Start
+	Seed  uint64
+	// Describe lists human-readable facts (blur kernel, geometry, …).
+	Describe []string
+}
+
+// L is the smoothness constant ‖A‖² + α Lip(∇S) of every function.
+func (p *Problem) L() float64 {
+	return p.NormA*p.NormA + p.Alpha*p.Reg.Lipschitz()
+}
+
+// Instantiate builds the objective for n ground-truth images truth ([n,H,W]):
+// y_k = A x_k + Noise·ξ_k with ξ_k standard normal from a generator seeded by
+// Seed and seedOffset (use different offsets for training and test sets).
+func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objective, error) {
+	hw := p.H * p.W
+	if n < 1 || len(truth) != n*hw {
+		return nil, fmt.Errorf("problem %s: %d ground-truth values for %d images of %d×%d (want %d)", p.Name, len(truth), n, p.H, p.W, n*hw)
+	}
+	for i, v := range truth {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("problem %s: ground truth image %d has a non-finite pixel (%v)", p.Name, i/hw, v)
+		}
+	}
+	in := tensor.Shape{n, p.H, p.W}
+	out, err := p.A.OutShape(in)
+	if err != nil {
+		return nil, fmt.Errorf("problem %s: %w", p.Name, err)
+	}
+	y := make([]float64, out.TotalSize())
+	if err := p.A.Apply(y, truth, in); err != nil {
+		return nil, fmt.Errorf("problem %s: simulating data: %w", p.Name, err)
+	}
+	r := rand.New(rand.NewPCG(p.Seed, 0x6e6f697365+seedOffset))
+	for i := range y {
+		y[i] += p.Noise * r.NormFloat64()
+	}
+	x0 := make([]float64, n*hw)
+	if p.Start == FromObservation {
+		if len(y) != len(x0) {
+			return nil, fmt.Errorf("problem %s: cannot start at the observation: data are not images", p.Name)
+		}
+		copy(x0, y)
+	}
+	return &Objective{
+		A: p.A, Reg: p.Reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W,
+		Y: y, Truth: append([]float64(nil), truth...), X0: x0,
+		L: p.L(), NormA: p.NormA,
+	}, nil
+}
+
+// Options adjust a built-in problem.
+type Options struct {
+	// H, W override the image size (0 keeps the problem's default).
+	H, W int
+	// Seed for the noise (0 keeps the default, 1).
+	Seed uint64
+	// WCRRWeights is the path of the weakly convex ridge regularizer's weights,
+	// for problems that need them.
+	WCRRWeights string
+}
+
+// Constructor builds a Problem from options.
+type Constructor func(Options) (*Problem, error)
+
+var registry = map[string]struct {
+	build   Constructor
+	summary string
+}{}
+
+// Register adds a named problem to the list that Lookup knows.
+func Register(name, summary string, build Constructor) {
+	registry[name] = struct {
+		build   Constructor
+		summary string
+	}{build, summary}
+}
+
+// Lookup builds the named problem.
+func Lookup(name string, opt Options) (*Problem, error) {
+	e, ok := registry[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown problem %q: choose one of %s", name, strings.Join(Names(), ", "))
+	}
+	return e.build(opt)
+}
+
+// Names lists the registered problems, sorted.
+func Names() []string {
+	var out []string
+	for n := range registry {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Summary is the one-line description of a registered problem.
+func Summary(name string) string { return registry[name].summary }
+
+func init() {
+	Register("deblur", "Problem 1: Huber-TV deblurring, 5×5 Gaussian blur σ=1.5, 96×96, noise 0.01, α=2e-4, ε=0.005, x0 = y", Deblur)
+}
+
+// Deblur is Problem 1 of the paper: Huber-TV deblurring with a 5×5 Gaussian
+// blur of σ = 1.5 (reflecting boundary) normalised to ‖A‖ = 1, 96×96 images,
+// noise 0.01, α = 2e-4, Huber ε = 0.005 (so L = 1 + 8α/ε = 1.32), x⁰ = y.
+func Deblur(opt Options) (*Problem, error) {
+	h, w := sizeOr(opt, 96, 96)
+	blur, err := NewBlur("gauss5-1.5", GaussianKernel(5, 1.5), 5, kernels.Reflect)
+	if err != nil {
+		return nil, err
+	}
+	if err := blur.Validate(h, w); err != nil {
+		return nil, fmt.Errorf("problem deblur: %w", err)
+	}
+	a, nrm, err := Normalize(blur, h, w)
+	if err != nil {
+		return nil, fmt.Errorf("problem deblur: %w", err)
+	}
+	return &Problem{
+		Name: "deblur", H: h, W: w, A: a, NormA: 1,
+		Reg: HuberTV{Eps: 0.005}, Alpha: 2e-4, Noise: 0.01, Start: FromObservation, Seed: seedOr(opt),
+		Describe: []string{
+			"operator: 5×5 Gaussian blur, σ = 1.5, reflecting boundary",
+			fmt.Sprintf("‖blur‖ before normalisation: %.12g", nrm),
+		},
+	}, nil
+}
+
+// Validate checks that the blur can act on h×w images.
+func (b *Blur) Validate(h, w int) error {
+	return kernels.Conv{N: 1, H: h, W: w, K: b.K, Boundary: b.Boundary}.Validate()
+}
+
+func sizeOr(opt Options, h, w int) (int, int) {
+	if opt.H > 0 {
+		h = opt.H
+	}
+	if opt.W > 0 {
+		w = opt.W
+	} else if opt.H > 0 {
+		w = opt.H
+	}
+	return h, w
+}
+
+func seedOr(opt Options) uint64 {
+	if opt.Seed != 0 {
+		return opt.Seed
+	}
+	return 1
+}
