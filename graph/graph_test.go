@@ -156,7 +156,7 @@ func TestSecondOrderThroughGradient(t *testing.T) {
 	hub := HuberTV{Eps: 0.2}
 	ax := G.Must(Bilinear(conv, k, x))
 	res := G.Must(G.Sub(ax, tg))
-		atr := G.Must(BilinearAdjointB(conv, k, res, xs))
+	atr := G.Must(BilinearAdjointB(conv, k, res, xs))
 	dx := G.Must(Linear(Diff{}, x))
 	psi := G.Must(PotentialDerivative(hub, dx))
 	reg := G.Must(LinearAdjoint(Diff{}, psi, xs))

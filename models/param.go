@@ -43,7 +43,9 @@ func (Scalar) Name() string { return "ps" }
 func (Scalar) ParamShape(h, w int) tensor.Shape { return tensor.Shape{1} }
 
 // Apply implements Parametrization.
-func (Scalar) Apply(theta, v *G.Node) (*G.Node, error) { return graph.Bilinear(graph.Scale{}, theta, v) }
+func (Scalar) Apply(theta, v *G.Node) (*G.Node, error) {
+	return graph.Bilinear(graph.Scale{}, theta, v)
+}
 
 // Reference implements Parametrization.
 func (Scalar) Reference(tau float64, h, w int) []float64 { return []float64{tau} }

@@ -42,8 +42,15 @@ type Model struct {
 	// H and T hold the per-channel thresholds h_c < T_c (length Channels()).
 	H, T []float64
 
-	pool sync.Pool // of *workspace
+	// Scratch buffers reused between calls. A mutex-guarded free list rather
+	// than a sync.Pool: the buffers are large (about 0.1 GB for 25 images of
+	// 96×96) and a sync.Pool would drop them at every garbage collection.
+	mu   sync.Mutex
+	free []*workspace
 }
+
+// maxFree is the number of idle workspaces a Model keeps.
+const maxFree = 4
 
 // Channels returns the number of output channels of W (60 for the
 // pretrained model).
@@ -149,16 +156,27 @@ func grow(b []float64, n int) []float64 {
 }
 
 func (m *Model) getWorkspace(n, h, w int) *workspace {
-	ws, ok := m.pool.Get().(*workspace)
-	if !ok {
-		ws = new(workspace)
+	ws := new(workspace)
+	m.mu.Lock()
+	if k := len(m.free); k > 0 {
+		ws = m.free[k-1]
+		m.free = m.free[:k-1]
 	}
+	m.mu.Unlock()
 	p := n * h * w
 	ws.img = grow(ws.img, p)
 	ws.a1 = grow(ws.a1, p*m.Layers[0].Cout)
 	ws.a2 = grow(ws.a2, p*m.Layers[1].Cout)
 	ws.z = grow(ws.z, p*m.Layers[2].Cout)
 	return ws
+}
+
+func (m *Model) putWorkspace(ws *workspace) {
+	m.mu.Lock()
+	if len(m.free) < maxFree {
+		m.free = append(m.free, ws)
+	}
+	m.mu.Unlock()
 }
 
 // apply computes dst = W x for a checked call.
@@ -199,7 +217,7 @@ func (m *Model) Apply(dst, x []float64, n, h, w int) error {
 		return err
 	}
 	ws := m.getWorkspace(n, h, w)
-	defer m.pool.Put(ws)
+	defer m.putWorkspace(ws)
 	m.apply(dst, x, n, h, w, ws)
 	return nil
 }
@@ -212,7 +230,7 @@ func (m *Model) Adjoint(dst, z []float64, n, h, w int) error {
 		return err
 	}
 	ws := m.getWorkspace(n, h, w)
-	defer m.pool.Put(ws)
+	defer m.putWorkspace(ws)
 	m.adjoint(dst, z, n, h, w, ws)
 	return nil
 }
@@ -223,7 +241,7 @@ func (m *Model) Value(x []float64, n, h, w int) ([]float64, error) {
 		return nil, err
 	}
 	ws := m.getWorkspace(n, h, w)
-	defer m.pool.Put(ws)
+	defer m.putWorkspace(ws)
 	m.apply(ws.z, x, n, h, w, ws)
 	return m.sumPsi(ws.z, n, h*w, false), nil
 }
@@ -246,7 +264,7 @@ func (m *Model) valueGrad(method string, dst, x []float64, n, h, w int, withValu
 		return nil, err
 	}
 	ws := m.getWorkspace(n, h, w)
-	defer m.pool.Put(ws)
+	defer m.putWorkspace(ws)
 	m.apply(ws.z, x, n, h, w, ws)
 	var values []float64
 	if withValue {
@@ -267,7 +285,7 @@ func (m *Model) HessVec(dst, x, v []float64, n, h, w int) error {
 		return err
 	}
 	ws := m.getWorkspace(n, h, w)
-	defer m.pool.Put(ws)
+	defer m.putWorkspace(ws)
 	ws.zv = grow(ws.zv, len(ws.z))
 	m.apply(ws.z, x, n, h, w, ws)
 	m.apply(ws.zv, v, n, h, w, ws)
@@ -470,7 +488,7 @@ func (m *Model) NormSquared(h, w, steps int, seed int64) (float64, []float64, er
 	normalize(v)
 	z := make([]float64, size*m.Channels())
 	ws := m.getWorkspace(1, h, w)
-	defer m.pool.Put(ws)
+	defer m.putWorkspace(ws)
 
 	var basis [][]float64
 	var alpha, beta []float64
