@@ -1,0 +1,51 @@
+#!/bin/sh
+# .ci/cuda.sh checks the CUDA build of greedyl2o on a machine without a GPU.
+#
+# It installs Debian's CUDA headers and libraries (non-free nvidia-cuda-dev and
+# libcuda1, about 1.5 GB and 3 minutes; skipped when already present), then
+#   - builds and vets every package with the l2ocuda tag (the CUDA device on
+#     gorgonia.org/cu and its agreement tests are compiled, not run);
+#   - compiles every CUDA C kernel to PTX with NVRTC (go test -tags nvrtc),
+#     which runs on the CPU and needs no GPU;
+#   - checks that the default build does not link gorgonia.org/cu, whose init
+#     exits the process when no GPU is present.
+#
+# The tag is l2ocuda, not cuda: gorgonia's own "cuda" tag switches gorgonia to
+# its cuDNN engine, and cuDNN cannot be installed from Debian.
+set -eu
+cd "$(dirname "$0")/.."
+
+have_cuda() {
+	[ -f /usr/include/cuda.h ] && [ -f /usr/include/nvrtc.h ] &&
+		ldconfig -p | grep -q 'libcuda\.so ' && ldconfig -p | grep -q 'libnvrtc\.so '
+}
+
+if ! have_cuda; then
+	echo "cuda.sh: installing nvidia-cuda-dev and libcuda1 from Debian non-free"
+	sudo=""
+	[ "$(id -u)" -eq 0 ] || sudo=sudo
+	. /etc/os-release
+	$sudo tee /etc/apt/sources.list.d/greedyl2o-nonfree.sources >/dev/null <<SRC
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: ${VERSION_CODENAME}
+Components: contrib non-free
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nvidia-cuda-dev libcuda1 >/dev/null
+	have_cuda || { echo "cuda.sh: CUDA headers or libraries still missing after install" >&2; exit 1; }
+fi
+
+echo "cuda.sh: go build -tags l2ocuda ./..."
+go build -tags l2ocuda ./...
+echo "cuda.sh: go vet -tags l2ocuda ./..."
+go vet -tags l2ocuda ./...
+echo "cuda.sh: NVRTC compiles every CUDA C kernel to PTX"
+go test -count=1 -tags nvrtc ./gpu/...
+echo "cuda.sh: the default build must not link gorgonia.org/cu"
+if go list -deps ./... | grep -q '^gorgonia\.org/cu'; then
+	echo "cuda.sh: the default (untagged) build imports gorgonia.org/cu" >&2
+	exit 1
+fi
+echo "cuda.sh: ok"

@@ -1,0 +1,26 @@
+GO ?= go
+
+.PHONY: all build test test-short bench lint fuzz demo
+
+all: lint test
+
+build:
+	$(GO) build -o bin/l2o ./cmd/l2o
+
+# The test command CI runs (README).
+test:
+	$(GO) test -count=1 ./...
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./models ./greedy
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt wants to change:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzReadPGM -fuzztime 30s ./data
+	$(GO) test -run '^$$' -fuzz FuzzReadSTL10 -fuzztime 30s -fuzzminimizetime 0 ./data
+
+demo: build
+	./bin/l2o demo

@@ -1,0 +1,101 @@
+package cmd
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/spf13/pflag"
+)
+
+// problemFlags are the flags that choose a problem and its data.
+type problemFlags struct {
+	Problem     string
+	Data        string
+	Size        int
+	NTrain      int
+	NTest       int
+	Seed        int64
+	WCRRWeights string
+}
+
+func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
+	fs.StringVar(&p.Problem, "problem", "deblur", "problem: "+strings.Join(models.Names(), ", "))
+	fs.StringVar(&p.Data, "data", "synthetic", "data: 'synthetic', a folder with train/ and test/ image folders, a folder of images, or an STL-10 *_X.bin file")
+	fs.IntVar(&p.Size, "size", 0, "image size for synthetic data (0: the problem's default)")
+	fs.IntVar(&p.NTrain, "n-train", nTrain, "number of training functions")
+	fs.IntVar(&p.NTest, "n-test", nTest, "number of test functions")
+	fs.Int64Var(&p.Seed, "seed", 1, "seed for synthetic data and noise")
+	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
+}
+
+func (p *problemFlags) validate() error {
+	if p.NTrain < 0 || p.NTest < 0 {
+		return usagef("--n-train and --n-test must be ≥ 0 (got %d and %d)", p.NTrain, p.NTest)
+	}
+	if p.Size < 0 || p.Size > 4096 {
+		return usagef("--size %d out of range: use 0 (default) or a size up to 4096", p.Size)
+	}
+	return nil
+}
+
+// build returns the problem (sized for the data) and the training and test objectives.
+// A set with zero functions is returned as nil.
+func (p *problemFlags) build() (*models.Problem, *models.Objective, *models.Objective, error) {
+	if err := p.validate(); err != nil {
+		return nil, nil, nil, err
+	}
+	opt := models.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights}
+	prob, err := models.Lookup(p.Problem, opt)
+	if err != nil {
+		return nil, nil, nil, asUsage(err)
+	}
+	var train, test []*data.Image
+	if p.Data == "" || p.Data == "synthetic" {
+		gen := data.Synthetic
+		if strings.HasPrefix(p.Problem, "ct") {
+			gen = func(n, h, w int, seed int64) []*data.Image { return data.Phantoms(n, h, seed) }
+		}
+		train = gen(p.NTrain, prob.H, prob.W, p.Seed)
+		test = gen(p.NTest, prob.H, prob.W, p.Seed+1_000_003)
+	} else {
+		train, test, err = data.Open(p.Data, p.NTrain, max(p.NTest, 0), prob.H, prob.W, p.Seed)
+		if err != nil {
+			return nil, nil, nil, asUsage(fmt.Errorf("--data %s: %w", p.Data, err))
+		}
+		if p.NTest == 0 {
+			test = nil
+		}
+	}
+	mk := func(imgs []*data.Image, offset uint64) (*models.Objective, error) {
+		if len(imgs) == 0 {
+			return nil, nil
+		}
+		n, h, w, pix, err := data.Stack(imgs)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if h != prob.H || w != prob.W {
+			return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", p.Data, h, w, prob.Name, prob.H, prob.W)
+		}
+		return prob.Instantiate(pix, n, offset)
+	}
+	trainObj, err := mk(train, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	testObj, err := mk(test, 1)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return prob, trainObj, testObj, nil
+}
+
+// dataHash identifies the ground truth of an objective.
+func dataHash(o *models.Objective) string {
+	if o == nil {
+		return ""
+	}
+	return data.Hash(data.Unstack(o.N, o.H, o.W, o.Truth))
+}
