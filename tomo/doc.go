@@ -15,7 +15,11 @@
 // geometry with its default volume geometry (ray direction (sin θ, −cos θ),
 // detector direction (cos θ, sin θ), volume row 0 at the top), so a sinogram of
 // this package is meant to equal ASTRA's "linear" CPU projection of the same
-// image, up to ASTRA's float32 rounding. That claim is checked in the tests
+// image, up to ASTRA's float32 rounding (and except at θ = π/4 and 3π/4,
+// which occur when Angles is a multiple of 4: there |sin θ| and |cos θ| tie and
+// rounding decides whether a ray is sampled per row or per column, possibly
+// differently in float32 and float64; both are valid Joseph samplings).
+// That claim is checked in the tests
 // against an independent transcription of ASTRA's per-ray algorithm written in
 // ASTRA's vector-geometry variables; a comparison against ASTRA output itself
 // runs only when testdata/astra_linear.json is present (generate it with
@@ -42,16 +46,24 @@
 // stepping direction and weight, and per ray (angle, bin) the interpolation
 // start coordinate and the range of rows (or columns) the ray meets inside the
 // image: 16 bytes per ray, Angles·Det·16 bytes in all (1.0 MiB for 180 angles
-// and 363 bins). Each Forward call uses two zero-padded copies of one image
-// ((N+2)² float64 each, one transposed so that column-marching rays read memory
-// contiguously: 1.0 MiB for N = 256); each Adjoint call uses two such
-// accumulation buffers per worker. Scratch buffers are recycled through a
-// sync.Pool.
+// and 363 bins). Nothing else is kept between calls except pooled scratch.
 //
-// Forward and Adjoint work on a batch of images one image at a time, splitting
-// the angles over a pool of runtime.GOMAXPROCS(0) goroutines. In the adjoint
-// each worker accumulates its angles into its own buffers, which are summed at
-// the end, so there are no data races and the result does not depend on
-// scheduling except for the order of that final sum (rounding only).
+// Images are processed four at a time (one at a time for a remainder): their
+// zero-padded copies are interleaved pixel by pixel so that one ray's
+// coordinates serve all four, and a transposed copy is kept so that
+// column-marching rays also read memory contiguously. Scratch per Forward
+// call is 2·k·(N+2)² float64 (k = 4: 4.2 MiB for N = 256); per Adjoint call
+// it is that times the number of workers. Scratch is recycled through a
+// sync.Pool. Rays are traced in blocks of lines of about 256 KiB so that the
+// part of the image in use stays in cache.
+//
+// Forward and Adjoint split the angles of each group of images into
+// contiguous blocks, one per worker, over runtime.GOMAXPROCS(0) goroutines
+// (at most Angles). In the adjoint each worker accumulates its angles into
+// its own buffers, which are summed in worker order at the end: there are no
+// data races, and the result is deterministic for a given GOMAXPROCS (a
+// different worker count changes only the rounding of that final sum).
+// Forward results do not depend on the worker count or on how the batch is
+// split into groups.
 // A Projector is immutable after construction and safe for concurrent use.
 package tomo
