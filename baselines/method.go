@@ -1,0 +1,155 @@
+package baselines
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// Iterator advances all N functions of a batch by one iteration per call to
+// Next.
+type Iterator interface {
+	// Next runs one iteration for every function. An error (a non-finite
+	// iterate, for instance) stops the run.
+	Next() error
+	// X returns the current iterates [N,H,W]. The slice is owned by the
+	// iterator and is valid until the next call to Next: copy it to keep it.
+	X() []float64
+}
+
+// Evaluator is implemented by iterators that evaluate f and ∇f a varying
+// number of times per iteration (line searches, backtracking).
+type Evaluator interface {
+	// Evaluations returns, for every function, the number of evaluations of
+	// f_k (with or without ∇f_k) made so far, including those made by Start.
+	Evaluations() []int
+}
+
+// Method is an optimization method that can be started on an objective.
+type Method interface {
+	// Name is the short name of the method ("gd", "nag", …).
+	Name() string
+	// Start returns an iterator whose iterates start at o.X0 (which it copies).
+	Start(o *models.Objective) (Iterator, error)
+}
+
+var parsers = map[string]func() Method{
+	"gd":         func() Method { return GradientDescent{} },
+	"heavy-ball": func() Method { return HeavyBall{} },
+	"nag":        func() Method { return NAG{} },
+	"lbfgs":      func() Method { return LBFGS{} },
+	"pgd":        func() Method { return PreconditionedGD{} },
+}
+
+// MethodNames lists the names ParseMethod accepts, sorted.
+func MethodNames() []string {
+	var names []string
+	for n := range parsers {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// ParseMethod returns the method with the given name ("gd", "heavy-ball",
+// "nag", "lbfgs" or "pgd") with default settings.
+func ParseMethod(name string) (Method, error) {
+	p, ok := parsers[strings.ToLower(strings.TrimSpace(name))]
+	if !ok {
+		return nil, fmt.Errorf("unknown method %q: choose one of %s", name, strings.Join(MethodNames(), ", "))
+	}
+	return p(), nil
+}
+
+// batch is the state every iterator shares: the objective, its sizes, a
+// workspace and the iteration counter.
+type batch struct {
+	name  string
+	o     *models.Objective
+	n, hw int
+	ws    models.Workspace
+	iter  int // number of completed iterations
+}
+
+// newBatch checks the objective and its starting point.
+func newBatch(name string, o *models.Objective) (*batch, error) {
+	if o == nil {
+		return nil, fmt.Errorf("%s: objective is nil", name)
+	}
+	hw := o.H * o.W
+	if o.N < 1 || hw < 1 {
+		return nil, fmt.Errorf("%s: objective has N=%d functions of %d×%d images; need at least one non-empty image", name, o.N, o.H, o.W)
+	}
+	if len(o.X0) != o.N*hw {
+		return nil, fmt.Errorf("%s: starting point has %d values, want N·H·W = %d", name, len(o.X0), o.N*hw)
+	}
+	b := &batch{name: name, o: o, n: o.N, hw: hw}
+	for k := 0; k < o.N; k++ {
+		if !finite(b.img(o.X0, k)) {
+			return nil, fmt.Errorf("%s: starting point of function %d has a non-finite pixel: fix the data or x0", name, k)
+		}
+	}
+	return b, nil
+}
+
+// lipschitz returns o.L, or an error when it is needed but not a positive
+// finite number.
+func (b *batch) lipschitz(what string) (float64, error) {
+	l := b.o.L
+	if !(l > 0) || math.IsInf(l, 0) {
+		return 0, fmt.Errorf("%s: objective's smoothness constant L = %g is not positive and finite; set %s explicitly", b.name, l, what)
+	}
+	return l, nil
+}
+
+// img returns the part of a batch vector that belongs to function k.
+func (b *batch) img(v []float64, k int) []float64 { return v[k*b.hw : (k+1)*b.hw] }
+
+// eval evaluates the objective and checks the values and gradients that
+// were asked for, naming the first function with a non-finite result.
+func (b *batch) eval(vals, grad, x []float64) error {
+	if err := b.o.Eval(vals, grad, x, &b.ws); err != nil {
+		return fmt.Errorf("%s: iteration %d: %w", b.name, b.iter+1, err)
+	}
+	return nil
+}
+
+// checkGrad reports the first function whose gradient is not finite.
+func (b *batch) checkGrad(grad []float64) error {
+	for k := 0; k < b.n; k++ {
+		if !finite(b.img(grad, k)) {
+			return b.diverged(k, "gradient")
+		}
+	}
+	return nil
+}
+
+// checkX reports the first function whose iterate is not finite.
+func (b *batch) checkX(x []float64) error {
+	for k := 0; k < b.n; k++ {
+		if !finite(b.img(x, k)) {
+			return b.diverged(k, "iterate")
+		}
+	}
+	return nil
+}
+
+func (b *batch) diverged(k int, what string) error {
+	return fmt.Errorf("%s: function %d, iteration %d: %s is not finite (NaN or ±Inf); the method diverged: try a smaller step", b.name, k, b.iter+1, what)
+}
+
+// finite reports whether every value of v is finite: x·0 is 0 for finite x
+// and NaN otherwise.
+func finite(v []float64) bool {
+	var s float64
+	for _, x := range v {
+		s += x * 0
+	}
+	return s == 0
+}
+
+func dot(a, b []float64) float64 { return kernels.Dot(a, b) }

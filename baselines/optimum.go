@@ -1,0 +1,161 @@
+package baselines
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"hash"
+	"math"
+	"os"
+	"path/filepath"
+
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// DefaultOptimumIters is Optimum's default number of NAG iterations.
+const DefaultOptimumIters = 2000
+
+// optimumFile is the JSON form of a cached Optimum result.
+type optimumFile struct {
+	Key         string    `json:"key"`
+	Operator    string    `json:"operator"`
+	Regularizer string    `json:"regularizer"`
+	Alpha       float64   `json:"alpha"`
+	N           int       `json:"n"`
+	Iters       int       `json:"iters"`
+	FStar       []float64 `json:"fstar"`
+}
+
+// Optimum estimates the minimal values f*_k of the functions of o as the
+// smallest values f_k(x_k^t), t = 0…iters (0 means DefaultOptimumIters), of
+// NAG with backtracking.
+//
+// If cacheDir is not empty the result is cached there as JSON, in a file named
+// by a SHA-256 hash of the operator and regularizer descriptions, α, the image
+// size, the data y, the starting points and iters, and written atomically
+// (temporary file, then rename). A cache file that cannot be read, does not
+// parse or does not match is ignored: the values are recomputed and the file
+// is overwritten.
+func Optimum(o *models.Objective, iters int, cacheDir string) ([]float64, error) {
+	if iters == 0 {
+		iters = DefaultOptimumIters
+	}
+	if iters < 0 {
+		return nil, fmt.Errorf("optimum: %d iterations is negative", iters)
+	}
+	if o == nil {
+		return nil, fmt.Errorf("optimum: objective is nil")
+	}
+	key := optimumKey(o, iters)
+	path := ""
+	if cacheDir != "" {
+		path = filepath.Join(cacheDir, "optimum-"+key[:32]+".json")
+		if fs, ok := readOptimum(path, key, o.N); ok {
+			return fs, nil
+		}
+	}
+	fstar, err := runOptimum(o, iters)
+	if err != nil {
+		return nil, err
+	}
+	if path != "" {
+		rec := optimumFile{Key: key, Operator: o.A.String(), Regularizer: o.Reg.String(), Alpha: o.Alpha, N: o.N, Iters: iters, FStar: fstar}
+		if err := writeFileAtomic(path, rec); err != nil {
+			return nil, fmt.Errorf("optimum: caching: %w", err)
+		}
+	}
+	return fstar, nil
+}
+
+func runOptimum(o *models.Objective, iters int) ([]float64, error) {
+	it, err := NAG{}.Start(o)
+	if err != nil {
+		return nil, fmt.Errorf("optimum: %w", err)
+	}
+	nag := it.(*nagIterator)
+	fstar := append([]float64(nil), nag.Values()...)
+	for t := 0; t < iters; t++ {
+		if err := nag.Next(); err != nil {
+			return nil, fmt.Errorf("optimum: %w", err)
+		}
+		for k, f := range nag.Values() {
+			fstar[k] = math.Min(fstar[k], f)
+		}
+	}
+	return fstar, nil
+}
+
+// optimumKey hashes everything that determines Optimum's result.
+func optimumKey(o *models.Objective, iters int) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "greedyl2o optimum v1\noperator %s\nregularizer %s\nalpha %.17g\nsize %d %d %d\niters %d\n",
+		o.A, o.Reg, o.Alpha, o.N, o.H, o.W, iters)
+	writeFloats(h, o.Y)
+	writeFloats(h, o.X0)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func writeFloats(h hash.Hash, v []float64) {
+	fmt.Fprintf(h, "%d values\n", len(v))
+	buf := make([]byte, 8*1024)
+	for len(v) > 0 {
+		n := min(len(v), len(buf)/8)
+		for i, x := range v[:n] {
+			binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(x))
+		}
+		h.Write(buf[:8*n])
+		v = v[n:]
+	}
+}
+
+// readOptimum returns the cached values when the file exists, parses, has
+// the right key and n finite values.
+func readOptimum(path, key string, n int) ([]float64, bool) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, false
+	}
+	var rec optimumFile
+	if json.Unmarshal(b, &rec) != nil || rec.Key != key || len(rec.FStar) != n {
+		return nil, false
+	}
+	for _, f := range rec.FStar {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, false
+		}
+	}
+	return rec.FStar, true
+}
+
+// writeFileAtomic writes v as JSON to a temporary file in path's directory
+// and renames it to path.
+func writeFileAtomic(path string, v any) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(append(b, '\n')); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}
