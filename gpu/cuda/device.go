@@ -1,0 +1,354 @@
+//go:build l2ocuda
+
+package cuda
+
+import (
+	"fmt"
+	"math"
+	"sync"
+	"unsafe"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
+	"github.com/greedyl2o/greedyl2o/gpu/nvrtc"
+	"gorgonia.org/cu"
+)
+
+// BytesPerFloat32 is the size of one value of a device buffer.
+const BytesPerFloat32 = 4
+
+func init() {
+	// The name is new, so Register cannot fail.
+	_ = gpu.Register("cuda", func() (gpu.Device, error) { return Open(0) })
+}
+
+// Device is one CUDA GPU with its context and compiled kernels. It implements
+// gpu.Device with float32 buffers and is safe for concurrent use (calls are
+// serialised on the context's thread).
+type Device struct {
+	gpu.Counter
+
+	mu      sync.Mutex // guards ctx calls and ctx.Error
+	ctx     *cu.Ctx
+	ordinal int
+	name    string
+	arch    string
+	module  cu.Module
+	funcs   map[string]cu.Function
+}
+
+var (
+	openMu  sync.Mutex
+	devices = map[int]*Device{}
+)
+
+// Open returns the device with the given ordinal, creating its context and
+// compiling the kernels on first use; later calls return the same Device.
+func Open(ordinal int) (*Device, error) {
+	openMu.Lock()
+	defer openMu.Unlock()
+	if d := devices[ordinal]; d != nil {
+		return d, nil
+	}
+	n, err := cu.NumDevices()
+	if err != nil {
+		return nil, fmt.Errorf("cuda: count devices: %w", err)
+	}
+	if n == 0 {
+		return nil, fmt.Errorf("cuda: no CUDA GPU found")
+	}
+	if ordinal < 0 || ordinal >= n {
+		return nil, fmt.Errorf("cuda: device %d does not exist: %d GPU(s), numbered from 0", ordinal, n)
+	}
+	dev, err := cu.GetDevice(ordinal)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: get device %d: %w", ordinal, err)
+	}
+	name, err := dev.Name()
+	if err != nil {
+		return nil, fmt.Errorf("cuda: name of device %d: %w", ordinal, err)
+	}
+	major, minor, err := dev.ComputeCapability()
+	if err != nil {
+		return nil, fmt.Errorf("cuda: compute capability of %s: %w", name, err)
+	}
+	ctx, err := newContext(dev)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: context on %s: %w", name, err)
+	}
+	d := &Device{ctx: ctx, ordinal: ordinal, name: name, funcs: map[string]cu.Function{}}
+	if err := d.loadKernels(major, minor); err != nil {
+		ctx.Close()
+		return nil, err
+	}
+	devices[ordinal] = d
+	return d, nil
+}
+
+// newContext turns cu.NewContext's panic into an error.
+func newContext(dev cu.Device) (ctx *cu.Ctx, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%v", r)
+		}
+	}()
+	return cu.NewContext(dev, cu.SchedAuto), nil
+}
+
+// loadKernels compiles cudasrc.Source for the device's architecture (or,
+// if this NVRTC does not know it, for nvrtc.DefaultArch, which the driver
+// compiles on load) and looks up every kernel.
+func (d *Device) loadKernels(major, minor int) error {
+	arch := fmt.Sprintf("compute_%d%d", major, minor)
+	ptx, err := nvrtc.Compile(cudasrc.Source, "l2o_kernels.cu", arch)
+	if err != nil {
+		arch = nvrtc.DefaultArch
+		if ptx, err = nvrtc.Compile(cudasrc.Source, "l2o_kernels.cu", arch); err != nil {
+			return fmt.Errorf("cuda: compile kernels: %w", err)
+		}
+	}
+	d.arch = arch
+	err = d.ctx.Do(func() error {
+		m, err := cu.LoadData(ptx)
+		d.module = m
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("cuda: load kernels (%s PTX) on %s: %w", arch, d.name, err)
+	}
+	for _, k := range cudasrc.Kernels {
+		fn, err := d.ctx.ModuleFunction(d.module, k.Name)
+		if err != nil {
+			return fmt.Errorf("cuda: kernel %s: %w", k.Name, err)
+		}
+		d.funcs[k.Name] = fn
+	}
+	return nil
+}
+
+// Name implements gpu.Device: "cuda:0 (<GPU name>)".
+func (d *Device) Name() string { return fmt.Sprintf("cuda:%d (%s)", d.ordinal, d.name) }
+
+// Arch is the virtual architecture the kernels were compiled for.
+func (d *Device) Arch() string { return d.arch }
+
+// MemInfo returns the free and total device memory in bytes as the driver
+// reports them (cuMemGetInfo): it includes memory used by other processes and
+// by the context itself, unlike Stats.
+func (d *Device) MemInfo() (free, total int64, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	free, total, err = d.ctx.MemInfo()
+	if err != nil {
+		return 0, 0, fmt.Errorf("cuda: memory info: %w", err)
+	}
+	return free, total, nil
+}
+
+// Buffer is a block of float32 values in device memory.
+type Buffer struct {
+	dev   *Device
+	ptr   cu.DevicePtr
+	n     int
+	bytes int64
+	live  bool
+}
+
+// Len implements gpu.Buffer.
+func (b *Buffer) Len() int { return b.n }
+
+// alloc allocates bytes of zeroed device memory and counts them.
+func (d *Device) alloc(n int, bytes int64) (*Buffer, error) {
+	b := &Buffer{dev: d, n: n, bytes: bytes, live: true}
+	if bytes == 0 {
+		return b, nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	ptr, err := d.ctx.MemAlloc(bytes)
+	if err != nil {
+		return nil, fmt.Errorf("cuda: allocate %d bytes on %s: %w", bytes, d.name, err)
+	}
+	d.ctx.MemsetD8(ptr, 0, bytes)
+	if err := d.ctx.Error(); err != nil {
+		d.ctx.MemFree(ptr)
+		return nil, fmt.Errorf("cuda: zero %d bytes on %s: %w", bytes, d.name, err)
+	}
+	b.ptr = ptr
+	d.Add(bytes)
+	return b, nil
+}
+
+// Alloc implements gpu.Device: n float32 values, 4·n bytes, zeroed.
+func (d *Device) Alloc(n int) (gpu.Buffer, error) {
+	if n < 0 || int64(n) > math.MaxInt32 {
+		return nil, fmt.Errorf("cuda: alloc: size %d must be in [0, 2³¹)", n)
+	}
+	return d.alloc(n, int64(n)*BytesPerFloat32)
+}
+
+// Free implements gpu.Device.
+func (d *Device) Free(b gpu.Buffer) {
+	db, ok := b.(*Buffer)
+	if !ok || db == nil || db.dev != d {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !db.live {
+		return
+	}
+	db.live = false
+	if db.bytes > 0 {
+		d.ctx.MemFree(db.ptr)
+		d.Sub(db.bytes)
+	}
+}
+
+func (d *Device) buffer(b gpu.Buffer, what string) (*Buffer, error) {
+	db, ok := b.(*Buffer)
+	if !ok || db == nil || db.dev != d {
+		return nil, fmt.Errorf("cuda: %s: buffer %T does not belong to %s", what, b, d.Name())
+	}
+	if !db.live {
+		return nil, fmt.Errorf("cuda: %s: buffer was freed", what)
+	}
+	return db, nil
+}
+
+// CopyIn implements gpu.Device, rounding the values to float32.
+func (d *Device) CopyIn(dst gpu.Buffer, src []float64) error {
+	db, err := d.buffer(dst, "copy in")
+	if err != nil {
+		return err
+	}
+	if len(src) > db.n {
+		return fmt.Errorf("cuda: copy in: %d values do not fit a buffer of %d", len(src), db.n)
+	}
+	if len(src) == 0 {
+		return nil
+	}
+	host := make([]float32, len(src))
+	for i, v := range src {
+		host[i] = float32(v)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ctx.MemcpyHtoD(db.ptr, unsafe.Pointer(&host[0]), int64(len(host))*BytesPerFloat32)
+	if err := d.ctx.Error(); err != nil {
+		return fmt.Errorf("cuda: copy %d values to the device: %w", len(src), err)
+	}
+	return nil
+}
+
+// CopyOut implements gpu.Device.
+func (d *Device) CopyOut(dst []float64, src gpu.Buffer) error {
+	db, err := d.buffer(src, "copy out")
+	if err != nil {
+		return err
+	}
+	if len(dst) > db.n {
+		return fmt.Errorf("cuda: copy out: want %d values from a buffer of %d", len(dst), db.n)
+	}
+	if len(dst) == 0 {
+		return nil
+	}
+	host := make([]float32, len(dst))
+	if err := d.copyOutRaw(unsafe.Pointer(&host[0]), db.ptr, int64(len(host))*BytesPerFloat32); err != nil {
+		return err
+	}
+	for i, v := range host {
+		dst[i] = float64(v)
+	}
+	return nil
+}
+
+func (d *Device) copyOutRaw(dst unsafe.Pointer, src cu.DevicePtr, bytes int64) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ctx.MemcpyDtoH(dst, src, bytes)
+	if err := d.ctx.Error(); err != nil {
+		return fmt.Errorf("cuda: copy %d bytes from the device: %w", bytes, err)
+	}
+	return nil
+}
+
+func (d *Device) copyInRaw(dst cu.DevicePtr, src unsafe.Pointer, bytes int64) error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ctx.MemcpyHtoD(dst, src, bytes)
+	if err := d.ctx.Error(); err != nil {
+		return fmt.Errorf("cuda: copy %d bytes to the device: %w", bytes, err)
+	}
+	return nil
+}
+
+// Upload allocates a buffer holding src (as float32).
+func (d *Device) Upload(src []float64) (*Buffer, error) {
+	b, err := d.Alloc(len(src))
+	if err != nil {
+		return nil, err
+	}
+	if err := d.CopyIn(b, src); err != nil {
+		d.Free(b)
+		return nil, err
+	}
+	return b.(*Buffer), nil
+}
+
+// NewBuffer allocates a zeroed buffer of n float32 values.
+func (d *Device) NewBuffer(n int) (*Buffer, error) {
+	b, err := d.Alloc(n)
+	if err != nil {
+		return nil, err
+	}
+	return b.(*Buffer), nil
+}
+
+// kernel arguments are passed as 8-byte slots, as cu.Ctx.LaunchKernel reads
+// 8 bytes per parameter; the driver reads the parameter's own size from the
+// start of the slot (little-endian).
+type arg = uint64
+
+func ptrArg(b *Buffer) arg      { return arg(b.ptr) }
+func intArg(v int) arg          { return arg(uint32(int32(v))) }
+func f32Arg(v float64) arg      { return arg(math.Float32bits(float32(v))) }
+func nullArg() arg              { return 0 }
+func rawArg(p cu.DevicePtr) arg { return arg(p) }
+
+// launch runs kernel name on a 1-D grid and waits for it to finish.
+func (d *Device) launch(name string, grid, block int, args ...arg) error {
+	fn, ok := d.funcs[name]
+	if !ok {
+		return fmt.Errorf("cuda: no kernel %s", name)
+	}
+	if grid <= 0 {
+		return nil
+	}
+	params := make([]unsafe.Pointer, len(args))
+	for i := range args {
+		params[i] = unsafe.Pointer(&args[i])
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.ctx.LaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, cu.NoStream, params)
+	if err := d.ctx.Error(); err != nil {
+		return fmt.Errorf("cuda: launch %s (%d×%d threads): %w", name, grid, block, err)
+	}
+	d.ctx.Synchronize()
+	if err := d.ctx.Error(); err != nil {
+		return fmt.Errorf("cuda: run %s: %w", name, err)
+	}
+	return nil
+}
+
+// launchEach runs kernel name with one thread per value, n values.
+func (d *Device) launchEach(name string, n int, args ...arg) error {
+	const block = cudasrc.BlockSize
+	return d.launch(name, (n+block-1)/block, block, args...)
+}
+
+// launchBlocks runs kernel name with blocks blocks of cudasrc.BlockSize.
+func (d *Device) launchBlocks(name string, blocks int, args ...arg) error {
+	return d.launch(name, blocks, cudasrc.BlockSize, args...)
+}

@@ -1,0 +1,25 @@
+// Package cuda is the CUDA device of greedyl2o's device layer (package gpu),
+// built on gorgonia.org/cu v0.9.6 (contexts, device memory, copies, MemInfo,
+// module loading and kernel launches) with the CUDA C kernels of package
+// gpu/cudasrc compiled at run time by NVRTC (package gpu/nvrtc).
+//
+// The package is built only with the l2ocuda build tag; without it the package
+// is empty. Importing it registers the device "cuda" with gpu.Open. Because
+// gorgonia.org/cu's init calls cuInit and exits the process (code 1) when no
+// GPU or driver is found, a binary that links this package cannot start on a
+// machine without a GPU: keep it out of the default build. (The tag is not
+// "cuda" because that tag switches gorgonia itself to its cuDNN engine.)
+//
+// Values on the device are float32 (4 bytes each); copies convert from and to
+// float64. Reductions accumulate in double. The agreement tests (go test
+// -tags l2ocuda ./gpu/cuda, on a machine with a GPU) compare every kernel with
+// the float64 CPU kernels and expect a max-norm relative difference below
+// 1e-5 (2e-5 for the ray transform and the multi-channel convolution, 1e-4
+// for the Huber Hessian-vector product).
+//
+// The graph adapters (FixedConv, Diff, SmallConv, HuberTV) implement
+// graph.LinearMap, graph.BilinearMap and graph.Potential by copying their
+// operands in, launching, and copying the result out, so they can replace the
+// CPU maps in a gorgonia graph unchanged; keeping tensors on the device
+// between operations is future work.
+package cuda

@@ -1,0 +1,361 @@
+//go:build l2ocuda
+
+package cuda
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/mconv"
+)
+
+// need checks that every buffer is live, belongs to d and has the length given
+// after it: need("conv", "y", y, 10, "x", x, 10).
+func (d *Device) need(op string, pairs ...any) error {
+	for i := 0; i+2 < len(pairs); i += 3 {
+		name, b, want := pairs[i].(string), pairs[i+1].(*Buffer), pairs[i+2].(int)
+		if b == nil {
+			return fmt.Errorf("cuda: %s: buffer %s is nil", op, name)
+		}
+		if b.dev != d || !b.live {
+			return fmt.Errorf("cuda: %s: buffer %s is freed or belongs to another device", op, name)
+		}
+		if b.n != want {
+			return fmt.Errorf("cuda: %s: buffer %s has %d values, want %d", op, name, b.n, want)
+		}
+	}
+	return nil
+}
+
+func convCheck(op string, c kernels.Conv) error {
+	if err := c.Validate(); err != nil {
+		return fmt.Errorf("cuda: %s: %w", op, err)
+	}
+	return nil
+}
+
+// Conv2D computes y = k ⋆ x for an [N,H,W] batch (kernels.Conv.Apply).
+func (d *Device) Conv2D(y, x, k *Buffer, c kernels.Conv) error {
+	if err := convCheck("conv2d", c); err != nil {
+		return err
+	}
+	n := c.N * c.H * c.W
+	if err := d.need("conv2d", "y", y, n, "x", x, n, "k", k, c.K*c.K); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_conv2d", n, ptrArg(y), ptrArg(x), ptrArg(k),
+		intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
+}
+
+// Conv2DAdjointImage computes x = Kᵀ y (kernels.Conv.AdjointImage).
+func (d *Device) Conv2DAdjointImage(x, y, k *Buffer, c kernels.Conv) error {
+	if err := convCheck("conv2d adjoint image", c); err != nil {
+		return err
+	}
+	n := c.N * c.H * c.W
+	if err := d.need("conv2d adjoint image", "x", x, n, "y", y, n, "k", k, c.K*c.K); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_conv2d_adjoint_image", n, ptrArg(x), ptrArg(y), ptrArg(k),
+		intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
+}
+
+// Conv2DAdjointKernel computes the kernel gradient g (kernels.Conv.AdjointKernel).
+func (d *Device) Conv2DAdjointKernel(g, x, y *Buffer, c kernels.Conv) error {
+	if err := convCheck("conv2d adjoint kernel", c); err != nil {
+		return err
+	}
+	n := c.N * c.H * c.W
+	if err := d.need("conv2d adjoint kernel", "g", g, c.K*c.K, "x", x, n, "y", y, n); err != nil {
+		return err
+	}
+	return d.launchBlocks("l2o_conv2d_adjoint_kernel", c.K*c.K, ptrArg(g), ptrArg(x), ptrArg(y),
+		intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
+}
+
+func imageCheck(op string, n, h, w int) error {
+	if n < 1 || h < 1 || w < 1 {
+		return fmt.Errorf("cuda: %s: batch %d×%d×%d must be positive", op, n, h, w)
+	}
+	return nil
+}
+
+// Grad computes forward differences d ([N,2,H,W]) of x ([N,H,W]) (kernels.Grad).
+func (d *Device) Grad(dst, x *Buffer, n, h, w int) error {
+	if err := imageCheck("grad", n, h, w); err != nil {
+		return err
+	}
+	if err := d.need("grad", "d", dst, 2*n*h*w, "x", x, n*h*w); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_grad", n*h*w, ptrArg(dst), ptrArg(x), intArg(n), intArg(h), intArg(w))
+}
+
+// GradAdjoint computes x = Dᵀ d (kernels.GradAdjoint).
+func (d *Device) GradAdjoint(x, src *Buffer, n, h, w int) error {
+	if err := imageCheck("grad adjoint", n, h, w); err != nil {
+		return err
+	}
+	if err := d.need("grad adjoint", "x", x, n*h*w, "d", src, 2*n*h*w); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_grad_adjoint", n*h*w, ptrArg(x), ptrArg(src), intArg(n), intArg(h), intArg(w))
+}
+
+func huberCheck(op string, n, hw int, eps float64) error {
+	if n < 1 || hw < 1 {
+		return fmt.Errorf("cuda: %s: %d images of %d pixels: sizes must be positive", op, n, hw)
+	}
+	if !(eps > 0) {
+		return fmt.Errorf("cuda: %s: eps = %g, want a positive value", op, eps)
+	}
+	return nil
+}
+
+// HuberValue writes the isotropic Huber potential of every image of the field
+// f ([N,2,HW]) into vals (length N) (kernels.Huber.Value).
+func (d *Device) HuberValue(vals []float64, f *Buffer, n, hw int, eps float64) error {
+	if err := huberCheck("huber value", n, hw, eps); err != nil {
+		return err
+	}
+	if len(vals) != n {
+		return fmt.Errorf("cuda: huber value: %d outputs, want %d", len(vals), n)
+	}
+	if err := d.need("huber value", "field", f, 2*n*hw); err != nil {
+		return err
+	}
+	out, err := d.alloc(n, int64(n)*8)
+	if err != nil {
+		return err
+	}
+	defer d.Free(out)
+	if err := d.launchBlocks("l2o_huber_value", n, ptrArg(out), ptrArg(f), intArg(n), intArg(hw), f32Arg(eps)); err != nil {
+		return err
+	}
+	return d.copyOutRaw(unsafe.Pointer(&vals[0]), out.ptr, int64(n)*8)
+}
+
+// HuberDerivative writes g = f / max(|f|, ε) per pixel (kernels.Huber.Derivative).
+func (d *Device) HuberDerivative(g, f *Buffer, n, hw int, eps float64) error {
+	if err := huberCheck("huber derivative", n, hw, eps); err != nil {
+		return err
+	}
+	if err := d.need("huber derivative", "g", g, 2*n*hw, "field", f, 2*n*hw); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_huber_derivative", n*hw, ptrArg(g), ptrArg(f), intArg(n), intArg(hw), f32Arg(eps))
+}
+
+// HuberHessVec writes the Hessian of the potential at f applied to u
+// (kernels.Huber.HessVec).
+func (d *Device) HuberHessVec(out, f, u *Buffer, n, hw int, eps float64) error {
+	if err := huberCheck("huber hessvec", n, hw, eps); err != nil {
+		return err
+	}
+	if err := d.need("huber hessvec", "out", out, 2*n*hw, "field", f, 2*n*hw, "u", u, 2*n*hw); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_huber_hessvec", n*hw, ptrArg(out), ptrArg(f), ptrArg(u), intArg(n), intArg(hw), f32Arg(eps))
+}
+
+// Ridge holds the per-channel thresholds of the WCRR clip potentials on the
+// device: ψ_c = (μ+1)·Huber(·; h_c) − Huber(·; T_c) (package wcrr).
+type Ridge struct {
+	H, T *Buffer // [C] thresholds h_c < T_c
+	Mu   float64
+}
+
+func (d *Device) ridgeCheck(op string, r Ridge, bufs ...*Buffer) (c int, err error) {
+	if r.H == nil || r.T == nil {
+		return 0, fmt.Errorf("cuda: %s: thresholds are not set", op)
+	}
+	c = r.H.n
+	if c < 1 {
+		return 0, fmt.Errorf("cuda: %s: no channels", op)
+	}
+	if err := d.need(op, "h", r.H, c, "t", r.T, c); err != nil {
+		return 0, err
+	}
+	for i, b := range bufs {
+		if err := d.need(op, fmt.Sprintf("operand %d", i), b, bufs[0].n); err != nil {
+			return 0, err
+		}
+	}
+	return c, nil
+}
+
+func ridgeSizes(op string, total, c, hw int) error {
+	if hw < 1 || total%(c*hw) != 0 {
+		return fmt.Errorf("cuda: %s: %d values are not a whole number of [%d channels × %d pixels] images", op, total, c, hw)
+	}
+	return nil
+}
+
+// RidgePsi writes ψ_c(z) elementwise; z is [N,C,HW].
+func (d *Device) RidgePsi(out, z *Buffer, r Ridge, hw int) error {
+	c, err := d.ridgeCheck("ridge psi", r, out, z)
+	if err != nil {
+		return err
+	}
+	if err := ridgeSizes("ridge psi", z.n, c, hw); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_ridge_psi", z.n, ptrArg(out), ptrArg(z), ptrArg(r.H), ptrArg(r.T),
+		f32Arg(r.Mu), intArg(c), intArg(hw), intArg(z.n))
+}
+
+// RidgePsiPrime writes ψ_c'(z) = (μ+1)·clip(z, ±h_c) − clip(z, ±T_c).
+func (d *Device) RidgePsiPrime(out, z *Buffer, r Ridge, hw int) error {
+	c, err := d.ridgeCheck("ridge psi'", r, out, z)
+	if err != nil {
+		return err
+	}
+	if err := ridgeSizes("ridge psi'", z.n, c, hw); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_ridge_psi_prime", z.n, ptrArg(out), ptrArg(z), ptrArg(r.H), ptrArg(r.T),
+		f32Arg(r.Mu), intArg(c), intArg(hw), intArg(z.n))
+}
+
+// RidgeHessVec writes ψ_c”(z)·u elementwise.
+func (d *Device) RidgeHessVec(out, z, u *Buffer, r Ridge, hw int) error {
+	c, err := d.ridgeCheck("ridge hessvec", r, out, z, u)
+	if err != nil {
+		return err
+	}
+	if err := ridgeSizes("ridge hessvec", z.n, c, hw); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_ridge_hessvec", z.n, ptrArg(out), ptrArg(z), ptrArg(u), ptrArg(r.H), ptrArg(r.T),
+		f32Arg(r.Mu), intArg(c), intArg(hw), intArg(z.n))
+}
+
+// Axpy computes y += a·x.
+func (d *Device) Axpy(y *Buffer, a float64, x *Buffer) error {
+	if y == nil {
+		return fmt.Errorf("cuda: axpy: y is nil")
+	}
+	if err := d.need("axpy", "y", y, y.n, "x", x, y.n); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_axpy", y.n, ptrArg(y), f32Arg(a), ptrArg(x), intArg(y.n))
+}
+
+// Axpby computes y = a·x + b·y.
+func (d *Device) Axpby(y *Buffer, a float64, x *Buffer, b float64) error {
+	if y == nil {
+		return fmt.Errorf("cuda: axpby: y is nil")
+	}
+	if err := d.need("axpby", "y", y, y.n, "x", x, y.n); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_axpby", y.n, ptrArg(y), f32Arg(a), ptrArg(x), f32Arg(b), intArg(y.n))
+}
+
+// reduceBlocks is the number of partial sums of Dot and Sum: fixed, so the
+// summation order (and the result) does not depend on anything but n.
+const reduceBlocks = 128
+
+func (d *Device) reduce(name string, n int, args ...arg) (float64, error) {
+	partial, err := d.alloc(reduceBlocks, reduceBlocks*8)
+	if err != nil {
+		return 0, err
+	}
+	defer d.Free(partial)
+	out, err := d.alloc(1, 8)
+	if err != nil {
+		return 0, err
+	}
+	defer d.Free(out)
+	if err := d.launchBlocks(name, reduceBlocks, append([]arg{ptrArg(partial)}, append(args, intArg(n))...)...); err != nil {
+		return 0, err
+	}
+	if err := d.launchBlocks("l2o_sum_double", 1, ptrArg(out), ptrArg(partial), intArg(reduceBlocks)); err != nil {
+		return 0, err
+	}
+	var v float64
+	if err := d.copyOutRaw(unsafe.Pointer(&v), out.ptr, 8); err != nil {
+		return 0, err
+	}
+	return v, nil
+}
+
+// Dot returns Σ x_i y_i, accumulated in double.
+func (d *Device) Dot(x, y *Buffer) (float64, error) {
+	if x == nil {
+		return 0, fmt.Errorf("cuda: dot: x is nil")
+	}
+	if err := d.need("dot", "x", x, x.n, "y", y, x.n); err != nil {
+		return 0, err
+	}
+	return d.reduce("l2o_dot_partial", x.n, ptrArg(x), ptrArg(y))
+}
+
+// Sum returns Σ x_i, accumulated in double.
+func (d *Device) Sum(x *Buffer) (float64, error) {
+	if x == nil {
+		return 0, fmt.Errorf("cuda: sum: x is nil")
+	}
+	if err := d.need("sum", "x", x, x.n); err != nil {
+		return 0, err
+	}
+	return d.reduce("l2o_sum_partial", x.n, ptrArg(x))
+}
+
+func mconvArgs(s mconv.Shape) []arg {
+	return []arg{intArg(s.N), intArg(s.Cin), intArg(s.Cout), intArg(s.H), intArg(s.W), intArg(s.K)}
+}
+
+// MconvForward computes y = w ⋆ x + bias (mconv.Forward); bias may be nil.
+func (d *Device) MconvForward(y, x, w, bias *Buffer, s mconv.Shape) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("cuda: mconv forward: %w", err)
+	}
+	if err := d.need("mconv forward", "y", y, s.OutputLen(), "x", x, s.InputLen(), "w", w, s.WeightLen()); err != nil {
+		return err
+	}
+	b := nullArg()
+	if bias != nil {
+		if err := d.need("mconv forward", "bias", bias, s.Cout); err != nil {
+			return err
+		}
+		b = ptrArg(bias)
+	}
+	args := append([]arg{ptrArg(y), ptrArg(x), ptrArg(w), b}, mconvArgs(s)...)
+	return d.launchEach("l2o_mconv_forward", s.OutputLen(), args...)
+}
+
+// MconvAdjointInput computes the input adjoint (mconv.AdjointInput).
+func (d *Device) MconvAdjointInput(x, y, w *Buffer, s mconv.Shape) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("cuda: mconv adjoint input: %w", err)
+	}
+	if err := d.need("mconv adjoint input", "x", x, s.InputLen(), "y", y, s.OutputLen(), "w", w, s.WeightLen()); err != nil {
+		return err
+	}
+	args := append([]arg{ptrArg(x), ptrArg(y), ptrArg(w)}, mconvArgs(s)...)
+	return d.launchEach("l2o_mconv_adjoint_input", s.InputLen(), args...)
+}
+
+// MconvAdjointWeights computes the weight and (if gb is not nil) bias
+// adjoints (mconv.AdjointWeights).
+func (d *Device) MconvAdjointWeights(gw, gb, x, y *Buffer, s mconv.Shape) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("cuda: mconv adjoint weights: %w", err)
+	}
+	if err := d.need("mconv adjoint weights", "gw", gw, s.WeightLen(), "x", x, s.InputLen(), "y", y, s.OutputLen()); err != nil {
+		return err
+	}
+	args := append([]arg{ptrArg(gw), ptrArg(x), ptrArg(y)}, mconvArgs(s)...)
+	if err := d.launchBlocks("l2o_mconv_adjoint_weights", s.WeightLen(), args...); err != nil {
+		return err
+	}
+	if gb == nil {
+		return nil
+	}
+	if err := d.need("mconv adjoint weights", "gb", gb, s.Cout); err != nil {
+		return err
+	}
+	return d.launchBlocks("l2o_mconv_adjoint_bias", s.Cout, ptrArg(gb), ptrArg(y), intArg(s.N), intArg(s.Cout), intArg(s.H*s.W))
+}

@@ -1,0 +1,153 @@
+//go:build l2ocuda
+
+package cuda
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"unsafe"
+
+	"github.com/greedyl2o/greedyl2o/tomo"
+)
+
+// RayTransform is the Joseph parallel-beam ray transform of package tomo on
+// the device: the same geometry, the same per-angle and per-ray tables
+// (rebuilt here with tomo's formulas) and the same sample positions.
+type RayTransform struct {
+	dev  *Device
+	geom tomo.Geometry
+	// per angle
+	trans, step, weight *Buffer
+	// per ray
+	start, first, end *Buffer
+}
+
+// NewRayTransform uploads the tables of the geometry g. Free releases them.
+func (d *Device) NewRayTransform(g tomo.Geometry) (*RayTransform, error) {
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("cuda: ray transform: %w", err)
+	}
+	trans := make([]int32, g.Angles)
+	step := make([]float64, g.Angles)
+	weight := make([]float64, g.Angles)
+	start := make([]float64, g.Angles*g.Det)
+	first := make([]int32, g.Angles*g.Det)
+	end := make([]int32, g.Angles*g.Det)
+	n := g.N
+	half := 0.5 * float64(n-1)
+	for a := range g.Angles {
+		sin, cos := math.Sincos(g.Angle(a))
+		var perBin float64
+		if math.Abs(sin) < math.Abs(cos) {
+			step[a], weight[a], perBin = sin/cos, 1/math.Abs(cos), 1/cos
+		} else {
+			trans[a], step[a], weight[a], perBin = 1, cos/sin, 1/math.Abs(sin), -1/sin
+		}
+		for k := range g.Det {
+			r := a*g.Det + k
+			start[r] = half*(1-step[a]) + g.BinCentre(k)*perBin + 1
+			f, e := lineRange(start[r], step[a], n)
+			first[r], end[r] = int32(f), int32(e)
+		}
+	}
+	rt := &RayTransform{dev: d, geom: g}
+	tables := []struct {
+		dst  **Buffer
+		n    int
+		size int64
+		src  unsafe.Pointer
+	}{
+		{&rt.trans, g.Angles, 4, unsafe.Pointer(&trans[0])},
+		{&rt.step, g.Angles, 8, unsafe.Pointer(&step[0])},
+		{&rt.weight, g.Angles, 8, unsafe.Pointer(&weight[0])},
+		{&rt.start, len(start), 8, unsafe.Pointer(&start[0])},
+		{&rt.first, len(first), 4, unsafe.Pointer(&first[0])},
+		{&rt.end, len(end), 4, unsafe.Pointer(&end[0])},
+	}
+	for _, t := range tables {
+		b, err := d.alloc(t.n, int64(t.n)*t.size)
+		if err != nil {
+			rt.Free()
+			return nil, fmt.Errorf("cuda: ray transform tables: %w", err)
+		}
+		*t.dst = b
+		if err := d.copyInRaw(b.ptr, t.src, int64(t.n)*t.size); err != nil {
+			rt.Free()
+			return nil, fmt.Errorf("cuda: ray transform tables: %w", err)
+		}
+	}
+	return rt, nil
+}
+
+// coord is tomo's sample coordinate; the conversion forbids fused
+// multiply-add, as in tomo and in the kernels (__dadd_rn, __dmul_rn).
+func coord(start, step float64, l int) float64 { return start + float64(float64(l)*step) }
+
+// lineRange is tomo's: the lines whose sample lies in [0, n+1).
+func lineRange(start, step float64, n int) (first, end int) {
+	hi := float64(n + 1)
+	if step >= 0 {
+		first = sort.Search(n, func(l int) bool { return coord(start, step, l) >= 0 })
+		end = sort.Search(n, func(l int) bool { return coord(start, step, l) >= hi })
+	} else {
+		first = sort.Search(n, func(l int) bool { return coord(start, step, l) < hi })
+		end = sort.Search(n, func(l int) bool { return coord(start, step, l) < 0 })
+	}
+	if end < first {
+		end = first
+	}
+	return first, end
+}
+
+// Geometry returns the transform's geometry.
+func (rt *RayTransform) Geometry() tomo.Geometry { return rt.geom }
+
+// Free releases the tables.
+func (rt *RayTransform) Free() {
+	for _, b := range []*Buffer{rt.trans, rt.step, rt.weight, rt.start, rt.first, rt.end} {
+		if b != nil {
+			rt.dev.Free(b)
+		}
+	}
+}
+
+func (rt *RayTransform) args(dst, src *Buffer, batch int) []arg {
+	g := rt.geom
+	return []arg{ptrArg(dst), ptrArg(src), ptrArg(rt.trans), ptrArg(rt.step), ptrArg(rt.weight),
+		ptrArg(rt.start), ptrArg(rt.first), ptrArg(rt.end),
+		intArg(batch), intArg(g.N), intArg(g.Angles), intArg(g.Det)}
+}
+
+// Forward computes sinograms y ([batch,Angles,Det]) of images x ([batch,N,N]).
+func (rt *RayTransform) Forward(y, x *Buffer, batch int) error {
+	g := rt.geom
+	if batch < 1 {
+		return fmt.Errorf("cuda: ray forward: batch %d must be positive", batch)
+	}
+	if err := rt.dev.need("ray forward", "sinogram", y, batch*g.SinoLen(), "image", x, batch*g.ImageLen()); err != nil {
+		return err
+	}
+	return rt.dev.launchEach("l2o_ray_forward", batch*g.SinoLen(), rt.args(y, x, batch)...)
+}
+
+// Adjoint computes back-projections x ([batch,N,N]) of sinograms y. The
+// kernel scatters with atomicAdd, so the rounding depends on scheduling.
+func (rt *RayTransform) Adjoint(x, y *Buffer, batch int) error {
+	g := rt.geom
+	if batch < 1 {
+		return fmt.Errorf("cuda: ray adjoint: batch %d must be positive", batch)
+	}
+	d := rt.dev
+	if err := d.need("ray adjoint", "image", x, batch*g.ImageLen(), "sinogram", y, batch*g.SinoLen()); err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.ctx.MemsetD8(x.ptr, 0, int64(x.n)*BytesPerFloat32)
+	err := d.ctx.Error()
+	d.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("cuda: ray adjoint: zero the image: %w", err)
+	}
+	return d.launchEach("l2o_ray_adjoint", batch*g.SinoLen(), rt.args(x, y, batch)...)
+}

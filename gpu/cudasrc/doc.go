@@ -1,0 +1,17 @@
+// Package cudasrc holds the CUDA C source of greedyl2o's device kernels as a
+// Go string, so that it can be compiled at run time with NVRTC by the CUDA
+// device (package gpu/cuda) and checked to PTX in CI by package gpu/nvrtc,
+// neither of which this package depends on. It has no build tags and no cgo.
+//
+// All kernels work on float32 values with int sizes, are declared extern "C"
+// (their PTX entry names are the names in Kernels) and use one thread per
+// output value unless noted. Reductions run one block of BlockSize threads per
+// output value, accumulate in double and sum in a fixed order, so they are
+// deterministic; the adjoint ray transform scatters with atomicAdd, so its
+// rounding depends on scheduling.
+//
+// Layouts follow the CPU kernels: image batches [N,H,W], gradient fields
+// [N,2,H,W] (packages kernels and graph), multi-channel activations [N,C,H,W]
+// with weights [Cout,Cin,K,K] (package mconv), sinograms [N,Angles,Det]
+// (package tomo, whose per-angle and per-ray tables the ray kernels read).
+package cudasrc

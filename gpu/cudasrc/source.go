@@ -1,0 +1,462 @@
+package cudasrc
+
+// BlockSize is the number of threads per block that the reduction kernels
+// assume (a power of two). Elementwise kernels accept any block size.
+const BlockSize = 256
+
+// Boundary codes of the small convolution kernels, equal to the values of
+// kernels.Boundary.
+const (
+	BoundaryZero     = 0
+	BoundaryReflect  = 1
+	BoundaryCircular = 2
+)
+
+// Kernels lists the entry points of Source with their launch shape.
+var Kernels = []Kernel{
+	{"l2o_conv2d", "y, x, k, N, H, W, K, boundary", "one thread per y value"},
+	{"l2o_conv2d_adjoint_image", "x, y, k, N, H, W, K, boundary", "one thread per x value"},
+	{"l2o_conv2d_adjoint_kernel", "g, x, y, N, H, W, K, boundary", "K·K blocks of BlockSize"},
+	{"l2o_grad", "d, x, N, H, W", "one thread per pixel"},
+	{"l2o_grad_adjoint", "x, d, N, H, W", "one thread per pixel"},
+	{"l2o_huber_value", "vals, d, N, HW, eps", "N blocks of BlockSize; vals is double[N]"},
+	{"l2o_huber_derivative", "g, d, N, HW, eps", "one thread per pixel"},
+	{"l2o_huber_hessvec", "out, d, u, N, HW, eps", "one thread per pixel"},
+	{"l2o_ridge_psi", "out, z, h, t, mu, C, HW, total", "one thread per value"},
+	{"l2o_ridge_psi_prime", "out, z, h, t, mu, C, HW, total", "one thread per value"},
+	{"l2o_ridge_hessvec", "out, z, u, h, t, mu, C, HW, total", "one thread per value"},
+	{"l2o_axpy", "y, a, x, n", "one thread per value"},
+	{"l2o_axpby", "y, a, x, b, n", "one thread per value"},
+	{"l2o_dot_partial", "partial, x, y, n", "any grid of BlockSize; partial is double[gridDim]"},
+	{"l2o_sum_partial", "partial, x, n", "any grid of BlockSize; partial is double[gridDim]"},
+	{"l2o_sum_double", "out, partial, m", "1 block of BlockSize; out is double[1]"},
+	{"l2o_mconv_forward", "y, x, w, bias, N, Cin, Cout, H, W, K", "one thread per y value; bias may be 0"},
+	{"l2o_mconv_adjoint_input", "x, y, w, N, Cin, Cout, H, W, K", "one thread per x value"},
+	{"l2o_mconv_adjoint_weights", "gw, x, y, N, Cin, Cout, H, W, K", "Cout·Cin·K·K blocks of BlockSize"},
+	{"l2o_mconv_adjoint_bias", "gb, y, N, Cout, HW", "Cout blocks of BlockSize"},
+	{"l2o_ray_forward", "y, x, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image"},
+	{"l2o_ray_adjoint", "x, y, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image; x zeroed first"},
+}
+
+// Kernel describes one entry point of Source.
+type Kernel struct {
+	Name   string // extern "C" name, the PTX .entry name
+	Params string // parameter names, in order
+	Launch string // grid and block the kernel expects
+}
+
+// Source is the CUDA C source of every kernel, one compilation unit.
+const Source = `
+#define L2O_BLOCK 256
+
+extern "C" {
+
+/* ---- helpers ---- */
+
+__device__ __forceinline__ int l2o_index(void) {
+	return blockIdx.x * blockDim.x + threadIdx.x;
+}
+
+/* Extend index i of a line of n values: boundary 0 zero (-1 = outside),
+   1 reflect (half-sample symmetric), 2 circular. Same as kernels.Boundary. */
+__device__ int l2o_extend(int i, int n, int boundary) {
+	if (i >= 0 && i < n) return i;
+	if (boundary == 1) {
+		int period = 2 * n;
+		i %= period;
+		if (i < 0) i += period;
+		if (i >= n) i = period - 1 - i;
+		return i;
+	}
+	if (boundary == 2) {
+		i %= n;
+		if (i < 0) i += n;
+		return i;
+	}
+	return -1;
+}
+
+/* The extended indices t in [-n, 2n) with l2o_extend(t) == p. */
+__device__ int l2o_preimages(int p, int n, int boundary, int t[3]) {
+	t[0] = p;
+	if (boundary == 1) { t[1] = -1 - p; t[2] = 2 * n - 1 - p; return 3; }
+	if (boundary == 2) { t[1] = p - n; t[2] = p + n; return 3; }
+	return 1;
+}
+
+/* Sum of v over the block (blockDim.x == L2O_BLOCK); every thread gets it. */
+__device__ double l2o_block_sum(double v) {
+	__shared__ double buf[L2O_BLOCK];
+	buf[threadIdx.x] = v;
+	__syncthreads();
+	for (int s = L2O_BLOCK / 2; s > 0; s >>= 1) {
+		if (threadIdx.x < s) buf[threadIdx.x] += buf[threadIdx.x + s];
+		__syncthreads();
+	}
+	double r = buf[0];
+	__syncthreads();
+	return r;
+}
+
+/* ---- small 2-D convolution (kernels.Conv) ----
+   y[n,i,j] = sum_{u,v} k[u,v] * xbar[n, i+u-c, j+v-c], c = K/2. */
+
+__global__ void l2o_conv2d(float *y, const float *x, const float *k,
+		int N, int H, int W, int K, int boundary) {
+	int idx = l2o_index();
+	if (idx >= N * H * W) return;
+	int j = idx % W, i = (idx / W) % H, n = idx / (H * W);
+	int c = K / 2;
+	const float *xn = x + (size_t)n * H * W;
+	float s = 0.f;
+	for (int u = 0; u < K; u++) {
+		int r = l2o_extend(i + u - c, H, boundary);
+		if (r < 0) continue;
+		for (int v = 0; v < K; v++) {
+			int q = l2o_extend(j + v - c, W, boundary);
+			if (q < 0) continue;
+			s += k[u * K + v] * xn[r * W + q];
+		}
+	}
+	y[idx] = s;
+}
+
+/* x = K^T y: gathers, for every pixel (p,q), all (i,j,u,v) whose extended
+   position maps to it. Needs K/2 <= H, W for reflect and circular. */
+__global__ void l2o_conv2d_adjoint_image(float *x, const float *y, const float *k,
+		int N, int H, int W, int K, int boundary) {
+	int idx = l2o_index();
+	if (idx >= N * H * W) return;
+	int q = idx % W, p = (idx / W) % H, n = idx / (H * W);
+	int c = K / 2;
+	const float *yn = y + (size_t)n * H * W;
+	int tr[3], tc[3];
+	int nr = l2o_preimages(p, H, boundary, tr);
+	int nc = l2o_preimages(q, W, boundary, tc);
+	float s = 0.f;
+	for (int a = 0; a < nr; a++) {
+		for (int u = 0; u < K; u++) {
+			int i = tr[a] - u + c;
+			if (i < 0 || i >= H) continue;
+			for (int b = 0; b < nc; b++) {
+				for (int v = 0; v < K; v++) {
+					int j = tc[b] - v + c;
+					if (j < 0 || j >= W) continue;
+					s += k[u * K + v] * yn[i * W + j];
+				}
+			}
+		}
+	}
+	x[idx] = s;
+}
+
+/* g[u,v] = sum_{n,i,j} y[n,i,j] * xbar[n, i+u-c, j+v-c]; block (u,v). */
+__global__ void l2o_conv2d_adjoint_kernel(float *g, const float *x, const float *y,
+		int N, int H, int W, int K, int boundary) {
+	int u = blockIdx.x / K, v = blockIdx.x % K, c = K / 2;
+	int total = N * H * W;
+	double s = 0.0;
+	for (int idx = threadIdx.x; idx < total; idx += blockDim.x) {
+		int j = idx % W, i = (idx / W) % H, n = idx / (H * W);
+		int r = l2o_extend(i + u - c, H, boundary);
+		int q = l2o_extend(j + v - c, W, boundary);
+		if (r < 0 || q < 0) continue;
+		s += (double)y[idx] * (double)x[((size_t)n * H + r) * W + q];
+	}
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) g[blockIdx.x] = (float)s;
+}
+
+/* ---- forward differences (kernels.Grad, kernels.GradAdjoint) ---- */
+
+__global__ void l2o_grad(float *d, const float *x, int N, int H, int W) {
+	int idx = l2o_index();
+	int hw = H * W;
+	if (idx >= N * hw) return;
+	int p = idx % hw, n = idx / hw;
+	int j = p % W, i = p / W;
+	const float *xn = x + (size_t)n * hw;
+	float *d1 = d + (size_t)2 * n * hw, *d2 = d1 + hw;
+	d1[p] = (i + 1 < H) ? xn[p + W] - xn[p] : 0.f;
+	d2[p] = (j + 1 < W) ? xn[p + 1] - xn[p] : 0.f;
+}
+
+__global__ void l2o_grad_adjoint(float *x, const float *d, int N, int H, int W) {
+	int idx = l2o_index();
+	int hw = H * W;
+	if (idx >= N * hw) return;
+	int p = idx % hw, n = idx / hw;
+	int j = p % W, i = p / W;
+	const float *d1 = d + (size_t)2 * n * hw, *d2 = d1 + hw;
+	float s = 0.f;
+	if (i + 1 < H) s -= d1[p];
+	if (i > 0) s += d1[p - W];
+	if (j + 1 < W) s -= d2[p];
+	if (j > 0) s += d2[p - 1];
+	x[idx] = s;
+}
+
+/* ---- isotropic Huber potential of a field [N,2,HW] (kernels.Huber) ---- */
+
+__global__ void l2o_huber_value(double *vals, const float *d, int N, int HW, float eps) {
+	int n = blockIdx.x;
+	const float *d1 = d + (size_t)2 * n * HW, *d2 = d1 + HW;
+	double e = eps, s = 0.0;
+	for (int p = threadIdx.x; p < HW; p += blockDim.x) {
+		double a = d1[p], b = d2[p];
+		double r2 = a * a + b * b;
+		s += (r2 <= e * e) ? r2 / (2.0 * e) : sqrt(r2) - e / 2.0;
+	}
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) vals[n] = s;
+}
+
+__global__ void l2o_huber_derivative(float *g, const float *d, int N, int HW, float eps) {
+	int idx = l2o_index();
+	if (idx >= N * HW) return;
+	int p = idx % HW, n = idx / HW;
+	size_t o1 = (size_t)2 * n * HW + p, o2 = o1 + HW;
+	float a = d[o1], b = d[o2];
+	float s = 1.f / fmaxf(sqrtf(a * a + b * b), eps);
+	g[o1] = a * s;
+	g[o2] = b * s;
+}
+
+__global__ void l2o_huber_hessvec(float *out, const float *d, const float *u,
+		int N, int HW, float eps) {
+	int idx = l2o_index();
+	if (idx >= N * HW) return;
+	int p = idx % HW, n = idx / HW;
+	size_t o1 = (size_t)2 * n * HW + p, o2 = o1 + HW;
+	float a = d[o1], b = d[o2], u1 = u[o1], u2 = u[o2];
+	float r = sqrtf(a * a + b * b);
+	if (r < eps) {
+		out[o1] = u1 / eps;
+		out[o2] = u2 / eps;
+		return;
+	}
+	float n1 = a / r, n2 = b / r;
+	float dot = n1 * u1 + n2 * u2;
+	out[o1] = (u1 - n1 * dot) / r;
+	out[o2] = (u2 - n2 * dot) / r;
+}
+
+/* ---- clip potentials of the weakly convex ridge regularizer (wcrr) ----
+   z is [N,C,HW]; channel c has thresholds h[c] < t[c]:
+   psi   = (mu+1) huber(z; h) - huber(z; t)
+   psi'  = (mu+1) clip(z, +-h) - clip(z, +-t)
+   psi'' = (mu+1)[|z| < h] - [|z| < t]  in {mu, -1, 0}. */
+
+__device__ __forceinline__ float l2o_clip(float z, float a) { return fmaxf(-a, fminf(a, z)); }
+
+__device__ __forceinline__ float l2o_huber1(float z, float a) {
+	float az = fabsf(z);
+	return az > a ? a * az - a * a / 2.f : z * z / 2.f;
+}
+
+__global__ void l2o_ridge_psi(float *out, const float *z, const float *h, const float *t,
+		float mu, int C, int HW, int total) {
+	int idx = l2o_index();
+	if (idx >= total) return;
+	int c = (idx / HW) % C;
+	out[idx] = (mu + 1.f) * l2o_huber1(z[idx], h[c]) - l2o_huber1(z[idx], t[c]);
+}
+
+__global__ void l2o_ridge_psi_prime(float *out, const float *z, const float *h, const float *t,
+		float mu, int C, int HW, int total) {
+	int idx = l2o_index();
+	if (idx >= total) return;
+	int c = (idx / HW) % C;
+	out[idx] = (mu + 1.f) * l2o_clip(z[idx], h[c]) - l2o_clip(z[idx], t[c]);
+}
+
+__global__ void l2o_ridge_hessvec(float *out, const float *z, const float *u,
+		const float *h, const float *t, float mu, int C, int HW, int total) {
+	int idx = l2o_index();
+	if (idx >= total) return;
+	int c = (idx / HW) % C;
+	float a = fabsf(z[idx]);
+	float second = a < h[c] ? mu : (a < t[c] ? -1.f : 0.f);
+	out[idx] = second * u[idx];
+}
+
+/* ---- elementwise and reductions ---- */
+
+__global__ void l2o_axpy(float *y, float a, const float *x, int n) {
+	int idx = l2o_index();
+	if (idx < n) y[idx] += a * x[idx];
+}
+
+__global__ void l2o_axpby(float *y, float a, const float *x, float b, int n) {
+	int idx = l2o_index();
+	if (idx < n) y[idx] = a * x[idx] + b * y[idx];
+}
+
+__global__ void l2o_dot_partial(double *partial, const float *x, const float *y, int n) {
+	double s = 0.0;
+	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x)
+		s += (double)x[i] * (double)y[i];
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
+
+__global__ void l2o_sum_partial(double *partial, const float *x, int n) {
+	double s = 0.0;
+	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x)
+		s += (double)x[i];
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) partial[blockIdx.x] = s;
+}
+
+__global__ void l2o_sum_double(double *out, const double *partial, int m) {
+	double s = 0.0;
+	for (int i = threadIdx.x; i < m; i += blockDim.x)
+		s += partial[i];
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) out[0] = s;
+}
+
+/* ---- multi-channel cross-correlation, zero padding K/2 (mconv) ----
+   y[n,o,i,j] = bias[o] + sum_{c,u,v} w[o,c,u,v] x[n,c,i+u-p,j+v-p]. */
+
+__global__ void l2o_mconv_forward(float *y, const float *x, const float *w, const float *bias,
+		int N, int Cin, int Cout, int H, int W, int K) {
+	int idx = l2o_index();
+	int hw = H * W;
+	if (idx >= N * Cout * hw) return;
+	int j = idx % W, i = (idx / W) % H, o = (idx / hw) % Cout, n = idx / (Cout * hw);
+	int pad = K / 2;
+	float s = bias ? bias[o] : 0.f;
+	for (int c = 0; c < Cin; c++) {
+		const float *xc = x + ((size_t)n * Cin + c) * hw;
+		const float *wc = w + ((size_t)o * Cin + c) * K * K;
+		for (int u = 0; u < K; u++) {
+			int r = i + u - pad;
+			if (r < 0 || r >= H) continue;
+			for (int v = 0; v < K; v++) {
+				int q = j + v - pad;
+				if (q < 0 || q >= W) continue;
+				s += wc[u * K + v] * xc[r * W + q];
+			}
+		}
+	}
+	y[idx] = s;
+}
+
+/* x[n,c,p,q] = sum_{o,u,v} w[o,c,u,v] y[n,o,p-u+pad,q-v+pad]. */
+__global__ void l2o_mconv_adjoint_input(float *x, const float *y, const float *w,
+		int N, int Cin, int Cout, int H, int W, int K) {
+	int idx = l2o_index();
+	int hw = H * W;
+	if (idx >= N * Cin * hw) return;
+	int q = idx % W, p = (idx / W) % H, c = (idx / hw) % Cin, n = idx / (Cin * hw);
+	int pad = K / 2;
+	float s = 0.f;
+	for (int o = 0; o < Cout; o++) {
+		const float *yo = y + ((size_t)n * Cout + o) * hw;
+		const float *wc = w + ((size_t)o * Cin + c) * K * K;
+		for (int u = 0; u < K; u++) {
+			int i = p - u + pad;
+			if (i < 0 || i >= H) continue;
+			for (int v = 0; v < K; v++) {
+				int j = q - v + pad;
+				if (j < 0 || j >= W) continue;
+				s += wc[u * K + v] * yo[i * W + j];
+			}
+		}
+	}
+	x[idx] = s;
+}
+
+/* gw[o,c,u,v] = sum_{n,i,j} y[n,o,i,j] x[n,c,i+u-p,j+v-p]; block (o,c,u,v). */
+__global__ void l2o_mconv_adjoint_weights(float *gw, const float *x, const float *y,
+		int N, int Cin, int Cout, int H, int W, int K) {
+	int b = blockIdx.x;
+	int v = b % K, u = (b / K) % K, c = (b / (K * K)) % Cin, o = b / (K * K * Cin);
+	int pad = K / 2, hw = H * W;
+	double s = 0.0;
+	for (int idx = threadIdx.x; idx < N * hw; idx += blockDim.x) {
+		int j = idx % W, i = (idx / W) % H, n = idx / hw;
+		int r = i + u - pad, q = j + v - pad;
+		if (r < 0 || r >= H || q < 0 || q >= W) continue;
+		s += (double)y[((size_t)n * Cout + o) * hw + i * W + j] *
+			(double)x[((size_t)n * Cin + c) * hw + r * W + q];
+	}
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) gw[b] = (float)s;
+}
+
+/* gb[o] = sum_{n,i,j} y[n,o,i,j]; block o. */
+__global__ void l2o_mconv_adjoint_bias(float *gb, const float *y, int N, int Cout, int HW) {
+	int o = blockIdx.x;
+	double s = 0.0;
+	for (int idx = threadIdx.x; idx < N * HW; idx += blockDim.x) {
+		int n = idx / HW, p = idx % HW;
+		s += (double)y[((size_t)n * Cout + o) * HW + p];
+	}
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) gb[o] = (float)s;
+}
+
+/* ---- Joseph parallel-beam ray transform (tomo) ----
+   Per angle a: trans[a] (march over columns), step[a], weight[a]; per ray
+   r = a*Det + k: start[r] and the lines [first[r], end[r]) it meets. Line l
+   is image row l (column l when transposed); the sample at padded coordinate
+   v = start + l*step interpolates pixels floor(v)-1 and floor(v) of the line.
+   The coordinate is computed in double without fused multiply-add, as on the
+   CPU, so both pick the same pixels. */
+
+__device__ __forceinline__ float l2o_pixel(const float *img, int N, int trans, int l, int m) {
+	if (m < 0 || m >= N) return 0.f;
+	return trans ? img[m * N + l] : img[l * N + m];
+}
+
+__global__ void l2o_ray_forward(float *y, const float *x, const int *trans, const double *step,
+		const double *weight, const double *start, const int *first, const int *end,
+		int B, int N, int A, int Det) {
+	int idx = l2o_index();
+	if (idx >= B * A * Det) return;
+	int r = idx % (A * Det), b = idx / (A * Det), a = r / Det;
+	const float *img = x + (size_t)b * N * N;
+	int tr = trans[a];
+	double st = step[a], s0 = start[r];
+	double sum = 0.0;
+	for (int l = first[r]; l < end[r]; l++) {
+		double v = __dadd_rn(s0, __dmul_rn((double)l, st));
+		int c = (int)v;
+		if (c < 0 || c > N) continue;
+		double f = v - (double)c;
+		double q0 = l2o_pixel(img, N, tr, l, c - 1), q1 = l2o_pixel(img, N, tr, l, c);
+		sum += q0 + f * (q1 - q0);
+	}
+	y[idx] = (float)(weight[a] * sum);
+}
+
+__device__ __forceinline__ void l2o_scatter(float *img, int N, int trans, int l, int m, float val) {
+	if (m < 0 || m >= N || val == 0.f) return;
+	atomicAdd(trans ? &img[m * N + l] : &img[l * N + m], val);
+}
+
+__global__ void l2o_ray_adjoint(float *x, const float *y, const int *trans, const double *step,
+		const double *weight, const double *start, const int *first, const int *end,
+		int B, int N, int A, int Det) {
+	int idx = l2o_index();
+	if (idx >= B * A * Det) return;
+	int r = idx % (A * Det), b = idx / (A * Det), a = r / Det;
+	float val = (float)(weight[a] * (double)y[idx]);
+	if (val == 0.f) return;
+	float *img = x + (size_t)b * N * N;
+	int tr = trans[a];
+	double st = step[a], s0 = start[r];
+	for (int l = first[r]; l < end[r]; l++) {
+		double v = __dadd_rn(s0, __dmul_rn((double)l, st));
+		int c = (int)v;
+		if (c < 0 || c > N) continue;
+		float fv = (float)(v - (double)c) * val;
+		l2o_scatter(img, N, tr, l, c - 1, val - fv);
+		l2o_scatter(img, N, tr, l, c, fv);
+	}
+}
+
+} /* extern "C" */
+`
