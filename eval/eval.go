@@ -1,0 +1,289 @@
+package eval
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// Curve is the record of one method on one test set, indexed by the
+// recorded iterations t = 0…T (index i holds iteration Iter[i] = i).
+type Curve struct {
+	Method string
+	// Iter holds the iteration numbers 0…T.
+	Iter []int
+	// Seconds[t] is the cumulative wall-clock time of the batch's first t
+	// calls to Next (Seconds[0] = 0); Start and recording are not counted.
+	Seconds []float64
+	// F[t][k] = f_k(x_k^t).
+	F [][]float64
+	// GradNorm[t][k] = ‖∇f_k(x_k^t)‖.
+	GradNorm [][]float64
+	// Optimality[t][k] = (f_k(x_k^t) − f*_k)/(f_k(x_k^0) − f*_k); it is
+	// negative where a method beats the estimate f*_k, and 0 for a function
+	// whose starting point is already optimal (f_k(x⁰) ≤ f*_k).
+	Optimality [][]float64
+	// Mean, Min and Max are taken over k of Optimality[t].
+	Mean, Min, Max []float64
+	// PSNR[t][k] is the PSNR (peak 1) of x_k^t against the ground truth, at
+	// the iterations Options.PSNRAt (empty when the objective has no truth).
+	PSNR map[int][]float64
+}
+
+// Options control Run.
+type Options struct {
+	// Iters is the number T of iterations of every method; 0 means 100.
+	Iters int
+	// PSNRAt lists the iterations at which to record PSNR; nil means {0, T}.
+	// Iterations outside 0…T are ignored.
+	PSNRAt []int
+	// Tol lists the optimality tolerances that Summaries reports; nil means
+	// DefaultTolerances.
+	Tol []float64
+	// Progress, if not nil, is called after every recorded iteration.
+	Progress func(method string, it int)
+}
+
+// DefaultTolerances are the tolerances reported when Options.Tol is nil.
+var DefaultTolerances = []float64{1e-4, 1e-6}
+
+// Tolerances returns o.Tol or DefaultTolerances.
+func (o Options) Tolerances() []float64 {
+	if o.Tol == nil {
+		return append([]float64(nil), DefaultTolerances...)
+	}
+	return o.Tol
+}
+
+// Run runs every method for opt.Iters iterations on o and records its curve.
+// fstar holds the minimal values f*_k (see baselines.Optimum). On an error
+// Run returns the curves completed so far with the error.
+func Run(o *models.Objective, fstar []float64, methods []baselines.Method, opt Options) ([]*Curve, error) {
+	if o == nil {
+		return nil, fmt.Errorf("eval: objective is nil")
+	}
+	if len(fstar) != o.N {
+		return nil, fmt.Errorf("eval: %d optimal values for %d functions: compute them with baselines.Optimum", len(fstar), o.N)
+	}
+	for k, f := range fstar {
+		if math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("eval: optimal value f*_%d = %g is not finite", k, f)
+		}
+	}
+	if len(methods) == 0 {
+		return nil, fmt.Errorf("eval: no methods to run")
+	}
+	T := opt.Iters
+	if T == 0 {
+		T = 100
+	}
+	if T < 0 {
+		return nil, fmt.Errorf("eval: %d iterations is negative", opt.Iters)
+	}
+	psnrAt := map[int]bool{}
+	if opt.PSNRAt == nil {
+		psnrAt[0], psnrAt[T] = true, true
+	}
+	for _, t := range opt.PSNRAt {
+		if t >= 0 && t <= T {
+			psnrAt[t] = true
+		}
+	}
+	if o.Truth == nil {
+		psnrAt = nil
+	} else if len(o.Truth) != len(o.X0) {
+		return nil, fmt.Errorf("eval: ground truth has %d values, iterates %d", len(o.Truth), len(o.X0))
+	}
+
+	var curves []*Curve
+	for _, m := range methods {
+		if m == nil {
+			return curves, fmt.Errorf("eval: method is nil")
+		}
+		c, err := runOne(o, fstar, m, T, psnrAt, opt.Progress)
+		if err != nil {
+			return curves, err
+		}
+		curves = append(curves, c)
+	}
+	return curves, nil
+}
+
+// recorder evaluates and stores one method's iterates.
+type recorder struct {
+	o      *models.Objective
+	fstar  []float64
+	psnrAt map[int]bool
+	ws     models.Workspace
+	vals   []float64
+	grad   []float64
+	c      *Curve
+}
+
+func runOne(o *models.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, progress func(string, int)) (*Curve, error) {
+	name := m.Name()
+	it, err := m.Start(o)
+	if err != nil {
+		return nil, fmt.Errorf("eval: starting %s: %w", name, err)
+	}
+	r := &recorder{
+		o: o, fstar: fstar, psnrAt: psnrAt,
+		vals: make([]float64, o.N), grad: make([]float64, len(o.X0)),
+		c: &Curve{
+			Method:     name,
+			Iter:       make([]int, 0, T+1),
+			Seconds:    make([]float64, 0, T+1),
+			F:          make([][]float64, 0, T+1),
+			GradNorm:   make([][]float64, 0, T+1),
+			Optimality: make([][]float64, 0, T+1),
+			Mean:       make([]float64, 0, T+1),
+			Min:        make([]float64, 0, T+1),
+			Max:        make([]float64, 0, T+1),
+		},
+	}
+	if psnrAt != nil {
+		r.c.PSNR = map[int][]float64{}
+	}
+	if err := r.record(0, 0, it.X()); err != nil {
+		return nil, fmt.Errorf("eval: %s: %w", name, err)
+	}
+	if progress != nil {
+		progress(name, 0)
+	}
+	var elapsed time.Duration
+	for t := 1; t <= T; t++ {
+		start := time.Now()
+		err := it.Next()
+		elapsed += time.Since(start)
+		if err != nil {
+			return nil, fmt.Errorf("eval: %s, iteration %d: %w", name, t, err)
+		}
+		if err := r.record(t, elapsed.Seconds(), it.X()); err != nil {
+			return nil, fmt.Errorf("eval: %s: %w", name, err)
+		}
+		if progress != nil {
+			progress(name, t)
+		}
+	}
+	return r.c, nil
+}
+
+func (r *recorder) record(t int, seconds float64, x []float64) error {
+	o, c := r.o, r.c
+	if err := o.Eval(r.vals, r.grad, x, &r.ws); err != nil {
+		return fmt.Errorf("recording iteration %d: %w", t, err)
+	}
+	hw := o.ImageLen()
+	f := append([]float64(nil), r.vals...)
+	gn := make([]float64, o.N)
+	opt := make([]float64, o.N)
+	for k := range f {
+		g := r.grad[k*hw : (k+1)*hw]
+		gn[k] = math.Sqrt(kernels.Dot(g, g))
+	}
+	var f0 []float64
+	if t == 0 {
+		f0 = f
+	} else {
+		f0 = c.F[0]
+	}
+	mean, lo, hi := 0.0, math.Inf(1), math.Inf(-1)
+	for k := range f {
+		den := f0[k] - r.fstar[k]
+		if den > 0 {
+			opt[k] = (f[k] - r.fstar[k]) / den
+		}
+		mean += opt[k]
+		lo, hi = math.Min(lo, opt[k]), math.Max(hi, opt[k])
+	}
+	c.Iter = append(c.Iter, t)
+	c.Seconds = append(c.Seconds, seconds)
+	c.F = append(c.F, f)
+	c.GradNorm = append(c.GradNorm, gn)
+	c.Optimality = append(c.Optimality, opt)
+	c.Mean = append(c.Mean, mean/float64(o.N))
+	c.Min = append(c.Min, lo)
+	c.Max = append(c.Max, hi)
+	if r.psnrAt[t] {
+		p := make([]float64, o.N)
+		for k := range p {
+			p[k] = PSNR(x[k*hw:(k+1)*hw], o.Truth[k*hw:(k+1)*hw])
+		}
+		c.PSNR[t] = p
+	}
+	return nil
+}
+
+// ItersTo returns the first recorded iteration whose mean optimality is at
+// most tol, or −1 if there is none.
+func (c *Curve) ItersTo(tol float64) int {
+	for i, m := range c.Mean {
+		if m <= tol {
+			return c.Iter[i]
+		}
+	}
+	return -1
+}
+
+// SecondsTo returns the cumulative time at the first iteration whose mean
+// optimality is at most tol, or NaN if there is none.
+func (c *Curve) SecondsTo(tol float64) float64 {
+	for i, m := range c.Mean {
+		if m <= tol {
+			return c.Seconds[i]
+		}
+	}
+	return math.NaN()
+}
+
+// PSNRIters returns the iterations at which PSNR was recorded, sorted.
+func (c *Curve) PSNRIters() []int {
+	var ts []int
+	for t := range c.PSNR {
+		ts = append(ts, t)
+	}
+	sort.Ints(ts)
+	return ts
+}
+
+// Summary says when one method reached one tolerance.
+type Summary struct {
+	Method  string
+	Tol     float64
+	Iters   int     // −1 if never
+	Seconds float64 // NaN if never
+}
+
+// Summaries returns ItersTo and SecondsTo of every curve for every
+// tolerance (nil means DefaultTolerances), curve by curve.
+func Summaries(curves []*Curve, tols []float64) []Summary {
+	if tols == nil {
+		tols = DefaultTolerances
+	}
+	var out []Summary
+	for _, c := range curves {
+		for _, tol := range tols {
+			out = append(out, Summary{Method: c.Method, Tol: tol, Iters: c.ItersTo(tol), Seconds: c.SecondsTo(tol)})
+		}
+	}
+	return out
+}
+
+// PSNR returns 10·log10(1/MSE) in dB of x against truth (peak value 1),
+// +Inf when they are equal and NaN when their lengths differ or are zero.
+func PSNR(x, truth []float64) float64 {
+	if len(x) != len(truth) || len(x) == 0 {
+		return math.NaN()
+	}
+	var s float64
+	for i, v := range x {
+		d := v - truth[i]
+		s += d * d
+	}
+	return -10 * math.Log10(s/float64(len(x)))
+}

@@ -1,0 +1,214 @@
+package eval
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+)
+
+// WriteCSV writes the curves in long format, one row per method and
+// iteration, with the header method,iter,seconds,mean,min,max.
+func WriteCSV(w io.Writer, curves []*Curve) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"method", "iter", "seconds", "mean", "min", "max"}); err != nil {
+		return fmt.Errorf("eval: writing CSV: %w", err)
+	}
+	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	for _, c := range curves {
+		if err := c.check(); err != nil {
+			return fmt.Errorf("eval: writing CSV: %w", err)
+		}
+		for i, t := range c.Iter {
+			rec := []string{c.Method, strconv.Itoa(t), ff(c.Seconds[i]), ff(c.Mean[i]), ff(c.Min[i]), ff(c.Max[i])}
+			if err := cw.Write(rec); err != nil {
+				return fmt.Errorf("eval: writing CSV: %w", err)
+			}
+		}
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("eval: writing CSV: %w", err)
+	}
+	return nil
+}
+
+// check reports inconsistent lengths.
+func (c *Curve) check() error {
+	n := len(c.Iter)
+	lens := map[string]int{"Seconds": len(c.Seconds), "Mean": len(c.Mean), "Min": len(c.Min), "Max": len(c.Max)}
+	if c.F != nil {
+		lens["F"] = len(c.F)
+	}
+	if c.GradNorm != nil {
+		lens["GradNorm"] = len(c.GradNorm)
+	}
+	if c.Optimality != nil {
+		lens["Optimality"] = len(c.Optimality)
+	}
+	for name, l := range lens {
+		if l != n {
+			return fmt.Errorf("curve %q has %d iterations but %d %s values", c.Method, n, l, name)
+		}
+	}
+	return nil
+}
+
+// jsonFloat is a float64 that encodes NaN and ±Inf as the JSON strings
+// "NaN", "+Inf" and "-Inf", which encoding/json rejects as numbers.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	v := float64(f)
+	switch {
+	case math.IsNaN(v):
+		return []byte(`"NaN"`), nil
+	case math.IsInf(v, 1):
+		return []byte(`"+Inf"`), nil
+	case math.IsInf(v, -1):
+		return []byte(`"-Inf"`), nil
+	}
+	return strconv.AppendFloat(nil, v, 'g', -1, 64), nil
+}
+
+func (f *jsonFloat) UnmarshalJSON(b []byte) error {
+	s := string(b)
+	if len(s) >= 2 && s[0] == '"' {
+		s = s[1 : len(s)-1]
+		switch s {
+		case "NaN", "+Inf", "-Inf":
+		default:
+			return fmt.Errorf("number %q is not a float", s)
+		}
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("number %s: %w", b, err)
+	}
+	*f = jsonFloat(v)
+	return nil
+}
+
+func toJSON(v []float64) []jsonFloat {
+	if v == nil {
+		return nil
+	}
+	out := make([]jsonFloat, len(v))
+	for i, x := range v {
+		out[i] = jsonFloat(x)
+	}
+	return out
+}
+
+func fromJSON(v []jsonFloat) []float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = float64(x)
+	}
+	return out
+}
+
+func toJSON2(v [][]float64) [][]jsonFloat {
+	if v == nil {
+		return nil
+	}
+	out := make([][]jsonFloat, len(v))
+	for i, x := range v {
+		out[i] = toJSON(x)
+	}
+	return out
+}
+
+func fromJSON2(v [][]jsonFloat) [][]float64 {
+	if v == nil {
+		return nil
+	}
+	out := make([][]float64, len(v))
+	for i, x := range v {
+		out[i] = fromJSON(x)
+	}
+	return out
+}
+
+type curveJSON struct {
+	Method     string              `json:"method"`
+	Iter       []int               `json:"iter"`
+	Seconds    []jsonFloat         `json:"seconds"`
+	F          [][]jsonFloat       `json:"f"`
+	GradNorm   [][]jsonFloat       `json:"grad_norm"`
+	Optimality [][]jsonFloat       `json:"optimality"`
+	Mean       []jsonFloat         `json:"mean"`
+	Min        []jsonFloat         `json:"min"`
+	Max        []jsonFloat         `json:"max"`
+	PSNR       map[int][]jsonFloat `json:"psnr,omitempty"`
+}
+
+type fileJSON struct {
+	Format string      `json:"format"`
+	Curves []curveJSON `json:"curves"`
+}
+
+const jsonFormat = "greedyl2o-eval-curves-v1"
+
+// WriteJSON writes the curves as JSON (all fields; NaN and ±Inf as the
+// strings "NaN", "+Inf", "-Inf").
+func WriteJSON(w io.Writer, curves []*Curve) error {
+	file := fileJSON{Format: jsonFormat, Curves: make([]curveJSON, 0, len(curves))}
+	for _, c := range curves {
+		if err := c.check(); err != nil {
+			return fmt.Errorf("eval: writing JSON: %w", err)
+		}
+		cj := curveJSON{
+			Method: c.Method, Iter: c.Iter, Seconds: toJSON(c.Seconds),
+			F: toJSON2(c.F), GradNorm: toJSON2(c.GradNorm), Optimality: toJSON2(c.Optimality),
+			Mean: toJSON(c.Mean), Min: toJSON(c.Min), Max: toJSON(c.Max),
+		}
+		if c.PSNR != nil {
+			cj.PSNR = map[int][]jsonFloat{}
+			for t, p := range c.PSNR {
+				cj.PSNR[t] = toJSON(p)
+			}
+		}
+		file.Curves = append(file.Curves, cj)
+	}
+	enc := json.NewEncoder(w)
+	if err := enc.Encode(file); err != nil {
+		return fmt.Errorf("eval: writing JSON: %w", err)
+	}
+	return nil
+}
+
+// ReadJSON reads curves written by WriteJSON.
+func ReadJSON(r io.Reader) ([]*Curve, error) {
+	var file fileJSON
+	if err := json.NewDecoder(r).Decode(&file); err != nil {
+		return nil, fmt.Errorf("eval: reading JSON curves: %w", err)
+	}
+	if file.Format != jsonFormat {
+		return nil, fmt.Errorf("eval: reading JSON curves: format %q, want %q (not a file written by eval.WriteJSON?)", file.Format, jsonFormat)
+	}
+	curves := make([]*Curve, 0, len(file.Curves))
+	for _, cj := range file.Curves {
+		c := &Curve{
+			Method: cj.Method, Iter: cj.Iter, Seconds: fromJSON(cj.Seconds),
+			F: fromJSON2(cj.F), GradNorm: fromJSON2(cj.GradNorm), Optimality: fromJSON2(cj.Optimality),
+			Mean: fromJSON(cj.Mean), Min: fromJSON(cj.Min), Max: fromJSON(cj.Max),
+		}
+		if cj.PSNR != nil {
+			c.PSNR = map[int][]float64{}
+			for t, p := range cj.PSNR {
+				c.PSNR[t] = fromJSON(p)
+			}
+		}
+		if err := c.check(); err != nil {
+			return nil, fmt.Errorf("eval: reading JSON curves: %w", err)
+		}
+		curves = append(curves, c)
+	}
+	return curves, nil
+}
