@@ -436,3 +436,28 @@ func (p HuberTV) HessVec(dst, z, u []float64, s tensor.Shape) error {
 
 // PiecewiseQuadratic implements Potential: the isotropic Huber potential is not.
 func (HuberTV) PiecewiseQuadratic() bool { return false }
+
+// SquaredNorm is the potential ½ Σ z², whose derivative is z.
+type SquaredNorm struct{}
+
+func (SquaredNorm) String() string { return "halfsq" }
+
+// Value implements Potential.
+func (SquaredNorm) Value(z []float64, _ tensor.Shape) (float64, error) {
+	return 0.5 * kernels.Dot(z, z), nil
+}
+
+// Derivative implements Potential.
+func (SquaredNorm) Derivative(dst, z []float64, _ tensor.Shape) error {
+	copy(dst, z)
+	return nil
+}
+
+// HessVec implements Potential.
+func (SquaredNorm) HessVec(dst, _, u []float64, _ tensor.Shape) error {
+	copy(dst, u)
+	return nil
+}
+
+// PiecewiseQuadratic implements Potential.
+func (SquaredNorm) PiecewiseQuadratic() bool { return true }

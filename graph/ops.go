@@ -146,6 +146,23 @@ func newValue(shape tensor.Shape) G.Value {
 	return tensor.New(tensor.Of(tensor.Float64), tensor.WithShape(shape.Clone()...))
 }
 
+// outputCache keeps an op's output tensor between runs of a graph, so that
+// re-running a built graph does not allocate. Every op value belongs to one
+// node of one graph, and its kernel overwrites the whole output.
+type outputCache struct {
+	v G.Value
+}
+
+func (c *outputCache) get(shape tensor.Shape) G.Value {
+	if shape.IsScalar() {
+		return G.NewF64(0)
+	}
+	if c.v == nil {
+		c.v = newValue(shape)
+	}
+	return c.v
+}
+
 func valueData(v G.Value) []float64 {
 	switch x := v.(type) {
 	case *G.F64:
@@ -161,6 +178,7 @@ type linearOp struct {
 	m       LinearMap
 	in      tensor.Shape
 	adjoint bool
+	out     outputCache
 }
 
 func (op *linearOp) outShape() tensor.Shape {
@@ -194,7 +212,7 @@ func (op *linearOp) Do(vals ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := newValue(op.resultShape())
+	out := op.out.get(op.resultShape())
 	dst := valueData(out)
 	if op.adjoint {
 		err = op.m.Adjoint(dst, src, op.in)
@@ -243,6 +261,7 @@ type bilinearOp struct {
 	m      BilinearMap
 	sa, sb tensor.Shape
 	kind   bilinearKind
+	out    outputCache
 }
 
 func (op *bilinearOp) sc() tensor.Shape {
@@ -279,7 +298,7 @@ func (op *bilinearOp) Do(vals ...G.Value) (G.Value, error) {
 		return nil, err
 	}
 	_, _, outShape := op.shapes()
-	out := newValue(outShape)
+	out := op.out.get(outShape)
 	dst := valueData(out)
 	scalarOut := dst == nil
 	if scalarOut {
@@ -343,6 +362,7 @@ type potentialOp struct {
 	p     Potential
 	shape tensor.Shape
 	order int // 0: value, 1: derivative, 2: Hessian-vector product
+	out   outputCache
 }
 
 func (op *potentialOp) Arity() int {
@@ -380,7 +400,7 @@ func (op *potentialOp) Do(vals ...G.Value) (G.Value, error) {
 		}
 		return G.NewF64(v), nil
 	case 1:
-		out := newValue(op.shape)
+		out := op.out.get(op.shape)
 		if err := op.p.Derivative(valueData(out), z, op.shape); err != nil {
 			return nil, fmt.Errorf("%s: %w", op, err)
 		}
@@ -390,7 +410,7 @@ func (op *potentialOp) Do(vals ...G.Value) (G.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := newValue(op.shape)
+	out := op.out.get(op.shape)
 	if err := op.p.HessVec(valueData(out), z, u, op.shape); err != nil {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}

@@ -160,6 +160,43 @@ func (c Conv) fold(dst, src []float64) {
 	}
 }
 
+// correlateValid computes out[i,j] = Σ_{u,v} k[u,v]·in[(i+u)·iw + j+v] for an
+// oh×ow output (row stride ow) from an input of row stride iw ≥ ow+K−1.
+func correlateValid(out []float64, oh, ow int, in []float64, iw int, k []float64, kk int) {
+	for i := 0; i < oh; i++ {
+		yrow := out[i*ow : (i+1)*ow]
+		clear(yrow)
+		for u := 0; u < kk; u++ {
+			b := in[(i+u)*iw : (i+u)*iw+ow+kk-1]
+			kr := k[u*kk : (u+1)*kk]
+			switch kk {
+			case 5:
+				k0, k1, k2, k3, k4 := kr[0], kr[1], kr[2], kr[3], kr[4]
+				for j := range yrow {
+					bj := b[j : j+5 : j+5]
+					yrow[j] += k0*bj[0] + k1*bj[1] + k2*bj[2] + k3*bj[3] + k4*bj[4]
+				}
+			case 3:
+				k0, k1, k2 := kr[0], kr[1], kr[2]
+				for j := range yrow {
+					bj := b[j : j+3 : j+3]
+					yrow[j] += k0*bj[0] + k1*bj[1] + k2*bj[2]
+				}
+			default:
+				for v, kv := range kr {
+					if kv == 0 {
+						continue
+					}
+					src := b[v : v+ow]
+					for j := range yrow {
+						yrow[j] += kv * src[j]
+					}
+				}
+			}
+		}
+	}
+}
+
 // Apply computes y = k ⋆ x for the batch x. y is overwritten.
 func (c Conv) Apply(y, x, k []float64) error {
 	if err := c.check(len(x), len(k), len(y)); err != nil {
@@ -172,24 +209,7 @@ func (c Conv) Apply(y, x, k []float64) error {
 		buf := make([]float64, pw*ph)
 		for n := lo; n < hi; n++ {
 			c.pad(buf, x[n*hw:(n+1)*hw])
-			yn := y[n*hw : (n+1)*hw]
-			clear(yn)
-			for i := 0; i < c.H; i++ {
-				yrow := yn[i*c.W : (i+1)*c.W]
-				for u := 0; u < c.K; u++ {
-					brow := buf[(i+u)*pw : (i+u)*pw+pw]
-					krow := k[u*c.K : (u+1)*c.K]
-					for v, kv := range krow {
-						if kv == 0 {
-							continue
-						}
-						src := brow[v : v+c.W]
-						for j := range yrow {
-							yrow[j] += kv * src[j]
-						}
-					}
-				}
-			}
+			correlateValid(y[n*hw:(n+1)*hw], c.H, c.W, buf, pw, k, c.K)
 		}
 	})
 	return nil
@@ -203,28 +223,23 @@ func (c Conv) AdjointImage(x, y, k []float64) error {
 	}
 	p := c.K / 2
 	pw, ph := c.W+2*p, c.H+2*p
+	zw, zh := c.W+4*p, c.H+4*p
 	hw := c.H * c.W
+	flipped := make([]float64, len(k))
+	for i := range k {
+		flipped[len(k)-1-i] = k[i]
+	}
 	ParallelFor(c.N, func(lo, hi int) {
 		buf := make([]float64, pw*ph)
+		yz := make([]float64, zw*zh)
 		for n := lo; n < hi; n++ {
-			clear(buf)
 			yn := y[n*hw : (n+1)*hw]
 			for i := 0; i < c.H; i++ {
-				yrow := yn[i*c.W : (i+1)*c.W]
-				for u := 0; u < c.K; u++ {
-					brow := buf[(i+u)*pw : (i+u)*pw+pw]
-					krow := k[u*c.K : (u+1)*c.K]
-					for v, kv := range krow {
-						if kv == 0 {
-							continue
-						}
-						dst := brow[v : v+c.W]
-						for j := range yrow {
-							dst[j] += kv * yrow[j]
-						}
-					}
-				}
+				copy(yz[(i+2*p)*zw+2*p:(i+2*p)*zw+2*p+c.W], yn[i*c.W:(i+1)*c.W])
 			}
+			// The transpose of padding-then-correlating: a full convolution of y
+			// (zero outside) onto the padded grid, then folded back.
+			correlateValid(buf, ph, pw, yz, zw, flipped, c.K)
 			c.fold(x[n*hw:(n+1)*hw], buf)
 		}
 	})

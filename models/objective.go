@@ -161,7 +161,7 @@ func (o *Objective) GraphValue(x, y *G.Node) (*G.Node, error) {
 	if err != nil {
 		return nil, fmt.Errorf("objective graph: residual: %w", err)
 	}
-	data, err := G.Mul(G.Must(G.Sum(G.Must(G.Square(res)))), G.NewConstant(0.5))
+	data, err := graph.PotentialValue(graph.SquaredNorm{}, res)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,35 @@
+package greedy
+
+import (
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// deblurSet returns n synthetic deblurring functions of size×size.
+func deblurSet(t testing.TB, n, size int, seed int64) *models.Objective {
+	t.Helper()
+	p, err := models.Deblur(models.Options{H: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := p.Instantiate(pix, n, uint64(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+func method(t testing.TB, name string) models.Method {
+	t.Helper()
+	m, err := models.ParseMethod(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}

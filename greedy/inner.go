@@ -1,0 +1,386 @@
+package greedy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
+	G "gorgonia.org/gorgonia"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
+)
+
+// Subproblem is what an inner solver sees of one greedy step.
+type Subproblem struct {
+	// Loss evaluates g and its gradient.
+	Loss *StepLoss
+	// Lipschitz returns a Lipschitz constant of ∇g restricted to block b
+	// (0: θ, 1: φ), for constant-step methods.
+	Lipschitz func(b int) (float64, error)
+	// Quadratic reports that every fk is quadratic (least squares), so g is.
+	Quadratic bool
+}
+
+// InnerSolver minimises the step loss starting from u0 = (θ̃, φ̃).
+type InnerSolver interface {
+	Name() string
+	Minimize(sp *Subproblem, u0 []float64) ([]float64, error)
+}
+
+// LBFGS minimises g over (θ, φ) jointly with gonum's L-BFGS and a line search
+// satisfying the Wolfe conditions. It stops when ‖∇g(u)‖∞ ≤ RelTol·‖∇g(u0)‖∞,
+// after MaxEvaluations evaluations of g, or when the line search makes no
+// progress.
+type LBFGS struct {
+	RelTol         float64 // default 1e-6
+	MaxEvaluations int     // default 1000
+	Memory         int     // default 10
+}
+
+// Name implements InnerSolver.
+func (LBFGS) Name() string { return "lbfgs" }
+
+// Minimize implements InnerSolver.
+func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
+	rel, maxEval, mem := s.RelTol, s.MaxEvaluations, s.Memory
+	if rel <= 0 {
+		rel = 1e-6
+	}
+	if maxEval <= 0 {
+		maxEval = 1000
+	}
+	if mem <= 0 {
+		mem = 10
+	}
+	loss := sp.Loss
+	g0 := make([]float64, len(u0))
+	if _, err := loss.Eval(u0, g0); err != nil {
+		return nil, err
+	}
+	var gmax float64
+	for _, v := range g0 {
+		gmax = math.Max(gmax, math.Abs(v))
+	}
+	if gmax == 0 {
+		return append([]float64(nil), u0...), nil
+	}
+	var evalErr error
+	prob := optimize.Problem{
+		Func: func(u []float64) float64 {
+			v, err := loss.Eval(u, nil)
+			if err != nil && evalErr == nil {
+				evalErr = err
+			}
+			return v
+		},
+		Grad: func(grad, u []float64) {
+			if _, err := loss.Eval(u, grad); err != nil && evalErr == nil {
+				evalErr = err
+			}
+		},
+	}
+	settings := &optimize.Settings{
+		GradientThreshold: rel * gmax,
+		FuncEvaluations:   maxEval,
+		Converger:         &optimize.FunctionConverge{Absolute: 0, Relative: 1e-15, Iterations: 50},
+	}
+	res, err := optimize.Minimize(prob, u0, settings, &optimize.LBFGS{Store: mem})
+	if evalErr != nil {
+		return nil, evalErr
+	}
+	if res == nil {
+		return nil, fmt.Errorf("L-BFGS: %w", err)
+	}
+	// A failed line search near the optimum still leaves a usable point:
+	// the caller checks it against the reference (BGD).
+	if err != nil && !isBenignStop(err) {
+		return res.X, nil
+	}
+	return res.X, nil
+}
+
+func isBenignStop(err error) bool {
+	return errors.Is(err, optimize.ErrLinesearcherFailure) || errors.Is(err, optimize.ErrNoProgress)
+}
+
+// NAG is the paper's inner solver: Nesterov's accelerated gradient with constant
+// step 1/L_b on each block b (θ, then φ), alternating blocks of Iters
+// iterations, repeated Rounds times. Defaults: 1000 iterations (100 when a
+// block is a single scalar) and 10 rounds.
+type NAG struct {
+	Iters  int
+	Rounds int
+}
+
+// Name implements InnerSolver.
+func (NAG) Name() string { return "nag" }
+
+// Minimize implements InnerSolver.
+func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
+	rounds := s.Rounds
+	if rounds <= 0 {
+		rounds = 10
+	}
+	loss := sp.Loss
+	u := append([]float64(nil), u0...)
+	blocks := [][2]int{{0, loss.ThetaLen()}}
+	if loss.Dim() > loss.ThetaLen() {
+		blocks = append(blocks, [2]int{loss.ThetaLen(), loss.Dim()})
+	} else {
+		rounds = 1 // a single block needs no alternation
+	}
+	steps := make([]float64, len(blocks))
+	for b := range blocks {
+		l, err := sp.Lipschitz(b)
+		if err != nil {
+			return nil, err
+		}
+		if l <= 0 {
+			steps[b] = 0
+			continue
+		}
+		steps[b] = 1 / l
+	}
+	grad := make([]float64, len(u))
+	yv := make([]float64, len(u))
+	prev := make([]float64, len(u))
+	for r := 0; r < rounds; r++ {
+		for b, blk := range blocks {
+			if steps[b] == 0 {
+				continue
+			}
+			iters := s.Iters
+			if iters <= 0 {
+				iters = 1000
+				if blk[1]-blk[0] == 1 {
+					iters = 100
+				}
+			}
+			if len(blocks) == 1 && s.Rounds > 0 {
+				iters *= s.Rounds
+			}
+			copy(prev, u)
+			tk := 1.0
+			for it := 0; it < iters; it++ {
+				tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
+				beta := (tk - 1) / tn
+				copy(yv, u)
+				for i := blk[0]; i < blk[1]; i++ {
+					yv[i] = u[i] + beta*(u[i]-prev[i])
+				}
+				if _, err := loss.Eval(yv, grad); err != nil {
+					return nil, err
+				}
+				copy(prev, u)
+				for i := blk[0]; i < blk[1]; i++ {
+					u[i] = yv[i] - steps[b]*grad[i]
+				}
+				tk = tn
+			}
+		}
+	}
+	return u, nil
+}
+
+// Closed solves the step exactly when every fk is quadratic (least squares):
+// the normal equations H (u − ũ) = −∇g(ũ), with H the Hessian of g. H is formed
+// column by column from gradient differences and solved with a pseudoinverse
+// (gonum/mat SVD) when the dimension is at most DenseMax (default 1024), and by
+// conjugate gradients otherwise; both give the solution of least deviation
+// from ũ when H is singular.
+type Closed struct {
+	DenseMax int
+}
+
+// Name implements InnerSolver.
+func (Closed) Name() string { return "closed" }
+
+// Minimize implements InnerSolver.
+func (s Closed) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
+	if !sp.Quadratic {
+		return nil, errors.New("the closed-form inner solver needs least-squares objectives (no regularizer): use --inner lbfgs or nag")
+	}
+	denseMax := s.DenseMax
+	if denseMax <= 0 {
+		denseMax = 1024
+	}
+	loss := sp.Loss
+	n := len(u0)
+	g0 := make([]float64, n)
+	if _, err := loss.Eval(u0, g0); err != nil {
+		return nil, err
+	}
+	// Hessian-vector product of the quadratic g: H v = ∇g(ũ + v) − ∇g(ũ).
+	probe := make([]float64, n)
+	gv := make([]float64, n)
+	hessVec := func(dst, v []float64, scale float64) error {
+		for i := range probe {
+			probe[i] = u0[i] + scale*v[i]
+		}
+		if _, err := loss.Eval(probe, gv); err != nil {
+			return err
+		}
+		for i := range dst {
+			dst[i] = (gv[i] - g0[i]) / scale
+		}
+		return nil
+	}
+	delta := make([]float64, n)
+	if n <= denseMax {
+		h := mat.NewDense(n, n, nil)
+		e := make([]float64, n)
+		col := make([]float64, n)
+		for j := 0; j < n; j++ {
+			e[j] = 1
+			if err := hessVec(col, e, 1); err != nil {
+				return nil, err
+			}
+			e[j] = 0
+			h.SetCol(j, col)
+		}
+		// symmetrise against rounding
+		hs := mat.NewSymDense(n, nil)
+		for i := 0; i < n; i++ {
+			for j := i; j < n; j++ {
+				hs.SetSym(i, j, (h.At(i, j)+h.At(j, i))/2)
+			}
+		}
+		var svd mat.SVD
+		if !svd.Factorize(hs, mat.SVDThin) {
+			return nil, errors.New("closed form: SVD of the step Hessian failed")
+		}
+		vals := svd.Values(nil)
+		var u, v mat.Dense
+		svd.UTo(&u)
+		svd.VTo(&v)
+		cut := vals[0] * 1e-12 * float64(n)
+		rhs := mat.NewVecDense(n, g0)
+		tmp := mat.NewVecDense(n, nil)
+		tmp.MulVec(u.T(), rhs)
+		for i, sv := range vals {
+			if sv > cut {
+				tmp.SetVec(i, -tmp.AtVec(i)/sv)
+			} else {
+				tmp.SetVec(i, 0)
+			}
+		}
+		out := mat.NewVecDense(n, delta)
+		out.MulVec(&v, tmp)
+	} else {
+		if err := conjugateGradient(delta, g0, hessVec, n); err != nil {
+			return nil, err
+		}
+	}
+	res := make([]float64, n)
+	for i := range res {
+		res[i] = u0[i] + delta[i]
+	}
+	return res, nil
+}
+
+// conjugateGradient solves H x = −b from x = 0 to a relative residual of 1e-13.
+func conjugateGradient(x, b []float64, hessVec func(dst, v []float64, scale float64) error, maxIter int) error {
+	r := make([]float64, len(b))
+	for i := range r {
+		r[i] = -b[i]
+	}
+	p := append([]float64(nil), r...)
+	hp := make([]float64, len(b))
+	rr := kernels.Dot(r, r)
+	stop := 1e-26 * rr
+	for it := 0; it < maxIter && rr > stop; it++ {
+		pn := math.Sqrt(kernels.Dot(p, p))
+		if err := hessVec(hp, p, 1/pn); err != nil {
+			return err
+		}
+		php := kernels.Dot(p, hp)
+		if php <= 0 {
+			break
+		}
+		a := rr / php
+		for i := range x {
+			x[i] += a * p[i]
+			r[i] -= a * hp[i]
+		}
+		next := kernels.Dot(r, r)
+		for i := range p {
+			p[i] = r[i] + next/rr*p[i]
+		}
+		rr = next
+	}
+	return nil
+}
+
+// ParseInner returns the inner solver named lbfgs, nag or closed.
+func ParseInner(name string) (InnerSolver, error) {
+	switch name {
+	case "lbfgs", "":
+		return LBFGS{}, nil
+	case "nag":
+		return NAG{}, nil
+	case "closed":
+		return Closed{}, nil
+	}
+	return nil, fmt.Errorf("unknown inner solver %q: use lbfgs, nag or closed", name)
+}
+
+// blockCurvature returns ‖(1/N) Σk Bkᵀ Bk‖ for the map θ ↦ (P_θ vk)k, by power
+// iteration using the parametrization's graph.
+func blockCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
+	gr := G.NewGraph()
+	ps := p.ParamShape(h, w)
+	th := graph.Input(gr, "theta", ps...)
+	vn := graph.Input(gr, "v", n, h, w)
+	out, err := p.Apply(th, vn)
+	if err != nil {
+		return 0, err
+	}
+	q, err := G.Mul(G.Must(G.Sum(G.Must(G.Square(out)))), G.NewConstant(0.5/float64(n)))
+	if err != nil {
+		return 0, err
+	}
+	if _, err := G.Grad(q, th); err != nil {
+		return 0, err
+	}
+	m := graph.NewMachine(gr, th)
+	defer m.Close()
+	if err := graph.Set(vn, v); err != nil {
+		return 0, err
+	}
+	r := rand.New(rand.NewPCG(11, 13))
+	x := make([]float64, ps.TotalSize())
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	lam := 0.0
+	for it := 0; it < 200; it++ {
+		nrm := math.Sqrt(kernels.Dot(x, x))
+		if nrm == 0 {
+			return 0, nil
+		}
+		for i := range x {
+			x[i] /= nrm
+		}
+		if err := graph.Set(th, x); err != nil {
+			return 0, err
+		}
+		if err := m.Run(); err != nil {
+			return 0, err
+		}
+		gt, err := graph.Grad(th)
+		if err != nil {
+			return 0, err
+		}
+		copy(x, gt)
+		next := math.Sqrt(kernels.Dot(x, x))
+		if it > 5 && math.Abs(next-lam) <= 1e-6*next {
+			return next * (1 + 1e-3), nil
+		}
+		lam = next
+	}
+	return lam * 1.01, nil
+}

@@ -1,0 +1,182 @@
+package greedy
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/models"
+	G "gorgonia.org/gorgonia"
+)
+
+// Learned is Algorithm 2: the learned optimizer that applies (θ0, φ0), …,
+// (θT, φT) and then keeps (θT, φT) for every later iteration. It implements
+// baselines.Method, so the evaluation harness runs it like any other method.
+type Learned struct {
+	Label  string
+	Method models.Method
+	H, W   int
+	// Steps is the number of trained steps T+1.
+	Steps int
+	// params returns the parameters of step t < Steps.
+	params func(t int) (theta, phi []float64, err error)
+}
+
+// NewLearned returns the learned optimizer for parameters held in memory.
+func NewLearned(label string, m models.Method, h, w int, theta, phi [][]float64) (*Learned, error) {
+	if len(theta) == 0 {
+		return nil, fmt.Errorf("learned optimizer %s has no trained steps", label)
+	}
+	return &Learned{Label: label, Method: m, H: h, W: w, Steps: len(theta), params: func(t int) ([]float64, []float64, error) {
+		var p []float64
+		if t < len(phi) {
+			p = phi[t]
+		}
+		return theta[t], p, nil
+	}}, nil
+}
+
+// Load opens the learned optimizer stored in a greedy checkpoint directory.
+// Parameters are read into memory when they total at most 512 MiB, and from
+// disk step by step otherwise.
+func Load(dir string) (*Learned, *Manifest, error) {
+	man, err := ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(man.Steps) == 0 {
+		return nil, nil, fmt.Errorf("checkpoint %s has no completed steps yet", dir)
+	}
+	m, err := models.ParseMethod(man.Method)
+	if err != nil {
+		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
+	}
+	l := &Learned{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps)}
+	total := int64(len(man.Steps)) * int64(man.ThetaLen+man.PhiLen) * 8
+	if total <= 512<<20 {
+		thetas, phis := make([][]float64, l.Steps), make([][]float64, l.Steps)
+		for t := range thetas {
+			if thetas[t], phis[t], err = LoadParams(dir, man, t); err != nil {
+				return nil, nil, err
+			}
+		}
+		l.params = func(t int) ([]float64, []float64, error) { return thetas[t], phis[t], nil }
+	} else {
+		l.params = func(t int) ([]float64, []float64, error) { return LoadParams(dir, man, t) }
+	}
+	return l, man, nil
+}
+
+// Params returns the parameters used at iteration t (those of step min(t, T)).
+func (l *Learned) Params(t int) (theta, phi []float64, err error) {
+	return l.params(min(t, l.Steps-1))
+}
+
+// Name implements baselines.Method.
+func (l *Learned) Name() string { return l.Label }
+
+// Start implements baselines.Method.
+func (l *Learned) Start(o *models.Objective) (baselines.Iterator, error) {
+	if o.H != l.H || o.W != l.W {
+		return nil, fmt.Errorf("learned optimizer %s was trained on %d×%d images, the functions have %d×%d", l.Label, l.H, l.W, o.H, o.W)
+	}
+	it := &learnedIterator{l: l, o: o}
+	g := G.NewGraph()
+	h, w := o.H, o.W
+	it.theta = graph.Input(g, "theta", l.Method.G.ParamShape(h, w)...)
+	it.x = graph.Input(g, "x", o.N, h, w)
+	it.g = graph.Input(g, "grad", o.N, h, w)
+	gv, err := l.Method.G.Apply(it.theta, it.g)
+	if err != nil {
+		return nil, err
+	}
+	out, err := G.Sub(it.x, gv)
+	if err != nil {
+		return nil, err
+	}
+	if l.Method.H != nil {
+		it.phi = graph.Input(g, "phi", l.Method.H.ParamShape(h, w)...)
+		it.p = graph.Input(g, "momentum", o.N, h, w)
+		hv, err := l.Method.H.Apply(it.phi, it.p)
+		if err != nil {
+			return nil, err
+		}
+		if out, err = G.Add(out, hv); err != nil {
+			return nil, err
+		}
+	}
+	it.out = out
+	it.machine = graph.NewMachine(g)
+	it.xk = append([]float64(nil), o.X0...)
+	it.prev = append([]float64(nil), o.X0...)
+	it.grad = make([]float64, len(o.X0))
+	it.mom = make([]float64, len(o.X0))
+	return it, nil
+}
+
+type learnedIterator struct {
+	l                      *Learned
+	o                      *models.Objective
+	machine                *graph.Machine
+	theta, phi, x, g, p    *G.Node
+	out                    *G.Node
+	t                      int
+	xk, prev, grad, mom    []float64
+	ws                     models.Workspace
+	loadedStep, loadedOnce int
+}
+
+func (it *learnedIterator) X() []float64 { return it.xk }
+
+func (it *learnedIterator) Next() error {
+	step := min(it.t, it.l.Steps-1)
+	if it.loadedOnce == 0 || it.loadedStep != step {
+		theta, phi, err := it.l.params(step)
+		if err != nil {
+			return err
+		}
+		if err := graph.Set(it.theta, theta); err != nil {
+			return err
+		}
+		if it.phi != nil {
+			if err := graph.Set(it.phi, phi); err != nil {
+				return err
+			}
+		}
+		it.loadedStep, it.loadedOnce = step, 1
+	}
+	if err := it.o.Eval(nil, it.grad, it.xk, &it.ws); err != nil {
+		return err
+	}
+	if err := graph.Set(it.x, it.xk); err != nil {
+		return err
+	}
+	if err := graph.Set(it.g, it.grad); err != nil {
+		return err
+	}
+	if it.p != nil {
+		for i := range it.mom {
+			it.mom[i] = it.xk[i] - it.prev[i]
+		}
+		if err := graph.Set(it.p, it.mom); err != nil {
+			return err
+		}
+	}
+	if err := it.machine.Run(); err != nil {
+		return err
+	}
+	v, err := graph.Value(it.out)
+	if err != nil {
+		return err
+	}
+	it.prev, it.xk = it.xk, it.prev
+	copy(it.xk, v)
+	for i, x := range it.xk {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("%s: iteration %d produced a non-finite iterate (function %d): the learned step diverges on these functions; check the certificate with 'l2o certify'", it.l.Label, it.t, i/it.o.ImageLen())
+		}
+	}
+	it.t++
+	return nil
+}

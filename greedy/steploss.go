@@ -1,0 +1,256 @@
+package greedy
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/models"
+	G "gorgonia.org/gorgonia"
+)
+
+// StepLoss is the greedy one-step loss
+//
+//	g(θ, φ) = (1/N) Σk fk(xk − G_θ gk + H_φ pk) + λ/2‖θ − θ̃‖² + μ/2‖φ − φ̃‖²
+//
+// as a gorgonia graph built once; SetStep loads the data of a step (x, g = ∇f(x),
+// p = x − x⁻, λ, μ), and Eval evaluates g and its gradient at u = (θ, φ)
+// concatenated. A StepLoss is not safe for concurrent use.
+type StepLoss struct {
+	method   models.Method
+	obj      *models.Objective
+	nTheta   int
+	nPhi     int
+	refTheta []float64
+	refPhi   []float64
+
+	machine                    *graph.Machine
+	theta, phi                 *G.Node
+	x, g, p, y                 *G.Node
+	thetaRef, phiRef           *G.Node
+	lambda, mu                 *G.Node
+	loss, xPlus                *G.Node
+	evaluations                int
+	lastU                      []float64
+	lastLoss                   float64
+	lastGrad                   []float64
+	haveLast                   bool
+	lambdaValue, muValue       float64
+	scratchTheta, scratchPhiNo []float64
+}
+
+// NewStepLoss builds the loss graph for the method on the objective's
+// functions. tau sets the reference θ̃ (G = τI); φ̃ gives H = 0.
+func NewStepLoss(m models.Method, o *models.Objective, tau float64) (*StepLoss, error) {
+	s := &StepLoss{method: m, obj: o}
+	h, w := o.H, o.W
+	gr := G.NewGraph()
+	ts := m.G.ParamShape(h, w)
+	s.theta = graph.Input(gr, "theta", ts...)
+	s.thetaRef = graph.Input(gr, "theta_ref", ts...)
+	s.nTheta = ts.TotalSize()
+	s.refTheta = m.G.Reference(tau, h, w)
+	s.x = graph.Input(gr, "x", o.N, h, w)
+	s.g = graph.Input(gr, "grad", o.N, h, w)
+	s.y = graph.Input(gr, "y", o.DataShape(o.N)...)
+	s.lambda = graph.Input(gr, "lambda")
+	gv, err := m.G.Apply(s.theta, s.g)
+	if err != nil {
+		return nil, fmt.Errorf("step loss: G = %s: %w", m.G.Name(), err)
+	}
+	xp, err := G.Sub(s.x, gv)
+	if err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	wrt := G.Nodes{s.theta}
+	var pen *G.Node
+	pen, err = penalty(s.theta, s.thetaRef, s.lambda)
+	if err != nil {
+		return nil, err
+	}
+	if m.H != nil {
+		ps := m.H.ParamShape(h, w)
+		s.phi = graph.Input(gr, "phi", ps...)
+		s.phiRef = graph.Input(gr, "phi_ref", ps...)
+		s.nPhi = ps.TotalSize()
+		s.refPhi = m.H.Reference(0, h, w)
+		s.p = graph.Input(gr, "momentum", o.N, h, w)
+		s.mu = graph.Input(gr, "mu")
+		hv, err := m.H.Apply(s.phi, s.p)
+		if err != nil {
+			return nil, fmt.Errorf("step loss: H = %s: %w", m.H.Name(), err)
+		}
+		if xp, err = G.Add(xp, hv); err != nil {
+			return nil, err
+		}
+		penPhi, err := penalty(s.phi, s.phiRef, s.mu)
+		if err != nil {
+			return nil, err
+		}
+		if pen, err = G.Add(pen, penPhi); err != nil {
+			return nil, err
+		}
+		wrt = append(wrt, s.phi)
+	}
+	s.xPlus = xp
+	fsum, err := o.GraphValue(xp, s.y)
+	if err != nil {
+		return nil, fmt.Errorf("step loss: objective: %w", err)
+	}
+	mean, err := G.Mul(fsum, G.NewConstant(1/float64(o.N)))
+	if err != nil {
+		return nil, err
+	}
+	if s.loss, err = G.Add(mean, pen); err != nil {
+		return nil, err
+	}
+	if _, err := G.Grad(s.loss, wrt...); err != nil {
+		return nil, fmt.Errorf("step loss: differentiating: %w", err)
+	}
+	s.machine = graph.NewMachine(gr, wrt...)
+	if err := graph.Set(s.thetaRef, s.refTheta); err != nil {
+		return nil, err
+	}
+	if s.phiRef != nil {
+		if err := graph.Set(s.phiRef, s.refPhi); err != nil {
+			return nil, err
+		}
+	}
+	if err := graph.Set(s.y, o.Y); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// penalty returns w/2 ‖a − b‖².
+func penalty(a, b, w *G.Node) (*G.Node, error) {
+	d, err := G.Sub(a, b)
+	if err != nil {
+		return nil, err
+	}
+	sq, err := G.Sum(G.Must(G.Square(d)))
+	if err != nil {
+		return nil, err
+	}
+	return G.Mul(G.Must(G.Mul(sq, w)), G.NewConstant(0.5))
+}
+
+// Dim is the number of parameters, len(θ) + len(φ).
+func (s *StepLoss) Dim() int { return s.nTheta + s.nPhi }
+
+// ThetaLen is len(θ); u[:ThetaLen()] is θ and u[ThetaLen():] is φ.
+func (s *StepLoss) ThetaLen() int { return s.nTheta }
+
+// Reference returns ũ = (θ̃, φ̃).
+func (s *StepLoss) Reference() []float64 {
+	return append(append([]float64(nil), s.refTheta...), s.refPhi...)
+}
+
+// Evaluations counts calls of Eval that ran the graph.
+func (s *StepLoss) Evaluations() int { return s.evaluations }
+
+// SetStep loads the data of one greedy step: iterates x, gradients g = ∇f(x),
+// momentum directions p = x − x⁻ (ignored without H), and the weights λ, μ.
+func (s *StepLoss) SetStep(x, g, p []float64, lambda, mu float64) error {
+	if err := graph.Set(s.x, x); err != nil {
+		return err
+	}
+	if err := graph.Set(s.g, g); err != nil {
+		return err
+	}
+	if err := graph.Set(s.lambda, []float64{lambda}); err != nil {
+		return err
+	}
+	s.lambdaValue, s.muValue = lambda, mu
+	if s.p != nil {
+		if err := graph.Set(s.p, p); err != nil {
+			return err
+		}
+		if err := graph.Set(s.mu, []float64{mu}); err != nil {
+			return err
+		}
+	}
+	s.haveLast = false
+	return nil
+}
+
+// Eval returns g(u) and, if grad is not nil, writes ∇g(u) into it.
+func (s *StepLoss) Eval(u, grad []float64) (float64, error) {
+	if len(u) != s.Dim() {
+		return math.NaN(), fmt.Errorf("step loss: %d parameters, want %d", len(u), s.Dim())
+	}
+	if s.haveLast && equal(u, s.lastU) {
+		if grad != nil {
+			copy(grad, s.lastGrad)
+		}
+		return s.lastLoss, nil
+	}
+	if err := graph.Set(s.theta, u[:s.nTheta]); err != nil {
+		return math.NaN(), err
+	}
+	if s.phi != nil {
+		if err := graph.Set(s.phi, u[s.nTheta:]); err != nil {
+			return math.NaN(), err
+		}
+	}
+	if err := s.machine.Run(); err != nil {
+		return math.NaN(), err
+	}
+	s.evaluations++
+	v, err := graph.Scalar(s.loss)
+	if err != nil {
+		return math.NaN(), err
+	}
+	if cap(s.lastGrad) < s.Dim() {
+		s.lastGrad = make([]float64, s.Dim())
+	}
+	s.lastGrad = s.lastGrad[:s.Dim()]
+	gt, err := graph.Grad(s.theta)
+	if err != nil {
+		return math.NaN(), err
+	}
+	copy(s.lastGrad, gt)
+	if s.phi != nil {
+		gp, err := graph.Grad(s.phi)
+		if err != nil {
+			return math.NaN(), err
+		}
+		copy(s.lastGrad[s.nTheta:], gp)
+	}
+	s.lastU = append(s.lastU[:0], u...)
+	s.lastLoss = v
+	s.haveLast = true
+	if grad != nil {
+		copy(grad, s.lastGrad)
+	}
+	return v, nil
+}
+
+// Next writes x⁺(u) = x − G_θ g + H_φ p into dst.
+func (s *StepLoss) Next(dst, u []float64) error {
+	s.haveLast = false
+	if _, err := s.Eval(u, nil); err != nil {
+		return err
+	}
+	v, err := graph.Value(s.xPlus)
+	if err != nil {
+		return err
+	}
+	copy(dst, v)
+	return nil
+}
+
+// Close releases the graph machine.
+func (s *StepLoss) Close() error { return s.machine.Close() }
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

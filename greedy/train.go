@@ -1,0 +1,324 @@
+package greedy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// Config sets up greedy training (Algorithm 1).
+type Config struct {
+	Method models.Method
+	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.
+	Tau float64
+	// Lambda and Mu weight the penalties λt/2‖θ − θ̃‖² and μt/2‖φ − φ̃‖².
+	Lambda, Mu Schedule
+	// Inner minimises each step's loss; nil means LBFGS{}.
+	Inner InnerSolver
+	// TolAbs stops training when every ‖∇fk(xk^t)‖ < TolAbs (0: off).
+	TolAbs float64
+	// TolRel stops training when every ‖∇fk(xk^t)‖² < ‖∇fk(xk^0)‖²/TolRel (0: off).
+	TolRel float64
+	// MaxSteps caps the number of steps (required, > 0).
+	MaxSteps int
+	// StopWhenCertified stops at the first T whose certificate P < 0 for
+	// CertifyL (0: the training L); needs λt, μt > 0 to be meaningful.
+	StopWhenCertified bool
+	CertifyL          float64
+	// Dir is the checkpoint directory ("" keeps nothing on disk).
+	Dir string
+	// Resume continues the run in Dir from its last completed step.
+	Resume bool
+	// Problem, DataHash and Seed are recorded in the manifest and checked on resume.
+	Problem  string
+	DataHash string
+	Seed     int64
+	// Progress, if set, is called after every step.
+	Progress func(StepInfo)
+	// KeepParams keeps every step's parameters in memory in Result (for
+	// tests and short runs; off by default so memory does not grow with t).
+	KeepParams bool
+}
+
+// Result is the outcome of Train.
+type Result struct {
+	Steps []StepInfo
+	// Theta and Phi hold the parameters of every step when KeepParams is set.
+	Theta, Phi [][]float64
+	// X holds the training iterates after the last step.
+	X         []float64
+	StopCause string
+	Manifest  *Manifest
+}
+
+// Train runs Algorithm 1 on the training functions o.
+func Train(o *models.Objective, cfg Config) (*Result, error) {
+	if cfg.MaxSteps <= 0 {
+		return nil, fmt.Errorf("greedy: the step cap must be positive, got %d", cfg.MaxSteps)
+	}
+	if cfg.Method.G == nil {
+		return nil, errors.New("greedy: no parametrization for G")
+	}
+	if cfg.TolAbs < 0 || cfg.TolRel < 0 || math.IsNaN(cfg.TolAbs) || math.IsNaN(cfg.TolRel) {
+		return nil, fmt.Errorf("greedy: tolerances must be ≥ 0 (got absolute %g, relative %g)", cfg.TolAbs, cfg.TolRel)
+	}
+	inner := cfg.Inner
+	if inner == nil {
+		inner = LBFGS{}
+	}
+	tau := cfg.Tau
+	if tau == 0 {
+		tau = 1 / o.L
+	}
+	loss, err := NewStepLoss(cfg.Method, o, tau)
+	if err != nil {
+		return nil, err
+	}
+	defer loss.Close()
+
+	man := &Manifest{
+		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Regular: o.Reg.String(),
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
+		Method: cfg.Method.Name(), Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
+		Inner: inner.Name(), TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
+		Versions: versions(), ThetaLen: loss.ThetaLen(), PhiLen: loss.Dim() - loss.ThetaLen(),
+	}
+	hw := o.ImageLen()
+	x := append([]float64(nil), o.X0...)
+	xprev := append([]float64(nil), o.X0...)
+	start := 0
+	if cfg.Resume {
+		if cfg.Dir == "" {
+			return nil, errors.New("greedy: resume needs a checkpoint directory")
+		}
+		old, err := ReadManifest(cfg.Dir)
+		if err != nil {
+			return nil, err
+		}
+		if err := compatible(old, man); err != nil {
+			return nil, fmt.Errorf("greedy: cannot resume %s: %w", cfg.Dir, err)
+		}
+		start = len(old.Steps)
+		man.Steps = old.Steps
+		if start > 0 {
+			if x, err = ReadNPY(statePath(cfg.Dir, "x", start), len(x)); err != nil {
+				return nil, err
+			}
+			if xprev, err = ReadNPY(statePath(cfg.Dir, "xprev", start), len(x)); err != nil {
+				return nil, err
+			}
+		}
+		if old.Finished && (old.StopCause != "step cap reached" || cfg.MaxSteps <= start) {
+			return &Result{Steps: old.Steps, X: x, StopCause: old.StopCause, Manifest: old}, nil
+		}
+	} else if cfg.Dir != "" {
+		if _, err := os.Stat(filepath.Join(cfg.Dir, "manifest.json")); err == nil {
+			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Dir)
+		}
+		if err := WriteManifest(cfg.Dir, man); err != nil {
+			return nil, err
+		}
+	}
+
+	res := &Result{Manifest: man}
+	grad := make([]float64, len(x))
+	vals := make([]float64, o.N)
+	p := make([]float64, len(x))
+	ws := &models.Workspace{}
+	norms := func(g []float64) []float64 {
+		out := make([]float64, o.N)
+		for k := range out {
+			gk := g[k*hw : (k+1)*hw]
+			out[k] = math.Sqrt(kernels.Dot(gk, gk))
+		}
+		return out
+	}
+	// ‖∇fk(xk^0)‖ for the relative tolerance.
+	if err := o.Eval(nil, grad, o.X0, ws); err != nil {
+		return nil, err
+	}
+	norm0 := norms(grad)
+	sp := &Subproblem{Loss: loss, Quadratic: o.LeastSquares()}
+	converged := func(n []float64) bool {
+		if cfg.TolAbs == 0 && cfg.TolRel == 0 {
+			return false
+		}
+		for k, v := range n {
+			if cfg.TolAbs > 0 && v >= cfg.TolAbs {
+				return false
+			}
+			if cfg.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.TolRel {
+				return false
+			}
+		}
+		return true
+	}
+	stop := "step cap reached"
+	for t := start; t < cfg.MaxSteps; t++ {
+		began := time.Now()
+		if err := o.Eval(vals, grad, x, ws); err != nil {
+			return nil, err
+		}
+		gn := norms(grad)
+		maxNorm := 0.0
+		for _, v := range gn {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return nil, fmt.Errorf("greedy: step %d: a training gradient is not finite: the run diverged; use a smaller --tau or positive --lambda", t)
+			}
+			maxNorm = math.Max(maxNorm, v)
+		}
+		if converged(gn) {
+			stop = "tolerance reached"
+			break
+		}
+		for i := range p {
+			p[i] = x[i] - xprev[i]
+		}
+		lam, mu := cfg.Lambda.At(t), cfg.Mu.At(t)
+		if err := loss.SetStep(x, grad, p, lam, mu); err != nil {
+			return nil, err
+		}
+		sp.Lipschitz = func(b int) (float64, error) {
+			if b == 0 {
+				c, err := blockCurvature(cfg.Method.G, grad, o.N, o.H, o.W)
+				return lam + o.L*c, err
+			}
+			c, err := blockCurvature(cfg.Method.H, p, o.N, o.H, o.W)
+			return mu + o.L*c, err
+		}
+		evalsBefore := loss.Evaluations()
+		u0 := loss.Reference()
+		ref, err := loss.Eval(u0, nil)
+		if err != nil {
+			return nil, err
+		}
+		u, err := inner.Minimize(sp, u0)
+		if err != nil {
+			return nil, fmt.Errorf("greedy: step %d: inner solver %s: %w", t, inner.Name(), err)
+		}
+		val, err := loss.Eval(u, nil)
+		if err != nil {
+			return nil, err
+		}
+		info := StepInfo{T: t, RefLoss: ref}
+		if math.IsNaN(val) || val > ref {
+			u, val, info.FellBack = u0, ref, true
+		}
+		info.Loss = val
+		info.BGDMargin = ref - val
+		info.MaxGradNorm = maxNorm
+		next := make([]float64, len(x))
+		if err := loss.Next(next, u); err != nil {
+			return nil, err
+		}
+		xprev, x = x, next
+		mf, err := o.Mean(x)
+		if err != nil {
+			return nil, err
+		}
+		if math.IsNaN(mf) || math.IsInf(mf, 0) {
+			return nil, fmt.Errorf("greedy: step %d produced a non-finite objective: the run diverged", t)
+		}
+		info.MeanF = mf
+		info.Evaluations = loss.Evaluations() - evalsBefore
+		info.Seconds = time.Since(began).Seconds()
+		theta, phi := u[:loss.ThetaLen()], u[loss.ThetaLen():]
+		if cfg.KeepParams {
+			res.Theta = append(res.Theta, append([]float64(nil), theta...))
+			res.Phi = append(res.Phi, append([]float64(nil), phi...))
+		}
+		man.Steps = append(man.Steps, info)
+		if cfg.Dir != "" {
+			if err := saveStep(cfg.Dir, man, t, theta, phi, x, xprev); err != nil {
+				return nil, err
+			}
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(info)
+		}
+		if cfg.StopWhenCertified {
+			cl := cfg.CertifyL
+			if cl == 0 {
+				cl = o.L
+			}
+			c, err := CertifyParams(cfg.Method, theta, phi, tau, cl, o.H, o.W)
+			if err != nil {
+				return nil, err
+			}
+			if c.P < 0 {
+				stop = "certified"
+				break
+			}
+		}
+	}
+	man.Finished = true
+	man.StopCause = stop
+	if cfg.Dir != "" {
+		if err := WriteManifest(cfg.Dir, man); err != nil {
+			return nil, err
+		}
+	}
+	res.Steps = man.Steps
+	res.X = x
+	res.StopCause = stop
+	return res, nil
+}
+
+// saveStep writes the parameters and state of step t, then commits the
+// manifest, then removes the previous state.
+func saveStep(dir string, man *Manifest, t int, theta, phi, x, xprev []float64) error {
+	if err := WriteNPY(paramPath(dir, "theta", t), theta); err != nil {
+		return err
+	}
+	if len(phi) > 0 {
+		if err := WriteNPY(paramPath(dir, "phi", t), phi); err != nil {
+			return err
+		}
+	}
+	if err := WriteNPY(statePath(dir, "x", t+1), x); err != nil {
+		return err
+	}
+	if err := WriteNPY(statePath(dir, "xprev", t+1), xprev); err != nil {
+		return err
+	}
+	if err := WriteManifest(dir, man); err != nil {
+		return err
+	}
+	os.Remove(statePath(dir, "x", t))
+	os.Remove(statePath(dir, "xprev", t))
+	return nil
+}
+
+// compatible reports whether a checkpoint can be resumed with a new configuration.
+func compatible(old, cur *Manifest) error {
+	type field struct {
+		name     string
+		old, cur any
+	}
+	for _, f := range []field{
+		{"problem", old.Problem, cur.Problem},
+		{"operator", old.Operator, cur.Operator},
+		{"regularizer", old.Regular, cur.Regular},
+		{"alpha", old.Alpha, cur.Alpha},
+		{"image size", [2]int{old.H, old.W}, [2]int{cur.H, cur.W}},
+		{"training functions", old.NTrain, cur.NTrain},
+		{"data hash", old.DataHash, cur.DataHash},
+		{"seed", old.Seed, cur.Seed},
+		{"method", old.Method, cur.Method},
+		{"tau", old.Tau, cur.Tau},
+		{"lambda", old.Lambda, cur.Lambda},
+		{"mu", old.Mu, cur.Mu},
+		{"inner solver", old.Inner, cur.Inner},
+	} {
+		if f.old != f.cur {
+			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)
+		}
+	}
+	return nil
+}
