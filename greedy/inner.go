@@ -9,9 +9,9 @@ import (
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
-	G "gorgonia.org/gorgonia"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
+	G "gorgonia.org/gorgonia"
 )
 
 // Subproblem is what an inner solver sees of one greedy step.
