@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -152,3 +153,5 @@ func runVersion(env *Env, args []string) error {
 	return nil
 }
 
+
+func sqrt(x float64) float64 { return math.Sqrt(x) }

@@ -1,0 +1,213 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+func init() {
+	register(&Command{Name: "apply", Summary: "run a learned optimizer (Algorithm 2) on new functions", Run: runApply})
+	register(&Command{Name: "eval", Summary: "compare learned optimizers and baselines on a test set (CSV/JSON curves)", Run: runEval})
+}
+
+func defaultCacheDir() string {
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "greedyl2o")
+	}
+	return filepath.Join(os.TempDir(), "greedyl2o-cache")
+}
+
+// testObjective builds the test functions for evaluation commands.
+func testObjective(pf *problemFlags) (*models.Problem, *models.Objective, error) {
+	prob, _, test, err := pf.build()
+	if err != nil {
+		return nil, nil, err
+	}
+	if test == nil {
+		return nil, nil, usagef("--n-test must be at least 1")
+	}
+	return prob, test, nil
+}
+
+func runApply(env *Env, args []string) error {
+	var pf problemFlags
+	fs := newFlags(env, "apply", "apply --params DIR --problem NAME [--data DIR|synthetic] [--iters 200]")
+	pf.add(fs, 1, 10)
+	params := fs.String("params", "", "greedy checkpoint directory")
+	iters := fs.Int("iters", 200, "iterations to run")
+	tol := fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *params == "" {
+		return usagef("--params is required")
+	}
+	if *iters < 1 {
+		return usagef("--iters must be at least 1")
+	}
+	learned, man, err := greedy.Load(*params)
+	if err != nil {
+		return asUsage(err)
+	}
+	if pf.Problem == "deblur" && man.Problem != "" {
+		pf.Problem = man.Problem
+	}
+	if pf.Size == 0 {
+		pf.Size = man.H
+	}
+	_, test, err := testObjective(&pf)
+	if err != nil {
+		return err
+	}
+	it, err := learned.Start(test)
+	if err != nil {
+		return asUsage(err)
+	}
+	vals := make([]float64, test.N)
+	grad := make([]float64, len(test.X0))
+	fmt.Fprintf(env.Stdout, "%s (%d trained steps) on %d test functions\n", learned.Name(), learned.Steps, test.N)
+	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
+	report := func(t int, x []float64) (float64, error) {
+		if err := test.Eval(vals, grad, x, nil); err != nil {
+			return 0, err
+		}
+		var mean, gmax float64
+		hw := test.ImageLen()
+		for k, v := range vals {
+			mean += v / float64(test.N)
+			var s float64
+			for _, g := range grad[k*hw : (k+1)*hw] {
+				s += g * g
+			}
+			gmax = max(gmax, s)
+		}
+		gmax = sqrt(gmax)
+		if t%10 == 0 || t < 10 {
+			fmt.Fprintf(env.Stdout, "%6d %14.8g %14.6g\n", t, mean, gmax)
+		}
+		return gmax, nil
+	}
+	if _, err := report(0, test.X0); err != nil {
+		return err
+	}
+	for t := 1; t <= *iters; t++ {
+		if err := it.Next(); err != nil {
+			return err
+		}
+		g, err := report(t, it.X())
+		if err != nil {
+			return err
+		}
+		if *tol > 0 && g < *tol {
+			fmt.Fprintf(env.Stdout, "every ‖∇fk‖ < %g after %d iterations\n", *tol, t)
+			break
+		}
+	}
+	return nil
+}
+
+func runEval(env *Env, args []string) error {
+	var pf problemFlags
+	fs := newFlags(env, "eval", "eval --params DIR[,DIR…] --methods gd,nag,lbfgs --problem NAME [--iters 200] --out DIR")
+	pf.add(fs, 1, 10)
+	params := fs.StringSlice("params", nil, "greedy checkpoint directories to evaluate")
+	methods := fs.StringSlice("methods", []string{"gd", "heavy-ball", "nag", "lbfgs"}, "baselines: "+fmt.Sprint(baselines.MethodNames()))
+	iters := fs.Int("iters", 200, "iterations")
+	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f*")
+	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *iters < 1 || *fstarIters < 1 {
+		return usagef("--iters and --fstar-iters must be at least 1")
+	}
+	var ms []baselines.Method
+	for _, dir := range *params {
+		l, man, err := greedy.Load(dir)
+		if err != nil {
+			return asUsage(err)
+		}
+		if pf.Size == 0 {
+			pf.Size = man.H
+		}
+		ms = append(ms, l)
+	}
+	for _, name := range *methods {
+		m, err := baselines.ParseMethod(name)
+		if err != nil {
+			return asUsage(err)
+		}
+		ms = append(ms, m)
+	}
+	_, test, err := testObjective(&pf)
+	if err != nil {
+		return err
+	}
+	fstar, err := baselines.Optimum(test, *fstarIters, *cache)
+	if err != nil {
+		return err
+	}
+	curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: *iters})
+	if err != nil {
+		return err
+	}
+	if err := writeCurves(*out, curves); err != nil {
+		return err
+	}
+	printSummary(env, curves, []float64{1e-4, 1e-6})
+	fmt.Fprintf(env.Stdout, "curves written to %s\n", *out)
+	return nil
+}
+
+func writeCurves(dir string, curves []*eval.Curve) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(filepath.Join(dir, "curves.csv"))
+	if err != nil {
+		return err
+	}
+	if err := eval.WriteCSV(f, curves); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	j, err := os.Create(filepath.Join(dir, "curves.json"))
+	if err != nil {
+		return err
+	}
+	if err := eval.WriteJSON(j, curves); err != nil {
+		j.Close()
+		return err
+	}
+	return j.Close()
+}
+
+func printSummary(env *Env, curves []*eval.Curve, tols []float64) {
+	fmt.Fprintf(env.Stdout, "%-22s", "method")
+	for _, tol := range tols {
+		fmt.Fprintf(env.Stdout, " %9s %9s", fmt.Sprintf("it@%.0e", tol), fmt.Sprintf("s@%.0e", tol))
+	}
+	fmt.Fprintf(env.Stdout, " %12s\n", "final F")
+	for _, c := range curves {
+		fmt.Fprintf(env.Stdout, "%-22s", c.Method)
+		for _, tol := range tols {
+			it := c.ItersTo(tol)
+			if it < 0 {
+				fmt.Fprintf(env.Stdout, " %9s %9s", "—", "—")
+			} else {
+				fmt.Fprintf(env.Stdout, " %9d %9.3f", it, c.SecondsTo(tol))
+			}
+		}
+		fmt.Fprintf(env.Stdout, " %12.3g\n", c.Mean[len(c.Mean)-1])
+	}
+}

@@ -1,0 +1,122 @@
+package cmd
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+func init() {
+	register(&Command{Name: "train greedy", Summary: "greedy training (Algorithm 1) with checkpoints and --resume", Run: runTrainGreedy})
+}
+
+type greedyFlags struct {
+	Param     string
+	Inner     string
+	TolRel    float64
+	TolAbs    float64
+	MaxSteps  int
+	Lambda    string
+	Mu        string
+	Tau       float64
+	Out       string
+	Resume    bool
+	Certified bool
+	CertifyL  float64
+	LBFGSTol  float64
+	MaxEvals  int
+}
+
+func runTrainGreedy(env *Env, args []string) error {
+	var pf problemFlags
+	var gf greedyFlags
+	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc --inner lbfgs|nag|closed --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
+	pf.add(fs, 25, 0)
+	fs.StringVar(&gf.Param, "param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
+	fs.StringVar(&gf.Inner, "inner", "lbfgs", "inner solver: lbfgs, nag or closed (least squares only)")
+	fs.Float64Var(&gf.TolRel, "tol-rel", 1e7, "stop when every ‖∇fk(x^t)‖² < ‖∇fk(x^0)‖²/tol-rel (0: off)")
+	fs.Float64Var(&gf.TolAbs, "tol-abs", 0, "stop when every ‖∇fk(x^t)‖ < tol-abs (0: off)")
+	fs.IntVar(&gf.MaxSteps, "max-steps", 200, "cap on training steps")
+	fs.StringVar(&gf.Lambda, "lambda", "0", "λt schedule: a value or piecewise 'v@t1,v2@t2,v3'")
+	fs.StringVar(&gf.Mu, "mu", "0", "μt schedule, like --lambda")
+	fs.Float64Var(&gf.Tau, "tau", 0, "reference step τ (0: 1/L)")
+	fs.StringVar(&gf.Out, "out", "runs/greedy", "checkpoint directory")
+	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
+	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
+	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
+	fs.Float64Var(&gf.LBFGSTol, "lbfgs-tol", 1e-6, "L-BFGS inner solver: relative gradient tolerance")
+	fs.IntVar(&gf.MaxEvals, "lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if pf.NTrain < 1 {
+		return usagef("--n-train must be at least 1")
+	}
+	if gf.MaxSteps < 1 {
+		return usagef("--max-steps must be at least 1 (got %d)", gf.MaxSteps)
+	}
+	if gf.TolRel < 0 || gf.TolAbs < 0 || gf.Tau < 0 || math.IsNaN(gf.TolRel+gf.TolAbs+gf.Tau) {
+		return usagef("--tol-rel, --tol-abs and --tau must be ≥ 0")
+	}
+	if gf.LBFGSTol <= 0 || gf.LBFGSTol >= 1 || gf.MaxEvals < 1 {
+		return usagef("--lbfgs-tol must be in (0, 1) and --lbfgs-max-evals ≥ 1")
+	}
+	method, err := models.ParseMethod(gf.Param)
+	if err != nil {
+		return asUsage(err)
+	}
+	inner, err := greedy.ParseInner(gf.Inner)
+	if err != nil {
+		return asUsage(err)
+	}
+	if _, ok := inner.(greedy.LBFGS); ok {
+		inner = greedy.LBFGS{RelTol: gf.LBFGSTol, MaxEvaluations: gf.MaxEvals}
+	}
+	lam, err := greedy.ParseSchedule(gf.Lambda)
+	if err != nil {
+		return usagef("--lambda: %v", err)
+	}
+	mu, err := greedy.ParseSchedule(gf.Mu)
+	if err != nil {
+		return usagef("--mu: %v", err)
+	}
+	prob, train, _, err := pf.build()
+	if err != nil {
+		return err
+	}
+	if gf.Inner == "closed" && !train.LeastSquares() {
+		return usagef("--inner closed needs a least-squares problem; %s has regularizer %s", prob.Name, prob.Reg)
+	}
+	if !gf.Resume {
+		if _, err := os.Stat(gf.Out + "/manifest.json"); err == nil {
+			return usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", gf.Out)
+		}
+	}
+	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g) with the %s inner solver → %s\n",
+		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, inner.Name(), gf.Out)
+	fmt.Fprintf(env.Stdout, "%5s %14s %11s %11s %10s %7s %8s\n", "t", "loss", "BGD margin", "max‖∇fk‖", "mean f", "evals", "seconds")
+	start := time.Now()
+	cfg := greedy.Config{
+		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
+		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
+		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL,
+		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
+		Progress: func(s greedy.StepInfo) {
+			mark := ""
+			if s.FellBack {
+				mark = "  (kept τI: solver did no better)"
+			}
+			fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f%s\n", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds, mark)
+		},
+	}
+	res, err := greedy.Train(train, cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "stopped: %s after %d steps in %.1f s; parameters in %s\n", res.StopCause, len(res.Steps), time.Since(start).Seconds(), gf.Out)
+	return nil
+}

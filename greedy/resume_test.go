@@ -1,0 +1,137 @@
+package greedy
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+)
+
+const childEnv = "GREEDY_TEST_CHILD_DIR"
+
+func resumeConfig(t testing.TB, dir string) Config {
+	return Config{Method: method(t, "m-pc"), MaxSteps: 6, Dir: dir, Problem: "deblur", Seed: 1,
+		Inner: LBFGS{MaxEvaluations: 60}, Lambda: Constant(1e-4), Mu: Constant(1e-4)}
+}
+
+// TestHelperTrainChild is the child process of TestKilledRunResumesBitwise.
+func TestHelperTrainChild(t *testing.T) {
+	dir := os.Getenv(childEnv)
+	if dir == "" {
+		t.Skip("helper process for TestKilledRunResumesBitwise")
+	}
+	o := deblurSet(t, 3, 16, 4)
+	cfg := resumeConfig(t, dir)
+	cfg.Progress = func(StepInfo) { time.Sleep(150 * time.Millisecond) }
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKilledRunResumesBitwise kills a training process after some steps, resumes
+// it and compares every step's parameters with an uninterrupted run.
+func TestKilledRunResumesBitwise(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a child process")
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skip("cannot find the test binary:", err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	cmd := exec.Command(exe, "-test.run=^TestHelperTrainChild$", "-test.count=1")
+	cmd.Env = append(os.Environ(), childEnv+"="+dir)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	killedAt := -1
+	for time.Now().Before(deadline) {
+		if m, err := ReadManifest(dir); err == nil && len(m.Steps) >= 2 {
+			killedAt = len(m.Steps)
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if killedAt < 0 {
+		t.Fatal("the child never completed two steps")
+	}
+	m, err := ReadManifest(dir)
+	if err != nil {
+		t.Fatalf("checkpoint unreadable after the kill: %v", err)
+	}
+	if len(m.Steps) >= 6 {
+		t.Skip("the child finished before it was killed; nothing to resume")
+	}
+	t.Logf("killed after %d completed steps", len(m.Steps))
+	o := deblurSet(t, 3, 16, 4)
+	cfg := resumeConfig(t, dir)
+	cfg.Resume = true
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatalf("resume: %v", err)
+	}
+	ref := filepath.Join(t.TempDir(), "ref")
+	if _, err := Train(o, resumeConfig(t, ref)); err != nil {
+		t.Fatal(err)
+	}
+	mr, _ := ReadManifest(ref)
+	mk, _ := ReadManifest(dir)
+	if len(mk.Steps) != len(mr.Steps) {
+		t.Fatalf("resumed run has %d steps, uninterrupted %d", len(mk.Steps), len(mr.Steps))
+	}
+	for step := range mr.Steps {
+		a1, b1, err := LoadParams(dir, mk, step)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a2, b2, _ := LoadParams(ref, mr, step)
+		for i := range a1 {
+			if a1[i] != a2[i] {
+				t.Fatalf("step %d θ[%d]: resumed %v, uninterrupted %v", step, i, a1[i], a2[i])
+			}
+		}
+		for i := range b1 {
+			if b1[i] != b2[i] {
+				t.Fatalf("step %d φ[%d]: resumed %v, uninterrupted %v", step, i, b1[i], b2[i])
+			}
+		}
+	}
+}
+
+func TestCorruptCheckpointsAreRefused(t *testing.T) {
+	dir := t.TempDir()
+	o := deblurSet(t, 2, 8, 1)
+	cfg := Config{Method: method(t, "m-ps"), MaxSteps: 2, Dir: dir, Problem: "deblur"}
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(o, cfg); err == nil {
+		t.Error("training into an existing checkpoint without --resume was accepted")
+	}
+	// mismatched configuration
+	bad := cfg
+	bad.Resume, bad.Method = true, method(t, "m-pp")
+	if _, err := Train(o, bad); err == nil {
+		t.Error("resuming with another method was accepted")
+	}
+	// truncated parameter file
+	p := paramPath(dir, "theta", 1)
+	b, _ := os.ReadFile(p)
+	_ = os.WriteFile(p, b[:len(b)-3], 0o644)
+	if _, _, err := Load(dir); err == nil {
+		t.Error("a truncated parameter file was accepted")
+	}
+	// corrupt manifest
+	_ = os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{\"format\": 3"), 0o644)
+	if _, err := ReadManifest(dir); err == nil {
+		t.Error("a corrupt manifest was accepted")
+	}
+	if _, err := ReadManifest(filepath.Join(dir, "missing")); err == nil {
+		t.Error("a missing checkpoint was accepted")
+	}
+	_ = strconv.Itoa
+}
