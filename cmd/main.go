@@ -153,5 +153,4 @@ func runVersion(env *Env, args []string) error {
 	return nil
 }
 
-
 func sqrt(x float64) float64 { return math.Sqrt(x) }
