@@ -4,35 +4,52 @@ import (
 	"fmt"
 	"math/cmplx"
 	"sync"
-
-	"gonum.org/v1/gonum/dsp/fourier"
 )
 
 // FFT2 computes 2-D discrete Fourier transforms of real H×W images: real
 // transforms along rows, then complex transforms along the W/2+1 kept columns.
-// Spectra are stored row-major as [H, W/2+1] complex values. An FFT2 holds
-// plans and scratch space: use one per goroutine.
+// Spectra are stored row-major as [H, W/2+1] complex values,
+//
+//	S[u,k] = Σ_{i,j} x[i,j] · exp(−2πi·(u·i/H + k·j/W)),  0 ≤ k ≤ W/2.
+//
+// An FFT2 holds plans and scratch space: use one per goroutine.
+//
+// Both passes are batched mixed-radix Stockham transforms (see cfftPlan): the
+// row pass transforms all rows at once (for even W as W/2-point complex
+// transforms of the packed pairs x[i,2k] + i·x[i,2k+1]), the column pass all
+// W/2+1 columns at once, so the inner loops run over contiguous memory.
+// Forward and Inverse do not allocate.
 type FFT2 struct {
-	H, W     int
-	rows     *fourier.FFT
-	cols     *fourier.CmplxFFT
-	colBuf   []complex128
-	colOut   []complex128
-	rowCoeff []complex128
-	rowSeq   []float64
+	H, W int
+
+	wc     int       // W/2 + 1
+	rowLen int       // complex length of the row transform: W/2 (W even) or W
+	rows   *cfftPlan // length rowLen
+	cols   *cfftPlan // length H
+	// half[k] = exp(−2πi·k/W), k ≤ W/2, for the even-W packing.
+	half       []complex128
+	bufA, bufB []complex128
 }
 
-// NewFFT2 returns a transform for H×W images.
+// NewFFT2 returns a transform for H×W images; h and w must be at least 1.
 func NewFFT2(h, w int) *FFT2 {
-	return &FFT2{
-		H: h, W: w,
-		rows:     fourier.NewFFT(w),
-		cols:     fourier.NewCmplxFFT(h),
-		colBuf:   make([]complex128, h),
-		colOut:   make([]complex128, h),
-		rowCoeff: make([]complex128, w/2+1),
-		rowSeq:   make([]float64, w),
+	if h < 1 || w < 1 {
+		panic(fmt.Sprintf("kernels: NewFFT2(%d, %d): image sizes must be at least 1", h, w))
 	}
+	f := &FFT2{H: h, W: w, wc: w/2 + 1, rowLen: w}
+	if w%2 == 0 {
+		f.rowLen = w / 2
+		f.half = make([]complex128, f.wc)
+		for k := range f.half {
+			f.half[k] = unitRoot(k, w)
+		}
+	}
+	f.rows = newCFFTPlan(f.rowLen)
+	f.cols = newCFFTPlan(h)
+	size := h * max(f.wc, f.rowLen)
+	f.bufA = make([]complex128, size)
+	f.bufB = make([]complex128, size)
+	return f
 }
 
 // SpectrumLen is the number of complex values of one spectrum: H·(W/2+1).
@@ -40,40 +57,152 @@ func (f *FFT2) SpectrumLen() int { return f.H * (f.W/2 + 1) }
 
 // Forward writes the spectrum of the real image x ([H,W]) into dst ([H, W/2+1]).
 func (f *FFT2) Forward(dst []complex128, x []float64) {
-	wc := f.W/2 + 1
-	for i := 0; i < f.H; i++ {
-		f.rows.Coefficients(dst[i*wc:(i+1)*wc], x[i*f.W:(i+1)*f.W])
-	}
-	for j := 0; j < wc; j++ {
-		for i := 0; i < f.H; i++ {
-			f.colBuf[i] = dst[i*wc+j]
+	h, w, wc := f.H, f.W, f.wc
+	dst = dst[:h*wc]
+	x = x[:h*w]
+	// Row pass on the transposed layout [rowLen][H].
+	a := f.bufA[:f.rowLen*h]
+	if w%2 == 0 {
+		for i := 0; i < h; i++ {
+			row := x[i*w : i*w+w]
+			for k := 0; k < f.rowLen; k++ {
+				a[k*h+i] = complex(row[2*k], row[2*k+1])
+			}
 		}
-		f.cols.Coefficients(f.colOut, f.colBuf)
-		for i := 0; i < f.H; i++ {
-			dst[i*wc+j] = f.colOut[i]
+	} else {
+		for i := 0; i < h; i++ {
+			row := x[i*w : i*w+w]
+			for j, v := range row {
+				a[j*h+i] = complex(v, 0)
+			}
+		}
+	}
+	z := f.rows.exec(a, f.bufB, h, false)
+	// Unpack into [H][wc] layout, into the buffer from which the column pass
+	// ends in dst.
+	t, other := dst, f.bufA
+	if f.cols.numStages()%2 == 1 {
+		t, other = f.bufA, dst
+		if &z[0] == &f.bufA[0] {
+			t = f.bufB
+		}
+	}
+	t = t[:h*wc]
+	if w%2 == 0 {
+		f.unpackRows(t, z)
+	} else {
+		for k := 0; k < wc; k++ {
+			zk := z[k*h : k*h+h]
+			for i, v := range zk {
+				t[i*wc+k] = v
+			}
+		}
+	}
+	f.cols.exec(t, other, wc, false)
+}
+
+// unpackRows turns the n = W/2 point transforms Z of the packed rows
+// z[m] = x[2m] + i·x[2m+1] (layout [n][H]) into the real-row spectra
+// X[k] = E[k] + w^k·O[k], k ≤ n (layout [H][n+1]), where
+// E[k] = (Z[k] + conj Z[n−k])/2 and O[k] = (Z[k] − conj Z[n−k])/(2i).
+func (f *FFT2) unpackRows(t, z []complex128) {
+	h, wc, n := f.H, f.wc, f.rowLen
+	for k := 0; k <= n/2; k++ {
+		kc := (n - k) % n
+		zk, zc := z[k*h:k*h+h], z[kc*h:kc*h+h]
+		wk, wkc := f.half[k], f.half[n-k]
+		for i, a := range zk {
+			b := zc[i]
+			// For k and for n−k: X[k] = E + w^k·O with
+			// 2E = a + conj b, 2O = −i·(a − conj b).
+			er, ei := 0.5*(real(a)+real(b)), 0.5*(imag(a)-imag(b))
+			or, oi := 0.5*(imag(a)+imag(b)), 0.5*(real(b)-real(a))
+			t[i*wc+k] = complex(er+real(wk)*or-imag(wk)*oi, ei+real(wk)*oi+imag(wk)*or)
+			// E[n−k] = conj E[k], O[n−k] = conj O[k].
+			t[i*wc+n-k] = complex(er+real(wkc)*or+imag(wkc)*oi, -ei-real(wkc)*oi+imag(wkc)*or)
 		}
 	}
 }
 
 // Inverse writes the real image x ([H,W]) whose spectrum is s, normalised so
-// that Inverse(Forward(x)) = x. s is overwritten (used as scratch).
+// that Inverse(Forward(x)) = x. s is overwritten (used as scratch). As for a
+// 1-D real inverse transform, after the column pass the imaginary parts of
+// the k = 0 column (and of the k = W/2 column for even W) are ignored.
 func (f *FFT2) Inverse(x []float64, s []complex128) {
-	wc := f.W/2 + 1
-	for j := 0; j < wc; j++ {
-		for i := 0; i < f.H; i++ {
-			f.colBuf[i] = s[i*wc+j]
-		}
-		f.cols.Sequence(f.colOut, f.colBuf)
-		for i := 0; i < f.H; i++ {
-			s[i*wc+j] = f.colOut[i]
+	h, w, wc := f.H, f.W, f.wc
+	x = x[:h*w]
+	c := f.cols.exec(s[:h*wc], f.bufA, wc, true)
+	// Repack into the transposed layout [rowLen][H] in bufB.
+	b := f.bufB[:f.rowLen*h]
+	scale := 1 / float64(h*w)
+	if w%2 == 0 {
+		f.packRows(b, c, scale)
+	} else {
+		for k := 0; k < wc; k++ {
+			bk := b[k*h : k*h+h]
+			for i := range bk {
+				v := c[i*wc+k]
+				if k == 0 {
+					v = complex(real(v), 0)
+				}
+				bk[i] = v
+				if k > 0 {
+					b[(w-k)*h+i] = conj(v)
+				}
+			}
 		}
 	}
-	scale := 1 / float64(f.H*f.W)
-	for i := 0; i < f.H; i++ {
-		row := x[i*f.W : (i+1)*f.W]
-		f.rows.Sequence(row, s[i*wc:(i+1)*wc])
-		for j := range row {
-			row[j] *= scale
+	z := f.rows.exec(b, f.bufA, h, true)
+	if w%2 == 0 {
+		for k := 0; k < f.rowLen; k++ {
+			zk := z[k*h : k*h+h]
+			for i, v := range zk {
+				x[i*w+2*k] = real(v)
+				x[i*w+2*k+1] = imag(v)
+			}
+		}
+	} else {
+		for j := 0; j < w; j++ {
+			zj := z[j*h : j*h+h]
+			for i, v := range zj {
+				x[i*w+j] = real(v) * scale
+			}
+		}
+	}
+}
+
+// packRows is the inverse of unpackRows, scaled: from the row spectra X
+// (layout [H][n+1], imaginary parts of X[0] and X[n] ignored) it writes
+// Z[k] = scale·2·(E[k] + i·O[k]) with 2E[k] = X[k] + conj X[n−k] and
+// 2O[k] = (X[k] − conj X[n−k])·conj(w^k), layout [n][H].
+func (f *FFT2) packRows(b, c []complex128, scale float64) {
+	h, wc, n := f.H, f.wc, f.rowLen
+	for k := 0; k <= n/2; k++ {
+		kc := n - k
+		wk, wkc := f.half[k], f.half[kc]
+		bk := b[k*h : k*h+h]
+		var bc []complex128
+		if kc < n {
+			bc = b[kc*h : kc*h+h]
+		}
+		for i := range bk {
+			a, d := c[i*wc+k], c[i*wc+kc]
+			if k == 0 {
+				a, d = complex(real(a), 0), complex(real(d), 0)
+			}
+			// k: 2E = a + conj d, 2O = (a − conj d)·conj w^k.
+			er, ei := real(a)+real(d), imag(a)-imag(d)
+			pr, pi := real(a)-real(d), imag(a)+imag(d)
+			or := pr*real(wk) + pi*imag(wk)
+			oi := pi*real(wk) - pr*imag(wk)
+			bk[i] = complex(scale*(er-oi), scale*(ei+or))
+			if bc != nil && kc != k {
+				// n−k: 2E' = conj(2E), 2O' = (d − conj a)·conj w^{n−k}.
+				qr, qi := real(d)-real(a), imag(d)+imag(a)
+				or2 := qr*real(wkc) + qi*imag(wkc)
+				oi2 := qi*real(wkc) - qr*imag(wkc)
+				bc[i] = complex(scale*(er-oi2), scale*(-ei+or2))
+			}
 		}
 	}
 }
