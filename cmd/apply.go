@@ -7,7 +7,6 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/models"
 )
 
@@ -51,15 +50,16 @@ func runApply(env *Env, args []string) error {
 	if *iters < 1 {
 		return usagef("--iters must be at least 1")
 	}
-	learned, man, err := greedy.Load(*params)
+	info, err := loadLearned(*params)
 	if err != nil {
-		return asUsage(err)
+		return err
 	}
-	if pf.Problem == "deblur" && man.Problem != "" {
-		pf.Problem = man.Problem
+	learned := info.Method
+	if !fs.Changed("problem") && info.Problem != "" {
+		pf.Problem = info.Problem
 	}
 	if pf.Size == 0 {
-		pf.Size = man.H
+		pf.Size = info.H
 	}
 	_, test, err := testObjective(&pf)
 	if err != nil {
@@ -71,7 +71,7 @@ func runApply(env *Env, args []string) error {
 	}
 	vals := make([]float64, test.N)
 	grad := make([]float64, len(test.X0))
-	fmt.Fprintf(env.Stdout, "%s (%d trained steps) on %d test functions\n", learned.Name(), learned.Steps, test.N)
+	fmt.Fprintf(env.Stdout, "%s on %d test functions\n", learned.Name(), test.N)
 	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
 	report := func(t int, x []float64) (float64, error) {
 		if err := test.Eval(vals, grad, x, nil); err != nil {
@@ -130,14 +130,14 @@ func runEval(env *Env, args []string) error {
 	}
 	var ms []baselines.Method
 	for _, dir := range *params {
-		l, man, err := greedy.Load(dir)
+		info, err := loadLearned(dir)
 		if err != nil {
-			return asUsage(err)
+			return err
 		}
 		if pf.Size == 0 {
-			pf.Size = man.H
+			pf.Size = info.H
 		}
-		ms = append(ms, l)
+		ms = append(ms, info.Method)
 	}
 	for _, name := range *methods {
 		m, err := baselines.ParseMethod(name)

@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/greedy"
+)
+
+// LearnedInfo describes a trained optimizer loaded from a checkpoint directory.
+type LearnedInfo struct {
+	Method  baselines.Method
+	Problem string // problem it was trained on ("" if unknown)
+	H, W    int    // image size it was trained on
+}
+
+// learnedLoaders maps a checkpoint format (the "format" field of
+// manifest.json) to its loader. Packages that train optimizers register here.
+var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
+	greedy.FormatVersion: func(dir string) (*LearnedInfo, error) {
+		l, man, err := greedy.Load(dir)
+		if err != nil {
+			return nil, err
+		}
+		return &LearnedInfo{Method: l, Problem: man.Problem, H: man.H, W: man.W}, nil
+	},
+}
+
+// loadLearned opens any trained optimizer (greedy, unrolled, Banert) from dir.
+func loadLearned(dir string) (*LearnedInfo, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil, usagef("%s is not a trained optimizer: %v", dir, err)
+	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, usagef("%s/manifest.json is corrupt: %v", dir, err)
+	}
+	load, ok := learnedLoaders[head.Format]
+	if !ok {
+		return nil, usagef("%s holds a checkpoint of unknown format %q", dir, head.Format)
+	}
+	info, err := load(dir)
+	if err != nil {
+		return nil, asUsage(fmt.Errorf("loading %s: %w", dir, err))
+	}
+	return info, nil
+}
