@@ -184,4 +184,3 @@ func deblurWithWCRR(opt Options, m *wcrr.Model, name string) (*Problem, error) {
 	p.Describe = append(p.Describe, fmt.Sprintf("regularizer: WCRR with %d channels, μ = %.6g, weights %s", m.Channels(), m.Mu, name))
 	return p, nil
 }
-
