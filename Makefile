@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build test test-short bench lint fuzz demo
+.PHONY: all build test test-cuda bench lint fuzz demo
 
 all: lint test
 
@@ -10,6 +10,10 @@ build:
 # The test command CI runs (README).
 test:
 	$(GO) test -count=1 ./...
+
+# CPU-against-CUDA agreement tests: run on a machine with a GPU.
+test-cuda:
+	$(GO) test -count=1 -tags l2ocuda ./gpu/...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./models ./greedy
