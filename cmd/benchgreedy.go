@@ -1,0 +1,177 @@
+package cmd
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+func init() {
+	register(&Command{Name: "bench greedy", Summary: "greedy training at the paper's scale: time per step, steps, memory, test optimality", Run: runBenchGreedy})
+}
+
+// procMemory returns the current and peak resident set size in bytes (Linux).
+func procMemory() (rss, peak int64) {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0, 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := sc.Text()
+		parse := func(prefix string) int64 {
+			v := strings.Fields(strings.TrimPrefix(line, prefix))
+			if len(v) == 0 {
+				return 0
+			}
+			kb, _ := strconv.ParseInt(v[0], 10, 64)
+			return kb << 10
+		}
+		switch {
+		case strings.HasPrefix(line, "VmRSS:"):
+			rss = parse("VmRSS:")
+		case strings.HasPrefix(line, "VmHWM:"):
+			peak = parse("VmHWM:")
+		}
+	}
+	return rss, peak
+}
+
+func runBenchGreedy(env *Env, args []string) error {
+	var pf problemFlags
+	fs := newFlags(env, "bench greedy", "bench greedy [--data ../shared/data/stl10] [--params m-ps,m-pc] [--inner lbfgs,nag]")
+	pf.add(fs, 25, 100)
+	params := fs.StringSlice("params", []string{"m-ps", "m-pc"}, "methods to train")
+	inners := fs.StringSlice("inner", []string{"lbfgs", "nag"}, "inner solvers")
+	maxSteps := fs.Int("max-steps", 150, "cap on training steps (lbfgs)")
+	nagSteps := fs.Int("nag-steps", 3, "steps to time for the nag inner solver (it is slow; 0 trains it fully)")
+	nagIters := fs.Int("nag-iters", 0, "NAG iterations per block (0: the paper's 1000, 100 for scalars)")
+	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
+	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
+	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
+	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *maxSteps < 1 || len(*evalAt) == 0 {
+		return usagef("--max-steps must be ≥ 1 and --at non-empty")
+	}
+	prob, train, test, err := pf.build()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "Problem %s, %d×%d, %d training and %d test functions from %s, GOMAXPROCS %d\n",
+		prob.Name, prob.H, prob.W, pf.NTrain, pf.NTest, pf.Data, runtime.GOMAXPROCS(0))
+	var fstar []float64
+	if test != nil {
+		t0 := time.Now()
+		if fstar, err = baselines.Optimum(test, 2000, *cache); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "f* of the test set from 2000 NAG iterations: %.1f s (cached in %s)\n", time.Since(t0).Seconds(), *cache)
+	}
+	iters := 0
+	for _, a := range *evalAt {
+		iters = max(iters, a)
+	}
+	fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "method", "inner", "steps", "s/step", "evals", "RSS@10", "RSS@40", "RSS@80")
+	for _, a := range *evalAt {
+		fmt.Fprintf(env.Stdout, " %10s", fmt.Sprintf("F@%d", a))
+	}
+	fmt.Fprintln(env.Stdout)
+	for _, p := range *params {
+		method, err := models.ParseMethod(p)
+		if err != nil {
+			return asUsage(err)
+		}
+		for _, in := range *inners {
+			inner, err := greedy.ParseInner(in)
+			if err != nil {
+				return asUsage(err)
+			}
+			steps := *maxSteps
+			if in == "nag" {
+				inner = greedy.NAG{Iters: *nagIters}
+				if *nagSteps > 0 {
+					steps = *nagSteps
+				}
+			}
+			dir := filepath.Join(*out, p+"-"+in)
+			os.RemoveAll(dir)
+			rssAt := map[int]int64{}
+			var evals int
+			runtime.GC()
+			res, err := greedy.Train(train, greedy.Config{
+				Method: method, Inner: inner, TolRel: *tolRel, MaxSteps: steps, Dir: dir,
+				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
+				Progress: func(s greedy.StepInfo) {
+					evals += s.Evaluations
+					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
+						rss, _ := procMemory()
+						rssAt[s.T+1] = rss
+					}
+					fmt.Fprintf(env.Stderr, "\r%s/%s step %d: loss %.6g, %d evals, %.2fs   ", p, in, s.T, s.Loss, s.Evaluations, s.Seconds)
+				},
+			})
+			fmt.Fprint(env.Stderr, "\r\033[K")
+			if err != nil {
+				return err
+			}
+			var secs float64
+			for _, s := range res.Steps {
+				secs += s.Seconds
+			}
+			n := len(res.Steps)
+			stepsCol := strconv.Itoa(n)
+			if res.StopCause != "tolerance reached" {
+				stepsCol = ">" + stepsCol
+			}
+			mb := func(t int) string {
+				if v, ok := rssAt[t]; ok {
+					return fmt.Sprintf("%.0f MB", float64(v)/1e6)
+				}
+				return "—"
+			}
+			fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10.3f %8.0f %10s %10s %10s", p, in, stepsCol, secs/float64(n), float64(evals)/float64(n), mb(10), mb(40), mb(80))
+			if test != nil {
+				learned, _, err := greedy.Load(dir)
+				if err != nil {
+					return err
+				}
+				curves, err := eval.Run(test, fstar, []baselines.Method{learned}, eval.Options{Iters: iters})
+				if err != nil {
+					return err
+				}
+				for _, a := range *evalAt {
+					fmt.Fprintf(env.Stdout, " %10.3g", curves[0].Mean[a])
+				}
+			}
+			fmt.Fprintln(env.Stdout)
+		}
+	}
+	if test != nil {
+		curves, err := eval.Run(test, fstar, []baselines.Method{baselines.NAG{}, baselines.LBFGS{}}, eval.Options{Iters: iters})
+		if err != nil {
+			return err
+		}
+		for _, c := range curves {
+			fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10s %8s %10s %10s %10s", c.Method, "", "", "", "", "", "", "")
+			for _, a := range *evalAt {
+				fmt.Fprintf(env.Stdout, " %10.3g", c.Mean[a])
+			}
+			fmt.Fprintln(env.Stdout)
+		}
+	}
+	return nil
+}
