@@ -23,6 +23,9 @@ type Subproblem struct {
 	Lipschitz func(b int) (float64, error)
 	// Quadratic reports that every fk is quadratic (least squares), so g is.
 	Quadratic bool
+	// Precond, if not nil, applies a symmetric positive definite P ≈ H^(−1/2)
+	// (H the Hessian of g); LBFGS then works in z with u = u0 + P z.
+	Precond func(dst, src []float64)
 }
 
 // InnerSolver minimises the step loss starting from u0 = (θ̃, φ̃).
@@ -57,8 +60,35 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 		mem = 10
 	}
 	loss := sp.Loss
-	g0 := make([]float64, len(u0))
-	if _, err := loss.Eval(u0, g0); err != nil {
+	n := len(u0)
+	// Work in z with u = u0 + P z (P = I without a preconditioner).
+	precond := sp.Precond
+	if precond == nil {
+		precond = func(dst, src []float64) { copy(dst, src) }
+	}
+	u := make([]float64, n)
+	gu := make([]float64, n)
+	toU := func(z []float64) []float64 {
+		precond(u, z)
+		for i := range u {
+			u[i] += u0[i]
+		}
+		return u
+	}
+	evalZ := func(z, grad []float64) (float64, error) {
+		if grad == nil {
+			return loss.Eval(toU(z), nil)
+		}
+		v, err := loss.Eval(toU(z), gu)
+		if err != nil {
+			return v, err
+		}
+		precond(grad, gu)
+		return v, nil
+	}
+	z0 := make([]float64, n)
+	g0 := make([]float64, n)
+	if _, err := evalZ(z0, g0); err != nil {
 		return nil, err
 	}
 	var gmax float64
@@ -70,15 +100,15 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 	}
 	var evalErr error
 	prob := optimize.Problem{
-		Func: func(u []float64) float64 {
-			v, err := loss.Eval(u, nil)
+		Func: func(z []float64) float64 {
+			v, err := evalZ(z, nil)
 			if err != nil && evalErr == nil {
 				evalErr = err
 			}
 			return v
 		},
-		Grad: func(grad, u []float64) {
-			if _, err := loss.Eval(u, grad); err != nil && evalErr == nil {
+		Grad: func(grad, z []float64) {
+			if _, err := evalZ(z, grad); err != nil && evalErr == nil {
 				evalErr = err
 			}
 		},
@@ -88,7 +118,7 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 		FuncEvaluations:   maxEval,
 		Converger:         &optimize.FunctionConverge{Absolute: 0, Relative: 1e-15, Iterations: 50},
 	}
-	res, err := optimize.Minimize(prob, u0, settings, &optimize.LBFGS{Store: mem})
+	res, err := optimize.Minimize(prob, z0, settings, &optimize.LBFGS{Store: mem})
 	if evalErr != nil {
 		return nil, evalErr
 	}
@@ -97,14 +127,7 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 	}
 	// A failed line search near the optimum still leaves a usable point:
 	// the caller checks it against the reference (BGD).
-	if err != nil && !isBenignStop(err) {
-		return res.X, nil
-	}
-	return res.X, nil
-}
-
-func isBenignStop(err error) bool {
-	return errors.Is(err, optimize.ErrLinesearcherFailure) || errors.Is(err, optimize.ErrNoProgress)
+	return append([]float64(nil), toU(res.X)...), nil
 }
 
 // NAG is the paper's inner solver: Nesterov's accelerated gradient with constant

@@ -41,6 +41,10 @@ type Config struct {
 	Seed     int64
 	// Progress, if set, is called after every step.
 	Progress func(StepInfo)
+	// NoPrecond turns off the preconditioning of the L-BFGS inner solver
+	// (parametrizations implementing models.Preconditioner are preconditioned
+	// by default).
+	NoPrecond bool
 	// KeepParams keeps every step's parameters in memory in Result (for
 	// tests and short runs; off by default so memory does not grow with t).
 	KeepParams bool
@@ -192,6 +196,10 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			c, err := blockCurvature(cfg.Method.H, p, o.N, o.H, o.W)
 			return mu + o.L*c, err
 		}
+		sp.Precond = nil
+		if !cfg.NoPrecond {
+			sp.Precond = blockPreconditioner(cfg.Method, grad, p, o, loss.ThetaLen())
+		}
 		evalsBefore := loss.Evaluations()
 		u0 := loss.Reference()
 		ref, err := loss.Eval(u0, nil)
@@ -321,4 +329,34 @@ func compatible(old, cur *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// blockPreconditioner combines the parametrizations' preconditioners for the
+// θ block (curvature from the gradients g) and the φ block (from the momentum
+// directions p); nil if neither has one.
+func blockPreconditioner(m models.Method, g, p []float64, o *models.Objective, nTheta int) func(dst, src []float64) {
+	ident := func(dst, src []float64) { copy(dst, src) }
+	pg, okG := ident, false
+	if pc, ok := m.G.(models.Preconditioner); ok {
+		if f, ok := pc.Precondition(g, o.N, o.H, o.W); ok {
+			pg, okG = f, true
+		}
+	}
+	ph, okH := ident, false
+	if m.H != nil {
+		if pc, ok := m.H.(models.Preconditioner); ok {
+			if f, ok := pc.Precondition(p, o.N, o.H, o.W); ok {
+				ph, okH = f, true
+			}
+		}
+	}
+	if !okG && !okH {
+		return nil
+	}
+	return func(dst, src []float64) {
+		pg(dst[:nTheta], src[:nTheta])
+		if len(src) > nTheta {
+			ph(dst[nTheta:], src[nTheta:])
+		}
+	}
 }
