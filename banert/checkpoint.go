@@ -1,0 +1,203 @@
+package banert
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// FormatVersion identifies the checkpoint layout.
+const FormatVersion = "greedyl2o-banert/1"
+
+// Manifest describes a Banert training run. It is the commit point of a
+// checkpoint: the parameters of the last epoch listed in History are in the
+// files it names.
+type Manifest struct {
+	Format       string  `json:"format"`
+	Problem      string  `json:"problem"`
+	Operator     string  `json:"operator"`
+	Regularizer  string  `json:"regularizer"`
+	Alpha        float64 `json:"alpha"`
+	H            int     `json:"h"`
+	W            int     `json:"w"`
+	NTrain       int     `json:"n_train"`
+	DataHash     string  `json:"data_hash"`
+	Seed         uint64  `json:"seed"`
+	Inputs       int     `json:"inputs"`
+	NumParams    int     `json:"num_params"`
+	T            int     `json:"T"`
+	RandomLength bool    `json:"random_length"`
+	LearningRate float64 `json:"learning_rate"`
+	Epochs       int     `json:"epochs"`
+	AdamSteps    int     `json:"adam_steps"`
+	// Params, AdamM and AdamV are .npy files (flat float64) in the directory.
+	Params   string            `json:"params"`
+	AdamM    string            `json:"adam_m"`
+	AdamV    string            `json:"adam_v"`
+	History  []EpochInfo       `json:"history"`
+	Software map[string]string `json:"software"`
+}
+
+func newManifest(o *models.Objective, cfg Config) *Manifest {
+	return &Manifest{
+		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Regularizer: o.Reg.String(),
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
+		Inputs: cfg.Inputs, NumParams: NumParams(cfg.Inputs), T: cfg.T, RandomLength: cfg.RandomLength,
+		LearningRate: cfg.LearningRate,
+		Software:     map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
+	}
+}
+
+func manifestExists(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "manifest.json"))
+	return err == nil
+}
+
+// save writes the parameters and the Adam state under names that carry the
+// epoch, then the manifest (the commit), then removes the previous files.
+func save(dir string, man *Manifest, net *Network, opt *adam) error {
+	old := []string{man.Params, man.AdamM, man.AdamV}
+	e := len(man.History)
+	files := []struct {
+		name *string
+		v    []float64
+	}{{&man.Params, net.Theta}, {&man.AdamM, opt.m}, {&man.AdamV, opt.v}}
+	next := *man
+	for i, f := range files {
+		name := fmt.Sprintf("%s_%05d.npy", []string{"params", "adam_m", "adam_v"}[i], e)
+		if err := greedy.WriteNPY(filepath.Join(dir, name), f.v); err != nil {
+			return fmt.Errorf("banert: checkpoint: %w", err)
+		}
+		switch i {
+		case 0:
+			next.Params = name
+		case 1:
+			next.AdamM = name
+		case 2:
+			next.AdamV = name
+		}
+	}
+	b, err := json.MarshalIndent(&next, "", "  ")
+	if err != nil {
+		return fmt.Errorf("banert: checkpoint manifest: %w", err)
+	}
+	if err := writeAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n')); err != nil {
+		return fmt.Errorf("banert: checkpoint manifest: %w", err)
+	}
+	*man = next
+	for _, f := range old {
+		if f != "" && f != man.Params && f != man.AdamM && f != man.AdamV {
+			os.Remove(filepath.Join(dir, f))
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes data to path through a synced temporary file and a rename.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// ReadManifest reads and checks dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, "manifest.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s is not a Banert checkpoint: no manifest.json (train one with 'l2o train banert --out %s')", dir, dir)
+		}
+		return nil, err
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("checkpoint manifest %s is corrupt: %w", path, err)
+	}
+	if m.Format != FormatVersion {
+		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
+	}
+	if err := checkInputs(m.Inputs); err != nil {
+		return nil, fmt.Errorf("checkpoint manifest %s: %w", path, err)
+	}
+	if m.NumParams != NumParams(m.Inputs) {
+		return nil, fmt.Errorf("checkpoint manifest %s: %d parameters, want %d for %d inputs", path, m.NumParams, NumParams(m.Inputs), m.Inputs)
+	}
+	if len(m.History) == 0 || m.Params == "" {
+		return nil, fmt.Errorf("checkpoint %s has no completed epoch yet", dir)
+	}
+	return &m, nil
+}
+
+// Load reads a trained network from a checkpoint directory.
+func Load(dir string) (*Method, *Manifest, error) {
+	man, err := ReadManifest(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	theta, err := greedy.ReadNPY(filepath.Join(dir, man.Params), man.NumParams)
+	if err != nil {
+		return nil, nil, err
+	}
+	return &Method{Net: &Network{Inputs: man.Inputs, Theta: theta}, Label: label(man.T, man.Inputs)}, man, nil
+}
+
+// resume loads the state of the run in dir into net and opt after checking
+// that it was trained with the settings of want.
+func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, error) {
+	man, err := ReadManifest(dir)
+	if err != nil {
+		return nil, err
+	}
+	type field struct {
+		name      string
+		got, want any
+	}
+	for _, f := range []field{
+		{"problem", man.Problem, want.Problem}, {"operator", man.Operator, want.Operator},
+		{"regularizer", man.Regularizer, want.Regularizer}, {"image size", [2]int{man.H, man.W}, [2]int{want.H, want.W}},
+		{"training functions", man.NTrain, want.NTrain}, {"data hash", man.DataHash, want.DataHash},
+		{"seed", man.Seed, want.Seed}, {"inputs", man.Inputs, want.Inputs}, {"T", man.T, want.T},
+		{"random length", man.RandomLength, want.RandomLength}, {"learning rate", man.LearningRate, want.LearningRate},
+	} {
+		if f.got != f.want {
+			return nil, fmt.Errorf("banert: cannot resume %s: it was trained with %s %v, this run asks for %v", dir, f.name, f.got, f.want)
+		}
+	}
+	n := len(net.Theta)
+	if net.Theta, err = greedy.ReadNPY(filepath.Join(dir, man.Params), n); err != nil {
+		return nil, err
+	}
+	if opt.m, err = greedy.ReadNPY(filepath.Join(dir, man.AdamM), n); err != nil {
+		return nil, err
+	}
+	if opt.v, err = greedy.ReadNPY(filepath.Join(dir, man.AdamV), n); err != nil {
+		return nil, err
+	}
+	opt.t = man.AdamSteps
+	return man, nil
+}

@@ -1,0 +1,207 @@
+package banert
+
+import "math"
+
+// Plain-Go kernels of the network layers and of the safeguarded update. A
+// "plane" is one H×W channel of one image; arrays are [N][C][H·W] row-major.
+
+// instanceNorm writes z = (x − μ)/√(σ² + ε) for every plane of x, where μ and
+// σ² are the plane's mean and (biased) variance.
+func instanceNorm(z, x []float64, planes, hw int) {
+	for p := 0; p < planes; p++ {
+		xs, zs := x[p*hw:(p+1)*hw], z[p*hw:(p+1)*hw]
+		mu, inv := planeStats(xs)
+		for i, v := range xs {
+			zs[i] = (v - mu) * inv
+		}
+	}
+}
+
+// planeStats returns the mean of x and 1/√(var + ε).
+func planeStats(x []float64) (mu, inv float64) {
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	mu = s / float64(len(x))
+	var q float64
+	for _, v := range x {
+		d := v - mu
+		q += d * d
+	}
+	return mu, 1 / math.Sqrt(q/float64(len(x))+NormEps)
+}
+
+// instanceNormBackward writes dx = J(x)ᵀu for the instance norm at x:
+// dx = (u − mean(u) − z·mean(u·z))/√(σ² + ε) per plane.
+func instanceNormBackward(dx, x, u []float64, planes, hw int) {
+	n := float64(hw)
+	for p := 0; p < planes; p++ {
+		xs, us, ds := x[p*hw:(p+1)*hw], u[p*hw:(p+1)*hw], dx[p*hw:(p+1)*hw]
+		mu, inv := planeStats(xs)
+		var su, suz float64
+		for i, v := range xs {
+			su += us[i]
+			suz += us[i] * (v - mu) * inv
+		}
+		mu1, muz := su/n, suz/n
+		for i, v := range xs {
+			ds[i] = inv * (us[i] - mu1 - (v-mu)*inv*muz)
+		}
+	}
+}
+
+// channelAffine writes y = scale[c]·z + offset[c] for every plane (offset may be nil).
+func channelAffine(y, z, scale, offset []float64, n, c, hw int) {
+	for i := 0; i < n; i++ {
+		for ch := 0; ch < c; ch++ {
+			p := (i*c + ch) * hw
+			s, o := scale[ch], 0.0
+			if offset != nil {
+				o = offset[ch]
+			}
+			zs, ys := z[p:p+hw], y[p:p+hw]
+			for j, v := range zs {
+				ys[j] = s*v + o
+			}
+		}
+	}
+}
+
+// addChannelBias writes y = x + b[c] for every plane.
+func addChannelBias(y, x, b []float64, n, c, hw int) {
+	for i := 0; i < n; i++ {
+		for ch := 0; ch < c; ch++ {
+			p := (i*c + ch) * hw
+			o := b[ch]
+			xs, ys := x[p:p+hw], y[p:p+hw]
+			for j, v := range xs {
+				ys[j] = v + o
+			}
+		}
+	}
+}
+
+// channelSums writes s[c] = Σ_{n,pixels} u[n,c,·].
+func channelSums(s, u []float64, n, c, hw int) {
+	clear(s)
+	for i := 0; i < n; i++ {
+		for ch := 0; ch < c; ch++ {
+			p := (i*c + ch) * hw
+			var t float64
+			for _, v := range u[p : p+hw] {
+				t += v
+			}
+			s[ch] += t
+		}
+	}
+}
+
+// channelDots writes s[c] = Σ_{n,pixels} u[n,c,·]·z[n,c,·].
+func channelDots(s, u, z []float64, n, c, hw int) {
+	clear(s)
+	for i := 0; i < n; i++ {
+		for ch := 0; ch < c; ch++ {
+			p := (i*c + ch) * hw
+			var t float64
+			zs := z[p : p+hw]
+			for j, v := range u[p : p+hw] {
+				t += v * zs[j]
+			}
+			s[ch] += t
+		}
+	}
+}
+
+// leakyReLU writes y = x for x > 0 and slope·x otherwise.
+func leakyReLU(y, x []float64) {
+	for i, v := range x {
+		if v > 0 {
+			y[i] = v
+		} else {
+			y[i] = LeakySlope * v
+		}
+	}
+}
+
+// leakyReLUBackward writes dx = u for x > 0 and slope·u otherwise.
+func leakyReLUBackward(dx, x, u []float64) {
+	for i, v := range x {
+		if v > 0 {
+			dx[i] = u[i]
+		} else {
+			dx[i] = LeakySlope * u[i]
+		}
+	}
+}
+
+// safeguard writes Δ_k = α·h_k·‖g_k‖/√(1 + ‖h_k‖²) for each of the n images
+// of hw pixels. deltaNorm and gradNorm (length n, may be nil) receive ‖Δ_k‖
+// and ‖g_k‖.
+func safeguard(delta, h, g []float64, n, hw int, deltaNorm, gradNorm []float64) {
+	for k := 0; k < n; k++ {
+		hs, gs, ds := h[k*hw:(k+1)*hw], g[k*hw:(k+1)*hw], delta[k*hw:(k+1)*hw]
+		r := math.Sqrt(dot(gs, gs))
+		q := dot(hs, hs)
+		c := SafeguardAlpha * r / math.Sqrt(1+q)
+		for i, v := range hs {
+			ds[i] = c * v
+		}
+		if deltaNorm != nil {
+			deltaNorm[k] = c * math.Sqrt(q)
+		}
+		if gradNorm != nil {
+			gradNorm[k] = r
+		}
+	}
+}
+
+// safeguardBackwardH writes dh = (∂Δ/∂h)ᵀu = α‖g‖(u/s − h⟨h,u⟩/s³), s = √(1+‖h‖²).
+func safeguardBackwardH(dh, h, g, u []float64, n, hw int) {
+	for k := 0; k < n; k++ {
+		hs, gs, us, ds := h[k*hw:(k+1)*hw], g[k*hw:(k+1)*hw], u[k*hw:(k+1)*hw], dh[k*hw:(k+1)*hw]
+		r := math.Sqrt(dot(gs, gs))
+		s := math.Sqrt(1 + dot(hs, hs))
+		a := SafeguardAlpha * r / s
+		b := SafeguardAlpha * r * dot(hs, us) / (s * s * s)
+		for i, v := range us {
+			ds[i] = a*v - b*hs[i]
+		}
+	}
+}
+
+// safeguardBackwardG writes dg = (∂Δ/∂g)ᵀu = α·g·⟨h,u⟩/(‖g‖s), and 0 where g = 0.
+func safeguardBackwardG(dg, h, g, u []float64, n, hw int) {
+	for k := 0; k < n; k++ {
+		hs, gs, us, ds := h[k*hw:(k+1)*hw], g[k*hw:(k+1)*hw], u[k*hw:(k+1)*hw], dg[k*hw:(k+1)*hw]
+		r := math.Sqrt(dot(gs, gs))
+		if r == 0 {
+			clear(ds)
+			continue
+		}
+		s := math.Sqrt(1 + dot(hs, hs))
+		c := SafeguardAlpha * dot(hs, us) / (r * s)
+		for i, v := range gs {
+			ds[i] = c * v
+		}
+	}
+}
+
+// stackChannels writes dst[n,c,·] = src[c][n,·] for len(src) channels.
+func stackChannels(dst []float64, src [][]float64, n, hw int) {
+	c := len(src)
+	for k := 0; k < n; k++ {
+		for ch, s := range src {
+			copy(dst[(k*c+ch)*hw:(k*c+ch+1)*hw], s[k*hw:(k+1)*hw])
+		}
+	}
+}
+
+// dot is the plain inner product.
+func dot(a, b []float64) float64 {
+	var s float64
+	for i, v := range a {
+		s += v * b[i]
+	}
+	return s
+}

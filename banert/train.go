@@ -1,0 +1,202 @@
+package banert
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// Config sets up Banert training.
+type Config struct {
+	// Inputs is the number of input channels of the network: 3 ([x, ∇f, Δ],
+	// the default when 0) or 4 ([x, ∇f_data, ∇f_reg, Δ]).
+	Inputs int
+	// T is the number of unrolled iterations (10 or 50 in the paper).
+	T int
+	// RandomLength unrolls a length drawn uniformly from [T, 2T−1] at every
+	// step, as the original code does.
+	RandomLength bool
+	// Epochs is the number of passes over the training functions; every pass
+	// makes one Adam step per function (batch size 1), in a random order.
+	Epochs int
+	// LearningRate of Adam (0: 1e-3).
+	LearningRate float64
+	// Seed drives the initialisation, the order of the functions and the
+	// random lengths.
+	Seed uint64
+	// Dir is the checkpoint directory ("" for none). A checkpoint is written
+	// after every epoch.
+	Dir string
+	// Resume continues the run in Dir from its last completed epoch.
+	Resume bool
+	// Problem and DataHash are recorded in the manifest and checked on resume.
+	Problem, DataHash string
+	// Progress, when set, is called after every epoch.
+	Progress func(EpochInfo)
+}
+
+// EpochInfo reports one epoch of training.
+type EpochInfo struct {
+	Epoch int `json:"epoch"` // 1-based
+	// MeanLoss is the mean of f(x^T) over the steps of the epoch.
+	MeanLoss float64 `json:"mean_loss"`
+	Steps    int     `json:"steps"`
+	// Seconds is the wall-clock time of the epoch; StepSeconds its mean per Adam step.
+	Seconds     float64 `json:"seconds"`
+	StepSeconds float64 `json:"step_seconds"`
+}
+
+// Result is the outcome of Train.
+type Result struct {
+	Method  *Method
+	History []EpochInfo
+}
+
+// adam is the Adam optimizer (β₁ = 0.9, β₂ = 0.999, ε = 1e-8) over a flat
+// parameter vector.
+type adam struct {
+	lr   float64
+	m, v []float64
+	t    int
+}
+
+func (a *adam) step(theta, grad []float64) {
+	const b1, b2, eps = 0.9, 0.999, 1e-8
+	a.t++
+	c1 := 1 - math.Pow(b1, float64(a.t))
+	c2 := 1 - math.Pow(b2, float64(a.t))
+	for i, g := range grad {
+		a.m[i] = b1*a.m[i] + (1-b1)*g
+		a.v[i] = b2*a.v[i] + (1-b2)*g*g
+		theta[i] -= a.lr * (a.m[i] / c1) / (math.Sqrt(a.v[i]/c2) + eps)
+	}
+}
+
+// Train trains a Banert network on the functions of o by unrolling
+// cfg.T iterations and minimising the objective at the final iterate with
+// Adam, one function per step.
+func Train(o *models.Objective, cfg Config) (*Result, error) {
+	if cfg.Inputs == 0 {
+		cfg.Inputs = 3
+	}
+	if cfg.LearningRate == 0 {
+		cfg.LearningRate = 1e-3
+	}
+	if err := checkInputs(cfg.Inputs); err != nil {
+		return nil, err
+	}
+	if cfg.T < 1 || cfg.Epochs < 1 {
+		return nil, fmt.Errorf("banert: training with T = %d and %d epochs: both must be at least 1", cfg.T, cfg.Epochs)
+	}
+	if !(cfg.LearningRate > 0) || math.IsInf(cfg.LearningRate, 0) {
+		return nil, fmt.Errorf("banert: learning rate %g must be positive and finite", cfg.LearningRate)
+	}
+	if o == nil || o.N < 1 {
+		return nil, fmt.Errorf("banert: training needs at least one function")
+	}
+	if cfg.Resume && cfg.Dir == "" {
+		return nil, fmt.Errorf("banert: resume needs a checkpoint directory")
+	}
+	net, err := NewNetwork(cfg.Inputs, cfg.Seed)
+	if err != nil {
+		return nil, err
+	}
+	opt := &adam{lr: cfg.LearningRate, m: make([]float64, len(net.Theta)), v: make([]float64, len(net.Theta))}
+	man := newManifest(o, cfg)
+	if cfg.Resume {
+		if man, err = resume(cfg.Dir, man, net, opt); err != nil {
+			return nil, err
+		}
+	} else if cfg.Dir != "" && manifestExists(cfg.Dir) {
+		return nil, fmt.Errorf("banert: %s already holds a checkpoint: resume it or choose another directory", cfg.Dir)
+	}
+	man.Epochs = cfg.Epochs
+	res := &Result{Method: &Method{Net: net, Label: label(cfg.T, cfg.Inputs)}, History: man.History}
+
+	var tg *TrainingGraph
+	defer func() {
+		if tg != nil {
+			tg.Close()
+		}
+	}()
+	grad := make([]float64, len(net.Theta))
+	for epoch := len(man.History); epoch < cfg.Epochs; epoch++ {
+		start := time.Now()
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)+1))
+		var sum float64
+		for _, k := range rng.Perm(o.N) {
+			length := cfg.T
+			if cfg.RandomLength {
+				length += rng.IntN(cfg.T)
+			}
+			if tg == nil || tg.T != length {
+				if tg != nil {
+					tg.Close()
+				}
+				if tg, err = BuildTrainingGraph(o, length, cfg.Inputs); err != nil {
+					return nil, err
+				}
+			}
+			loss, err := lossAndGradient(tg, k, net.Theta, grad)
+			if err != nil {
+				return nil, fmt.Errorf("banert: epoch %d, function %d: %w", epoch+1, k, err)
+			}
+			sum += loss
+			opt.step(net.Theta, grad)
+		}
+		secs := time.Since(start).Seconds()
+		info := EpochInfo{Epoch: epoch + 1, MeanLoss: sum / float64(o.N), Steps: o.N, Seconds: secs, StepSeconds: secs / float64(o.N)}
+		man.History = append(man.History, info)
+		man.AdamSteps = opt.t
+		res.History = man.History
+		if cfg.Dir != "" {
+			if err := save(cfg.Dir, man, net, opt); err != nil {
+				return nil, err
+			}
+		}
+		if cfg.Progress != nil {
+			cfg.Progress(info)
+		}
+	}
+	return res, nil
+}
+
+// lossAndGradient runs the unrolled graph on function k with parameters theta.
+func lossAndGradient(tg *TrainingGraph, k int, theta, grad []float64) (float64, error) {
+	if err := tg.SetFunction(k); err != nil {
+		return 0, err
+	}
+	if err := tg.SetParams(theta); err != nil {
+		return 0, err
+	}
+	if err := tg.Run(); err != nil {
+		return 0, err
+	}
+	loss, err := tg.Loss()
+	if err != nil {
+		return 0, err
+	}
+	if err := tg.Gradient(grad); err != nil {
+		return 0, err
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return 0, fmt.Errorf("unrolled loss is %g: training diverged; try a smaller learning rate", loss)
+	}
+	for _, g := range grad {
+		if math.IsNaN(g) || math.IsInf(g, 0) {
+			return 0, fmt.Errorf("gradient of the unrolled loss is not finite: training diverged; try a smaller learning rate")
+		}
+	}
+	return loss, nil
+}
+
+// label is the method name of a network trained with T iterations.
+func label(T, inputs int) string {
+	if inputs == 4 {
+		return fmt.Sprintf("banert-T%d-4in", T)
+	}
+	return fmt.Sprintf("banert-T%d", T)
+}
