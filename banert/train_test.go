@@ -1,0 +1,119 @@
+package banert
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestTrainLowersLoss makes 300 Adam steps (3 inputs; 100 with 4 inputs, to
+// keep the test fast) on a tiny problem (8×8, T = 3) and checks that the
+// objective at the final iterate goes down.
+func TestTrainLowersLoss(t *testing.T) {
+	o := tinyObjective(t, 2, 8, false)
+	for inputs, epochs := range map[int]int{3: 150, 4: 50} {
+		net, _ := NewNetwork(inputs, 21)
+		before := runDirect(t, net, o, 3)
+		res, err := Train(o, Config{Inputs: inputs, T: 3, Epochs: epochs, Seed: 21})
+		if err != nil {
+			t.Fatal(err)
+		}
+		after := runDirect(t, res.Method.Net, o, 3)
+		first, last := res.History[0].MeanLoss, res.History[len(res.History)-1].MeanLoss
+		t.Logf("%d inputs: Σ f(x^3) %g → %g; epoch mean loss %g → %g", inputs, before, after, first, last)
+		if !(after < 0.9*before) || !(last < first) {
+			t.Errorf("%d inputs: %d Adam steps did not lower the loss: Σ f(x^3) %g → %g, epoch mean %g → %g", inputs, 2*epochs, before, after, first, last)
+		}
+		// Run far beyond T: finite, and the objective keeps going down overall.
+		it, err := res.Method.Start(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 200; i++ {
+			if err := it.Next(); err != nil {
+				t.Fatalf("%d inputs, iteration %d: %v", inputs, i+1, err)
+			}
+		}
+		vals := make([]float64, o.N)
+		o.Eval(vals, nil, it.X(), nil)
+		for k, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				t.Fatalf("%d inputs: f_%d after 200 iterations is %g", inputs, k, v)
+			}
+		}
+		if s := vals[0] + vals[1]; !(s < after) {
+			t.Errorf("%d inputs: Σ f after 200 iterations %g, not below Σ f(x^3) = %g", inputs, s, after)
+		}
+	}
+}
+
+// TestCheckpointResume checks that 2 epochs then a resumed third give the
+// same parameters as 3 epochs in one go, and that Load returns them.
+func TestCheckpointResume(t *testing.T) {
+	o := tinyObjective(t, 2, 8, false)
+	dir := t.TempDir()
+	cfg := Config{T: 2, Epochs: 2, Seed: 5, Dir: filepath.Join(dir, "a"), RandomLength: true, Problem: "deblur", DataHash: "h"}
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(o, cfg); err == nil {
+		t.Error("training into an existing checkpoint without resume did not fail")
+	}
+	cfg.Epochs, cfg.Resume = 3, true
+	resumed, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg2 := cfg
+	cfg2.Dir, cfg2.Resume = filepath.Join(dir, "b"), false
+	straight, err := Train(o, cfg2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range straight.Method.Net.Theta {
+		if resumed.Method.Net.Theta[i] != v {
+			t.Fatalf("parameter %d: resumed %g, uninterrupted %g", i, resumed.Method.Net.Theta[i], v)
+		}
+	}
+	m, man, err := Load(cfg.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(man.History) != 3 || man.Format != FormatVersion || m.Name() != "banert-T2" {
+		t.Errorf("manifest: %d epochs, format %q, name %q", len(man.History), man.Format, m.Name())
+	}
+	for i, v := range straight.Method.Net.Theta {
+		if m.Net.Theta[i] != v {
+			t.Fatalf("loaded parameter %d: %g, want %g", i, m.Net.Theta[i], v)
+		}
+	}
+	entries, _ := os.ReadDir(cfg.Dir)
+	if len(entries) != 4 {
+		t.Errorf("checkpoint holds %d files, want manifest + 3 .npy (old epochs removed)", len(entries))
+	}
+	bad := cfg
+	bad.T, bad.Epochs = 4, 4
+	if _, err := Train(o, bad); err == nil {
+		t.Error("resuming with another T did not fail")
+	}
+	if _, _, err := Load(dir); err == nil {
+		t.Error("Load of a directory without manifest did not fail")
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	o := tinyObjective(t, 1, 8, false)
+	if _, err := BuildTrainingGraph(o, 0, 3); err == nil {
+		t.Error("T = 0 accepted")
+	}
+	if _, err := Train(o, Config{T: 2, Epochs: 1, Inputs: 2}); err == nil {
+		t.Error("2 inputs accepted")
+	}
+	if _, err := (&Method{}).Start(o); err == nil {
+		t.Error("method without network started")
+	}
+	if _, err := (&Method{Net: &Network{Inputs: 3, Theta: make([]float64, 5)}}).Start(o); err == nil {
+		t.Error("network with 5 parameters started")
+	}
+}

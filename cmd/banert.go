@@ -1,0 +1,67 @@
+package cmd
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/banert"
+)
+
+func init() {
+	register(&Command{Name: "train banert", Summary: "train the Banert et al. baseline by unrolling T iterations (checkpoints, --resume)", Run: runTrainBanert})
+	learnedLoaders[banert.FormatVersion] = func(dir string) (*LearnedInfo, error) {
+		m, man, err := banert.Load(dir)
+		if err != nil {
+			return nil, err
+		}
+		return &LearnedInfo{Method: m, Problem: man.Problem, H: man.H, W: man.W}, nil
+	}
+}
+
+func runTrainBanert(env *Env, args []string) error {
+	var pf problemFlags
+	fs := newFlags(env, "train banert", "train banert --problem deblur --data DIR|synthetic --T 10 --epochs E --banert-inputs 3|4 --out DIR [--resume]")
+	pf.add(fs, 25, 0)
+	T := fs.Int("T", 10, "number of unrolled iterations")
+	randomLength := fs.Bool("random-length", false, "unroll a random length in [T, 2T−1] at every step, as the original code does")
+	epochs := fs.Int("epochs", 100, "passes over the training functions (one Adam step per function)")
+	inputs := fs.Int("banert-inputs", 3, "network input channels: 3 ([x, ∇f, Δ]) or 4 ([x, ∇f_data, ∇f_reg, Δ])")
+	lr := fs.Float64("lr", 1e-3, "Adam learning rate")
+	out := fs.String("out", "runs/banert", "checkpoint directory")
+	resume := fs.Bool("resume", false, "continue the run in --out from its last completed epoch")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if pf.NTrain < 1 {
+		return usagef("--n-train must be at least 1")
+	}
+	if *T < 1 || *epochs < 1 {
+		return usagef("--T and --epochs must be at least 1 (got %d and %d)", *T, *epochs)
+	}
+	if *inputs != 3 && *inputs != 4 {
+		return usagef("--banert-inputs %d: use 3 or 4", *inputs)
+	}
+	if !(*lr > 0) || *lr > 1 {
+		return usagef("--lr %g: use a learning rate in (0, 1]", *lr)
+	}
+	prob, train, _, err := pf.build()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "training Banert (%d inputs, %d parameters, T = %d) on %d %s functions (%d×%d, L = %.4g) → %s\n",
+		*inputs, banert.NumParams(*inputs), *T, train.N, prob.Name, prob.H, prob.W, train.L, *out)
+	fmt.Fprintf(env.Stdout, "%6s %16s %10s %12s\n", "epoch", "mean f(x^T)", "seconds", "s/step")
+	start := time.Now()
+	cfg := banert.Config{
+		Inputs: *inputs, T: *T, RandomLength: *randomLength, Epochs: *epochs, LearningRate: *lr,
+		Seed: uint64(pf.Seed), Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
+		Progress: func(e banert.EpochInfo) {
+			fmt.Fprintf(env.Stdout, "%6d %16.8g %10.2f %12.4f\n", e.Epoch, e.MeanLoss, e.Seconds, e.StepSeconds)
+		},
+	}
+	if _, err := banert.Train(train, cfg); err != nil {
+		return asUsage(err)
+	}
+	fmt.Fprintf(env.Stdout, "done in %.1f s; network in %s\n", time.Since(start).Seconds(), *out)
+	return nil
+}
