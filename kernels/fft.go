@@ -24,12 +24,16 @@ type FFT2 struct {
 
 	wc     int       // W/2 + 1
 	rowLen int       // complex length of the row transform: W/2 (W even) or W
+	rb     int       // batch stride of the row pass: H, padded off multiples of 8
 	rows   *cfftPlan // length rowLen
 	cols   *cfftPlan // length H
 	// half[k] = exp(−2πi·k/W), k ≤ W/2, for the even-W packing.
 	half       []complex128
 	bufA, bufB []complex128
 }
+
+// rowTile is the number of image rows transposed together.
+const rowTile = 8
 
 // NewFFT2 returns a transform for H×W images; h and w must be at least 1.
 func NewFFT2(h, w int) *FFT2 {
@@ -46,7 +50,13 @@ func NewFFT2(h, w int) *FFT2 {
 	}
 	f.rows = newCFFTPlan(f.rowLen)
 	f.cols = newCFFTPlan(h)
-	size := h * max(f.wc, f.rowLen)
+	f.rb = h
+	if h%8 == 0 {
+		// Keep the row pass's stage strides off powers of two (cache-set
+		// conflicts); the padding lanes are transformed and ignored.
+		f.rb = h + 2
+	}
+	size := max(h*f.wc, f.rb*f.rowLen)
 	f.bufA = make([]complex128, size)
 	f.bufB = make([]complex128, size)
 	return f
@@ -61,23 +71,28 @@ func (f *FFT2) Forward(dst []complex128, x []float64) {
 	dst = dst[:h*wc]
 	x = x[:h*w]
 	// Row pass on the transposed layout [rowLen][H].
-	a := f.bufA[:f.rowLen*h]
-	if w%2 == 0 {
-		for i := 0; i < h; i++ {
-			row := x[i*w : i*w+w]
+	a := f.bufA[:f.rowLen*f.rb]
+	// The transpositions here and below work on tiles of rowTile rows so
+	// that both sides stay in cache lines already loaded.
+	for i0 := 0; i0 < h; i0 += rowTile {
+		i1 := min(i0+rowTile, h)
+		if w%2 == 0 {
 			for k := 0; k < f.rowLen; k++ {
-				a[k*h+i] = complex(row[2*k], row[2*k+1])
+				ak := a[k*f.rb+i0 : k*f.rb+i1]
+				for i := range ak {
+					ak[i] = complex(x[(i0+i)*w+2*k], x[(i0+i)*w+2*k+1])
+				}
 			}
-		}
-	} else {
-		for i := 0; i < h; i++ {
-			row := x[i*w : i*w+w]
-			for j, v := range row {
-				a[j*h+i] = complex(v, 0)
+		} else {
+			for j := 0; j < w; j++ {
+				aj := a[j*f.rb+i0 : j*f.rb+i1]
+				for i := range aj {
+					aj[i] = complex(x[(i0+i)*w+j], 0)
+				}
 			}
 		}
 	}
-	z := f.rows.exec(a, f.bufB, h, false)
+	z := f.rows.exec(a, f.bufB, f.rb, false)
 	// Unpack into [H][wc] layout, into the buffer from which the column pass
 	// ends in dst.
 	t, other := dst, f.bufA
@@ -91,10 +106,13 @@ func (f *FFT2) Forward(dst []complex128, x []float64) {
 	if w%2 == 0 {
 		f.unpackRows(t, z)
 	} else {
-		for k := 0; k < wc; k++ {
-			zk := z[k*h : k*h+h]
-			for i, v := range zk {
-				t[i*wc+k] = v
+		for i0 := 0; i0 < h; i0 += rowTile {
+			i1 := min(i0+rowTile, h)
+			for k := 0; k < wc; k++ {
+				zk := z[k*f.rb+i0 : k*f.rb+i1]
+				for i, v := range zk {
+					t[(i0+i)*wc+k] = v
+				}
 			}
 		}
 	}
@@ -106,10 +124,17 @@ func (f *FFT2) Forward(dst []complex128, x []float64) {
 // X[k] = E[k] + w^k·O[k], k ≤ n (layout [H][n+1]), where
 // E[k] = (Z[k] + conj Z[n−k])/2 and O[k] = (Z[k] − conj Z[n−k])/(2i).
 func (f *FFT2) unpackRows(t, z []complex128) {
-	h, wc, n := f.H, f.wc, f.rowLen
+	// Untiled: both sides already move through memory sequentially enough,
+	// and per-tile loop overhead costs more than it saves.
+	f.unpackRowTile(t, z, 0, f.H)
+}
+
+func (f *FFT2) unpackRowTile(t, z []complex128, i0, i1 int) {
+	wc, n, rb := f.wc, f.rowLen, f.rb
 	for k := 0; k <= n/2; k++ {
 		kc := (n - k) % n
-		zk, zc := z[k*h:k*h+h], z[kc*h:kc*h+h]
+		zk := z[k*rb+i0 : k*rb+i1]
+		zc := z[kc*rb+i0 : kc*rb+i1][:len(zk)]
 		wk, wkc := f.half[k], f.half[n-k]
 		for i, a := range zk {
 			b := zc[i]
@@ -133,39 +158,45 @@ func (f *FFT2) Inverse(x []float64, s []complex128) {
 	x = x[:h*w]
 	c := f.cols.exec(s[:h*wc], f.bufA, wc, true)
 	// Repack into the transposed layout [rowLen][H] in bufB.
-	b := f.bufB[:f.rowLen*h]
+	b := f.bufB[:f.rowLen*f.rb]
 	scale := 1 / float64(h*w)
 	if w%2 == 0 {
 		f.packRows(b, c, scale)
 	} else {
-		for k := 0; k < wc; k++ {
-			bk := b[k*h : k*h+h]
-			for i := range bk {
-				v := c[i*wc+k]
-				if k == 0 {
-					v = complex(real(v), 0)
-				}
-				bk[i] = v
-				if k > 0 {
-					b[(w-k)*h+i] = conj(v)
+		for i0 := 0; i0 < h; i0 += rowTile {
+			i1 := min(i0+rowTile, h)
+			for k := 0; k < wc; k++ {
+				bk := b[k*f.rb+i0 : k*f.rb+i1]
+				for i := range bk {
+					v := c[(i0+i)*wc+k]
+					if k == 0 {
+						v = complex(real(v), 0)
+					}
+					bk[i] = v
+					if k > 0 {
+						b[(w-k)*f.rb+i0+i] = conj(v)
+					}
 				}
 			}
 		}
 	}
-	z := f.rows.exec(b, f.bufA, h, true)
-	if w%2 == 0 {
-		for k := 0; k < f.rowLen; k++ {
-			zk := z[k*h : k*h+h]
-			for i, v := range zk {
-				x[i*w+2*k] = real(v)
-				x[i*w+2*k+1] = imag(v)
+	z := f.rows.exec(b, f.bufA, f.rb, true)
+	for i0 := 0; i0 < h; i0 += rowTile {
+		i1 := min(i0+rowTile, h)
+		if w%2 == 0 {
+			for k := 0; k < f.rowLen; k++ {
+				zk := z[k*f.rb+i0 : k*f.rb+i1]
+				for i, v := range zk {
+					x[(i0+i)*w+2*k] = real(v)
+					x[(i0+i)*w+2*k+1] = imag(v)
+				}
 			}
-		}
-	} else {
-		for j := 0; j < w; j++ {
-			zj := z[j*h : j*h+h]
-			for i, v := range zj {
-				x[i*w+j] = real(v) * scale
+		} else {
+			for j := 0; j < w; j++ {
+				zj := z[j*f.rb+i0 : j*f.rb+i1]
+				for i, v := range zj {
+					x[(i0+i)*w+j] = real(v) * scale
+				}
 			}
 		}
 	}
@@ -176,14 +207,18 @@ func (f *FFT2) Inverse(x []float64, s []complex128) {
 // Z[k] = scale·2·(E[k] + i·O[k]) with 2E[k] = X[k] + conj X[n−k] and
 // 2O[k] = (X[k] − conj X[n−k])·conj(w^k), layout [n][H].
 func (f *FFT2) packRows(b, c []complex128, scale float64) {
-	h, wc, n := f.H, f.wc, f.rowLen
+	f.packRowTile(b, c, 0, f.H, scale)
+}
+
+func (f *FFT2) packRowTile(b, c []complex128, i0, i1 int, scale float64) {
+	wc, n, rb := f.wc, f.rowLen, f.rb
 	for k := 0; k <= n/2; k++ {
 		kc := n - k
 		wk, wkc := f.half[k], f.half[kc]
-		bk := b[k*h : k*h+h]
+		bk := b[k*rb+i0 : k*rb+i1]
 		var bc []complex128
 		if kc < n {
-			bc = b[kc*h : kc*h+h]
+			bc = b[kc*rb+i0 : kc*rb+i1]
 		}
 		for i := range bk {
 			a, d := c[i*wc+k], c[i*wc+kc]
