@@ -1,0 +1,283 @@
+package unroll
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// StateFormat identifies the layout of unroll.json.
+const StateFormat = "greedyl2o-unroll/1"
+
+// InnerPrefix starts the manifest's inner-solver field of an unrolled run
+// (for example "unrolled(T=10,adam,lr=2e-05,batch=4)").
+const InnerPrefix = "unrolled"
+
+// IsUnrolled reports whether a greedy-format manifest was written by unrolled training.
+func IsUnrolled(m *greedy.Manifest) bool { return strings.HasPrefix(m.Inner, InnerPrefix) }
+
+// State is the content of unroll.json: the unrolled training configuration,
+// the completed epochs and the Adam step count. It is the commit point of an
+// epoch: the vectors in state/ with its epoch number are valid once it lists
+// the epoch.
+type State struct {
+	Format       string      `json:"format"`
+	Problem      string      `json:"problem"`
+	DataHash     string      `json:"data_hash"`
+	NTrain       int         `json:"n_train"`
+	H            int         `json:"height"`
+	W            int         `json:"width"`
+	Method       string      `json:"method"`
+	T            int         `json:"T"`
+	Tau          float64     `json:"tau"`
+	Weights      []float64   `json:"weights"`
+	Batch        int         `json:"batch"`
+	LearningRate float64     `json:"learning_rate"`
+	Beta1        float64     `json:"beta1"`
+	Beta2        float64     `json:"beta2"`
+	Eps          float64     `json:"eps"`
+	Seed         int64       `json:"seed"`
+	EpochsWanted int         `json:"epochs_wanted"`
+	Epochs       []EpochInfo `json:"epochs"`
+	AdamStep     int         `json:"adam_step"`
+}
+
+func newState(cfg *Config, o *models.Objective, l *Loss, tau float64) *State {
+	a := NewAdam(0, cfg.LearningRate)
+	return &State{
+		Format: StateFormat, Problem: cfg.Problem, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
+		Method: cfg.Method.Name(), T: cfg.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
+		Batch: cfg.Batch, LearningRate: cfg.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
+		Seed: cfg.Seed, EpochsWanted: cfg.Epochs,
+	}
+}
+
+func (old *State) compatible(cur *State) error {
+	type field struct {
+		name     string
+		old, cur any
+	}
+	for _, f := range []field{
+		{"problem", old.Problem, cur.Problem},
+		{"data hash", old.DataHash, cur.DataHash},
+		{"training functions", old.NTrain, cur.NTrain},
+		{"image size", [2]int{old.H, old.W}, [2]int{cur.H, cur.W}},
+		{"method", old.Method, cur.Method},
+		{"T", old.T, cur.T},
+		{"tau", old.Tau, cur.Tau},
+		{"loss weights", fmt.Sprint(old.Weights), fmt.Sprint(cur.Weights)},
+		{"batch size", old.Batch, cur.Batch},
+		{"learning rate", old.LearningRate, cur.LearningRate},
+		{"seed", old.Seed, cur.Seed},
+	} {
+		if f.old != f.cur {
+			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)
+		}
+	}
+	return nil
+}
+
+func statePath(dir, name string, epoch int) string {
+	return filepath.Join(dir, "state", fmt.Sprintf("%s_%05d.npy", name, epoch))
+}
+
+func paramPath(dir, name string, t int) string {
+	return filepath.Join(dir, "params", fmt.Sprintf("%s_%05d.npy", name, t))
+}
+
+// ReadState reads dir/unroll.json.
+func ReadState(dir string) (*State, error) { return readState(dir) }
+
+func readState(dir string) (*State, error) {
+	path := filepath.Join(dir, "unroll.json")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s is not an unrolled-training checkpoint: no unroll.json (train one with 'l2o train unroll --out %s')", dir, dir)
+		}
+		return nil, err
+	}
+	var s State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("checkpoint state %s is corrupt: %w", path, err)
+	}
+	if s.Format != StateFormat {
+		return nil, fmt.Errorf("checkpoint state %s has format %q, want %q", path, s.Format, StateFormat)
+	}
+	return &s, nil
+}
+
+func readVectors(dir string, epoch, n int) (u, m, v []float64, err error) {
+	if u, err = greedy.ReadNPY(statePath(dir, "u", epoch), n); err != nil {
+		return nil, nil, nil, err
+	}
+	if m, err = greedy.ReadNPY(statePath(dir, "adam_m", epoch), n); err != nil {
+		return nil, nil, nil, err
+	}
+	if v, err = greedy.ReadNPY(statePath(dir, "adam_v", epoch), n); err != nil {
+		return nil, nil, nil, err
+	}
+	return u, m, v, nil
+}
+
+func checkEmpty(dir string) error {
+	for _, name := range []string{"manifest.json", "unroll.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			return fmt.Errorf("unroll: %s already holds a checkpoint: use --resume to continue it or choose another --out", dir)
+		}
+	}
+	return nil
+}
+
+// save writes the checkpoint of the completed epochs: the state vectors, then
+// unroll.json (the commit point), then the parameters in the greedy layout and
+// the manifest, then removes the previous epoch's state vectors.
+func save(dir string, st *State, o *models.Objective, l *Loss, u []float64, adam *Adam, finished bool) error {
+	e := len(st.Epochs)
+	for _, f := range []struct {
+		name string
+		v    []float64
+	}{{"u", u}, {"adam_m", adam.M}, {"adam_v", adam.V}} {
+		if err := greedy.WriteNPY(statePath(dir, f.name, e), f.v); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeFileAtomic(filepath.Join(dir, "unroll.json"), append(b, '\n')); err != nil {
+		return fmt.Errorf("writing checkpoint state: %w", err)
+	}
+	theta, phi := l.Split(u)
+	for t := range theta {
+		if err := greedy.WriteNPY(paramPath(dir, "theta", t), theta[t]); err != nil {
+			return err
+		}
+		if phi != nil {
+			if err := greedy.WriteNPY(paramPath(dir, "phi", t), phi[t]); err != nil {
+				return err
+			}
+		}
+	}
+	steps, err := Trajectory(o, l.method, theta, phi, st.Tau)
+	if err != nil {
+		return err
+	}
+	man := &greedy.Manifest{
+		Format: greedy.FormatVersion, Problem: st.Problem, Operator: o.A.String(), Regular: o.Reg.String(),
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: st.DataHash, Seed: st.Seed,
+		Method: st.Method, Tau: st.Tau, L: o.L, Lambda: "0", Mu: "0",
+		Inner:    fmt.Sprintf("%s(T=%d,adam,lr=%g,batch=%d,epochs=%d/%d)", InnerPrefix, st.T, st.LearningRate, st.Batch, e, st.EpochsWanted),
+		MaxSteps: st.T,
+		Versions: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": greedy.FormatVersion, "unroll": StateFormat},
+		ThetaLen: l.ThetaLen(), PhiLen: l.PhiLen(), Steps: steps, Finished: finished,
+	}
+	if finished {
+		man.StopCause = fmt.Sprintf("unrolled training: %d epochs completed", e)
+	}
+	if err := greedy.WriteManifest(dir, man); err != nil {
+		return err
+	}
+	if e > 0 {
+		for _, name := range []string{"u", "adam_m", "adam_v"} {
+			os.Remove(statePath(dir, name, e-1))
+		}
+	}
+	return nil
+}
+
+// Trajectory runs the learned optimizer (θt, φt), t < T, on the functions o
+// and describes each step as greedy.StepInfo: MeanF and Loss are
+// (1/N) Σk fk(xk^{t+1}), RefLoss is (1/N) Σk fk(xk^t − τ∇fk(xk^t)) (a gradient
+// step from the same iterate), BGDMargin is RefLoss − Loss and MaxGradNorm is
+// max_k ‖∇fk(xk^t)‖.
+func Trajectory(o *models.Objective, m models.Method, theta, phi [][]float64, tau float64) ([]greedy.StepInfo, error) {
+	learned, err := greedy.NewLearned("unrolled "+m.Name(), m, o.H, o.W, theta, phi)
+	if err != nil {
+		return nil, err
+	}
+	it, err := learned.Start(o)
+	if err != nil {
+		return nil, err
+	}
+	hw := o.ImageLen()
+	grad := make([]float64, o.N*hw)
+	step := make([]float64, o.N*hw)
+	ws := &models.Workspace{}
+	var out []greedy.StepInfo
+	for t := range theta {
+		x := it.X()
+		if err := o.Eval(nil, grad, x, ws); err != nil {
+			return nil, err
+		}
+		info := greedy.StepInfo{T: t}
+		for k := 0; k < o.N; k++ {
+			gk := grad[k*hw : (k+1)*hw]
+			info.MaxGradNorm = math.Max(info.MaxGradNorm, math.Sqrt(kernels.Dot(gk, gk)))
+		}
+		for i := range step {
+			step[i] = x[i] - tau*grad[i]
+		}
+		if info.RefLoss, err = o.Mean(step); err != nil {
+			return nil, err
+		}
+		if err := it.Next(); err != nil {
+			return nil, fmt.Errorf("unroll: learned trajectory: %w", err)
+		}
+		if info.MeanF, err = o.Mean(it.X()); err != nil {
+			return nil, err
+		}
+		info.Loss = info.MeanF
+		info.BGDMargin = info.RefLoss - info.Loss
+		out = append(out, info)
+	}
+	return out, nil
+}
+
+// Load opens the learned optimizer of an unrolled (or greedy) checkpoint
+// directory, labelled "unrolled METHOD" when the run was unrolled.
+func Load(dir string) (*greedy.Learned, *greedy.Manifest, error) {
+	l, man, err := greedy.Load(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if IsUnrolled(man) {
+		l.Label = "unrolled " + man.Method
+	}
+	return l, man, nil
+}
+
+// writeFileAtomic writes data to path through a synced temporary file and a rename.
+func writeFileAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
