@@ -376,3 +376,26 @@ func TestConvOpMatchesKernel(t *testing.T) {
 		}
 	}
 }
+
+// TestHeldBytesLinearInT checks that the memory the unrolled graph holds
+// grows by the same amount for every unrolled iteration.
+func TestHeldBytesLinearInT(t *testing.T) {
+	o := tinyObjective(t, 1, 8, false)
+	held := map[int]int64{}
+	for _, T := range []int{1, 2, 4} {
+		tg, err := BuildTrainingGraph(o, T, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tg.Run(); err != nil {
+			t.Fatal(err)
+		}
+		held[T] = graph.HeldBytes(tg.Graph)
+		tg.Close()
+	}
+	per := held[2] - held[1]
+	if per <= 0 || held[4]-held[2] != 2*per {
+		t.Errorf("held bytes for T = 1, 2, 4: %d, %d, %d; want equal increments per iteration", held[1], held[2], held[4])
+	}
+	t.Logf("8×8: %d bytes per unrolled iteration", per)
+}

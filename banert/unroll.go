@@ -35,8 +35,9 @@ type TrainingGraph struct {
 // Banert method on the functions of o (one at a time; choose one with
 // SetFunction) with a network of the given number of input channels (3 or 4).
 // ∇f is written as forward operations, so the gradient of f(x^T) with respect
-// to the network parameters is exact. The graph starts at function 0 with
-// zero parameters: call SetFunction and SetParams before Run.
+// to the network parameters is exact. The graph is ready to Run: it starts at
+// function 0 with a He-normal network (seed 1); SetFunction and SetParams
+// change them.
 func BuildTrainingGraph(o *models.Objective, T, inputs int) (*TrainingGraph, error) {
 	if o == nil || o.N < 1 {
 		return nil, fmt.Errorf("banert: training graph needs an objective with at least one function")
@@ -105,6 +106,16 @@ func BuildTrainingGraph(o *models.Objective, T, inputs int) (*TrainingGraph, err
 		return nil, fmt.Errorf("banert: differentiating the unrolled loss: %w", err)
 	}
 	tg.machine = graph.NewMachine(g, tg.params...)
+	net, err := NewNetwork(inputs, 1)
+	if err != nil {
+		return nil, err
+	}
+	if err := tg.SetParams(net.Theta); err != nil {
+		return nil, err
+	}
+	if err := tg.SetFunction(0); err != nil {
+		return nil, err
+	}
 	return tg, nil
 }
 
