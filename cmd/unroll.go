@@ -1,0 +1,116 @@
+package cmd
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/unroll"
+)
+
+func init() {
+	register(&Command{Name: "train unroll", Summary: "unrolled training of T iterations with Adam, checkpoints and --resume", Run: runTrainUnroll})
+	// Unrolled checkpoints use the greedy layout; label them as unrolled.
+	greedyLoader := learnedLoaders[greedy.FormatVersion]
+	learnedLoaders[greedy.FormatVersion] = func(dir string) (*LearnedInfo, error) {
+		info, err := greedyLoader(dir)
+		if err != nil {
+			return nil, err
+		}
+		if l, ok := info.Method.(*greedy.Learned); ok {
+			if man, err := greedy.ReadManifest(dir); err == nil && unroll.IsUnrolled(man) {
+				l.Label = "unrolled " + man.Method
+			}
+		}
+		return info, nil
+	}
+}
+
+func runTrainUnroll(env *Env, args []string) error {
+	var pf problemFlags
+	fs := newFlags(env, "train unroll", "train unroll --problem deblur --data DIR|synthetic --param m-pc --T 10 --lr 2e-5 --batch 4 --epochs E --out DIR [--resume]")
+	pf.add(fs, 25, 0)
+	param := fs.String("param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
+	steps := fs.Int("T", 10, "number of unrolled iterations")
+	lr := fs.Float64("lr", unroll.DefaultLearningRate, "Adam learning rate")
+	batch := fs.Int("batch", 4, "mini-batch size (functions per Adam step)")
+	epochs := fs.Int("epochs", 10, "passes over the training set")
+	tau := fs.Float64("tau", 0, "reference step τ of the initial G = τI (0: 1/L)")
+	weights := fs.String("weights", "1", "loss weights ω1..ωT: one value for all, or T comma-separated values")
+	out := fs.String("out", "runs/unroll", "checkpoint directory")
+	resume := fs.Bool("resume", false, "continue the run in --out after its last completed epoch")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if pf.NTrain < 1 {
+		return usagef("--n-train must be at least 1")
+	}
+	if *steps < 1 || *epochs < 1 || *batch < 1 {
+		return usagef("--T, --epochs and --batch must be at least 1 (got %d, %d, %d)", *steps, *epochs, *batch)
+	}
+	if *batch > pf.NTrain {
+		return usagef("--batch %d is larger than --n-train %d", *batch, pf.NTrain)
+	}
+	if !(*lr > 0) || math.IsInf(*lr, 0) || *tau < 0 || math.IsNaN(*tau) {
+		return usagef("--lr must be positive and --tau ≥ 0")
+	}
+	w, err := parseWeights(*weights, *steps)
+	if err != nil {
+		return err
+	}
+	method, err := models.ParseMethod(*param)
+	if err != nil {
+		return asUsage(err)
+	}
+	if !*resume {
+		for _, name := range []string{"manifest.json", "unroll.json"} {
+			if _, err := os.Stat(*out + "/" + name); err == nil {
+				return usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", *out)
+			}
+		}
+	}
+	prob, train, _, err := pf.build()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "unrolled training of %s, T = %d, on %d %s functions (%d×%d, L = %.4g): Adam lr %g, batch %d, %d epochs → %s\n",
+		method.Name(), *steps, train.N, prob.Name, prob.H, prob.W, train.L, *lr, *batch, *epochs, *out)
+	fmt.Fprintf(env.Stdout, "%6s %8s %14s %14s %9s %11s %10s\n", "epoch", "batches", "mean loss", "mean f(x^T)", "seconds", "s/step", "graph MB")
+	start := time.Now()
+	res, err := unroll.Train(train, unroll.Config{
+		Method: method, T: *steps, Tau: *tau, Weights: w, LearningRate: *lr, Batch: *batch, Epochs: *epochs,
+		Seed: pf.Seed, Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
+		Progress: func(e unroll.EpochInfo) {
+			fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)
+		},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "done: %d epochs (%d Adam steps) in %.1f s; parameters in %s (run them with 'l2o apply --params %s')\n",
+		len(res.Epochs), res.AdamSteps, time.Since(start).Seconds(), *out, *out)
+	return nil
+}
+
+// parseWeights reads "1" (all ones), "v" (all v) or T comma-separated weights.
+func parseWeights(s string, steps int) ([]float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) != 1 && len(parts) != steps {
+		return nil, usagef("--weights: %d values for T = %d: give one value or T values", len(parts), steps)
+	}
+	out := make([]float64, steps)
+	for i := range out {
+		p := strings.TrimSpace(parts[min(i, len(parts)-1)])
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil, usagef("--weights: %q must be a number ≥ 0", p)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
