@@ -1,0 +1,328 @@
+package bench
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/unroll"
+	G "gorgonia.org/gorgonia"
+)
+
+// The trainers Measure knows.
+const (
+	Greedy   = "greedy"
+	Unrolled = "unrolled"
+	Banert   = "banert"
+)
+
+// Trainers lists the trainers in the order the benchmark runs them.
+var Trainers = []string{Greedy, Unrolled, Banert}
+
+// DefaultTs are the horizons of the benchmark.
+var DefaultTs = []int{1, 2, 5, 10, 20, 50, 100}
+
+// Config describes the training problem of the benchmark.
+type Config struct {
+	// Problem is a registered problem name (default "deblur").
+	Problem string
+	// Size is the image size (default 48) and NTrain the number of synthetic
+	// training functions (default 4).
+	Size, NTrain int
+	// Param is the method of greedy and unrolled training (default "m-pc").
+	Param string
+	// Batch is the unrolled mini-batch size (default min(4, NTrain)).
+	Batch int
+	// Seed of the synthetic data (default 1).
+	Seed int64
+	// GreedyEvals caps the L-BFGS evaluations per greedy step (default 20):
+	// the benchmark times memory-relevant work, not a converged training.
+	GreedyEvals int
+	// Epochs of unrolled training per measurement (default 2); the timing is
+	// that of the last epoch, so it excludes the first run's allocations.
+	Epochs int
+	// BanertInputs is the number of input channels of the Banert network (default 3).
+	BanertInputs int
+}
+
+func (c *Config) defaults() error {
+	if c.Problem == "" {
+		c.Problem = "deblur"
+	}
+	if c.Size == 0 {
+		c.Size = 48
+	}
+	if c.NTrain == 0 {
+		c.NTrain = 4
+	}
+	if c.Param == "" {
+		c.Param = "m-pc"
+	}
+	if c.Batch == 0 {
+		c.Batch = min(4, c.NTrain)
+	}
+	if c.Seed == 0 {
+		c.Seed = 1
+	}
+	if c.GreedyEvals == 0 {
+		c.GreedyEvals = 20
+	}
+	if c.Epochs == 0 {
+		c.Epochs = 2
+	}
+	if c.BanertInputs == 0 {
+		c.BanertInputs = 3
+	}
+	switch {
+	case c.Size < 4 || c.Size > 4096:
+		return fmt.Errorf("bench: image size %d out of range: use 4 to 4096", c.Size)
+	case c.NTrain < 1:
+		return fmt.Errorf("bench: %d training functions: use at least 1", c.NTrain)
+	case c.Batch < 1 || c.Batch > c.NTrain:
+		return fmt.Errorf("bench: batch size %d must be between 1 and the %d training functions", c.Batch, c.NTrain)
+	case c.GreedyEvals < 1 || c.Epochs < 1:
+		return fmt.Errorf("bench: greedy evaluations (%d) and unrolled epochs (%d) must be at least 1", c.GreedyEvals, c.Epochs)
+	}
+	return nil
+}
+
+// Row is one measurement.
+type Row struct {
+	Trainer string `json:"trainer"`
+	T       int    `json:"T"`
+	Size    int    `json:"size"`
+	NTrain  int    `json:"n_train"`
+	// Batch is the number of functions in the training graph (greedy: all
+	// NTrain; unrolled: the mini-batch; Banert: 1).
+	Batch int `json:"batch"`
+	// HeldBytes is graph.HeldBytes of the training graph after a run.
+	HeldBytes int64 `json:"held_bytes"`
+	// DevicePeak is the peak of the device counters during the measurement,
+	// above what was in use when it started.
+	DevicePeak int64 `json:"device_peak_bytes"`
+	// PeakRSS is the process's VmHWM at the end (per configuration only when
+	// the measurement ran in its own process).
+	PeakRSS int64 `json:"peak_rss_bytes"`
+	// Seconds is the training time measured: greedy, all T steps; unrolled,
+	// one epoch; Banert, one epoch of NTrain steps (batch size 1).
+	Seconds float64 `json:"seconds"`
+	// SecondsPerStep is per greedy step (with the capped inner solver) or per
+	// Adam step (one run of the unrolled graph with its gradient).
+	SecondsPerStep float64 `json:"seconds_per_step"`
+	Device         string  `json:"device"`
+	Process        string  `json:"process"` // "child" or "shared"
+}
+
+// Objective builds the training functions of the benchmark from synthetic images.
+func Objective(cfg Config) (*models.Objective, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	prob, err := models.Lookup(cfg.Problem, models.Options{H: cfg.Size, Seed: uint64(cfg.Seed)})
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	gen := data.Synthetic
+	if strings.HasPrefix(cfg.Problem, "ct") {
+		gen = func(n, h, w int, seed int64) []*data.Image { return data.Phantoms(n, h, seed) }
+	}
+	n, _, _, pix, err := data.Stack(gen(cfg.NTrain, prob.H, prob.W, cfg.Seed))
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	o, err := prob.Instantiate(pix, n, 0)
+	if err != nil {
+		return nil, fmt.Errorf("bench: %w", err)
+	}
+	return o, nil
+}
+
+// Measure trains with the named trainer for horizon T on the benchmark's
+// functions and reports memory and time. It runs in the calling process:
+// PeakRSS is the process's high-water mark (reset first where the kernel
+// allows it).
+func Measure(trainer string, T int, cfg Config) (Row, error) {
+	if err := cfg.defaults(); err != nil {
+		return Row{}, err
+	}
+	if T < 1 {
+		return Row{}, fmt.Errorf("bench: horizon T = %d must be at least 1", T)
+	}
+	o, err := Objective(cfg)
+	if err != nil {
+		return Row{}, err
+	}
+	_ = ResetPeakRSS()
+	dev := gpu.CPU()
+	base := dev.Stats().InUse
+	dev.ResetPeak()
+	row := Row{Trainer: trainer, T: T, Size: cfg.Size, NTrain: cfg.NTrain, Device: dev.Name(), Process: "shared"}
+	switch trainer {
+	case Greedy:
+		err = measureGreedy(&row, o, T, cfg)
+	case Unrolled:
+		err = measureUnrolled(&row, o, T, cfg)
+	case Banert:
+		err = measureBanert(&row, o, T, cfg)
+	default:
+		err = fmt.Errorf("bench: unknown trainer %q: use %s", trainer, strings.Join(Trainers, ", "))
+	}
+	if err != nil {
+		return Row{}, err
+	}
+	row.DevicePeak = dev.Stats().Peak - base
+	if row.PeakRSS, err = PeakRSS(); err != nil {
+		return Row{}, err
+	}
+	return row, nil
+}
+
+// measureGreedy holds the greedy step-loss graph (built and run like the one
+// greedy.Train uses, to read its held bytes), then runs greedy.Train for T
+// steps for the time and the process's peak memory.
+func measureGreedy(row *Row, o *models.Objective, T int, cfg Config) error {
+	m, err := models.ParseMethod(cfg.Param)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	row.Batch = o.N
+	held, err := greedyStepLossBytes(m, o)
+	if err != nil {
+		return err
+	}
+	row.HeldBytes = held
+	gpu.Track(held)
+	defer gpu.Untrack(held)
+	began := time.Now()
+	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: T, Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}})
+	if err != nil {
+		return fmt.Errorf("bench: greedy training: %w", err)
+	}
+	row.Seconds = time.Since(began).Seconds()
+	row.SecondsPerStep = row.Seconds / float64(len(res.Steps))
+	return nil
+}
+
+// greedyStepLossBytes builds the graph of the greedy step loss
+// g(θ, φ) = (1/N) Σk fk(xk − G_θ gk + H_φ pk) + λ/2‖θ − θ̃‖² + μ/2‖φ − φ̃‖²
+// node for node as greedy.NewStepLoss does, runs it once with its gradient
+// and returns graph.HeldBytes. (greedy.StepLoss does not expose its graph.)
+func greedyStepLossBytes(m models.Method, o *models.Objective) (int64, error) {
+	h, w := o.H, o.W
+	g := G.NewGraph()
+	theta := graph.Input(g, "theta", m.G.ParamShape(h, w)...)
+	thetaRef := graph.Input(g, "theta_ref", m.G.ParamShape(h, w)...)
+	x := graph.Input(g, "x", o.N, h, w)
+	gr := graph.Input(g, "grad", o.N, h, w)
+	y := graph.Input(g, "y", o.DataShape(o.N)...)
+	lambda := graph.Input(g, "lambda")
+	gv, err := m.G.Apply(theta, gr)
+	if err != nil {
+		return 0, fmt.Errorf("bench: greedy graph: %w", err)
+	}
+	xp := G.Must(G.Sub(x, gv))
+	pen := penalty(theta, thetaRef, lambda)
+	wrt := G.Nodes{theta}
+	if m.H != nil {
+		phi := graph.Input(g, "phi", m.H.ParamShape(h, w)...)
+		phiRef := graph.Input(g, "phi_ref", m.H.ParamShape(h, w)...)
+		p := graph.Input(g, "momentum", o.N, h, w)
+		mu := graph.Input(g, "mu")
+		hv, err := m.H.Apply(phi, p)
+		if err != nil {
+			return 0, fmt.Errorf("bench: greedy graph: %w", err)
+		}
+		xp = G.Must(G.Add(xp, hv))
+		pen = G.Must(G.Add(pen, penalty(phi, phiRef, mu)))
+		wrt = append(wrt, phi)
+	}
+	fsum, err := o.GraphValue(xp, y)
+	if err != nil {
+		return 0, fmt.Errorf("bench: greedy graph: %w", err)
+	}
+	loss := G.Must(G.Add(G.Must(G.Mul(fsum, G.NewConstant(1/float64(o.N)))), pen))
+	if _, err := G.Grad(loss, wrt...); err != nil {
+		return 0, fmt.Errorf("bench: greedy graph: %w", err)
+	}
+	mach := graph.NewMachine(g, wrt...)
+	defer mach.Close()
+	grad := make([]float64, len(o.X0))
+	if err := o.Eval(nil, grad, o.X0, nil); err != nil {
+		return 0, err
+	}
+	for _, in := range []struct {
+		n *G.Node
+		v []float64
+	}{{theta, m.G.Reference(1/o.L, h, w)}, {x, o.X0}, {gr, grad}, {y, o.Y}} {
+		if err := graph.Set(in.n, in.v); err != nil {
+			return 0, err
+		}
+	}
+	if err := mach.Run(); err != nil {
+		return 0, fmt.Errorf("bench: greedy graph: %w", err)
+	}
+	return graph.HeldBytes(g), nil
+}
+
+func penalty(a, b, w *G.Node) *G.Node {
+	sq := G.Must(G.Sum(G.Must(G.Square(G.Must(G.Sub(a, b))))))
+	return G.Must(G.Mul(G.Must(G.Mul(sq, w)), G.NewConstant(0.5)))
+}
+
+// measureUnrolled runs unroll.Train (which tracks its graph's bytes on the
+// device) for cfg.Epochs epochs and times the last.
+func measureUnrolled(row *Row, o *models.Objective, T int, cfg Config) error {
+	m, err := models.ParseMethod(cfg.Param)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	row.Batch = cfg.Batch
+	res, err := unroll.Train(o, unroll.Config{Method: m, T: T, Batch: cfg.Batch, Epochs: cfg.Epochs, Seed: cfg.Seed})
+	if err != nil {
+		return fmt.Errorf("bench: unrolled training: %w", err)
+	}
+	last := res.Epochs[len(res.Epochs)-1]
+	row.HeldBytes = res.HeldBytes
+	row.Seconds = last.Seconds
+	row.SecondsPerStep = last.SecondsPerStep
+	return nil
+}
+
+// measureBanert runs the Banert training graph (batch size 1) on every
+// training function twice, timing the second pass as an epoch. Adam's
+// update is not included (it is negligible next to a run of the graph).
+func measureBanert(row *Row, o *models.Objective, T int, cfg Config) error {
+	tg, err := banert.BuildTrainingGraph(o, T, cfg.BanertInputs)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	defer tg.Close()
+	row.Batch = 1
+	var tracked int64
+	defer func() { gpu.Untrack(tracked) }()
+	for pass := 0; pass < 2; pass++ {
+		began := time.Now()
+		for k := 0; k < o.N; k++ {
+			if err := tg.SetFunction(k); err != nil {
+				return err
+			}
+			if err := tg.Run(); err != nil {
+				return fmt.Errorf("bench: banert graph: %w", err)
+			}
+			if h := graph.HeldBytes(tg.Graph); h > tracked {
+				gpu.Track(h - tracked)
+				tracked = h
+			}
+		}
+		row.Seconds = time.Since(began).Seconds()
+	}
+	row.HeldBytes = tracked
+	row.SecondsPerStep = row.Seconds / float64(o.N)
+	return nil
+}

@@ -1,0 +1,173 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/bench"
+	"github.com/greedyl2o/greedyl2o/gpu"
+)
+
+func init() {
+	register(&Command{Name: "bench memory", Summary: "memory of greedy vs unrolled vs Banert training as T grows (held bytes, device peak, peak RSS)", Run: runBenchMemory})
+}
+
+type benchMemoryFlags struct {
+	cfg        bench.Config
+	trainers   string
+	ts         string
+	maxT       int
+	budgetGB   float64
+	device     string
+	out        string
+	inProcess  bool
+	childTrain string
+	childT     int
+}
+
+func runBenchMemory(env *Env, args []string) error {
+	var f benchMemoryFlags
+	fs := newFlags(env, "bench memory", "bench memory [--size 48 --n-train 4 --param m-pc] [--T 1,2,5,10,20,50,100 --max-T 100] [--trainers greedy,unrolled,banert] [--device cpu] [--out DIR]")
+	fs.StringVar(&f.cfg.Problem, "problem", "deblur", "problem (synthetic training images)")
+	fs.IntVar(&f.cfg.Size, "size", 48, "image size")
+	fs.IntVar(&f.cfg.NTrain, "n-train", 4, "number of training functions")
+	fs.StringVar(&f.cfg.Param, "param", "m-pc", "method of greedy and unrolled training")
+	fs.IntVar(&f.cfg.Batch, "batch", 0, "unrolled mini-batch size (0: min(4, n-train))")
+	fs.Int64Var(&f.cfg.Seed, "seed", 1, "seed of the synthetic data")
+	fs.IntVar(&f.cfg.GreedyEvals, "greedy-evals", 20, "L-BFGS evaluations per greedy step (timing only; memory does not depend on it)")
+	fs.IntVar(&f.cfg.Epochs, "epochs", 2, "unrolled epochs per measurement (the last is timed)")
+	fs.IntVar(&f.cfg.BanertInputs, "banert-inputs", 3, "input channels of the Banert network (3 or 4)")
+	fs.StringVar(&f.trainers, "trainers", strings.Join(bench.Trainers, ","), "trainers to measure: greedy, unrolled, banert")
+	fs.StringVar(&f.ts, "T", "1,2,5,10,20,50,100", "horizons T to measure")
+	fs.IntVar(&f.maxT, "max-T", 100, "largest T to measure")
+	fs.Float64Var(&f.budgetGB, "budget-gb", 16, "skip horizons whose memory, extrapolated linearly in T, exceeds this many GB (0: no limit)")
+	fs.StringVar(&f.device, "device", "cpu", "device whose counters report the held bytes: cpu or cuda")
+	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json")
+	fs.BoolVar(&f.inProcess, "in-process", false, "measure in this process instead of one child process per configuration (peak RSS is then cumulative)")
+	fs.StringVar(&f.childTrain, "child-trainer", "", "internal: measure one trainer and print its row as JSON")
+	fs.IntVar(&f.childT, "child-T", 0, "internal: horizon of --child-trainer")
+	_ = fs.MarkHidden("child-trainer")
+	_ = fs.MarkHidden("child-T")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if f.device != "cpu" {
+		d, err := gpu.Open(f.device)
+		if err != nil {
+			return usagef("--device %s: %v", f.device, err)
+		}
+		return usagef("--device %s: opened %s, but the training graphs run on the CPU (gorgonia tape machine), so its counters would stay empty; use --device cpu", f.device, d.Name())
+	}
+	if f.childTrain != "" {
+		row, err := bench.Measure(f.childTrain, f.childT, f.cfg)
+		if err != nil {
+			return asUsage(err)
+		}
+		row.Process = "child"
+		b, err := json.Marshal(row)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintln(env.Stdout, string(b))
+		return nil
+	}
+	trainers := strings.Split(f.trainers, ",")
+	for i, tr := range trainers {
+		trainers[i] = strings.TrimSpace(tr)
+		if !contains(bench.Trainers, trainers[i]) {
+			return usagef("--trainers: unknown trainer %q: use %s", tr, strings.Join(bench.Trainers, ", "))
+		}
+	}
+	var ts []int
+	for _, s := range strings.Split(f.ts, ",") {
+		T, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || T < 1 {
+			return usagef("--T: %q is not a horizon ≥ 1", s)
+		}
+		ts = append(ts, T)
+	}
+	if f.maxT < 1 || f.budgetGB < 0 {
+		return usagef("--max-T must be ≥ 1 and --budget-gb ≥ 0")
+	}
+	if _, err := bench.Objective(f.cfg); err != nil {
+		return asUsage(err)
+	}
+	run := func(tr string, T int) (bench.Row, error) { return bench.Measure(tr, T, f.cfg) }
+	if !f.inProcess {
+		exe, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("finding this program to run each configuration in a child process: %w (use --in-process)", err)
+		}
+		run = func(tr string, T int) (bench.Row, error) { return benchMemoryChild(exe, f, tr, T) }
+	}
+	fmt.Fprintf(env.Stdout, "memory of training %s on %d %s functions of %d×%d (greedy and unrolled: %s), device %s, %s\n",
+		strings.Join(trainers, ", "), f.cfg.NTrain, f.cfg.Problem, f.cfg.Size, f.cfg.Size, f.cfg.Param, f.device,
+		map[bool]string{true: "in this process", false: "one child process per configuration"}[f.inProcess])
+	rows, skips := bench.Sweep(trainers, ts, f.maxT, int64(f.budgetGB*1e9), run, func(r bench.Row) {
+		fmt.Fprintf(env.Stderr, "  %s T=%d: held %.2f MB, peak RSS %.1f MB, %.3f s\n", r.Trainer, r.T, float64(r.HeldBytes)/1e6, float64(r.PeakRSS)/1e6, r.Seconds)
+	})
+	bench.WriteTable(env.Stdout, rows, skips)
+	rep := &bench.Report{Config: f.cfg, Rows: rows, Skipped: skips, Summaries: bench.Summarize(rows)}
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return fmt.Errorf("--out: %w", err)
+	}
+	var csvBuf, jsonBuf bytes.Buffer
+	if err := bench.WriteCSV(&csvBuf, rows); err != nil {
+		return err
+	}
+	if err := bench.WriteJSON(&jsonBuf, rep); err != nil {
+		return err
+	}
+	for name, b := range map[string][]byte{"memory.csv": csvBuf.Bytes(), "memory.json": jsonBuf.Bytes()} {
+		if err := os.WriteFile(filepath.Join(f.out, name), b, 0o644); err != nil {
+			return fmt.Errorf("writing %s: %w", name, err)
+		}
+	}
+	fmt.Fprintf(env.Stdout, "wrote %s and %s\n", filepath.Join(f.out, "memory.csv"), filepath.Join(f.out, "memory.json"))
+	if len(rows) == 0 {
+		return fmt.Errorf("no configuration could be measured")
+	}
+	return nil
+}
+
+// benchMemoryChild measures one configuration in a fresh process running this
+// program, so that its peak RSS is its own.
+func benchMemoryChild(exe string, f benchMemoryFlags, trainer string, T int) (bench.Row, error) {
+	c := f.cfg
+	args := []string{"bench", "memory", "--child-trainer", trainer, "--child-T", strconv.Itoa(T),
+		"--problem", c.Problem, "--size", strconv.Itoa(c.Size), "--n-train", strconv.Itoa(c.NTrain),
+		"--param", c.Param, "--batch", strconv.Itoa(c.Batch), "--seed", strconv.FormatInt(c.Seed, 10),
+		"--greedy-evals", strconv.Itoa(c.GreedyEvals), "--epochs", strconv.Itoa(c.Epochs),
+		"--banert-inputs", strconv.Itoa(c.BanertInputs)}
+	cmd := exec.Command(exe, args...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if i := strings.LastIndexByte(msg, '\n'); i >= 0 {
+			msg = msg[i+1:]
+		}
+		return bench.Row{}, fmt.Errorf("child process (%s): %v %s", strings.Join(args, " "), err, msg)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
+	var row bench.Row
+	if err := json.Unmarshal([]byte(lines[len(lines)-1]), &row); err != nil {
+		return bench.Row{}, fmt.Errorf("child process printed no result row: %w", err)
+	}
+	return row, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

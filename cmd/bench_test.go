@@ -1,0 +1,72 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/bench"
+)
+
+func TestBenchMemoryInProcess(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	code := Main([]string{"bench", "memory", "--in-process", "--size", "12", "--n-train", "2", "--T", "1,2,4,8", "--max-T", "4",
+		"--trainers", "greedy,unrolled", "--greedy-evals", "2", "--epochs", "1", "--out", dir}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "memory.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep bench.Report
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Rows) != 6 || len(rep.Skipped) != 2 {
+		t.Fatalf("%d rows and %d skips, want 6 (2 trainers × T ≤ 4) and 2 (T = 8):\n%s", len(rep.Rows), len(rep.Skipped), out.String())
+	}
+	g1, _ := bench.Find(rep.Rows, bench.Greedy, 1)
+	g4, _ := bench.Find(rep.Rows, bench.Greedy, 4)
+	u1, _ := bench.Find(rep.Rows, bench.Unrolled, 1)
+	u4, _ := bench.Find(rep.Rows, bench.Unrolled, 4)
+	if g1.HeldBytes != g4.HeldBytes || !(u4.HeldBytes > 3*u1.HeldBytes) {
+		t.Errorf("held bytes: greedy %d → %d, unrolled %d → %d: want greedy constant and unrolled about 4×", g1.HeldBytes, g4.HeldBytes, u1.HeldBytes, u4.HeldBytes)
+	}
+	if !strings.Contains(out.String(), "unrolled: ") || !strings.Contains(out.String(), "per unrolled iteration") {
+		t.Errorf("no slope line in the table:\n%s", out.String())
+	}
+	if _, err := os.Stat(filepath.Join(dir, "memory.csv")); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestBenchMemoryChildAndDevice(t *testing.T) {
+	var out, errb bytes.Buffer
+	code := Main([]string{"bench", "memory", "--child-trainer", "unrolled", "--child-T", "2", "--size", "12", "--n-train", "2", "--epochs", "1"}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("child mode: exit %d: %s", code, errb.String())
+	}
+	var row bench.Row
+	if err := json.Unmarshal(out.Bytes(), &row); err != nil {
+		t.Fatalf("child output %q is not a JSON row: %v", out.String(), err)
+	}
+	if row.Trainer != "unrolled" || row.T != 2 || row.HeldBytes <= 0 || row.PeakRSS <= 0 || row.Process != "child" {
+		t.Errorf("child row %+v", row)
+	}
+	for _, args := range [][]string{
+		{"bench", "memory", "--device", "cuda"},
+		{"bench", "memory", "--trainers", "nope"},
+		{"bench", "memory", "--T", "0"},
+		{"bench", "memory", "--size", "2"},
+	} {
+		errb.Reset()
+		if code := Main(args, &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", args, code, errb.String())
+		}
+	}
+}
