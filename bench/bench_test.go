@@ -123,3 +123,25 @@ func TestCSVAndTable(t *testing.T) {
 		t.Errorf("table:\n%s", buf.String())
 	}
 }
+
+func TestPlotPlacesPointsOnLogAxes(t *testing.T) {
+	rows := []Row{
+		{Trainer: Unrolled, T: 1, HeldBytes: 1e6, PeakRSS: 1e7},
+		{Trainer: Unrolled, T: 100, HeldBytes: 1e8, PeakRSS: 1e9},
+	}
+	var buf bytes.Buffer
+	if err := WritePlot(&buf, rows, "a<b"); err != nil {
+		t.Fatal(err)
+	}
+	svg := buf.String()
+	// x: T = 1 at the left edge (70), T = 100 at the right (720 − 230 = 490);
+	// y: 1 MB at the bottom (480 − 50 = 430), 1000 MB at the top (40).
+	for _, want := range []string{`points="70.0,430.0 490.0,170.0"`, `points="70.0,300.0 490.0,40.0"`, "a&lt;b", "1 MB/iter"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("plot lacks %q", want)
+		}
+	}
+	if err := WritePlot(&buf, nil, ""); err == nil {
+		t.Error("empty plot accepted")
+	}
+}

@@ -117,19 +117,24 @@ func runBenchMemory(env *Env, args []string) error {
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}
-	var csvBuf, jsonBuf bytes.Buffer
+	var csvBuf, jsonBuf, svgBuf bytes.Buffer
 	if err := bench.WriteCSV(&csvBuf, rows); err != nil {
 		return err
 	}
 	if err := bench.WriteJSON(&jsonBuf, rep); err != nil {
 		return err
 	}
-	for name, b := range map[string][]byte{"memory.csv": csvBuf.Bytes(), "memory.json": jsonBuf.Bytes()} {
+	files := map[string][]byte{"memory.csv": csvBuf.Bytes(), "memory.json": jsonBuf.Bytes()}
+	title := fmt.Sprintf("training memory vs T: %s, %d×%d, N = %d", f.cfg.Param, f.cfg.Size, f.cfg.Size, f.cfg.NTrain)
+	if len(rows) > 0 && bench.WritePlot(&svgBuf, rows, title) == nil {
+		files["memory.svg"] = svgBuf.Bytes()
+	}
+	for name, b := range files {
 		if err := os.WriteFile(filepath.Join(f.out, name), b, 0o644); err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
 	}
-	fmt.Fprintf(env.Stdout, "wrote %s and %s\n", filepath.Join(f.out, "memory.csv"), filepath.Join(f.out, "memory.json"))
+	fmt.Fprintf(env.Stdout, "wrote memory.csv, memory.json and memory.svg (log–log plot) in %s\n", f.out)
 	if len(rows) == 0 {
 		return fmt.Errorf("no configuration could be measured")
 	}

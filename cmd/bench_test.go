@@ -40,8 +40,10 @@ func TestBenchMemoryInProcess(t *testing.T) {
 	if !strings.Contains(out.String(), "unrolled: ") || !strings.Contains(out.String(), "per unrolled iteration") {
 		t.Errorf("no slope line in the table:\n%s", out.String())
 	}
-	if _, err := os.Stat(filepath.Join(dir, "memory.csv")); err != nil {
-		t.Error(err)
+	for _, name := range []string{"memory.csv", "memory.svg"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Error(err)
+		}
 	}
 }
 
