@@ -103,6 +103,10 @@ func Fit(ts []int, bytes []float64) (slope, intercept float64, err error) {
 		return 0, 0, errors.New("bench: a fit needs at least two different horizons")
 	}
 	slope = stb / stt
+	// A flat series gives a slope of rounding size: report it as exactly 0.
+	if math.Abs(slope)*math.Sqrt(stt) <= 1e-12*math.Abs(mb) {
+		slope = 0
+	}
 	return slope, mb - slope*mt, nil
 }
 
