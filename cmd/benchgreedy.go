@@ -59,6 +59,8 @@ func runBenchGreedy(env *Env, args []string) error {
 	nagIters := fs.Int("nag-iters", 0, "NAG iterations per block (0: the paper's 1000, 100 for scalars)")
 	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
 	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
+	lambda := fs.String("lambda", "0", "λt schedule")
+	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
 	if err := parse(fs, args); err != nil {
@@ -66,6 +68,14 @@ func runBenchGreedy(env *Env, args []string) error {
 	}
 	if *maxSteps < 1 || len(*evalAt) == 0 {
 		return usagef("--max-steps must be ≥ 1 and --at non-empty")
+	}
+	lam, err := greedy.ParseSchedule(*lambda)
+	if err != nil {
+		return usagef("--lambda: %v", err)
+	}
+	muS, err := greedy.ParseSchedule(*mu)
+	if err != nil {
+		return usagef("--mu: %v", err)
 	}
 	prob, train, test, err := pf.build()
 	if err != nil {
@@ -113,7 +123,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			var evals int
 			runtime.GC()
 			res, err := greedy.Train(train, greedy.Config{
-				Method: method, Inner: inner, TolRel: *tolRel, MaxSteps: steps, Dir: dir,
+				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, MaxSteps: steps, Dir: dir,
 				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations
