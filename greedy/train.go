@@ -198,7 +198,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		}
 		sp.Precond = nil
 		if !cfg.NoPrecond {
-			sp.Precond = blockPreconditioner(cfg.Method, grad, p, o, loss.ThetaLen())
+			sp.Precond = blockPreconditioner(cfg.Method, grad, p, o, loss.ThetaLen(), lam/o.L, mu/o.L)
 		}
 		evalsBefore := loss.Evaluations()
 		u0 := loss.Reference()
@@ -334,18 +334,18 @@ func compatible(old, cur *Manifest) error {
 // blockPreconditioner combines the parametrizations' preconditioners for the
 // θ block (curvature from the gradients g) and the φ block (from the momentum
 // directions p); nil if neither has one.
-func blockPreconditioner(m models.Method, g, p []float64, o *models.Objective, nTheta int) func(dst, src []float64) {
+func blockPreconditioner(m models.Method, g, p []float64, o *models.Objective, nTheta int, shiftG, shiftH float64) func(dst, src []float64) {
 	ident := func(dst, src []float64) { copy(dst, src) }
 	pg, okG := ident, false
 	if pc, ok := m.G.(models.Preconditioner); ok {
-		if f, ok := pc.Precondition(g, o.N, o.H, o.W); ok {
+		if f, ok := pc.Precondition(g, o.N, o.H, o.W, shiftG); ok {
 			pg, okG = f, true
 		}
 	}
 	ph, okH := ident, false
 	if m.H != nil {
 		if pc, ok := m.H.(models.Preconditioner); ok {
-			if f, ok := pc.Precondition(p, o.N, o.H, o.W); ok {
+			if f, ok := pc.Precondition(p, o.N, o.H, o.W, shiftH); ok {
 				ph, okH = f, true
 			}
 		}

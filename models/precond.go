@@ -8,18 +8,19 @@ import (
 
 // Preconditioner is implemented by parametrizations that can approximate the
 // curvature of θ ↦ (1/N) Σk ½‖G_θ vk‖² by an operator diagonal in a known basis.
-// Precondition returns the symmetric positive definite map P ≈ (curvature)^(−1/2)
+// The curvature estimate plus shift (the penalty weight λ, scaled like the
+// estimate) is inverted. Precondition returns the symmetric positive definite map P ≈ (curvature)^(−1/2)
 // (applied as apply(dst, src)); inner solvers work in the variable z with
 // θ = θ̃ + P z, which equalises the very different scales of the parameters
 // (for PC, the spectrum of the training gradients spans many orders of magnitude).
 type Preconditioner interface {
-	Precondition(v []float64, n, h, w int) (apply func(dst, src []float64), ok bool)
+	Precondition(v []float64, n, h, w int, shift float64) (apply func(dst, src []float64), ok bool)
 }
 
 // floorRel is the smallest curvature kept, relative to the largest.
 const floorRel = 1e-8
 
-func invSqrt(d []float64) {
+func invSqrt(d []float64, shift float64) {
 	var m float64
 	for _, v := range d {
 		m = math.Max(m, v)
@@ -29,20 +30,20 @@ func invSqrt(d []float64) {
 		floor = 1
 	}
 	for i, v := range d {
-		d[i] = 1 / math.Sqrt(math.Max(v, floor))
+		d[i] = 1 / math.Sqrt(math.Max(v, floor)+shift)
 	}
 }
 
 // Precondition implements Preconditioner: the scalar (1/N)Σ‖vk‖².
-func (Scalar) Precondition(v []float64, n, h, w int) (func(dst, src []float64), bool) {
+func (Scalar) Precondition(v []float64, n, h, w int, shift float64) (func(dst, src []float64), bool) {
 	d := []float64{kernels.Dot(v, v) / float64(n)}
-	invSqrt(d)
+	invSqrt(d, shift)
 	s := d[0]
 	return func(dst, src []float64) { dst[0] = s * src[0] }, true
 }
 
 // Precondition implements Preconditioner: the diagonal (1/N)Σk vk[i,j]².
-func (Pointwise) Precondition(v []float64, n, h, w int) (func(dst, src []float64), bool) {
+func (Pointwise) Precondition(v []float64, n, h, w int, shift float64) (func(dst, src []float64), bool) {
 	hw := h * w
 	d := make([]float64, hw)
 	for k := 0; k < n; k++ {
@@ -50,7 +51,7 @@ func (Pointwise) Precondition(v []float64, n, h, w int) (func(dst, src []float64
 			d[i] += x * x / float64(n)
 		}
 	}
-	invSqrt(d)
+	invSqrt(d, shift)
 	return func(dst, src []float64) {
 		for i := range d {
 			dst[i] = d[i] * src[i]
@@ -60,7 +61,7 @@ func (Pointwise) Precondition(v []float64, n, h, w int) (func(dst, src []float64
 
 // Precondition implements Preconditioner: diagonal in the Fourier basis,
 // (1/N)Σk |v̂k(ω)|².
-func (*FullConv) Precondition(v []float64, n, h, w int) (func(dst, src []float64), bool) {
+func (*FullConv) Precondition(v []float64, n, h, w int, shift float64) (func(dst, src []float64), bool) {
 	f := kernels.NewFFT2(h, w)
 	sl := f.SpectrumLen()
 	spec := make([]complex128, sl)
@@ -72,7 +73,7 @@ func (*FullConv) Precondition(v []float64, n, h, w int) (func(dst, src []float64
 			d[i] += (real(c)*real(c) + imag(c)*imag(c)) / float64(n)
 		}
 	}
-	invSqrt(d)
+	invSqrt(d, shift)
 	return func(dst, src []float64) {
 		f.Forward(spec, src)
 		for i := range spec {
