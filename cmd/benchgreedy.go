@@ -59,6 +59,8 @@ func runBenchGreedy(env *Env, args []string) error {
 	nagIters := fs.Int("nag-iters", 0, "NAG iterations per block (0: the paper's 1000, 100 for scalars)")
 	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
 	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
+	precond := fs.Bool("precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
+	maxEvals := fs.Int("lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
 	lambda := fs.String("lambda", "0", "λt schedule")
 	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
@@ -111,6 +113,9 @@ func runBenchGreedy(env *Env, args []string) error {
 				return asUsage(err)
 			}
 			steps := *maxSteps
+			if in == "lbfgs" {
+				inner = greedy.LBFGS{MaxEvaluations: *maxEvals}
+			}
 			if in == "nag" {
 				inner = greedy.NAG{Iters: *nagIters}
 				if *nagSteps > 0 {
@@ -123,7 +128,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			var evals int
 			runtime.GC()
 			res, err := greedy.Train(train, greedy.Config{
-				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, MaxSteps: steps, Dir: dir,
+				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !*precond, MaxSteps: steps, Dir: dir,
 				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations

@@ -29,6 +29,7 @@ type greedyFlags struct {
 	CertifyL  float64
 	LBFGSTol  float64
 	MaxEvals  int
+	Precond   bool
 }
 
 func runTrainGreedy(env *Env, args []string) error {
@@ -50,6 +51,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
 	fs.Float64Var(&gf.LBFGSTol, "lbfgs-tol", 1e-6, "L-BFGS inner solver: relative gradient tolerance")
 	fs.IntVar(&gf.MaxEvals, "lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
+	fs.BoolVar(&gf.Precond, "precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -104,7 +106,8 @@ func runTrainGreedy(env *Env, args []string) error {
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL,
-		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
+		NoPrecond: !gf.Precond,
+		Dir:       gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {
 			mark := ""
 			if s.FellBack {
