@@ -100,29 +100,7 @@ func save(dir string, man *Manifest, net *Network, opt *adam) error {
 	return nil
 }
 
-// writeAtomic writes data to path through a synced temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}
+func writeAtomic(path string, data []byte) error { return greedy.WriteFileAtomic(path, data) }
 
 // ReadManifest reads and checks dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {

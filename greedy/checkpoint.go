@@ -74,8 +74,10 @@ func statePath(dir, name string, t int) string {
 	return filepath.Join(dir, "state", fmt.Sprintf("%s_%05d.npy", name, t))
 }
 
-// writeAtomic writes data to path through a synced temporary file and a rename.
-func writeAtomic(path string, data []byte) error {
+// WriteFileAtomic writes data to path through a synced temporary file and a
+// rename (then syncs the directory), so a reader sees the old or the new file,
+// never a partial one.
+func WriteFileAtomic(path string, data []byte) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -111,7 +113,7 @@ func WriteNPY(path string, v []float64) error {
 	if err := npyio.Write(&buf, v); err != nil {
 		return fmt.Errorf("encoding %s: %w", path, err)
 	}
-	if err := writeAtomic(path, buf.Bytes()); err != nil {
+	if err := WriteFileAtomic(path, buf.Bytes()); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
@@ -157,7 +159,7 @@ func WriteManifest(dir string, m *Manifest) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n'))
+	return WriteFileAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n'))
 }
 
 // ReadManifest reads dir/manifest.json.
