@@ -1,0 +1,76 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/report"
+)
+
+func init() {
+	register(&Command{Name: "report", Summary: "build an HTML report (figures, table) from saved curves and greedy checkpoints", Run: runReport})
+}
+
+func runReport(env *Env, args []string) error {
+	fs := newFlags(env, "report", "report --curves DIR/curves.json [--params DIR…] --out DIR")
+	curvesPath := fs.String("curves", "", "curves written by 'l2o eval' or 'l2o demo' (curves.json)")
+	params := fs.StringSlice("params", nil, "greedy checkpoint directories: scalars of PS/M-PS and kernels of PC/M-PC are drawn")
+	out := fs.String("out", "", "output directory of the report")
+	title := fs.String("title", "greedyl2o report", "title of index.html")
+	psnrIter := fs.Int("psnr-iter", report.DefaultPSNRIter, "iteration whose mean PSNR the table shows")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *curvesPath == "" || *out == "" {
+		return usagef("--curves and --out are required")
+	}
+	if *psnrIter < 0 {
+		return usagef("--psnr-iter must be ≥ 0 (got %d)", *psnrIter)
+	}
+	f, err := os.Open(*curvesPath)
+	if err != nil {
+		return usagef("--curves: %v", err)
+	}
+	curves, err := eval.ReadJSON(f)
+	f.Close()
+	if err != nil {
+		return usagef("--curves %s: %v", *curvesPath, err)
+	}
+	if len(curves) == 0 {
+		return usagef("--curves %s holds no curves", *curvesPath)
+	}
+	rep := &report.Report{Title: *title, Curves: curves, PSNRIter: *psnrIter,
+		Notes: []string{fmt.Sprintf("Curves from %s.", *curvesPath)}}
+	for _, dir := range *params {
+		l, man, err := greedy.Load(dir)
+		if err != nil {
+			return usagef("--params %s: %v", dir, err)
+		}
+		s, err := scalarSeries(l, baselines.HeavyBall{}, man.L)
+		if err != nil {
+			return fmt.Errorf("--params %s: %w", dir, err)
+		}
+		if s != nil && rep.Scalars == nil {
+			rep.Scalars = s
+		}
+		k, err := kernelPanels(l, 21)
+		if err != nil {
+			return fmt.Errorf("--params %s: %w", dir, err)
+		}
+		rep.Kernels = append(rep.Kernels, k...)
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (stopped: %s), from %s.",
+			l.Name(), l.Steps, man.NTrain, man.Problem, man.H, man.W, man.StopCause, dir))
+	}
+	index, err := rep.Write(*out)
+	if err != nil {
+		return err
+	}
+	if err := report.WriteTable(env.Stdout, curves, nil, *psnrIter); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "report: %s\n", index)
+	return nil
+}

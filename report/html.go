@@ -1,0 +1,101 @@
+package report
+
+import (
+	"html/template"
+
+	"github.com/greedyl2o/greedyl2o/eval"
+)
+
+// page is the data of index.html.
+type page struct {
+	Title    string
+	Notes    []string
+	Header   []string
+	Rows     [][]string
+	Scalars  bool
+	Kernels  bool
+	Recons   bool
+	PSNRIter int
+}
+
+func (r *Report) page() page {
+	tols := r.Tols
+	if tols == nil {
+		tols = eval.DefaultTolerances
+	}
+	psnrIter := r.PSNRIter
+	if psnrIter == 0 {
+		psnrIter = DefaultPSNRIter
+	}
+	title := r.Title
+	if title == "" {
+		title = "greedyl2o report"
+	}
+	pg := page{
+		Title: title, Notes: r.Notes, Header: tableHeader(tols, psnrIter), PSNRIter: psnrIter,
+		Scalars: r.Scalars != nil && len(r.Scalars.Alpha) > 0,
+		Kernels: len(r.Kernels) > 0, Recons: len(r.Reconstructions) > 0,
+	}
+	for _, h := range Headlines(r.Curves, tols, psnrIter) {
+		pg.Rows = append(pg.Rows, tableRow(h))
+	}
+	return pg
+}
+
+var indexTemplate = template.Must(template.New("index").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>{{.Title}}</title>
+<style>
+body { font-family: sans-serif; max-width: 72em; margin: 2em auto; padding: 0 1em; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.7em; }
+td { text-align: right; font-variant-numeric: tabular-nums; }
+td:first-child { text-align: left; }
+th { background: #f3f3f3; }
+img { max-width: 100%; }
+figure { margin: 1.5em 0; }
+figcaption { color: #555; font-size: 0.9em; }
+</style>
+</head>
+<body>
+<h1>{{.Title}}</h1>
+{{range .Notes}}<p>{{.}}</p>
+{{end}}
+<h2>Headline numbers</h2>
+<table id="headline">
+<thead><tr>{{range .Header}}<th>{{.}}</th>{{end}}</tr></thead>
+<tbody>
+{{range .Rows}}<tr>{{range .}}<td>{{.}}</td>{{end}}</tr>
+{{end}}</tbody>
+</table>
+<p>Iterations and seconds are those at which the mean function optimality over the test set first falls to the
+tolerance (— if never); seconds count only the methods' own iterations. PSNR is the mean over the test set at
+iteration {{.PSNRIter}}. Curves: <a href="curves.csv">curves.csv</a>, <a href="curves.json">curves.json</a>.</p>
+
+<h2>Function optimality</h2>
+<figure><img src="optimality_iter.png" alt="function optimality against iteration">
+<figcaption>Mean function optimality (line) and its minimum and maximum over the test set (band) against iteration,
+log scale; values below the axis (or negative, where a method beats the estimate of f*) are drawn at its bottom.
+<a href="optimality_iter.svg">SVG</a></figcaption></figure>
+<figure><img src="optimality_seconds.png" alt="function optimality against seconds">
+<figcaption>The same against wall-clock seconds. <a href="optimality_seconds.svg">SVG</a></figcaption></figure>
+{{if .Scalars}}
+<h2>Learned scalars</h2>
+<figure><img src="scalars.png" alt="learned step sizes and momenta">
+<figcaption>Learned step size α<sub>t</sub> and momentum β<sub>t</sub> against step t, with the asymptotically optimal
+heavy-ball values (dashed). <a href="scalars.svg">SVG</a>, <a href="scalars.csv">CSV</a></figcaption></figure>
+{{end}}{{if .Kernels}}
+<h2>Learned kernels</h2>
+<figure><img src="kernels.png" alt="centre crops of learned kernels">
+<figcaption>Centre crops of learned kernels (origin in the middle). Blue is negative, red positive; each panel is
+scaled to the largest magnitude away from its centre, so the centre pixel may saturate (its value is printed).</figcaption></figure>
+{{end}}{{if .Recons}}
+<h2>Reconstructions</h2>
+<figure><img src="reconstructions.png" alt="reconstructions">
+<figcaption>Images with values clipped to [0, 1].</figcaption></figure>
+{{end}}
+</body>
+</html>
+`))
