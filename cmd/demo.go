@@ -43,11 +43,11 @@ type demoConfig struct {
 // cores); quickDefaults those of --quick (seconds, for tests).
 var (
 	demoDefaults = demoConfig{
-		Size: 64, NTrain: 10, NTest: 10, Seed: 1, MaxSteps: 60, TolRel: 1e7, InnerEvals: 100,
+		Size: 64, NTrain: 10, NTest: 10, Seed: 1, MaxSteps: 60, TolRel: 1e7, InnerEvals: 100, Lambda: 1e-5, Mu: 1e-5,
 		Iters: 300, FStarIters: 3000, TuneIters: 20, ReconIter: 15, FinalIters: 1000, KernelCropSize: 21,
 	}
 	quickDefaults = demoConfig{
-		Size: 24, NTrain: 3, NTest: 3, Seed: 1, MaxSteps: 6, TolRel: 1e7, InnerEvals: 25,
+		Size: 24, NTrain: 3, NTest: 3, Seed: 1, MaxSteps: 6, TolRel: 1e7, InnerEvals: 25, Lambda: 1e-5, Mu: 1e-5,
 		Iters: 40, FStarIters: 400, TuneIters: 0, ReconIter: 15, FinalIters: 200, KernelCropSize: 21,
 	}
 )

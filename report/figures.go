@@ -34,6 +34,10 @@ const minFloor = 1e-16
 // positive minimum over the curves, at least minFloor. Values at or below
 // it (including negative values, where a method beats the estimate of f*)
 // are drawn at the floor.
+// ceiling is the largest optimality drawn; larger (or infinite) values of a
+// diverging run are clipped to it.
+const ceiling = 1e6
+
 func optimalityFloor(curves []*eval.Curve) float64 {
 	lo := math.Inf(1)
 	for _, c := range curves {
@@ -64,7 +68,7 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*plot.Pl
 		if math.IsNaN(v) || v < floor {
 			return floor
 		}
-		return v
+		return math.Min(v, ceiling) // diverging runs are drawn at the top edge
 	}
 	yMax := 1.0
 	xMax := 0.0
@@ -111,7 +115,7 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*plot.Pl
 		p.Add(poly, line)
 		p.Legend.Add(c.Method, line)
 	}
-	p.Y.Min, p.Y.Max = floor, math.Min(yMax*1.5, 1e6)
+	p.Y.Min, p.Y.Max = floor, math.Min(yMax*1.5, ceiling)
 	p.X.Min, p.X.Max = 0, math.Max(xMax, 1e-9)
 	p.Legend.Top = true
 	p.Legend.Left = false
