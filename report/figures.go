@@ -61,7 +61,7 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*plot.Pl
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = "function optimality"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: 1}
 	p.Add(plotter.NewGrid())
 	floor := optimalityFloor(curves)
 	clip := func(v float64) float64 {
