@@ -2,9 +2,7 @@ package banert
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -105,16 +103,9 @@ func writeAtomic(path string, data []byte) error { return greedy.WriteFileAtomic
 // ReadManifest reads and checks dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, "manifest.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s is not a Banert checkpoint: no manifest.json (train one with 'l2o train banert --out %s')", dir, dir)
-		}
-		return nil, err
-	}
 	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("checkpoint manifest %s is corrupt: %w", path, err)
+	if err := greedy.ReadCheckpointJSON(dir, "manifest.json", "Banert", "l2o train banert", &m); err != nil {
+		return nil, err
 	}
 	if m.Format != FormatVersion {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)

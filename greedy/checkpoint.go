@@ -162,19 +162,31 @@ func WriteManifest(dir string, m *Manifest) error {
 	return WriteFileAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n'))
 }
 
-// ReadManifest reads dir/manifest.json.
-func ReadManifest(dir string) (*Manifest, error) {
-	path := filepath.Join(dir, "manifest.json")
+// ReadCheckpointJSON reads the JSON file name in the checkpoint directory dir
+// into v. A missing file is reported as "dir is not a KIND checkpoint" with the
+// command that makes one (train, e.g. "l2o train greedy"); a file that does
+// not parse is reported as corrupt.
+func ReadCheckpointJSON(dir, name, kind, train string, v any) error {
+	path := filepath.Join(dir, name)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s is not a greedy checkpoint: no manifest.json (train one with 'l2o train greedy --out %s')", dir, dir)
+			return fmt.Errorf("%s is not a %s checkpoint: no %s (train one with '%s --out %s')", dir, kind, name, train, dir)
 		}
-		return nil, err
+		return err
 	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
+	}
+	return nil
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, "manifest.json")
 	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("checkpoint manifest %s is corrupt: %w", path, err)
+	if err := ReadCheckpointJSON(dir, "manifest.json", "greedy", "l2o train greedy", &m); err != nil {
+		return nil, err
 	}
 	if m.Format != FormatVersion {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)

@@ -2,9 +2,7 @@ package unroll
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -100,16 +98,9 @@ func ReadState(dir string) (*State, error) { return readState(dir) }
 
 func readState(dir string) (*State, error) {
 	path := filepath.Join(dir, "unroll.json")
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s is not an unrolled-training checkpoint: no unroll.json (train one with 'l2o train unroll --out %s')", dir, dir)
-		}
-		return nil, err
-	}
 	var s State
-	if err := json.Unmarshal(b, &s); err != nil {
-		return nil, fmt.Errorf("checkpoint state %s is corrupt: %w", path, err)
+	if err := greedy.ReadCheckpointJSON(dir, "unroll.json", "unrolled-training", "l2o train unroll", &s); err != nil {
+		return nil, err
 	}
 	if s.Format != StateFormat {
 		return nil, fmt.Errorf("checkpoint state %s has format %q, want %q", path, s.Format, StateFormat)
