@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/report"
 	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -112,7 +113,11 @@ type demoResult struct {
 // demo trains, evaluates and writes the report.
 func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 	began := time.Now()
-	pf := problemFlags{Problem: "deblur", Data: "synthetic", Size: cfg.Size, NTrain: cfg.NTrain, NTest: cfg.NTest, Seed: cfg.Seed}
+	// Start from the flags' defaults so that fields added to problemFlags
+	// keep their default values.
+	var pf problemFlags
+	pf.add(pflag.NewFlagSet("demo", pflag.ContinueOnError), cfg.NTrain, cfg.NTest)
+	pf.Problem, pf.Data, pf.Size, pf.Seed = "deblur", "synthetic", cfg.Size, cfg.Seed
 	prob, train, test, err := pf.build()
 	if err != nil {
 		return nil, err
@@ -339,13 +344,13 @@ func kernelPanels(l *greedy.Learned, size int) ([]report.Panel, error) {
 		if err != nil {
 			return nil, fmt.Errorf("parameters of %s at step %d: %w", l.Name(), t, err)
 		}
-		k, err := report.KernelCrop(fmt.Sprintf("G: θ_%d", t), theta, l.H, l.W, size)
+		k, err := report.KernelCrop(fmt.Sprintf("G kernel θ, t = %d", t), theta, l.H, l.W, size)
 		if err != nil {
 			return nil, err
 		}
 		thetas = append(thetas, k)
 		if len(phi) == l.H*l.W && l.Method.H != nil && l.Method.H.Name() == "pc" && t > 0 {
-			k, err := report.KernelCrop(fmt.Sprintf("H: φ_%d", t), phi, l.H, l.W, size)
+			k, err := report.KernelCrop(fmt.Sprintf("H kernel φ, t = %d", t), phi, l.H, l.W, size)
 			if err != nil {
 				return nil, err
 			}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/spf13/pflag"
 )
@@ -18,6 +19,7 @@ type problemFlags struct {
 	NTest       int
 	Seed        int64
 	WCRRWeights string
+	Device      string
 }
 
 func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
@@ -28,11 +30,19 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.IntVar(&p.NTest, "n-test", nTest, "number of test functions")
 	fs.Int64Var(&p.Seed, "seed", 1, "seed for synthetic data and noise")
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
+	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu, or cuda in a binary built with -tags l2ocuda")
 }
 
 func (p *problemFlags) validate() error {
 	if p.NTrain < 0 || p.NTest < 0 {
 		return usagef("--n-train and --n-test must be ≥ 0 (got %d and %d)", p.NTrain, p.NTest)
+	}
+	if p.Device != "" && p.Device != "cpu" {
+		if _, err := gpu.Open(p.Device); err != nil {
+			return usagef("--device %s: %v", p.Device, err)
+		}
+		return usagef("--device %s: training, apply and evaluation graphs run on the CPU in this version; "+
+			"the CUDA device provides kernels and memory accounting (l2o bench memory --device cuda)", p.Device)
 	}
 	if p.Size < 0 || p.Size > 4096 {
 		return usagef("--size %d out of range: use 0 (default) or a size up to 4096", p.Size)

@@ -48,7 +48,7 @@ type Device interface {
 
 // ErrNoCUDA is returned (wrapped) by Open("cuda") in a binary built without
 // the CUDA device.
-var ErrNoCUDA = errors.New("this binary was built without CUDA support; build with -tags l2ocuda (see README), for example `go build -tags l2ocuda ./cmd/l2o-cuda`")
+var ErrNoCUDA = errors.New("this binary was built without CUDA support; build with -tags l2ocuda (see README), for example `go build -tags l2ocuda ./cmd/l2o`")
 
 var registry = struct {
 	sync.Mutex
