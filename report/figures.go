@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/eval"
@@ -15,6 +17,7 @@ import (
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
 // palette holds distinguishable line colours (Tableau 10).
@@ -30,14 +33,14 @@ func lineColor(i int) color.RGBA { return palette[i%len(palette)] }
 // minFloor is the smallest optimality drawn on the log axis.
 const minFloor = 1e-16
 
+// ceiling is the largest optimality drawn; larger (or infinite) values of a
+// diverging run are clipped to it (they leave the axis, whose top is axisTop).
+const ceiling = 1e6
+
 // optimalityFloor returns the lower end of the log axis: half the smallest
 // positive minimum over the curves, at least minFloor. Values at or below
 // it (including negative values, where a method beats the estimate of f*)
 // are drawn at the floor.
-// ceiling is the largest optimality drawn; larger (or infinite) values of a
-// diverging run are clipped to it.
-const ceiling = 1e6
-
 func optimalityFloor(curves []*eval.Curve) float64 {
 	lo := math.Inf(1)
 	for _, c := range curves {
@@ -55,13 +58,14 @@ func optimalityFloor(curves []*eval.Curve) float64 {
 
 // optimalityPlot draws the mean optimality of every curve with its min–max
 // band against iterations or seconds.
-func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*plot.Plot, error) {
+func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure, error) {
 	p := plot.New()
-	p.Title.Text = "Function optimality (f(xᵗ) − f*)/(f(x⁰) − f*): mean over the test set, band = min–max"
+	leg := plot.NewLegend()
+	p.Title.Text = "Function optimality: mean over the test set (line), min–max (band)"
 	p.X.Label.Text = xLabel
-	p.Y.Label.Text = "function optimality"
+	p.Y.Label.Text = "(f(x) − f*) / (f(x0) − f*)"
 	p.Y.Scale = plot.LogScale{}
-	p.Y.Tick.Marker = plot.LogTicks{Prec: 1}
+	p.Y.Tick.Marker = decadeTicks{}
 	p.Add(plotter.NewGrid())
 	floor := optimalityFloor(curves)
 	clip := func(v float64) float64 {
@@ -113,15 +117,68 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*plot.Pl
 			line.Width = vg.Points(2.5)
 		}
 		p.Add(poly, line)
-		p.Legend.Add(c.Method, line)
+		leg.Add(c.Method, line)
 	}
-	p.Y.Min, p.Y.Max = floor, math.Min(yMax*1.5, ceiling)
+	// Diverging runs leave through the top of the axis instead of
+	// squeezing the others.
+	p.Y.Min, p.Y.Max = floor, math.Min(yMax*1.5, axisTop)
 	p.X.Min, p.X.Max = 0, math.Max(xMax, 1e-9)
-	p.Legend.Top = true
-	p.Legend.Left = false
-	p.Legend.TextStyle.Font.Size = vg.Points(11)
 	p.Title.TextStyle.Font.Size = vg.Points(12)
-	return p, nil
+	return &figure{p, leg}, nil
+}
+
+// axisTop is the highest optimality shown on the axis.
+const axisTop = 100
+
+// figure is a plot with its legend, drawn to the right of the plot.
+type figure struct {
+	p      *plot.Plot
+	legend plot.Legend
+}
+
+// decadeTicks labels the powers of ten of a log axis ("1e-6"), every
+// second or third one when the axis spans many decades, with unlabelled
+// ticks at the other decades.
+type decadeTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (decadeTicks) Ticks(min, max float64) []plot.Tick {
+	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
+	step := 1 + (hi-lo)/10
+	var ticks []plot.Tick
+	for e := lo; e <= hi; e++ {
+		v := math.Pow(10, float64(e))
+		if v < min*(1-1e-9) || v > max*(1+1e-9) {
+			continue
+		}
+		t := plot.Tick{Value: v}
+		if e%step == 0 {
+			t.Label = "1e" + strconv.Itoa(e)
+			if e == 0 {
+				t.Label = "1"
+			}
+		}
+		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// integerTicks keeps the labelled ticks at whole numbers.
+type integerTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (integerTicks) Ticks(min, max float64) []plot.Tick {
+	var out []plot.Tick
+	for _, t := range (plot.DefaultTicks{}).Ticks(min, max) {
+		if t.Label != "" {
+			if t.Value != math.Trunc(t.Value) {
+				continue
+			}
+			t.Label = strconv.FormatFloat(t.Value, 'f', 0, 64)
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // learned reports whether a method name looks like a learned optimizer (drawn
@@ -139,21 +196,24 @@ func premultiplied(c color.RGBA) color.RGBA {
 }
 
 // scalarPlot draws α_t and β_t against t with the heavy-ball references.
-func scalarPlot(s *ScalarSeries) (*plot.Plot, error) {
+func scalarPlot(s *ScalarSeries) (*figure, error) {
 	p := plot.New()
-	p.Title.Text = "Learned scalars of " + s.Method + " against heavy-ball references"
+	leg := plot.NewLegend()
+	p.X.Tick.Marker = integerTicks{}
+	p.Title.Text = "Learned scalars of " + s.Method
 	p.X.Label.Text = "step t"
 	p.Y.Label.Text = "value"
 	p.Add(plotter.NewGrid())
 	n := len(s.Alpha)
 	series := []struct {
-		name string
-		v    []float64
-		ref  float64
-		col  color.RGBA
+		name   string
+		symbol string
+		v      []float64
+		ref    float64
+		col    color.RGBA
 	}{
-		{"α_t (step size)", s.Alpha, s.AlphaStar, palette[0]},
-		{"β_t (momentum)", s.Beta, s.BetaStar, palette[1]},
+		{"step size α(t)", "α", s.Alpha, s.AlphaStar, palette[0]},
+		{"momentum β(t)", "β", s.Beta, s.BetaStar, palette[1]},
 	}
 	for _, ser := range series {
 		if len(ser.v) > 0 {
@@ -172,7 +232,7 @@ func scalarPlot(s *ScalarSeries) (*plot.Plot, error) {
 			l.Width = vg.Points(2)
 			sc.Radius = vg.Points(2)
 			p.Add(l, sc)
-			p.Legend.Add(ser.name, l, sc)
+			leg.Add(ser.name, l, sc)
 		}
 		if ser.ref > 0 && len(ser.v) > 0 {
 			ref, err := plotter.NewLine(plotter.XYs{{X: 0, Y: ser.ref}, {X: float64(max(n-1, 1)), Y: ser.ref}})
@@ -183,21 +243,34 @@ func scalarPlot(s *ScalarSeries) (*plot.Plot, error) {
 			ref.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			ref.Width = vg.Points(1.2)
 			p.Add(ref)
-			p.Legend.Add(fmt.Sprintf("heavy ball %s = %.4g", strings.Fields(ser.name)[0][:2]+"*", ser.ref), ref)
+			leg.Add(fmt.Sprintf("heavy ball %s* = %.4g", ser.symbol, ser.ref), ref)
 		}
 	}
 	p.Y.Min = math.Min(p.Y.Min, 0)
-	p.Legend.Top = true
-	p.Legend.TextStyle.Font.Size = vg.Points(11)
-	return p, nil
+	return &figure{p, leg}, nil
 }
 
-// savePlot writes p as name.png and name.svg (w×h centimetres).
-func savePlot(p *plot.Plot, dir, name string, w, h float64) error {
+// savePlot writes f as name.png and name.svg (w×h centimetres), the plot
+// on the left and the legend on the right.
+func savePlot(f *figure, dir, name string, w, h float64) error {
+	width, height := vg.Length(w)*vg.Centimeter, vg.Length(h)*vg.Centimeter
 	for _, ext := range []string{".png", ".svg"} {
 		path := filepath.Join(dir, name+ext)
-		if err := p.Save(vg.Length(w)*vg.Centimeter, vg.Length(h)*vg.Centimeter, path); err != nil {
-			return fmt.Errorf("report: saving %s: %w", path, err)
+		var c vg.CanvasWriterTo
+		if ext == ".png" {
+			c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(120), vgimg.UseBackgroundColor(color.White))}
+		} else {
+			c = vgsvg.New(width, height)
+		}
+		dc := draw.New(c)
+		f.legend.TextStyle.Font.Size = vg.Points(10)
+		f.legend.Top, f.legend.Left = true, true
+		lw := f.legend.Rectangle(dc).Size().X + vg.Centimeter/2
+		f.p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+		top := f.p.Title.TextStyle.Height(f.p.Title.Text) + vg.Centimeter/2
+		f.legend.Draw(draw.Crop(dc, width-lw+vg.Centimeter/4, 0, 0, -top))
+		if err := writeFile(path, func(wr io.Writer) error { _, err := c.WriteTo(wr); return err }); err != nil {
+			return err
 		}
 	}
 	return nil
