@@ -181,7 +181,7 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	kernels, err := kernelPanels(learned["m-pc"], cfg.KernelCropSize)
+	kernels, kernelCols, err := kernelPanels(learned["m-pc"], cfg.KernelCropSize)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +193,7 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 		Title:    "l2o demo: greedy learned optimizers on synthetic deblurring",
 		Curves:   curves,
 		PSNRIter: cfg.ReconIter,
-		Scalars:  scalars, Kernels: kernels, Reconstructions: recons,
+		Scalars:  scalars, Kernels: kernels, KernelColumns: kernelCols, Reconstructions: recons,
 		Notes: []string{
 			fmt.Sprintf("Problem %s (%s, %s, α = %g, noise %g) on %d×%d synthetic images; greedy M-PS and M-PC trained on %d functions "+
 				"(L-BFGS inner solver, at most %d evaluations per step, relative tolerance %g, at most %d steps, λ = %g, μ = %g) "+
@@ -321,9 +321,10 @@ func scalarSeries(l *greedy.Learned, hb baselines.HeavyBall, lip float64) (*repo
 // kernelPanels returns centre crops of the image-sized kernels θ_t (and
 // φ_t) of a PC learned optimizer at a few steps t; nil for other
 // parametrizations.
-func kernelPanels(l *greedy.Learned, size int) ([]report.Panel, error) {
+// The second result is the number of θ panels (one row of the grid).
+func kernelPanels(l *greedy.Learned, size int) ([]report.Panel, int, error) {
 	if l == nil || l.Method.G == nil || l.Method.G.Name() != "pc" {
-		return nil, nil
+		return nil, 0, nil
 	}
 	size = min(size, l.H, l.W)
 	if size%2 == 0 {
@@ -342,22 +343,22 @@ func kernelPanels(l *greedy.Learned, size int) ([]report.Panel, error) {
 	for _, t := range steps {
 		theta, phi, err := l.Params(t)
 		if err != nil {
-			return nil, fmt.Errorf("parameters of %s at step %d: %w", l.Name(), t, err)
+			return nil, 0, fmt.Errorf("parameters of %s at step %d: %w", l.Name(), t, err)
 		}
 		k, err := report.KernelCrop(fmt.Sprintf("G kernel θ, t = %d", t), theta, l.H, l.W, size)
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		thetas = append(thetas, k)
 		if len(phi) == l.H*l.W && l.Method.H != nil && l.Method.H.Name() == "pc" && t > 0 {
 			k, err := report.KernelCrop(fmt.Sprintf("H kernel φ, t = %d", t), phi, l.H, l.W, size)
 			if err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 			phis = append(phis, k)
 		}
 	}
-	return append(thetas, phis...), nil
+	return append(thetas, phis...), len(thetas), nil
 }
 
 // progress reports the advance of a long phase on stderr: a progress bar

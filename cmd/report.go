@@ -56,11 +56,13 @@ func runReport(env *Env, args []string) error {
 		if s != nil && rep.Scalars == nil {
 			rep.Scalars = s
 		}
-		k, err := kernelPanels(l, 21)
+		k, cols, err := kernelPanels(l, 21)
 		if err != nil {
 			return fmt.Errorf("--params %s: %w", dir, err)
 		}
-		rep.Kernels = append(rep.Kernels, k...)
+		if len(k) > 0 && rep.Kernels == nil {
+			rep.Kernels, rep.KernelColumns = k, cols
+		}
 		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (stopped: %s), from %s.",
 			l.Name(), l.Steps, man.NTrain, man.Problem, man.H, man.W, man.StopCause, dir))
 	}

@@ -279,10 +279,14 @@ func savePlot(f *figure, dir, name string, w, h float64) error {
 // gridColumns is the largest number of panels in one row of a grid.
 const gridColumns = 6
 
-// saveGrid draws panels in a grid, each turned into an image by render
-// (which also returns a caption suffix), and writes it as a PNG.
-func saveGrid(path string, panels []Panel, render func(Panel) (image.Image, string)) error {
-	cols := min(len(panels), gridColumns)
+// saveGrid draws panels in a grid of cols columns (0: up to gridColumns),
+// each turned into an image by render (which also returns a caption
+// suffix), and writes it as a PNG.
+func saveGrid(path string, panels []Panel, cols int, render func(Panel) (image.Image, string)) error {
+	if cols <= 0 {
+		cols = gridColumns
+	}
+	cols = min(len(panels), cols)
 	rows := (len(panels) + cols - 1) / cols
 	plots := make([][]*plot.Plot, rows)
 	for r := range plots {

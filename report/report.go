@@ -34,8 +34,9 @@ type Report struct {
 	// scalar learned optimizer.
 	Scalars *ScalarSeries
 	// Kernels are square crops of learned kernels (see KernelCrop), drawn
-	// with a symmetric colour scale, up to six per row.
-	Kernels []Panel
+	// with a symmetric colour scale, KernelColumns per row (0: up to six).
+	Kernels       []Panel
+	KernelColumns int
 	// Reconstructions are images drawn in grey with values clipped to
 	// [0, 1], up to six per row.
 	Reconstructions []Panel
@@ -231,6 +232,9 @@ func (r *Report) Write(dir string) (index string, err error) {
 			return "", fmt.Errorf("report: %w", err)
 		}
 	}
+	if r.KernelColumns < 0 {
+		return "", fmt.Errorf("report: %d kernel columns: use 0 (automatic) or a positive number", r.KernelColumns)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("report: %w", err)
 	}
@@ -267,12 +271,12 @@ func (r *Report) Write(dir string) (index string, err error) {
 		}
 	}
 	if len(r.Kernels) > 0 {
-		if err := saveGrid(filepath.Join(dir, "kernels.png"), r.Kernels, kernelImage); err != nil {
+		if err := saveGrid(filepath.Join(dir, "kernels.png"), r.Kernels, r.KernelColumns, kernelImage); err != nil {
 			return "", err
 		}
 	}
 	if len(r.Reconstructions) > 0 {
-		if err := saveGrid(filepath.Join(dir, "reconstructions.png"), r.Reconstructions, greyImage); err != nil {
+		if err := saveGrid(filepath.Join(dir, "reconstructions.png"), r.Reconstructions, 0, greyImage); err != nil {
 			return "", err
 		}
 	}
