@@ -66,6 +66,7 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 	p.Y.Label.Text = "(f(x) − f*) / (f(x0) − f*)"
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = decadeTicks{}
+	p.X.Tick.Marker = niceTicks{}
 	p.Add(plotter.NewGrid())
 	floor := optimalityFloor(curves)
 	clip := func(v float64) float64 {
@@ -159,6 +160,32 @@ func (decadeTicks) Ticks(min, max float64) []plot.Tick {
 			}
 		}
 		ticks = append(ticks, t)
+	}
+	return ticks
+}
+
+// niceTicks labels about five round values (steps of 1, 2 or 5 times a
+// power of ten) of a linear axis.
+type niceTicks struct{}
+
+// Ticks implements plot.Ticker.
+func (niceTicks) Ticks(min, max float64) []plot.Tick {
+	if !(max > min) {
+		return []plot.Tick{{Value: min, Label: strconv.FormatFloat(min, 'g', 3, 64)}}
+	}
+	raw := (max - min) / 5
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := p
+	for _, m := range []float64{2, 5, 10} {
+		if step >= raw {
+			break
+		}
+		step = m * p
+	}
+	var ticks []plot.Tick
+	for k := math.Ceil(min / step); k*step <= max*(1+1e-12); k++ {
+		v := k * step
+		ticks = append(ticks, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'g', 4, 64)})
 	}
 	return ticks
 }

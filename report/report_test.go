@@ -336,3 +336,20 @@ func TestDecadeTicks(t *testing.T) {
 		t.Errorf("%d ticks with labels %v", len(ticks), labels)
 	}
 }
+
+func TestNiceTicks(t *testing.T) {
+	for _, r := range [][2]float64{{0, 2.7}, {0, 300}, {0, 0.013}, {0, 40}} {
+		ticks := niceTicks{}.Ticks(r[0], r[1])
+		if len(ticks) < 3 || len(ticks) > 11 {
+			t.Errorf("range %v: %d ticks", r, len(ticks))
+		}
+		for _, tk := range ticks {
+			if tk.Value < r[0] || tk.Value > r[1]*(1+1e-9) {
+				t.Errorf("range %v: tick %g outside", r, tk.Value)
+			}
+		}
+	}
+	if got := (niceTicks{}).Ticks(0, 300); got[1].Label != "100" {
+		t.Errorf("ticks of [0, 300]: %v", got)
+	}
+}
