@@ -12,7 +12,6 @@ import (
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/unroll"
-	G "gorgonia.org/gorgonia"
 )
 
 // The trainers Measure knows.
@@ -209,70 +208,25 @@ func measureGreedy(row *Row, o *models.Objective, T int, cfg Config) error {
 	return nil
 }
 
-// greedyStepLossBytes builds the graph of the greedy step loss
-// g(θ, φ) = (1/N) Σk fk(xk − G_θ gk + H_φ pk) + λ/2‖θ − θ̃‖² + μ/2‖φ − φ̃‖²
-// node for node as greedy.NewStepLoss does, runs it once with its gradient
-// and returns graph.HeldBytes. (greedy.StepLoss does not expose its graph.)
+// greedyStepLossBytes evaluates the greedy step loss (with its gradient) once
+// at the first step and returns the bytes its graph holds.
 func greedyStepLossBytes(m models.Method, o *models.Objective) (int64, error) {
-	h, w := o.H, o.W
-	g := G.NewGraph()
-	theta := graph.Input(g, "theta", m.G.ParamShape(h, w)...)
-	thetaRef := graph.Input(g, "theta_ref", m.G.ParamShape(h, w)...)
-	x := graph.Input(g, "x", o.N, h, w)
-	gr := graph.Input(g, "grad", o.N, h, w)
-	y := graph.Input(g, "y", o.DataShape(o.N)...)
-	lambda := graph.Input(g, "lambda")
-	gv, err := m.G.Apply(theta, gr)
+	loss, err := greedy.NewStepLoss(m, o, 1/o.L)
 	if err != nil {
 		return 0, fmt.Errorf("bench: greedy graph: %w", err)
 	}
-	xp := G.Must(G.Sub(x, gv))
-	pen := penalty(theta, thetaRef, lambda)
-	wrt := G.Nodes{theta}
-	if m.H != nil {
-		phi := graph.Input(g, "phi", m.H.ParamShape(h, w)...)
-		phiRef := graph.Input(g, "phi_ref", m.H.ParamShape(h, w)...)
-		p := graph.Input(g, "momentum", o.N, h, w)
-		mu := graph.Input(g, "mu")
-		hv, err := m.H.Apply(phi, p)
-		if err != nil {
-			return 0, fmt.Errorf("bench: greedy graph: %w", err)
-		}
-		xp = G.Must(G.Add(xp, hv))
-		pen = G.Must(G.Add(pen, penalty(phi, phiRef, mu)))
-		wrt = append(wrt, phi)
-	}
-	fsum, err := o.GraphValue(xp, y)
-	if err != nil {
-		return 0, fmt.Errorf("bench: greedy graph: %w", err)
-	}
-	loss := G.Must(G.Add(G.Must(G.Mul(fsum, G.NewConstant(1/float64(o.N)))), pen))
-	if _, err := G.Grad(loss, wrt...); err != nil {
-		return 0, fmt.Errorf("bench: greedy graph: %w", err)
-	}
-	mach := graph.NewMachine(g, wrt...)
-	defer mach.Close()
+	defer loss.Close()
 	grad := make([]float64, len(o.X0))
 	if err := o.Eval(nil, grad, o.X0, nil); err != nil {
 		return 0, err
 	}
-	for _, in := range []struct {
-		n *G.Node
-		v []float64
-	}{{theta, m.G.Reference(1/o.L, h, w)}, {x, o.X0}, {gr, grad}, {y, o.Y}} {
-		if err := graph.Set(in.n, in.v); err != nil {
-			return 0, err
-		}
+	if err := loss.SetStep(o.X0, grad, make([]float64, len(o.X0)), 0, 0); err != nil {
+		return 0, err
 	}
-	if err := mach.Run(); err != nil {
+	if _, err := loss.Eval(loss.Reference(), make([]float64, loss.Dim())); err != nil {
 		return 0, fmt.Errorf("bench: greedy graph: %w", err)
 	}
-	return graph.HeldBytes(g), nil
-}
-
-func penalty(a, b, w *G.Node) *G.Node {
-	sq := G.Must(G.Sum(G.Must(G.Square(G.Must(G.Sub(a, b))))))
-	return G.Must(G.Mul(G.Must(G.Mul(sq, w)), G.NewConstant(0.5)))
+	return loss.HeldBytes(), nil
 }
 
 // measureUnrolled runs unroll.Train (which tracks its graph's bytes on the

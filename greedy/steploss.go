@@ -254,3 +254,8 @@ func equal(a, b []float64) bool {
 	}
 	return true
 }
+
+// HeldBytes is the number of bytes of tensors the loss graph holds after an
+// evaluation (values and gradients): the memory of one greedy step, which
+// does not depend on the number of steps trained.
+func (s *StepLoss) HeldBytes() int64 { return graph.HeldBytes(s.machine.Graph) }
