@@ -145,16 +145,13 @@ type SmallConv struct {
 
 func (c SmallConv) String() string { return fmt.Sprintf("cuda:smallconv(%v)", c.Boundary) }
 
+// conv checks the shapes exactly as the CPU map does and returns the sizes.
 func (c SmallConv) conv(sa, sb tensor.Shape) (kernels.Conv, error) {
-	n, h, w, err := imageBatch(sb)
-	if err != nil {
+	if _, err := (graph.SmallConv{Boundary: c.Boundary}).OutShape(sa, sb); err != nil {
 		return kernels.Conv{}, err
 	}
-	if sa.Dims() != 2 || sa[0] != sa[1] {
-		return kernels.Conv{}, fmt.Errorf("kernel shape %v is not square K×K", sa)
-	}
-	kc := kernels.Conv{N: n, H: h, W: w, K: sa[0], Boundary: c.Boundary}
-	return kc, kc.Validate()
+	n, h, w, err := imageBatch(sb)
+	return kernels.Conv{N: n, H: h, W: w, K: sa[0], Boundary: c.Boundary}, err
 }
 
 // OutShape implements graph.BilinearMap.
