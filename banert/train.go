@@ -36,6 +36,10 @@ type Config struct {
 	Problem, DataHash string
 	// Progress, when set, is called after every epoch.
 	Progress func(EpochInfo)
+	// MaxSeconds, if positive, ends training after the first epoch at which
+	// the training time of all epochs so far (resumed ones included) reaches
+	// it; Resume with a larger budget continues the run.
+	MaxSeconds float64
 }
 
 // EpochInfo reports one epoch of training.
@@ -159,6 +163,15 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(info)
+		}
+		if cfg.MaxSeconds > 0 {
+			spent := 0.0
+			for _, h := range man.History {
+				spent += h.Seconds
+			}
+			if spent >= cfg.MaxSeconds {
+				break
+			}
 		}
 	}
 	return res, nil

@@ -117,3 +117,23 @@ func TestBadInput(t *testing.T) {
 		t.Error("network with 5 parameters started")
 	}
 }
+
+// A wall-clock budget ends training after the epoch that reaches it.
+func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
+	o := tinyObjective(t, 2, 8, false)
+	cfg := Config{T: 2, Epochs: 4, Seed: 5, Dir: filepath.Join(t.TempDir(), "b"), MaxSeconds: 1e-9}
+	res, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.History) != 1 {
+		t.Fatalf("budget of 1 ns: %d epochs, want 1", len(res.History))
+	}
+	cfg.Resume, cfg.MaxSeconds = true, 0
+	if res, err = Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if len(res.History) != 4 {
+		t.Errorf("resumed without budget: %d epochs, want 4", len(res.History))
+	}
+}

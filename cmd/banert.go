@@ -25,12 +25,16 @@ func runTrainBanert(env *Env, args []string) error {
 	T := fs.Int("T", 10, "number of unrolled iterations")
 	randomLength := fs.Bool("random-length", false, "unroll a random length in [T, 2T−1] at every step, as the original code does")
 	epochs := fs.Int("epochs", 100, "passes over the training functions (one Adam step per function)")
+	maxMinutes := fs.Float64("max-minutes", 0, "stop after the epoch at which the training time reaches this many minutes (0: no budget; --resume continues)")
 	inputs := fs.Int("banert-inputs", 3, "network input channels: 3 ([x, ∇f, Δ]) or 4 ([x, ∇f_data, ∇f_reg, Δ])")
 	lr := fs.Float64("lr", 1e-3, "Adam learning rate")
 	out := fs.String("out", "runs/banert", "checkpoint directory")
 	resume := fs.Bool("resume", false, "continue the run in --out from its last completed epoch")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *maxMinutes < 0 {
+		return usagef("--max-minutes must be ≥ 0, got %g", *maxMinutes)
 	}
 	if pf.NTrain < 1 {
 		return usagef("--n-train must be at least 1")
@@ -53,7 +57,7 @@ func runTrainBanert(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "%6s %16s %10s %12s\n", "epoch", "mean f(x^T)", "seconds", "s/step")
 	start := time.Now()
 	cfg := banert.Config{
-		Inputs: *inputs, T: *T, RandomLength: *randomLength, Epochs: *epochs, LearningRate: *lr,
+		MaxSeconds: *maxMinutes * 60, Inputs: *inputs, T: *T, RandomLength: *randomLength, Epochs: *epochs, LearningRate: *lr,
 		Seed: uint64(pf.Seed), Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
 		Progress: func(e banert.EpochInfo) {
 			fmt.Fprintf(env.Stdout, "%6d %16.8g %10.2f %12.4f\n", e.Epoch, e.MeanLoss, e.Seconds, e.StepSeconds)

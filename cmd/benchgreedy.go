@@ -59,6 +59,9 @@ func runBenchGreedy(env *Env, args []string) error {
 	nagIters := fs.Int("nag-iters", 0, "NAG iterations per block (0: the paper's 1000, 100 for scalars)")
 	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
 	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
+	target := fs.Float64("target", 1e-7, "test optimality whose first iteration and time are reported")
+	evalIters := fs.Int("iters", 0, "test iterations to run (0: the largest --at)")
+	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f* of the test set")
 	precond := fs.Bool("precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
 	maxEvals := fs.Int("lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
 	lambda := fs.String("lambda", "0", "λt schedule")
@@ -70,6 +73,12 @@ func runBenchGreedy(env *Env, args []string) error {
 	}
 	if *maxSteps < 1 || len(*evalAt) == 0 {
 		return usagef("--max-steps must be ≥ 1 and --at non-empty")
+	}
+	if !(*target > 0 && *target < 1) {
+		return usagef("--target must be in (0, 1), got %g", *target)
+	}
+	if *evalIters < 0 || *fstarIters < 1 {
+		return usagef("--iters must be ≥ 0 and --fstar-iters ≥ 1")
 	}
 	lam, err := greedy.ParseSchedule(*lambda)
 	if err != nil {
@@ -88,19 +97,23 @@ func runBenchGreedy(env *Env, args []string) error {
 	var fstar []float64
 	if test != nil {
 		t0 := time.Now()
-		if fstar, err = baselines.Optimum(test, 2000, *cache); err != nil {
+		if fstar, err = baselines.Optimum(test, *fstarIters, *cache); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "f* of the test set from 2000 NAG iterations: %.1f s (cached in %s)\n", time.Since(t0).Seconds(), *cache)
+		fmt.Fprintf(env.Stdout, "f* of the test set from %d NAG iterations: %.1f s (cached in %s)\n", *fstarIters, time.Since(t0).Seconds(), *cache)
 	}
-	iters := 0
+	iters := *evalIters
 	for _, a := range *evalAt {
 		iters = max(iters, a)
 	}
+	var all []*eval.Curve
+	tgt := fmt.Sprintf("its→%g", *target)
+	secTgt := fmt.Sprintf("s→%g", *target)
 	fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "method", "inner", "steps", "s/step", "evals", "RSS@10", "RSS@40", "RSS@80")
 	for _, a := range *evalAt {
 		fmt.Fprintf(env.Stdout, " %10s", fmt.Sprintf("F@%d", a))
 	}
+	fmt.Fprintf(env.Stdout, " %10s %10s", tgt, secTgt)
 	fmt.Fprintln(env.Stdout)
 	for _, p := range *params {
 		method, err := models.ParseMethod(p)
@@ -168,9 +181,9 @@ func runBenchGreedy(env *Env, args []string) error {
 				if err != nil {
 					return err
 				}
-				for _, a := range *evalAt {
-					fmt.Fprintf(env.Stdout, " %10.3g", curves[0].Mean[a])
-				}
+				curves[0].Method = p + "/" + in
+				printTail(env, curves[0], *evalAt, *target)
+				all = append(all, curves[0])
 			}
 			fmt.Fprintln(env.Stdout)
 		}
@@ -182,11 +195,31 @@ func runBenchGreedy(env *Env, args []string) error {
 		}
 		for _, c := range curves {
 			fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10s %8s %10s %10s %10s", c.Method, "", "", "", "", "", "", "")
-			for _, a := range *evalAt {
-				fmt.Fprintf(env.Stdout, " %10.3g", c.Mean[a])
-			}
+			printTail(env, c, *evalAt, *target)
 			fmt.Fprintln(env.Stdout)
 		}
+		all = append(all, curves...)
+		if err := writeCurves(*out, all); err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "curves (mean/min/max optimality per iteration and per second): %s\n", filepath.Join(*out, "curves.csv"))
 	}
 	return nil
+}
+
+// printTail prints a curve's mean optimality at the iterations in at, and the
+// first iteration and time at which it reaches target ("—" if never).
+func printTail(env *Env, c *eval.Curve, at []int, target float64) {
+	for _, a := range at {
+		if a < len(c.Mean) {
+			fmt.Fprintf(env.Stdout, " %10.3g", c.Mean[a])
+		} else {
+			fmt.Fprintf(env.Stdout, " %10s", "—")
+		}
+	}
+	if it := c.ItersTo(target); it >= 0 {
+		fmt.Fprintf(env.Stdout, " %10d %10.2f", it, c.SecondsTo(target))
+	} else {
+		fmt.Fprintf(env.Stdout, " %10s %10s", "—", "—")
+	}
 }

@@ -40,12 +40,16 @@ func runTrainUnroll(env *Env, args []string) error {
 	lr := fs.Float64("lr", unroll.DefaultLearningRate, "Adam learning rate")
 	batch := fs.Int("batch", 4, "mini-batch size (functions per Adam step)")
 	epochs := fs.Int("epochs", 10, "passes over the training set")
+	maxMinutes := fs.Float64("max-minutes", 0, "stop after the epoch at which the training time reaches this many minutes (0: no budget; --resume continues)")
 	tau := fs.Float64("tau", 0, "reference step τ of the initial G = τI (0: 1/L)")
 	weights := fs.String("weights", "1", "loss weights ω1..ωT: one value for all, or T comma-separated values")
 	out := fs.String("out", "runs/unroll", "checkpoint directory")
 	resume := fs.Bool("resume", false, "continue the run in --out after its last completed epoch")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *maxMinutes < 0 {
+		return usagef("--max-minutes must be ≥ 0, got %g", *maxMinutes)
 	}
 	if pf.NTrain < 1 {
 		return usagef("--n-train must be at least 1")
@@ -83,7 +87,7 @@ func runTrainUnroll(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "%6s %8s %14s %14s %9s %11s %10s\n", "epoch", "batches", "mean loss", "mean f(x^T)", "seconds", "s/step", "graph MB")
 	start := time.Now()
 	res, err := unroll.Train(train, unroll.Config{
-		Method: method, T: *steps, Tau: *tau, Weights: w, LearningRate: *lr, Batch: *batch, Epochs: *epochs,
+		MaxSeconds: *maxMinutes * 60, Method: method, T: *steps, Tau: *tau, Weights: w, LearningRate: *lr, Batch: *batch, Epochs: *epochs,
 		Seed: pf.Seed, Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
 		Progress: func(e unroll.EpochInfo) {
 			fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)

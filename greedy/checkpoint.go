@@ -62,6 +62,10 @@ type StepInfo struct {
 	// start of the step.
 	MeanF       float64 `json:"mean_f"`
 	MaxGradNorm float64 `json:"max_grad_norm"`
+	// Lambda and Mu are the penalty weights used at this step (after
+	// scaling, for relative schedules).
+	Lambda      float64 `json:"lambda"`
+	Mu          float64 `json:"mu"`
 	Seconds     float64 `json:"seconds"`
 	Evaluations int     `json:"evaluations"`
 }

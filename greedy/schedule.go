@@ -13,6 +13,13 @@ import (
 type Schedule struct {
 	Values []float64
 	Until  []int
+	// Relative scales every weight by the step's data curvature: the
+	// largest eigenvalue L·c_t of the loss's Hessian bound in that block
+	// (c_t = max eigenvalue of (1/N) Σk B_kᵀB_k, B_k = ∂_θ G_θ gk). A relative
+	// weight keeps the penalty's share of the loss's curvature fixed while
+	// the gradients shrink with t, where a constant weight comes to dominate
+	// and pulls late steps back to gradient descent.
+	Relative bool
 }
 
 // Constant returns the schedule that is v at every step.
@@ -33,6 +40,10 @@ func (s Schedule) At(t int) float64 {
 
 // String formats the schedule as ParseSchedule accepts it.
 func (s Schedule) String() string {
+	prefix := ""
+	if s.Relative {
+		prefix = "rel:"
+	}
 	var parts []string
 	for i, v := range s.Values {
 		if i < len(s.Until) && i < len(s.Values)-1 {
@@ -42,18 +53,23 @@ func (s Schedule) String() string {
 		}
 	}
 	if len(parts) == 0 {
-		return "0"
+		return prefix + "0"
 	}
-	return strings.Join(parts, ",")
+	return prefix + strings.Join(parts, ",")
 }
 
 // ParseSchedule parses "1e-3" (constant) or "1e-2@10,1e-3@50,0" (1e-2 for
 // t < 10, 1e-3 for 10 ≤ t < 50, then 0). Weights must be finite and ≥ 0 and
-// the bounds increasing.
+// the bounds increasing. The prefix "rel:" ("rel:1e-2") makes the weights
+// relative to each step's data curvature (see Schedule.Relative).
 func ParseSchedule(s string) (Schedule, error) {
 	var out Schedule
 	prev := 0
-	parts := strings.Split(strings.TrimSpace(s), ",")
+	body := strings.TrimSpace(s)
+	if rest, ok := strings.CutPrefix(body, "rel:"); ok {
+		out.Relative, body = true, rest
+	}
+	parts := strings.Split(body, ",")
 	for i, p := range parts {
 		vs, us, hasBound := strings.Cut(strings.TrimSpace(p), "@")
 		v, err := strconv.ParseFloat(vs, 64)

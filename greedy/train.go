@@ -185,6 +185,20 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			p[i] = x[i] - xprev[i]
 		}
 		lam, mu := cfg.Lambda.At(t), cfg.Mu.At(t)
+		if cfg.Lambda.Relative && lam > 0 {
+			c, err := blockCurvature(cfg.Method.G, grad, o.N, o.H, o.W)
+			if err != nil {
+				return nil, fmt.Errorf("greedy: step %d: relative λ: %w", t, err)
+			}
+			lam *= o.L * c
+		}
+		if cfg.Mu.Relative && mu > 0 && cfg.Method.H != nil {
+			c, err := blockCurvature(cfg.Method.H, p, o.N, o.H, o.W)
+			if err != nil {
+				return nil, fmt.Errorf("greedy: step %d: relative μ: %w", t, err)
+			}
+			mu *= o.L * c
+		}
 		if err := loss.SetStep(x, grad, p, lam, mu); err != nil {
 			return nil, err
 		}
@@ -214,7 +228,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		info := StepInfo{T: t, RefLoss: ref}
+		info := StepInfo{T: t, RefLoss: ref, Lambda: lam, Mu: mu}
 		if math.IsNaN(val) || val > ref {
 			u, val, info.FellBack = u0, ref, true
 		}

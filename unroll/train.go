@@ -42,6 +42,11 @@ type Config struct {
 	DataHash string
 	// Progress, if set, is called after every epoch.
 	Progress func(EpochInfo)
+	// MaxSeconds, if positive, ends training after the first epoch at which
+	// the training time of all epochs so far (resumed ones included) reaches
+	// it: a wall-clock budget for comparisons at equal training time. The
+	// run can be continued with Resume and a larger budget.
+	MaxSeconds float64
 }
 
 // EpochInfo records one epoch of training.
@@ -182,13 +187,21 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		info.HeldBytes = loss.HeldBytes()
 		st.Epochs = append(st.Epochs, info)
 		st.AdamStep = adam.Step
+		spent := 0.0
+		for _, ep := range st.Epochs {
+			spent += ep.Seconds
+		}
+		outOfTime := cfg.MaxSeconds > 0 && spent >= cfg.MaxSeconds
 		if cfg.Dir != "" {
-			if err := save(cfg.Dir, st, o, loss, u, adam, e+1 == cfg.Epochs); err != nil {
+			if err := save(cfg.Dir, st, o, loss, u, adam, e+1 == cfg.Epochs || outOfTime); err != nil {
 				return nil, err
 			}
 		}
 		if cfg.Progress != nil {
 			cfg.Progress(info)
+		}
+		if outOfTime {
+			break
 		}
 	}
 	res := &Result{Epochs: st.Epochs, HeldBytes: loss.HeldBytes(), AdamSteps: adam.Step}

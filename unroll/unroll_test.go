@@ -343,3 +343,26 @@ func TestBadInputIsRejected(t *testing.T) {
 		}
 	}
 }
+
+// A wall-clock budget ends training after the epoch that reaches it, and a
+// resumed run with a larger budget continues from there.
+func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
+	o := deblurSet(t, 4, 8, 3)
+	cfg := Config{Method: method(t, "ps"), T: 2, Batch: 2, Epochs: 5, LearningRate: 1e-3, Seed: 1,
+		Dir: filepath.Join(t.TempDir(), "budget"), MaxSeconds: 1e-9}
+	res, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Epochs) != 1 || res.AdamSteps != 2 {
+		t.Fatalf("budget of 1 ns: %d epochs, %d Adam steps; want 1 epoch of 2 steps", len(res.Epochs), res.AdamSteps)
+	}
+	cfg.Resume, cfg.MaxSeconds = true, 0
+	res, err = Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Epochs) != 5 || res.AdamSteps != 10 {
+		t.Errorf("resumed without budget: %d epochs, %d Adam steps; want 5 and 10", len(res.Epochs), res.AdamSteps)
+	}
+}
