@@ -433,8 +433,20 @@ func TestOptimumCache(t *testing.T) {
 	other := *q.o
 	other.Y = append([]float64(nil), q.o.Y...)
 	other.Y[0] += 1e-9
-	if optimumKey(&other, 1000) == optimumKey(q.o, 1000) || optimumKey(q.o, 999) == optimumKey(q.o, 1000) {
-		t.Error("cache key ignores the data or the iteration count")
+	if optimumKey(&other, "nag", 1000) == optimumKey(q.o, "nag", 1000) || optimumKey(q.o, "nag", 999) == optimumKey(q.o, "nag", 1000) ||
+		optimumKey(q.o, "lbfgs", 1000) == optimumKey(q.o, "nag", 1000) {
+		t.Error("cache key ignores the data, the iteration count or the method")
+	}
+	// L-BFGS reaches NAG's estimate (both near the true minimum of this
+	// strongly convex problem) in far fewer iterations.
+	fl, err := OptimumWith(q.o, LBFGS{}, 200, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range fl {
+		if math.Abs(fl[k]-f1[k]) > 1e-10*(1+math.Abs(f1[k])) {
+			t.Errorf("f*_%d: L-BFGS (200 iterations) %.12g, NAG (1000) %.12g", k, fl[k], f1[k])
+		}
 	}
 }
 

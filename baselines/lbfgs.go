@@ -96,6 +96,9 @@ func (m LBFGS) Start(o *models.Objective) (Iterator, error) {
 	return it, nil
 }
 
+// Values returns f_k(x_k) for the current iterates (a view).
+func (it *lbfgsIterator) Values() []float64 { return it.f }
+
 type lbfgsIterator struct {
 	*batch
 	maxEvals  int
