@@ -41,6 +41,7 @@ func runApply(env *Env, args []string) error {
 	params := fs.String("params", "", "greedy checkpoint directory")
 	iters := fs.Int("iters", 200, "iterations to run")
 	tol := fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
+	guard := fs.Bool("safeguard", false, "replace every learned step that raises f by a gradient step of size τ (monotone; Algorithm 2 as published without it)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -55,6 +56,13 @@ func runApply(env *Env, args []string) error {
 		return err
 	}
 	learned := info.Method
+	if *guard {
+		g, ok := safeguarded(info)
+		if !ok {
+			return usagef("--safeguard: %s has no gradient-step fallback (Banert's method is safeguarded by construction)", *params)
+		}
+		learned = g
+	}
 	if !fs.Changed("problem") && info.Problem != "" {
 		pf.Problem = info.Problem
 	}
@@ -118,6 +126,7 @@ func runEval(env *Env, args []string) error {
 	pf.add(fs, 1, 10)
 	params := fs.StringSlice("params", nil, "greedy checkpoint directories to evaluate")
 	methods := fs.StringSlice("methods", []string{"gd", "heavy-ball", "nag", "lbfgs"}, "baselines: "+fmt.Sprint(baselines.MethodNames()))
+	guard := fs.Bool("safeguard", false, "also evaluate every greedy/unrolled optimizer with the safeguard (learned steps that raise f replaced by gradient steps)")
 	iters := fs.Int("iters", 200, "iterations")
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f*")
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
@@ -139,6 +148,11 @@ func runEval(env *Env, args []string) error {
 			pf.Size = info.H
 		}
 		ms = append(ms, info.Method)
+		if *guard {
+			if g, ok := safeguarded(info); ok {
+				ms = append(ms, g)
+			}
+		}
 	}
 	for _, name := range *methods {
 		m, err := baselines.ParseMethod(name)

@@ -15,6 +15,23 @@ type LearnedInfo struct {
 	Method  baselines.Method
 	Problem string // problem it was trained on ("" if unknown)
 	H, W    int    // image size it was trained on
+	// Tau is the reference step τ of a greedy or unrolled optimizer (0 for
+	// others): the gradient step its safeguard falls back to.
+	Tau float64
+}
+
+// safeguarded returns a copy of a greedy-format learned optimizer whose
+// steps that raise f are replaced by gradient steps of size τ, or false
+// when the optimizer has no such fallback (Banert's has its own safeguard).
+func safeguarded(info *LearnedInfo) (baselines.Method, bool) {
+	l, ok := info.Method.(*greedy.Learned)
+	if !ok || info.Tau <= 0 {
+		return nil, false
+	}
+	c := *l
+	c.Safeguard = info.Tau
+	c.Label = l.Label + " +safeguard"
+	return &c, true
 }
 
 // learnedLoaders maps a checkpoint format (the "format" field of
@@ -25,7 +42,7 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 		if err != nil {
 			return nil, err
 		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, H: man.H, W: man.W}, nil
+		return &LearnedInfo{Method: l, Problem: man.Problem, H: man.H, W: man.W, Tau: man.Tau}, nil
 	},
 }
 

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -39,6 +40,18 @@ func TestTrainUnrollResumeAndApply(t *testing.T) {
 	}
 	if !strings.Contains(stdout, "unrolled m-pc") {
 		t.Errorf("apply does not name the unrolled optimizer:\n%s", stdout)
+	}
+	evalDir := filepath.Join(t.TempDir(), "eval")
+	code, _, stderr = run("eval", "--params", dir, "--safeguard", "--methods", "gd", "--size", "12", "--n-test", "2", "--iters", "4", "--fstar-iters", "50", "--fstar-method", "lbfgs", "--cache", "", "--out", evalDir)
+	if code != 0 {
+		t.Fatalf("eval --safeguard: exit %d: %s", code, stderr)
+	}
+	curves, err := os.ReadFile(filepath.Join(evalDir, "curves.csv"))
+	if err != nil || !strings.Contains(string(curves), "unrolled m-pc +safeguard") {
+		t.Errorf("eval --safeguard did not evaluate the safeguarded optimizer (%v)", err)
+	}
+	if code, _, _ := run("eval", "--params", dir, "--fstar-method", "gd", "--size", "12", "--n-test", "2", "--out", evalDir); code != 2 {
+		t.Errorf("--fstar-method gd: exit %d, want 2", code)
 	}
 	for _, bad := range [][]string{
 		{"--T", "0"}, {"--batch", "9"}, {"--weights", "1,2"}, {"--lr", "-1"}, {"--param", "nope"},

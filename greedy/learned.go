@@ -19,6 +19,14 @@ type Learned struct {
 	H, W   int
 	// Steps is the number of trained steps T+1.
 	Steps int
+	// Safeguard, when Tau > 0, rejects every learned step that raises a
+	// function's value: that function takes the gradient step
+	// x − Tau·∇f(x) from the previous iterate instead, and its momentum is
+	// reset. With Tau ≤ 1/L the gradient step decreases f, so the
+	// safeguarded method is monotone and converges like gradient descent at
+	// worst, whatever the learned parameters do beyond T. Off (Tau = 0) is
+	// Algorithm 2 as published.
+	Safeguard float64
 	// params returns the parameters of step t < Steps.
 	params func(t int) (theta, phi []float64, err error)
 }
@@ -112,6 +120,11 @@ func (l *Learned) Start(o *models.Objective) (baselines.Iterator, error) {
 	it.prev = append([]float64(nil), o.X0...)
 	it.grad = make([]float64, len(o.X0))
 	it.mom = make([]float64, len(o.X0))
+	if l.Safeguard > 0 {
+		it.fx = make([]float64, o.N)
+		it.fPrev = make([]float64, o.N)
+		it.gradPrev = make([]float64, len(o.X0))
+	}
 	return it, nil
 }
 
@@ -125,6 +138,40 @@ type learnedIterator struct {
 	xk, prev, grad, mom    []float64
 	ws                     models.Workspace
 	loadedStep, loadedOnce int
+	// Safeguard state: f and ∇f at the previous iterate, and how many
+	// learned steps were rejected.
+	fx, fPrev, gradPrev []float64
+	rejected            int
+}
+
+// Rejected returns the number of learned steps the safeguard has replaced by
+// gradient steps (summed over functions).
+func (it *learnedIterator) Rejected() int { return it.rejected }
+
+// safeguard replaces the learned step of every function whose value went up
+// (or is not finite) by a gradient step from its previous iterate, and
+// evaluates f, ∇f anew when it did. it.fx and it.grad hold f and ∇f at
+// it.xk, it.fPrev and it.gradPrev those at it.prev.
+func (it *learnedIterator) safeguard() error {
+	hw := it.o.ImageLen()
+	tau := it.l.Safeguard
+	changed := false
+	for k := range it.fx {
+		if it.fx[k] <= it.fPrev[k] {
+			continue
+		}
+		x, prev, g := it.xk[k*hw:(k+1)*hw], it.prev[k*hw:(k+1)*hw], it.gradPrev[k*hw:(k+1)*hw]
+		for i := range x {
+			x[i] = prev[i] - tau*g[i]
+		}
+		copy(prev, x) // no momentum after a rejection
+		it.rejected++
+		changed = true
+	}
+	if changed {
+		return it.o.Eval(it.fx, it.grad, it.xk, &it.ws)
+	}
+	return nil
 }
 
 func (it *learnedIterator) X() []float64 { return it.xk }
@@ -146,8 +193,12 @@ func (it *learnedIterator) Next() error {
 		}
 		it.loadedStep, it.loadedOnce = step, 1
 	}
-	if err := it.o.Eval(nil, it.grad, it.xk, &it.ws); err != nil {
-		return err
+	// With the safeguard, f and ∇f at it.xk were computed by the previous
+	// call (after its step); without it they are computed here.
+	if it.fx == nil || it.t == 0 {
+		if err := it.o.Eval(it.fx, it.grad, it.xk, &it.ws); err != nil {
+			return err
+		}
 	}
 	if err := graph.Set(it.x, it.xk); err != nil {
 		return err
@@ -172,6 +223,18 @@ func (it *learnedIterator) Next() error {
 	}
 	it.prev, it.xk = it.xk, it.prev
 	copy(it.xk, v)
+	if it.fx != nil {
+		copy(it.fPrev, it.fx)
+		copy(it.gradPrev, it.grad)
+		if err := it.o.Eval(it.fx, it.grad, it.xk, &it.ws); err != nil {
+			return err
+		}
+		if err := it.safeguard(); err != nil {
+			return err
+		}
+		it.t++
+		return nil
+	}
 	for i, x := range it.xk {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("%s: iteration %d produced a non-finite iterate (function %d): the learned step diverges on these functions; check the certificate with 'l2o certify'", it.l.Label, it.t, i/it.o.ImageLen())
