@@ -59,6 +59,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	nagIters := fs.Int("nag-iters", 0, "NAG iterations per block (0: the paper's 1000, 100 for scalars)")
 	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
 	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
+	guard := fs.Bool("safeguard", false, "also evaluate each learned optimizer with the safeguard (steps that raise f become gradient steps)")
 	target := fs.Float64("target", 1e-7, "test optimality whose first iteration and time are reported")
 	evalIters := fs.Int("iters", 0, "test iterations to run (0: the largest --at)")
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f* of the test set")
@@ -174,17 +175,28 @@ func runBenchGreedy(env *Env, args []string) error {
 			}
 			fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10.3f %8.0f %10s %10s %10s", p, in, stepsCol, secs/float64(n), float64(evals)/float64(n), mb(10), mb(40), mb(80))
 			if test != nil {
-				learned, _, err := greedy.Load(dir)
+				learned, man, err := greedy.Load(dir)
 				if err != nil {
 					return err
 				}
-				curves, err := eval.Run(test, fstar, []baselines.Method{learned}, eval.Options{Iters: iters})
+				ms := []baselines.Method{learned}
+				if *guard {
+					g, _ := safeguarded(&LearnedInfo{Method: learned, Tau: man.Tau})
+					ms = append(ms, g)
+				}
+				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters})
 				if err != nil {
 					return err
 				}
 				curves[0].Method = p + "/" + in
 				printTail(env, curves[0], *evalAt, *target)
 				all = append(all, curves[0])
+				if len(curves) > 1 {
+					curves[1].Method = p + "/" + in + " +safeguard"
+					fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "", "+guard", "", "", "", "", "", "")
+					printTail(env, curves[1], *evalAt, *target)
+					all = append(all, curves[1])
+				}
 			}
 			fmt.Fprintln(env.Stdout)
 		}
