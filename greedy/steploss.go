@@ -16,6 +16,12 @@ import (
 // as a gorgonia graph built once; SetStep loads the data of a step (x, g = ∇f(x),
 // p = x − x⁻, λ, μ), and Eval evaluates g and its gradient at u = (θ, φ)
 // concatenated. A StepLoss is not safe for concurrent use.
+//
+// When G (and H) implement models.Binder, as the built-in PS, PP, PC-k and
+// PC do, no graph is built: θ ↦ G_θ g and φ ↦ H_φ p are bound once per step
+// and the loss is evaluated by direct kernels (see fastStep), which agrees
+// with the graph to rounding. Other parametrizations use the graph, with
+// gradients from gorgonia.
 type StepLoss struct {
 	method   models.Method
 	obj      *models.Objective
@@ -24,26 +30,49 @@ type StepLoss struct {
 	refTheta []float64
 	refPhi   []float64
 
-	machine                    *graph.Machine
-	theta, phi                 *G.Node
-	x, g, p, y                 *G.Node
-	thetaRef, phiRef           *G.Node
-	lambda, mu                 *G.Node
-	loss, xPlus                *G.Node
-	evaluations                int
-	lastU                      []float64
-	lastLoss                   float64
-	lastGrad                   []float64
-	haveLast                   bool
-	lambdaValue, muValue       float64
-	scratchTheta, scratchPhiNo []float64
+	machine              *graph.Machine
+	theta, phi           *G.Node
+	x, g, p, y           *G.Node
+	thetaRef, phiRef     *G.Node
+	lambda, mu           *G.Node
+	loss, xPlus          *G.Node
+	evaluations          int
+	lastU                []float64
+	lastLoss             float64
+	lastGrad             []float64
+	haveLast             bool
+	lambdaValue, muValue float64
+
+	fast *fastStep // nil: the graph path
 }
 
 // NewStepLoss builds the loss graph for the method on the objective's
 // functions. tau sets the reference θ̃ (G = τI); φ̃ gives H = 0.
 func NewStepLoss(m models.Method, o *models.Objective, tau float64) (*StepLoss, error) {
+	return newStepLoss(m, o, tau, true)
+}
+
+// newStepLoss builds the loss; allowFast false forces the graph path.
+func newStepLoss(m models.Method, o *models.Objective, tau float64, allowFast bool) (*StepLoss, error) {
+	if m.G == nil {
+		return nil, fmt.Errorf("step loss: the method has no parametrization of G")
+	}
+	if o == nil || o.N < 1 {
+		return nil, fmt.Errorf("step loss: no functions to train on")
+	}
 	s := &StepLoss{method: m, obj: o}
 	h, w := o.H, o.W
+	if allowFast {
+		if s.fast = newFastStep(m, o); s.fast != nil {
+			s.nTheta = m.G.ParamShape(h, w).TotalSize()
+			s.refTheta = m.G.Reference(tau, h, w)
+			if m.H != nil {
+				s.nPhi = m.H.ParamShape(h, w).TotalSize()
+				s.refPhi = m.H.Reference(0, h, w)
+			}
+			return s, nil
+		}
+	}
 	gr := G.NewGraph()
 	ts := m.G.ParamShape(h, w)
 	s.theta = graph.Input(gr, "theta", ts...)
@@ -152,6 +181,14 @@ func (s *StepLoss) Evaluations() int { return s.evaluations }
 // SetStep loads the data of one greedy step: iterates x, gradients g = ∇f(x),
 // momentum directions p = x − x⁻ (ignored without H), and the weights λ, μ.
 func (s *StepLoss) SetStep(x, g, p []float64, lambda, mu float64) error {
+	if s.fast != nil {
+		if err := s.fast.setStep(x, g, p); err != nil {
+			return err
+		}
+		s.lambdaValue, s.muValue = lambda, mu
+		s.haveLast = false
+		return nil
+	}
 	if err := graph.Set(s.x, x); err != nil {
 		return err
 	}
@@ -179,11 +216,17 @@ func (s *StepLoss) Eval(u, grad []float64) (float64, error) {
 	if len(u) != s.Dim() {
 		return math.NaN(), fmt.Errorf("step loss: %d parameters, want %d", len(u), s.Dim())
 	}
+	if grad != nil && len(grad) != s.Dim() {
+		return math.NaN(), fmt.Errorf("step loss: gradient has %d slots, want %d", len(grad), s.Dim())
+	}
 	if s.haveLast && equal(u, s.lastU) {
 		if grad != nil {
 			copy(grad, s.lastGrad)
 		}
 		return s.lastLoss, nil
+	}
+	if s.fast != nil {
+		return s.evalFast(u, grad)
 	}
 	if err := graph.Set(s.theta, u[:s.nTheta]); err != nil {
 		return math.NaN(), err
@@ -228,6 +271,19 @@ func (s *StepLoss) Eval(u, grad []float64) (float64, error) {
 
 // Next writes x⁺(u) = x − G_θ g + H_φ p into dst.
 func (s *StepLoss) Next(dst, u []float64) error {
+	if s.fast != nil {
+		if len(u) != s.Dim() {
+			return fmt.Errorf("step loss: %d parameters, want %d", len(u), s.Dim())
+		}
+		if len(dst) != len(s.fast.xPlus) {
+			return fmt.Errorf("step loss: next iterate has %d values, want %d", len(dst), len(s.fast.xPlus))
+		}
+		if err := s.fast.next(s.split(u)); err != nil {
+			return err
+		}
+		copy(dst, s.fast.xPlus)
+		return nil
+	}
 	s.haveLast = false
 	if _, err := s.Eval(u, nil); err != nil {
 		return err
@@ -241,7 +297,12 @@ func (s *StepLoss) Next(dst, u []float64) error {
 }
 
 // Close releases the graph machine.
-func (s *StepLoss) Close() error { return s.machine.Close() }
+func (s *StepLoss) Close() error {
+	if s.machine == nil {
+		return nil
+	}
+	return s.machine.Close()
+}
 
 func equal(a, b []float64) bool {
 	if len(a) != len(b) {
@@ -258,4 +319,66 @@ func equal(a, b []float64) bool {
 // HeldBytes is the number of bytes of tensors the loss graph holds after an
 // evaluation (values and gradients): the memory of one greedy step, which
 // does not depend on the number of steps trained.
-func (s *StepLoss) HeldBytes() int64 { return graph.HeldBytes(s.machine.Graph) }
+func (s *StepLoss) HeldBytes() int64 {
+	if s.fast != nil {
+		return s.fast.bytes()
+	}
+	return graph.HeldBytes(s.machine.Graph)
+}
+
+// split returns θ and (if there is H) φ as views of u.
+func (s *StepLoss) split(u []float64) [][]float64 {
+	if s.method.H == nil {
+		return [][]float64{u[:s.nTheta]}
+	}
+	return [][]float64{u[:s.nTheta], u[s.nTheta:]}
+}
+
+// evalFast is Eval on the fast path. Without grad only the value is
+// computed (no ∇f, no adjoints) and the last-value cache is left alone.
+func (s *StepLoss) evalFast(u, grad []float64) (float64, error) {
+	params := s.split(u)
+	if grad == nil {
+		v, err := s.fast.eval(params, nil)
+		if err != nil {
+			return math.NaN(), err
+		}
+		s.evaluations++
+		return v + s.penalties(params, nil), nil
+	}
+	if cap(s.lastGrad) < s.Dim() {
+		s.lastGrad = make([]float64, s.Dim())
+	}
+	g := s.lastGrad[:s.Dim()]
+	clear(g)
+	grads := s.split(g)
+	v, err := s.fast.eval(params, grads)
+	if err != nil {
+		return math.NaN(), err
+	}
+	s.evaluations++
+	v += s.penalties(params, grads)
+	s.lastGrad = g
+	s.lastU = append(s.lastU[:0], u...)
+	s.lastLoss = v
+	s.haveLast = true
+	copy(grad, g)
+	return v, nil
+}
+
+// penalties returns λ/2‖θ − θ̃‖² + μ/2‖φ − φ̃‖² and adds its gradient to
+// grads (if not nil).
+func (s *StepLoss) penalties(params, grads [][]float64) float64 {
+	var gt, gp []float64
+	if grads != nil {
+		gt = grads[0]
+		if len(grads) > 1 {
+			gp = grads[1]
+		}
+	}
+	v := penaltyAdd(gt, params[0], s.refTheta, s.lambdaValue)
+	if len(params) > 1 {
+		v += penaltyAdd(gp, params[1], s.refPhi, s.muValue)
+	}
+	return v
+}

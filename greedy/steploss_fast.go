@@ -1,0 +1,185 @@
+package greedy
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// fastStep evaluates the step loss without a graph, for methods whose
+// parametrizations implement models.Binder. Within a step g and p are
+// constant, so θ ↦ G_θ g and φ ↦ H_φ p are linear maps bound once by SetStep
+// (for PC: the spectra of g and p are computed there); an evaluation is then
+//
+//	x⁺ = x − G_θ g + H_φ p        (spectral terms: one inverse FFT per image)
+//	f_k(x⁺), r = ∇f(x⁺)           (the objective's direct kernels)
+//	∇_θ = −(1/N) adjoint_G(r) + λ(θ − θ̃),  ∇_φ = (1/N) adjoint_H(r) + μ(φ − φ̃)
+//
+// with one FFT per image of r shared by the spectral terms. Buffers are kept
+// between evaluations.
+type fastStep struct {
+	o       *models.Objective
+	binders []models.Binder // G, then H if any
+	signs   []float64       // −1 for G, +1 for H
+	bounds  []models.Bound
+	pool    *models.FFTPool // nil without spectral terms
+
+	x      []float64
+	xPlus  []float64
+	r      []float64
+	vals   []float64
+	spec   []complex128
+	ws     models.Workspace
+	loaded bool
+}
+
+// newFastStep returns the fast evaluator for m, or nil if a parametrization
+// of m has no fast path.
+func newFastStep(m models.Method, o *models.Objective) *fastStep {
+	gb, ok := m.G.(models.Binder)
+	if !ok {
+		return nil
+	}
+	f := &fastStep{o: o, binders: []models.Binder{gb}, signs: []float64{-1}}
+	if m.H != nil {
+		hb, ok := m.H.(models.Binder)
+		if !ok {
+			return nil
+		}
+		f.binders = append(f.binders, hb)
+		f.signs = append(f.signs, 1)
+	}
+	n := o.N * o.ImageLen()
+	f.x = make([]float64, n)
+	f.xPlus = make([]float64, n)
+	f.r = make([]float64, n)
+	f.vals = make([]float64, o.N)
+	return f
+}
+
+// setStep binds the operands of the step: g for G and p for H.
+func (f *fastStep) setStep(x, g, p []float64) error {
+	o := f.o
+	n := o.N * o.ImageLen()
+	if len(x) != n || len(g) != n || (len(f.binders) > 1 && len(p) != n) {
+		return fmt.Errorf("step loss: x, ∇f(x), p have %d, %d, %d values, want %d each", len(x), len(g), len(p), n)
+	}
+	copy(f.x, x)
+	f.bounds = f.bounds[:0]
+	f.pool = nil
+	for i, b := range f.binders {
+		v := g
+		if i == 1 {
+			v = p
+		}
+		bd, err := b.Bind(v, o.N, o.H, o.W)
+		if err != nil {
+			return fmt.Errorf("step loss: %w", err)
+		}
+		f.bounds = append(f.bounds, bd)
+		if _, ok := bd.(models.SpectralBound); ok && f.pool == nil {
+			f.pool = models.NewFFTPool(o.H, o.W)
+			if len(f.spec) != o.N*f.pool.SpectrumLen() {
+				f.spec = make([]complex128, o.N*f.pool.SpectrumLen())
+			}
+		}
+	}
+	f.loaded = true
+	return nil
+}
+
+// next writes x⁺ for the parameters params[i] of term i into f.xPlus.
+func (f *fastStep) next(params [][]float64) error {
+	if !f.loaded {
+		return fmt.Errorf("step loss: SetStep was not called")
+	}
+	spectral := false
+	if f.pool != nil {
+		clear(f.spec)
+		for i, b := range f.bounds {
+			if sb, ok := b.(models.SpectralBound); ok {
+				if err := sb.AddSpectra(f.spec, params[i], f.signs[i]); err != nil {
+					return fmt.Errorf("step loss: %w", err)
+				}
+				spectral = true
+			}
+		}
+	}
+	if spectral {
+		f.pool.InverseAdd(f.xPlus, f.x, f.spec)
+	} else {
+		copy(f.xPlus, f.x)
+	}
+	for i, b := range f.bounds {
+		if _, ok := b.(models.SpectralBound); ok {
+			continue
+		}
+		if err := b.AddApply(f.xPlus, params[i], f.signs[i]); err != nil {
+			return fmt.Errorf("step loss: %w", err)
+		}
+	}
+	return nil
+}
+
+// eval returns (1/N) Σ f_k(x⁺) and adds its gradient in the parameters of
+// term i to grads[i] (grads may be nil).
+func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
+	if err := f.next(params); err != nil {
+		return 0, err
+	}
+	var r []float64
+	if grads != nil {
+		r = f.r
+	}
+	if err := f.o.Eval(f.vals, r, f.xPlus, &f.ws); err != nil {
+		return 0, fmt.Errorf("step loss: %w", err)
+	}
+	var sum float64
+	for _, v := range f.vals {
+		sum += v
+	}
+	inv := 1 / float64(f.o.N)
+	if grads == nil {
+		return sum * inv, nil
+	}
+	haveSpectra := false
+	for i, b := range f.bounds {
+		c := f.signs[i] * inv
+		if sb, ok := b.(models.SpectralBound); ok {
+			if !haveSpectra {
+				f.pool.Forward(f.spec, f.r)
+				haveSpectra = true
+			}
+			if err := sb.AddAdjointSpectra(grads[i], f.spec, c); err != nil {
+				return 0, fmt.Errorf("step loss: %w", err)
+			}
+			continue
+		}
+		if err := b.AddAdjoint(grads[i], f.r, c); err != nil {
+			return 0, fmt.Errorf("step loss: %w", err)
+		}
+	}
+	return sum * inv, nil
+}
+
+// bytes is the memory the fast evaluator holds.
+func (f *fastStep) bytes() int64 {
+	t := int64(8*(len(f.x)+len(f.xPlus)+len(f.r)+len(f.vals)) + 16*len(f.spec))
+	for _, b := range f.bounds {
+		t += b.Bytes()
+	}
+	return t
+}
+
+// penaltyAdd returns w/2‖a − b‖² and adds w(a − b) to grad (if not nil).
+func penaltyAdd(grad, a, b []float64, w float64) float64 {
+	var s float64
+	for i := range a {
+		d := a[i] - b[i]
+		s += d * d
+		if grad != nil {
+			grad[i] += w * d
+		}
+	}
+	return 0.5 * w * s
+}
