@@ -25,4 +25,11 @@
 // sliding-window inner loops, and work is spread over up to
 // runtime.GOMAXPROCS(0) goroutines, one (image, output channel) plane or one
 // (output, input) filter pair at a time.
+//
+// For layers applied many times with the same filters, NewPlan prepares a
+// Plan whose Forward and AdjointInput compute the same maps either directly
+// or by FFT (zero-padded images, filter spectra computed once, products
+// summed per frequency), whichever a simple cost model finds cheaper. For
+// many channel pairs (wcrr's 8→60 5×5 layer on 96×96 images) the FFT path
+// is several times faster than the direct kernels.
 package mconv

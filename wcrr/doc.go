@@ -9,7 +9,9 @@
 //
 // W = C/√L, where C is a stack of three multi-channel convolution layers
 // (1 → 4 → 8 → 60 channels, 5×5, zero "same" padding after every layer, no
-// bias; computed with package mconv), and the channel potentials are
+// bias; computed with package mconv: a Model prepares mconv Plans per image
+// size, so the many-channel layers run by FFT with cached filter spectra),
+// and the channel potentials are
 //
 //	ψ_c(z)   = (μ+1)·Huber(z; h_c) − Huber(z; T_c)
 //	ψ_c'(z)  = (μ+1)·clip(z, ±h_c) − clip(z, ±T_c)

@@ -47,10 +47,81 @@ type Model struct {
 	// 96×96) and a sync.Pool would drop them at every garbage collection.
 	mu   sync.Mutex
 	free []*workspace
+	// plans caches the prepared layers (filter spectra for the FFT path)
+	// per image size, most recently used last.
+	plans []*layerPlans
 }
 
 // maxFree is the number of idle workspaces a Model keeps.
 const maxFree = 4
+
+// maxPlans is the number of image sizes whose prepared layers a Model keeps.
+const maxPlans = 4
+
+// layerPlans holds the three layers prepared for h×w images.
+type layerPlans struct {
+	h, w   int
+	layers [3]*mconv.Plan
+}
+
+// matches reports whether the plans were made for h×w images from the
+// model's current layers (compared by value, so that a model whose weights
+// were changed is never applied with stale spectra).
+func (lp *layerPlans) matches(m *Model, h, w int) bool {
+	if lp.h != h || lp.w != w {
+		return false
+	}
+	for l, layer := range m.Layers {
+		pw := lp.layers[l].Weights()
+		if lp.layers[l].Shape() != m.shape(l, 1, h, w) || len(pw) != len(layer.Weight) {
+			return false
+		}
+		for i, v := range layer.Weight {
+			if pw[i] != v {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// layerPlans returns the layers prepared for h×w images, from the cache
+// when possible. Each layer uses the direct or the FFT method, whichever
+// mconv's cost model finds cheaper (for 96×96 images: direct for 1→4, FFT
+// for 4→8 and 8→60). The structure must have been checked.
+func (m *Model) layerPlans(h, w int) *layerPlans {
+	m.mu.Lock()
+	for i, lp := range m.plans {
+		if lp.matches(m, h, w) {
+			// Move to the back: most recently used.
+			m.plans = append(append(m.plans[:i:i], m.plans[i+1:]...), lp)
+			m.mu.Unlock()
+			return lp
+		}
+	}
+	m.mu.Unlock()
+	// Prepare outside the lock (computing the spectra takes a while); a
+	// concurrent call may prepare the same size, which is harmless.
+	lp := &layerPlans{h: h, w: w}
+	for l, layer := range m.Layers {
+		p, err := mconv.NewPlan(layer.Weight, m.shape(l, 1, h, w), mconv.Auto)
+		must(err)
+		lp.layers[l] = p
+	}
+	m.mu.Lock()
+	kept := m.plans[:0]
+	for _, old := range m.plans {
+		if old.h != h || old.w != w {
+			kept = append(kept, old)
+		}
+	}
+	m.plans = append(kept, lp)
+	if len(m.plans) > maxPlans {
+		m.plans = append(m.plans[:0], m.plans[len(m.plans)-maxPlans:]...)
+	}
+	m.mu.Unlock()
+	return lp
+}
 
 // Channels returns the number of output channels of W (60 for the
 // pretrained model).
@@ -186,16 +257,18 @@ func (m *Model) apply(dst, x []float64, n, h, w int, ws *workspace) {
 		ws.img[i] = v * scale
 	}
 	// The shapes and lengths were checked by the caller, so mconv cannot fail.
-	must(mconv.Forward(ws.a1, ws.img, m.Layers[0].Weight, nil, m.shape(0, n, h, w)))
-	must(mconv.Forward(ws.a2, ws.a1, m.Layers[1].Weight, nil, m.shape(1, n, h, w)))
-	must(mconv.Forward(dst, ws.a2, m.Layers[2].Weight, nil, m.shape(2, n, h, w)))
+	lp := m.layerPlans(h, w)
+	must(lp.layers[0].Forward(ws.a1, ws.img, n))
+	must(lp.layers[1].Forward(ws.a2, ws.a1, n))
+	must(lp.layers[2].Forward(dst, ws.a2, n))
 }
 
 // adjoint computes dst = Wᵀ z for a checked call.
 func (m *Model) adjoint(dst, z []float64, n, h, w int, ws *workspace) {
-	must(mconv.AdjointInput(ws.a2, z, m.Layers[2].Weight, m.shape(2, n, h, w)))
-	must(mconv.AdjointInput(ws.a1, ws.a2, m.Layers[1].Weight, m.shape(1, n, h, w)))
-	must(mconv.AdjointInput(dst, ws.a1, m.Layers[0].Weight, m.shape(0, n, h, w)))
+	lp := m.layerPlans(h, w)
+	must(lp.layers[2].AdjointInput(ws.a2, z, n))
+	must(lp.layers[1].AdjointInput(ws.a1, ws.a2, n))
+	must(lp.layers[0].AdjointInput(dst, ws.a1, n))
 	scale := 1 / math.Sqrt(m.L)
 	for i := range dst {
 		dst[i] *= scale

@@ -1,0 +1,82 @@
+package wcrr
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/mconv"
+)
+
+// directGrad computes ∇S(x) = Wᵀψ'(Wx) with mconv's direct kernels, written
+// independently of the Model's cached plans.
+func directGrad(t *testing.T, m *Model, x []float64, n, h, w int) []float64 {
+	t.Helper()
+	scale := 1 / math.Sqrt(m.L)
+	a := make([]float64, len(x))
+	for i, v := range x {
+		a[i] = v * scale
+	}
+	for _, layer := range m.Layers {
+		s := mconv.Shape{N: n, Cin: layer.Cin, Cout: layer.Cout, H: h, W: w, K: layer.K}
+		out := make([]float64, s.OutputLen())
+		if err := mconv.Forward(out, a, layer.Weight, nil, s); err != nil {
+			t.Fatal(err)
+		}
+		a = out
+	}
+	if err := m.PsiPrime(a, a, n, h, w); err != nil {
+		t.Fatal(err)
+	}
+	for l := 2; l >= 0; l-- {
+		layer := m.Layers[l]
+		s := mconv.Shape{N: n, Cin: layer.Cin, Cout: layer.Cout, H: h, W: w, K: layer.K}
+		in := make([]float64, s.InputLen())
+		if err := mconv.AdjointInput(in, a, layer.Weight, s); err != nil {
+			t.Fatal(err)
+		}
+		a = in
+	}
+	for i := range a {
+		a[i] *= scale
+	}
+	return a
+}
+
+// TestGradMatchesDirect checks the Model's gradient, whose 4→8 and 8→60
+// layers run by FFT at these sizes, against the direct kernels, and that
+// the cached plans follow a change of the weights.
+func TestGradMatchesDirect(t *testing.T) {
+	m := Random(3, [3]int{4, 8, 60}, 10)
+	rng := rand.New(rand.NewPCG(9, 9))
+	for _, sz := range [][3]int{{3, 40, 40}, {2, 37, 50}, {1, 33, 29}} {
+		n, h, w := sz[0], sz[1], sz[2]
+		x := randImages(rng, n*h*w)
+		for round := range 2 {
+			if round == 1 {
+				// Change the weights in place: the cached spectra must not be used.
+				m.Layers[2].Weight[7] += 0.5
+				m.Layers[1].Weight[3] -= 0.25
+			}
+			got := make([]float64, len(x))
+			if err := m.Grad(got, x, n, h, w); err != nil {
+				t.Fatal(err)
+			}
+			want := directGrad(t, m, x, n, h, w)
+			var diff, ref float64
+			for i := range got {
+				diff = max(diff, math.Abs(got[i]-want[i]))
+				ref = max(ref, math.Abs(want[i]))
+			}
+			if diff > 1e-13*ref {
+				t.Errorf("%d×%d×%d round %d: max |Grad − direct| = %g, max |direct| = %g", n, h, w, round, diff, ref)
+			}
+		}
+		if lp := m.layerPlans(h, w); lp.layers[2].Method() != mconv.FFT {
+			t.Errorf("%d×%d: layer 3 uses %v, want the FFT path to be exercised", h, w, lp.layers[2].Method())
+		}
+	}
+	if len(m.plans) > maxPlans {
+		t.Errorf("%d cached plan sets, want at most %d", len(m.plans), maxPlans)
+	}
+}
