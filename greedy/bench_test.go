@@ -7,10 +7,12 @@ import (
 )
 
 // benchStepLoss times one evaluation of the greedy step loss and its gradient
-// for N = 25 images of 96×96 (Problem 1).
-func benchStepLoss(b *testing.B, name string) {
+// for N = 25 images of 96×96 (Problem 1), by the fast path or by the graph.
+// cpu-ms/op is the process's CPU time per evaluation (all threads): on a
+// loaded machine it is steadier than the wall time.
+func benchStepLoss(b *testing.B, name string, fast bool) {
 	o := deblurSet(b, 25, 96, 1)
-	loss, err := NewStepLoss(method(b, name), o, 1/o.L)
+	loss, err := newStepLoss(method(b, name), o, 1/o.L, fast)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -30,16 +32,21 @@ func benchStepLoss(b *testing.B, name string) {
 	g := make([]float64, len(u))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPUSeconds()
 	for i := 0; i < b.N; i++ {
 		u[0] += 1e-9 // defeat the last-value cache
 		if _, err := loss.Eval(u, g); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((processCPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
 }
 
-func BenchmarkStepLossMPS(b *testing.B) { benchStepLoss(b, "m-ps") }
-func BenchmarkStepLossMPC(b *testing.B) { benchStepLoss(b, "m-pc") }
+func BenchmarkStepLossMPS(b *testing.B)      { benchStepLoss(b, "m-ps", true) }
+func BenchmarkStepLossMPC(b *testing.B)      { benchStepLoss(b, "m-pc", true) }
+func BenchmarkStepLossPP(b *testing.B)       { benchStepLoss(b, "pp", true) }
+func BenchmarkStepLossGraphMPS(b *testing.B) { benchStepLoss(b, "m-ps", false) }
+func BenchmarkStepLossGraphMPC(b *testing.B) { benchStepLoss(b, "m-pc", false) }
 
 // BenchmarkGradF times one batched ∇f by the direct kernels (25 images of 96×96).
 func BenchmarkGradF(b *testing.B) {
@@ -48,9 +55,11 @@ func BenchmarkGradF(b *testing.B) {
 	ws := &models.Workspace{}
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu := processCPUSeconds()
 	for i := 0; i < b.N; i++ {
 		if err := o.Eval(nil, grad, o.X0, ws); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric((processCPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
 }

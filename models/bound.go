@@ -335,12 +335,14 @@ func (b *boundFullConv) AddSpectra(dst []complex128, theta []float64, c float64)
 	}
 	b.thetaSpectrum(theta)
 	sl := b.pool.SpectrumLen()
-	cc := complex(c, 0)
+	for i, t := range b.ts {
+		b.ts[i] = complex(c*real(t), c*imag(t))
+	}
 	kernels.ParallelFor(b.n, func(lo, hi int) {
 		for n := lo; n < hi; n++ {
 			v, d := b.vs[n*sl:(n+1)*sl], dst[n*sl:(n+1)*sl]
 			for i, t := range b.ts {
-				d[i] += cc * t * v[i]
+				d[i] += t * v[i]
 			}
 		}
 	})

@@ -65,9 +65,10 @@ func (o *Objective) Subset(idx []int) (*Objective, error) {
 // Workspace holds scratch buffers for Eval; reuse one per goroutine to avoid
 // allocations in loops.
 type Workspace struct {
-	res  []float64
-	regv []float64
-	regg []float64
+	res   []float64
+	regv  []float64
+	regg  []float64
+	fused []*fusedScratch
 }
 
 // Eval computes f_k(x_k) into vals (length N, may be nil) and ∇f_k(x_k) into
@@ -85,6 +86,10 @@ func (o *Objective) Eval(vals, grad, x []float64, ws *Workspace) error {
 	}
 	if ws == nil {
 		ws = &Workspace{}
+	}
+	if b, s, tv, ok := o.fusedBlur(); ok && len(o.Y) == len(x) {
+		o.evalFused(vals, grad, x, ws, b, s, tv)
+		return nil
 	}
 	m := o.DataLen()
 	ws.res = grow(ws.res, o.N*m)

@@ -41,9 +41,60 @@ func (Identity) Apply(dst, src []float64, _ tensor.Shape) error { copy(dst, src)
 // Adjoint implements graph.LinearMap.
 func (Identity) Adjoint(dst, src []float64, _ tensor.Shape) error { copy(dst, src); return nil }
 
-// Blur is convolution with a small kernel and a boundary rule.
+// Blur is convolution with a small kernel and a boundary rule. Kernels of
+// rank one (Gaussian blurs) are applied separably, a pass along rows and one
+// along columns.
 type Blur struct {
 	graph.FixedConv
+	sep *separable // nil: not of rank one (or not built by NewBlur)
+}
+
+// Apply implements graph.LinearMap.
+func (b *Blur) Apply(dst, src []float64, in tensor.Shape) error {
+	return b.applySeparable(dst, src, in, 1, false)
+}
+
+// Adjoint implements graph.LinearMap.
+func (b *Blur) Adjoint(dst, src []float64, in tensor.Shape) error {
+	return b.applySeparable(dst, src, in, 1, true)
+}
+
+// applySeparable writes s·A src (or s·Aᵀ src) into dst.
+func (b *Blur) applySeparable(dst, src []float64, in tensor.Shape, s float64, adjoint bool) error {
+	if b.sep == nil {
+		var err error
+		if adjoint {
+			err = b.FixedConv.Adjoint(dst, src, in)
+		} else {
+			err = b.FixedConv.Apply(dst, src, in)
+		}
+		if err == nil && s != 1 {
+			scale(dst, s)
+		}
+		return err
+	}
+	if _, err := b.FixedConv.OutShape(in); err != nil {
+		return err
+	}
+	n, h, w := 1, in[0], in[1]
+	if in.Dims() == 3 {
+		n, h, w = in[0], in[1], in[2]
+	}
+	if len(src) != n*h*w || len(dst) != n*h*w {
+		return fmt.Errorf("blur %s: got %d and %d values for a batch %v", b.Name, len(src), len(dst), in)
+	}
+	hw := h * w
+	kernels.ParallelFor(n, func(lo, hi int) {
+		var sc blurScratch
+		for k := lo; k < hi; k++ {
+			if adjoint {
+				b.sep.adjointImage(dst[k*hw:(k+1)*hw], src[k*hw:(k+1)*hw], h, w, s, &sc)
+			} else {
+				b.sep.applyImage(dst[k*hw:(k+1)*hw], src[k*hw:(k+1)*hw], h, w, s, &sc)
+			}
+		}
+	})
+	return nil
 }
 
 // NewBlur returns the blur with the given K×K kernel (row-major).
@@ -51,7 +102,11 @@ func NewBlur(name string, kernel []float64, k int, b kernels.Boundary) (*Blur, e
 	if k < 1 || k%2 == 0 || len(kernel) != k*k {
 		return nil, fmt.Errorf("blur %s: kernel of %d values is not an odd K×K square (K=%d)", name, len(kernel), k)
 	}
-	return &Blur{graph.FixedConv{Kernel: append([]float64(nil), kernel...), K: k, Boundary: b, Name: name}}, nil
+	bl := &Blur{FixedConv: graph.FixedConv{Kernel: append([]float64(nil), kernel...), K: k, Boundary: b, Name: name}}
+	if col, row, ok := factorRankOne(kernel, k); ok {
+		bl.sep = &separable{col: col, row: row, k: k, boundary: b}
+	}
+	return bl, nil
 }
 
 // GaussianKernel returns a K×K Gaussian kernel with standard deviation sigma

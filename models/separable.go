@@ -1,0 +1,287 @@
+package models
+
+import (
+	"math"
+	"runtime"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// separable is a K×K correlation kernel of rank one, k[u,v] = col[u]·row[v]
+// (a Gaussian blur, for instance), applied as a pass along rows and a pass
+// along columns: 2K instead of K² multiplications per pixel.
+type separable struct {
+	col, row []float64
+	k        int
+	boundary kernels.Boundary
+}
+
+// factorRankOne returns col, row with k[u,v] = col[u]·row[v] to within 1e-14
+// of the largest entry, or ok = false if k is not of rank one.
+func factorRankOne(k []float64, kk int) (col, row []float64, ok bool) {
+	if kk < 1 || len(k) != kk*kk {
+		return nil, nil, false
+	}
+	// Pivot on the largest entry.
+	piv, big := 0, 0.0
+	for i, v := range k {
+		if math.Abs(v) > big {
+			piv, big = i, math.Abs(v)
+		}
+	}
+	if big == 0 {
+		return nil, nil, false
+	}
+	pu, pv := piv/kk, piv%kk
+	col, row = make([]float64, kk), make([]float64, kk)
+	for u := 0; u < kk; u++ {
+		col[u] = k[u*kk+pv] / k[piv]
+	}
+	copy(row, k[pu*kk:(pu+1)*kk])
+	for u := 0; u < kk; u++ {
+		for v := 0; v < kk; v++ {
+			if math.Abs(col[u]*row[v]-k[u*kk+v]) > 1e-14*big {
+				return nil, nil, false
+			}
+		}
+	}
+	return col, row, true
+}
+
+// extendIndex maps an index i ∈ [−pad, n+pad) to its source in [0, n), or −1
+// for a zero-padded position, as kernels.Conv does.
+func extendIndex(b kernels.Boundary, i, n int) int {
+	if i >= 0 && i < n {
+		return i
+	}
+	switch b {
+	case kernels.Reflect:
+		period := 2 * n
+		i %= period
+		if i < 0 {
+			i += period
+		}
+		if i >= n {
+			i = period - 1 - i
+		}
+		return i
+	case kernels.Circular:
+		i %= n
+		if i < 0 {
+			i += n
+		}
+		return i
+	}
+	return -1
+}
+
+// blurScratch is one worker's scratch for a separable blur of h×w images.
+type blurScratch struct {
+	pad        []float64 // (h+2p)×(w+2p)
+	tmp        []float64 // (h+2p)×w
+	zrows      []float64 // (h+4p)×w
+	zrow       []float64 // w+4p
+	coef, flip []float64
+}
+
+func (s *blurScratch) size(h, w, p int) {
+	if n := (h + 4*p) * w; len(s.zrows) != n {
+		s.zrows = make([]float64, n)
+	}
+	if n := w + 4*p; len(s.zrow) != n {
+		s.zrow = make([]float64, n)
+	}
+	if n := (h + 2*p) * (w + 2*p); len(s.pad) != n {
+		s.pad = make([]float64, n)
+	}
+	if n := (h + 2*p) * w; len(s.tmp) != n {
+		s.tmp = make([]float64, n)
+	}
+}
+
+// padImage writes the extension of x (h×w) into dst ((h+2p)×(w+2p)).
+func (sp *separable) padImage(dst, x []float64, h, w int) {
+	p := sp.k / 2
+	pw := w + 2*p
+	for i := -p; i < h+p; i++ {
+		row := dst[(i+p)*pw : (i+p+1)*pw]
+		si := extendIndex(sp.boundary, i, h)
+		if si < 0 {
+			clear(row)
+			continue
+		}
+		src := x[si*w : (si+1)*w]
+		copy(row[p:p+w], src)
+		for j := 0; j < p; j++ {
+			row[j], row[p+w+j] = 0, 0
+			if sj := extendIndex(sp.boundary, j-p, w); sj >= 0 {
+				row[j] = src[sj]
+			}
+			if sj := extendIndex(sp.boundary, w+j, w); sj >= 0 {
+				row[p+w+j] = src[sj]
+			}
+		}
+	}
+}
+
+// foldImage is the transpose of padImage: dst (h×w) = Σ of the entries of
+// src ((h+2p)×(w+2p)) that extend each pixel. dst is overwritten.
+func (sp *separable) foldImage(dst, src []float64, h, w int) {
+	p := sp.k / 2
+	pw := w + 2*p
+	for i := 0; i < h; i++ {
+		copy(dst[i*w:(i+1)*w], src[(i+p)*pw+p:(i+p)*pw+p+w])
+	}
+	if p == 0 || sp.boundary == kernels.Zero {
+		return
+	}
+	for i := -p; i < h+p; i++ {
+		si := extendIndex(sp.boundary, i, h)
+		row := src[(i+p)*pw : (i+p+1)*pw]
+		drow := dst[si*w : (si+1)*w]
+		if i < 0 || i >= h {
+			// A whole extended row folds onto row si.
+			for j := -p; j < w+p; j++ {
+				drow[extendIndex(sp.boundary, j, w)] += row[j+p]
+			}
+			continue
+		}
+		for j := -p; j < 0; j++ {
+			drow[extendIndex(sp.boundary, j, w)] += row[j+p]
+		}
+		for j := w; j < w+p; j++ {
+			drow[extendIndex(sp.boundary, j, w)] += row[j+p]
+		}
+	}
+}
+
+// applyImage writes s·(k ⋆ x̄) into dst for one h×w image x.
+func (sp *separable) applyImage(dst, x []float64, h, w int, s float64, sc *blurScratch) {
+	p := sp.k / 2
+	sc.size(h, w, p)
+	pw, ph := w+2*p, h+2*p
+	sp.padImage(sc.pad, x, h, w)
+	// Rows: tmp[i,j] = Σ_v row[v]·pad[i, j+v].
+	for i := 0; i < ph; i++ {
+		correlateRow(sc.tmp[i*w:(i+1)*w], sc.pad[i*pw:(i+1)*pw], sp.row)
+	}
+	// Columns: dst[i,j] = s·Σ_u col[u]·tmp[i+u, j].
+	sc.coef = sc.coef[:0]
+	for _, c := range sp.col {
+		sc.coef = append(sc.coef, s*c)
+	}
+	for i := 0; i < h; i++ {
+		combineRows(dst[i*w:(i+1)*w], sc.tmp[i*w:], w, sc.coef)
+	}
+}
+
+// adjointImage writes s·Kᵀy into dst for one h×w image y: the transpose of
+// applyImage.
+func (sp *separable) adjointImage(dst, y []float64, h, w int, s float64, sc *blurScratch) {
+	p := sp.k / 2
+	sc.size(h, w, p)
+	pw, ph := w+2*p, h+2*p
+	// Columns, transposed: tmp[i', j] = s·Σ_u col[u]·y[i'−u, j] (y zero
+	// outside its rows), a correlation of y padded by 2p zero rows with the
+	// flipped column.
+	yz := sc.zrows[:(h+4*p)*w]
+	clear(yz[:2*p*w])
+	copy(yz[2*p*w:], y[:h*w])
+	clear(yz[(h+2*p)*w:])
+	sc.coef = sc.coef[:0]
+	for u := sp.k - 1; u >= 0; u-- {
+		sc.coef = append(sc.coef, s*sp.col[u])
+	}
+	for i := 0; i < ph; i++ {
+		combineRows(sc.tmp[i*w:(i+1)*w], yz[i*w:], w, sc.coef)
+	}
+	// Rows, transposed: pad[i, j'] = Σ_v row[v]·tmp[i, j'−v], a correlation
+	// of the row padded by 2p zeros with the flipped row kernel.
+	zr := sc.zrow[:w+4*p]
+	clear(zr)
+	sc.flip = sc.flip[:0]
+	for v := sp.k - 1; v >= 0; v-- {
+		sc.flip = append(sc.flip, sp.row[v])
+	}
+	for i := 0; i < ph; i++ {
+		copy(zr[2*p:2*p+w], sc.tmp[i*w:(i+1)*w])
+		correlateRow(sc.pad[i*pw:(i+1)*pw], zr, sc.flip)
+	}
+	sp.foldImage(dst, sc.pad, h, w)
+}
+
+// combineRows writes out[j] = Σ_u c[u]·src[u·stride + j].
+func combineRows(out, src []float64, stride int, c []float64) {
+	n := len(out)
+	if len(c) == 5 {
+		c0, c1, c2, c3, c4 := c[0], c[1], c[2], c[3], c[4]
+		r0, r1, r2 := src[:n], src[stride:stride+n], src[2*stride:2*stride+n]
+		r3, r4 := src[3*stride:3*stride+n], src[4*stride:4*stride+n]
+		for j := range out {
+			out[j] = c0*r0[j] + c1*r1[j] + c2*r2[j] + c3*r3[j] + c4*r4[j]
+		}
+		return
+	}
+	if len(c) == 3 {
+		c0, c1, c2 := c[0], c[1], c[2]
+		r0, r1, r2 := src[:n], src[stride:stride+n], src[2*stride:2*stride+n]
+		for j := range out {
+			out[j] = c0*r0[j] + c1*r1[j] + c2*r2[j]
+		}
+		return
+	}
+	r0 := src[:n]
+	for j := range out {
+		out[j] = c[0] * r0[j]
+	}
+	for u := 1; u < len(c); u++ {
+		axpy(out, c[u], src[u*stride:u*stride+n])
+	}
+}
+
+// correlateRow writes out[j] = Σ_v r[v]·in[j+v], len(in) ≥ len(out)+len(r)−1.
+func correlateRow(out, in, r []float64) {
+	if len(r) == 5 {
+		r0, r1, r2, r3, r4 := r[0], r[1], r[2], r[3], r[4]
+		for j := range out {
+			b := in[j : j+5 : j+5]
+			out[j] = r0*b[0] + r1*b[1] + r2*b[2] + r3*b[3] + r4*b[4]
+		}
+		return
+	}
+	if len(r) == 3 {
+		r0, r1, r2 := r[0], r[1], r[2]
+		for j := range out {
+			b := in[j : j+3 : j+3]
+			out[j] = r0*b[0] + r1*b[1] + r2*b[2]
+		}
+		return
+	}
+	for j := range out {
+		var s float64
+		for v, rv := range r {
+			s += rv * in[j+v]
+		}
+		out[j] = s
+	}
+}
+
+// axpy adds a·x to y (len(x) ≥ len(y)).
+func axpy(y []float64, a float64, x []float64) {
+	x = x[:len(y)]
+	for j := range y {
+		y[j] += a * x[j]
+	}
+}
+
+// numWorkers is the number of chunks kernels.ParallelFor uses for n items
+// (at most).
+func numWorkers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
+
+// workerChunks runs body(worker, lo, hi) over [0, n) as kernels.ParallelFor
+// does, with worker ∈ [0, numWorkers(n)) identifying the chunk, so that each
+// call can use its own scratch.
+func workerChunks(n int, body func(worker, lo, hi int)) {
+	chunk := (n + numWorkers(n) - 1) / numWorkers(n)
+	kernels.ParallelFor(n, func(lo, hi int) { body(lo/chunk, lo, hi) })
+}
