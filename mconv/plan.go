@@ -367,7 +367,9 @@ func (p *Plan) runFFT(dst, src []float64, n int, adjoint bool) {
 
 // productTile computes, for frequencies [f0, f1) of the g images,
 // out[n,a] = Σ_b S(a,b)·in[n,b] with S(a,b) = spec[a,b] (forward) or
-// conj(spec[b,a]) (adjoint).
+// conj(spec[b,a]) (adjoint). Outputs are produced two at a time and inputs
+// consumed two at a time, so every loaded input and filter value serves two
+// multiply-adds.
 func (p *Plan) productTile(out, in []complex128, g, nIn, nOut, f0, f1 int, adjoint bool) {
 	sl := p.specLen
 	cin := p.s.Cin
@@ -382,56 +384,61 @@ func (p *Plan) productTile(out, in []complex128, g, nIn, nOut, f0, f1 int, adjoi
 	}
 	for img := 0; img < g; img++ {
 		inImg := in[img*nIn*sl : (img+1)*nIn*sl]
-		for a := 0; a < nOut; a++ {
-			acc := out[(img*nOut+a)*sl+f0 : (img*nOut+a)*sl+f1]
+		x := func(b int) []complex128 { return inImg[b*sl+f0 : b*sl+f1] }
+		outImg := out[img*nOut*sl : (img+1)*nOut*sl]
+		acc := func(a int) []complex128 { return outImg[a*sl+f0 : a*sl+f1] }
+		a := 0
+		for ; a+1 < nOut; a += 2 {
+			acc0, acc1 := acc(a), acc(a+1)
+			clear(acc0)
+			clear(acc1)
 			b := 0
-			if nIn%2 == 1 {
-				mulSet(acc, filter(a, 0), inImg[f0:f1], adjoint)
-				b = 1
-			} else {
-				mulSet2(acc, filter(a, 0), inImg[f0:f1], filter(a, 1), inImg[sl+f0:sl+f1], adjoint)
-				b = 2
-			}
 			for ; b+1 < nIn; b += 2 {
-				mulAdd2(acc, filter(a, b), inImg[b*sl+f0:b*sl+f1], filter(a, b+1), inImg[(b+1)*sl+f0:(b+1)*sl+f1], adjoint)
+				mulAdd22(acc0, acc1, filter(a, b), filter(a, b+1), filter(a+1, b), filter(a+1, b+1), x(b), x(b+1), adjoint)
+			}
+			if b < nIn {
+				mulAdd1(acc0, filter(a, b), x(b), adjoint)
+				mulAdd1(acc1, filter(a+1, b), x(b), adjoint)
+			}
+		}
+		if a < nOut {
+			acc0 := acc(a)
+			clear(acc0)
+			b := 0
+			for ; b+1 < nIn; b += 2 {
+				mulAdd12(acc0, filter(a, b), filter(a, b+1), x(b), x(b+1), adjoint)
+			}
+			if b < nIn {
+				mulAdd1(acc0, filter(a, b), x(b), adjoint)
 			}
 		}
 	}
 }
 
-// mulSet sets acc = op(w)·x, op = conj when conjW.
-func mulSet(acc, w, x []complex128, conjW bool) {
-	w, x = w[:len(acc)], x[:len(acc)]
+// mulAdd22 adds acc0 += op(w00)·x0 + op(w01)·x1 and
+// acc1 += op(w10)·x0 + op(w11)·x1, op = conj when conjW.
+func mulAdd22(acc0, acc1, w00, w01, w10, w11, x0, x1 []complex128, conjW bool) {
+	n := len(acc0)
+	acc1, w00, w01, w10, w11, x0, x1 = acc1[:n], w00[:n], w01[:n], w10[:n], w11[:n], x0[:n], x1[:n]
 	if conjW {
-		for i := range acc {
-			acc[i] = conjMul(w[i], x[i])
+		for i := range acc0 {
+			u, v := x0[i], x1[i]
+			acc0[i] += conjMul(w00[i], u) + conjMul(w01[i], v)
+			acc1[i] += conjMul(w10[i], u) + conjMul(w11[i], v)
 		}
 		return
 	}
-	for i := range acc {
-		acc[i] = w[i] * x[i]
+	for i := range acc0 {
+		u, v := x0[i], x1[i]
+		acc0[i] += w00[i]*u + w01[i]*v
+		acc1[i] += w10[i]*u + w11[i]*v
 	}
 }
 
-// mulSet2 sets acc = op(w0)·x0 + op(w1)·x1.
-func mulSet2(acc, w0, x0, w1, x1 []complex128, conjW bool) {
+// mulAdd12 adds acc += op(w0)·x0 + op(w1)·x1.
+func mulAdd12(acc, w0, w1, x0, x1 []complex128, conjW bool) {
 	n := len(acc)
-	w0, x0, w1, x1 = w0[:n], x0[:n], w1[:n], x1[:n]
-	if conjW {
-		for i := range acc {
-			acc[i] = conjMul(w0[i], x0[i]) + conjMul(w1[i], x1[i])
-		}
-		return
-	}
-	for i := range acc {
-		acc[i] = w0[i]*x0[i] + w1[i]*x1[i]
-	}
-}
-
-// mulAdd2 adds acc += op(w0)·x0 + op(w1)·x1.
-func mulAdd2(acc, w0, x0, w1, x1 []complex128, conjW bool) {
-	n := len(acc)
-	w0, x0, w1, x1 = w0[:n], x0[:n], w1[:n], x1[:n]
+	w0, w1, x0, x1 = w0[:n], w1[:n], x0[:n], x1[:n]
 	if conjW {
 		for i := range acc {
 			acc[i] += conjMul(w0[i], x0[i]) + conjMul(w1[i], x1[i])
@@ -440,6 +447,21 @@ func mulAdd2(acc, w0, x0, w1, x1 []complex128, conjW bool) {
 	}
 	for i := range acc {
 		acc[i] += w0[i]*x0[i] + w1[i]*x1[i]
+	}
+}
+
+// mulAdd1 adds acc += op(w)·x.
+func mulAdd1(acc, w, x []complex128, conjW bool) {
+	n := len(acc)
+	w, x = w[:n], x[:n]
+	if conjW {
+		for i := range acc {
+			acc[i] += conjMul(w[i], x[i])
+		}
+		return
+	}
+	for i := range acc {
+		acc[i] += w[i] * x[i]
 	}
 }
 

@@ -3,6 +3,7 @@ package wcrr
 import (
 	"math"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/mconv"
@@ -78,5 +79,41 @@ func TestGradMatchesDirect(t *testing.T) {
 	}
 	if len(m.plans) > maxPlans {
 		t.Errorf("%d cached plan sets, want at most %d", len(m.plans), maxPlans)
+	}
+}
+
+// TestGradConcurrent runs gradients for several image sizes at once on one
+// Model (more sizes than it caches plans for) and compares them with
+// serial calls.
+func TestGradConcurrent(t *testing.T) {
+	m := Random(4, [3]int{2, 4, 12}, 5)
+	sizes := [][2]int{{20, 20}, {21, 18}, {16, 30}, {20, 20}, {9, 11}, {25, 24}}
+	rng := rand.New(rand.NewPCG(3, 3))
+	xs := make([][]float64, len(sizes))
+	want := make([][]float64, len(sizes))
+	for i, sz := range sizes {
+		xs[i] = randImages(rng, 2*sz[0]*sz[1])
+		want[i] = make([]float64, len(xs[i]))
+		if err := m.Grad(want[i], xs[i], 2, sz[0], sz[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := make([][]float64, len(sizes))
+	errs := make([]error, len(sizes))
+	var wg sync.WaitGroup
+	for i, sz := range sizes {
+		got[i] = make([]float64, len(xs[i]))
+		wg.Go(func() { errs[i] = m.Grad(got[i], xs[i], 2, sz[0], sz[1]) })
+	}
+	wg.Wait()
+	for i := range sizes {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		for j := range got[i] {
+			if got[i][j] != want[i][j] {
+				t.Fatalf("size %v: concurrent Grad[%d] = %v, serial %v", sizes[i], j, got[i][j], want[i][j])
+			}
+		}
 	}
 }
