@@ -23,6 +23,7 @@ type fastStep struct {
 	signs   []float64       // −1 for G, +1 for H
 	bounds  []models.Bound
 	pool    *models.FFTPool // nil without spectral terms
+	spare   *models.FFTPool // kept across steps
 
 	x      []float64
 	xPlus  []float64
@@ -78,10 +79,11 @@ func (f *fastStep) setStep(x, g, p []float64) error {
 		}
 		f.bounds = append(f.bounds, bd)
 		if _, ok := bd.(models.SpectralBound); ok && f.pool == nil {
-			f.pool = models.NewFFTPool(o.H, o.W)
-			if len(f.spec) != o.N*f.pool.SpectrumLen() {
-				f.spec = make([]complex128, o.N*f.pool.SpectrumLen())
+			if f.spare == nil {
+				f.spare = models.NewFFTPool(o.H, o.W)
+				f.spec = make([]complex128, o.N*f.spare.SpectrumLen())
 			}
+			f.pool = f.spare
 		}
 	}
 	f.loaded = true

@@ -19,4 +19,15 @@
 // A Parametrization is a family of linear operators G_θ written only as a
 // forward graph expression (PS, PP, PC-k, PC, PF); gradients with respect to θ
 // come from gorgonia.
+//
+// Fast paths sit next to these definitions and are tested against them:
+//
+//   - a Parametrization may implement Binder: for a fixed batch v it returns
+//     the linear map θ ↦ G_θ v with its adjoint (a Bound), which the greedy
+//     step loss uses instead of a graph when only θ changes. PS, PP and PC-k
+//     bind in image space; PC binds the spectra of v (a SpectralBound), so
+//     that several terms share their FFTs;
+//   - a Blur with a rank-one kernel (the Gaussian of Problem 1) is applied
+//     separably, and Objective.Eval for a blur with Huber-TV or without a
+//     regularizer processes the batch image by image with fused kernels.
 package models
