@@ -15,8 +15,9 @@ import (
 //	f_k(x⁺), r = ∇f(x⁺)           (the objective's direct kernels)
 //	∇_θ = −(1/N) adjoint_G(r) + λ(θ − θ̃),  ∇_φ = (1/N) adjoint_H(r) + μ(φ − φ̃)
 //
-// with one FFT per image of r shared by the spectral terms. Buffers are kept
-// between evaluations.
+// with one FFT per image of r shared by the spectral terms. The spectral work
+// goes image by image (models.FFTPool.Run), so that each image's spectra stay
+// in cache. Buffers are kept between evaluations.
 type fastStep struct {
 	o       *models.Objective
 	binders []models.Binder // G, then H if any
@@ -29,7 +30,7 @@ type fastStep struct {
 	xPlus  []float64
 	r      []float64
 	vals   []float64
-	spec   []complex128
+	spec   []int // indices of the spectral terms
 	ws     models.Workspace
 	loaded bool
 }
@@ -81,7 +82,6 @@ func (f *fastStep) setStep(x, g, p []float64) error {
 		if _, ok := bd.(models.SpectralBound); ok && f.pool == nil {
 			if f.spare == nil {
 				f.spare = models.NewFFTPool(o.H, o.W)
-				f.spec = make([]complex128, o.N*f.spare.SpectrumLen())
 			}
 			f.pool = f.spare
 		}
@@ -90,25 +90,45 @@ func (f *fastStep) setStep(x, g, p []float64) error {
 	return nil
 }
 
+// spectral returns the indices of the spectral terms.
+func (f *fastStep) spectral() []int {
+	f.spec = f.spec[:0]
+	for i, b := range f.bounds {
+		if _, ok := b.(models.SpectralBound); ok {
+			f.spec = append(f.spec, i)
+		}
+	}
+	return f.spec
+}
+
 // next writes x⁺ for the parameters params[i] of term i into f.xPlus.
 func (f *fastStep) next(params [][]float64) error {
 	if !f.loaded {
 		return fmt.Errorf("step loss: SetStep was not called")
 	}
-	spectral := false
-	if f.pool != nil {
-		clear(f.spec)
-		for i, b := range f.bounds {
-			if sb, ok := b.(models.SpectralBound); ok {
-				if err := sb.AddSpectra(f.spec, params[i], f.signs[i]); err != nil {
-					return fmt.Errorf("step loss: %w", err)
-				}
-				spectral = true
-			}
+	spec := f.spectral()
+	for _, i := range spec {
+		if err := f.bounds[i].(models.SpectralBound).SetSpectralParams(params[i], f.signs[i]); err != nil {
+			return fmt.Errorf("step loss: %w", err)
 		}
 	}
-	if spectral {
-		f.pool.InverseAdd(f.xPlus, f.x, f.spec)
+	if len(spec) > 0 {
+		// Image by image: the summed spectrum of the spectral terms, one
+		// inverse FFT, added to x.
+		hw := f.o.ImageLen()
+		f.pool.Run(f.o.N, func(w *models.FFTWorker, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				clear(w.Spectrum)
+				for _, i := range spec {
+					f.bounds[i].(models.SpectralBound).AddSpectrum(w.Spectrum, k)
+				}
+				w.Inverse(w.Image, w.Spectrum)
+				x, xp := f.x[k*hw:(k+1)*hw], f.xPlus[k*hw:(k+1)*hw]
+				for j, v := range w.Image {
+					xp[j] = x[j] + v
+				}
+			}
+		})
 	} else {
 		copy(f.xPlus, f.x)
 	}
@@ -144,20 +164,38 @@ func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
 	if grads == nil {
 		return sum * inv, nil
 	}
-	haveSpectra := false
 	for i, b := range f.bounds {
-		c := f.signs[i] * inv
-		if sb, ok := b.(models.SpectralBound); ok {
-			if !haveSpectra {
-				f.pool.Forward(f.spec, f.r)
-				haveSpectra = true
-			}
-			if err := sb.AddAdjointSpectra(grads[i], f.spec, c); err != nil {
-				return 0, fmt.Errorf("step loss: %w", err)
-			}
+		if _, ok := b.(models.SpectralBound); ok {
 			continue
 		}
-		if err := b.AddAdjoint(grads[i], f.r, c); err != nil {
+		if err := b.AddAdjoint(grads[i], f.r, f.signs[i]*inv); err != nil {
+			return 0, fmt.Errorf("step loss: %w", err)
+		}
+	}
+	spec := f.spectral()
+	if len(spec) == 0 {
+		return sum * inv, nil
+	}
+	// Image by image: one FFT of r_k shared by the spectral terms, each
+	// accumulating its adjoint per worker.
+	hw := f.o.ImageLen()
+	chunks := f.pool.Run(f.o.N, func(w *models.FFTWorker, lo, hi int) {
+		acc := w.Accumulators(len(spec))
+		for k := lo; k < hi; k++ {
+			w.Forward(w.Spectrum, f.r[k*hw:(k+1)*hw])
+			for j, i := range spec {
+				f.bounds[i].(models.SpectralBound).AccumulateAdjoint(acc[j], w.Spectrum, k)
+			}
+		}
+	})
+	for j, i := range spec {
+		total := f.pool.Worker(0).Accumulator(j)
+		for c := 1; c < chunks; c++ {
+			for q, v := range f.pool.Worker(c).Accumulator(j) {
+				total[q] += v
+			}
+		}
+		if err := f.bounds[i].(models.SpectralBound).FinishAdjoint(grads[i], total, f.signs[i]*inv); err != nil {
 			return 0, fmt.Errorf("step loss: %w", err)
 		}
 	}
@@ -166,7 +204,10 @@ func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
 
 // bytes is the memory the fast evaluator holds.
 func (f *fastStep) bytes() int64 {
-	t := int64(8*(len(f.x)+len(f.xPlus)+len(f.r)+len(f.vals)) + 16*len(f.spec))
+	t := int64(8 * (len(f.x) + len(f.xPlus) + len(f.r) + len(f.vals)))
+	if f.pool != nil {
+		t += f.pool.Bytes()
+	}
 	for _, b := range f.bounds {
 		t += b.Bytes()
 	}

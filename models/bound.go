@@ -23,15 +23,25 @@ type Bound interface {
 }
 
 // SpectralBound is a Bound that acts on the 2-D spectra of the images
-// (kernels.FFT2 layout, [N, H, W/2+1]): a circular convolution. Several
-// spectral terms then share one inverse FFT per image for their sum, and one
-// FFT per image of r for their adjoints.
+// (kernels.FFT2 layout, one spectrum is [H, W/2+1]): a circular convolution.
+// Several spectral terms then share one inverse FFT per image for their sum,
+// and one FFT per image of r for their adjoints; the work goes image by image
+// so that it stays in cache (see FFTPool.Run).
 type SpectralBound interface {
 	Bound
-	// AddSpectra adds c·(spectrum of G_θ v_k) to dst [N, H, W/2+1].
-	AddSpectra(dst []complex128, theta []float64, c float64) error
-	// AddAdjointSpectra adds c·∇_θ⟨G_θ v, r⟩ to dst given the spectra of r.
-	AddAdjointSpectra(dst []float64, rSpectra []complex128, c float64) error
+	// SetSpectralParams prepares AddSpectrum for the parameters θ and the
+	// weight c.
+	SetSpectralParams(theta []float64, c float64) error
+	// AddSpectrum adds the spectrum of c·G_θ v_k to dst (one spectrum).
+	AddSpectrum(dst []complex128, k int)
+	// AccumulateAdjoint adds the part of image k of ∇_θ⟨G_θ v, r⟩, in the
+	// spectral form of the bound operator, to acc (one spectrum), given the
+	// spectrum rk of r_k.
+	AccumulateAdjoint(acc, rk []complex128, k int)
+	// FinishAdjoint adds c times the adjoint whose accumulated spectral form
+	// (summed over all images) is acc to dst (the length of θ). acc is
+	// overwritten.
+	FinishAdjoint(dst []float64, acc []complex128, c float64) error
 }
 
 // Binder is implemented by parametrizations with a fast path for a fixed
@@ -59,19 +69,47 @@ func checkLens(name string, dst, theta int, wantDst, wantTheta int) error {
 // accumulator of length m, and adds the chunk accumulators into dst in chunk
 // order (deterministic for a given GOMAXPROCS).
 func partialSums(dst []float64, n, m int, body func(acc []float64, lo, hi int)) {
-	workers := max(1, min(runtime.GOMAXPROCS(0), n))
-	chunk := (n + workers - 1) / workers
-	parts := make([][]float64, (n+chunk-1)/chunk)
-	kernels.ParallelFor(n, func(lo, hi int) {
+	parts := make([][]float64, parallelChunks(n, nil))
+	parallelChunks(n, func(chunk, lo, hi int) {
 		acc := make([]float64, m)
 		body(acc, lo, hi)
-		parts[lo/chunk] = acc
+		parts[chunk] = acc
 	})
 	for _, p := range parts {
 		for i, v := range p {
 			dst[i] += v
 		}
 	}
+}
+
+// parallelChunks splits [0, n) into at most GOMAXPROCS chunks of equal size
+// (the last one shorter), runs body(chunk, lo, hi) on each concurrently (body
+// nil: none) and returns the number of chunks.
+func parallelChunks(n int, body func(chunk, lo, hi int)) int {
+	if n <= 0 {
+		return 0
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	size := (n + workers - 1) / workers
+	chunks := (n + size - 1) / size
+	if body == nil {
+		return chunks
+	}
+	if chunks == 1 {
+		body(0, 0, n)
+		return 1
+	}
+	var wg sync.WaitGroup
+	for c := 1; c < chunks; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			body(c, c*size, min((c+1)*size, n))
+		}(c)
+	}
+	body(0, 0, min(size, n))
+	wg.Wait()
+	return chunks
 }
 
 // ---- PS ----
@@ -223,89 +261,87 @@ func (b *boundSmallConv) Bytes() int64 { return int64(8 * (len(b.v) + len(b.tmp)
 
 // ---- PC ----
 
-// FFTPool hands out kernels.FFT2 plans (which hold scratch space) to
-// concurrent workers for one image size.
+// FFTPool runs FFT work on the images of a batch in parallel: each chunk of
+// images gets an FFTWorker, a plan with scratch space kept between runs.
+// An FFTPool is not safe for concurrent use.
 type FFTPool struct {
-	H, W  int
-	mu    sync.Mutex
-	plans []*fftPlan
+	H, W    int
+	workers []*FFTWorker
 }
 
-// fftPlan is a transform with an image of scratch space.
-type fftPlan struct {
+// FFTWorker is one worker's transform and scratch space.
+type FFTWorker struct {
 	*kernels.FFT2
-	img []float64
+	// Image is scratch for one H×W image, Spectrum for one spectrum.
+	Image    []float64
+	Spectrum []complex128
+	acc      [][]complex128
 }
 
-// NewFFTPool returns a pool of plans for h×w images.
+// Accumulators returns m zeroed spectra kept by the worker, for reductions
+// over its images.
+func (w *FFTWorker) Accumulators(m int) [][]complex128 {
+	for len(w.acc) < m {
+		w.acc = append(w.acc, make([]complex128, len(w.Spectrum)))
+	}
+	for _, a := range w.acc[:m] {
+		clear(a)
+	}
+	return w.acc[:m]
+}
+
+// Accumulator returns the worker's accumulator j as the last run left it.
+func (w *FFTWorker) Accumulator(j int) []complex128 { return w.acc[j] }
+
+// NewFFTPool returns a pool of workers for h×w images.
 func NewFFTPool(h, w int) *FFTPool { return &FFTPool{H: h, W: w} }
 
 // SpectrumLen is the number of complex values of one spectrum, H·(W/2+1).
 func (p *FFTPool) SpectrumLen() int { return p.H * (p.W/2 + 1) }
 
-func (p *FFTPool) get() *fftPlan {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if k := len(p.plans); k > 0 {
-		f := p.plans[k-1]
-		p.plans = p.plans[:k-1]
-		return f
+// Run calls body(w, lo, hi) on parallel chunks covering [0, n), chunk i with
+// Worker(i), and returns the number of chunks. Chunks depend only on n and
+// GOMAXPROCS, so reductions over workers in chunk order are deterministic.
+func (p *FFTPool) Run(n int, body func(w *FFTWorker, lo, hi int)) int {
+	chunks := parallelChunks(n, nil)
+	for len(p.workers) < chunks {
+		p.workers = append(p.workers, &FFTWorker{
+			FFT2:     kernels.NewFFT2(p.H, p.W),
+			Image:    make([]float64, p.H*p.W),
+			Spectrum: make([]complex128, p.SpectrumLen()),
+		})
 	}
-	return &fftPlan{FFT2: kernels.NewFFT2(p.H, p.W), img: make([]float64, p.H*p.W)}
+	parallelChunks(n, func(chunk, lo, hi int) { body(p.workers[chunk], lo, hi) })
+	return chunks
 }
 
-func (p *FFTPool) put(f *fftPlan) {
-	p.mu.Lock()
-	p.plans = append(p.plans, f)
-	p.mu.Unlock()
-}
+// Worker returns the worker of chunk i of the last Run.
+func (p *FFTPool) Worker(i int) *FFTWorker { return p.workers[i] }
 
-// Forward writes the spectra of the images of x [N,H,W] into dst [N,H,W/2+1],
-// in parallel.
+// Forward writes the spectra of the images of x [N,H,W] into dst [N,H,W/2+1].
 func (p *FFTPool) Forward(dst []complex128, x []float64) {
 	hw, sl := p.H*p.W, p.SpectrumLen()
-	kernels.ParallelFor(len(x)/hw, func(lo, hi int) {
-		f := p.get()
+	p.Run(len(x)/hw, func(w *FFTWorker, lo, hi int) {
 		for n := lo; n < hi; n++ {
-			f.Forward(dst[n*sl:(n+1)*sl], x[n*hw:(n+1)*hw])
+			w.Forward(dst[n*sl:(n+1)*sl], x[n*hw:(n+1)*hw])
 		}
-		p.put(f)
 	})
 }
 
-// InverseAdd adds the images whose spectra are s [N,H,W/2+1] to dst [N,H,W]
-// (to base, if base is not nil, writing the sum into dst). s is overwritten.
-func (p *FFTPool) InverseAdd(dst, base []float64, s []complex128) {
-	hw, sl := p.H*p.W, p.SpectrumLen()
-	kernels.ParallelFor(len(dst)/hw, func(lo, hi int) {
-		f := p.get()
-		img := f.img
-		for n := lo; n < hi; n++ {
-			f.Inverse(img, s[n*sl:(n+1)*sl])
-			d := dst[n*hw : (n+1)*hw]
-			if base != nil {
-				b := base[n*hw : (n+1)*hw]
-				for i, v := range img {
-					d[i] = b[i] + v
-				}
-			} else {
-				for i, v := range img {
-					d[i] += v
-				}
-			}
-		}
-		p.put(f)
-	})
+// Bytes is the memory the workers hold.
+func (p *FFTPool) Bytes() int64 {
+	var t int64
+	for _, w := range p.workers {
+		t += int64(8*len(w.Image) + 16*len(w.Spectrum)*(1+len(w.acc)))
+	}
+	return t
 }
 
 type boundFullConv struct {
 	n, h, w int
 	pool    *FFTPool
 	vs      []complex128 // spectra of v
-	ts      []complex128 // spectrum of θ
-	gs      []complex128 // accumulated adjoint spectrum
-	spec    []complex128 // scratch spectra for the spatial path
-	img     []float64
+	ts      []complex128 // c·spectrum of θ
 }
 
 // Bind implements Binder: the spectra of v are computed once.
@@ -319,94 +355,97 @@ func (c *FullConv) Bind(v []float64, n, h, w int) (Bound, error) {
 	return b, nil
 }
 
-func (b *boundFullConv) thetaSpectrum(theta []float64) {
+func (b *boundFullConv) SetSpectralParams(theta []float64, c float64) error {
+	if len(theta) != b.h*b.w {
+		return fmt.Errorf("pc: %d parameters, want %d (%d×%d)", len(theta), b.h*b.w, b.h, b.w)
+	}
 	sl := b.pool.SpectrumLen()
 	if len(b.ts) != sl {
 		b.ts = make([]complex128, sl)
 	}
-	f := b.pool.get()
-	f.Forward(b.ts, theta)
-	b.pool.put(f)
-}
-
-func (b *boundFullConv) AddSpectra(dst []complex128, theta []float64, c float64) error {
-	if err := checkLens("pc", len(dst), len(theta), len(b.vs), b.h*b.w); err != nil {
-		return err
-	}
-	b.thetaSpectrum(theta)
-	sl := b.pool.SpectrumLen()
+	b.pool.Run(1, func(w *FFTWorker, _, _ int) { w.Forward(b.ts, theta) })
 	for i, t := range b.ts {
 		b.ts[i] = complex(c*real(t), c*imag(t))
 	}
-	kernels.ParallelFor(b.n, func(lo, hi int) {
-		for n := lo; n < hi; n++ {
-			v, d := b.vs[n*sl:(n+1)*sl], dst[n*sl:(n+1)*sl]
-			for i, t := range b.ts {
-				d[i] += t * v[i]
-			}
-		}
-	})
 	return nil
 }
 
-func (b *boundFullConv) AddAdjointSpectra(dst []float64, rs []complex128, c float64) error {
-	if err := checkLens("pc", len(rs), len(dst), len(b.vs), b.h*b.w); err != nil {
-		return err
+func (b *boundFullConv) AddSpectrum(dst []complex128, k int) {
+	sl := len(b.ts)
+	v := b.vs[k*sl : (k+1)*sl]
+	dst = dst[:sl]
+	for i, t := range b.ts {
+		dst[i] += t * v[i]
 	}
+}
+
+// AccumulateAdjoint adds conj(v̂_k)·r̂_k: ∇_θ⟨θ ⊛ v, r⟩ = F⁻¹(Σ_k conj(v̂_k)·r̂_k).
+func (b *boundFullConv) AccumulateAdjoint(acc, rk []complex128, k int) {
 	sl := b.pool.SpectrumLen()
-	if len(b.gs) != sl {
-		b.gs = make([]complex128, sl)
+	v := b.vs[k*sl : (k+1)*sl]
+	acc, rk = acc[:sl], rk[:sl]
+	for i, a := range v {
+		z := rk[i]
+		acc[i] += complex(real(a)*real(z)+imag(a)*imag(z), real(a)*imag(z)-imag(a)*real(z))
 	}
-	// Σ_k conj(v̂_k)·r̂_k, split over frequencies.
-	kernels.ParallelFor(sl, func(lo, hi int) {
-		g := b.gs[lo:hi]
-		clear(g)
-		for n := 0; n < b.n; n++ {
-			v, r := b.vs[n*sl+lo:n*sl+hi], rs[n*sl+lo:n*sl+hi]
-			for i := range g {
-				a, z := v[i], r[i]
-				g[i] += complex(real(a)*real(z)+imag(a)*imag(z), real(a)*imag(z)-imag(a)*real(z))
-			}
+}
+
+func (b *boundFullConv) FinishAdjoint(dst []float64, acc []complex128, c float64) error {
+	if len(dst) != b.h*b.w || len(acc) != b.pool.SpectrumLen() {
+		return fmt.Errorf("pc: adjoint of %d values from %d spectral values, want %d and %d", len(dst), len(acc), b.h*b.w, b.pool.SpectrumLen())
+	}
+	b.pool.Run(1, func(w *FFTWorker, _, _ int) {
+		w.Inverse(w.Image, acc)
+		for i, v := range w.Image {
+			dst[i] += c * v
 		}
 	})
-	if len(b.img) != b.h*b.w {
-		b.img = make([]float64, b.h*b.w)
-	}
-	f := b.pool.get()
-	f.Inverse(b.img, b.gs)
-	b.pool.put(f)
-	for i, v := range b.img {
-		dst[i] += c * v
-	}
 	return nil
 }
 
 func (b *boundFullConv) AddApply(dst, theta []float64, c float64) error {
-	if len(b.spec) != len(b.vs) {
-		b.spec = make([]complex128, len(b.vs))
+	hw := b.h * b.w
+	if len(dst) != b.n*hw {
+		return fmt.Errorf("pc: output has %d values, want %d", len(dst), b.n*hw)
 	}
-	clear(b.spec)
-	if err := b.AddSpectra(b.spec, theta, c); err != nil {
+	if err := b.SetSpectralParams(theta, c); err != nil {
 		return err
 	}
-	if len(dst) != b.n*b.h*b.w {
-		return fmt.Errorf("pc: output has %d values, want %d", len(dst), b.n*b.h*b.w)
-	}
-	b.pool.InverseAdd(dst, nil, b.spec)
+	b.pool.Run(b.n, func(w *FFTWorker, lo, hi int) {
+		for k := lo; k < hi; k++ {
+			clear(w.Spectrum)
+			b.AddSpectrum(w.Spectrum, k)
+			w.Inverse(w.Image, w.Spectrum)
+			d := dst[k*hw : (k+1)*hw]
+			for i, v := range w.Image {
+				d[i] += v
+			}
+		}
+	})
 	return nil
 }
 
 func (b *boundFullConv) AddAdjoint(dst, r []float64, c float64) error {
-	if len(r) != b.n*b.h*b.w {
-		return fmt.Errorf("pc: adjoint argument has %d values, want %d", len(r), b.n*b.h*b.w)
+	hw := b.h * b.w
+	if len(r) != b.n*hw {
+		return fmt.Errorf("pc: adjoint argument has %d values, want %d", len(r), b.n*hw)
 	}
-	if len(b.spec) != len(b.vs) {
-		b.spec = make([]complex128, len(b.vs))
+	chunks := b.pool.Run(b.n, func(w *FFTWorker, lo, hi int) {
+		acc := w.Accumulators(1)[0]
+		for k := lo; k < hi; k++ {
+			w.Forward(w.Spectrum, r[k*hw:(k+1)*hw])
+			b.AccumulateAdjoint(acc, w.Spectrum, k)
+		}
+	})
+	total := b.pool.Worker(0).acc[0]
+	for i := 1; i < chunks; i++ {
+		for j, v := range b.pool.Worker(i).acc[0] {
+			total[j] += v
+		}
 	}
-	b.pool.Forward(b.spec, r)
-	return b.AddAdjointSpectra(dst, b.spec, c)
+	return b.FinishAdjoint(dst, total, c)
 }
 
 func (b *boundFullConv) Bytes() int64 {
-	return int64(16*(len(b.vs)+len(b.ts)+len(b.gs)+len(b.spec)) + 8*len(b.img))
+	return int64(16*(len(b.vs)+len(b.ts))) + b.pool.Bytes()
 }

@@ -2,7 +2,6 @@ package models
 
 import (
 	"math"
-	"runtime"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -274,14 +273,7 @@ func axpy(y []float64, a float64, x []float64) {
 	}
 }
 
-// numWorkers is the number of chunks kernels.ParallelFor uses for n items
-// (at most).
-func numWorkers(n int) int { return max(1, min(runtime.GOMAXPROCS(0), n)) }
-
-// workerChunks runs body(worker, lo, hi) over [0, n) as kernels.ParallelFor
-// does, with worker ∈ [0, numWorkers(n)) identifying the chunk, so that each
+// workerChunks runs body(worker, lo, hi) over parallel chunks of [0, n), with
+// worker ∈ [0, parallelChunks(n, nil)) identifying the chunk, so that each
 // call can use its own scratch.
-func workerChunks(n int, body func(worker, lo, hi int)) {
-	chunk := (n + numWorkers(n) - 1) / numWorkers(n)
-	kernels.ParallelFor(n, func(lo, hi int) { body(lo/chunk, lo, hi) })
-}
+func workerChunks(n int, body func(worker, lo, hi int)) { parallelChunks(n, body) }
