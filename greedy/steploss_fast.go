@@ -1,7 +1,9 @@
 package greedy
 
 import (
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/greedyl2o/greedyl2o/models"
 )
@@ -107,10 +109,10 @@ func (f *fastStep) next(params [][]float64) error {
 		return fmt.Errorf("step loss: SetStep was not called")
 	}
 	spec := f.spectral()
-	for _, i := range spec {
-		if err := f.bounds[i].(models.SpectralBound).SetSpectralParams(params[i], f.signs[i]); err != nil {
-			return fmt.Errorf("step loss: %w", err)
-		}
+	if err := eachTerm(spec, func(i int) error {
+		return f.bounds[i].(models.SpectralBound).SetSpectralParams(params[i], f.signs[i])
+	}); err != nil {
+		return fmt.Errorf("step loss: %w", err)
 	}
 	if len(spec) > 0 {
 		// Image by image: the summed spectrum of the spectral terms, one
@@ -188,18 +190,42 @@ func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
 			}
 		}
 	})
-	for j, i := range spec {
+	terms := make([]int, len(spec)) // positions in spec
+	for j := range terms {
+		terms[j] = j
+	}
+	if err := eachTerm(terms, func(j int) error {
+		i := spec[j]
 		total := f.pool.Worker(0).Accumulator(j)
 		for c := 1; c < chunks; c++ {
 			for q, v := range f.pool.Worker(c).Accumulator(j) {
 				total[q] += v
 			}
 		}
-		if err := f.bounds[i].(models.SpectralBound).FinishAdjoint(grads[i], total, f.signs[i]*inv); err != nil {
-			return 0, fmt.Errorf("step loss: %w", err)
-		}
+		return f.bounds[i].(models.SpectralBound).FinishAdjoint(grads[i], total, f.signs[i]*inv)
+	}); err != nil {
+		return 0, fmt.Errorf("step loss: %w", err)
 	}
 	return sum * inv, nil
+}
+
+// eachTerm runs do(i) for every i in idx concurrently (the terms' own
+// serial work, a single FFT each for PC) and returns the first error.
+func eachTerm(idx []int, do func(i int) error) error {
+	if len(idx) == 1 {
+		return do(idx[0])
+	}
+	errs := make([]error, len(idx))
+	var wg sync.WaitGroup
+	for j, i := range idx {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[j] = do(i)
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // bytes is the memory the fast evaluator holds.

@@ -26,7 +26,9 @@ type Bound interface {
 // (kernels.FFT2 layout, one spectrum is [H, W/2+1]): a circular convolution.
 // Several spectral terms then share one inverse FFT per image for their sum,
 // and one FFT per image of r for their adjoints; the work goes image by image
-// so that it stays in cache (see FFTPool.Run).
+// so that it stays in cache (see FFTPool.Run). AddSpectrum and
+// AccumulateAdjoint only read the bound operator: they may run concurrently
+// on different destinations.
 type SpectralBound interface {
 	Bound
 	// SetSpectralParams prepares AddSpectrum for the parameters θ and the
