@@ -46,8 +46,9 @@ type StepLoss struct {
 	fast *fastStep // nil: the graph path
 }
 
-// NewStepLoss builds the loss graph for the method on the objective's
-// functions. tau sets the reference θ̃ (G = τI); φ̃ gives H = 0.
+// NewStepLoss builds the loss for the method on the objective's functions:
+// the fast path when the method's parametrizations implement models.Binder,
+// the graph otherwise. tau sets the reference θ̃ (G = τI); φ̃ gives H = 0.
 func NewStepLoss(m models.Method, o *models.Objective, tau float64) (*StepLoss, error) {
 	return newStepLoss(m, o, tau, true)
 }
