@@ -16,7 +16,7 @@ import (
 func TestBoundMatchesApplyAndAdjoint(t *testing.T) {
 	const n, h, w = 3, 10, 12
 	r := rand.New(rand.NewPCG(5, 6))
-	params := []Parametrization{Scalar{}, Pointwise{}, SmallConv{K: 3, Boundary: kernels.Reflect}, SmallConv{K: 5, Boundary: kernels.Circular}, NewFullConv()}
+	params := []Parametrization{Scalar{}, Pointwise{}, SmallConv{K: 3, Boundary: kernels.Reflect}, SmallConv{K: 5, Boundary: kernels.Circular}, NewFullConv(), Full{}}
 	for _, p := range params {
 		b, ok := p.(Binder)
 		if !ok {
@@ -78,7 +78,7 @@ func TestBoundMatchesApplyAndAdjoint(t *testing.T) {
 }
 
 func TestBindRejectsBadBatch(t *testing.T) {
-	for _, p := range []Binder{Scalar{}, Pointwise{}, SmallConv{K: 3}, NewFullConv()} {
+	for _, p := range []Binder{Scalar{}, Pointwise{}, SmallConv{K: 3}, NewFullConv(), Full{}} {
 		if _, err := p.Bind(make([]float64, 10), 2, 3, 3); err == nil {
 			t.Errorf("%T: bound 10 values as 2 images of 3×3", p)
 		}

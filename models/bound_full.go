@@ -1,0 +1,66 @@
+package models
+
+import (
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// ---- PF ----
+
+// boundFull is θ ↦ θ vec(v_k) for a full (H·W)×(H·W) matrix θ: a
+// matrix–matrix product with the N columns v_k, O(N·(HW)²) per call, where
+// the graph path builds and differentiates a dense product of the same size
+// with far more overhead.
+type boundFull struct {
+	v  []float64 // [N, HW]
+	hw int
+}
+
+// Bind implements Binder.
+func (Full) Bind(v []float64, n, h, w int) (Bound, error) {
+	if err := checkBatch("pf", v, n, h, w); err != nil {
+		return nil, err
+	}
+	return &boundFull{v: append([]float64(nil), v...), hw: h * w}, nil
+}
+
+func (b *boundFull) AddApply(dst, theta []float64, c float64) error {
+	if err := checkLens("pf", len(dst), len(theta), len(b.v), b.hw*b.hw); err != nil {
+		return err
+	}
+	hw, n := b.hw, len(b.v)/b.hw
+	// Rows of θ in parallel; each row meets every image while in cache.
+	kernels.ParallelFor(hw, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := theta[i*hw : (i+1)*hw]
+			for k := 0; k < n; k++ {
+				dst[k*hw+i] += c * kernels.Dot(row, b.v[k*hw:(k+1)*hw])
+			}
+		}
+	})
+	return nil
+}
+
+func (b *boundFull) AddAdjoint(dst, r []float64, c float64) error {
+	if err := checkLens("pf", len(r), len(dst), len(b.v), b.hw*b.hw); err != nil {
+		return err
+	}
+	hw, n := b.hw, len(b.v)/b.hw
+	// ∇_θ⟨θ v_k, r_k⟩ = Σk r_k v_kᵀ, row by row.
+	kernels.ParallelFor(hw, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			row := dst[i*hw : (i+1)*hw]
+			for k := 0; k < n; k++ {
+				a := c * r[k*hw+i]
+				if a == 0 {
+					continue
+				}
+				for j, vj := range b.v[k*hw : (k+1)*hw] {
+					row[j] += a * vj
+				}
+			}
+		}
+	})
+	return nil
+}
+
+func (b *boundFull) Bytes() int64 { return int64(8 * len(b.v)) }

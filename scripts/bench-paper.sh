@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# The benchmarks of issues 5, 6 and 7 (greedy against unrolled training and
+# Banert et al. on STL-10 deblurring; CT at 256×256 and 40×40; the WCRR
+# problem), as run for the figures in docs/benchmarks.md. Each block writes
+# its checkpoints, logs and curves.csv under $OUT. Needs ../shared/data (or
+# DATA=...). Several hours on 2 cores; run one block with: bench-paper.sh stl10|ct256|ct40|wcrr
+set -euo pipefail
+DATA=${DATA:-../shared/data}
+OUT=${OUT:-runs/paper}
+L2O=${L2O:-go run ./cmd/l2o}
+mkdir -p "$OUT"
+what=${1:-all}
+
+stl10() {
+	local D="--problem deblur --data $DATA/stl10 --n-train 25"
+	# greedy M-PC with relative penalties; training time is in the manifest
+	$L2O train greedy $D --param m-pc --lambda rel:1e-2 --mu rel:1e-2 --max-steps 60 --out "$OUT/stl-greedy-mpc"
+	# unrolled M-PC, T = 10, Adam 2e-5, batch 4, 20 minutes of training
+	$L2O train unroll $D --param m-pc --T 10 --lr 2e-5 --batch 4 --epochs 100000 --max-minutes 20 --out "$OUT/stl-unroll-T10"
+	# Banert et al., T = 10 and 50, 12 minutes each
+	$L2O train banert $D --T 10 --epochs 1000 --max-minutes 12 --out "$OUT/stl-banert-T10"
+	$L2O train banert $D --T 50 --epochs 1000 --max-minutes 12 --out "$OUT/stl-banert-T50"
+	$L2O eval --problem deblur --data "$DATA/stl10" --n-test 100 --iters 100 --safeguard --methods nag,lbfgs \
+		--params "$OUT/stl-greedy-mpc,$OUT/stl-unroll-T10,$OUT/stl-banert-T10,$OUT/stl-banert-T50" --out "$OUT/stl-eval"
+}
+
+ct256() {
+	$L2O bench greedy --problem ct --data "$DATA/covid-ct/ct256" --n-train 25 --n-test 25 --params m-ps,m-pc \
+		--max-steps 25 --lbfgs-max-evals 150 --lambda rel:1e-2 --mu rel:1e-2 --safeguard \
+		--at 10,20,40,90 --iters 150 --fstar-method lbfgs --fstar-iters 400 --out "$OUT/ct256"
+}
+
+ct40() {
+	local C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 25 --n-test 100 --at 10,20,40,90 --iters 200 --safeguard"
+	$L2O bench greedy $C --params ps,pp,pc,m-ps,m-pc --max-steps 100 --out "$OUT/ct40-lambda0"
+	$L2O bench greedy $C --params ps,pp,pc,m-ps,m-pc --max-steps 100 --lambda rel:1e-2 --mu rel:1e-2 --out "$OUT/ct40-rel"
+	$L2O bench greedy $C --params pf --max-steps 11 --lbfgs-max-evals 60 --tol-rel 0 --lambda 1e-10 --out "$OUT/ct40-pf"
+}
+
+wcrr() {
+	local W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $DATA/stl10 --n-train 25 --n-test 25"
+	local E="--lbfgs-max-evals 100 --lambda rel:1e-2 --mu rel:1e-2 --safeguard --at 10,20,40,80 --iters 100 --fstar-method lbfgs --fstar-iters 300 --target 1e-4"
+	$L2O bench greedy $W --params m-ps --max-steps 40 $E --out "$OUT/wcrr-mps"
+	$L2O bench greedy $W --params m-pc --max-steps 20 $E --out "$OUT/wcrr-mpc"
+}
+
+case $what in
+all) stl10; ct256; ct40; wcrr ;;
+stl10 | ct256 | ct40 | wcrr) $what ;;
+*) echo "usage: $0 [all|stl10|ct256|ct40|wcrr]" >&2; exit 2 ;;
+esac
