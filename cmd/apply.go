@@ -139,11 +139,16 @@ func runEval(env *Env, args []string) error {
 		return usagef("--iters and --fstar-iters must be at least 1")
 	}
 	var ms []baselines.Method
+	var infos []*LearnedInfo
 	for _, dir := range *params {
 		info, err := loadLearned(dir)
 		if err != nil {
 			return err
 		}
+		infos = append(infos, info)
+	}
+	distinguishLabels(infos, *params)
+	for _, info := range infos {
 		if pf.Size == 0 {
 			pf.Size = info.H
 		}

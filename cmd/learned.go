@@ -68,3 +68,22 @@ func loadLearned(dir string) (*LearnedInfo, error) {
 	}
 	return info, nil
 }
+
+// distinguishLabels appends the checkpoint directory's name to the label of
+// every greedy-format optimizer whose label another one shares, so that
+// curves of several runs of one method (different λ, say) stay apart.
+func distinguishLabels(infos []*LearnedInfo, dirs []string) {
+	count := map[string]int{}
+	for _, info := range infos {
+		count[info.Method.Name()]++
+	}
+	for i, info := range infos {
+		l, ok := info.Method.(*greedy.Learned)
+		if !ok || count[l.Label] < 2 {
+			continue
+		}
+		c := *l
+		c.Label = fmt.Sprintf("%s [%s]", l.Label, filepath.Base(filepath.Clean(dirs[i])))
+		info.Method = &c
+	}
+}
