@@ -110,16 +110,33 @@ func runOptimum(o *models.Objective, m Method, iters int) ([]float64, error) {
 	if err := record(); err != nil {
 		return nil, fmt.Errorf("optimum: %w", err)
 	}
-	for t := 0; t < iters; t++ {
+	// Stop early once no value has improved for optimumStall iterations:
+	// at the limit of floating-point precision further iterations (failing
+	// line searches, for L-BFGS) cost evaluations and change nothing.
+	stalled := 0
+	before := make([]float64, o.N)
+	for t := 0; t < iters && stalled < optimumStall; t++ {
+		copy(before, fstar)
 		if err := it.Next(); err != nil {
 			return nil, fmt.Errorf("optimum: %s iteration %d: %w", m.Name(), t+1, err)
 		}
 		if err := record(); err != nil {
 			return nil, fmt.Errorf("optimum: %w", err)
 		}
+		stalled++
+		for k := range fstar {
+			if fstar[k] < before[k] {
+				stalled = 0
+				break
+			}
+		}
 	}
 	return fstar, nil
 }
+
+// optimumStall is the number of iterations without any improvement after
+// which runOptimum stops.
+const optimumStall = 25
 
 // optimumKey hashes everything that determines Optimum's result.
 func optimumKey(o *models.Objective, method string, iters int) string {
