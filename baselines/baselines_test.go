@@ -483,3 +483,40 @@ func TestTuneDelta(t *testing.T) {
 	}
 	t.Logf("tuned δ = %.4g (mean objective %.10g after %d iterations)", d, best, iters)
 }
+
+// Once L-BFGS has converged to the limit of precision, further iterations
+// cost no evaluations and leave the iterates where they are.
+func TestLBFGSStopsEvaluatingAtPrecisionLimit(t *testing.T) {
+	o := deblur(t, 2, 10)
+	it, err := LBFGS{}.Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 400; i++ {
+		if err := it.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := append([]int(nil), it.(Evaluator).Evaluations()...)
+	x := append([]float64(nil), it.X()...)
+	for i := 0; i < 50; i++ {
+		if err := it.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := it.(Evaluator).Evaluations()
+	for k := range before {
+		if after[k] != before[k] {
+			t.Errorf("function %d: %d evaluations in 50 iterations after 400 (converged)", k, after[k]-before[k])
+		}
+	}
+	for i := range x {
+		if x[i] != it.X()[i] {
+			t.Fatal("a converged iterate moved")
+		}
+	}
+	_, g := values(t, o, x)
+	if n := math.Sqrt(dot(g, g)); n > 1e-6 {
+		t.Errorf("‖∇f‖ = %g after 400 iterations: not converged", n)
+	}
+}

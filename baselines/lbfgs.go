@@ -22,7 +22,9 @@ import (
 // When the line search fails (typically at machine precision near a
 // minimiser) or needs more than MaxEvaluations evaluations, the function
 // keeps its iterate and its memory is cleared, so that its next iteration
-// starts again from the steepest-descent direction.
+// starts again from the steepest-descent direction. A function whose
+// steepest-descent line search fails as well is at the limit of precision:
+// it keeps its iterate from then on and costs no more evaluations.
 type LBFGS struct {
 	// Memory is the number of stored (s, y) pairs; 0 means 10.
 	Memory int
@@ -76,6 +78,7 @@ func (m LBFGS) Start(o *models.Objective) (Iterator, error) {
 		used:   make([]int, o.N),
 		evals:  make([]int, o.N),
 		fails:  make([]int, o.N),
+		streak: make([]int, o.N),
 	}
 	if o.L > 0 && !math.IsInf(o.L, 0) {
 		it.firstStep = 1 / o.L
@@ -111,6 +114,8 @@ type lbfgsIterator struct {
 	ls                 []wolfeSearch
 	active             []bool
 	used, evals, fails []int
+	// streak counts the consecutive failed line searches of each function.
+	streak []int
 }
 
 func (it *lbfgsIterator) X() []float64 { return it.x }
@@ -161,12 +166,13 @@ func (it *lbfgsIterator) fail(k int) {
 	it.active[k] = false
 	it.mem[k].clear()
 	it.fails[k]++
+	it.streak[k]++
 }
 
 func (it *lbfgsIterator) Next() error {
 	nActive := 0
 	for k := 0; k < it.n; k++ {
-		it.active[k] = it.direction(k)
+		it.active[k] = it.streak[k] < 2 && it.direction(k)
 		if it.active[k] {
 			nActive++
 		}
@@ -235,6 +241,7 @@ func (it *lbfgsIterator) accept(k int) {
 	copy(gk, gt)
 	it.f[k] = it.ft[k]
 	it.active[k] = false
+	it.streak[k] = 0
 }
 
 // lbfgsMemory is the ring buffer of the newest (s, y) pairs of one function.
