@@ -2,6 +2,7 @@ package baselines
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -433,8 +434,9 @@ func TestOptimumCache(t *testing.T) {
 	other := *q.o
 	other.Y = append([]float64(nil), q.o.Y...)
 	other.Y[0] += 1e-9
-	if optimumKey(&other, "nag", 1000) == optimumKey(q.o, "nag", 1000) || optimumKey(q.o, "nag", 999) == optimumKey(q.o, "nag", 1000) ||
-		optimumKey(q.o, "lbfgs", 1000) == optimumKey(q.o, "nag", 1000) {
+	nag, lb := fmt.Sprintf("%#v", NAG{}), fmt.Sprintf("%#v", LBFGS{})
+	if optimumKey(&other, nag, 1000) == optimumKey(q.o, nag, 1000) || optimumKey(q.o, nag, 999) == optimumKey(q.o, nag, 1000) ||
+		optimumKey(q.o, lb, 1000) == optimumKey(q.o, nag, 1000) || optimumKey(q.o, fmt.Sprintf("%#v", LBFGS{Memory: 5}), 1000) == optimumKey(q.o, lb, 1000) {
 		t.Error("cache key ignores the data, the iteration count or the method")
 	}
 	// L-BFGS reaches NAG's estimate (both near the true minimum of this

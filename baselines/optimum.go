@@ -45,8 +45,10 @@ func Optimum(o *models.Objective, iters int, cacheDir string) ([]float64, error)
 // OptimumWith is Optimum with another method m in place of NAG: the smallest
 // values f_k(x_k^t), t = 0…iters, of m's iterates. L-BFGS, for instance,
 // reaches a given accuracy in far fewer iterations on the CT problems, where
-// an iteration costs a projection and a back-projection. The cache key
-// includes m's name (NAG's key is the one Optimum has always used).
+// an iteration costs a projection and a back-projection. The run ends early
+// when an iteration makes no evaluations (an L-BFGS whose functions are all
+// at the limit of precision). The cache key includes m and its settings
+// (NAG{}'s key is the one Optimum has always used).
 func OptimumWith(o *models.Objective, m Method, iters int, cacheDir string) ([]float64, error) {
 	if m == nil {
 		return nil, fmt.Errorf("optimum: method is nil")
@@ -60,7 +62,7 @@ func OptimumWith(o *models.Objective, m Method, iters int, cacheDir string) ([]f
 	if o == nil {
 		return nil, fmt.Errorf("optimum: objective is nil")
 	}
-	key := optimumKey(o, m.Name(), iters)
+	key := optimumKey(o, fmt.Sprintf("%#v", m), iters)
 	path := ""
 	if cacheDir != "" {
 		path = filepath.Join(cacheDir, "optimum-"+key[:32]+".json")
@@ -110,38 +112,39 @@ func runOptimum(o *models.Objective, m Method, iters int) ([]float64, error) {
 	if err := record(); err != nil {
 		return nil, fmt.Errorf("optimum: %w", err)
 	}
-	// Stop early once no value has improved for optimumStall iterations:
-	// at the limit of floating-point precision further iterations (failing
-	// line searches, for L-BFGS) cost evaluations and change nothing.
-	stalled := 0
-	before := make([]float64, o.N)
-	for t := 0; t < iters && stalled < optimumStall; t++ {
-		copy(before, fstar)
+	// Stop early once an iteration makes no evaluations: an iterator that
+	// counts them (L-BFGS) has then frozen every function at the limit of
+	// precision, and later iterations change nothing.
+	counter, counts := it.(Evaluator)
+	evals := func() int {
+		total := 0
+		for _, e := range counter.Evaluations() {
+			total += e
+		}
+		return total
+	}
+	for t := 0; t < iters; t++ {
+		before := 0
+		if counts {
+			before = evals()
+		}
 		if err := it.Next(); err != nil {
 			return nil, fmt.Errorf("optimum: %s iteration %d: %w", m.Name(), t+1, err)
 		}
 		if err := record(); err != nil {
 			return nil, fmt.Errorf("optimum: %w", err)
 		}
-		stalled++
-		for k := range fstar {
-			if fstar[k] < before[k] {
-				stalled = 0
-				break
-			}
+		if counts && evals() == before {
+			break
 		}
 	}
 	return fstar, nil
 }
 
-// optimumStall is the number of iterations without any improvement after
-// which runOptimum stops.
-const optimumStall = 25
-
 // optimumKey hashes everything that determines Optimum's result.
 func optimumKey(o *models.Objective, method string, iters int) string {
 	h := sha256.New()
-	if method != "nag" {
+	if method != fmt.Sprintf("%#v", NAG{}) {
 		fmt.Fprintf(h, "method %s\n", method)
 	}
 	fmt.Fprintf(h, "greedyl2o optimum v1\noperator %s\nregularizer %s\nalpha %.17g\nsize %d %d %d\niters %d\n",

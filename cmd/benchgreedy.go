@@ -181,8 +181,9 @@ func runBenchGreedy(env *Env, args []string) error {
 				}
 				ms := []baselines.Method{learned}
 				if *guard {
-					g, _ := safeguarded(&LearnedInfo{Method: learned, Tau: man.Tau})
-					ms = append(ms, g)
+					if g, ok := safeguarded(&LearnedInfo{Method: learned, Tau: man.Tau}); ok {
+						ms = append(ms, g)
+					}
 				}
 				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters})
 				if err != nil {
@@ -192,7 +193,7 @@ func runBenchGreedy(env *Env, args []string) error {
 				printTail(env, curves[0], *evalAt, *target)
 				all = append(all, curves[0])
 				if len(curves) > 1 {
-					curves[1].Method = p + "/" + in + " +safeguard"
+					curves[1].Method = p + "/" + in + " (safeguarded)"
 					fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "", "+guard", "", "", "", "", "", "")
 					printTail(env, curves[1], *evalAt, *target)
 					all = append(all, curves[1])

@@ -30,10 +30,13 @@ type demoConfig struct {
 	Seed          int64
 	MaxSteps      int     // greedy step cap
 	TolRel        float64 // greedy relative gradient tolerance
-	// Penalty maps a greedy method to its λ = μ: without them the learned
-	// M-PC kernels fit the training trajectories but diverge on held-out
-	// functions; M-PS (two scalars per step) needs less.
-	Penalty        map[string]float64
+	// Penalty maps a greedy method to its λ = μ schedule: without them
+	// the learned M-PC kernels fit the training trajectories but diverge on
+	// held-out functions.
+	Penalty map[string]string
+	// Safeguard runs the learned methods with the safeguard (a step that
+	// raises f becomes a gradient step of size τ).
+	Safeguard      bool
 	InnerEvals     int // L-BFGS evaluations per greedy step
 	Iters          int // evaluation iterations
 	FStarIters     int // NAG iterations for f*
@@ -43,22 +46,22 @@ type demoConfig struct {
 	KernelCropSize int
 }
 
-// demoPenalty are the demo's λ = μ: measured on the 64×64 demo (10
-// training, 10 test functions, 60 steps), M-PC with 0 diverges on the test
-// functions, with 1e-5 it first rises to optimality ≈ 40 and ends at 0.8
-// after 300 iterations, with 1e-4 it decreases to 8e-4; M-PS ends at
-// 2.6e-4 with 1e-5 and 1e-3 with 1e-4.
-var demoPenalty = map[string]float64{"m-pc": 1e-4, "m-ps": 1e-5}
+// demoPenalty are the demo's λ = μ, relative to each step's data
+// curvature. Measured on the 64×64 demo (10 training, 10 test functions, 60
+// steps, optimality after 300 iterations): M-PS with rel:1e-2 reaches 1e-9
+// (constant 1e-5: 2.6e-4); M-PC with rel:1e-2 and the safeguard 2.7e-6
+// (constant 1e-4: 8e-4), but diverges beyond T without the safeguard.
+var demoPenalty = map[string]string{"m-pc": "rel:1e-2", "m-ps": "rel:1e-2"}
 
 // demoDefaults are the settings of the full demo (about three minutes on two
 // cores); quickDefaults those of --quick (seconds, for tests).
 var (
 	demoDefaults = demoConfig{
-		Size: 64, NTrain: 10, NTest: 10, Seed: 1, MaxSteps: 60, TolRel: 1e7, InnerEvals: 100, Penalty: demoPenalty,
+		Size: 64, NTrain: 10, NTest: 10, Seed: 1, MaxSteps: 60, TolRel: 1e7, InnerEvals: 100, Penalty: demoPenalty, Safeguard: true,
 		Iters: 300, FStarIters: 3000, TuneIters: 20, ReconIter: 15, FinalIters: 1000, KernelCropSize: 21,
 	}
 	quickDefaults = demoConfig{
-		Size: 24, NTrain: 3, NTest: 3, Seed: 1, MaxSteps: 6, TolRel: 1e7, InnerEvals: 25, Penalty: demoPenalty,
+		Size: 24, NTrain: 3, NTest: 3, Seed: 1, MaxSteps: 6, TolRel: 1e7, InnerEvals: 25, Penalty: demoPenalty, Safeguard: true,
 		Iters: 40, FStarIters: 400, TuneIters: 0, ReconIter: 15, FinalIters: 200, KernelCropSize: 21,
 	}
 )
@@ -206,10 +209,10 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 		Scalars:  scalars, Kernels: kernels, KernelColumns: kernelCols, Reconstructions: recons,
 		Notes: []string{
 			fmt.Sprintf("Problem %s (%s, %s, α = %g, noise %g) on %d×%d synthetic images; greedy M-PS and M-PC trained on %d functions "+
-				"(L-BFGS inner solver, at most %d evaluations per step, relative tolerance %g, at most %d steps, λ = μ = %g for M-PC and %g for M-PS) "+
+				"(L-BFGS inner solver, at most %d evaluations per step, relative tolerance %g, at most %d steps, λ = μ = %s for M-PC and %s for M-PS; safeguard %v) "+
 				"and evaluated with the baselines on %d held-out functions, seed %d.",
 				prob.Name, prob.A, prob.Reg, prob.Alpha, prob.Noise, prob.H, prob.W, train.N, cfg.InnerEvals, cfg.TolRel, cfg.MaxSteps,
-				cfg.Penalty["m-pc"], cfg.Penalty["m-ps"], test.N, cfg.Seed),
+				cfg.Penalty["m-pc"], cfg.Penalty["m-ps"], cfg.Safeguard, test.N, cfg.Seed),
 			fmt.Sprintf("Trained steps: M-PC %d, M-PS %d (the last step's parameters are kept afterwards). PGD δ = %.4g. "+
 				"f* is the smallest value of %d iterations of NAG with backtracking.",
 				learned["m-pc"].Steps, learned["m-ps"].Steps, delta, cfg.FStarIters),
@@ -234,9 +237,13 @@ func demoTrain(env *Env, cfg demoConfig, prob *models.Problem, train *models.Obj
 	if err := os.RemoveAll(dir); err != nil {
 		return nil, fmt.Errorf("demo: removing the previous checkpoint %s: %w", dir, err)
 	}
+	pen, err := greedy.ParseSchedule(cfg.Penalty[name])
+	if err != nil {
+		return nil, fmt.Errorf("demo: penalty of %s: %w", name, err)
+	}
 	p := newProgress(env.Stderr, cfg.MaxSteps, "training greedy "+name)
 	res, err := greedy.Train(train, greedy.Config{
-		Method: method, Lambda: greedy.Constant(cfg.Penalty[name]), Mu: greedy.Constant(cfg.Penalty[name]),
+		Method: method, Lambda: pen, Mu: pen,
 		Inner:  greedy.LBFGS{MaxEvaluations: cfg.InnerEvals},
 		TolRel: cfg.TolRel, MaxSteps: cfg.MaxSteps, Dir: dir,
 		Problem: prob.Name, DataHash: dataHash(train), Seed: cfg.Seed, KeepParams: true,
@@ -246,7 +253,15 @@ func demoTrain(env *Env, cfg demoConfig, prob *models.Problem, train *models.Obj
 		return nil, fmt.Errorf("demo: training %s: %w", name, err)
 	}
 	p.done(fmt.Sprintf("%d steps, %s", len(res.Steps), res.StopCause))
-	return greedy.NewLearned("greedy "+name, method, train.H, train.W, res.Theta, res.Phi)
+	l, err := greedy.NewLearned("greedy "+name, method, train.H, train.W, res.Theta, res.Phi)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Safeguard {
+		l.Safeguard = 1 / train.L
+		l.Label += " (safeguarded)"
+	}
+	return l, nil
 }
 
 // demoReconstructions returns the ground truth, the observation, the

@@ -30,7 +30,7 @@ func safeguarded(info *LearnedInfo) (baselines.Method, bool) {
 	}
 	c := *l
 	c.Safeguard = info.Tau
-	c.Label = l.Label + " +safeguard"
+	c.Label = l.Label + " (safeguarded)"
 	return &c, true
 }
 

@@ -47,7 +47,7 @@ func TestTrainUnrollResumeAndApply(t *testing.T) {
 		t.Fatalf("eval --safeguard: exit %d: %s", code, stderr)
 	}
 	curves, err := os.ReadFile(filepath.Join(evalDir, "curves.csv"))
-	if err != nil || !strings.Contains(string(curves), "unrolled m-pc +safeguard") {
+	if err != nil || !strings.Contains(string(curves), "unrolled m-pc (safeguarded)") {
 		t.Errorf("eval --safeguard did not evaluate the safeguarded optimizer (%v)", err)
 	}
 	if code, _, _ := run("eval", "--params", dir, "--fstar-method", "gd", "--size", "12", "--n-test", "2", "--out", evalDir); code != 2 {

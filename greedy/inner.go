@@ -352,8 +352,56 @@ func ParseInner(name string) (InnerSolver, error) {
 }
 
 // blockCurvature returns ‖(1/N) Σk Bkᵀ Bk‖ for the map θ ↦ (P_θ vk)k, by power
-// iteration using the parametrization's graph.
+// iteration, through the parametrization's bound operator when it has one
+// (models.Binder) and its graph otherwise. The estimate carries a 0.1%
+// safety margin (1% if the iteration did not settle).
 func blockCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
+	if b, ok := p.(models.Binder); ok {
+		return boundCurvature(b, p.ParamShape(h, w).TotalSize(), v, n, h, w)
+	}
+	return graphCurvature(p, v, n, h, w)
+}
+
+// boundCurvature is blockCurvature through a bound operator.
+func boundCurvature(b models.Binder, size int, v []float64, n, h, w int) (float64, error) {
+	bd, err := b.Bind(v, n, h, w)
+	if err != nil {
+		return 0, err
+	}
+	r := rand.New(rand.NewPCG(11, 13))
+	x := make([]float64, size)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	y := make([]float64, len(v))
+	lam := 0.0
+	for it := 0; it < 200; it++ {
+		nrm := math.Sqrt(kernels.Dot(x, x))
+		if nrm == 0 {
+			return 0, nil
+		}
+		for i := range x {
+			x[i] /= nrm
+		}
+		clear(y)
+		if err := bd.AddApply(y, x, 1); err != nil {
+			return 0, err
+		}
+		clear(x)
+		if err := bd.AddAdjoint(x, y, 1/float64(n)); err != nil {
+			return 0, err
+		}
+		next := math.Sqrt(kernels.Dot(x, x))
+		if it > 5 && math.Abs(next-lam) <= 1e-6*next {
+			return next * (1 + 1e-3), nil
+		}
+		lam = next
+	}
+	return lam * 1.01, nil
+}
+
+// graphCurvature is blockCurvature through the parametrization's graph.
+func graphCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
 	gr := G.NewGraph()
 	ps := p.ParamShape(h, w)
 	th := graph.Input(gr, "theta", ps...)

@@ -24,7 +24,8 @@ type Learned struct {
 	// x − Tau·∇f(x) from the previous iterate instead, and its momentum is
 	// reset. With Tau ≤ 1/L the gradient step decreases f, so the
 	// safeguarded method is monotone and converges like gradient descent at
-	// worst, whatever the learned parameters do beyond T. Off (Tau = 0) is
+	// worst, whatever the learned parameters do beyond T. The step used is
+	// min(Safeguard, 1/L) for the L of the functions it runs on. Off (0) is
 	// Algorithm 2 as published.
 	Safeguard float64
 	// params returns the parameters of step t < Steps.
@@ -121,6 +122,10 @@ func (l *Learned) Start(o *models.Objective) (baselines.Iterator, error) {
 	it.grad = make([]float64, len(o.X0))
 	it.mom = make([]float64, len(o.X0))
 	if l.Safeguard > 0 {
+		it.tau = l.Safeguard
+		if o.L > 0 {
+			it.tau = math.Min(it.tau, 1/o.L)
+		}
 		it.fx = make([]float64, o.N)
 		it.fPrev = make([]float64, o.N)
 		it.gradPrev = make([]float64, len(o.X0))
@@ -142,6 +147,7 @@ type learnedIterator struct {
 	// learned steps were rejected.
 	fx, fPrev, gradPrev []float64
 	rejected            int
+	tau                 float64
 }
 
 // Rejected returns the number of learned steps the safeguard has replaced by
@@ -154,7 +160,7 @@ func (it *learnedIterator) Rejected() int { return it.rejected }
 // it.xk, it.fPrev and it.gradPrev those at it.prev.
 func (it *learnedIterator) safeguard() error {
 	hw := it.o.ImageLen()
-	tau := it.l.Safeguard
+	tau := it.tau
 	changed := false
 	for k := range it.fx {
 		if it.fx[k] <= it.fPrev[k] {
@@ -231,6 +237,11 @@ func (it *learnedIterator) Next() error {
 		}
 		if err := it.safeguard(); err != nil {
 			return err
+		}
+		for k, f := range it.fx {
+			if math.IsNaN(f) || math.IsInf(f, 0) {
+				return fmt.Errorf("%s: iteration %d: the safeguard's gradient step gave a non-finite value (function %d): the functions are not L-smooth with the L given", it.l.Label, it.t, k)
+			}
 		}
 		it.t++
 		return nil

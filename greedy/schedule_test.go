@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 func TestParseSchedule(t *testing.T) {
@@ -69,5 +70,32 @@ func TestRelativeLambda(t *testing.T) {
 	}
 	if res.Steps[1].Lambda >= res.Steps[0].Lambda {
 		t.Errorf("λ did not shrink with the gradients: %g then %g", res.Steps[0].Lambda, res.Steps[1].Lambda)
+	}
+}
+
+// The curvature through a bound operator agrees with the graph's.
+func TestBoundCurvatureMatchesGraph(t *testing.T) {
+	o := deblurSet(t, 3, 10, 4)
+	grad := make([]float64, len(o.X0))
+	if err := o.Eval(nil, grad, o.X0, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ps", "pp", "pc", "pc3", "pf"} {
+		p := method(t, name).G
+		b, ok := p.(models.Binder)
+		if !ok {
+			t.Fatalf("%s has no bound operator", name)
+		}
+		fast, err := boundCurvature(b, p.ParamShape(o.H, o.W).TotalSize(), grad, o.N, o.H, o.W)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slow, err := graphCurvature(p, grad, o.N, o.H, o.W)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(fast-slow) > 1e-4*slow || fast <= 0 {
+			t.Errorf("%s: curvature %g through the bound operator, %g through the graph", name, fast, slow)
+		}
 	}
 }

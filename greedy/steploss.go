@@ -351,6 +351,7 @@ func (s *StepLoss) evalFast(u, grad []float64) (float64, error) {
 		s.lastGrad = make([]float64, s.Dim())
 	}
 	g := s.lastGrad[:s.Dim()]
+	s.haveLast = false // g is about to be overwritten
 	clear(g)
 	grads := s.split(g)
 	v, err := s.fast.eval(params, grads)

@@ -185,29 +185,48 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			p[i] = x[i] - xprev[i]
 		}
 		lam, mu := cfg.Lambda.At(t), cfg.Mu.At(t)
+		// The data curvatures of the two blocks, computed at most once a step
+		// (for relative weights and for NAG's step).
+		curv := [2]float64{-1, -1}
+		curvature := func(b int) (float64, error) {
+			if curv[b] < 0 {
+				par, v := cfg.Method.G, grad
+				if b == 1 {
+					par, v = cfg.Method.H, p
+				}
+				c, err := blockCurvature(par, v, o.N, o.H, o.W)
+				if err != nil {
+					return 0, err
+				}
+				curv[b] = c
+			}
+			return curv[b], nil
+		}
 		if cfg.Lambda.Relative && lam > 0 {
-			c, err := blockCurvature(cfg.Method.G, grad, o.N, o.H, o.W)
+			c, err := curvature(0)
 			if err != nil {
 				return nil, fmt.Errorf("greedy: step %d: relative λ: %w", t, err)
 			}
 			lam *= o.L * c
 		}
 		if cfg.Mu.Relative && mu > 0 && cfg.Method.H != nil {
-			c, err := blockCurvature(cfg.Method.H, p, o.N, o.H, o.W)
+			c, err := curvature(1)
 			if err != nil {
 				return nil, fmt.Errorf("greedy: step %d: relative μ: %w", t, err)
 			}
 			mu *= o.L * c
 		}
+		if cfg.Method.H == nil {
+			mu = 0
+		}
 		if err := loss.SetStep(x, grad, p, lam, mu); err != nil {
 			return nil, err
 		}
 		sp.Lipschitz = func(b int) (float64, error) {
+			c, err := curvature(b)
 			if b == 0 {
-				c, err := blockCurvature(cfg.Method.G, grad, o.N, o.H, o.W)
 				return lam + o.L*c, err
 			}
-			c, err := blockCurvature(cfg.Method.H, p, o.N, o.H, o.W)
 			return mu + o.L*c, err
 		}
 		sp.Precond = nil
