@@ -61,7 +61,7 @@ func optimalityFloor(curves []*eval.Curve) float64 {
 func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure, error) {
 	p := plot.New()
 	leg := plot.NewLegend()
-	p.Title.Text = "Function optimality: mean over the test set (line), min–max (band)"
+	p.Title.Text = "Function optimality over the test set\nmean (line), min–max (band)"
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = "(f(x) − f*) / (f(x0) − f*)"
 	p.Y.Scale = plot.LogScale{}
