@@ -40,7 +40,7 @@ def fixture(path):
     astra.projector.delete(pid)
     with open(path, 'w') as f:
         json.dump({
-            'N': n, 'Angles': n_angles, 'Det': det,
+            'Version': astra.__version__, 'N': n, 'Angles': n_angles, 'Det': det,
             'Image': img.astype(np.float64).ravel().tolist(),
             'Sinogram': sino.astype(np.float64).ravel().tolist(),
         }, f)
