@@ -224,7 +224,7 @@ func TestForwardMatchesASTRATranscription(t *testing.T) {
 
 // astraFixture is the JSON written by testdata/gen_astra.py.
 type astraFixture struct {
-	Version string
+	Version        string
 	N, Angles, Det int
 	Image          []float64 // row-major [N, N]
 	Sinogram       []float64 // row-major [Angles, Det]
