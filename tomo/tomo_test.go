@@ -225,6 +225,8 @@ func TestForwardMatchesASTRATranscription(t *testing.T) {
 // astraFixture is the JSON written by testdata/gen_astra.py.
 type astraFixture struct {
 	Version        string
+	Sinogram2      []float64
+	Back           []float64
 	N, Angles, Det int
 	Image          []float64 // row-major [N, N]
 	Sinogram       []float64 // row-major [Angles, Det]
@@ -254,6 +256,18 @@ func TestForwardMatchesASTRAFixture(t *testing.T) {
 		t.Errorf("max |A x − ASTRA| / max|ASTRA| = %.3g > 1e-5", d)
 	}
 	t.Logf("max |A x − ASTRA| / max|ASTRA| = %.3g (ASTRA %s, float32)", d, fx.Version)
+	if len(fx.Sinogram2) == 0 {
+		return // an older fixture without the backprojection
+	}
+	back := make([]float64, p.Geometry().ImageLen())
+	if err := p.Adjoint(back, fx.Sinogram2, 1); err != nil {
+		t.Fatal(err)
+	}
+	d = maxAbsDiff(back, fx.Back) / maxAbs(fx.Back)
+	if d > 1e-5 {
+		t.Errorf("max |Aᵀy − ASTRA backprojection| / max = %.3g > 1e-5", d)
+	}
+	t.Logf("max |Aᵀy − ASTRA backprojection| / max = %.3g", d)
 }
 
 // diskImage returns the area fraction of each pixel covered by the centred

@@ -13,6 +13,8 @@ a·π/12, 23 bins of width 1, default volume geometry (pixel size 1, centred).
 ASTRA's arrays are [row, col] with row 0 at the top and sinograms are
 [angle, bin], the same layout as package tomo, so no reordering is applied;
 TestForwardMatchesASTRAFixture compares at 1e-5 relative (ASTRA is float32).
+It also holds a deterministic sinogram and its ASTRA backprojection, which
+the adjoint must match.
 """
 import json
 import os
@@ -37,12 +39,18 @@ def fixture(path):
     pid = linear_projector(n, n_angles, det)
     sid, sino = astra.create_sino(img, pid)
     astra.data2d.delete(sid)
+    a, k = np.mgrid[0:n_angles, 0:det]
+    sino2 = ((2 * a + 3 * k) % 5 + 0.5 * a - 0.25 * k).astype(np.float32)
+    bid, back = astra.create_backprojection(sino2, pid)
+    astra.data2d.delete(bid)
     astra.projector.delete(pid)
     with open(path, 'w') as f:
         json.dump({
             'Version': astra.__version__, 'N': n, 'Angles': n_angles, 'Det': det,
             'Image': img.astype(np.float64).ravel().tolist(),
             'Sinogram': sino.astype(np.float64).ravel().tolist(),
+            'Sinogram2': sino2.astype(np.float64).ravel().tolist(),
+            'Back': back.astype(np.float64).ravel().tolist(),
         }, f)
     print('wrote', path)
 
