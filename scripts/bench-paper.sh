@@ -26,22 +26,22 @@ stl10() {
 
 ct256() {
 	$L2O bench greedy --problem ct --data "$DATA/covid-ct/ct256" --n-train 25 --n-test 25 --params m-ps,m-pc \
-		--max-steps 25 --lbfgs-max-evals 150 --lambda rel:1e-2 --mu rel:1e-2 --safeguard \
-		--at 10,20,40,90 --iters 150 --fstar-method lbfgs --fstar-iters 400 --out "$OUT/ct256"
+		--max-steps 8 --lbfgs-max-evals 40 --lambda rel:1e-2 --mu rel:1e-2 --safeguard \
+		--at 5,10,20,40,90 --iters 100 --fstar-method lbfgs --fstar-iters 80 --out "$OUT/ct256"
 }
 
 ct40() {
 	local C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 25 --n-test 100 --at 10,20,40,90 --iters 200 --safeguard"
 	$L2O bench greedy $C --params ps,pp,pc,m-ps,m-pc --max-steps 100 --out "$OUT/ct40-lambda0"
 	$L2O bench greedy $C --params ps,pp,pc,m-ps,m-pc --max-steps 100 --lambda rel:1e-2 --mu rel:1e-2 --out "$OUT/ct40-rel"
-	$L2O bench greedy $C --params pf --max-steps 11 --lbfgs-max-evals 60 --tol-rel 0 --lambda 1e-10 --out "$OUT/ct40-pf"
+	$L2O bench greedy $C --params pf --max-steps 11 --lbfgs-max-evals 50 --tol-rel 0 --lambda 1e-10 --out "$OUT/ct40-pf"
 }
 
 wcrr() {
 	local W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $DATA/stl10 --n-train 25 --n-test 25"
-	local E="--lbfgs-max-evals 100 --lambda rel:1e-2 --mu rel:1e-2 --safeguard --at 10,20,40,80 --iters 100 --fstar-method lbfgs --fstar-iters 300 --target 1e-4"
+	local E="--lbfgs-max-evals 100 --lambda rel:1e-2 --mu rel:1e-2 --safeguard --at 10,20,40,80 --iters 100 --fstar-method lbfgs --fstar-iters 200 --target 1e-4"
 	$L2O bench greedy $W --params m-ps --max-steps 40 $E --out "$OUT/wcrr-mps"
-	$L2O bench greedy $W --params m-pc --max-steps 20 $E --out "$OUT/wcrr-mpc"
+	$L2O bench greedy $W --params m-pc --max-steps 10 $E --lbfgs-max-evals 60 --out "$OUT/wcrr-mpc"
 }
 
 case $what in
