@@ -368,36 +368,15 @@ func boundCurvature(b models.Binder, size int, v []float64, n, h, w int) (float6
 	if err != nil {
 		return 0, err
 	}
-	r := rand.New(rand.NewPCG(11, 13))
-	x := make([]float64, size)
-	for i := range x {
-		x[i] = r.NormFloat64()
-	}
 	y := make([]float64, len(v))
-	lam := 0.0
-	for it := 0; it < 200; it++ {
-		nrm := math.Sqrt(kernels.Dot(x, x))
-		if nrm == 0 {
-			return 0, nil
-		}
-		for i := range x {
-			x[i] /= nrm
-		}
+	return powerIteration(size, func(x []float64) error {
 		clear(y)
 		if err := bd.AddApply(y, x, 1); err != nil {
-			return 0, err
+			return err
 		}
 		clear(x)
-		if err := bd.AddAdjoint(x, y, 1/float64(n)); err != nil {
-			return 0, err
-		}
-		next := math.Sqrt(kernels.Dot(x, x))
-		if it > 5 && math.Abs(next-lam) <= 1e-6*next {
-			return next * (1 + 1e-3), nil
-		}
-		lam = next
-	}
-	return lam * 1.01, nil
+		return bd.AddAdjoint(x, y, 1/float64(n))
+	})
 }
 
 // graphCurvature is blockCurvature through the parametrization's graph.
@@ -422,8 +401,29 @@ func graphCurvature(p models.Parametrization, v []float64, n, h, w int) (float64
 	if err := graph.Set(vn, v); err != nil {
 		return 0, err
 	}
+	return powerIteration(ps.TotalSize(), func(x []float64) error {
+		if err := graph.Set(th, x); err != nil {
+			return err
+		}
+		if err := m.Run(); err != nil {
+			return err
+		}
+		gt, err := graph.Grad(th)
+		if err != nil {
+			return err
+		}
+		copy(x, gt)
+		return nil
+	})
+}
+
+// powerIteration estimates the largest eigenvalue of the symmetric positive
+// semidefinite map that apply computes in place (x ← Mx), from a fixed
+// random start, with a 0.1% safety margin (1% if it did not settle in 200
+// iterations).
+func powerIteration(size int, apply func(x []float64) error) (float64, error) {
 	r := rand.New(rand.NewPCG(11, 13))
-	x := make([]float64, ps.TotalSize())
+	x := make([]float64, size)
 	for i := range x {
 		x[i] = r.NormFloat64()
 	}
@@ -436,17 +436,9 @@ func graphCurvature(p models.Parametrization, v []float64, n, h, w int) (float64
 		for i := range x {
 			x[i] /= nrm
 		}
-		if err := graph.Set(th, x); err != nil {
+		if err := apply(x); err != nil {
 			return 0, err
 		}
-		if err := m.Run(); err != nil {
-			return 0, err
-		}
-		gt, err := graph.Grad(th)
-		if err != nil {
-			return 0, err
-		}
-		copy(x, gt)
 		next := math.Sqrt(kernels.Dot(x, x))
 		if it > 5 && math.Abs(next-lam) <= 1e-6*next {
 			return next * (1 + 1e-3), nil
