@@ -42,9 +42,9 @@ func ParseBoundary(s string) (Boundary, error) {
 	return 0, fmt.Errorf("unknown boundary %q: use zero, reflect or circular", s)
 }
 
-// extend maps an index in [-pad, n+pad) to a source index in [0, n), or -1
-// for a zero-padded position.
-func (b Boundary) extend(i, n int) int {
+// Extend maps an index in [-pad, n+pad) (pad ≤ n) to its source index in
+// [0, n) under the boundary condition, or -1 for a zero-padded position.
+func (b Boundary) Extend(i, n int) int {
 	if i >= 0 && i < n {
 		return i
 	}
@@ -113,7 +113,7 @@ func (c Conv) pad(dst, src []float64) {
 	pw := c.W + 2*p
 	for i := -p; i < c.H+p; i++ {
 		row := dst[(i+p)*pw : (i+p+1)*pw]
-		si := c.Boundary.extend(i, c.H)
+		si := c.Boundary.Extend(i, c.H)
 		if si < 0 {
 			clear(row)
 			continue
@@ -121,12 +121,12 @@ func (c Conv) pad(dst, src []float64) {
 		srow := src[si*c.W : (si+1)*c.W]
 		copy(row[p:p+c.W], srow)
 		for j := 0; j < p; j++ {
-			if sj := c.Boundary.extend(j-p, c.W); sj >= 0 {
+			if sj := c.Boundary.Extend(j-p, c.W); sj >= 0 {
 				row[j] = srow[sj]
 			} else {
 				row[j] = 0
 			}
-			if sj := c.Boundary.extend(c.W+j, c.W); sj >= 0 {
+			if sj := c.Boundary.Extend(c.W+j, c.W); sj >= 0 {
 				row[p+c.W+j] = srow[sj]
 			} else {
 				row[p+c.W+j] = 0
@@ -147,7 +147,7 @@ func (c Conv) fold(dst, src []float64) {
 		return
 	}
 	for i := -p; i < c.H+p; i++ {
-		si := c.Boundary.extend(i, c.H)
+		si := c.Boundary.Extend(i, c.H)
 		row := src[(i+p)*pw : (i+p+1)*pw]
 		drow := dst[si*c.W : (si+1)*c.W]
 		inside := i >= 0 && i < c.H
@@ -155,7 +155,7 @@ func (c Conv) fold(dst, src []float64) {
 			if inside && j >= 0 && j < c.W {
 				continue
 			}
-			drow[c.Boundary.extend(j, c.W)] += row[j+p]
+			drow[c.Boundary.Extend(j, c.W)] += row[j+p]
 		}
 	}
 }

@@ -47,33 +47,6 @@ func factorRankOne(k []float64, kk int) (col, row []float64, ok bool) {
 	return col, row, true
 }
 
-// extendIndex maps an index i ∈ [−pad, n+pad) to its source in [0, n), or −1
-// for a zero-padded position, as kernels.Conv does.
-func extendIndex(b kernels.Boundary, i, n int) int {
-	if i >= 0 && i < n {
-		return i
-	}
-	switch b {
-	case kernels.Reflect:
-		period := 2 * n
-		i %= period
-		if i < 0 {
-			i += period
-		}
-		if i >= n {
-			i = period - 1 - i
-		}
-		return i
-	case kernels.Circular:
-		i %= n
-		if i < 0 {
-			i += n
-		}
-		return i
-	}
-	return -1
-}
-
 // blurScratch is one worker's scratch for a separable blur of h×w images.
 type blurScratch struct {
 	pad        []float64 // (h+2p)×(w+2p)
@@ -104,7 +77,7 @@ func (sp *separable) padImage(dst, x []float64, h, w int) {
 	pw := w + 2*p
 	for i := -p; i < h+p; i++ {
 		row := dst[(i+p)*pw : (i+p+1)*pw]
-		si := extendIndex(sp.boundary, i, h)
+		si := sp.boundary.Extend(i, h)
 		if si < 0 {
 			clear(row)
 			continue
@@ -113,10 +86,10 @@ func (sp *separable) padImage(dst, x []float64, h, w int) {
 		copy(row[p:p+w], src)
 		for j := 0; j < p; j++ {
 			row[j], row[p+w+j] = 0, 0
-			if sj := extendIndex(sp.boundary, j-p, w); sj >= 0 {
+			if sj := sp.boundary.Extend(j-p, w); sj >= 0 {
 				row[j] = src[sj]
 			}
-			if sj := extendIndex(sp.boundary, w+j, w); sj >= 0 {
+			if sj := sp.boundary.Extend(w+j, w); sj >= 0 {
 				row[p+w+j] = src[sj]
 			}
 		}
@@ -135,21 +108,21 @@ func (sp *separable) foldImage(dst, src []float64, h, w int) {
 		return
 	}
 	for i := -p; i < h+p; i++ {
-		si := extendIndex(sp.boundary, i, h)
+		si := sp.boundary.Extend(i, h)
 		row := src[(i+p)*pw : (i+p+1)*pw]
 		drow := dst[si*w : (si+1)*w]
 		if i < 0 || i >= h {
 			// A whole extended row folds onto row si.
 			for j := -p; j < w+p; j++ {
-				drow[extendIndex(sp.boundary, j, w)] += row[j+p]
+				drow[sp.boundary.Extend(j, w)] += row[j+p]
 			}
 			continue
 		}
 		for j := -p; j < 0; j++ {
-			drow[extendIndex(sp.boundary, j, w)] += row[j+p]
+			drow[sp.boundary.Extend(j, w)] += row[j+p]
 		}
 		for j := w; j < w+p; j++ {
-			drow[extendIndex(sp.boundary, j, w)] += row[j+p]
+			drow[sp.boundary.Extend(j, w)] += row[j+p]
 		}
 	}
 }
