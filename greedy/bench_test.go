@@ -12,7 +12,7 @@ import (
 // loaded machine it is steadier than the wall time.
 func benchStepLoss(b *testing.B, name string, fast bool) {
 	o := deblurSet(b, 25, 96, 1)
-	loss, err := newStepLoss(method(b, name), o, 1/o.L, fast)
+	loss, err := newStepLoss(method(b, name), o, 1/o.L, fast, true)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -22,6 +22,12 @@ import (
 // and the loss is evaluated by direct kernels (see fastStep), which agrees
 // with the graph to rounding. Other parametrizations use the graph, with
 // gradients from gorgonia.
+//
+// When a parametrization on the fast path also implements models.Reducer (PF
+// does), its block is solved in the coordinates z of the step's subspace,
+// θ = θ̃ + E z: then Dim, ThetaLen and Reference describe these working
+// coordinates, which change with every SetStep, and Params expands a point
+// to the full parameters. The reduction is exact (see models.Reducer).
 type StepLoss struct {
 	method   models.Method
 	obj      *models.Objective
@@ -44,17 +50,25 @@ type StepLoss struct {
 	lambdaValue, muValue float64
 
 	fast *fastStep // nil: the graph path
+
+	// Reduced blocks (nil without any): the reducer of each block, or nil
+	// for a block bound in full, and the current step's reductions.
+	reducers   []models.Reducer
+	reductions []models.Reduction
+	fullRefs   [][]float64 // θ̃ and φ̃ of the full parameters
+	nFull      [2]int      // full len(θ), len(φ)
 }
 
 // NewStepLoss builds the loss for the method on the objective's functions:
 // the fast path when the method's parametrizations implement models.Binder,
 // the graph otherwise. tau sets the reference θ̃ (G = τI); φ̃ gives H = 0.
 func NewStepLoss(m models.Method, o *models.Objective, tau float64) (*StepLoss, error) {
-	return newStepLoss(m, o, tau, true)
+	return newStepLoss(m, o, tau, true, true)
 }
 
-// newStepLoss builds the loss; allowFast false forces the graph path.
-func newStepLoss(m models.Method, o *models.Objective, tau float64, allowFast bool) (*StepLoss, error) {
+// newStepLoss builds the loss; allowFast false forces the graph path, and
+// reduce false binds reducible parametrizations in full.
+func newStepLoss(m models.Method, o *models.Objective, tau float64, allowFast, reduce bool) (*StepLoss, error) {
 	if m.G == nil {
 		return nil, fmt.Errorf("step loss: the method has no parametrization of G")
 	}
@@ -70,6 +84,10 @@ func newStepLoss(m models.Method, o *models.Objective, tau float64, allowFast bo
 			if m.H != nil {
 				s.nPhi = m.H.ParamShape(h, w).TotalSize()
 				s.refPhi = m.H.Reference(0, h, w)
+			}
+			s.nFull = [2]int{s.nTheta, s.nPhi}
+			if reduce {
+				s.initReducers()
 			}
 			return s, nil
 		}
@@ -183,8 +201,12 @@ func (s *StepLoss) Evaluations() int { return s.evaluations }
 // momentum directions p = x − x⁻ (ignored without H), and the weights λ, μ.
 func (s *StepLoss) SetStep(x, g, p []float64, lambda, mu float64) error {
 	if s.fast != nil {
-		if err := s.fast.setStep(x, g, p); err != nil {
+		reds, err := s.fast.setStep(x, g, p, s.fullRefs, s.reducers)
+		if err != nil {
 			return err
+		}
+		if reds != nil {
+			s.setReductions(reds)
 		}
 		s.lambdaValue, s.muValue = lambda, mu
 		s.haveLast = false
@@ -209,6 +231,22 @@ func (s *StepLoss) SetStep(x, g, p []float64, lambda, mu float64) error {
 		}
 	}
 	s.haveLast = false
+	return nil
+}
+
+// SetWeights replaces the penalty weights λ and μ of the current step.
+func (s *StepLoss) SetWeights(lambda, mu float64) error {
+	s.haveLast = false
+	s.lambdaValue, s.muValue = lambda, mu
+	if s.fast != nil {
+		return nil
+	}
+	if err := graph.Set(s.lambda, []float64{lambda}); err != nil {
+		return err
+	}
+	if s.mu != nil {
+		return graph.Set(s.mu, []float64{mu})
+	}
 	return nil
 }
 
@@ -383,4 +421,96 @@ func (s *StepLoss) penalties(params, grads [][]float64) float64 {
 		v += penaltyAdd(gp, params[1], s.refPhi, s.muValue)
 	}
 	return v
+}
+
+// initReducers records which blocks of a fast-path method are reduced.
+func (s *StepLoss) initReducers() {
+	pars := []models.Parametrization{s.method.G}
+	if s.method.H != nil {
+		pars = append(pars, s.method.H)
+	}
+	reducers := make([]models.Reducer, len(pars))
+	any := false
+	for i, p := range pars {
+		if r, ok := p.(models.Reducer); ok {
+			reducers[i], any = r, true
+		}
+	}
+	if !any {
+		return
+	}
+	s.reducers = reducers
+	s.fullRefs = [][]float64{s.refTheta, s.refPhi}[:len(pars)]
+}
+
+// setReductions switches the working coordinates of the reduced blocks to
+// the step's reductions, whose reference point is z = 0.
+func (s *StepLoss) setReductions(reds []models.Reduction) {
+	s.reductions = reds
+	lens := s.nFull
+	refs := [2][]float64{s.fullRefs[0], nil}
+	if len(s.fullRefs) > 1 {
+		refs[1] = s.fullRefs[1]
+	}
+	for i, r := range reds {
+		if r != nil {
+			lens[i] = r.Len()
+			refs[i] = make([]float64, r.Len())
+		}
+	}
+	s.nTheta, s.nPhi = lens[0], lens[1]
+	s.refTheta, s.refPhi = refs[0], refs[1]
+}
+
+// ParamLens returns len(θ) and len(φ) of the full parameters (equal to
+// ThetaLen and Dim − ThetaLen unless a block is reduced).
+func (s *StepLoss) ParamLens() (theta, phi int) {
+	if s.reducers == nil {
+		return s.nTheta, s.nPhi
+	}
+	return s.nFull[0], s.nFull[1]
+}
+
+// Params returns the full parameters θ and φ (nil without H) of the point u
+// in working coordinates, as new slices.
+func (s *StepLoss) Params(u []float64) (theta, phi []float64, err error) {
+	if len(u) != s.Dim() {
+		return nil, nil, fmt.Errorf("step loss: %d parameters, want %d", len(u), s.Dim())
+	}
+	parts := s.split(u)
+	out := make([][]float64, len(parts))
+	for i, part := range parts {
+		if s.reductions == nil || s.reductions[i] == nil {
+			out[i] = append([]float64(nil), part...)
+			continue
+		}
+		full := append([]float64(nil), s.fullRefs[i]...)
+		if err := s.reductions[i].AddExpand(full, part); err != nil {
+			return nil, nil, fmt.Errorf("step loss: %w", err)
+		}
+		out[i] = full
+	}
+	if len(out) > 1 {
+		return out[0], out[1], nil
+	}
+	return out[0], nil, nil
+}
+
+// Curvature returns ‖(1/N) Σk Bkᵀ Bk‖ of block b (0: θ, 1: φ) in working
+// coordinates when the block is reduced (exact, from the reduction); ok is
+// false otherwise.
+func (s *StepLoss) Curvature(b int) (c float64, ok bool) {
+	if s.reductions == nil || b >= len(s.reductions) || s.reductions[b] == nil {
+		return 0, false
+	}
+	return s.reductions[b].Curvature(), true
+}
+
+// Precondition returns the preconditioner (C + shift)^(−1/2) of block b in
+// working coordinates when the block is reduced; ok is false otherwise.
+func (s *StepLoss) Precondition(b int, shift float64) (apply func(dst, src []float64), ok bool) {
+	if s.reductions == nil || b >= len(s.reductions) || s.reductions[b] == nil {
+		return nil, false
+	}
+	return s.reductions[b].Precondition(shift), true
 }

@@ -61,16 +61,24 @@ func newFastStep(m models.Method, o *models.Objective) *fastStep {
 	return f
 }
 
-// setStep binds the operands of the step: g for G and p for H.
-func (f *fastStep) setStep(x, g, p []float64) error {
+// setStep binds the operands of the step: g for G and p for H. A term i
+// with reducers[i] set is bound in the coordinates z of its reduction
+// (θ = refs[i] + E z): its reference step is folded into the base point
+// f.x, and its bound operator is z ↦ G_{Ez} v. The reductions are returned
+// (nil entries for terms bound in full).
+func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []models.Reducer) ([]models.Reduction, error) {
 	o := f.o
 	n := o.N * o.ImageLen()
 	if len(x) != n || len(g) != n || (len(f.binders) > 1 && len(p) != n) {
-		return fmt.Errorf("step loss: x, ∇f(x), p have %d, %d, %d values, want %d each", len(x), len(g), len(p), n)
+		return nil, fmt.Errorf("step loss: x, ∇f(x), p have %d, %d, %d values, want %d each", len(x), len(g), len(p), n)
 	}
 	copy(f.x, x)
 	f.bounds = f.bounds[:0]
 	f.pool = nil
+	var reds []models.Reduction
+	if reducers != nil {
+		reds = make([]models.Reduction, len(f.binders))
+	}
 	for i, b := range f.binders {
 		v := g
 		if i == 1 {
@@ -78,7 +86,20 @@ func (f *fastStep) setStep(x, g, p []float64) error {
 		}
 		bd, err := b.Bind(v, o.N, o.H, o.W)
 		if err != nil {
-			return fmt.Errorf("step loss: %w", err)
+			return nil, fmt.Errorf("step loss: %w", err)
+		}
+		if reducers != nil && reducers[i] != nil {
+			// x ← x ± G_θ̃ v, then work in the reduction's coordinates.
+			if err := bd.AddApply(f.x, refs[i], f.signs[i]); err != nil {
+				return nil, fmt.Errorf("step loss: %w", err)
+			}
+			red, err := reducers[i].Reduce(v, o.N, o.H, o.W)
+			if err != nil {
+				return nil, fmt.Errorf("step loss: %w", err)
+			}
+			reds[i] = red
+			f.bounds = append(f.bounds, red)
+			continue
 		}
 		f.bounds = append(f.bounds, bd)
 		if _, ok := bd.(models.SpectralBound); ok && f.pool == nil {
@@ -89,7 +110,7 @@ func (f *fastStep) setStep(x, g, p []float64) error {
 		}
 	}
 	f.loaded = true
-	return nil
+	return reds, nil
 }
 
 // spectral returns the indices of the spectral terms.

@@ -86,12 +86,13 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	}
 	defer loss.Close()
 
+	nTheta, nPhi := loss.ParamLens()
 	man := &Manifest{
 		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Method: cfg.Method.Name(), Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
 		Inner: inner.Name(), TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
-		Versions: versions(), ThetaLen: loss.ThetaLen(), PhiLen: loss.Dim() - loss.ThetaLen(),
+		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
 	}
 	hw := o.ImageLen()
 	x := append([]float64(nil), o.X0...)
@@ -185,10 +186,18 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			p[i] = x[i] - xprev[i]
 		}
 		lam, mu := cfg.Lambda.At(t), cfg.Mu.At(t)
+		// The operands first: a reduced block's curvature comes from them.
+		// The weights are set below, once the relative ones are scaled.
+		if err := loss.SetStep(x, grad, p, 0, 0); err != nil {
+			return nil, err
+		}
 		// The data curvatures of the two blocks, computed at most once a step
 		// (for relative weights and for NAG's step).
 		curv := [2]float64{-1, -1}
 		curvature := func(b int) (float64, error) {
+			if c, ok := loss.Curvature(b); ok {
+				return c, nil
+			}
 			if curv[b] < 0 {
 				par, v := cfg.Method.G, grad
 				if b == 1 {
@@ -219,7 +228,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		if cfg.Method.H == nil {
 			mu = 0
 		}
-		if err := loss.SetStep(x, grad, p, lam, mu); err != nil {
+		if err := loss.SetWeights(lam, mu); err != nil {
 			return nil, err
 		}
 		sp.Lipschitz = func(b int) (float64, error) {
@@ -231,7 +240,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		}
 		sp.Precond = nil
 		if !cfg.NoPrecond {
-			sp.Precond = blockPreconditioner(cfg.Method, grad, p, o, loss.ThetaLen(), lam/o.L, mu/o.L)
+			sp.Precond = blockPreconditioner(cfg.Method, loss, grad, p, o, lam/o.L, mu/o.L)
 		}
 		evalsBefore := loss.Evaluations()
 		u0 := loss.Reference()
@@ -269,7 +278,10 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		info.MeanF = mf
 		info.Evaluations = loss.Evaluations() - evalsBefore
 		info.Seconds = time.Since(began).Seconds()
-		theta, phi := u[:loss.ThetaLen()], u[loss.ThetaLen():]
+		theta, phi, err := loss.Params(u)
+		if err != nil {
+			return nil, err
+		}
 		if cfg.KeepParams {
 			res.Theta = append(res.Theta, append([]float64(nil), theta...))
 			res.Phi = append(res.Phi, append([]float64(nil), phi...))
@@ -367,16 +379,21 @@ func compatible(old, cur *Manifest) error {
 // blockPreconditioner combines the parametrizations' preconditioners for the
 // θ block (curvature from the gradients g) and the φ block (from the momentum
 // directions p); nil if neither has one.
-func blockPreconditioner(m models.Method, g, p []float64, o *models.Objective, nTheta int, shiftG, shiftH float64) func(dst, src []float64) {
+func blockPreconditioner(m models.Method, loss *StepLoss, g, p []float64, o *models.Objective, shiftG, shiftH float64) func(dst, src []float64) {
+	nTheta := loss.ThetaLen()
 	ident := func(dst, src []float64) { copy(dst, src) }
 	pg, okG := ident, false
-	if pc, ok := m.G.(models.Preconditioner); ok {
+	if f, ok := loss.Precondition(0, shiftG); ok {
+		pg, okG = f, true
+	} else if pc, ok := m.G.(models.Preconditioner); ok {
 		if f, ok := pc.Precondition(g, o.N, o.H, o.W, shiftG); ok {
 			pg, okG = f, true
 		}
 	}
 	ph, okH := ident, false
-	if m.H != nil {
+	if f, ok := loss.Precondition(1, shiftH); ok {
+		ph, okH = f, true
+	} else if m.H != nil {
 		if pc, ok := m.H.(models.Preconditioner); ok {
 			if f, ok := pc.Precondition(p, o.N, o.H, o.W, shiftH); ok {
 				ph, okH = f, true

@@ -1,0 +1,181 @@
+package greedy
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// fullAndReduced returns the step loss of the method bound in full and in
+// reduced coordinates, both set to the same step.
+func fullAndReduced(t *testing.T, name string, lambda, mu float64) (full, red *StepLoss) {
+	t.Helper()
+	o := deblurSet(t, 3, 8, 4)
+	x, g, p := stepData(t, o, 2)
+	var err error
+	if full, err = newStepLoss(method(t, name), o, 1/o.L, true, false); err != nil {
+		t.Fatal(err)
+	}
+	if red, err = newStepLoss(method(t, name), o, 1/o.L, true, true); err != nil {
+		t.Fatal(err)
+	}
+	if red.reducers == nil {
+		t.Fatalf("%s: no reduced block", name)
+	}
+	for _, s := range []*StepLoss{full, red} {
+		if err := s.SetStep(x, g, p, lambda, mu); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return full, red
+}
+
+// expand returns the full parameters (θ, φ) of the reduced point z, concatenated.
+func expand(t *testing.T, s *StepLoss, z []float64) []float64 {
+	t.Helper()
+	th, ph, err := s.Params(z)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return append(th, ph...)
+}
+
+// TestReducedStepLossMatchesFull checks that the loss in the coordinates z
+// of the PF subspace is the full loss at θ = θ̃ + E z: equal values and x⁺,
+// a gradient that is Eᵀ of the full gradient, and ‖E z‖ = ‖z‖.
+func TestReducedStepLossMatchesFull(t *testing.T) {
+	for _, name := range []string{"pf", "m-pf", "pf:ps"} {
+		t.Run(name, func(t *testing.T) {
+			full, red := fullAndReduced(t, name, 0.3, 0.7)
+			if red.Dim() >= full.Dim() {
+				t.Fatalf("reduced dimension %d, full %d: nothing was reduced", red.Dim(), full.Dim())
+			}
+			if a, b := red.ParamLens(); a+b != full.Dim() {
+				t.Fatalf("ParamLens %d + %d, want %d", a, b, full.Dim())
+			}
+			z := perturbed(red.Reference(), 0.05, 7)
+			u := expand(t, red, z)
+			ref := full.Reference()
+			// Isometry of the coordinates.
+			var du2 float64
+			for i := range u {
+				du2 += (u[i] - ref[i]) * (u[i] - ref[i])
+			}
+			zr := red.Reference()
+			var dz2 float64
+			for i := range z {
+				dz2 += (z[i] - zr[i]) * (z[i] - zr[i])
+			}
+			if d := math.Abs(du2-dz2) / dz2; !(d <= 1e-12) {
+				t.Errorf("‖θ − θ̃‖² = %.15g, ‖z‖² = %.15g (rel %.2g)", du2, dz2, d)
+			}
+			gz, gu := make([]float64, red.Dim()), make([]float64, full.Dim())
+			vz, err := red.Eval(z, gz)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vu, err := full.Eval(u, gu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := math.Abs(vz-vu) / math.Abs(vu); !(d <= 1e-12) {
+				t.Errorf("value: reduced %.17g, full %.17g (rel %.2g)", vz, vu, d)
+			}
+			// ⟨∇_z, dz⟩ = ⟨∇_θ, E dz⟩ for random directions dz.
+			r := rand.New(rand.NewPCG(3, 9))
+			for trial := 0; trial < 3; trial++ {
+				dz := make([]float64, red.Dim())
+				for i := range dz {
+					dz[i] = r.NormFloat64()
+				}
+				for i := range dz {
+					dz[i] += zr[i]
+				}
+				edz := expand(t, red, dz)
+				for i := range edz {
+					edz[i] -= ref[i]
+				}
+				for i := range dz {
+					dz[i] -= zr[i]
+				}
+				a, b := kernels.Dot(gz, dz), kernels.Dot(gu, edz)
+				if d := math.Abs(a-b) / (math.Abs(b) + 1e-300); !(d <= 1e-10) {
+					t.Errorf("directional derivative: reduced %.15g, full %.15g (rel %.2g)", a, b, d)
+				}
+			}
+			nz, nu := make([]float64, len(full.fast.x)), make([]float64, len(full.fast.x))
+			if err := red.Next(nz, z); err != nil {
+				t.Fatal(err)
+			}
+			if err := full.Next(nu, u); err != nil {
+				t.Fatal(err)
+			}
+			for i := range nz {
+				if math.Abs(nz[i]-nu[i]) > 1e-12*maxAbs(nu) {
+					t.Fatalf("x⁺[%d]: reduced %.17g, full %.17g", i, nz[i], nu[i])
+				}
+			}
+			// The reduced curvature is the full block's, computed exactly.
+			c, ok := red.Curvature(0)
+			if !ok {
+				t.Fatal("no curvature for the reduced θ block")
+			}
+			o := red.obj
+			_, g, _ := stepData(t, o, 2)
+			cf, err := blockCurvature(method(t, name).G, g, o.N, o.H, o.W)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := math.Abs(cf/c - 1); !(d <= 2e-3) {
+				t.Errorf("curvature: reduced %.6g, power iteration on the full block %.6g", c, cf)
+			}
+		})
+	}
+}
+
+// TestReducedNAGMatchesFull runs the paper's NAG inner solver on the full PF
+// step and in reduced coordinates: the iterates are the same, so the
+// expanded solutions agree to rounding.
+func TestReducedNAGMatchesFull(t *testing.T) {
+	for _, name := range []string{"pf", "m-pf"} {
+		t.Run(name, func(t *testing.T) {
+			full, red := fullAndReduced(t, name, 1e-3, 1e-3)
+			lip := func(s *StepLoss) func(b int) (float64, error) {
+				return func(b int) (float64, error) {
+					c, _ := red.Curvature(b)
+					return 1e-3 + red.obj.L*c, nil
+				}
+			}
+			solver := NAG{Iters: 40, Rounds: 2}
+			uf, err := solver.Minimize(&Subproblem{Loss: full, Lipschitz: lip(full)}, full.Reference())
+			if err != nil {
+				t.Fatal(err)
+			}
+			uz, err := solver.Minimize(&Subproblem{Loss: red, Lipschitz: lip(red)}, red.Reference())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ue := expand(t, red, uz)
+			ref := full.Reference()
+			var diff, moved float64
+			for i := range uf {
+				diff = math.Max(diff, math.Abs(uf[i]-ue[i]))
+				moved = math.Max(moved, math.Abs(uf[i]-ref[i]))
+			}
+			if moved == 0 {
+				t.Fatal("NAG did not move from the reference")
+			}
+			if !(diff <= 1e-9*moved) {
+				t.Errorf("NAG solutions differ by %.3g (the step moved θ by %.3g)", diff, moved)
+			}
+			vf, _ := full.Eval(uf, nil)
+			vz, _ := red.Eval(uz, nil)
+			v0, _ := red.Eval(red.Reference(), nil)
+			if !(vz < v0) || math.Abs(vz-vf) > 1e-10*math.Abs(vf) {
+				t.Errorf("losses: reduced %.15g, full %.15g, reference %.15g", vz, vf, v0)
+			}
+		})
+	}
+}
