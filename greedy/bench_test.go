@@ -7,12 +7,12 @@ import (
 )
 
 // benchStepLoss times one evaluation of the greedy step loss and its gradient
-// for N = 25 images of 96×96 (Problem 1), by the fast path or by the graph.
+// for N = 25 images of 96×96 (Problem 1), on the paths that paths allows.
 // cpu-ms/op is the process's CPU time per evaluation (all threads): on a
 // loaded machine it is steadier than the wall time.
-func benchStepLoss(b *testing.B, name string, fast bool) {
+func benchStepLoss(b *testing.B, name string, paths stepPaths) {
 	o := deblurSet(b, 25, 96, 1)
-	loss, err := newStepLoss(method(b, name), o, 1/o.L, fast, true)
+	loss, err := newStepLoss(method(b, name), o, 1/o.L, paths)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,11 +42,12 @@ func benchStepLoss(b *testing.B, name string, fast bool) {
 	b.ReportMetric((processCPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
 }
 
-func BenchmarkStepLossMPS(b *testing.B)      { benchStepLoss(b, "m-ps", true) }
-func BenchmarkStepLossMPC(b *testing.B)      { benchStepLoss(b, "m-pc", true) }
-func BenchmarkStepLossPP(b *testing.B)       { benchStepLoss(b, "pp", true) }
-func BenchmarkStepLossGraphMPS(b *testing.B) { benchStepLoss(b, "m-ps", false) }
-func BenchmarkStepLossGraphMPC(b *testing.B) { benchStepLoss(b, "m-pc", false) }
+func BenchmarkStepLossMPS(b *testing.B)      { benchStepLoss(b, "m-ps", stepPaths{}) }
+func BenchmarkStepLossMPSBound(b *testing.B) { benchStepLoss(b, "m-ps", stepPaths{noAffine: true}) }
+func BenchmarkStepLossMPC(b *testing.B)      { benchStepLoss(b, "m-pc", stepPaths{}) }
+func BenchmarkStepLossPP(b *testing.B)       { benchStepLoss(b, "pp", stepPaths{}) }
+func BenchmarkStepLossGraphMPS(b *testing.B) { benchStepLoss(b, "m-ps", stepPaths{graphOnly: true}) }
+func BenchmarkStepLossGraphMPC(b *testing.B) { benchStepLoss(b, "m-pc", stepPaths{graphOnly: true}) }
 
 // BenchmarkGradF times one batched ∇f by the direct kernels (25 images of 96×96).
 func BenchmarkGradF(b *testing.B) {

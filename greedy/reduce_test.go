@@ -15,10 +15,10 @@ func fullAndReduced(t *testing.T, name string, lambda, mu float64) (full, red *S
 	o := deblurSet(t, 3, 8, 4)
 	x, g, p := stepData(t, o, 2)
 	var err error
-	if full, err = newStepLoss(method(t, name), o, 1/o.L, true, false); err != nil {
+	if full, err = newStepLoss(method(t, name), o, 1/o.L, stepPaths{noReduce: true}); err != nil {
 		t.Fatal(err)
 	}
-	if red, err = newStepLoss(method(t, name), o, 1/o.L, true, true); err != nil {
+	if red, err = newStepLoss(method(t, name), o, 1/o.L, stepPaths{}); err != nil {
 		t.Fatal(err)
 	}
 	if red.reducers == nil {

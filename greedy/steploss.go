@@ -63,12 +63,19 @@ type StepLoss struct {
 // the fast path when the method's parametrizations implement models.Binder,
 // the graph otherwise. tau sets the reference θ̃ (G = τI); φ̃ gives H = 0.
 func NewStepLoss(m models.Method, o *models.Objective, tau float64) (*StepLoss, error) {
-	return newStepLoss(m, o, tau, true, true)
+	return newStepLoss(m, o, tau, stepPaths{})
 }
 
-// newStepLoss builds the loss; allowFast false forces the graph path, and
-// reduce false binds reducible parametrizations in full.
-func newStepLoss(m models.Method, o *models.Objective, tau float64, allowFast, reduce bool) (*StepLoss, error) {
+// stepPaths restricts the evaluation paths of a step loss (for tests and
+// benchmarks); the zero value allows every path.
+type stepPaths struct {
+	graphOnly bool // the gorgonia graph, no fast path
+	noReduce  bool // bind reducible parametrizations (PF) in full
+	noAffine  bool // bound operators for PS and M-PS instead of the affine form
+}
+
+// newStepLoss builds the loss on the paths that paths allows.
+func newStepLoss(m models.Method, o *models.Objective, tau float64, paths stepPaths) (*StepLoss, error) {
 	if m.G == nil {
 		return nil, fmt.Errorf("step loss: the method has no parametrization of G")
 	}
@@ -77,8 +84,11 @@ func newStepLoss(m models.Method, o *models.Objective, tau float64, allowFast, r
 	}
 	s := &StepLoss{method: m, obj: o}
 	h, w := o.H, o.W
-	if allowFast {
+	if !paths.graphOnly {
 		if s.fast = newFastStep(m, o); s.fast != nil {
+			if !paths.noAffine {
+				s.fast.affine = newAffineStep(m, o)
+			}
 			s.nTheta = m.G.ParamShape(h, w).TotalSize()
 			s.refTheta = m.G.Reference(tau, h, w)
 			if m.H != nil {
@@ -86,7 +96,7 @@ func newStepLoss(m models.Method, o *models.Objective, tau float64, allowFast, r
 				s.refPhi = m.H.Reference(0, h, w)
 			}
 			s.nFull = [2]int{s.nTheta, s.nPhi}
-			if reduce {
+			if !paths.noReduce {
 				s.initReducers()
 			}
 			return s, nil

@@ -35,6 +35,8 @@ type fastStep struct {
 	spec   []int // indices of the spectral terms
 	ws     models.Workspace
 	loaded bool
+
+	affine *affineStep // PS and M-PS in affine form (nil: the bound operators)
 }
 
 // newFastStep returns the fast evaluator for m, or nil if a parametrization
@@ -71,6 +73,13 @@ func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []model
 	n := o.N * o.ImageLen()
 	if len(x) != n || len(g) != n || (len(f.binders) > 1 && len(p) != n) {
 		return nil, fmt.Errorf("step loss: x, ∇f(x), p have %d, %d, %d values, want %d each", len(x), len(g), len(p), n)
+	}
+	if f.affine != nil {
+		if err := f.affine.setStep(x, g, p); err != nil {
+			return nil, err
+		}
+		f.loaded = true
+		return nil, nil
 	}
 	copy(f.x, x)
 	f.bounds = f.bounds[:0]
@@ -129,6 +138,9 @@ func (f *fastStep) next(params [][]float64) error {
 	if !f.loaded {
 		return fmt.Errorf("step loss: SetStep was not called")
 	}
+	if f.affine != nil {
+		return f.affine.next(f.xPlus, params)
+	}
 	spec := f.spectral()
 	if err := eachTerm(spec, func(i int) error {
 		return f.bounds[i].(models.SpectralBound).SetSpectralParams(params[i], f.signs[i])
@@ -169,6 +181,12 @@ func (f *fastStep) next(params [][]float64) error {
 // eval returns (1/N) Σ f_k(x⁺) and adds its gradient in the parameters of
 // term i to grads[i] (grads may be nil).
 func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
+	if f.affine != nil {
+		if !f.loaded {
+			return 0, fmt.Errorf("step loss: SetStep was not called")
+		}
+		return f.affine.eval(params, grads)
+	}
 	if err := f.next(params); err != nil {
 		return 0, err
 	}
@@ -257,6 +275,9 @@ func (f *fastStep) bytes() int64 {
 	}
 	for _, b := range f.bounds {
 		t += b.Bytes()
+	}
+	if f.affine != nil {
+		t += f.affine.bytes()
 	}
 	return t
 }

@@ -53,7 +53,7 @@ func TestFastStepLossMatchesGraph(t *testing.T) {
 	for _, name := range []string{"ps", "pp", "pc", "pc5", "pc3-reflect", "pf", "m-ps", "m-pp", "m-pc", "m-pf", "pc:ps", "pp:pc"} {
 		t.Run(name, func(t *testing.T) {
 			m := method(t, name)
-			fast, err := newStepLoss(m, o, 1/o.L, true, false)
+			fast, err := newStepLoss(m, o, 1/o.L, stepPaths{noReduce: true, noAffine: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -61,7 +61,7 @@ func TestFastStepLossMatchesGraph(t *testing.T) {
 			if fast.fast == nil {
 				t.Fatalf("%s: no fast path", name)
 			}
-			slow, err := newStepLoss(method(t, name), o, 1/o.L, false, false)
+			slow, err := newStepLoss(method(t, name), o, 1/o.L, stepPaths{graphOnly: true})
 			if err != nil {
 				t.Fatal(err)
 			}

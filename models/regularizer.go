@@ -106,3 +106,37 @@ func (r HuberTV) Lipschitz() float64 { return 8 / r.Eps }
 
 // Zero implements Regularizer.
 func (HuberTV) Zero() bool { return false }
+
+// Analysis is implemented by regularizers of the form S(x) = Σ ψ(K x): a
+// linear analysis operator K (finite differences for Huber-TV, the filters W
+// of WCRR) and a potential ψ summed image by image. Then S(x − θg + φp) needs
+// K only at x, g and p: the greedy step loss of scalar parametrizations
+// applies K once per step instead of at every evaluation.
+type Analysis interface {
+	// AnalysisLen is the length of K x for one h×w image.
+	AnalysisLen(h, w int) int
+	// Analyze writes K x into dst for a batch x of n images of h×w.
+	Analyze(dst, x []float64, n, h, w int) error
+	// Potential writes Σ ψ(z_k) into vals[k] and, if deriv is not nil,
+	// ψ'(z) into deriv (which may be z), for the responses z = K x of n
+	// images. It is safe for concurrent use.
+	Potential(vals, deriv, z []float64, n, h, w int) error
+}
+
+// AnalysisLen implements Analysis: the two finite differences per pixel.
+func (HuberTV) AnalysisLen(h, w int) int { return 2 * h * w }
+
+// Analyze implements Analysis: D x, [N,2,H,W].
+func (HuberTV) Analyze(dst, x []float64, n, h, w int) error { return kernels.Grad(dst, x, n, h, w) }
+
+// Potential implements Analysis: the isotropic Huber function of D x.
+func (r HuberTV) Potential(vals, deriv, z []float64, n, h, w int) error {
+	hb := kernels.Huber{Eps: r.Eps}
+	if err := hb.Value(vals, z, n, h*w); err != nil {
+		return err
+	}
+	if deriv == nil {
+		return nil
+	}
+	return hb.Derivative(deriv, z, n, h*w)
+}

@@ -69,6 +69,17 @@ func (r *WCRR) Lipschitz() float64 { return r.Model.LipschitzBound() }
 // Zero implements Regularizer.
 func (*WCRR) Zero() bool { return false }
 
+// AnalysisLen implements Analysis: one response per channel and pixel.
+func (r *WCRR) AnalysisLen(h, w int) int { return r.Model.Channels() * h * w }
+
+// Analyze implements Analysis: W x, [N,C,H,W].
+func (r *WCRR) Analyze(dst, x []float64, n, h, w int) error { return r.Model.Apply(dst, x, n, h, w) }
+
+// Potential implements Analysis: Σ ψ_c of the responses.
+func (r *WCRR) Potential(vals, deriv, z []float64, n, h, w int) error {
+	return r.Model.PotentialPrime(vals, deriv, z, n, h, w)
+}
+
 // wcrrOperator is W: [N,H,W] → [N,C,H,W] as a graph.LinearMap.
 type wcrrOperator struct{ r *WCRR }
 

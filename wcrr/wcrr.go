@@ -418,6 +418,42 @@ func (m *Model) checkPointwise(method string, dst, z []float64, n, h, w int) err
 	return m.checkCall(method, n, h, w, namedLen{"z", len(z), p}, namedLen{"dst", len(dst), p})
 }
 
+// PotentialPrime writes vals[k] = Σ ψ_c(z_k), the regularizer of image k
+// given its responses z_k = (W x)_k, and, if dst is not nil, dst = ψ_c'(z)
+// channel-wise, for responses z [n][C][h][w] (dst may be z).
+func (m *Model) PotentialPrime(vals, dst, z []float64, n, h, w int) error {
+	if err := m.checkPointwise("PotentialPrime", z, z, n, h, w); err != nil {
+		return err
+	}
+	if len(vals) != n || (dst != nil && len(dst) != len(z)) {
+		return fmt.Errorf("wcrr.PotentialPrime: %d value slots and %d derivative values for %d images of %d responses", len(vals), len(dst), n, len(z)/n)
+	}
+	nc, plane, mu1 := m.Channels(), h*w, m.Mu+1
+	for img := range n {
+		var s float64
+		for c := range nc {
+			off := (img*nc + c) * plane
+			zp := z[off : off+plane]
+			hc, tc := m.H[c], m.T[c]
+			var sc float64
+			if dst == nil {
+				for _, v := range zp {
+					sc += psi(v, hc, tc, mu1)
+				}
+			} else {
+				d := dst[off : off+plane]
+				for i, v := range zp {
+					sc += psi(v, hc, tc, mu1)
+					d[i] = psiPrime(v, hc, tc, mu1)
+				}
+			}
+			s += sc
+		}
+		vals[img] = s
+	}
+	return nil
+}
+
 // PsiPrime writes dst = ψ_c'(z) channel-wise for responses z [n][C][h][w]
 // (dst may be z).
 func (m *Model) PsiPrime(dst, z []float64, n, h, w int) error {
