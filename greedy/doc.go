@@ -12,7 +12,12 @@
 // forward expressions; its gradient in (θ, φ) comes from a single
 // gorgonia.Grad, so a new parametrization needs no hand-written adjoint.
 // ∇fk(xk^t) and the momentum direction xk^t − xk^{t−1} are fixed data within a
-// step. Three inner solvers minimise g: L-BFGS (the default), the paper's
+// step. When the parametrizations allow it, g is evaluated without a graph:
+// by bound operators θ ↦ G_θ g (PS, PP, PC-k, PC, PF), in affine form for PS
+// and M-PS (A and the regularizer's analysis operator applied once per step),
+// and for PF in the coordinates of the span of the gk (exact, see
+// models.Reducer). Every such path is tested against the graph. Three inner
+// solvers minimise g: L-BFGS (the default), the paper's
 // Nesterov method with constant step 1/L_g over alternating blocks, and the
 // closed form for least-squares objectives.
 //

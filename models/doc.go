@@ -27,6 +27,13 @@
 //     step loss uses instead of a graph when only θ changes. PS, PP and PC-k
 //     bind in image space; PC binds the spectra of v (a SpectralBound), so
 //     that several terms share their FFTs;
+//   - a Parametrization may implement Reducer: the step loss depends on θ
+//     only through G_θ vk, so its minimiser lies in a subspace of small
+//     dimension, returned with isometric coordinates (a Reduction). PF
+//     reduces its (HW)² entries to N·HW;
+//   - a Regularizer may implement Analysis, S(x) = Σ ψ(Kx) with a linear K
+//     (Huber-TV, WCRR), so that the step loss of scalar parametrizations
+//     applies K once per step;
 //   - a Blur with a rank-one kernel (the Gaussian of Problem 1) is applied
 //     separably, and Objective.Eval for a blur with Huber-TV or without a
 //     regularizer processes the batch image by image with fused kernels.
