@@ -50,6 +50,7 @@ func procMemory() (rss, peak int64) {
 
 func runBenchGreedy(env *Env, args []string) error {
 	var pf problemFlags
+	var vf validationFlags
 	fs := newFlags(env, "bench greedy", "bench greedy [--data ../shared/data/stl10] [--params m-ps,m-pc] [--inner lbfgs,nag]")
 	pf.add(fs, 25, 100)
 	params := fs.StringSlice("params", []string{"m-ps", "m-pc"}, "methods to train")
@@ -70,7 +71,11 @@ func runBenchGreedy(env *Env, args []string) error {
 	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	vf.add(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := vf.validate(); err != nil {
 		return err
 	}
 	if *maxSteps < 1 || len(*evalAt) == 0 {
@@ -90,7 +95,13 @@ func runBenchGreedy(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--mu: %v", err)
 	}
+	pf.NTrain += vf.NVal
 	prob, train, test, err := pf.build()
+	if err != nil {
+		return err
+	}
+	pf.NTrain -= vf.NVal
+	train, val, err := splitValidation(train, vf.NVal)
 	if err != nil {
 		return err
 	}
@@ -144,7 +155,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			runtime.GC()
 			res, err := greedy.Train(train, greedy.Config{
 				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !*precond, MaxSteps: steps, Dir: dir,
-				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
+				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations
 					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/data"
@@ -108,4 +109,57 @@ func dataHash(o *models.Objective) string {
 		return ""
 	}
 	return data.Hash(data.Unstack(o.N, o.H, o.W, o.Truth))
+}
+
+// splitValidation returns the objective of the first n−nVal functions and
+// that of the last nVal (nil when nVal is 0), for validation during greedy
+// training. The caller loads nVal functions more than it trains on.
+func splitValidation(o *models.Objective, nVal int) (train, val *models.Objective, err error) {
+	if nVal == 0 {
+		return o, nil, nil
+	}
+	if o == nil || o.N <= nVal {
+		return nil, nil, usagef("--n-val %d needs more images than that in --data", nVal)
+	}
+	idx := func(lo, hi int) []int {
+		out := make([]int, 0, hi-lo)
+		for k := lo; k < hi; k++ {
+			out = append(out, k)
+		}
+		return out
+	}
+	if train, err = o.Subset(idx(0, o.N-nVal)); err != nil {
+		return nil, nil, err
+	}
+	if val, err = o.Subset(idx(o.N-nVal, o.N)); err != nil {
+		return nil, nil, err
+	}
+	return train, val, nil
+}
+
+// validationFlags choose validation functions and candidate penalty scales
+// for greedy training.
+type validationFlags struct {
+	NVal   int
+	Scales []float64
+}
+
+func (v *validationFlags) add(fs *pflag.FlagSet) {
+	fs.IntVar(&v.NVal, "n-val", 0, "validation functions, loaded after the training functions: they follow the learned steps during training and choose among --weight-scales")
+	fs.Float64SliceVar(&v.Scales, "weight-scales", nil, "candidate multipliers of λt and μt, e.g. 10,1,0.1: each step keeps the one with the lowest validation objective (needs --n-val)")
+}
+
+func (v *validationFlags) validate() error {
+	if v.NVal < 0 {
+		return usagef("--n-val must be ≥ 0 (got %d)", v.NVal)
+	}
+	if len(v.Scales) > 1 && v.NVal == 0 {
+		return usagef("--weight-scales with several values needs validation functions: set --n-val")
+	}
+	for _, s := range v.Scales {
+		if !(s >= 0) || math.IsInf(s, 0) {
+			return usagef("--weight-scales: %g is not a finite value ≥ 0", s)
+		}
+	}
+	return nil
 }

@@ -35,6 +35,7 @@ type greedyFlags struct {
 func runTrainGreedy(env *Env, args []string) error {
 	var pf problemFlags
 	var gf greedyFlags
+	var vf validationFlags
 	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc --inner lbfgs|nag|closed --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
 	pf.add(fs, 25, 0)
 	fs.StringVar(&gf.Param, "param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
@@ -52,11 +53,15 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.Float64Var(&gf.LBFGSTol, "lbfgs-tol", 1e-6, "L-BFGS inner solver: relative gradient tolerance")
 	fs.IntVar(&gf.MaxEvals, "lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
 	fs.BoolVar(&gf.Precond, "precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
+	vf.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if pf.NTrain < 1 {
 		return usagef("--n-train must be at least 1")
+	}
+	if err := vf.validate(); err != nil {
+		return err
 	}
 	if gf.MaxSteps < 1 {
 		return usagef("--max-steps must be at least 1 (got %d)", gf.MaxSteps)
@@ -86,7 +91,13 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--mu: %v", err)
 	}
+	pf.NTrain += vf.NVal
 	prob, train, _, err := pf.build()
+	if err != nil {
+		return err
+	}
+	pf.NTrain -= vf.NVal
+	train, val, err := splitValidation(train, vf.NVal)
 	if err != nil {
 		return err
 	}
@@ -100,20 +111,31 @@ func runTrainGreedy(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g) with the %s inner solver → %s\n",
 		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, inner.Name(), gf.Out)
-	fmt.Fprintf(env.Stdout, "%5s %14s %11s %11s %10s %7s %8s\n", "t", "loss", "BGD margin", "max‖∇fk‖", "mean f", "evals", "seconds")
+	if val != nil {
+		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, vf.Scales)
+	}
+	fmt.Fprintf(env.Stdout, "%5s %14s %11s %11s %10s %7s %8s", "t", "loss", "BGD margin", "max‖∇fk‖", "mean f", "evals", "seconds")
+	if val != nil {
+		fmt.Fprintf(env.Stdout, " %10s %6s", "val f", "scale")
+	}
+	fmt.Fprintln(env.Stdout)
 	start := time.Now()
 	cfg := greedy.Config{
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL,
-		NoPrecond: !gf.Precond,
-		Dir:       gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
+		NoPrecond: !gf.Precond, Validation: val, WeightScales: vf.Scales,
+		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {
 			mark := ""
 			if s.FellBack {
 				mark = "  (kept τI: solver did no better)"
 			}
-			fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f%s\n", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds, mark)
+			fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds)
+			if val != nil {
+				fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
+			}
+			fmt.Fprintln(env.Stdout, mark)
 		},
 	}
 	res, err := greedy.Train(train, cfg)

@@ -20,31 +20,35 @@ const FormatVersion = "greedyl2o-greedy/1"
 // Manifest describes a greedy training run and its completed steps. It is the
 // commit point of a checkpoint: a step exists once the manifest lists it.
 type Manifest struct {
-	Format    string            `json:"format"`
-	Problem   string            `json:"problem"`
-	Operator  string            `json:"operator"`
-	Regular   string            `json:"regularizer"`
-	Alpha     float64           `json:"alpha"`
-	H         int               `json:"height"`
-	W         int               `json:"width"`
-	NTrain    int               `json:"n_train"`
-	DataHash  string            `json:"data_hash"`
-	Seed      int64             `json:"seed"`
-	Method    string            `json:"method"`
-	Tau       float64           `json:"tau"`
-	L         float64           `json:"L"`
-	Lambda    string            `json:"lambda"`
-	Mu        string            `json:"mu"`
-	Inner     string            `json:"inner"`
-	TolRel    float64           `json:"tol_rel"`
-	TolAbs    float64           `json:"tol_abs"`
-	MaxSteps  int               `json:"max_steps"`
-	Versions  map[string]string `json:"versions"`
-	ThetaLen  int               `json:"theta_len"`
-	PhiLen    int               `json:"phi_len"`
-	Steps     []StepInfo        `json:"steps"`
-	Finished  bool              `json:"finished"`
-	StopCause string            `json:"stop_reason,omitempty"`
+	Format   string            `json:"format"`
+	Problem  string            `json:"problem"`
+	Operator string            `json:"operator"`
+	Regular  string            `json:"regularizer"`
+	Alpha    float64           `json:"alpha"`
+	H        int               `json:"height"`
+	W        int               `json:"width"`
+	NTrain   int               `json:"n_train"`
+	DataHash string            `json:"data_hash"`
+	Seed     int64             `json:"seed"`
+	Method   string            `json:"method"`
+	Tau      float64           `json:"tau"`
+	L        float64           `json:"L"`
+	Lambda   string            `json:"lambda"`
+	Mu       string            `json:"mu"`
+	Inner    string            `json:"inner"`
+	TolRel   float64           `json:"tol_rel"`
+	TolAbs   float64           `json:"tol_abs"`
+	MaxSteps int               `json:"max_steps"`
+	Versions map[string]string `json:"versions"`
+	ThetaLen int               `json:"theta_len"`
+	PhiLen   int               `json:"phi_len"`
+	// NVal and WeightScales record the validation functions and the
+	// candidate multipliers of (λt, μt) (Config.Validation, Config.WeightScales).
+	NVal         int        `json:"n_val,omitempty"`
+	WeightScales []float64  `json:"weight_scales,omitempty"`
+	Steps        []StepInfo `json:"steps"`
+	Finished     bool       `json:"finished"`
+	StopCause    string     `json:"stop_reason,omitempty"`
 }
 
 // StepInfo records one greedy step.
@@ -64,8 +68,13 @@ type StepInfo struct {
 	MaxGradNorm float64 `json:"max_grad_norm"`
 	// Lambda and Mu are the penalty weights used at this step (after
 	// scaling, for relative schedules).
-	Lambda      float64 `json:"lambda"`
-	Mu          float64 `json:"mu"`
+	Lambda float64 `json:"lambda"`
+	Mu     float64 `json:"mu"`
+	// WeightScale is the multiplier of (λt, μt) chosen by validation, and
+	// ValF the mean validation objective after the step (with validation
+	// functions only).
+	WeightScale float64 `json:"weight_scale,omitempty"`
+	ValF        float64 `json:"val_f,omitempty"`
 	Seconds     float64 `json:"seconds"`
 	Evaluations int     `json:"evaluations"`
 }

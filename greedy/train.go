@@ -48,6 +48,15 @@ type Config struct {
 	// KeepParams keeps every step's parameters in memory in Result (for
 	// tests and short runs; off by default so memory does not grow with t).
 	KeepParams bool
+	// Validation, if set, holds functions that are not trained on but
+	// follow the learned steps during training, as unseen functions will
+	// under Algorithm 2; each step records their mean objective (ValF).
+	Validation *models.Objective
+	// WeightScales are candidate multipliers s of the penalty weights: with
+	// Validation, each step is solved for every (s·λt, s·μt) and keeps the
+	// solution with the lowest validation objective after the step. Empty
+	// means {1}; more than one candidate needs Validation.
+	WeightScales []float64
 }
 
 // Result is the outcome of Train.
@@ -80,6 +89,29 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	if tau == 0 {
 		tau = 1 / o.L
 	}
+	scales := cfg.WeightScales
+	if len(scales) == 0 {
+		scales = []float64{1}
+	}
+	for _, sc := range scales {
+		if !(sc >= 0) || math.IsInf(sc, 0) {
+			return nil, fmt.Errorf("greedy: penalty weight scales must be finite and ≥ 0, got %g", sc)
+		}
+	}
+	if len(scales) > 1 && cfg.Validation == nil {
+		return nil, errors.New("greedy: choosing among penalty weight scales needs validation functions")
+	}
+	var val *validator
+	if v := cfg.Validation; v != nil {
+		if v.H != o.H || v.W != o.W {
+			return nil, fmt.Errorf("greedy: validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W)
+		}
+		var err error
+		if val, err = newValidator(cfg.Method, v, tau); err != nil {
+			return nil, err
+		}
+		defer val.close()
+	}
 	loss, err := NewStepLoss(cfg.Method, o, tau)
 	if err != nil {
 		return nil, err
@@ -93,6 +125,10 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		Method: cfg.Method.Name(), Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
 		Inner: inner.Name(), TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
 		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
+	}
+	if val != nil {
+		man.NVal = val.o.N
+		man.WeightScales = scales
 	}
 	hw := o.ImageLen()
 	x := append([]float64(nil), o.X0...)
@@ -117,6 +153,14 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			}
 			if xprev, err = ReadNPY(statePath(cfg.Dir, "xprev", start), len(x)); err != nil {
 				return nil, err
+			}
+			if val != nil {
+				if val.x, err = ReadNPY(statePath(cfg.Dir, "xval", start), len(val.x)); err != nil {
+					return nil, err
+				}
+				if val.prev, err = ReadNPY(statePath(cfg.Dir, "xvalprev", start), len(val.x)); err != nil {
+					return nil, err
+				}
 			}
 		}
 		if old.Finished && (old.StopCause != "step cap reached" || cfg.MaxSteps <= start) {
@@ -228,40 +272,44 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		if cfg.Method.H == nil {
 			mu = 0
 		}
-		if err := loss.SetWeights(lam, mu); err != nil {
-			return nil, err
-		}
-		sp.Lipschitz = func(b int) (float64, error) {
-			c, err := curvature(b)
-			if b == 0 {
-				return lam + o.L*c, err
+		if val != nil {
+			if err := val.begin(); err != nil {
+				return nil, err
 			}
-			return mu + o.L*c, err
-		}
-		sp.Precond = nil
-		if !cfg.NoPrecond {
-			sp.Precond = blockPreconditioner(cfg.Method, loss, grad, p, o, lam/o.L, mu/o.L)
 		}
 		evalsBefore := loss.Evaluations()
-		u0 := loss.Reference()
-		ref, err := loss.Eval(u0, nil)
-		if err != nil {
+		// One solve per candidate weight scale; with validation functions the
+		// candidate with the lowest validation objective is kept.
+		var (
+			info  StepInfo
+			u     []float64
+			theta []float64
+			phi   []float64
+		)
+		for ci, sc := range scales {
+			c, err := solveStep(loss, sp, inner, curvature, cfg, o, grad, p, sc*lam, sc*mu)
+			if err != nil {
+				return nil, fmt.Errorf("greedy: step %d: %w", t, err)
+			}
+			c.info.T = t
+			if val != nil {
+				c.info.WeightScale = sc
+				if c.info.ValF, err = val.score(c.theta, c.phi); err != nil {
+					return nil, err
+				}
+				if ci > 0 && !(c.info.ValF < info.ValF) {
+					continue
+				}
+				val.keep()
+			}
+			info, u, theta, phi = c.info, c.u, c.theta, c.phi
+		}
+		if err := loss.SetWeights(info.Lambda, info.Mu); err != nil {
 			return nil, err
 		}
-		u, err := inner.Minimize(sp, u0)
-		if err != nil {
-			return nil, fmt.Errorf("greedy: step %d: inner solver %s: %w", t, inner.Name(), err)
+		if val != nil {
+			val.advance()
 		}
-		val, err := loss.Eval(u, nil)
-		if err != nil {
-			return nil, err
-		}
-		info := StepInfo{T: t, RefLoss: ref, Lambda: lam, Mu: mu}
-		if math.IsNaN(val) || val > ref {
-			u, val, info.FellBack = u0, ref, true
-		}
-		info.Loss = val
-		info.BGDMargin = ref - val
 		info.MaxGradNorm = maxNorm
 		next := make([]float64, len(x))
 		if err := loss.Next(next, u); err != nil {
@@ -278,17 +326,17 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		info.MeanF = mf
 		info.Evaluations = loss.Evaluations() - evalsBefore
 		info.Seconds = time.Since(began).Seconds()
-		theta, phi, err := loss.Params(u)
-		if err != nil {
-			return nil, err
-		}
 		if cfg.KeepParams {
 			res.Theta = append(res.Theta, append([]float64(nil), theta...))
 			res.Phi = append(res.Phi, append([]float64(nil), phi...))
 		}
 		man.Steps = append(man.Steps, info)
 		if cfg.Dir != "" {
-			if err := saveStep(cfg.Dir, man, t, theta, phi, x, xprev); err != nil {
+			var vx, vprev []float64
+			if val != nil {
+				vx, vprev = val.x, val.prev
+			}
+			if err := saveStep(cfg.Dir, man, t, theta, phi, x, xprev, vx, vprev); err != nil {
 				return nil, err
 			}
 		}
@@ -325,7 +373,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 
 // saveStep writes the parameters and state of step t, then commits the
 // manifest, then removes the previous state.
-func saveStep(dir string, man *Manifest, t int, theta, phi, x, xprev []float64) error {
+func saveStep(dir string, man *Manifest, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
 	if err := WriteNPY(paramPath(dir, "theta", t), theta); err != nil {
 		return err
 	}
@@ -340,11 +388,20 @@ func saveStep(dir string, man *Manifest, t int, theta, phi, x, xprev []float64) 
 	if err := WriteNPY(statePath(dir, "xprev", t+1), xprev); err != nil {
 		return err
 	}
+	if xval != nil {
+		if err := WriteNPY(statePath(dir, "xval", t+1), xval); err != nil {
+			return err
+		}
+		if err := WriteNPY(statePath(dir, "xvalprev", t+1), xvalprev); err != nil {
+			return err
+		}
+	}
 	if err := WriteManifest(dir, man); err != nil {
 		return err
 	}
-	os.Remove(statePath(dir, "x", t))
-	os.Remove(statePath(dir, "xprev", t))
+	for _, name := range []string{"x", "xprev", "xval", "xvalprev"} {
+		os.Remove(statePath(dir, name, t))
+	}
 	return nil
 }
 
@@ -368,6 +425,8 @@ func compatible(old, cur *Manifest) error {
 		{"lambda", old.Lambda, cur.Lambda},
 		{"mu", old.Mu, cur.Mu},
 		{"inner solver", old.Inner, cur.Inner},
+		{"validation functions", old.NVal, cur.NVal},
+		{"penalty weight scales", fmt.Sprint(old.WeightScales), fmt.Sprint(cur.WeightScales)},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)
@@ -409,4 +468,55 @@ func blockPreconditioner(m models.Method, loss *StepLoss, g, p []float64, o *mod
 			ph(dst[nTheta:], src[nTheta:])
 		}
 	}
+}
+
+// candidate is one solve of a greedy step.
+type candidate struct {
+	info       StepInfo
+	u          []float64
+	theta, phi []float64
+}
+
+// solveStep minimises the step loss with weights λ, μ from the reference,
+// keeping the reference when the solver did no better (BGD), and returns the
+// solution with its full parameters.
+func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature func(int) (float64, error),
+	cfg Config, o *models.Objective, grad, p []float64, lam, mu float64) (*candidate, error) {
+	if err := loss.SetWeights(lam, mu); err != nil {
+		return nil, err
+	}
+	sp.Lipschitz = func(b int) (float64, error) {
+		c, err := curvature(b)
+		if b == 0 {
+			return lam + o.L*c, err
+		}
+		return mu + o.L*c, err
+	}
+	sp.Precond = nil
+	if !cfg.NoPrecond {
+		sp.Precond = blockPreconditioner(cfg.Method, loss, grad, p, o, lam/o.L, mu/o.L)
+	}
+	u0 := loss.Reference()
+	ref, err := loss.Eval(u0, nil)
+	if err != nil {
+		return nil, err
+	}
+	u, err := inner.Minimize(sp, u0)
+	if err != nil {
+		return nil, fmt.Errorf("inner solver %s: %w", inner.Name(), err)
+	}
+	v, err := loss.Eval(u, nil)
+	if err != nil {
+		return nil, err
+	}
+	c := &candidate{info: StepInfo{RefLoss: ref, Lambda: lam, Mu: mu}, u: u}
+	if math.IsNaN(v) || v > ref {
+		c.u, v, c.info.FellBack = u0, ref, true
+	}
+	c.info.Loss = v
+	c.info.BGDMargin = ref - v
+	if c.theta, c.phi, err = loss.Params(c.u); err != nil {
+		return nil, err
+	}
+	return c, nil
 }

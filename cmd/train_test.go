@@ -1,0 +1,53 @@
+package cmd
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+)
+
+// TestTrainGreedyWithValidation trains with validation functions and three
+// penalty scales, and checks the manifest records a choice among them and
+// a validation objective for every step; bad validation flags exit with 2.
+func TestTrainGreedyWithValidation(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "val")
+	var out, errb bytes.Buffer
+	args := []string{"train", "greedy", "--param", "m-ps", "--size", "16", "--n-train", "3", "--n-val", "2",
+		"--weight-scales", "10,1,0.1", "--lambda", "rel:1e-2", "--mu", "rel:1e-2", "--max-steps", "3", "--out", dir}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("train greedy: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "val f") {
+		t.Errorf("no validation column in the output:\n%s", out.String())
+	}
+	m, err := greedy.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.NVal != 2 || m.NTrain != 3 || len(m.Steps) != 3 {
+		t.Fatalf("manifest: %d validation and %d training functions, %d steps", m.NVal, m.NTrain, len(m.Steps))
+	}
+	for _, s := range m.Steps {
+		if s.WeightScale != 10 && s.WeightScale != 1 && s.WeightScale != 0.1 {
+			t.Errorf("step %d kept scale %g, not a candidate", s.T, s.WeightScale)
+		}
+		if !(s.ValF > 0) {
+			t.Errorf("step %d: validation objective %g", s.T, s.ValF)
+		}
+	}
+	for _, bad := range [][]string{
+		{"--weight-scales", "1,2"},
+		{"--n-val", "-1"},
+		{"--n-val", "2", "--weight-scales", "1,-1"},
+		{"--n-train", "2", "--n-val", "2", "--data", "synthetic", "--weight-scales", "1,nan"},
+	} {
+		args := append([]string{"train", "greedy", "--size", "8", "--max-steps", "1", "--out", filepath.Join(t.TempDir(), "x")}, bad...)
+		errb.Reset()
+		if code := Main(args, &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", bad, code, errb.String())
+		}
+	}
+}

@@ -1,0 +1,124 @@
+package greedy
+
+import (
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+)
+
+func validationConfig(t *testing.T, scales []float64, steps int) Config {
+	return Config{Method: method(t, "m-pc"), MaxSteps: steps, Inner: LBFGS{MaxEvaluations: 40},
+		Lambda: Schedule{Values: []float64{1e-2}, Relative: true}, Mu: Schedule{Values: []float64{1e-2}, Relative: true}, WeightScales: scales, KeepParams: true}
+}
+
+// TestValidationChoosesTheBestScale solves a step for three penalty scales
+// and checks that training keeps the one whose step gives the lowest
+// validation objective, by solving each scale alone.
+func TestValidationChoosesTheBestScale(t *testing.T) {
+	o := deblurSet(t, 4, 16, 1)
+	v := deblurSet(t, 3, 16, 2)
+	scales := []float64{100, 1, 0.01}
+	cfg := validationConfig(t, scales, 1)
+	cfg.Validation = v
+	res, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := res.Steps[0]
+	best, bestScale := math.Inf(1), 0.0
+	for _, sc := range scales {
+		one := validationConfig(t, []float64{sc}, 1)
+		one.Validation = v
+		r, err := Train(o, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := r.Steps[0]
+		t.Logf("scale %g: validation f %.10g, training loss %.10g", sc, s.ValF, s.Loss)
+		if s.ValF < best {
+			best, bestScale = s.ValF, sc
+		}
+	}
+	if got.WeightScale != bestScale || math.Abs(got.ValF-best) > 1e-12*math.Abs(best) {
+		t.Errorf("kept scale %g with validation f %.12g, want scale %g with %.12g", got.WeightScale, got.ValF, bestScale, best)
+	}
+	if len(res.Manifest.WeightScales) != 3 || res.Manifest.NVal != 3 {
+		t.Errorf("manifest records scales %v and %d validation functions", res.Manifest.WeightScales, res.Manifest.NVal)
+	}
+}
+
+// TestValidationFollowsAlgorithm2 checks that the recorded validation
+// objective after step t is what the learned optimizer (Algorithm 2) reaches
+// on the validation functions after t+1 iterations.
+func TestValidationFollowsAlgorithm2(t *testing.T) {
+	o := deblurSet(t, 4, 16, 3)
+	v := deblurSet(t, 3, 16, 4)
+	cfg := validationConfig(t, []float64{10, 1, 0.1}, 4)
+	cfg.Validation = v
+	res, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := NewLearned("greedy", cfg.Method, o.H, o.W, res.Theta, res.Phi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	it, err := l.Start(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var _ baselines.Iterator = it
+	for _, s := range res.Steps {
+		if err := it.Next(); err != nil {
+			t.Fatal(err)
+		}
+		mf, err := v.Mean(it.X())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Abs(mf-s.ValF) / mf; !(d <= 1e-10) {
+			t.Errorf("step %d (scale %g): validation f %.12g during training, %.12g under Algorithm 2", s.T, s.WeightScale, s.ValF, mf)
+		}
+	}
+}
+
+// TestValidationResumes interrupts a run with validation after two steps
+// and checks that resuming it gives the uninterrupted run's steps.
+func TestValidationResumes(t *testing.T) {
+	o := deblurSet(t, 3, 16, 5)
+	v := deblurSet(t, 2, 16, 6)
+	full := validationConfig(t, []float64{1, 0.1}, 4)
+	full.Validation = v
+	want, err := Train(o, full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	part := validationConfig(t, []float64{1, 0.1}, 2)
+	part.Validation, part.Dir = v, dir
+	if _, err := Train(o, part); err != nil {
+		t.Fatal(err)
+	}
+	part.MaxSteps, part.Resume = 4, true
+	got, err := Train(o, part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range want.Steps {
+		g := got.Steps[i]
+		if g.ValF != s.ValF || g.WeightScale != s.WeightScale || g.MeanF != s.MeanF {
+			t.Errorf("step %d: resumed (val f %.15g, scale %g, f %.15g), uninterrupted (%.15g, %g, %.15g)", i, g.ValF, g.WeightScale, g.MeanF, s.ValF, s.WeightScale, s.MeanF)
+		}
+	}
+	other := part
+	other.WeightScales = []float64{1}
+	if _, err := Train(o, other); err == nil {
+		t.Error("resuming with other weight scales was accepted")
+	}
+	noVal := validationConfig(t, []float64{1, 0.1}, 2)
+	if _, err := Train(o, noVal); err == nil {
+		t.Error("several weight scales without validation functions were accepted")
+	}
+}
