@@ -1,6 +1,10 @@
 package models
 
 import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
@@ -64,3 +68,51 @@ func (b *boundFull) AddAdjoint(dst, r []float64, c float64) error {
 }
 
 func (b *boundFull) Bytes() int64 { return int64(8 * len(b.v)) }
+
+// OpNorm implements Normer: the spectral norm of the HW×HW matrix θ by power
+// iteration on θᵀθ with plain loops (as PowerNorm does through the graph, to
+// the same tolerance, without its overhead).
+func (Full) OpNorm(theta []float64, h, w int) (float64, error) {
+	n := h * w
+	if len(theta) != n*n {
+		return 0, fmt.Errorf("pf: norm of %d parameters, want %d for %d×%d images", len(theta), n*n, h, w)
+	}
+	r := rand.New(rand.NewPCG(7, 7))
+	x := make([]float64, n)
+	for i := range x {
+		x[i] = r.NormFloat64()
+	}
+	y := make([]float64, n)
+	lam := 0.0
+	for it := 0; it < 500; it++ {
+		nrm := math.Sqrt(kernels.Dot(x, x))
+		if nrm == 0 {
+			return 0, nil
+		}
+		for i := range x {
+			x[i] /= nrm
+		}
+		// y = θx, then x = θᵀy row by row.
+		kernels.ParallelFor(n, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				y[i] = kernels.Dot(theta[i*n:(i+1)*n], x)
+			}
+		})
+		clear(x)
+		for i, yi := range y {
+			if yi == 0 {
+				continue
+			}
+			for j, t := range theta[i*n : (i+1)*n] {
+				x[j] += yi * t
+			}
+		}
+		next := math.Sqrt(kernels.Dot(x, x))
+		if it > 10 && math.Abs(next-lam) <= 1e-10*next {
+			lam = next
+			break
+		}
+		lam = next
+	}
+	return math.Sqrt(lam), nil
+}

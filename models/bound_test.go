@@ -7,6 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"gonum.org/v1/gonum/mat"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -82,5 +83,35 @@ func TestBindRejectsBadBatch(t *testing.T) {
 		if _, err := p.Bind(make([]float64, 10), 2, 3, 3); err == nil {
 			t.Errorf("%T: bound 10 values as 2 images of 3×3", p)
 		}
+	}
+}
+
+// TestFullOpNormMatchesSVD checks PF's spectral norm against the largest
+// singular value from gonum's SVD and against the graph's power iteration.
+func TestFullOpNormMatchesSVD(t *testing.T) {
+	const h, w = 5, 6
+	n := h * w
+	theta := randVec(rand.New(rand.NewPCG(8, 9)), n*n, 1)
+	got, err := Full{}.OpNorm(theta, h, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var svd mat.SVD
+	if !svd.Factorize(mat.NewDense(n, n, theta), mat.SVDNone) {
+		t.Fatal("SVD failed")
+	}
+	want := svd.Values(nil)[0]
+	if d := math.Abs(got-want) / want; !(d <= 1e-8) {
+		t.Errorf("‖θ‖₂ = %.12g, SVD %.12g (rel %.2g)", got, want, d)
+	}
+	viaGraph, err := PowerNorm(Full{}, theta, h, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := math.Abs(got-viaGraph) / want; !(d <= 1e-8) {
+		t.Errorf("‖θ‖₂ = %.12g, graph power iteration %.12g", got, viaGraph)
+	}
+	if _, err := (Full{}).OpNorm(theta[1:], h, w); err == nil {
+		t.Error("a short parameter vector was accepted")
 	}
 }
