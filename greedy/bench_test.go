@@ -11,7 +11,12 @@ import (
 // cpu-ms/op is the process's CPU time per evaluation (all threads): on a
 // loaded machine it is steadier than the wall time.
 func benchStepLoss(b *testing.B, name string, paths stepPaths) {
-	o := deblurSet(b, 25, 96, 1)
+	benchStepLossSize(b, name, 96, paths)
+}
+
+// benchStepLossSize is benchStepLoss on images of size×size.
+func benchStepLossSize(b *testing.B, name string, size int, paths stepPaths) {
+	o := deblurSet(b, 25, size, 1)
 	loss, err := newStepLoss(method(b, name), o, 1/o.L, paths)
 	if err != nil {
 		b.Fatal(err)
@@ -46,6 +51,13 @@ func BenchmarkStepLossMPS(b *testing.B)      { benchStepLoss(b, "m-ps", stepPath
 func BenchmarkStepLossMPSBound(b *testing.B) { benchStepLoss(b, "m-ps", stepPaths{noAffine: true}) }
 func BenchmarkStepLossMPC(b *testing.B)      { benchStepLoss(b, "m-pc", stepPaths{}) }
 func BenchmarkStepLossPP(b *testing.B)       { benchStepLoss(b, "pp", stepPaths{}) }
+
+// PF at 40×40 (2.56 million parameters): in the reduced coordinates of the
+// gradients' span, and on the full matrix.
+func BenchmarkStepLossPF40(b *testing.B) { benchStepLossSize(b, "pf", 40, stepPaths{}) }
+func BenchmarkStepLossPF40Full(b *testing.B) {
+	benchStepLossSize(b, "pf", 40, stepPaths{noReduce: true})
+}
 func BenchmarkStepLossGraphMPS(b *testing.B) { benchStepLoss(b, "m-ps", stepPaths{graphOnly: true}) }
 func BenchmarkStepLossGraphMPC(b *testing.B) { benchStepLoss(b, "m-pc", stepPaths{graphOnly: true}) }
 

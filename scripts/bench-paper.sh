@@ -25,8 +25,8 @@ stl10() {
 }
 
 ct256() {
-	$L2O bench greedy --problem ct --data "$DATA/covid-ct/ct256" --n-train 25 --n-test 100 --params m-ps,m-pc --inner lbfgs \
-		--max-steps 20 --lbfgs-max-evals 60 --lambda rel:1e-2 --mu rel:1e-2 --safeguard \
+	$L2O bench greedy --problem ct --data "$DATA/covid-ct/ct256" --n-train 25 --n-test 100 --params m-pc,m-ps --inner lbfgs \
+		--max-steps 15 --lbfgs-max-evals 50 --lambda rel:1e-2 --mu rel:1e-2 --safeguard \
 		--at 1,5,10,20,40,90 --iters 100 --fstar-method lbfgs --fstar-iters 80 --out "$OUT/ct256"
 }
 
