@@ -155,7 +155,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			runtime.GC()
 			res, err := greedy.Train(train, greedy.Config{
 				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !*precond, MaxSteps: steps, Dir: dir,
-				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales,
+				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations
 					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {

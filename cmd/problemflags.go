@@ -140,18 +140,23 @@ func splitValidation(o *models.Objective, nVal int) (train, val *models.Objectiv
 // validationFlags choose validation functions and candidate penalty scales
 // for greedy training.
 type validationFlags struct {
-	NVal   int
-	Scales []float64
+	NVal      int
+	Scales    []float64
+	Lookahead int
 }
 
 func (v *validationFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&v.NVal, "n-val", 0, "validation functions, loaded after the training functions: they follow the learned steps during training and choose among --weight-scales")
 	fs.Float64SliceVar(&v.Scales, "weight-scales", nil, "candidate multipliers of λt and μt, e.g. 10,1,0.1: each step keeps the one with the lowest validation objective (needs --n-val)")
+	fs.IntVar(&v.Lookahead, "val-lookahead", 1, "score a candidate step by the validation objective after applying it this many times in a row, as Algorithm 2 repeats the last step")
 }
 
 func (v *validationFlags) validate() error {
 	if v.NVal < 0 {
 		return usagef("--n-val must be ≥ 0 (got %d)", v.NVal)
+	}
+	if v.Lookahead < 1 || v.Lookahead > 1000 {
+		return usagef("--val-lookahead must be in [1, 1000] (got %d)", v.Lookahead)
 	}
 	if len(v.Scales) > 1 && v.NVal == 0 {
 		return usagef("--weight-scales with several values needs validation functions: set --n-val")

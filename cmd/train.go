@@ -124,7 +124,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL,
-		NoPrecond: !gf.Precond, Validation: val, WeightScales: vf.Scales,
+		NoPrecond: !gf.Precond, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {
 			mark := ""

@@ -41,6 +41,7 @@ func TestTrainGreedyWithValidation(t *testing.T) {
 	for _, bad := range [][]string{
 		{"--weight-scales", "1,2"},
 		{"--n-val", "-1"},
+		{"--n-val", "2", "--val-lookahead", "0"},
 		{"--n-val", "2", "--weight-scales", "1,-1"},
 		{"--n-train", "2", "--n-val", "2", "--data", "synthetic", "--weight-scales", "1,nan"},
 	} {

@@ -46,6 +46,7 @@ type Manifest struct {
 	// candidate multipliers of (λt, μt) (Config.Validation, Config.WeightScales).
 	NVal         int        `json:"n_val,omitempty"`
 	WeightScales []float64  `json:"weight_scales,omitempty"`
+	ValLookahead int        `json:"val_lookahead,omitempty"`
 	Steps        []StepInfo `json:"steps"`
 	Finished     bool       `json:"finished"`
 	StopCause    string     `json:"stop_reason,omitempty"`
@@ -70,11 +71,13 @@ type StepInfo struct {
 	// scaling, for relative schedules).
 	Lambda float64 `json:"lambda"`
 	Mu     float64 `json:"mu"`
-	// WeightScale is the multiplier of (λt, μt) chosen by validation, and
-	// ValF the mean validation objective after the step (with validation
-	// functions only).
+	// WeightScale is the multiplier of (λt, μt) chosen by validation, ValF
+	// the mean validation objective after the step, and ValScore the
+	// objective by which the step was chosen (after ValLookahead repeated
+	// applications; ValF without lookahead). With validation functions only.
 	WeightScale float64 `json:"weight_scale,omitempty"`
 	ValF        float64 `json:"val_f,omitempty"`
+	ValScore    float64 `json:"val_score,omitempty"`
 	Seconds     float64 `json:"seconds"`
 	Evaluations int     `json:"evaluations"`
 }

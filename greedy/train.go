@@ -57,6 +57,10 @@ type Config struct {
 	// solution with the lowest validation objective after the step. Empty
 	// means {1}; more than one candidate needs Validation.
 	WeightScales []float64
+	// ValLookahead K > 1 scores a candidate by the validation objective after
+	// applying its step K times in a row, as Algorithm 2 repeats the last
+	// step beyond T, instead of once.
+	ValLookahead int
 }
 
 // Result is the outcome of Train.
@@ -107,7 +111,10 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			return nil, fmt.Errorf("greedy: validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W)
 		}
 		var err error
-		if val, err = newValidator(cfg.Method, v, tau); err != nil {
+		if cfg.ValLookahead < 0 {
+			return nil, fmt.Errorf("greedy: validation lookahead must be ≥ 0, got %d", cfg.ValLookahead)
+		}
+		if val, err = newValidator(cfg.Method, v, tau, cfg.ValLookahead); err != nil {
 			return nil, err
 		}
 		defer val.close()
@@ -129,6 +136,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	if val != nil {
 		man.NVal = val.o.N
 		man.WeightScales = scales
+		man.ValLookahead = val.lookahead
 	}
 	hw := o.ImageLen()
 	x := append([]float64(nil), o.X0...)
@@ -294,10 +302,10 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			c.info.T = t
 			if val != nil {
 				c.info.WeightScale = sc
-				if c.info.ValF, err = val.score(c.theta, c.phi); err != nil {
+				if c.info.ValScore, c.info.ValF, err = val.score(c.theta, c.phi); err != nil {
 					return nil, err
 				}
-				if ci > 0 && !(c.info.ValF < info.ValF) {
+				if ci > 0 && !(c.info.ValScore < info.ValScore) {
 					continue
 				}
 				val.keep()
@@ -427,6 +435,7 @@ func compatible(old, cur *Manifest) error {
 		{"inner solver", old.Inner, cur.Inner},
 		{"validation functions", old.NVal, cur.NVal},
 		{"penalty weight scales", fmt.Sprint(old.WeightScales), fmt.Sprint(cur.WeightScales)},
+		{"validation lookahead", old.ValLookahead, cur.ValLookahead},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

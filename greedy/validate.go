@@ -9,52 +9,101 @@ import (
 
 // validator runs the learned steps on validation functions during training,
 // as Algorithm 2 will on unseen functions, and scores candidate steps by the
-// mean validation objective after them.
+// mean validation objective after them. With a lookahead of K > 1 a
+// candidate step is applied K times in a row, as Algorithm 2 repeats the
+// last step beyond T, and scored by the objective after the K-th
+// application: a step that fits one iteration but diverges when repeated
+// scores badly.
 type validator struct {
-	o    *models.Objective
-	loss *StepLoss // in full parameters
-	x    []float64 // current iterates
-	prev []float64 // previous iterates
-	grad []float64
-	p    []float64
-	next []float64 // iterates after the best candidate so far
-	try  []float64 // scratch for a candidate
-	ws   models.Workspace
+	o         *models.Objective
+	loss      *StepLoss // in full parameters
+	lookahead int
+	x         []float64 // current iterates
+	prev      []float64 // previous iterates
+	grad      []float64
+	p         []float64
+	next      []float64 // iterates after the best candidate so far
+	try       []float64 // scratch for a candidate
+	ahead     [3][]float64
+	ws        models.Workspace
 }
 
-func newValidator(m models.Method, o *models.Objective, tau float64) (*validator, error) {
+func newValidator(m models.Method, o *models.Objective, tau float64, lookahead int) (*validator, error) {
 	loss, err := newStepLoss(m, o, tau, stepPaths{noReduce: true})
 	if err != nil {
 		return nil, fmt.Errorf("validation functions: %w", err)
 	}
 	n := len(o.X0)
-	return &validator{
-		o: o, loss: loss,
+	v := &validator{
+		o: o, loss: loss, lookahead: max(lookahead, 1),
 		x: append([]float64(nil), o.X0...), prev: append([]float64(nil), o.X0...),
 		grad: make([]float64, n), p: make([]float64, n), next: make([]float64, n), try: make([]float64, n),
-	}, nil
+	}
+	if v.lookahead > 1 {
+		for i := range v.ahead {
+			v.ahead[i] = make([]float64, n)
+		}
+	}
+	return v, nil
 }
 
 // begin binds the step at the current validation iterates.
 func (v *validator) begin() error {
-	if err := v.o.Eval(nil, v.grad, v.x, &v.ws); err != nil {
+	return v.bind(v.x, v.prev)
+}
+
+// bind binds the step at iterates x with previous iterates prev.
+func (v *validator) bind(x, prev []float64) error {
+	if err := v.o.Eval(nil, v.grad, x, &v.ws); err != nil {
 		return fmt.Errorf("validation functions: %w", err)
 	}
 	for i := range v.p {
-		v.p[i] = v.x[i] - v.prev[i]
+		v.p[i] = x[i] - prev[i]
 	}
-	return v.loss.SetStep(v.x, v.grad, v.p, 0, 0)
+	return v.loss.SetStep(x, v.grad, v.p, 0, 0)
 }
 
 // score returns the mean validation objective after the step with the full
-// parameters θ, φ (+Inf when it is not finite); keep makes that step's
-// iterates the ones advance moves to.
-func (v *validator) score(theta, phi []float64) (float64, error) {
+// parameters θ, φ (f1), and after lookahead applications of it (score;
+// equal to f1 without lookahead). Values that are not finite become +Inf.
+// The iterates after one step are kept for keep.
+func (v *validator) score(theta, phi []float64) (score, f1 float64, err error) {
 	u := append(append([]float64(nil), theta...), phi...)
 	if err := v.loss.Next(v.try, u); err != nil {
-		return 0, fmt.Errorf("validation functions: %w", err)
+		return 0, 0, fmt.Errorf("validation functions: %w", err)
 	}
-	mf, err := v.o.Mean(v.try)
+	if f1, err = v.mean(v.try); err != nil {
+		return 0, 0, err
+	}
+	if v.lookahead == 1 || math.IsInf(f1, 1) {
+		return f1, f1, nil
+	}
+	prev, cur, nxt := v.ahead[0], v.ahead[1], v.ahead[2]
+	copy(prev, v.x)
+	copy(cur, v.try)
+	score = f1
+	for j := 1; j < v.lookahead; j++ {
+		if err := v.bind(cur, prev); err != nil {
+			return 0, 0, err
+		}
+		if err := v.loss.Next(nxt, u); err != nil {
+			return 0, 0, fmt.Errorf("validation functions: %w", err)
+		}
+		prev, cur, nxt = cur, nxt, prev
+		if score, err = v.mean(cur); err != nil {
+			return 0, 0, err
+		}
+		if math.IsInf(score, 1) {
+			break
+		}
+	}
+	// Bind the current step again for the next candidate.
+	return score, f1, v.begin()
+}
+
+// mean is the mean validation objective at x, +Inf when it is not finite.
+func (v *validator) mean(x []float64) (float64, error) {
+	mf, err := v.o.Mean(x)
 	if err != nil {
 		return 0, fmt.Errorf("validation functions: %w", err)
 	}

@@ -122,3 +122,54 @@ func TestValidationResumes(t *testing.T) {
 		t.Error("several weight scales without validation functions were accepted")
 	}
 }
+
+// TestValidationLookaheadRepeatsTheStep checks that with a lookahead of K a
+// step is scored by the validation objective after K applications of it,
+// which is what Algorithm 2 does when the step is the last one trained.
+func TestValidationLookaheadRepeatsTheStep(t *testing.T) {
+	o := deblurSet(t, 4, 16, 7)
+	v := deblurSet(t, 3, 16, 8)
+	const k = 4
+	cfg := validationConfig(t, []float64{10, 1, 0.01}, 2)
+	cfg.Validation, cfg.ValLookahead = v, k
+	res, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Manifest.ValLookahead != k {
+		t.Errorf("manifest records lookahead %d, want %d", res.Manifest.ValLookahead, k)
+	}
+	for step := range res.Steps {
+		l, err := NewLearned("greedy", cfg.Method, o.H, o.W, res.Theta[:step+1], res.Phi[:step+1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		it, err := l.Start(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var f []float64
+		for i := 0; i < step+k; i++ {
+			if err := it.Next(); err != nil {
+				t.Fatal(err)
+			}
+			mf, err := v.Mean(it.X())
+			if err != nil {
+				t.Fatal(err)
+			}
+			f = append(f, mf)
+		}
+		s := res.Steps[step]
+		if d := math.Abs(s.ValF-f[step]) / f[step]; !(d <= 1e-10) {
+			t.Errorf("step %d: validation f %.12g, Algorithm 2 after %d iterations %.12g", step, s.ValF, step+1, f[step])
+		}
+		last := f[step+k-1]
+		if d := math.Abs(s.ValScore-last) / last; !(d <= 1e-10) {
+			t.Errorf("step %d: score %.12g, Algorithm 2 with the step repeated %d times %.12g", step, s.ValScore, k, last)
+		}
+	}
+	cfg.ValLookahead = -1
+	if _, err := Train(o, cfg); err == nil {
+		t.Error("a negative lookahead was accepted")
+	}
+}
