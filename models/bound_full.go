@@ -2,8 +2,6 @@ package models
 
 import (
 	"fmt"
-	"math"
-	"math/rand/v2"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -77,21 +75,8 @@ func (Full) OpNorm(theta []float64, h, w int) (float64, error) {
 	if len(theta) != n*n {
 		return 0, fmt.Errorf("pf: norm of %d parameters, want %d for %d×%d images", len(theta), n*n, h, w)
 	}
-	r := rand.New(rand.NewPCG(7, 7))
-	x := make([]float64, n)
-	for i := range x {
-		x[i] = r.NormFloat64()
-	}
 	y := make([]float64, n)
-	lam := 0.0
-	for it := 0; it < 500; it++ {
-		nrm := math.Sqrt(kernels.Dot(x, x))
-		if nrm == 0 {
-			return 0, nil
-		}
-		for i := range x {
-			x[i] /= nrm
-		}
+	return powerNorm(n, func(x []float64) error {
 		// y = θx, then x = θᵀy row by row.
 		kernels.ParallelFor(n, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
@@ -107,12 +92,6 @@ func (Full) OpNorm(theta []float64, h, w int) (float64, error) {
 				x[j] += yi * t
 			}
 		}
-		next := math.Sqrt(kernels.Dot(x, x))
-		if it > 10 && math.Abs(next-lam) <= 1e-10*next {
-			lam = next
-			break
-		}
-		lam = next
-	}
-	return math.Sqrt(lam), nil
+		return nil
+	})
 }

@@ -311,8 +311,29 @@ func PowerNorm(p Parametrization, theta []float64, h, w int) (float64, error) {
 	if err := graph.Set(th, theta); err != nil {
 		return 0, err
 	}
+	return powerNorm(h*w, func(x []float64) error {
+		if err := graph.Set(v, x); err != nil {
+			return err
+		}
+		if err := m.Run(); err != nil {
+			return err
+		}
+		gv, err := graph.Grad(v)
+		if err != nil {
+			return err
+		}
+		copy(x, gv)
+		return nil
+	})
+}
+
+// powerNorm returns √λ for the largest eigenvalue λ of the symmetric
+// positive semidefinite map that apply computes in place (x ← GᵀG x), by
+// power iteration from a fixed random start to a relative change of 1e-10
+// (at most 500 iterations): the operator norm ‖G‖.
+func powerNorm(size int, apply func(x []float64) error) (float64, error) {
 	r := rand.New(rand.NewPCG(7, 7))
-	x := make([]float64, h*w)
+	x := make([]float64, size)
 	for i := range x {
 		x[i] = r.NormFloat64()
 	}
@@ -323,17 +344,9 @@ func PowerNorm(p Parametrization, theta []float64, h, w int) (float64, error) {
 			return 0, nil
 		}
 		scale(x, 1/nrm)
-		if err := graph.Set(v, x); err != nil {
+		if err := apply(x); err != nil {
 			return 0, err
 		}
-		if err := m.Run(); err != nil {
-			return 0, err
-		}
-		gv, err := graph.Grad(v)
-		if err != nil {
-			return 0, err
-		}
-		copy(x, gv)
 		next := math.Sqrt(kernels.Dot(x, x))
 		if it > 10 && math.Abs(next-lam) <= 1e-10*next {
 			lam = next
