@@ -3,7 +3,7 @@
 # Banert et al. on STL-10 deblurring; CT at 256×256 and 40×40; the WCRR
 # problem), as run for the figures in docs/benchmarks.md. Each block writes
 # its checkpoints, logs and curves.csv under $OUT. Needs ../shared/data (or
-# DATA=...). Several hours on 2 cores; run one block with: bench-paper.sh stl10|ct256|ct40|wcrr
+# DATA=...). Several hours on 2 cores; run one block with: bench-paper.sh stl10|ct256|ct40|ct40val|wcrr
 set -euo pipefail
 DATA=${DATA:-../shared/data}
 OUT=${OUT:-runs/paper}
@@ -47,8 +47,17 @@ wcrr() {
 	$L2O bench greedy $W --params m-ps --max-steps 40 --lbfgs-max-evals 100 $E --out "$OUT/wcrr-mps100"
 }
 
+# Penalty scales chosen by validation (20 train + 5 validation functions), against the fixed rel:1e-2.
+ct40val() {
+	local C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 20 --n-val 5 --n-test 100 --params m-pc,m-ps --inner lbfgs --max-steps 100"
+	C="$C --lambda rel:1e-2 --mu rel:1e-2 --safeguard --at 10,20,40,90 --iters 200"
+	$L2O bench greedy $C --weight-scales 1 --out "$OUT/ct40-val-fixed"
+	$L2O bench greedy $C --weight-scales 10,1,0.1,0 --out "$OUT/ct40-val"
+	$L2O bench greedy $C --weight-scales 10,1,0.1,0 --val-lookahead 10 --max-steps 22 --out "$OUT/ct40-val-la10"
+}
+
 case $what in
-all) stl10; ct256; ct40; wcrr ;;
-stl10 | ct256 | ct40 | wcrr) $what ;;
-*) echo "usage: $0 [all|stl10|ct256|ct40|wcrr]" >&2; exit 2 ;;
+all) stl10; ct256; ct40; ct40val; wcrr ;;
+stl10 | ct256 | ct40 | ct40val | wcrr) $what ;;
+*) echo "usage: $0 [all|stl10|ct256|ct40|ct40val|wcrr]" >&2; exit 2 ;;
 esac
