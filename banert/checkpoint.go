@@ -18,23 +18,25 @@ const FormatVersion = "greedyl2o-banert/1"
 // checkpoint: the parameters of the last epoch listed in History are in the
 // files it names.
 type Manifest struct {
-	Format       string  `json:"format"`
-	Problem      string  `json:"problem"`
-	Operator     string  `json:"operator"`
-	Regularizer  string  `json:"regularizer"`
-	Alpha        float64 `json:"alpha"`
-	H            int     `json:"h"`
-	W            int     `json:"w"`
-	NTrain       int     `json:"n_train"`
-	DataHash     string  `json:"data_hash"`
-	Seed         uint64  `json:"seed"`
-	Inputs       int     `json:"inputs"`
-	NumParams    int     `json:"num_params"`
-	T            int     `json:"T"`
-	RandomLength bool    `json:"random_length"`
-	LearningRate float64 `json:"learning_rate"`
-	Epochs       int     `json:"epochs"`
-	AdamSteps    int     `json:"adam_steps"`
+	Format   string `json:"format"`
+	Problem  string `json:"problem"`
+	Operator string `json:"operator"`
+	// Conventions are the problem's unstated choices (models.Conventions).
+	Conventions  models.Conventions `json:"conventions,omitempty"`
+	Regularizer  string             `json:"regularizer"`
+	Alpha        float64            `json:"alpha"`
+	H            int                `json:"h"`
+	W            int                `json:"w"`
+	NTrain       int                `json:"n_train"`
+	DataHash     string             `json:"data_hash"`
+	Seed         uint64             `json:"seed"`
+	Inputs       int                `json:"inputs"`
+	NumParams    int                `json:"num_params"`
+	T            int                `json:"T"`
+	RandomLength bool               `json:"random_length"`
+	LearningRate float64            `json:"learning_rate"`
+	Epochs       int                `json:"epochs"`
+	AdamSteps    int                `json:"adam_steps"`
 	// Params, AdamM and AdamV are .npy files (flat float64) in the directory.
 	Params   string            `json:"params"`
 	AdamM    string            `json:"adam_m"`
@@ -45,7 +47,7 @@ type Manifest struct {
 
 func newManifest(o *models.Objective, cfg Config) *Manifest {
 	return &Manifest{
-		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Regularizer: o.Reg.String(),
+		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Inputs: cfg.Inputs, NumParams: NumParams(cfg.Inputs), T: cfg.T, RandomLength: cfg.RandomLength,
 		LearningRate: cfg.LearningRate,
@@ -110,6 +112,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if m.Format != FormatVersion {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
 	}
+	if m.Conventions == nil {
+		m.Conventions = models.LegacyConventions(m.Operator)
+	}
 	if err := checkInputs(m.Inputs); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest %s: %w", path, err)
 	}
@@ -147,14 +152,15 @@ func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, err
 		got, want any
 	}
 	for _, f := range []field{
-		{"problem", man.Problem, want.Problem}, {"operator", man.Operator, want.Operator},
+		{"problem", man.Problem, want.Problem}, {"conventions", man.Conventions.String(), want.Conventions.String()},
+		{"operator", man.Operator, want.Operator},
 		{"regularizer", man.Regularizer, want.Regularizer}, {"image size", [2]int{man.H, man.W}, [2]int{want.H, want.W}},
 		{"training functions", man.NTrain, want.NTrain}, {"data hash", man.DataHash, want.DataHash},
 		{"seed", man.Seed, want.Seed}, {"inputs", man.Inputs, want.Inputs}, {"T", man.T, want.T},
 		{"random length", man.RandomLength, want.RandomLength}, {"learning rate", man.LearningRate, want.LearningRate},
 	} {
 		if f.got != f.want {
-			return nil, fmt.Errorf("banert: cannot resume %s: it was trained with %s %v, this run asks for %v", dir, f.name, f.got, f.want)
+			return nil, fmt.Errorf("banert: %w %s: it was trained with %s %v, this run asks for %v", greedy.ErrCannotResume, dir, f.name, f.got, f.want)
 		}
 	}
 	n := len(net.Theta)

@@ -63,14 +63,17 @@ func runApply(env *Env, args []string) error {
 		}
 		learned = g
 	}
-	if !fs.Changed("problem") && info.Problem != "" {
-		pf.Problem = info.Problem
+	if err := pf.adoptTrained(fs, []*LearnedInfo{info}, []string{*params}); err != nil {
+		return err
 	}
 	if pf.Size == 0 {
 		pf.Size = info.H
 	}
 	_, test, err := testObjective(&pf)
 	if err != nil {
+		return err
+	}
+	if err := checkTrained([]*LearnedInfo{info}, []string{*params}, test); err != nil {
 		return err
 	}
 	it, err := learned.Start(test)
@@ -148,6 +151,9 @@ func runEval(env *Env, args []string) error {
 		infos = append(infos, info)
 	}
 	distinguishLabels(infos, *params)
+	if err := pf.adoptTrained(fs, infos, *params); err != nil {
+		return err
+	}
 	for _, info := range infos {
 		if pf.Size == 0 {
 			pf.Size = info.H
@@ -168,6 +174,9 @@ func runEval(env *Env, args []string) error {
 	}
 	_, test, err := testObjective(&pf)
 	if err != nil {
+		return err
+	}
+	if err := checkTrained(infos, *params, test); err != nil {
 		return err
 	}
 	fstar, err := optimum(test, *fstarMethod, *fstarIters, *cache)

@@ -14,7 +14,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &LearnedInfo{Method: m, Problem: man.Problem, H: man.H, W: man.W}, nil
+		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W}, nil
 	}
 }
 

@@ -8,13 +8,16 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // LearnedInfo describes a trained optimizer loaded from a checkpoint directory.
 type LearnedInfo struct {
 	Method  baselines.Method
 	Problem string // problem it was trained on ("" if unknown)
-	H, W    int    // image size it was trained on
+	// Conventions it was trained under (models.Conventions; nil if unknown).
+	Conventions models.Conventions
+	H, W        int // image size it was trained on
 	// Tau is the reference step τ of a greedy or unrolled optimizer (0 for
 	// others): the gradient step its safeguard falls back to.
 	Tau float64
@@ -42,7 +45,7 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 		if err != nil {
 			return nil, err
 		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, H: man.H, W: man.W, Tau: man.Tau}, nil
+		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau}, nil
 	},
 }
 

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/spf13/pflag"
 )
 
@@ -36,6 +37,15 @@ func asUsage(err error) error {
 		return err
 	}
 	return &UsageError{err}
+}
+
+// resumeUsage turns a refused resume (greedy.ErrCannotResume: another
+// configuration, an unreadable checkpoint) into a usage error, exit 2.
+func resumeUsage(err error) error {
+	if errors.Is(err, greedy.ErrCannotResume) {
+		return asUsage(err)
+	}
+	return err
 }
 
 // Env is what a command sees of the world.

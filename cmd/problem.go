@@ -48,6 +48,9 @@ func runProblemInfo(env *Env, args []string) error {
 	fmt.Fprintf(w, "noise σ      %g\n", prob.Noise)
 	fmt.Fprintf(w, "L            %.10g\n", prob.L())
 	fmt.Fprintf(w, "x0           %v\n", prob.Start)
+	if len(prob.Conventions) > 0 {
+		fmt.Fprintf(w, "conventions  %s\n", prob.Conventions)
+	}
 	for _, d := range prob.Describe {
 		fmt.Fprintf(w, "             %s\n", d)
 	}

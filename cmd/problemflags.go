@@ -21,6 +21,9 @@ type problemFlags struct {
 	Seed        int64
 	WCRRWeights string
 	Device      string
+	// BlurBoundary is the deblurring problems' blur boundary ("" keeps the
+	// problem's default, models.DefaultBlurBoundary).
+	BlurBoundary string
 }
 
 func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
@@ -31,6 +34,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.IntVar(&p.NTest, "n-test", nTest, "number of test functions")
 	fs.Int64Var(&p.Seed, "seed", 1, "seed for synthetic data and noise")
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
+	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
 	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu, or cuda in a binary built with -tags l2ocuda")
 }
 
@@ -57,7 +61,7 @@ func (p *problemFlags) build() (*models.Problem, *models.Objective, *models.Obje
 	if err := p.validate(); err != nil {
 		return nil, nil, nil, err
 	}
-	opt := models.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights}
+	opt := models.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary}
 	prob, err := models.Lookup(p.Problem, opt)
 	if err != nil {
 		return nil, nil, nil, asUsage(err)
@@ -164,6 +168,44 @@ func (v *validationFlags) validate() error {
 	for _, s := range v.Scales {
 		if !(s >= 0) || math.IsInf(s, 0) {
 			return usagef("--weight-scales: %g is not a finite value ≥ 0", s)
+		}
+	}
+	return nil
+}
+
+// adoptTrained makes a command that runs trained parameters use the problem
+// and conventions they were trained under when the user did not choose them
+// (--problem, --blur-boundary), and refuses an explicit choice that differs
+// (exit 2). Several parameter sets must agree with each other.
+func (p *problemFlags) adoptTrained(fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) error {
+	for i, info := range infos {
+		if info.Problem != "" {
+			if !fs.Changed("problem") {
+				p.Problem = info.Problem
+				fs.Set("problem", info.Problem) // later parameter sets must agree
+			} else if p.Problem != info.Problem {
+				return usagef("--params %s was trained on problem %s, not %s: drop --problem or pass --problem %s", dirs[i], info.Problem, p.Problem, info.Problem)
+			}
+		}
+		if b, ok := info.Conventions[models.ConventionBlurBoundary]; ok {
+			if !fs.Changed("blur-boundary") {
+				p.BlurBoundary = b
+				fs.Set("blur-boundary", b)
+			} else if p.BlurBoundary != b {
+				return usagef("--params %s was trained with --blur-boundary %s, not %s: a learned optimizer does not transfer between boundary conventions (docs/reproduction.md); drop --blur-boundary or pass --blur-boundary %s",
+					dirs[i], b, p.BlurBoundary, b)
+			}
+		}
+	}
+	return nil
+}
+
+// checkTrained refuses trained parameters whose problem or conventions
+// differ from those of the functions they are to run on (exit 2).
+func checkTrained(infos []*LearnedInfo, dirs []string, o *models.Objective) error {
+	for i, info := range infos {
+		if err := models.CheckTrainedFor(info.Problem, info.Conventions, o); err != nil {
+			return usagef("--params %s: %v", dirs[i], err)
 		}
 	}
 	return nil

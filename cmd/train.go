@@ -140,7 +140,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	}
 	res, err := greedy.Train(train, cfg)
 	if err != nil {
-		return err
+		return resumeUsage(err)
 	}
 	fmt.Fprintf(env.Stdout, "stopped: %s after %d steps in %.1f s; parameters in %s\n", res.StopCause, len(res.Steps), time.Since(start).Seconds(), gf.Out)
 	return nil

@@ -94,7 +94,7 @@ func runTrainUnroll(env *Env, args []string) error {
 		},
 	})
 	if err != nil {
-		return err
+		return resumeUsage(err)
 	}
 	fmt.Fprintf(env.Stdout, "done: %d epochs (%d Adam steps) in %.1f s; parameters in %s (run them with 'l2o apply --params %s')\n",
 		len(res.Epochs), res.AdamSteps, time.Since(start).Seconds(), *out, *out)

@@ -30,6 +30,10 @@ type Curve struct {
 	Optimality [][]float64
 	// Mean, Min and Max are taken over k of Optimality[t].
 	Mean, Min, Max []float64
+	// Setting describes the functions the curve was measured on: problem,
+	// operator, regularizer, α, size and every convention (e.g. the blur's
+	// boundary), from models.Objective.Setting.
+	Setting map[string]string
 	// PSNR[t][k] is the PSNR (peak 1) of x_k^t against the ground truth, at
 	// the iterations Options.PSNRAt (empty when the objective has no truth).
 	PSNR map[int][]float64
@@ -136,6 +140,7 @@ func runOne(o *models.Objective, fstar []float64, m baselines.Method, T int, psn
 		vals: make([]float64, o.N), grad: make([]float64, len(o.X0)),
 		c: &Curve{
 			Method:     name,
+			Setting:    o.Setting(),
 			Iter:       make([]int, 0, T+1),
 			Seconds:    make([]float64, 0, T+1),
 			F:          make([][]float64, 0, T+1),

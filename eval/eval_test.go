@@ -214,7 +214,7 @@ func TestCSVParsesBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 1+2*6 || strings.Join(recs[0], ",") != "method,iter,seconds,mean,min,max" {
+	if len(recs) != 1+2*6 || strings.Join(recs[0], ",") != "method,iter,seconds,mean,min,max,setting" {
 		t.Fatalf("%d records, header %v", len(recs), recs[0])
 	}
 	row := 1
@@ -228,6 +228,9 @@ func TestCSVParsesBack(t *testing.T) {
 				if nums[j], err = strconv.ParseFloat(r[2+j], 64); err != nil {
 					t.Fatal(err)
 				}
+			}
+			if r[6] != settingString(c.Setting) || !strings.Contains(r[6], "size=") {
+				t.Errorf("row %v: setting column %q, want %q", r, r[6], settingString(c.Setting))
 			}
 			if r[0] != c.Method || it != c.Iter[i] || nums[0] != c.Seconds[i] || nums[1] != c.Mean[i] || nums[2] != c.Min[i] || nums[3] != c.Max[i] {
 				t.Errorf("row %v does not match curve %s at %d", r, c.Method, i)
@@ -247,6 +250,11 @@ func TestJSONRoundTrip(t *testing.T) {
 	back, err := ReadJSON(&buf)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for i := range back {
+		if settingString(back[i].Setting) != settingString(curves[i].Setting) || back[i].Setting["size"] == "" {
+			t.Errorf("curve %d: setting %v read back as %v", i, curves[i].Setting, back[i].Setting)
+		}
 	}
 	same := func(a, b float64) bool { return a == b || (math.IsNaN(a) && math.IsNaN(b)) }
 	eq1 := func(a, b []float64) bool {

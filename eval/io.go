@@ -5,15 +5,20 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // WriteCSV writes the curves in long format, one row per method and
-// iteration, with the header method,iter,seconds,mean,min,max.
+// iteration, with the header method,iter,seconds,mean,min,max,setting; the
+// last column holds the curve's Setting as sorted key=value pairs separated
+// by semicolons (problem, operator, conventions such as blur_boundary).
 func WriteCSV(w io.Writer, curves []*Curve) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"method", "iter", "seconds", "mean", "min", "max"}); err != nil {
+	if err := cw.Write([]string{"method", "iter", "seconds", "mean", "min", "max", "setting"}); err != nil {
 		return fmt.Errorf("eval: writing CSV: %w", err)
 	}
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -21,8 +26,9 @@ func WriteCSV(w io.Writer, curves []*Curve) error {
 		if err := c.check(); err != nil {
 			return fmt.Errorf("eval: writing CSV: %w", err)
 		}
+		setting := settingString(c.Setting)
 		for i, t := range c.Iter {
-			rec := []string{c.Method, strconv.Itoa(t), ff(c.Seconds[i]), ff(c.Mean[i]), ff(c.Min[i]), ff(c.Max[i])}
+			rec := []string{c.Method, strconv.Itoa(t), ff(c.Seconds[i]), ff(c.Mean[i]), ff(c.Min[i]), ff(c.Max[i]), setting}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("eval: writing CSV: %w", err)
 			}
@@ -33,6 +39,16 @@ func WriteCSV(w io.Writer, curves []*Curve) error {
 		return fmt.Errorf("eval: writing CSV: %w", err)
 	}
 	return nil
+}
+
+// settingString writes a setting as sorted key=value pairs joined by ';'.
+func settingString(s map[string]string) string {
+	keys := slices.Sorted(maps.Keys(s))
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + s[k]
+	}
+	return strings.Join(parts, ";")
 }
 
 // check reports inconsistent lengths.
@@ -137,6 +153,7 @@ func fromJSON2(v [][]jsonFloat) [][]float64 {
 
 type curveJSON struct {
 	Method     string              `json:"method"`
+	Setting    map[string]string   `json:"setting,omitempty"`
 	Iter       []int               `json:"iter"`
 	Seconds    []jsonFloat         `json:"seconds"`
 	F          [][]jsonFloat       `json:"f"`
@@ -164,7 +181,7 @@ func WriteJSON(w io.Writer, curves []*Curve) error {
 			return fmt.Errorf("eval: writing JSON: %w", err)
 		}
 		cj := curveJSON{
-			Method: c.Method, Iter: c.Iter, Seconds: toJSON(c.Seconds),
+			Method: c.Method, Setting: c.Setting, Iter: c.Iter, Seconds: toJSON(c.Seconds),
 			F: toJSON2(c.F), GradNorm: toJSON2(c.GradNorm), Optimality: toJSON2(c.Optimality),
 			Mean: toJSON(c.Mean), Min: toJSON(c.Min), Max: toJSON(c.Max),
 		}
@@ -195,7 +212,7 @@ func ReadJSON(r io.Reader) ([]*Curve, error) {
 	curves := make([]*Curve, 0, len(file.Curves))
 	for _, cj := range file.Curves {
 		c := &Curve{
-			Method: cj.Method, Iter: cj.Iter, Seconds: fromJSON(cj.Seconds),
+			Method: cj.Method, Setting: cj.Setting, Iter: cj.Iter, Seconds: fromJSON(cj.Seconds),
 			F: fromJSON2(cj.F), GradNorm: fromJSON2(cj.GradNorm), Optimality: fromJSON2(cj.Optimality),
 			Mean: fromJSON(cj.Mean), Min: fromJSON(cj.Min), Max: fromJSON(cj.Max),
 		}

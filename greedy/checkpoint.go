@@ -11,8 +11,14 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/sbinet/npyio"
 )
+
+// ErrCannotResume marks a resume refused because the checkpoint was made by
+// another configuration (problem, conventions, method, …) or cannot be read:
+// a user error, not a failed run. Test with errors.Is.
+var ErrCannotResume = errors.New("cannot resume")
 
 // FormatVersion identifies the checkpoint layout.
 const FormatVersion = "greedyl2o-greedy/1"
@@ -20,28 +26,31 @@ const FormatVersion = "greedyl2o-greedy/1"
 // Manifest describes a greedy training run and its completed steps. It is the
 // commit point of a checkpoint: a step exists once the manifest lists it.
 type Manifest struct {
-	Format   string            `json:"format"`
-	Problem  string            `json:"problem"`
-	Operator string            `json:"operator"`
-	Regular  string            `json:"regularizer"`
-	Alpha    float64           `json:"alpha"`
-	H        int               `json:"height"`
-	W        int               `json:"width"`
-	NTrain   int               `json:"n_train"`
-	DataHash string            `json:"data_hash"`
-	Seed     int64             `json:"seed"`
-	Method   string            `json:"method"`
-	Tau      float64           `json:"tau"`
-	L        float64           `json:"L"`
-	Lambda   string            `json:"lambda"`
-	Mu       string            `json:"mu"`
-	Inner    string            `json:"inner"`
-	TolRel   float64           `json:"tol_rel"`
-	TolAbs   float64           `json:"tol_abs"`
-	MaxSteps int               `json:"max_steps"`
-	Versions map[string]string `json:"versions"`
-	ThetaLen int               `json:"theta_len"`
-	PhiLen   int               `json:"phi_len"`
+	Format   string `json:"format"`
+	Problem  string `json:"problem"`
+	Operator string `json:"operator"`
+	// Conventions are the problem's unstated choices the parameters were
+	// trained under (models.Conventions, e.g. the blur's boundary).
+	Conventions models.Conventions `json:"conventions,omitempty"`
+	Regular     string             `json:"regularizer"`
+	Alpha       float64            `json:"alpha"`
+	H           int                `json:"height"`
+	W           int                `json:"width"`
+	NTrain      int                `json:"n_train"`
+	DataHash    string             `json:"data_hash"`
+	Seed        int64              `json:"seed"`
+	Method      string             `json:"method"`
+	Tau         float64            `json:"tau"`
+	L           float64            `json:"L"`
+	Lambda      string             `json:"lambda"`
+	Mu          string             `json:"mu"`
+	Inner       string             `json:"inner"`
+	TolRel      float64            `json:"tol_rel"`
+	TolAbs      float64            `json:"tol_abs"`
+	MaxSteps    int                `json:"max_steps"`
+	Versions    map[string]string  `json:"versions"`
+	ThetaLen    int                `json:"theta_len"`
+	PhiLen      int                `json:"phi_len"`
 	// NVal and WeightScales record the validation functions and the
 	// candidate multipliers of (λt, μt) (Config.Validation, Config.WeightScales).
 	NVal         int        `json:"n_val,omitempty"`
@@ -206,6 +215,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 	}
 	if m.Format != FormatVersion {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
+	}
+	if m.Conventions == nil {
+		m.Conventions = models.LegacyConventions(m.Operator)
 	}
 	for i, s := range m.Steps {
 		if s.T != i {

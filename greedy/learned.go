@@ -19,6 +19,11 @@ type Learned struct {
 	H, W   int
 	// Steps is the number of trained steps T+1.
 	Steps int
+	// Problem and Conventions say where the parameters were trained
+	// (models.Objective.Problem and .Conventions); when set, Start refuses
+	// functions of another problem or under other conventions.
+	Problem     string
+	Conventions models.Conventions
 	// Safeguard, when Tau > 0, rejects every learned step that raises a
 	// function's value: that function takes the gradient step
 	// x − Tau·∇f(x) from the previous iterate instead, and its momentum is
@@ -61,7 +66,8 @@ func Load(dir string) (*Learned, *Manifest, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
-	l := &Learned{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps)}
+	l := &Learned{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps),
+		Problem: man.Problem, Conventions: man.Conventions}
 	total := int64(len(man.Steps)) * int64(man.ThetaLen+man.PhiLen) * 8
 	if total <= 512<<20 {
 		thetas, phis := make([][]float64, l.Steps), make([][]float64, l.Steps)
@@ -89,6 +95,11 @@ func (l *Learned) Name() string { return l.Label }
 func (l *Learned) Start(o *models.Objective) (baselines.Iterator, error) {
 	if o.H != l.H || o.W != l.W {
 		return nil, fmt.Errorf("learned optimizer %s was trained on %d×%d images, the functions have %d×%d", l.Label, l.H, l.W, o.H, o.W)
+	}
+	if l.Problem != "" || l.Conventions != nil {
+		if err := models.CheckTrainedFor(l.Problem, l.Conventions, o); err != nil {
+			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
+		}
 	}
 	it := &learnedIterator{l: l, o: o}
 	g := G.NewGraph()

@@ -127,7 +127,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 
 	nTheta, nPhi := loss.ParamLens()
 	man := &Manifest{
-		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Regular: o.Reg.String(),
+		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Method: cfg.Method.Name(), Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
 		Inner: inner.Name(), TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
@@ -148,10 +148,10 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		}
 		old, err := ReadManifest(cfg.Dir)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
 		}
 		if err := compatible(old, man); err != nil {
-			return nil, fmt.Errorf("greedy: cannot resume %s: %w", cfg.Dir, err)
+			return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
 		}
 		start = len(old.Steps)
 		man.Steps = old.Steps
@@ -421,6 +421,7 @@ func compatible(old, cur *Manifest) error {
 	}
 	for _, f := range []field{
 		{"problem", old.Problem, cur.Problem},
+		{"conventions", old.Conventions.String(), cur.Conventions.String()},
 		{"operator", old.Operator, cur.Operator},
 		{"regularizer", old.Regular, cur.Regular},
 		{"alpha", old.Alpha, cur.Alpha},

@@ -108,6 +108,9 @@ func CTSmall(opt Options) (*Problem, error) {
 }
 
 func ctProblem(name string, n, angles int, alpha float64, opt Options) (*Problem, error) {
+	if err := noBlur(name, opt); err != nil {
+		return nil, err
+	}
 	if opt.W > 0 && opt.W != n {
 		return nil, fmt.Errorf("problem %s needs square images, got %d×%d", name, n, opt.W)
 	}

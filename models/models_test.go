@@ -288,3 +288,77 @@ func TestParseMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestDeblurBoundaryConvention checks that the deblurring problem builds its
+// blur with each boundary, records it, keeps ‖A‖ = 1 and an exact adjoint,
+// and that the three boundaries give different operators.
+func TestDeblurBoundaryConvention(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	in := tensor.Shape{2, 14, 14}
+	x, y := randVec(r, 392, 1), randVec(r, 392, 1)
+	seen := map[string][]float64{}
+	for _, b := range []string{"zero", "circular", "reflect", ""} {
+		p, err := Deblur(Options{H: 14, BlurBoundary: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := b
+		if b == "" {
+			want = DefaultBlurBoundary.String()
+		}
+		if got := p.Conventions[ConventionBlurBoundary]; got != want {
+			t.Errorf("boundary %q: convention %q, want %q", b, got, want)
+		}
+		ax, aty := make([]float64, 392), make([]float64, 392)
+		if err := p.A.Apply(ax, x, in); err != nil {
+			t.Fatal(err)
+		}
+		if err := p.A.Adjoint(aty, y, in); err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(kernels.Dot(ax, y), kernels.Dot(x, aty)); d > 1e-12 {
+			t.Errorf("boundary %q: adjoint identity off by %g", b, d)
+		}
+		nrm, err := OperatorNorm(p.A, 14, 14, 3000, 1e-14, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(nrm-1) > 1e-8 {
+			t.Errorf("boundary %q: ‖A‖ = %.12g, want 1", b, nrm)
+		}
+		o, err := p.Instantiate(randVec(r, 196, 1), 1, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Setting()[ConventionBlurBoundary] != want || o.Setting()["problem"] != "deblur" {
+			t.Errorf("boundary %q: objective setting %v", b, o.Setting())
+		}
+		seen[want] = ax
+	}
+	if relDiff(kernels.Dot(seen["zero"], seen["zero"]), kernels.Dot(seen["reflect"], seen["reflect"])) < 1e-6 ||
+		relDiff(kernels.Dot(seen["zero"], seen["zero"]), kernels.Dot(seen["circular"], seen["circular"])) < 1e-6 {
+		t.Error("the boundaries give the same blurred image: the option is ignored")
+	}
+	if _, err := Deblur(Options{BlurBoundary: "mirror"}); err == nil {
+		t.Error("unknown boundary accepted")
+	}
+	if _, err := CTSmall(Options{BlurBoundary: "zero"}); err == nil {
+		t.Error("ct-small accepted a blur boundary")
+	}
+}
+
+func TestConventionsMismatch(t *testing.T) {
+	a := Conventions{ConventionBlurBoundary: "zero"}
+	if m := a.Mismatch(Conventions{ConventionBlurBoundary: "zero"}); m != "" {
+		t.Errorf("equal conventions reported as %q", m)
+	}
+	if m := a.Mismatch(Conventions{ConventionBlurBoundary: "reflect"}); m != "blur_boundary: zero here, reflect there" {
+		t.Errorf("mismatch %q", m)
+	}
+	if m := a.Mismatch(nil); m == "" {
+		t.Error("a missing convention is not a mismatch")
+	}
+	if m := Conventions(nil).Mismatch(nil); m != "" {
+		t.Errorf("empty conventions differ: %q", m)
+	}
+}

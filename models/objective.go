@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -28,6 +29,30 @@ type Objective struct {
 	L float64
 	// NormA is ‖A‖ (1 for normalised operators).
 	NormA float64
+	// Problem names the problem the functions come from, and Conventions
+	// its unstated choices (Problem.Conventions); both may be empty for
+	// objectives built by hand.
+	Problem     string
+	Conventions Conventions
+}
+
+// Setting describes where the functions come from, for output files: the
+// problem's name, the operator, the regularizer, α, the image size and
+// every convention.
+func (o *Objective) Setting() map[string]string {
+	s := map[string]string{
+		"operator":    o.A.String(),
+		"regularizer": o.Reg.String(),
+		"alpha":       strconv.FormatFloat(o.Alpha, 'g', -1, 64),
+		"size":        fmt.Sprintf("%dx%d", o.H, o.W),
+	}
+	if o.Problem != "" {
+		s["problem"] = o.Problem
+	}
+	for k, v := range o.Conventions {
+		s[k] = v
+	}
+	return s
 }
 
 // ImageLen is H·W.

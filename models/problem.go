@@ -2,6 +2,7 @@ package models
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"sort"
@@ -41,6 +42,9 @@ type Problem struct {
 	Noise float64
 	Start Start
 	Seed  uint64
+	// Conventions name the problem's unstated choices (e.g. the blur's
+	// boundary); every objective, checkpoint and curve file records them.
+	Conventions Conventions
 	// Describe lists human-readable facts (blur kernel, geometry, …).
 	Describe []string
 }
@@ -87,6 +91,7 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 		A: p.A, Reg: p.Reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W,
 		Y: y, Truth: append([]float64(nil), truth...), X0: x0,
 		L: p.L(), NormA: p.NormA,
+		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
 	}, nil
 }
 
@@ -99,6 +104,10 @@ type Options struct {
 	// WCRRWeights is the path of the weakly convex ridge regularizer's weights,
 	// for problems that need them.
 	WCRRWeights string
+	// BlurBoundary is the blur's boundary condition for the deblurring
+	// problems: "zero", "circular" or "reflect" ("" keeps
+	// DefaultBlurBoundary). Problems without a blur refuse it.
+	BlurBoundary string
 }
 
 // Constructor builds a Problem from options.
@@ -140,15 +149,22 @@ func Names() []string {
 func Summary(name string) string { return registry[name].summary }
 
 func init() {
-	Register("deblur", "Problem 1: Huber-TV deblurring, 5×5 Gaussian blur σ=1.5, 96×96, noise 0.01, α=2e-4, ε=0.005, x0 = y", Deblur)
+	Register("deblur", "Problem 1: Huber-TV deblurring, 5×5 Gaussian blur σ=1.5 (zero, circular or reflect boundary), 96×96, noise 0.01, α=2e-4, ε=0.005, x0 = y", Deblur)
 }
 
 // Deblur is Problem 1 of the paper: Huber-TV deblurring with a 5×5 Gaussian
-// blur of σ = 1.5 (reflecting boundary) normalised to ‖A‖ = 1, 96×96 images,
-// noise 0.01, α = 2e-4, Huber ε = 0.005 (so L = 1 + 8α/ε = 1.32), x⁰ = y.
+// blur of σ = 1.5 normalised to ‖A‖ = 1, 96×96 images, noise 0.01,
+// α = 2e-4, Huber ε = 0.005 (so L = 1 + 8α/ε = 1.32), x⁰ = y. The paper does
+// not state the blur's boundary; opt.BlurBoundary chooses it (zero padding by
+// default, DefaultBlurBoundary) and the problem records it as a convention.
+// "reflect" is the half-sample symmetric extension (… b a | a b …).
 func Deblur(opt Options) (*Problem, error) {
 	h, w := sizeOr(opt, 96, 96)
-	blur, err := NewBlur("gauss5-1.5", GaussianKernel(5, 1.5), 5, kernels.Reflect)
+	bnd, err := blurBoundary(opt)
+	if err != nil {
+		return nil, fmt.Errorf("problem deblur: %w", err)
+	}
+	blur, err := NewBlur("gauss5-1.5", GaussianKernel(5, 1.5), 5, bnd)
 	if err != nil {
 		return nil, err
 	}
@@ -162,8 +178,9 @@ func Deblur(opt Options) (*Problem, error) {
 	return &Problem{
 		Name: "deblur", H: h, W: w, A: a, NormA: 1,
 		Reg: HuberTV{Eps: 0.005}, Alpha: 2e-4, Noise: 0.01, Start: FromObservation, Seed: seedOr(opt),
+		Conventions: Conventions{ConventionBlurBoundary: bnd.String()},
 		Describe: []string{
-			"operator: 5×5 Gaussian blur, σ = 1.5, reflecting boundary",
+			fmt.Sprintf("operator: 5×5 Gaussian blur, σ = 1.5, %s boundary", bnd),
 			fmt.Sprintf("‖blur‖ before normalisation: %.12g", nrm),
 		},
 	}, nil

@@ -29,31 +29,33 @@ func IsUnrolled(m *greedy.Manifest) bool { return strings.HasPrefix(m.Inner, Inn
 // epoch: the vectors in state/ with its epoch number are valid once it lists
 // the epoch.
 type State struct {
-	Format       string      `json:"format"`
-	Problem      string      `json:"problem"`
-	DataHash     string      `json:"data_hash"`
-	NTrain       int         `json:"n_train"`
-	H            int         `json:"height"`
-	W            int         `json:"width"`
-	Method       string      `json:"method"`
-	T            int         `json:"T"`
-	Tau          float64     `json:"tau"`
-	Weights      []float64   `json:"weights"`
-	Batch        int         `json:"batch"`
-	LearningRate float64     `json:"learning_rate"`
-	Beta1        float64     `json:"beta1"`
-	Beta2        float64     `json:"beta2"`
-	Eps          float64     `json:"eps"`
-	Seed         int64       `json:"seed"`
-	EpochsWanted int         `json:"epochs_wanted"`
-	Epochs       []EpochInfo `json:"epochs"`
-	AdamStep     int         `json:"adam_step"`
+	Format  string `json:"format"`
+	Problem string `json:"problem"`
+	// Conventions are the problem's unstated choices (models.Conventions).
+	Conventions  models.Conventions `json:"conventions,omitempty"`
+	DataHash     string             `json:"data_hash"`
+	NTrain       int                `json:"n_train"`
+	H            int                `json:"height"`
+	W            int                `json:"width"`
+	Method       string             `json:"method"`
+	T            int                `json:"T"`
+	Tau          float64            `json:"tau"`
+	Weights      []float64          `json:"weights"`
+	Batch        int                `json:"batch"`
+	LearningRate float64            `json:"learning_rate"`
+	Beta1        float64            `json:"beta1"`
+	Beta2        float64            `json:"beta2"`
+	Eps          float64            `json:"eps"`
+	Seed         int64              `json:"seed"`
+	EpochsWanted int                `json:"epochs_wanted"`
+	Epochs       []EpochInfo        `json:"epochs"`
+	AdamStep     int                `json:"adam_step"`
 }
 
 func newState(cfg *Config, o *models.Objective, l *Loss, tau float64) *State {
 	a := NewAdam(0, cfg.LearningRate)
 	return &State{
-		Format: StateFormat, Problem: cfg.Problem, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
+		Format: StateFormat, Problem: cfg.Problem, Conventions: o.Conventions, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
 		Method: cfg.Method.Name(), T: cfg.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
 		Batch: cfg.Batch, LearningRate: cfg.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
 		Seed: cfg.Seed, EpochsWanted: cfg.Epochs,
@@ -67,6 +69,7 @@ func (old *State) compatible(cur *State) error {
 	}
 	for _, f := range []field{
 		{"problem", old.Problem, cur.Problem},
+		{"conventions", old.Conventions.String(), cur.Conventions.String()},
 		{"data hash", old.DataHash, cur.DataHash},
 		{"training functions", old.NTrain, cur.NTrain},
 		{"image size", [2]int{old.H, old.W}, [2]int{cur.H, cur.W}},
@@ -166,7 +169,7 @@ func save(dir string, st *State, o *models.Objective, l *Loss, u []float64, adam
 		return err
 	}
 	man := &greedy.Manifest{
-		Format: greedy.FormatVersion, Problem: st.Problem, Operator: o.A.String(), Regular: o.Reg.String(),
+		Format: greedy.FormatVersion, Problem: st.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: st.DataHash, Seed: st.Seed,
 		Method: st.Method, Tau: st.Tau, L: o.L, Lambda: "0", Mu: "0",
 		Inner:    fmt.Sprintf("%s(T=%d,adam,lr=%g,batch=%d,epochs=%d/%d)", InnerPrefix, st.T, st.LearningRate, st.Batch, e, st.EpochsWanted),

@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/models"
 )
 
@@ -131,10 +132,10 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	if cfg.Resume {
 		old, err := readState(cfg.Dir)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("unroll: %w %s: %w", greedy.ErrCannotResume, cfg.Dir, err)
 		}
 		if err := old.compatible(st); err != nil {
-			return nil, fmt.Errorf("unroll: cannot resume %s: %w", cfg.Dir, err)
+			return nil, fmt.Errorf("unroll: %w %s: %w", greedy.ErrCannotResume, cfg.Dir, err)
 		}
 		st.Epochs = old.Epochs
 		st.AdamStep = old.AdamStep

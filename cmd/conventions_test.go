@@ -1,0 +1,87 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+)
+
+// TestBoundaryRecordedAndEnforced trains under a reflecting blur and checks
+// that the manifest and the curve files record it, that apply and eval adopt
+// it when no boundary is given, and that an explicit other boundary or
+// problem is refused with exit 2 naming the convention.
+func TestBoundaryRecordedAndEnforced(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	args := []string{"train", "greedy", "--param", "ps", "--size", "16", "--n-train", "2", "--max-steps", "2",
+		"--blur-boundary", "reflect", "--out", dir}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("train greedy: exit %d: %s", code, errb.String())
+	}
+	m, err := greedy.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Conventions["blur_boundary"]; got != "reflect" {
+		t.Fatalf("manifest records blur_boundary %q, want reflect", got)
+	}
+
+	out.Reset()
+	errb.Reset()
+	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--iters", "3"}, &out, &errb); code != 0 {
+		t.Fatalf("apply without --blur-boundary: exit %d: %s", code, errb.String())
+	}
+	evalDir := filepath.Join(t.TempDir(), "eval")
+	if code := Main([]string{"eval", "--params", dir, "--methods", "gd", "--n-test", "2", "--iters", "3",
+		"--fstar-iters", "20", "--cache", t.TempDir(), "--out", evalDir}, &out, &errb); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errb.String())
+	}
+	b, err := os.ReadFile(filepath.Join(evalDir, "curves.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file struct {
+		Curves []struct {
+			Method  string            `json:"method"`
+			Setting map[string]string `json:"setting"`
+		} `json:"curves"`
+	}
+	if err := json.Unmarshal(b, &file); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range file.Curves {
+		if c.Setting["blur_boundary"] != "reflect" || c.Setting["problem"] != "deblur" {
+			t.Errorf("curve %s: setting %v, want problem deblur with blur_boundary reflect", c.Method, c.Setting)
+		}
+	}
+	csv, err := os.ReadFile(filepath.Join(evalDir, "curves.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(csv), "blur_boundary=reflect") {
+		t.Errorf("curves.csv does not record the boundary:\n%.300s", csv)
+	}
+
+	for name, bad := range map[string][]string{
+		"apply, other boundary": {"apply", "--params", dir, "--blur-boundary", "zero", "--n-test", "2", "--iters", "2"},
+		"eval, other boundary": {"eval", "--params", dir, "--blur-boundary", "circular", "--methods", "gd", "--n-test", "2",
+			"--iters", "2", "--cache", t.TempDir(), "--out", filepath.Join(t.TempDir(), "e")},
+		"apply, other problem": {"apply", "--params", dir, "--problem", "ct-small", "--n-test", "2", "--iters", "2"},
+		"resume, other boundary": {"train", "greedy", "--param", "ps", "--size", "16", "--n-train", "2", "--max-steps", "3",
+			"--blur-boundary", "zero", "--out", dir, "--resume"},
+	} {
+		errb.Reset()
+		code := Main(bad, &out, &errb)
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2 (%s)", name, code, errb.String())
+		}
+		if want := "reflect"; name != "apply, other problem" && !strings.Contains(errb.String(), want) {
+			t.Errorf("%s: message does not name the trained boundary: %s", name, errb.String())
+		}
+	}
+}
