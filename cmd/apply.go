@@ -135,7 +135,12 @@ func runEval(env *Env, args []string) error {
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
 	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json")
+	var protocol string
+	addProtocol(fs, &protocol)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if _, err := applyProtocol(fs, protocol, pf.Problem); err != nil {
 		return err
 	}
 	if *iters < 1 || *fstarIters < 1 {

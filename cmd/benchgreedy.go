@@ -51,13 +51,14 @@ func procMemory() (rss, peak int64) {
 func runBenchGreedy(env *Env, args []string) error {
 	var pf problemFlags
 	var vf validationFlags
+	var sf solverFlags
+	var protocol string
 	fs := newFlags(env, "bench greedy", "bench greedy [--data ../shared/data/stl10] [--params m-ps,m-pc] [--inner lbfgs,nag]")
 	pf.add(fs, 25, 100)
 	params := fs.StringSlice("params", []string{"m-ps", "m-pc"}, "methods to train")
 	inners := fs.StringSlice("inner", []string{"lbfgs", "nag"}, "inner solvers")
 	maxSteps := fs.Int("max-steps", 150, "cap on training steps (lbfgs)")
 	nagSteps := fs.Int("nag-steps", 3, "steps to time for the nag inner solver (it is slow; 0 trains it fully)")
-	nagIters := fs.Int("nag-iters", 0, "NAG iterations per block (0: the paper's 1000, 100 for scalars)")
 	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
 	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
 	guard := fs.Bool("safeguard", false, "also evaluate each learned optimizer with the safeguard (steps that raise f become gradient steps)")
@@ -65,15 +66,22 @@ func runBenchGreedy(env *Env, args []string) error {
 	evalIters := fs.Int("iters", 0, "test iterations to run (0: the largest --at)")
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f* of the test set")
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
-	precond := fs.Bool("precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
-	maxEvals := fs.Int("lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
 	lambda := fs.String("lambda", "0", "λt schedule")
 	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	sf.add(fs)
+	addProtocol(fs, &protocol)
 	vf.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	preset, err := applyProtocol(fs, protocol, pf.Problem)
+	if err != nil {
+		return err
+	}
+	if preset != nil {
+		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", protocol, strings.Join(preset, " "))
 	}
 	if err := vf.validate(); err != nil {
 		return err
@@ -134,19 +142,13 @@ func runBenchGreedy(env *Env, args []string) error {
 			return asUsage(err)
 		}
 		for _, in := range *inners {
-			inner, err := greedy.ParseInner(in)
+			inner, err := sf.solver(in)
 			if err != nil {
-				return asUsage(err)
+				return err
 			}
 			steps := *maxSteps
-			if in == "lbfgs" {
-				inner = greedy.LBFGS{MaxEvaluations: *maxEvals}
-			}
-			if in == "nag" {
-				inner = greedy.NAG{Iters: *nagIters}
-				if *nagSteps > 0 {
-					steps = *nagSteps
-				}
+			if in == "nag" && *nagSteps > 0 {
+				steps = *nagSteps
 			}
 			dir := filepath.Join(*out, p+"-"+in)
 			os.RemoveAll(dir)
@@ -154,7 +156,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			var evals int
 			runtime.GC()
 			res, err := greedy.Train(train, greedy.Config{
-				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !*precond, MaxSteps: steps, Dir: dir,
+				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, Protocol: protocol, MaxSteps: steps, Dir: dir,
 				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations

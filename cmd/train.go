@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
@@ -27,16 +28,16 @@ type greedyFlags struct {
 	Resume    bool
 	Certified bool
 	CertifyL  float64
-	LBFGSTol  float64
-	MaxEvals  int
-	Precond   bool
+	Protocol  string
 }
 
 func runTrainGreedy(env *Env, args []string) error {
 	var pf problemFlags
 	var gf greedyFlags
 	var vf validationFlags
-	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc --inner lbfgs|nag|closed --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
+	var sf solverFlags
+	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc [--protocol paper] --inner lbfgs|nag|closed --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
+	addProtocol(fs, &gf.Protocol)
 	pf.add(fs, 25, 0)
 	fs.StringVar(&gf.Param, "param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
 	fs.StringVar(&gf.Inner, "inner", "lbfgs", "inner solver: lbfgs, nag or closed (least squares only)")
@@ -50,11 +51,13 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
-	fs.Float64Var(&gf.LBFGSTol, "lbfgs-tol", 1e-6, "L-BFGS inner solver: relative gradient tolerance")
-	fs.IntVar(&gf.MaxEvals, "lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
-	fs.BoolVar(&gf.Precond, "precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
+	sf.add(fs)
 	vf.add(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	preset, err := applyProtocol(fs, gf.Protocol, pf.Problem)
+	if err != nil {
 		return err
 	}
 	if pf.NTrain < 1 {
@@ -69,19 +72,13 @@ func runTrainGreedy(env *Env, args []string) error {
 	if gf.TolRel < 0 || gf.TolAbs < 0 || gf.Tau < 0 || math.IsNaN(gf.TolRel+gf.TolAbs+gf.Tau) {
 		return usagef("--tol-rel, --tol-abs and --tau must be ≥ 0")
 	}
-	if gf.LBFGSTol <= 0 || gf.LBFGSTol >= 1 || gf.MaxEvals < 1 {
-		return usagef("--lbfgs-tol must be in (0, 1) and --lbfgs-max-evals ≥ 1")
-	}
 	method, err := models.ParseMethod(gf.Param)
 	if err != nil {
 		return asUsage(err)
 	}
-	inner, err := greedy.ParseInner(gf.Inner)
+	inner, err := sf.solver(gf.Inner)
 	if err != nil {
-		return asUsage(err)
-	}
-	if _, ok := inner.(greedy.LBFGS); ok {
-		inner = greedy.LBFGS{RelTol: gf.LBFGSTol, MaxEvaluations: gf.MaxEvals}
+		return err
 	}
 	lam, err := greedy.ParseSchedule(gf.Lambda)
 	if err != nil {
@@ -109,8 +106,11 @@ func runTrainGreedy(env *Env, args []string) error {
 			return usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", gf.Out)
 		}
 	}
-	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g) with the %s inner solver → %s\n",
-		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, inner.Name(), gf.Out)
+	if preset != nil {
+		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(preset, " "))
+	}
+	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver → %s\n",
+		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), inner.Name(), gf.Out)
 	if val != nil {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, vf.Scales)
 	}
@@ -124,7 +124,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL,
-		NoPrecond: !gf.Precond, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
+		NoPrecond: !sf.Precond, Protocol: gf.Protocol, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {
 			mark := ""
@@ -144,4 +144,12 @@ func runTrainGreedy(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "stopped: %s after %d steps in %.1f s; parameters in %s\n", res.StopCause, len(res.Steps), time.Since(start).Seconds(), gf.Out)
 	return nil
+}
+
+// orNone returns s, or "no conventions" when s is empty.
+func orNone(s string) string {
+	if s == "" {
+		return "no conventions"
+	}
+	return s
 }

@@ -45,12 +45,17 @@ type Manifest struct {
 	Lambda      string             `json:"lambda"`
 	Mu          string             `json:"mu"`
 	Inner       string             `json:"inner"`
-	TolRel      float64            `json:"tol_rel"`
-	TolAbs      float64            `json:"tol_abs"`
-	MaxSteps    int                `json:"max_steps"`
-	Versions    map[string]string  `json:"versions"`
-	ThetaLen    int                `json:"theta_len"`
-	PhiLen      int                `json:"phi_len"`
+	// InnerSettings are the inner solver's budget and step rule (e.g.
+	// "nag(iters=1000+1000,rounds=10,step=paper)"), Protocol the named preset
+	// the run was configured from ("paper", or "" for individual flags).
+	InnerSettings string            `json:"inner_settings,omitempty"`
+	Protocol      string            `json:"protocol,omitempty"`
+	TolRel        float64           `json:"tol_rel"`
+	TolAbs        float64           `json:"tol_abs"`
+	MaxSteps      int               `json:"max_steps"`
+	Versions      map[string]string `json:"versions"`
+	ThetaLen      int               `json:"theta_len"`
+	PhiLen        int               `json:"phi_len"`
 	// NVal and WeightScales record the validation functions and the
 	// candidate multipliers of (λt, μt) (Config.Validation, Config.WeightScales).
 	NVal         int        `json:"n_val,omitempty"`

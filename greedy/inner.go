@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -19,8 +21,12 @@ type Subproblem struct {
 	// Loss evaluates g and its gradient.
 	Loss *StepLoss
 	// Lipschitz returns a Lipschitz constant of ∇g restricted to block b
-	// (0: θ, 1: φ), for constant-step methods.
+	// (0: θ, 1: φ), for constant-step methods: λ + L‖(1/N) Σk BkᵀBk‖ by
+	// power iteration.
 	Lipschitz func(b int) (float64, error)
+	// PaperLipschitz returns the paper's bound λ + (1/N) Σk L‖Bk‖² for block
+	// b (NAG with StepPaper).
+	PaperLipschitz func(b int) (float64, error)
 	// Quadratic reports that every fk is quadratic (least squares), so g is.
 	Quadratic bool
 	// Precond, if not nil, applies a symmetric positive definite P ≈ H^(−1/2)
@@ -46,6 +52,22 @@ type LBFGS struct {
 
 // Name implements InnerSolver.
 func (LBFGS) Name() string { return "lbfgs" }
+
+// Settings describes the solver's tolerance, budget and memory, e.g.
+// "lbfgs(rel_tol=1e-06,max_evals=1000,memory=10,precond=true)".
+func (s LBFGS) Settings(precond bool) string {
+	rel, maxEval, mem := s.RelTol, s.MaxEvaluations, s.Memory
+	if rel <= 0 {
+		rel = 1e-6
+	}
+	if maxEval <= 0 {
+		maxEval = 1000
+	}
+	if mem <= 0 {
+		mem = 10
+	}
+	return fmt.Sprintf("lbfgs(rel_tol=%g,max_evals=%d,memory=%d,precond=%t)", rel, maxEval, mem, precond)
+}
 
 // Minimize implements InnerSolver.
 func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
@@ -131,34 +153,115 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 }
 
 // NAG is the paper's inner solver: Nesterov's accelerated gradient with constant
-// step 1/L_b on each block b (θ, then φ), alternating blocks of Iters
-// iterations, repeated Rounds times. Defaults: 1000 iterations (100 when a
-// block is a single scalar) and 10 rounds.
+// step 1/L_b on each block b (θ, then φ). With a momentum block it alternates
+// blocks of Iters iterations, repeated Rounds times; with G alone it runs one
+// block. The defaults are the paper's budgets (Budget): G alone 5,000
+// iterations (500 when θ is a single scalar); G and H 1,000 iterations on θ
+// then on φ (100 for a scalar block), repeated 10 times.
+//
+// Step chooses L_b. StepExact (the default) is λ + L·‖(1/N) Σk BkᵀBk‖ by
+// power iteration, Bk the linear map θ ↦ G_θ gk (φ ↦ H_φ pk); StepPaper is
+// the paper's bound λ + (1/N) Σk L‖Bk‖², with ‖Bk‖ = ‖gk‖ (PS, PF), ‖gk‖∞
+// (PP), max|DFT gk| (PC) and by power iteration for other types. The bound is
+// never smaller, so StepPaper takes shorter steps; within a fixed budget the
+// two stop at different points and regularise differently.
 type NAG struct {
 	Iters  int
 	Rounds int
+	Step   StepRule
+}
+
+// StepRule chooses the constant step of a first-order inner solver.
+type StepRule string
+
+const (
+	// StepExact uses the exact block curvature by power iteration.
+	StepExact StepRule = "exact"
+	// StepPaper uses the paper's bound (1/N) Σk L‖Bk‖².
+	StepPaper StepRule = "paper"
+)
+
+// ParseStepRule returns the step rule named exact or paper ("" is exact).
+func ParseStepRule(s string) (StepRule, error) {
+	switch StepRule(s) {
+	case "", StepExact:
+		return StepExact, nil
+	case StepPaper:
+		return StepPaper, nil
+	}
+	return "", fmt.Errorf("unknown NAG step rule %q: use exact (power iteration) or paper (the paper's bound)", s)
 }
 
 // Name implements InnerSolver.
 func (NAG) Name() string { return "nag" }
 
-// Minimize implements InnerSolver.
-func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
-	rounds := s.Rounds
+// Settings describes the solver's budget and step rule for θ of thetaLen
+// values and φ of phiLen (0 without momentum), e.g.
+// "nag(iters=1000+1000,rounds=10,step=paper)".
+func (s NAG) Settings(thetaLen, phiLen int) string {
+	iters, rounds := s.Budget(thetaLen, phiLen)
+	parts := make([]string, len(iters))
+	for i, n := range iters {
+		parts[i] = strconv.Itoa(n)
+	}
+	step := s.Step
+	if step == "" {
+		step = StepExact
+	}
+	return fmt.Sprintf("nag(iters=%s,rounds=%d,step=%s)", strings.Join(parts, "+"), rounds, step)
+}
+
+// Budget returns the iterations NAG spends on each block per round (θ, then
+// φ when phiLen > 0) and the number of rounds.
+func (s NAG) Budget(thetaLen, phiLen int) (iters []int, rounds int) {
+	perBlock := func(n, scalar, other int) int {
+		if s.Iters > 0 {
+			return s.Iters
+		}
+		if n == 1 {
+			return scalar
+		}
+		return other
+	}
+	if phiLen == 0 {
+		// G alone: one block, no alternation.
+		if s.Iters > 0 {
+			return []int{s.Iters * max(s.Rounds, 1)}, 1
+		}
+		if s.Rounds > 0 {
+			return []int{perBlock(thetaLen, 100, 1000) * s.Rounds}, 1
+		}
+		return []int{perBlock(thetaLen, 500, 5000)}, 1
+	}
+	rounds = s.Rounds
 	if rounds <= 0 {
 		rounds = 10
 	}
+	return []int{perBlock(thetaLen, 100, 1000), perBlock(phiLen, 100, 1000)}, rounds
+}
+
+// Minimize implements InnerSolver.
+func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 	loss := sp.Loss
 	u := append([]float64(nil), u0...)
-	blocks := [][2]int{{0, loss.ThetaLen()}}
-	if loss.Dim() > loss.ThetaLen() {
-		blocks = append(blocks, [2]int{loss.ThetaLen(), loss.Dim()})
-	} else {
-		rounds = 1 // a single block needs no alternation
+	nTheta := loss.ThetaLen()
+	blocks := [][2]int{{0, nTheta}}
+	if loss.Dim() > nTheta {
+		blocks = append(blocks, [2]int{nTheta, loss.Dim()})
+	}
+	budget, rounds := s.Budget(nTheta, loss.Dim()-nTheta)
+	lipschitz := sp.Lipschitz
+	if s.Step == StepPaper {
+		if sp.PaperLipschitz == nil {
+			return nil, errors.New("NAG with the paper's step: the subproblem has no PaperLipschitz bound")
+		}
+		lipschitz = sp.PaperLipschitz
+	} else if s.Step != "" && s.Step != StepExact {
+		return nil, fmt.Errorf("NAG: unknown step rule %q", s.Step)
 	}
 	steps := make([]float64, len(blocks))
 	for b := range blocks {
-		l, err := sp.Lipschitz(b)
+		l, err := lipschitz(b)
 		if err != nil {
 			return nil, err
 		}
@@ -176,19 +279,9 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 			if steps[b] == 0 {
 				continue
 			}
-			iters := s.Iters
-			if iters <= 0 {
-				iters = 1000
-				if blk[1]-blk[0] == 1 {
-					iters = 100
-				}
-			}
-			if len(blocks) == 1 && s.Rounds > 0 {
-				iters *= s.Rounds
-			}
 			copy(prev, u)
 			tk := 1.0
-			for it := 0; it < iters; it++ {
+			for it := 0; it < budget[b]; it++ {
 				tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
 				beta := (tk - 1) / tn
 				copy(yv, u)

@@ -35,6 +35,9 @@ type Config struct {
 	Dir string
 	// Resume continues the run in Dir from its last completed step.
 	Resume bool
+	// Protocol names the preset the configuration came from ("paper"), for
+	// the manifest.
+	Protocol string
 	// Problem, DataHash and Seed are recorded in the manifest and checked on resume.
 	Problem  string
 	DataHash string
@@ -130,7 +133,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Method: cfg.Method.Name(), Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
-		Inner: inner.Name(), TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
+		Inner: inner.Name(), InnerSettings: innerSettings(inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
 		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
 	}
 	if val != nil {
@@ -263,6 +266,23 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			}
 			return curv[b], nil
 		}
+		// The paper's bound (1/N) Σk ‖Bk‖² of the same blocks (NAG with
+		// StepPaper), also computed at most once a step.
+		paperCurv := [2]float64{-1, -1}
+		paperCurvature := func(b int) (float64, error) {
+			if paperCurv[b] < 0 {
+				par, v := cfg.Method.G, grad
+				if b == 1 {
+					par, v = cfg.Method.H, p
+				}
+				c, err := paperCurvature(par, v, o.N, o.H, o.W)
+				if err != nil {
+					return 0, err
+				}
+				paperCurv[b] = c
+			}
+			return paperCurv[b], nil
+		}
 		if cfg.Lambda.Relative && lam > 0 {
 			c, err := curvature(0)
 			if err != nil {
@@ -295,7 +315,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			phi   []float64
 		)
 		for ci, sc := range scales {
-			c, err := solveStep(loss, sp, inner, curvature, cfg, o, grad, p, sc*lam, sc*mu)
+			c, err := solveStep(loss, sp, inner, curvature, paperCurvature, cfg, o, grad, p, sc*lam, sc*mu)
 			if err != nil {
 				return nil, fmt.Errorf("greedy: step %d: %w", t, err)
 			}
@@ -413,6 +433,26 @@ func saveStep(dir string, man *Manifest, t int, theta, phi, x, xprev, xval, xval
 	return nil
 }
 
+// orIf returns v when cond holds and "" otherwise: a field that an older
+// checkpoint did not record is not compared.
+func orIf(cond bool, v string) string {
+	if cond {
+		return v
+	}
+	return ""
+}
+
+// innerSettings describes the inner solver's budget for the manifest.
+func innerSettings(inner InnerSolver, nTheta, nPhi int, cfg Config) string {
+	switch s := inner.(type) {
+	case NAG:
+		return s.Settings(nTheta, nPhi)
+	case LBFGS:
+		return s.Settings(!cfg.NoPrecond)
+	}
+	return fmt.Sprintf("%+v", inner)
+}
+
 // compatible reports whether a checkpoint can be resumed with a new configuration.
 func compatible(old, cur *Manifest) error {
 	type field struct {
@@ -434,6 +474,7 @@ func compatible(old, cur *Manifest) error {
 		{"lambda", old.Lambda, cur.Lambda},
 		{"mu", old.Mu, cur.Mu},
 		{"inner solver", old.Inner, cur.Inner},
+		{"inner solver settings", old.InnerSettings, orIf(old.InnerSettings != "", cur.InnerSettings)},
 		{"validation functions", old.NVal, cur.NVal},
 		{"penalty weight scales", fmt.Sprint(old.WeightScales), fmt.Sprint(cur.WeightScales)},
 		{"validation lookahead", old.ValLookahead, cur.ValLookahead},
@@ -490,18 +531,22 @@ type candidate struct {
 // solveStep minimises the step loss with weights λ, μ from the reference,
 // keeping the reference when the solver did no better (BGD), and returns the
 // solution with its full parameters.
-func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature func(int) (float64, error),
+func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature, paperCurvature func(int) (float64, error),
 	cfg Config, o *models.Objective, grad, p []float64, lam, mu float64) (*candidate, error) {
 	if err := loss.SetWeights(lam, mu); err != nil {
 		return nil, err
 	}
-	sp.Lipschitz = func(b int) (float64, error) {
-		c, err := curvature(b)
-		if b == 0 {
-			return lam + o.L*c, err
+	weighted := func(c func(int) (float64, error)) func(int) (float64, error) {
+		return func(b int) (float64, error) {
+			v, err := c(b)
+			if b == 0 {
+				return lam + o.L*v, err
+			}
+			return mu + o.L*v, err
 		}
-		return mu + o.L*c, err
 	}
+	sp.Lipschitz = weighted(curvature)
+	sp.PaperLipschitz = weighted(paperCurvature)
 	sp.Precond = nil
 	if !cfg.NoPrecond {
 		sp.Precond = blockPreconditioner(cfg.Method, loss, grad, p, o, lam/o.L, mu/o.L)

@@ -1,0 +1,55 @@
+package cmd
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+)
+
+// TestPaperProtocolExpands checks that --protocol paper sets the paper's
+// budgets, weights and tolerance on the flags not given, that each given
+// flag overrides it, and that the manifest records the result.
+func TestPaperProtocolExpands(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		args     []string
+		settings string
+		tolRel   float64
+		nTrain   int
+	}{
+		{"deblur, budget overridden", []string{"--param", "m-pc", "--size", "12", "--n-train", "2", "--nag-iters", "3"},
+			"nag(iters=3+3,rounds=10,step=paper)", 1e7, 2},
+		{"ct-small, paper budget", []string{"--problem", "ct-small", "--param", "ps", "--size", "12"},
+			"nag(iters=500,rounds=1,step=paper)", 1e12, 25},
+		{"step rule overridden", []string{"--param", "m-ps", "--size", "12", "--n-train", "3", "--nag-step", "exact", "--nag-rounds", "2"},
+			"nag(iters=100+100,rounds=2,step=exact)", 1e7, 3},
+	} {
+		dir := filepath.Join(t.TempDir(), "run")
+		var out, errb bytes.Buffer
+		args := append([]string{"train", "greedy", "--protocol", "paper", "--max-steps", "1", "--out", dir}, c.args...)
+		if code := Main(args, &out, &errb); code != 0 {
+			t.Fatalf("%s: exit %d: %s", c.name, code, errb.String())
+		}
+		if !strings.Contains(out.String(), "protocol paper:") || !strings.Contains(out.String(), "lambda=0") {
+			t.Errorf("%s: the preset is not printed:\n%s", c.name, out.String())
+		}
+		m, err := greedy.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.InnerSettings != c.settings || m.Protocol != "paper" || m.Lambda != "0" || m.Mu != "0" || m.TolRel != c.tolRel || m.NTrain != c.nTrain || m.MaxSteps != 1 {
+			t.Errorf("%s: manifest inner %q protocol %q λ %s μ %s tol %g n %d max %d; want %q paper 0 0 %g %d 1",
+				c.name, m.InnerSettings, m.Protocol, m.Lambda, m.Mu, m.TolRel, m.NTrain, m.MaxSteps, c.settings, c.tolRel, c.nTrain)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--protocol", "fast", "--out", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 {
+		t.Errorf("unknown protocol: exit %d, want 2", code)
+	}
+	if code := Main([]string{"train", "greedy", "--nag-step", "huge", "--inner", "nag", "--out", filepath.Join(t.TempDir(), "y")}, &out, &errb); code != 2 {
+		t.Errorf("unknown NAG step rule: exit %d, want 2", code)
+	}
+}

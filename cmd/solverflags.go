@@ -1,0 +1,128 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/spf13/pflag"
+)
+
+// solverFlags tune the greedy inner solvers; solver turns them into one.
+// Every command that trains greedily (train greedy, bench greedy) goes
+// through here, so a flag means the same everywhere.
+type solverFlags struct {
+	LBFGSTol  float64
+	MaxEvals  int
+	Precond   bool
+	NAGIters  int
+	NAGRounds int
+	NAGStep   string
+}
+
+func (s *solverFlags) add(fs *pflag.FlagSet) {
+	fs.Float64Var(&s.LBFGSTol, "lbfgs-tol", 1e-6, "L-BFGS inner solver: relative gradient tolerance")
+	fs.IntVar(&s.MaxEvals, "lbfgs-max-evals", 1000, "L-BFGS inner solver: evaluations per step")
+	fs.BoolVar(&s.Precond, "precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
+	fs.IntVar(&s.NAGIters, "nag-iters", 0, "NAG inner solver: iterations per block and round (0: the paper's budget — G alone 5000, 500 for PS; G and H 1000 a block, 100 for a scalar block)")
+	fs.IntVar(&s.NAGRounds, "nag-rounds", 0, "NAG inner solver: rounds of alternating θ and φ blocks (0: the paper's 10)")
+	fs.StringVar(&s.NAGStep, "nag-step", "exact", "NAG inner solver's step 1/L_g: exact (power iteration on (1/N)ΣBkᵀBk) or paper (the paper's bound (1/N)Σ L‖Bk‖²)")
+}
+
+func (s *solverFlags) validate() error {
+	if s.LBFGSTol <= 0 || s.LBFGSTol >= 1 || s.MaxEvals < 1 {
+		return usagef("--lbfgs-tol must be in (0, 1) and --lbfgs-max-evals ≥ 1 (got %g and %d)", s.LBFGSTol, s.MaxEvals)
+	}
+	if s.NAGIters < 0 || s.NAGRounds < 0 {
+		return usagef("--nag-iters and --nag-rounds must be ≥ 0 (got %d and %d)", s.NAGIters, s.NAGRounds)
+	}
+	if _, err := greedy.ParseStepRule(s.NAGStep); err != nil {
+		return usagef("--nag-step: %v", err)
+	}
+	return nil
+}
+
+// solver returns the named inner solver (lbfgs, nag or closed) with these settings.
+func (s *solverFlags) solver(name string) (greedy.InnerSolver, error) {
+	if err := s.validate(); err != nil {
+		return nil, err
+	}
+	inner, err := greedy.ParseInner(name)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	switch inner.(type) {
+	case greedy.LBFGS:
+		return greedy.LBFGS{RelTol: s.LBFGSTol, MaxEvaluations: s.MaxEvals}, nil
+	case greedy.NAG:
+		step, _ := greedy.ParseStepRule(s.NAGStep)
+		return greedy.NAG{Iters: s.NAGIters, Rounds: s.NAGRounds, Step: step}, nil
+	}
+	return inner, nil
+}
+
+// protocols are named presets of flag values. A preset sets each flag that
+// the command has and the user did not give; the value may depend on the
+// problem (Problem 2 stops at 10¹² instead of 10⁷).
+var protocols = map[string]struct {
+	summary string
+	values  func(problem string) map[string]string
+}{
+	"paper": {
+		summary: "the paper's training and evaluation protocol: λt = μt = 0; NAG inner solver from (θ̃, φ̃) with the paper's budgets and its step bound; " +
+			"N = 25; stop when every ‖∇fk‖² < ‖∇fk(x⁰)‖²/10⁷ (10¹² for CT); f* from 2,000 NAG iterations; 100 test functions",
+		values: func(problem string) map[string]string {
+			tol := "1e7"
+			if strings.HasPrefix(problem, "ct") {
+				tol = "1e12"
+			}
+			return map[string]string{
+				"lambda": "0", "mu": "0",
+				"inner": "nag", "nag-step": "paper", "nag-iters": "0", "nag-rounds": "0",
+				"n-train": "25", "tol-rel": tol, "tol-abs": "0", "max-steps": "1000",
+				"n-test": "100", "fstar-method": "nag", "fstar-iters": "2000", "nag-steps": "0",
+			}
+		},
+	},
+}
+
+func protocolNames() []string {
+	var out []string
+	for n := range protocols {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// addProtocol registers --protocol.
+func addProtocol(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "protocol", "", "preset of flag values; each flag given explicitly overrides it: "+
+		strings.Join(protocolNames(), ", ")+" ("+protocols["paper"].summary+")")
+}
+
+// applyProtocol sets the preset's values on every flag of fs that exists
+// and was not given, and returns what it set as "name=value" pairs (sorted).
+func applyProtocol(fs *pflag.FlagSet, name, problem string) ([]string, error) {
+	if name == "" {
+		return nil, nil
+	}
+	p, ok := protocols[name]
+	if !ok {
+		return nil, usagef("--protocol %q: choose one of %s", name, strings.Join(protocolNames(), ", "))
+	}
+	var set []string
+	for flag, v := range p.values(problem) {
+		f := fs.Lookup(flag)
+		if f == nil || f.Changed {
+			continue
+		}
+		if err := fs.Set(flag, v); err != nil {
+			return nil, fmt.Errorf("--protocol %s: setting --%s %s: %w", name, flag, v, err)
+		}
+		set = append(set, flag+"="+v)
+	}
+	sort.Strings(set)
+	return set, nil
+}
