@@ -32,28 +32,49 @@ func runCertify(env *Env, args []string) error {
 		*l = man.L
 	}
 	fmt.Fprintf(env.Stdout, "%s, %d steps, τ = %.6g, certificate for L = %.6g\n", man.Method, learned.Steps, man.Tau, *l)
-	fmt.Fprintf(env.Stdout, "%5s %12s %12s %12s %12s\n", "t", "ε1=‖G−τI‖", "ε2=‖H‖", "P(ε1,ε2)", "L_max")
-	first := -1
+	// Which of the paper's thresholds applies depends on L only.
+	_, hName := greedy.PaperCertificate{Tau: man.Tau, L: *l}.H()
+	fmt.Fprintf(env.Stdout, "paper: P(ε1,ε2) < 0 with 1 − ε2(ε1+ε2+τ) > 0 certifies; %s is the paper's bound on L; lyapunov: P = min_c λmax(M(c)) < 0 certifies\n", hName)
+	fmt.Fprintf(env.Stdout, "%5s %12s %12s %13s %12s %13s %12s\n", "t", "ε1=‖G−τI‖", "ε2=‖H‖", "paper P", hName, "lyapunov P", "L_max")
+	mark := func(ok bool) string {
+		if ok {
+			return "*"
+		}
+		return " "
+	}
+	kinds := []greedy.CertificateKind{greedy.CertificatePaper, greedy.CertificateLyapunov}
+	first := map[greedy.CertificateKind]int{}
+	for _, k := range kinds {
+		first[k] = -1
+	}
 	for t := 0; t < learned.Steps; t++ {
 		theta, phi, err := learned.Params(t)
 		if err != nil {
 			return err
 		}
-		c, err := greedy.CertifyParams(learned.Method, theta, phi, man.Tau, *l, man.H, man.W)
+		c, err := greedy.CertifyParamsBoth(learned.Method, theta, phi, man.Tau, *l, man.H, man.W)
 		if err != nil {
 			return err
 		}
-		if c.P < 0 && first < 0 {
-			first = t
+		newly := false
+		for _, k := range kinds {
+			if c.Certified(k) && first[k] < 0 {
+				first[k], newly = t, true
+			}
 		}
-		if *all || t == learned.Steps-1 || t == first {
-			fmt.Fprintf(env.Stdout, "%5d %12.5g %12.5g %12.5g %12.5g\n", t, c.Eps1, c.Eps2, c.P, c.LMax)
+		if *all || t == learned.Steps-1 || newly {
+			h, _ := c.Paper.H()
+			fmt.Fprintf(env.Stdout, "%5d %12.5g %12.5g %12.5g%s %12.5g %12.5g%s %12.5g\n", t, c.Lyapunov.Eps1, c.Lyapunov.Eps2,
+				c.Paper.P, mark(c.Paper.Certified), h, c.Lyapunov.P, mark(c.Certified(greedy.CertificateLyapunov)), c.Lyapunov.LMax)
 		}
 	}
-	if first < 0 {
-		fmt.Fprintln(env.Stdout, "no step is certified: P ≥ 0 for every t (train with λ, μ > 0 to keep G near τI)")
-	} else {
-		fmt.Fprintf(env.Stdout, "first certified step: T = %d (repeating its parameters converges on every %.4g-smooth function)\n", first, *l)
+	fmt.Fprintln(env.Stdout, "(* certified)")
+	for _, k := range kinds {
+		if first[k] < 0 {
+			fmt.Fprintf(env.Stdout, "%s: no step is certified (train with λ, μ > 0 to keep G near τI)\n", k)
+		} else {
+			fmt.Fprintf(env.Stdout, "%s: first certified step: T = %d (repeating its parameters converges on every %.4g-smooth function)\n", k, first[k], *l)
+		}
 	}
 	return nil
 }

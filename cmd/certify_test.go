@@ -1,0 +1,59 @@
+package cmd
+
+import (
+	"bytes"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCertifyPrintsBothCertificates trains a tiny greedy optimizer and checks
+// that certify prints ε1, ε2, both certificates and the paper's threshold for
+// every step, and the first certified step of each certificate (strong
+// penalties keep G near τI and H near 0, so both certify T = 0).
+func TestCertifyPrintsBothCertificates(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mps")
+	var out, errb bytes.Buffer
+	args := []string{"train", "greedy", "--param", "m-ps", "--size", "16", "--n-train", "2", "--max-steps", "3",
+		"--lambda", "rel:1e3", "--mu", "rel:1e3", "--out", dir}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("train greedy: exit %d: %s", code, errb.String())
+	}
+	for _, tc := range []struct {
+		args []string
+		h    string
+	}{
+		{[]string{"--all"}, "h1"},               // training L, τ = 1/L: τL = 1
+		{[]string{"--all", "--L", "0.1"}, "h2"}, // τL < 1
+	} {
+		out.Reset()
+		errb.Reset()
+		if code := Main(append([]string{"certify", "--params", dir}, tc.args...), &out, &errb); code != 0 {
+			t.Fatalf("certify %v: exit %d: %s", tc.args, code, errb.String())
+		}
+		s := out.String()
+		for _, want := range []string{"ε1=‖G−τI‖", "ε2=‖H‖", "paper P", "lyapunov P", " " + tc.h + " ", "L_max", "paper: ", "lyapunov: "} {
+			if !strings.Contains(s, want) {
+				t.Errorf("certify %v: no %q in the output:\n%s", tc.args, want, s)
+			}
+		}
+		for _, want := range []string{"paper: first certified step: T = 0", "lyapunov: first certified step: T = 0"} {
+			if !strings.Contains(s, want) {
+				t.Errorf("certify %v: no %q in the output:\n%s", tc.args, want, s)
+			}
+		}
+		rows := 0
+		for _, line := range strings.Split(s, "\n") {
+			if f := strings.Fields(line); len(f) >= 7 && (f[0] == "0" || f[0] == "1" || f[0] == "2") {
+				rows++
+			}
+		}
+		if rows != 3 {
+			t.Errorf("certify %v: %d step rows, want 3 with --all:\n%s", tc.args, rows, s)
+		}
+	}
+	errb.Reset()
+	if code := Main([]string{"certify", "--params", dir, "--L", "-1"}, &out, &errb); code != 2 {
+		t.Errorf("certify --L -1: exit %d, want 2", code)
+	}
+}
