@@ -28,6 +28,7 @@ type greedyFlags struct {
 	Resume    bool
 	Certified bool
 	CertifyL  float64
+	CertKind  string
 	Protocol  string
 }
 
@@ -51,6 +52,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
+	fs.StringVar(&gf.CertKind, "certificate", "lyapunov", "certificate for --stop-when-certified: paper (the paper's P(ε1, ε2) with a γ making C1, C2 > 0) or lyapunov (the tool's own bound)")
 	sf.add(fs)
 	vf.add(fs)
 	if err := parse(fs, args); err != nil {
@@ -75,6 +77,10 @@ func runTrainGreedy(env *Env, args []string) error {
 	method, err := models.ParseMethod(gf.Param)
 	if err != nil {
 		return asUsage(err)
+	}
+	certKind, err := greedy.ParseCertificateKind(gf.CertKind)
+	if err != nil {
+		return usagef("--certificate: %v", err)
 	}
 	inner, err := sf.solver(gf.Inner)
 	if err != nil {
@@ -123,7 +129,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	cfg := greedy.Config{
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
-		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL,
+		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
 		NoPrecond: !sf.Precond, Protocol: gf.Protocol, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {

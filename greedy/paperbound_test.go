@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -106,6 +107,48 @@ func TestPaperCurvatureBound(t *testing.T) {
 			if !(paper > 1.05*exact) {
 				t.Errorf("%s: the paper's bound %.8g is not above the exact curvature %.8g", p.Name(), paper, exact)
 			}
+		}
+	}
+}
+
+// TestStopWhenCertified trains with strong penalties (steps near τI, which
+// both certificates accept at once) and without (M-PC's steps leave τI and
+// neither certificate holds), with each certificate.
+func TestStopWhenCertified(t *testing.T) {
+	o := deblurSet(t, 3, 8, 5)
+	for _, kind := range []CertificateKind{CertificatePaper, CertificateLyapunov} {
+		strong, err := ParseSchedule("1e4")
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Train(o, Config{Method: method(t, "m-ps"), Lambda: strong, Mu: strong, MaxSteps: 5,
+			StopWhenCertified: true, Certificate: kind, KeepParams: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(res.Steps) != 1 || res.StopCause != "certified ("+string(kind)+")" {
+			t.Errorf("%s, λ = μ = 1e4: %d steps, stop %q; want certified after 1", kind, len(res.Steps), res.StopCause)
+		}
+		tau := 1 / o.L
+		e1, e2, err := ParamNorms(method(t, "m-ps"), res.Theta[0], res.Phi[0], tau, o.H, o.W)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !CertifyBoth(e1, e2, tau, o.L).Certified(kind) {
+			t.Errorf("%s: stopped at a step whose certificate does not hold (ε1 %g, ε2 %g)", kind, e1, e2)
+		}
+		res, err = Train(o, Config{Method: method(t, "m-pc"), MaxSteps: 4, TolRel: 1e30, StopWhenCertified: true, Certificate: kind, KeepParams: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := len(res.Theta) - 1
+		e1, e2, err = ParamNorms(method(t, "m-pc"), res.Theta[last], res.Phi[last], tau, o.H, o.W)
+		if err != nil {
+			t.Fatal(err)
+		}
+		certified := CertifyBoth(e1, e2, tau, o.L).Certified(kind)
+		if certified != strings.HasPrefix(res.StopCause, "certified") {
+			t.Errorf("%s, λ = 0: stop %q after %d steps but the last step's certificate is %v (ε1 %g, ε2 %g)", kind, res.StopCause, len(res.Steps), certified, e1, e2)
 		}
 	}
 }

@@ -27,10 +27,12 @@ type Config struct {
 	TolRel float64
 	// MaxSteps caps the number of steps (required, > 0).
 	MaxSteps int
-	// StopWhenCertified stops at the first T whose certificate P < 0 for
+	// StopWhenCertified stops at the first T whose certificate (Certificate:
+	// the paper's or the Lyapunov bound, "" for DefaultCertificate) holds for
 	// CertifyL (0: the training L); needs λt, μt > 0 to be meaningful.
 	StopWhenCertified bool
 	CertifyL          float64
+	Certificate       CertificateKind
 	// Dir is the checkpoint directory ("" keeps nothing on disk).
 	Dir string
 	// Resume continues the run in Dir from its last completed step.
@@ -376,12 +378,16 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			if cl == 0 {
 				cl = o.L
 			}
-			c, err := CertifyParams(cfg.Method, theta, phi, tau, cl, o.H, o.W)
+			e1, e2, err := ParamNorms(cfg.Method, theta, phi, tau, o.H, o.W)
 			if err != nil {
 				return nil, err
 			}
-			if c.P < 0 {
-				stop = "certified"
+			kind := cfg.Certificate
+			if kind == "" {
+				kind = DefaultCertificate
+			}
+			if Certified(kind, e1, e2, tau, cl) {
+				stop = "certified (" + string(kind) + ")"
 				break
 			}
 		}
