@@ -24,6 +24,8 @@ type problemFlags struct {
 	// BlurBoundary is the deblurring problems' blur boundary ("" keeps the
 	// problem's default, models.DefaultBlurBoundary).
 	BlurBoundary string
+	// Alpha overrides the regularizer's weight (0 keeps the problem's).
+	Alpha float64
 }
 
 func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
@@ -35,6 +37,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.Int64Var(&p.Seed, "seed", 1, "seed for synthetic data and noise")
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
 	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
+	fs.Float64Var(&p.Alpha, "alpha", 0, "regularizer weight α (0: the problem's own; L follows it)")
 	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu, or cuda in a binary built with -tags l2ocuda")
 }
 
@@ -61,7 +64,7 @@ func (p *problemFlags) build() (*models.Problem, *models.Objective, *models.Obje
 	if err := p.validate(); err != nil {
 		return nil, nil, nil, err
 	}
-	opt := models.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary}
+	opt := models.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha}
 	prob, err := models.Lookup(p.Problem, opt)
 	if err != nil {
 		return nil, nil, nil, asUsage(err)

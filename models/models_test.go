@@ -362,3 +362,17 @@ func TestConventionsMismatch(t *testing.T) {
 		t.Errorf("empty conventions differ: %q", m)
 	}
 }
+
+func TestAlphaOverride(t *testing.T) {
+	p, err := Lookup("deblur", Options{H: 16, Alpha: 1e-3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// L = ‖A‖² + α·8/ε with ε = 0.005.
+	if math.Abs(p.L()-2.6) > 1e-12 || p.Alpha != 1e-3 {
+		t.Errorf("α = 1e-3: α %g, L %.15g; want L = 2.6", p.Alpha, p.L())
+	}
+	if _, err := Lookup("deblur", Options{Alpha: -1}); err == nil {
+		t.Error("negative α accepted")
+	}
+}

@@ -108,6 +108,9 @@ type Options struct {
 	// problems: "zero", "circular" or "reflect" ("" keeps
 	// DefaultBlurBoundary). Problems without a blur refuse it.
 	BlurBoundary string
+	// Alpha overrides the regularizer's weight α (0 keeps the problem's);
+	// L follows it.
+	Alpha float64
 }
 
 // Constructor builds a Problem from options.
@@ -132,7 +135,18 @@ func Lookup(name string, opt Options) (*Problem, error) {
 	if !ok {
 		return nil, fmt.Errorf("unknown problem %q: choose one of %s", name, strings.Join(Names(), ", "))
 	}
-	return e.build(opt)
+	p, err := e.build(opt)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Alpha < 0 || math.IsNaN(opt.Alpha) || math.IsInf(opt.Alpha, 0) {
+		return nil, fmt.Errorf("problem %s: α = %g must be a finite value ≥ 0", name, opt.Alpha)
+	}
+	if opt.Alpha > 0 {
+		p.Describe = append(p.Describe, fmt.Sprintf("α set to %g (the problem's own: %g)", opt.Alpha, p.Alpha))
+		p.Alpha = opt.Alpha
+	}
+	return p, nil
 }
 
 // Names lists the registered problems, sorted.
