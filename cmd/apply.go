@@ -135,6 +135,7 @@ func runEval(env *Env, args []string) error {
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
 	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json")
+	set := fs.String("set", "test", "functions to evaluate on: test (held out), or train (the training functions: same images and noise as 'train' with the same --data, --seed and --n-train)")
 	var protocol string
 	addProtocol(fs, &protocol)
 	if err := parse(fs, args); err != nil {
@@ -177,9 +178,38 @@ func runEval(env *Env, args []string) error {
 		}
 		ms = append(ms, m)
 	}
-	_, test, err := testObjective(&pf)
-	if err != nil {
-		return err
+	var test *models.Objective
+	var err error
+	switch *set {
+	case "test":
+		if _, test, err = testObjective(&pf); err != nil {
+			return err
+		}
+	case "train":
+		if !fs.Changed("n-train") {
+			pf.NTrain = pf.NTest
+		}
+		keep := pf.NTest
+		pf.NTest = 0
+		_, train, _, err := pf.build()
+		if err != nil {
+			return err
+		}
+		if train == nil {
+			return usagef("--set train needs --n-train ≥ 1")
+		}
+		if keep < train.N {
+			idx := make([]int, keep)
+			for i := range idx {
+				idx[i] = i
+			}
+			if train, err = train.Subset(idx); err != nil {
+				return err
+			}
+		}
+		test = train
+	default:
+		return usagef("--set must be test or train, got %q", *set)
 	}
 	if err := checkTrained(infos, *params, test); err != nil {
 		return err
