@@ -522,3 +522,18 @@ func TestLBFGSStopsEvaluatingAtPrecisionLimit(t *testing.T) {
 		t.Errorf("‖∇f‖ = %g after 400 iterations: not converged", n)
 	}
 }
+
+func TestParsePGDWithDelta(t *testing.T) {
+	m, err := ParseMethod("pgd:0.05")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, ok := m.(PreconditionedGD); !ok || p.Delta != 0.05 || p.Name() != "pgd(δ=0.05)" {
+		t.Errorf("pgd:0.05 parsed as %#v named %q", m, m.Name())
+	}
+	for _, bad := range []string{"pgd:", "pgd:-1", "pgd:x", "pgd:inf"} {
+		if _, err := ParseMethod(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}

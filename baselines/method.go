@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -56,9 +57,18 @@ func MethodNames() []string {
 }
 
 // ParseMethod returns the method with the given name ("gd", "heavy-ball",
-// "nag", "lbfgs" or "pgd") with default settings.
+// "nag", "lbfgs" or "pgd") with default settings; "pgd:δ" is preconditioned
+// GD with that δ (e.g. from l2o tune pgd).
 func ParseMethod(name string) (Method, error) {
-	p, ok := parsers[strings.ToLower(strings.TrimSpace(name))]
+	name = strings.ToLower(strings.TrimSpace(name))
+	if d, ok := strings.CutPrefix(name, "pgd:"); ok {
+		delta, err := strconv.ParseFloat(d, 64)
+		if err != nil || !(delta > 0) || math.IsInf(delta, 0) {
+			return nil, fmt.Errorf("method %q: δ must be a positive number (pgd:0.032)", name)
+		}
+		return PreconditionedGD{Delta: delta}, nil
+	}
+	p, ok := parsers[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown method %q: choose one of %s", name, strings.Join(MethodNames(), ", "))
 	}

@@ -159,7 +159,12 @@ type PreconditionedGD struct {
 }
 
 // Name implements Method.
-func (PreconditionedGD) Name() string { return "pgd" }
+func (m PreconditionedGD) Name() string {
+	if m.Delta == 0 || m.Delta == DefaultDelta {
+		return "pgd"
+	}
+	return fmt.Sprintf("pgd(δ=%.3g)", m.Delta)
+}
 
 const maxHalvings = 60
 

@@ -1,0 +1,254 @@
+#!/usr/bin/env bash
+# Every experiment of the paper by one command:
+#
+#   scripts/reproduce.sh NAME [default|reduced|paper]
+#
+# NAME is one of: boundary protocol generalisation baselines unrolled certificate
+# ct256 wcrr ctsmall (or all). The second argument is the training budget:
+#   default  the tool's default inner solver (preconditioned L-BFGS), λ = μ = 0
+#   reduced  the paper's protocol (--protocol paper: NAG with its step bound, λ = μ = 0)
+#            at a tenth of its NAG iterations
+#   paper    the paper's protocol in full
+# Each experiment writes checkpoints, logs, curves and figures under $OUT/NAME-BUDGET
+# (resumable: a finished step is skipped, an interrupted training resumes), and
+# copies its tables (markdown), curves.csv and figures to docs/reproduction/NAME-BUDGET/.
+# The claims table in docs/reproduction.md quotes those tables.
+#
+# Environment: DATA (default ../shared/data), OUT (runs/reproduce), L2O (the l2o
+# binary; default: built into bin/l2o), DOCS (docs/reproduction).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+NAME=${1:?usage: scripts/reproduce.sh NAME [default|reduced|paper]}
+BUDGET=${2:-default}
+DATA=${DATA:-../shared/data}
+OUT=${OUT:-runs/reproduce}
+DOCS=${DOCS:-docs/reproduction}
+if [ -z "${L2O:-}" ]; then
+	go build -o bin/l2o ./cmd/l2o
+	L2O=bin/l2o
+fi
+CACHE=$OUT/cache
+STL=$DATA/stl10
+mkdir -p "$OUT" "$CACHE"
+
+# budget METHOD: the training flags of the chosen budget for a parametrization.
+budget() {
+	local m=$1 scalar=100 single=5000
+	case $m in ps | m-ps) scalar=10 ;; esac
+	case $BUDGET in
+	default) echo "--lambda 0 --mu 0" ;;
+	paper) echo "--protocol paper" ;;
+	reduced)
+		case $m in
+		m-ps) echo "--protocol paper --nag-iters 10" ;;
+		m-*) echo "--protocol paper --nag-iters 100" ;;
+		ps) echo "--protocol paper --nag-iters 50 --nag-rounds 1" ;;
+		*) echo "--protocol paper --nag-iters 500 --nag-rounds 1" ;;
+		esac
+		;;
+	*)
+		echo "unknown budget $BUDGET: use default, reduced or paper" >&2
+		exit 2
+		;;
+	esac
+}
+
+# train DIR ARGS…: greedy training into DIR, resumed if interrupted, skipped if finished.
+train() {
+	local dir=$1
+	shift
+	if [ -f "$dir/manifest.json" ] && grep -q '"finished": true' "$dir/manifest.json"; then
+		return 0
+	fi
+	local resume=""
+	[ -f "$dir/manifest.json" ] && resume=--resume
+	mkdir -p "$(dirname "$dir")"
+	/usr/bin/time -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
+		$L2O train greedy "$@" --out "$dir" $resume | tee "$dir.log"
+}
+
+# resumable DIR: --resume when DIR holds an interrupted run.
+resumable() {
+	[ -f "$1/manifest.json" ] || [ -f "$1/unroll.json" ] && echo --resume
+	return 0
+}
+
+# evaluate DIR ARGS…: l2o eval into DIR, skipped when DIR/curves.json exists.
+evaluate() {
+	local dir=$1
+	shift
+	[ -f "$dir/curves.json" ] && return 0
+	$L2O eval "$@" --cache "$CACHE" --out "$dir" | tee "$dir.log"
+}
+
+# publish NAME FILES…: copy small artefacts to the docs.
+publish() {
+	local d=$DOCS/$1
+	shift
+	mkdir -p "$d"
+	cp "$@" "$d/"
+}
+
+# table OUTFILE CURVES AT [METHODS]: markdown table of mean optimality (min, max).
+table() {
+	local out=$1 curves=$2 at=$3
+	shift 3
+	$L2O curves --curves "$curves" --at "$at" --md --spread "$@" >"$out"
+	cat "$out"
+}
+
+# Problem 1: which blur boundary the paper's results need, and PGD's δ under each.
+boundary() {
+	local R=$OUT/boundary-$BUDGET
+	mkdir -p "$R"
+	: >"$R/delta.txt"
+	for b in zero circular reflect; do
+		train "$R/mpc-$b" --problem deblur --data "$STL" --blur-boundary "$b" --param m-pc $(budget m-pc)
+		evaluate "$R/eval-$b" --params "$R/mpc-$b" --data "$STL" --n-test 100 --iters 100 --methods lbfgs,nag
+		table "$R/table-$b.md" "$R/eval-$b/curves.json" 1,2,5,10,20,30,40,50,100
+		$L2O tune pgd --problem deblur --data "$STL" --blur-boundary "$b" --n-train 25 --iters 100 | tee -a "$R/delta.txt"
+	done
+	publish "boundary-$BUDGET" "$R"/table-*.md "$R/delta.txt"
+}
+
+# Problem 1: the inner solvers (default L-BFGS, NAG with the exact curvature, NAG with the paper's bound).
+protocol() {
+	local R=$OUT/protocol-$BUDGET
+	mkdir -p "$R"
+	local nag=""
+	[ "$BUDGET" = reduced ] && nag="--nag-iters 100"
+	train "$R/mpc-lbfgs" --problem deblur --data "$STL" --param m-pc --lambda 0 --mu 0
+	train "$R/mpc-nag-exact" --problem deblur --data "$STL" --param m-pc --protocol paper --nag-step exact $nag
+	train "$R/mpc-nag-paper" --problem deblur --data "$STL" --param m-pc --protocol paper --nag-step paper $nag
+	evaluate "$R/eval" --params "$R/mpc-lbfgs,$R/mpc-nag-exact,$R/mpc-nag-paper" --data "$STL" --n-test 100 --iters 100 --methods lbfgs
+	table "$R/table.md" "$R/eval/curves.json" 1,2,5,10,20,30,40,50,100
+	publish "protocol-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+}
+
+# Problem 1: PS, PP, PC, M-PS, M-PP, M-PC on the training functions against held-out ones.
+generalisation() {
+	local R=$OUT/generalisation-$BUDGET
+	mkdir -p "$R"
+	local dirs=""
+	for m in ps pp pc m-ps m-pp m-pc; do
+		train "$R/$m" --problem deblur --data "$STL" --param "$m" --max-steps 400 $(budget "$m")
+		dirs="$dirs,$R/$m"
+	done
+	dirs=${dirs#,}
+	evaluate "$R/eval-train" --params "$dirs" --set train --n-train 25 --n-test 25 --data "$STL" --iters 400 --methods lbfgs
+	evaluate "$R/eval-test" --params "$dirs" --data "$STL" --n-test 100 --iters 400 --methods lbfgs
+	table "$R/table-train.md" "$R/eval-train/curves.json" 1,10,20,50,100,200,400
+	table "$R/table-test.md" "$R/eval-test/curves.json" 1,10,20,50,100,200,400
+	for m in ps pp pc m-ps m-pp m-pc; do
+		printf '%s: %s\n' "$m" "$(tail -n 1 "$R/$m.log")"
+	done | tee "$R/training.txt"
+	publish "generalisation-$BUDGET" "$R"/table-*.md "$R/training.txt" "$R/eval-test/curves.csv"
+}
+
+# Problem 1: M-PC and M-PS against NAG, L-BFGS and PGD, per iteration and per second,
+# with reconstructions at iteration 15, the learned scalars and the kernels (report).
+baselines() {
+	local G=$OUT/generalisation-$BUDGET R=$OUT/baselines-$BUDGET
+	mkdir -p "$R"
+	for m in m-ps m-pc; do
+		train "$G/$m" --problem deblur --data "$STL" --param "$m" --max-steps 400 $(budget "$m")
+	done
+	local delta
+	delta=$($L2O tune pgd --problem deblur --data "$STL" --n-train 25 --iters 100 | sed -n 's/.*δ = \([0-9.e+-]*\).*/\1/p')
+	echo "PGD δ = $delta" | tee "$R/delta.txt"
+	evaluate "$R/eval" --params "$G/m-ps,$G/m-pc" --data "$STL" --n-test 100 --iters 200 --methods "nag,lbfgs,pgd:$delta"
+	table "$R/table.md" "$R/eval/curves.json" 1,5,10,15,20,40,100,200
+	$L2O report --curves "$R/eval/curves.json" --params "$G/m-ps,$G/m-pc" --out "$R/report" --title "Problem 1: greedy against classical methods"
+	publish "baselines-$BUDGET" "$R/table.md" "$R/delta.txt" "$R/eval/curves.csv" "$R"/report/*.png
+}
+
+# Problem 1: greedy against unrolled training (T = 10, Adam 2e-5, batch 4) at equal and at
+# five times the greedy training time, and against Banert et al. (T = 10 and 50).
+unrolled() {
+	local R=$OUT/unrolled-$BUDGET D="--problem deblur --data $STL --n-train 25"
+	mkdir -p "$R"
+	train "$R/greedy-T10" $D --param m-pc --max-steps 10 $(budget m-pc)
+	local secs minutes
+	secs=$(python3 -c "import json;print(sum(s['seconds'] for s in json.load(open('$R/greedy-T10/manifest.json'))['steps']))")
+	for ratio in 1 5; do
+		minutes=$(python3 -c "print(max($secs*$ratio/60, 0.05))")
+		[ -f "$R/unroll-x$ratio.done" ] ||
+			{ $L2O train unroll $D --param m-pc --T 10 --lr 2e-5 --batch 4 --epochs 100000 --max-minutes "$minutes" \
+				--out "$R/unroll-x$ratio" $(resumable "$R/unroll-x$ratio") | tee "$R/unroll-x$ratio.log" && touch "$R/unroll-x$ratio.done"; }
+	done
+	for T in 10 50; do
+		minutes=$(python3 -c "print(max($secs*5/60, 0.05))")
+		[ -f "$R/banert-T$T.done" ] ||
+			{ $L2O train banert $D --T "$T" --epochs 100000 --max-minutes "$minutes" --out "$R/banert-T$T" $(resumable "$R/banert-T$T") | tee "$R/banert-T$T.log" && touch "$R/banert-T$T.done"; }
+	done
+	echo "greedy M-PC T = 10 trained in $secs s; unrolled at 1× and 5× that time; Banert at 5×" | tee "$R/budgets.txt"
+	evaluate "$R/eval" --params "$R/greedy-T10,$R/unroll-x1,$R/unroll-x5,$R/banert-T10,$R/banert-T50" --data "$STL" --n-test 100 --iters 100 --methods lbfgs
+	table "$R/table.md" "$R/eval/curves.json" 1,2,5,10,20,50,100
+	publish "unrolled-$BUDGET" "$R/table.md" "$R/budgets.txt" "$R/eval/curves.csv"
+}
+
+# Problem 1: M-PC with λt = 1e-4, μt = 5e-2 until the paper's certificate holds (the paper: T = 287),
+# test curves for T = 2, 10 and the certified T; the same with α×5 and α×10.
+certificate() {
+	local R=$OUT/certificate-$BUDGET
+	mkdir -p "$R"
+	for a in 2e-4 1e-3 2e-3; do
+		local C="--problem deblur --data $STL --alpha $a --param m-pc --lambda 1e-4 --mu 5e-2"
+		[ "$BUDGET" != default ] && C="$C $(budget m-pc | sed 's/--protocol paper//') --inner nag --nag-step paper"
+		train "$R/a$a-cert" $C --stop-when-certified --certificate paper --max-steps 400 --tol-rel 0
+		train "$R/a$a-T2" $C --max-steps 2 --tol-rel 0
+		train "$R/a$a-T10" $C --max-steps 10 --tol-rel 0
+		$L2O certify --params "$R/a$a-cert" --L "$(python3 -c "print(1+8*$a/0.005)")" | tee "$R/certify-a$a.txt" | tail -n 3
+		evaluate "$R/eval-a$a" --params "$R/a$a-T2,$R/a$a-T10,$R/a$a-cert" --problem deblur --alpha "$a" --data "$STL" --n-test 100 --iters 300 --methods lbfgs
+		table "$R/table-a$a.md" "$R/eval-a$a/curves.json" 1,10,20,50,100,200,300
+	done
+	publish "certificate-$BUDGET" "$R"/table-*.md "$R"/certify-*.txt
+}
+
+# Problem 2 at 256×256: M-PC and M-PS against NAG and L-BFGS (the paper: M-PC ≈ 20 iterations
+# to 1e-7, both baselines ≈ 90).
+ct256() {
+	local R=$OUT/ct256-$BUDGET C="--problem ct --data $DATA/covid-ct/ct256 --n-train 25"
+	mkdir -p "$R"
+	for m in m-ps m-pc; do
+		train "$R/$m" $C --param "$m" --tol-rel 1e12 --max-steps 40 $(budget "$m")
+	done
+	evaluate "$R/eval" --params "$R/m-ps,$R/m-pc" --problem ct --data "$DATA/covid-ct/ct256" --n-test 100 --iters 100 \
+		--methods nag,lbfgs --fstar-method lbfgs --fstar-iters 80
+	table "$R/table.md" "$R/eval/curves.json" 1,5,10,20,40,90,100
+	publish "ct256-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+}
+
+# Problem 3 (WCRR): M-PC and M-PS against NAG and L-BFGS.
+wcrr() {
+	local R=$OUT/wcrr-$BUDGET W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $STL --n-train 25"
+	mkdir -p "$R"
+	train "$R/m-ps" $W --param m-ps --max-steps 150 $(budget m-ps)
+	train "$R/m-pc" $W --param m-pc --max-steps "${WCRR_MPC_STEPS:-30}" $(budget m-pc)
+	evaluate "$R/eval" --params "$R/m-ps,$R/m-pc" $W --n-test 100 --iters 100 --methods nag,lbfgs --fstar-method lbfgs --fstar-iters 200
+	table "$R/table.md" "$R/eval/curves.json" 1,10,20,40,60,100
+	publish "wcrr-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+}
+
+# Problem 2, 40×40 (ct-small): PS, PP, PC to T = 200; PC trained to 1e-10.
+ctsmall() {
+	local R=$OUT/ctsmall-$BUDGET C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 25"
+	mkdir -p "$R"
+	local dirs=""
+	for m in ps pp pc; do
+		train "$R/$m" $C --param "$m" --tol-rel 1e12 --max-steps 200 $(budget "$m")
+		dirs="$dirs,$R/$m"
+	done
+	evaluate "$R/eval" --params "${dirs#,}" --problem ct-small --data "$DATA/covid-ct/ct40" --n-test 100 --iters 200 --methods nag,lbfgs
+	table "$R/table.md" "$R/eval/curves.json" 1,10,30,50,80,100,200
+	publish "ctsmall-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+}
+
+case $NAME in
+boundary | protocol | generalisation | baselines | unrolled | certificate | ct256 | wcrr | ctsmall) $NAME ;;
+all) for n in boundary protocol generalisation baselines unrolled certificate ctsmall wcrr ct256; do $n; done ;;
+*)
+	echo "unknown experiment $NAME" >&2
+	exit 2
+	;;
+esac
