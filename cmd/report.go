@@ -3,6 +3,8 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"sort"
+	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
@@ -44,6 +46,9 @@ func runReport(env *Env, args []string) error {
 	}
 	rep := &report.Report{Title: *title, Curves: curves, PSNRIter: *psnrIter,
 		Notes: []string{fmt.Sprintf("Curves from %s.", *curvesPath)}}
+	if set := curves[0].Setting; set != nil {
+		rep.Notes = append(rep.Notes, "Functions: "+settingString(set)+".")
+	}
 	for _, dir := range *params {
 		l, man, err := greedy.Load(dir)
 		if err != nil {
@@ -63,8 +68,9 @@ func runReport(env *Env, args []string) error {
 		if len(k) > 0 && rep.Kernels == nil {
 			rep.Kernels, rep.KernelColumns = k, cols
 		}
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (stopped: %s), from %s.",
-			l.Name(), l.Steps, man.NTrain, man.Problem, man.H, man.W, man.StopCause, dir))
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (%s; inner solver %s; λ %s, μ %s; stopped: %s), from %s.",
+			l.Name(), l.Steps, man.NTrain, man.Problem, man.H, man.W, orNone(man.Conventions.String()), orNone2(man.InnerSettings, man.Inner),
+			man.Lambda, man.Mu, man.StopCause, dir))
 	}
 	index, err := rep.Write(*out)
 	if err != nil {
@@ -75,4 +81,26 @@ func runReport(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "report: %s\n", index)
 	return nil
+}
+
+// settingString writes a curve's setting as sorted "key=value" pairs.
+func settingString(s map[string]string) string {
+	keys := make([]string, 0, len(s))
+	for k := range s {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = k + "=" + s[k]
+	}
+	return strings.Join(parts, ", ")
+}
+
+// orNone2 returns a, or b when a is empty.
+func orNone2(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a
 }
