@@ -4,7 +4,7 @@
 #   scripts/reproduce.sh NAME [default|reduced|paper]
 #
 # NAME is one of: boundary protocol generalisation baselines unrolled certificate
-# ct256 wcrr ctsmall (or all). The second argument is the training budget:
+# ct256 wcrr ctsmall budgets (or all). The second argument is the training budget:
 #   default  the tool's default inner solver (preconditioned L-BFGS), λ = μ = 0
 #   reduced  the paper's protocol (--protocol paper: NAG with its step bound, λ = μ = 0)
 #            at a tenth of its NAG iterations
@@ -244,9 +244,25 @@ ctsmall() {
 	publish "ctsmall-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
 }
 
+# How far a reduced NAG budget is from the paper's full one, on a case small enough to run both:
+# M-PC on 25 synthetic 48×48 deblurring functions, 100 synthetic test functions (ignores BUDGET).
+budgets() {
+	local R=$OUT/budgets C="--problem deblur --data synthetic --size 48 --n-train 25 --param m-pc"
+	mkdir -p "$R"
+	train "$R/full" $C --protocol paper
+	train "$R/tenth" $C --protocol paper --nag-iters 100
+	train "$R/default" $C --lambda 0 --mu 0
+	evaluate "$R/eval" --params "$R/full,$R/tenth,$R/default" --problem deblur --data synthetic --size 48 --n-test 100 --iters 100 --methods lbfgs
+	table "$R/table.md" "$R/eval/curves.json" 1,2,5,10,20,30,50,100
+	for r in full tenth default; do
+		printf '%s: %s (%s)\n' "$r" "$(tail -n 1 "$R/$r.log")" "$(cat "$R/$r.time")"
+	done | tee "$R/training.txt"
+	publish budgets "$R/table.md" "$R/training.txt" "$R/eval/curves.csv"
+}
+
 case $NAME in
-boundary | protocol | generalisation | baselines | unrolled | certificate | ct256 | wcrr | ctsmall) $NAME ;;
-all) for n in boundary protocol generalisation baselines unrolled certificate ctsmall wcrr ct256; do $n; done ;;
+boundary | protocol | generalisation | baselines | unrolled | certificate | ct256 | wcrr | ctsmall | budgets) $NAME ;;
+all) for n in boundary protocol generalisation baselines unrolled certificate ctsmall wcrr ct256 budgets; do $n; done ;;
 *)
 	echo "unknown experiment $NAME" >&2
 	exit 2
