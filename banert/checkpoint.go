@@ -43,6 +43,10 @@ type Manifest struct {
 	AdamV    string            `json:"adam_v"`
 	History  []EpochInfo       `json:"history"`
 	Software map[string]string `json:"software"`
+	// Checksums holds the SHA-256 (hex) of Params, AdamM and AdamV by file
+	// name (greedy.Manifest.Checksums); nil in checkpoints written before
+	// they were recorded, which load unverified.
+	Checksums map[string]string `json:"sha256,omitempty"`
 }
 
 func newManifest(o *models.Objective, cfg Config) *Manifest {
@@ -70,11 +74,14 @@ func save(dir string, man *Manifest, net *Network, opt *adam) error {
 		v    []float64
 	}{{&man.Params, net.Theta}, {&man.AdamM, opt.m}, {&man.AdamV, opt.v}}
 	next := *man
+	next.Checksums = map[string]string{}
 	for i, f := range files {
 		name := fmt.Sprintf("%s_%05d.npy", []string{"params", "adam_m", "adam_v"}[i], e)
-		if err := greedy.WriteNPY(filepath.Join(dir, name), f.v); err != nil {
+		sum, err := greedy.WriteNPYSum(filepath.Join(dir, name), f.v)
+		if err != nil {
 			return fmt.Errorf("banert: checkpoint: %w", err)
 		}
+		next.Checksums[name] = sum
 		switch i {
 		case 0:
 			next.Params = name
@@ -124,6 +131,11 @@ func ReadManifest(dir string) (*Manifest, error) {
 	if len(m.History) == 0 || m.Params == "" {
 		return nil, fmt.Errorf("checkpoint %s has no completed epoch yet", dir)
 	}
+	for _, f := range []string{m.Params, m.AdamM, m.AdamV} {
+		if f != filepath.Base(f) || f == "." || f == ".." {
+			return nil, fmt.Errorf("checkpoint manifest %s names the file %q outside its directory", path, f)
+		}
+	}
 	return &m, nil
 }
 
@@ -133,7 +145,7 @@ func Load(dir string) (*Method, *Manifest, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	theta, err := greedy.ReadNPY(filepath.Join(dir, man.Params), man.NumParams)
+	theta, err := greedy.ReadNPYVerified(dir, man.Params, man.NumParams, man.Checksums)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -145,7 +157,7 @@ func Load(dir string) (*Method, *Manifest, error) {
 func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, error) {
 	man, err := ReadManifest(dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("banert: %w %s: %w", greedy.ErrCannotResume, dir, err)
 	}
 	type field struct {
 		name      string
@@ -164,13 +176,20 @@ func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, err
 		}
 	}
 	n := len(net.Theta)
-	if net.Theta, err = greedy.ReadNPY(filepath.Join(dir, man.Params), n); err != nil {
+	read := func(name string) ([]float64, error) {
+		v, err := greedy.ReadNPYVerified(dir, name, n, man.Checksums)
+		if err != nil {
+			return nil, fmt.Errorf("banert: %w %s: %w", greedy.ErrCannotResume, dir, err)
+		}
+		return v, nil
+	}
+	if net.Theta, err = read(man.Params); err != nil {
 		return nil, err
 	}
-	if opt.m, err = greedy.ReadNPY(filepath.Join(dir, man.AdamM), n); err != nil {
+	if opt.m, err = read(man.AdamM); err != nil {
 		return nil, err
 	}
-	if opt.v, err = greedy.ReadNPY(filepath.Join(dir, man.AdamV), n); err != nil {
+	if opt.v, err = read(man.AdamV); err != nil {
 		return nil, err
 	}
 	opt.t = man.AdamSteps

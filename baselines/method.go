@@ -1,6 +1,7 @@
 package baselines
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -149,8 +150,13 @@ func (b *batch) checkX(x []float64) error {
 }
 
 func (b *batch) diverged(k int, what string) error {
-	return fmt.Errorf("%s: function %d, iteration %d: %s is not finite (NaN or ±Inf); the method diverged: try a smaller step", b.name, k, b.iter+1, what)
+	return fmt.Errorf("%s: function %d, iteration %d: %s is not finite (NaN or ±Inf); the method %w: try a smaller step", b.name, k, b.iter+1, what, ErrDiverged)
 }
+
+// ErrDiverged marks an iteration that left the finite numbers (an iterate,
+// value or gradient is NaN or ±Inf): the method diverged. Iterators wrap it
+// in the error of Next; test with errors.Is.
+var ErrDiverged = errors.New("diverged")
 
 // finite reports whether every value of v is finite: x·0 is 0 for finite x
 // and NaN otherwise.

@@ -50,6 +50,12 @@ func Optimum(o *models.Objective, iters int, cacheDir string) ([]float64, error)
 // at the limit of precision). The cache key includes m and its settings
 // (NAG{}'s key is the one Optimum has always used).
 func OptimumWith(o *models.Objective, m Method, iters int, cacheDir string) ([]float64, error) {
+	return OptimumProgress(o, m, iters, cacheDir, nil)
+}
+
+// OptimumProgress is OptimumWith that calls progress(t, iters) after
+// every iteration t it runs (none when the cache holds the values).
+func OptimumProgress(o *models.Objective, m Method, iters int, cacheDir string, progress func(t, iters int)) ([]float64, error) {
 	if m == nil {
 		return nil, fmt.Errorf("optimum: method is nil")
 	}
@@ -70,7 +76,7 @@ func OptimumWith(o *models.Objective, m Method, iters int, cacheDir string) ([]f
 			return fs, nil
 		}
 	}
-	fstar, err := runOptimum(o, m, iters)
+	fstar, err := runOptimum(o, m, iters, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -83,7 +89,7 @@ func OptimumWith(o *models.Objective, m Method, iters int, cacheDir string) ([]f
 	return fstar, nil
 }
 
-func runOptimum(o *models.Objective, m Method, iters int) ([]float64, error) {
+func runOptimum(o *models.Objective, m Method, iters int, progress func(t, iters int)) ([]float64, error) {
 	it, err := m.Start(o)
 	if err != nil {
 		return nil, fmt.Errorf("optimum: %s: %w", m.Name(), err)
@@ -133,6 +139,9 @@ func runOptimum(o *models.Objective, m Method, iters int) ([]float64, error) {
 		}
 		if err := record(); err != nil {
 			return nil, fmt.Errorf("optimum: %w", err)
+		}
+		if progress != nil {
+			progress(t+1, iters)
 		}
 		if counts && evals() == before {
 			break

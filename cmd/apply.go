@@ -1,9 +1,12 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
@@ -76,6 +79,10 @@ func runApply(env *Env, args []string) error {
 	if err := checkTrained([]*LearnedInfo{info}, []string{*params}, test); err != nil {
 		return err
 	}
+	if err := checkTrainedSize([]*LearnedInfo{info}, []string{*params}, test); err != nil {
+		return err
+	}
+	noteUnverified(env, []*LearnedInfo{info}, []string{*params})
 	it, err := learned.Start(test)
 	if err != nil {
 		return asUsage(err)
@@ -87,6 +94,11 @@ func runApply(env *Env, args []string) error {
 	report := func(t int, x []float64) (float64, error) {
 		if err := test.Eval(vals, grad, x, nil); err != nil {
 			return 0, err
+		}
+		for _, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, baselines.ErrDiverged
+			}
 		}
 		var mean, gmax float64
 		hw := test.ImageLen()
@@ -107,18 +119,33 @@ func runApply(env *Env, args []string) error {
 	if _, err := report(0, test.X0); err != nil {
 		return err
 	}
+	steps := *iters
 	for t := 1; t <= *iters; t++ {
-		if err := it.Next(); err != nil {
-			return err
+		err := it.Next()
+		var g float64
+		if err == nil {
+			g, err = report(t, it.X())
 		}
-		g, err := report(t, it.X())
+		if errors.Is(err, baselines.ErrDiverged) {
+			// A diverging learned optimizer is a result, not a failure.
+			fmt.Fprintf(env.Stdout, "%s diverged at iteration %d (a value, iterate or gradient left the finite numbers)", learned.Name(), t)
+			if !*guard {
+				fmt.Fprint(env.Stdout, "; --safeguard keeps it monotone")
+			}
+			fmt.Fprintln(env.Stdout)
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		if *tol > 0 && g < *tol {
 			fmt.Fprintf(env.Stdout, "every ‖∇fk‖ < %g after %d iterations\n", *tol, t)
+			steps = t
 			break
 		}
+	}
+	if r, ok := it.(interface{ Rejected() int }); ok && *guard {
+		fmt.Fprintf(env.Stdout, "the safeguard replaced %d of %d learned steps by gradient steps\n", r.Rejected(), steps*test.N)
 	}
 	return nil
 }
@@ -147,6 +174,11 @@ func runEval(env *Env, args []string) error {
 	if *iters < 1 || *fstarIters < 1 {
 		return usagef("--iters and --fstar-iters must be at least 1")
 	}
+	lock, err := lockOut("--out", *out)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	var ms []baselines.Method
 	var infos []*LearnedInfo
 	for _, dir := range *params {
@@ -179,7 +211,6 @@ func runEval(env *Env, args []string) error {
 		ms = append(ms, m)
 	}
 	var test *models.Objective
-	var err error
 	switch *set {
 	case "test":
 		if _, test, err = testObjective(&pf); err != nil {
@@ -214,11 +245,16 @@ func runEval(env *Env, args []string) error {
 	if err := checkTrained(infos, *params, test); err != nil {
 		return err
 	}
-	fstar, err := optimum(test, *fstarMethod, *fstarIters, *cache)
+	if err := checkTrainedSize(infos, *params, test); err != nil {
+		return err
+	}
+	noteUnverified(env, infos, *params)
+	mt := newMeter(env.Stderr)
+	fstar, err := optimumProgress(env, mt, test, *fstarMethod, *fstarIters, *cache)
 	if err != nil {
 		return err
 	}
-	curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: *iters})
+	curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: *iters, Progress: evalProgress(mt, ms, *iters, test.N)})
 	if err != nil {
 		return err
 	}
@@ -256,6 +292,51 @@ func writeCurves(dir string, curves []*eval.Curve) error {
 	return j.Close()
 }
 
+// checkTrainedSize refuses trained parameters whose image size differs
+// from that of the functions they are to run on (exit 2).
+func checkTrainedSize(infos []*LearnedInfo, dirs []string, o *models.Objective) error {
+	for i, info := range infos {
+		if info.H > 0 && (info.H != o.H || info.W != o.W) {
+			return usagef("--params %s was trained on %d×%d images, the functions are %d×%d: a learned optimizer is bound to its image size; drop --size or use data of that size", dirs[i], info.H, info.W, o.H, o.W)
+		}
+	}
+	return nil
+}
+
+// evalProgress reports eval.Run's progress on m: the method (k of n), the
+// iteration and an estimate of the time left for that method.
+func evalProgress(m *meter, methods []baselines.Method, iters, nFuncs int) func(string, int) {
+	k := 0
+	var began time.Time
+	return func(name string, it int) {
+		if it == 0 {
+			k++
+			began = time.Now()
+			return
+		}
+		el := time.Since(began)
+		if it == iters {
+			m.done("eval: %s (%d of %d): %d iterations on %d functions in %s", name, k, len(methods), iters, nFuncs, shortDuration(el))
+			return
+		}
+		m.update("eval: %s (method %d of %d): iteration %d of %d on %d functions, %s left for it", name, k, len(methods), it, iters, nFuncs, eta(it, iters, el))
+	}
+}
+
+// optimumProgress is optimum with progress on m.
+func optimumProgress(env *Env, m *meter, test *models.Objective, method string, iters int, cache string) ([]float64, error) {
+	start := time.Now()
+	ran := false
+	fstar, err := optimumWith(test, method, iters, cache, func(t, n int) {
+		ran = true
+		m.update("f*: %s iteration %d of at most %d on %d functions, %s left", method, t, n, test.N, eta(t, n, time.Since(start)))
+	})
+	if err == nil && ran {
+		m.done("f*: %d %s iterations on %d functions in %s (cached in %s)", iters, method, test.N, shortDuration(time.Since(start)), cache)
+	}
+	return fstar, err
+}
+
 func printSummary(env *Env, curves []*eval.Curve, tols []float64) {
 	fmt.Fprintf(env.Stdout, "%-22s", "method")
 	for _, tol := range tols {
@@ -272,13 +353,26 @@ func printSummary(env *Env, curves []*eval.Curve, tols []float64) {
 				fmt.Fprintf(env.Stdout, " %9d %9.3f", it, c.SecondsTo(tol))
 			}
 		}
-		fmt.Fprintf(env.Stdout, " %12.3g\n", c.Mean[len(c.Mean)-1])
+		if c.Diverged() {
+			fmt.Fprintf(env.Stdout, " %s\n", c.Status())
+		} else {
+			fmt.Fprintf(env.Stdout, " %12.3g\n", c.Mean[len(c.Mean)-1])
+		}
+	}
+	for _, c := range curves {
+		if c.Rejected > 0 && c.Steps > 0 {
+			fmt.Fprintf(env.Stdout, "%s: the safeguard replaced %d of %d learned steps (%.1f%%) by gradient steps\n", c.Method, c.Rejected, c.Steps, 100*float64(c.Rejected)/float64(c.Steps))
+		}
 	}
 }
 
 // optimum estimates f* of the test functions with the named method ("nag"
 // or "lbfgs"), cached in cache.
 func optimum(test *models.Objective, method string, iters int, cache string) ([]float64, error) {
+	return optimumWith(test, method, iters, cache, nil)
+}
+
+func optimumWith(test *models.Objective, method string, iters int, cache string, progress func(t, n int)) ([]float64, error) {
 	if method != "nag" && method != "lbfgs" {
 		return nil, usagef("--fstar-method must be nag or lbfgs, got %q", method)
 	}
@@ -286,5 +380,5 @@ func optimum(test *models.Objective, method string, iters int, cache string) ([]
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	return baselines.OptimumWith(test, m, iters, cache)
+	return baselines.OptimumProgress(test, m, iters, cache, progress)
 }

@@ -2,7 +2,11 @@ package cmd
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
 
 	"github.com/greedyl2o/greedyl2o/banert"
 )
@@ -14,7 +18,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W}, nil
+		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil}, nil
 	}
 }
 
@@ -48,6 +52,19 @@ func runTrainBanert(env *Env, args []string) error {
 	if !(*lr > 0) || *lr > 1 {
 		return usagef("--lr %g: use a learning rate in (0, 1]", *lr)
 	}
+	lock, err := lockOut("--out", *out)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	greedy.RemoveTemps(*out)
+	if !*resume {
+		if _, err := os.Stat(filepath.Join(*out, "manifest.json")); err == nil {
+			return usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", *out)
+		}
+	} else if man, err := banert.ReadManifest(*out); err == nil {
+		fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(man.History), *epochs)
+	}
 	prob, train, _, err := pf.build()
 	if err != nil {
 		return err
@@ -64,7 +81,7 @@ func runTrainBanert(env *Env, args []string) error {
 		},
 	}
 	if _, err := banert.Train(train, cfg); err != nil {
-		return asUsage(err)
+		return resumeUsage(err)
 	}
 	fmt.Fprintf(env.Stdout, "done in %.1f s; network in %s\n", time.Since(start).Seconds(), *out)
 	return nil

@@ -98,6 +98,11 @@ func runBenchMemory(env *Env, args []string) error {
 	if _, err := bench.Objective(f.cfg); err != nil {
 		return asUsage(err)
 	}
+	lock, err := lockOut("--out", f.out)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	run := func(tr string, T int) (bench.Row, error) { return bench.Measure(tr, T, f.cfg) }
 	if !f.inProcess {
 		exe, err := os.Executable()

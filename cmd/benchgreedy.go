@@ -99,6 +99,11 @@ func runBenchGreedy(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--lambda: %v", err)
 	}
+	lock, err := lockOut("--out", *out)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
 	muS, err := greedy.ParseSchedule(*mu)
 	if err != nil {
 		return usagef("--mu: %v", err)
@@ -116,9 +121,10 @@ func runBenchGreedy(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, "Problem %s, %d×%d, %d training and %d test functions from %s, GOMAXPROCS %d\n",
 		prob.Name, prob.H, prob.W, pf.NTrain, pf.NTest, pf.Data, runtime.GOMAXPROCS(0))
 	var fstar []float64
+	mt := newMeter(env.Stderr)
 	if test != nil {
 		t0 := time.Now()
-		if fstar, err = optimum(test, *fstarMethod, *fstarIters, *cache); err != nil {
+		if fstar, err = optimumProgress(env, mt, test, *fstarMethod, *fstarIters, *cache); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "f* of the test set from %d %s iterations: %.1f s (cached in %s)\n", *fstarIters, *fstarMethod, time.Since(t0).Seconds(), *cache)
@@ -155,6 +161,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			rssAt := map[int]int64{}
 			var evals int
 			runtime.GC()
+			began := time.Now()
 			res, err := greedy.Train(train, greedy.Config{
 				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, Protocol: protocol, MaxSteps: steps, Dir: dir,
 				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
@@ -164,13 +171,14 @@ func runBenchGreedy(env *Env, args []string) error {
 						rss, _ := procMemory()
 						rssAt[s.T+1] = rss
 					}
-					fmt.Fprintf(env.Stderr, "\r%s/%s step %d: loss %.6g, %d evals, %.2fs   ", p, in, s.T, s.Loss, s.Evaluations, s.Seconds)
+					mt.update("bench: %s/%s step %d of at most %d: loss %.6g, %d evals in %.2f s; %s elapsed, at most %s left", p, in, s.T+1, steps, s.Loss, s.Evaluations, s.Seconds,
+						shortDuration(time.Since(began)), eta(s.T+1, steps, time.Since(began)))
 				},
 			})
-			fmt.Fprint(env.Stderr, "\r\033[K")
 			if err != nil {
 				return err
 			}
+			mt.done("bench: %s/%s trained: %d steps in %s (%s)", p, in, len(res.Steps), shortDuration(time.Since(began)), res.StopCause)
 			var secs float64
 			for _, s := range res.Steps {
 				secs += s.Seconds
@@ -198,7 +206,7 @@ func runBenchGreedy(env *Env, args []string) error {
 						ms = append(ms, g)
 					}
 				}
-				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters})
+				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters, Progress: evalProgress(mt, ms, iters, test.N)})
 				if err != nil {
 					return err
 				}
@@ -216,7 +224,8 @@ func runBenchGreedy(env *Env, args []string) error {
 		}
 	}
 	if test != nil {
-		curves, err := eval.Run(test, fstar, []baselines.Method{baselines.NAG{}, baselines.LBFGS{}}, eval.Options{Iters: iters})
+		base := []baselines.Method{baselines.NAG{}, baselines.LBFGS{}}
+		curves, err := eval.Run(test, fstar, base, eval.Options{Iters: iters, Progress: evalProgress(mt, base, iters, test.N)})
 		if err != nil {
 			return err
 		}

@@ -28,6 +28,9 @@ func runCertify(env *Env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	if !man.Verified() {
+		fmt.Fprintf(env.Stderr, "note: %s predates checksums (written by an older l2o): its parameter files are loaded unverified\n", *dir)
+	}
 	if *l == 0 {
 		*l = man.L
 	}

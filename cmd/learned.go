@@ -21,6 +21,18 @@ type LearnedInfo struct {
 	// Tau is the reference step τ of a greedy or unrolled optimizer (0 for
 	// others): the gradient step its safeguard falls back to.
 	Tau float64
+	// Unverified is set for a checkpoint written before checksums were
+	// recorded: its parameter files were loaded without verification.
+	Unverified bool
+}
+
+// noteUnverified tells the user which checkpoints loaded without checksums.
+func noteUnverified(env *Env, infos []*LearnedInfo, dirs []string) {
+	for i, info := range infos {
+		if info.Unverified {
+			fmt.Fprintf(env.Stderr, "note: %s predates checksums (written by an older l2o): its parameter files are loaded unverified\n", dirs[i])
+		}
+	}
 }
 
 // safeguarded returns a copy of a greedy-format learned optimizer whose
@@ -45,7 +57,7 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 		if err != nil {
 			return nil, err
 		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau}, nil
+		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified()}, nil
 	},
 }
 

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -30,6 +31,8 @@ type greedyFlags struct {
 	CertifyL  float64
 	CertKind  string
 	Protocol  string
+	Force     bool
+	Diverge   float64
 }
 
 func runTrainGreedy(env *Env, args []string) error {
@@ -45,9 +48,11 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.Float64Var(&gf.TolRel, "tol-rel", 1e7, "stop when every ‖∇fk(x^t)‖² < ‖∇fk(x^0)‖²/tol-rel (0: off)")
 	fs.Float64Var(&gf.TolAbs, "tol-abs", 0, "stop when every ‖∇fk(x^t)‖ < tol-abs (0: off)")
 	fs.IntVar(&gf.MaxSteps, "max-steps", 200, "cap on training steps")
-	fs.StringVar(&gf.Lambda, "lambda", "0", "λt schedule: a value or piecewise 'v@t1,v2@t2,v3'")
+	fs.StringVar(&gf.Lambda, "lambda", "0", "λt schedule: a value (1e-3), piecewise 'v@t1,v2@t2,v3' (v until step t1, …), or relative to each step's data curvature with the prefix rel: ('rel:1e-2', 'rel:1e-2@10,1e-3')")
 	fs.StringVar(&gf.Mu, "mu", "0", "μt schedule, like --lambda")
-	fs.Float64Var(&gf.Tau, "tau", 0, "reference step τ (0: 1/L)")
+	fs.Float64Var(&gf.Tau, "tau", 0, "reference step τ (0: 1/L); τ ≥ 2/L is refused unless --force")
+	fs.BoolVar(&gf.Force, "force", false, "train with a reference step τ ≥ 2/L, whose gradient steps do not decrease f")
+	fs.Float64Var(&gf.Diverge, "diverge-factor", greedy.DefaultDivergeFactor, "stop with an error when the mean training objective exceeds this many times its starting value (0: off)")
 	fs.StringVar(&gf.Out, "out", "runs/greedy", "checkpoint directory")
 	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
@@ -74,6 +79,9 @@ func runTrainGreedy(env *Env, args []string) error {
 	if gf.TolRel < 0 || gf.TolAbs < 0 || gf.Tau < 0 || math.IsNaN(gf.TolRel+gf.TolAbs+gf.Tau) {
 		return usagef("--tol-rel, --tol-abs and --tau must be ≥ 0")
 	}
+	if gf.Diverge < 0 {
+		return usagef("--diverge-factor must be ≥ 0 (0: off), got %g", gf.Diverge)
+	}
 	method, err := models.ParseMethod(gf.Param)
 	if err != nil {
 		return asUsage(err)
@@ -94,6 +102,12 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--mu: %v", err)
 	}
+	lock, err := lockOut("--out", gf.Out)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	greedy.RemoveTemps(gf.Out)
 	pf.NTrain += vf.NVal
 	prob, train, _, err := pf.build()
 	if err != nil {
@@ -103,6 +117,9 @@ func runTrainGreedy(env *Env, args []string) error {
 	train, val, err := splitValidation(train, vf.NVal)
 	if err != nil {
 		return err
+	}
+	if gf.Tau >= 2/train.L && !gf.Force {
+		return usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f, and greedy training diverges; use --tau 0 (1/L), or pass --force to train anyway", gf.Tau, 2/train.L, train.L)
 	}
 	if gf.Inner == "closed" && !train.LeastSquares() {
 		return usagef("--inner closed needs a least-squares problem; %s has regularizer %s", prob.Name, prob.Reg)
@@ -120,13 +137,22 @@ func runTrainGreedy(env *Env, args []string) error {
 	if val != nil {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, vf.Scales)
 	}
+	if gf.Resume {
+		if m, err := greedy.ReadManifest(gf.Out); err == nil {
+			fmt.Fprintf(env.Stdout, "resuming %s at step t = %d (%d steps completed, at most %d)\n", gf.Out, len(m.Steps), len(m.Steps), gf.MaxSteps)
+		}
+	}
 	fmt.Fprintf(env.Stdout, "%5s %14s %11s %11s %10s %7s %8s", "t", "loss", "BGD margin", "max‖∇fk‖", "mean f", "evals", "seconds")
 	if val != nil {
 		fmt.Fprintf(env.Stdout, " %10s %6s", "val f", "scale")
 	}
-	fmt.Fprintln(env.Stdout)
+	fmt.Fprintf(env.Stdout, " %9s %9s\n", "elapsed", "ETA≤")
 	start := time.Now()
+	done := 0
+	intr := catchInterrupts(env, gf.Out, resumeCommand("train greedy", args))
+	defer intr.release()
 	cfg := greedy.Config{
+		DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
@@ -141,10 +167,16 @@ func runTrainGreedy(env *Env, args []string) error {
 			if val != nil {
 				fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
 			}
+			done++
+			el := time.Since(start)
+			fmt.Fprintf(env.Stdout, " %9s %9s", shortDuration(el), eta(done, done+gf.MaxSteps-1-s.T, el))
 			fmt.Fprintln(env.Stdout, mark)
 		},
 	}
 	res, err := greedy.Train(train, cfg)
+	if errors.Is(err, greedy.ErrInterrupted) {
+		return intr.interrupted(err.Error())
+	}
 	if err != nil {
 		return resumeUsage(err)
 	}

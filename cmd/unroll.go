@@ -71,6 +71,12 @@ func runTrainUnroll(env *Env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	lock, err := lockOut("--out", *out)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	greedy.RemoveTemps(*out)
 	if !*resume {
 		for _, name := range []string{"manifest.json", "unroll.json"} {
 			if _, err := os.Stat(*out + "/" + name); err == nil {
@@ -84,6 +90,11 @@ func runTrainUnroll(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "unrolled training of %s, T = %d, on %d %s functions (%d×%d, L = %.4g): Adam lr %g, batch %d, %d epochs → %s\n",
 		method.Name(), *steps, train.N, prob.Name, prob.H, prob.W, train.L, *lr, *batch, *epochs, *out)
+	if *resume {
+		if st, err := unroll.ReadState(*out); err == nil {
+			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(st.Epochs), *epochs)
+		}
+	}
 	fmt.Fprintf(env.Stdout, "%6s %8s %14s %14s %9s %11s %10s\n", "epoch", "batches", "mean loss", "mean f(x^T)", "seconds", "s/step", "graph MB")
 	start := time.Now()
 	res, err := unroll.Train(train, unroll.Config{

@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -37,6 +38,27 @@ type Curve struct {
 	// PSNR[t][k] is the PSNR (peak 1) of x_k^t against the ground truth, at
 	// the iterations Options.PSNRAt (empty when the objective has no truth).
 	PSNR map[int][]float64
+	// DivergedAt is the iteration k > 0 at which the method diverged (0 if
+	// it did not): an iterate, value or gradient left the finite numbers,
+	// or the mean optimality exceeded Options.DivergeAbove. The curve then
+	// holds iterations 0…k−1 only, all finite.
+	DivergedAt int
+	// Rejected is the number of learned steps a safeguard replaced by
+	// gradient steps, summed over functions (0 for other methods), and
+	// Steps the number of steps taken (iterations times functions).
+	Rejected, Steps int
+}
+
+// Diverged reports whether the method diverged (Curve.DivergedAt).
+func (c *Curve) Diverged() bool { return c.DivergedAt > 0 }
+
+// Status is "" for a curve that ran all its iterations and "diverged at
+// iteration k" for one that diverged.
+func (c *Curve) Status() string {
+	if c.DivergedAt > 0 {
+		return fmt.Sprintf("diverged at iteration %d", c.DivergedAt)
+	}
+	return ""
 }
 
 // Options control Run.
@@ -51,7 +73,14 @@ type Options struct {
 	Tol []float64
 	// Progress, if not nil, is called after every recorded iteration.
 	Progress func(method string, it int)
+	// DivergeAbove is the mean optimality above which a method counts as
+	// diverged (Curve.DivergedAt); 0 means DefaultDivergeAbove.
+	DivergeAbove float64
 }
+
+// DefaultDivergeAbove is the mean optimality (f − f*)/(f(x⁰) − f*) above
+// which a method counts as diverged when Options.DivergeAbove is 0.
+const DefaultDivergeAbove = 1e10
 
 // DefaultTolerances are the tolerances reported when Options.Tol is nil.
 var DefaultTolerances = []float64{1e-4, 1e-6}
@@ -109,7 +138,11 @@ func Run(o *models.Objective, fstar []float64, methods []baselines.Method, opt O
 		if m == nil {
 			return curves, fmt.Errorf("eval: method is nil")
 		}
-		c, err := runOne(o, fstar, m, T, psnrAt, opt.Progress)
+		limit := opt.DivergeAbove
+		if limit <= 0 {
+			limit = DefaultDivergeAbove
+		}
+		c, err := runOne(o, fstar, m, T, psnrAt, limit, opt.Progress)
 		if err != nil {
 			return curves, err
 		}
@@ -129,7 +162,10 @@ type recorder struct {
 	c      *Curve
 }
 
-func runOne(o *models.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, progress func(string, int)) (*Curve, error) {
+// rejecter is implemented by iterators of safeguarded methods.
+type rejecter interface{ Rejected() int }
+
+func runOne(o *models.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int)) (*Curve, error) {
 	name := m.Name()
 	it, err := m.Start(o)
 	if err != nil {
@@ -161,21 +197,61 @@ func runOne(o *models.Objective, fstar []float64, m baselines.Method, T int, psn
 		progress(name, 0)
 	}
 	var elapsed time.Duration
+	rej, counts := it.(rejecter)
 	for t := 1; t <= T; t++ {
 		start := time.Now()
 		err := it.Next()
 		elapsed += time.Since(start)
 		if err != nil {
+			if errors.Is(err, baselines.ErrDiverged) {
+				r.c.DivergedAt = t
+				break
+			}
 			return nil, fmt.Errorf("eval: %s, iteration %d: %w", name, t, err)
 		}
 		if err := r.record(t, elapsed.Seconds(), it.X()); err != nil {
 			return nil, fmt.Errorf("eval: %s: %w", name, err)
 		}
+		if r.diverged(limit) {
+			r.drop()
+			r.c.DivergedAt = t
+			break
+		}
+		r.c.Steps += o.N
 		if progress != nil {
 			progress(name, t)
 		}
 	}
+	if counts {
+		r.c.Rejected = rej.Rejected()
+	}
 	return r.c, nil
+}
+
+// diverged reports whether the last recorded iteration left the finite
+// numbers or its mean optimality exceeds limit.
+func (r *recorder) diverged(limit float64) bool {
+	c := r.c
+	n := len(c.Mean) - 1
+	if !(c.Mean[n] <= limit) {
+		return true
+	}
+	for k, f := range c.F[n] {
+		if math.IsNaN(f) || math.IsInf(f, 0) || math.IsNaN(c.GradNorm[n][k]) || math.IsInf(c.GradNorm[n][k], 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// drop removes the last recorded iteration.
+func (r *recorder) drop() {
+	c := r.c
+	n := len(c.Iter) - 1
+	t := c.Iter[n]
+	c.Iter, c.Seconds, c.F, c.GradNorm, c.Optimality = c.Iter[:n], c.Seconds[:n], c.F[:n], c.GradNorm[:n], c.Optimality[:n]
+	c.Mean, c.Min, c.Max = c.Mean[:n], c.Min[:n], c.Max[:n]
+	delete(c.PSNR, t)
 }
 
 func (r *recorder) record(t int, seconds float64, x []float64) error {

@@ -3,6 +3,8 @@ package eval
 import (
 	"bytes"
 	"encoding/csv"
+	"errors"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strconv"
@@ -113,11 +115,72 @@ func TestRunErrors(t *testing.T) {
 	if _, err := Run(o, []float64{0, 0}, nil, Options{}); err == nil {
 		t.Error("no methods accepted")
 	}
-	curves, err := Run(o, []float64{0, 0}, []baselines.Method{baselines.GradientDescent{}, baselines.GradientDescent{Step: 5}}, Options{Iters: 2000})
-	if err == nil || !strings.Contains(err.Error(), "gd") || len(curves) != 1 {
-		t.Errorf("diverging second method: %d curves, error %v; want the first curve and an error", len(curves), err)
+	curves, err := Run(o, []float64{0, 0}, []baselines.Method{baselines.GradientDescent{}, failing{}}, Options{Iters: 20})
+	if err == nil || !strings.Contains(err.Error(), "failing") || len(curves) != 1 {
+		t.Errorf("failing second method: %d curves, error %v; want the first curve and an error", len(curves), err)
 	}
 }
+
+// TestDivergenceIsAResult runs a gradient descent whose step is far too
+// long: it diverges, and Run reports the iteration where it did (the curve
+// keeps the finite iterations before it) instead of failing or recording
+// +Inf; the CSV and JSON files say so.
+func TestDivergenceIsAResult(t *testing.T) {
+	o := denoising(2, 3, 3)
+	curves, err := Run(o, []float64{0, 0}, []baselines.Method{baselines.GradientDescent{}, baselines.GradientDescent{Step: 5}}, Options{Iters: 2000})
+	if err != nil || len(curves) != 2 {
+		t.Fatalf("diverging second method: %d curves, error %v; want both curves and no error", len(curves), err)
+	}
+	if curves[0].Diverged() || len(curves[0].Iter) != 2001 {
+		t.Errorf("gradient descent: diverged at %d with %d iterations", curves[0].DivergedAt, len(curves[0].Iter))
+	}
+	c := curves[1]
+	if !c.Diverged() || len(c.Iter) != c.DivergedAt || c.Status() != fmt.Sprintf("diverged at iteration %d", c.DivergedAt) {
+		t.Fatalf("step 5: diverged at %d, %d iterations recorded, status %q", c.DivergedAt, len(c.Iter), c.Status())
+	}
+	for i, m := range c.Mean {
+		if math.IsNaN(m) || math.IsInf(m, 0) || m > DefaultDivergeAbove {
+			t.Errorf("iteration %d: mean optimality %g recorded before the divergence", i, m)
+		}
+	}
+	var csvOut, jsonOut bytes.Buffer
+	if err := WriteCSV(&csvOut, curves); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(csvOut.String()), "\n")
+	if want := fmt.Sprintf("%s,%d,,,,,%s,%s", c.Method, c.DivergedAt, settingString(c.Setting), c.Status()); lines[len(lines)-1] != want {
+		t.Errorf("last CSV row %q, want the divergence row %q", lines[len(lines)-1], want)
+	}
+	if strings.Contains(csvOut.String(), "Inf") || strings.Contains(csvOut.String(), "NaN") {
+		t.Error("CSV holds a non-finite value")
+	}
+	if err := WriteJSON(&jsonOut, curves); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(jsonOut.String(), `"status":"diverged at iteration`) {
+		t.Errorf("JSON does not report the divergence")
+	}
+	back, err := ReadJSON(&jsonOut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back[1].DivergedAt != c.DivergedAt || back[0].Diverged() {
+		t.Errorf("read back: diverged at %d and %d", back[0].DivergedAt, back[1].DivergedAt)
+	}
+}
+
+// failing is a method whose first iteration fails (not a divergence).
+type failing struct{}
+
+func (failing) Name() string { return "failing" }
+func (failing) Start(o *models.Objective) (baselines.Iterator, error) {
+	return failingIterator(append([]float64(nil), o.X0...)), nil
+}
+
+type failingIterator []float64
+
+func (failingIterator) Next() error    { return errors.New("failing: out of paper") }
+func (x failingIterator) X() []float64 { return x }
 
 // idle is a method whose iterations do nothing, to measure what Run times.
 type idle struct{}
@@ -214,7 +277,7 @@ func TestCSVParsesBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 1+2*6 || strings.Join(recs[0], ",") != "method,iter,seconds,mean,min,max,setting" {
+	if len(recs) != 1+2*6 || strings.Join(recs[0], ",") != "method,iter,seconds,mean,min,max,setting,status" {
 		t.Fatalf("%d records, header %v", len(recs), recs[0])
 	}
 	row := 1

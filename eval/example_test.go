@@ -43,5 +43,5 @@ func Example() {
 	// Output:
 	// NAG reaches 1e-2 first: true
 	// PSNR improves: true
-	// method,iter,seconds,mean,min,max,setting
+	// method,iter,seconds,mean,min,max,setting,status
 }

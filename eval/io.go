@@ -13,12 +13,15 @@ import (
 )
 
 // WriteCSV writes the curves in long format, one row per method and
-// iteration, with the header method,iter,seconds,mean,min,max,setting; the
-// last column holds the curve's Setting as sorted key=value pairs separated
-// by semicolons (problem, operator, conventions such as blur_boundary).
+// iteration, with the header method,iter,seconds,mean,min,max,setting,status;
+// the setting column holds the curve's Setting as sorted key=value pairs
+// separated by semicolons (problem, operator, conventions such as
+// blur_boundary). A method that diverged gets one more row, at the iteration
+// k where it diverged, with empty seconds, mean, min and max and the status
+// "diverged at iteration k"; status is empty on every other row.
 func WriteCSV(w io.Writer, curves []*Curve) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"method", "iter", "seconds", "mean", "min", "max", "setting"}); err != nil {
+	if err := cw.Write([]string{"method", "iter", "seconds", "mean", "min", "max", "setting", "status"}); err != nil {
 		return fmt.Errorf("eval: writing CSV: %w", err)
 	}
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -28,7 +31,13 @@ func WriteCSV(w io.Writer, curves []*Curve) error {
 		}
 		setting := settingString(c.Setting)
 		for i, t := range c.Iter {
-			rec := []string{c.Method, strconv.Itoa(t), ff(c.Seconds[i]), ff(c.Mean[i]), ff(c.Min[i]), ff(c.Max[i]), setting}
+			rec := []string{c.Method, strconv.Itoa(t), ff(c.Seconds[i]), ff(c.Mean[i]), ff(c.Min[i]), ff(c.Max[i]), setting, ""}
+			if err := cw.Write(rec); err != nil {
+				return fmt.Errorf("eval: writing CSV: %w", err)
+			}
+		}
+		if c.Diverged() {
+			rec := []string{c.Method, strconv.Itoa(c.DivergedAt), "", "", "", "", setting, c.Status()}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("eval: writing CSV: %w", err)
 			}
@@ -163,6 +172,10 @@ type curveJSON struct {
 	Min        []jsonFloat         `json:"min"`
 	Max        []jsonFloat         `json:"max"`
 	PSNR       map[int][]jsonFloat `json:"psnr,omitempty"`
+	DivergedAt int                 `json:"diverged_at,omitempty"`
+	Status     string              `json:"status,omitempty"`
+	Rejected   int                 `json:"safeguard_rejected,omitempty"`
+	Steps      int                 `json:"steps,omitempty"`
 }
 
 type fileJSON struct {
@@ -184,6 +197,7 @@ func WriteJSON(w io.Writer, curves []*Curve) error {
 			Method: c.Method, Setting: c.Setting, Iter: c.Iter, Seconds: toJSON(c.Seconds),
 			F: toJSON2(c.F), GradNorm: toJSON2(c.GradNorm), Optimality: toJSON2(c.Optimality),
 			Mean: toJSON(c.Mean), Min: toJSON(c.Min), Max: toJSON(c.Max),
+			DivergedAt: c.DivergedAt, Status: c.Status(), Rejected: c.Rejected, Steps: c.Steps,
 		}
 		if c.PSNR != nil {
 			cj.PSNR = map[int][]jsonFloat{}
@@ -215,6 +229,10 @@ func ReadJSON(r io.Reader) ([]*Curve, error) {
 			Method: cj.Method, Setting: cj.Setting, Iter: cj.Iter, Seconds: fromJSON(cj.Seconds),
 			F: fromJSON2(cj.F), GradNorm: fromJSON2(cj.GradNorm), Optimality: fromJSON2(cj.Optimality),
 			Mean: fromJSON(cj.Mean), Min: fromJSON(cj.Min), Max: fromJSON(cj.Max),
+			DivergedAt: cj.DivergedAt, Rejected: cj.Rejected, Steps: cj.Steps,
+		}
+		if c.DivergedAt < 0 || c.Rejected < 0 || c.Steps < 0 {
+			return nil, fmt.Errorf("eval: reading JSON curves: curve %q has a negative diverged_at, safeguard_rejected or steps", c.Method)
 		}
 		if cj.PSNR != nil {
 			c.PSNR = map[int][]float64{}

@@ -2,14 +2,21 @@ package greedy
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
+	"sync"
 
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/sbinet/npyio"
@@ -64,7 +71,18 @@ type Manifest struct {
 	Steps        []StepInfo `json:"steps"`
 	Finished     bool       `json:"finished"`
 	StopCause    string     `json:"stop_reason,omitempty"`
+	// Checksums holds the SHA-256 (hex) of every parameter and state file
+	// the manifest commits, by its slash-separated path relative to the
+	// checkpoint directory ("params/theta_00002.npy"). Readers verify a file
+	// against it before using it (ErrChecksum). Checkpoints written before
+	// checksums were recorded have none: they load unverified
+	// (Manifest.Verified reports it), and a resume records the checksums of
+	// their files as they are.
+	Checksums map[string]string `json:"sha256,omitempty"`
 }
+
+// Verified reports whether the manifest records checksums of its files.
+func (m *Manifest) Verified() bool { return m.Checksums != nil }
 
 // StepInfo records one greedy step.
 type StepInfo struct {
@@ -96,22 +114,172 @@ type StepInfo struct {
 	Evaluations int     `json:"evaluations"`
 }
 
+// ParamFile and StateFile are the slash-separated paths, relative to a
+// checkpoint directory, of a step's parameters (theta, phi) and of the
+// training state (x, xprev, xval, xvalprev) after t completed steps.
+func ParamFile(name string, t int) string { return fmt.Sprintf("params/%s_%05d.npy", name, t) }
+
+// StateFile: see ParamFile.
+func StateFile(name string, t int) string { return fmt.Sprintf("state/%s_%05d.npy", name, t) }
+
 func paramPath(dir, name string, t int) string {
-	return filepath.Join(dir, "params", fmt.Sprintf("%s_%05d.npy", name, t))
+	return filepath.Join(dir, filepath.FromSlash(ParamFile(name, t)))
 }
 
 func statePath(dir, name string, t int) string {
-	return filepath.Join(dir, "state", fmt.Sprintf("%s_%05d.npy", name, t))
+	return filepath.Join(dir, filepath.FromSlash(StateFile(name, t)))
+}
+
+// ErrChecksum marks a checkpoint file whose content does not match the
+// SHA-256 its manifest records (or that the manifest does not list): it was
+// changed, corrupted or copied from another run. Test with errors.Is; the
+// error is a *ChecksumError.
+var ErrChecksum = errors.New("checksum mismatch")
+
+// ChecksumError names a file that failed verification.
+type ChecksumError struct {
+	Path      string
+	Want, Got string // Want is "" for a file the manifest does not list
+}
+
+func (e *ChecksumError) Error() string {
+	if e.Want == "" {
+		return fmt.Sprintf("checkpoint file %s is not listed among its manifest's checksums: it does not belong to this checkpoint", e.Path)
+	}
+	return fmt.Sprintf("checkpoint file %s does not match the SHA-256 its manifest records (%.12s…, the file has %.12s…): it was changed, corrupted or copied from another run", e.Path, e.Want, e.Got)
+}
+
+func (e *ChecksumError) Unwrap() error { return ErrChecksum }
+
+// Sum returns the SHA-256 of b in hex.
+func Sum(b []byte) string {
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+// VerifyFile checks the content b of the file rel (relative to dir) against
+// sums; with sums nil (a checkpoint without checksums) it accepts anything.
+func VerifyFile(dir, rel string, b []byte, sums map[string]string) error {
+	if sums == nil {
+		return nil
+	}
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	want, ok := sums[rel]
+	if !ok {
+		return &ChecksumError{Path: path}
+	}
+	if got := Sum(b); got != want {
+		return &ChecksumError{Path: path, Want: want, Got: got}
+	}
+	return nil
+}
+
+// ReadNPYVerified reads the .npy file rel of the checkpoint directory dir,
+// checks it against sums (VerifyFile) and decodes it (see ReadNPY).
+func ReadNPYVerified(dir, rel string, want int, sums map[string]string) ([]float64, error) {
+	path := filepath.Join(dir, filepath.FromSlash(rel))
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	if err := VerifyFile(dir, rel, b, sums); err != nil {
+		return nil, err
+	}
+	return DecodeNPY(b, path, want)
+}
+
+// VerifyChecksums checks every file a manifest lists against its checksum.
+func VerifyChecksums(dir string, sums map[string]string) error {
+	for _, rel := range slices.Sorted(maps.Keys(sums)) {
+		got, err := fileSum(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+		if got != sums[rel] {
+			return &ChecksumError{Path: filepath.Join(dir, filepath.FromSlash(rel)), Want: sums[rel], Got: got}
+		}
+	}
+	return nil
+}
+
+// fileSum returns the SHA-256 of a file's content, read as a stream.
+func fileSum(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// writing is held while WriteFileAtomic writes a file.
+var writing sync.Mutex
+
+// HoldWrites waits for the file WriteFileAtomic may be writing and keeps
+// every later write from starting, for a process about to exit: after it,
+// no temporary file of WriteFileAtomic is in the making (see RemoveTemps).
+func HoldWrites() { writing.Lock() }
+
+// TempPrefix starts the names of WriteFileAtomic's temporary files.
+const TempPrefix = ".tmp-"
+
+// RemoveTemps removes the temporary files WriteFileAtomic left in dir and
+// its params/ and state/ folders (by a process killed while writing), and
+// returns their paths. Call it only while no run writes into dir (under
+// its LockDir lock, or after HoldWrites).
+func RemoveTemps(dir string) []string {
+	var removed []string
+	for _, d := range []string{dir, filepath.Join(dir, "params"), filepath.Join(dir, "state")} {
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if isTemp(e.Name()) && e.Type().IsRegular() {
+				p := filepath.Join(d, e.Name())
+				if os.Remove(p) == nil {
+					removed = append(removed, p)
+				}
+			}
+		}
+	}
+	return removed
+}
+
+// isTemp reports whether name is that of a temporary file of
+// WriteFileAtomic for a checkpoint file: ".tmp-NAME.json-DIGITS" or
+// ".tmp-NAME.npy-DIGITS".
+func isTemp(name string) bool {
+	rest, ok := strings.CutPrefix(name, TempPrefix)
+	if !ok {
+		return false
+	}
+	i := strings.LastIndexByte(rest, '-')
+	if i < 0 || i == len(rest)-1 {
+		return false
+	}
+	for _, r := range rest[i+1:] {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return strings.HasSuffix(rest[:i], ".json") || strings.HasSuffix(rest[:i], ".npy")
 }
 
 // WriteFileAtomic writes data to path through a synced temporary file and a
 // rename (then syncs the directory), so a reader sees the old or the new file,
 // never a partial one.
 func WriteFileAtomic(path string, data []byte) error {
+	writing.Lock()
+	defer writing.Unlock()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), TempPrefix+filepath.Base(path)+"-*")
 	if err != nil {
 		return err
 	}
@@ -139,42 +307,69 @@ func WriteFileAtomic(path string, data []byte) error {
 
 // WriteNPY writes v as a one-dimensional float64 .npy file, atomically.
 func WriteNPY(path string, v []float64) error {
+	_, err := WriteNPYSum(path, v)
+	return err
+}
+
+// WriteNPYSum is WriteNPY that also returns the SHA-256 (hex) of the bytes
+// written, for a manifest's checksums.
+func WriteNPYSum(path string, v []float64) (string, error) {
 	var buf bytes.Buffer
 	if err := npyio.Write(&buf, v); err != nil {
-		return fmt.Errorf("encoding %s: %w", path, err)
+		return "", fmt.Errorf("encoding %s: %w", path, err)
 	}
 	if err := WriteFileAtomic(path, buf.Bytes()); err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
+		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
-	return nil
+	return Sum(buf.Bytes()), nil
 }
 
 // ReadNPY reads a float64 .npy file written by WriteNPY (any shape, flattened)
 // and checks its length when want ≥ 0.
 func ReadNPY(path string, want int) ([]float64, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
-	defer f.Close()
-	r, err := npyio.NewReader(f)
+	return DecodeNPY(b, path, want)
+}
+
+// maxNPYValues bounds the values a .npy header may announce (2^31: 16 GiB
+// of float64), so a corrupt header cannot ask for absurd allocations.
+const maxNPYValues = 1 << 31
+
+// DecodeNPY decodes the content b of the float64 .npy file path (named in
+// errors), checking its length when want ≥ 0 and that every value is
+// finite. Any shape is accepted and flattened (C order); malformed input is
+// an error, never a panic, and nothing larger than b is allocated.
+func DecodeNPY(b []byte, path string, want int) ([]float64, error) {
+	h, err := parseNPYHeader(b)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s is not a valid .npy file: %w", path, err)
 	}
-	if r.Header.Descr.Type != "<f8" {
-		return nil, fmt.Errorf("checkpoint %s holds %s values, want float64 (<f8)", path, r.Header.Descr.Type)
+	if h.descr != "<f8" {
+		return nil, fmt.Errorf("checkpoint %s holds %s values, want float64 (<f8)", path, h.descr)
 	}
 	n := 1
-	for _, d := range r.Header.Descr.Shape {
+	for _, d := range h.shape {
+		if d < 0 || (d > 0 && n > maxNPYValues/d) {
+			return nil, fmt.Errorf("checkpoint %s has an invalid shape %v", path, h.shape)
+		}
 		n *= d
+	}
+	if h.fortran && len(h.shape) > 1 {
+		return nil, fmt.Errorf("checkpoint %s is stored in Fortran order, want C order", path)
 	}
 	if want >= 0 && n != want {
 		return nil, fmt.Errorf("checkpoint %s holds %d values, want %d: it belongs to another problem or parametrization", path, n, want)
 	}
-	out := make([]float64, n)
-	if err := r.Read(&out); err != nil {
-		return nil, fmt.Errorf("checkpoint %s is truncated or corrupt: %w", path, err)
+	if data := len(b) - h.data; data != 8*n {
+		if data < 8*n {
+			return nil, fmt.Errorf("checkpoint %s is truncated or corrupt: its header announces %d values, the file holds %d bytes of data", path, n, data)
+		}
+		return nil, fmt.Errorf("checkpoint %s is corrupt: %d bytes after its %d values", path, data-8*n, n)
 	}
+	out := decodeFloat64s(b[h.data:], n)
 	for i, v := range out {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("checkpoint %s holds a non-finite value at index %d", path, i)
@@ -232,18 +427,62 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-// LoadParams reads the parameters of step t from a checkpoint directory.
+// LoadParams reads the parameters of step t from a checkpoint directory,
+// verified against the manifest's checksums (ErrChecksum).
 func LoadParams(dir string, m *Manifest, t int) (theta, phi []float64, err error) {
-	if theta, err = ReadNPY(paramPath(dir, "theta", t), m.ThetaLen); err != nil {
+	if theta, err = ReadNPYVerified(dir, ParamFile("theta", t), m.ThetaLen, m.Checksums); err != nil {
 		return nil, nil, err
 	}
 	if m.PhiLen > 0 {
-		if phi, err = ReadNPY(paramPath(dir, "phi", t), m.PhiLen); err != nil {
+		if phi, err = ReadNPYVerified(dir, ParamFile("phi", t), m.PhiLen, m.Checksums); err != nil {
 			return nil, nil, err
 		}
 	}
 	return theta, phi, nil
 }
+
+// RecordChecksums sets the checksums of a manifest without any (written
+// before they were recorded) from its files as they are now: every step's
+// parameters and the state after the last step, where present.
+func RecordChecksums(dir string, m *Manifest) error {
+	if m.Checksums != nil {
+		return nil
+	}
+	sums := map[string]string{}
+	add := func(rel string, required bool) error {
+		got, err := fileSum(filepath.Join(dir, filepath.FromSlash(rel)))
+		if err != nil {
+			if !required && errors.Is(err, fs.ErrNotExist) {
+				return nil
+			}
+			return fmt.Errorf("checkpoint: %w", err)
+		}
+		sums[rel] = got
+		return nil
+	}
+	for t := range m.Steps {
+		if err := add(ParamFile("theta", t), true); err != nil {
+			return err
+		}
+		if m.PhiLen > 0 {
+			if err := add(ParamFile("phi", t), true); err != nil {
+				return err
+			}
+		}
+	}
+	if n := len(m.Steps); n > 0 {
+		for _, name := range stateNames {
+			if err := add(StateFile(name, n), false); err != nil {
+				return err
+			}
+		}
+	}
+	m.Checksums = sums
+	return nil
+}
+
+// stateNames are the training state vectors kept after the last step.
+var stateNames = []string{"x", "xprev", "xval", "xvalprev"}
 
 func versions() map[string]string {
 	return map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": FormatVersion}

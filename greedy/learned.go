@@ -251,7 +251,7 @@ func (it *learnedIterator) Next() error {
 		}
 		for k, f := range it.fx {
 			if math.IsNaN(f) || math.IsInf(f, 0) {
-				return fmt.Errorf("%s: iteration %d: the safeguard's gradient step gave a non-finite value (function %d): the functions are not L-smooth with the L given", it.l.Label, it.t, k)
+				return fmt.Errorf("%s: iteration %d: the safeguard's gradient step gave a non-finite value (function %d): the functions are not L-smooth with the L given (%w)", it.l.Label, it.t, k, baselines.ErrDiverged)
 			}
 		}
 		it.t++
@@ -259,7 +259,7 @@ func (it *learnedIterator) Next() error {
 	}
 	for i, x := range it.xk {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return fmt.Errorf("%s: iteration %d produced a non-finite iterate (function %d): the learned step diverges on these functions; check the certificate with 'l2o certify'", it.l.Label, it.t, i/it.o.ImageLen())
+			return fmt.Errorf("%s: iteration %d produced a non-finite iterate (function %d): the learned step %w on these functions; check the certificate with 'l2o certify'", it.l.Label, it.t, i/it.o.ImageLen(), baselines.ErrDiverged)
 		}
 	}
 	it.t++

@@ -66,7 +66,28 @@ type Config struct {
 	// applying its step K times in a row, as Algorithm 2 repeats the last
 	// step beyond T, instead of once.
 	ValLookahead int
+	// DivergeFactor stops training with an error (ErrDiverged) when the mean
+	// training objective after a step exceeds DivergeFactor times its value
+	// at the starting points (0 means DefaultDivergeFactor; negative: off).
+	// A non-finite objective or gradient always stops it. With τ < 2/L every
+	// step's loss is at most that of a gradient step, so the mean objective
+	// never rises: exceeding the factor means the run diverged.
+	DivergeFactor float64
+	// Stop, if set, is asked before every step; when it returns true the
+	// run ends there with ErrInterrupted, its checkpoint complete up to the
+	// previous step (resume it with Resume).
+	Stop func() bool
 }
+
+// DefaultDivergeFactor is Config.DivergeFactor's default.
+const DefaultDivergeFactor = 10
+
+// ErrDiverged marks a training run stopped because it diverged (see
+// Config.DivergeFactor); test with errors.Is.
+var ErrDiverged = errors.New("the run diverged")
+
+// ErrInterrupted marks a training run stopped by Config.Stop.
+var ErrInterrupted = errors.New("interrupted")
 
 // Result is the outcome of Train.
 type Result struct {
@@ -160,18 +181,35 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		}
 		start = len(old.Steps)
 		man.Steps = old.Steps
+		// Every committed file is checked before the run builds on it; a
+		// checkpoint without checksums gets those of its files as they are.
+		if old.Checksums == nil {
+			if err := RecordChecksums(cfg.Dir, old); err != nil {
+				return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
+			}
+		} else if err := VerifyChecksums(cfg.Dir, old.Checksums); err != nil {
+			return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
+		}
+		man.Checksums = old.Checksums
 		if start > 0 {
-			if x, err = ReadNPY(statePath(cfg.Dir, "x", start), len(x)); err != nil {
+			read := func(name string, n int) ([]float64, error) {
+				v, err := ReadNPYVerified(cfg.Dir, StateFile(name, start), n, man.Checksums)
+				if err != nil {
+					return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
+				}
+				return v, nil
+			}
+			if x, err = read("x", len(x)); err != nil {
 				return nil, err
 			}
-			if xprev, err = ReadNPY(statePath(cfg.Dir, "xprev", start), len(x)); err != nil {
+			if xprev, err = read("xprev", len(x)); err != nil {
 				return nil, err
 			}
 			if val != nil {
-				if val.x, err = ReadNPY(statePath(cfg.Dir, "xval", start), len(val.x)); err != nil {
+				if val.x, err = read("xval", len(val.x)); err != nil {
 					return nil, err
 				}
-				if val.prev, err = ReadNPY(statePath(cfg.Dir, "xvalprev", start), len(val.x)); err != nil {
+				if val.prev, err = read("xvalprev", len(val.x)); err != nil {
 					return nil, err
 				}
 			}
@@ -183,6 +221,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		if _, err := os.Stat(filepath.Join(cfg.Dir, "manifest.json")); err == nil {
 			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Dir)
 		}
+		man.Checksums = map[string]string{}
 		if err := WriteManifest(cfg.Dir, man); err != nil {
 			return nil, err
 		}
@@ -206,6 +245,23 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	norm0 := norms(grad)
+	f0, err := o.Mean(o.X0)
+	if err != nil {
+		return nil, err
+	}
+	factor := cfg.DivergeFactor
+	if factor == 0 {
+		factor = DefaultDivergeFactor
+	}
+	diverged := func(t int, mf float64) error {
+		if math.IsNaN(mf) || math.IsInf(mf, 0) {
+			return fmt.Errorf("greedy: step %d: the mean training objective is %g: %w (it was %.6g at the start); use a smaller --tau or positive --lambda", t, mf, ErrDiverged, f0)
+		}
+		if factor > 0 && f0 > 0 && mf > factor*f0 {
+			return fmt.Errorf("greedy: step %d: the mean training objective %.6g exceeds %g times its starting value %.6g: %w; use a smaller --tau or positive --lambda (or raise --diverge-factor)", t, mf, factor, f0, ErrDiverged)
+		}
+		return nil
+	}
 	sp := &Subproblem{Loss: loss, Quadratic: o.LeastSquares()}
 	converged := func(n []float64) bool {
 		if cfg.TolAbs == 0 && cfg.TolRel == 0 {
@@ -223,6 +279,9 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	}
 	stop := "step cap reached"
 	for t := start; t < cfg.MaxSteps; t++ {
+		if cfg.Stop != nil && cfg.Stop() {
+			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", ErrInterrupted, t, cfg.Dir, t)
+		}
 		began := time.Now()
 		if err := o.Eval(vals, grad, x, ws); err != nil {
 			return nil, err
@@ -231,7 +290,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		maxNorm := 0.0
 		for _, v := range gn {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("greedy: step %d: a training gradient is not finite: the run diverged; use a smaller --tau or positive --lambda", t)
+				return nil, fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
 			}
 			maxNorm = math.Max(maxNorm, v)
 		}
@@ -350,8 +409,8 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if math.IsNaN(mf) || math.IsInf(mf, 0) {
-			return nil, fmt.Errorf("greedy: step %d produced a non-finite objective: the run diverged", t)
+		if err := diverged(t, mf); err != nil {
+			return nil, err
 		}
 		info.MeanF = mf
 		info.Evaluations = loss.Evaluations() - evalsBefore
@@ -406,34 +465,44 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 }
 
 // saveStep writes the parameters and state of step t, then commits the
-// manifest, then removes the previous state.
+// manifest with their checksums, then removes the previous state.
 func saveStep(dir string, man *Manifest, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
-	if err := WriteNPY(paramPath(dir, "theta", t), theta); err != nil {
-		return err
+	if man.Checksums == nil {
+		man.Checksums = map[string]string{}
 	}
+	files := []struct {
+		rel string
+		v   []float64
+	}{{ParamFile("theta", t), theta}}
 	if len(phi) > 0 {
-		if err := WriteNPY(paramPath(dir, "phi", t), phi); err != nil {
-			return err
+		files = append(files, struct {
+			rel string
+			v   []float64
+		}{ParamFile("phi", t), phi})
+	}
+	states := [][]float64{x, xprev, xval, xvalprev}
+	for i, name := range stateNames {
+		if states[i] != nil {
+			files = append(files, struct {
+				rel string
+				v   []float64
+			}{StateFile(name, t+1), states[i]})
 		}
 	}
-	if err := WriteNPY(statePath(dir, "x", t+1), x); err != nil {
-		return err
-	}
-	if err := WriteNPY(statePath(dir, "xprev", t+1), xprev); err != nil {
-		return err
-	}
-	if xval != nil {
-		if err := WriteNPY(statePath(dir, "xval", t+1), xval); err != nil {
+	for _, f := range files {
+		sum, err := WriteNPYSum(filepath.Join(dir, filepath.FromSlash(f.rel)), f.v)
+		if err != nil {
 			return err
 		}
-		if err := WriteNPY(statePath(dir, "xvalprev", t+1), xvalprev); err != nil {
-			return err
-		}
+		man.Checksums[f.rel] = sum
+	}
+	for _, name := range stateNames {
+		delete(man.Checksums, StateFile(name, t))
 	}
 	if err := WriteManifest(dir, man); err != nil {
 		return err
 	}
-	for _, name := range []string{"x", "xprev", "xval", "xvalprev"} {
+	for _, name := range stateNames {
 		os.Remove(statePath(dir, name, t))
 	}
 	return nil

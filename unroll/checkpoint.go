@@ -50,6 +50,11 @@ type State struct {
 	EpochsWanted int                `json:"epochs_wanted"`
 	Epochs       []EpochInfo        `json:"epochs"`
 	AdamStep     int                `json:"adam_step"`
+	// Checksums holds the SHA-256 (hex) of the state vectors the state
+	// commits, by slash-separated path relative to the directory
+	// (greedy.Manifest.Checksums); nil in checkpoints written before they
+	// were recorded, which resume unverified.
+	Checksums map[string]string `json:"sha256,omitempty"`
 }
 
 func newState(cfg *Config, o *models.Objective, l *Loss, tau float64) *State {
@@ -88,8 +93,10 @@ func (old *State) compatible(cur *State) error {
 	return nil
 }
 
+func stateFile(name string, epoch int) string { return fmt.Sprintf("state/%s_%05d.npy", name, epoch) }
+
 func statePath(dir, name string, epoch int) string {
-	return filepath.Join(dir, "state", fmt.Sprintf("%s_%05d.npy", name, epoch))
+	return filepath.Join(dir, filepath.FromSlash(stateFile(name, epoch)))
 }
 
 func paramPath(dir, name string, t int) string {
@@ -111,14 +118,16 @@ func readState(dir string) (*State, error) {
 	return &s, nil
 }
 
-func readVectors(dir string, epoch, n int) (u, m, v []float64, err error) {
-	if u, err = greedy.ReadNPY(statePath(dir, "u", epoch), n); err != nil {
+// readVectors reads the state vectors of an epoch, verified against sums
+// (greedy.ReadNPYVerified; nil: unverified).
+func readVectors(dir string, epoch, n int, sums map[string]string) (u, m, v []float64, err error) {
+	if u, err = greedy.ReadNPYVerified(dir, stateFile("u", epoch), n, sums); err != nil {
 		return nil, nil, nil, err
 	}
-	if m, err = greedy.ReadNPY(statePath(dir, "adam_m", epoch), n); err != nil {
+	if m, err = greedy.ReadNPYVerified(dir, stateFile("adam_m", epoch), n, sums); err != nil {
 		return nil, nil, nil, err
 	}
-	if v, err = greedy.ReadNPY(statePath(dir, "adam_v", epoch), n); err != nil {
+	if v, err = greedy.ReadNPYVerified(dir, stateFile("adam_v", epoch), n, sums); err != nil {
 		return nil, nil, nil, err
 	}
 	return u, m, v, nil
@@ -138,13 +147,16 @@ func checkEmpty(dir string) error {
 // the manifest, then removes the previous epoch's state vectors.
 func save(dir string, st *State, o *models.Objective, l *Loss, u []float64, adam *Adam, finished bool) error {
 	e := len(st.Epochs)
+	st.Checksums = map[string]string{}
 	for _, f := range []struct {
 		name string
 		v    []float64
 	}{{"u", u}, {"adam_m", adam.M}, {"adam_v", adam.V}} {
-		if err := greedy.WriteNPY(statePath(dir, f.name, e), f.v); err != nil {
+		sum, err := greedy.WriteNPYSum(statePath(dir, f.name, e), f.v)
+		if err != nil {
 			return err
 		}
+		st.Checksums[stateFile(f.name, e)] = sum
 	}
 	b, err := json.MarshalIndent(st, "", "  ")
 	if err != nil {
@@ -154,14 +166,18 @@ func save(dir string, st *State, o *models.Objective, l *Loss, u []float64, adam
 		return fmt.Errorf("writing checkpoint state: %w", err)
 	}
 	theta, phi := l.Split(u)
+	sums := map[string]string{}
 	for t := range theta {
-		if err := greedy.WriteNPY(paramPath(dir, "theta", t), theta[t]); err != nil {
+		sum, err := greedy.WriteNPYSum(paramPath(dir, "theta", t), theta[t])
+		if err != nil {
 			return err
 		}
+		sums[greedy.ParamFile("theta", t)] = sum
 		if phi != nil {
-			if err := greedy.WriteNPY(paramPath(dir, "phi", t), phi[t]); err != nil {
+			if sum, err = greedy.WriteNPYSum(paramPath(dir, "phi", t), phi[t]); err != nil {
 				return err
 			}
+			sums[greedy.ParamFile("phi", t)] = sum
 		}
 	}
 	steps, err := Trajectory(o, l.method, theta, phi, st.Tau)
@@ -175,7 +191,7 @@ func save(dir string, st *State, o *models.Objective, l *Loss, u []float64, adam
 		Inner:    fmt.Sprintf("%s(T=%d,adam,lr=%g,batch=%d,epochs=%d/%d)", InnerPrefix, st.T, st.LearningRate, st.Batch, e, st.EpochsWanted),
 		MaxSteps: st.T,
 		Versions: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": greedy.FormatVersion, "unroll": StateFormat},
-		ThetaLen: l.ThetaLen(), PhiLen: l.PhiLen(), Steps: steps, Finished: finished,
+		ThetaLen: l.ThetaLen(), PhiLen: l.PhiLen(), Steps: steps, Finished: finished, Checksums: sums,
 	}
 	if finished {
 		man.StopCause = fmt.Sprintf("unrolled training: %d epochs completed", e)

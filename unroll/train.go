@@ -139,8 +139,8 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		}
 		st.Epochs = old.Epochs
 		st.AdamStep = old.AdamStep
-		if u, adam.M, adam.V, err = readVectors(cfg.Dir, len(st.Epochs), loss.Dim()); err != nil {
-			return nil, err
+		if u, adam.M, adam.V, err = readVectors(cfg.Dir, len(st.Epochs), loss.Dim(), old.Checksums); err != nil {
+			return nil, fmt.Errorf("unroll: %w %s: %w", greedy.ErrCannotResume, cfg.Dir, err)
 		}
 		adam.Step = st.AdamStep
 		// Rewrite the parameters and manifest from the committed state, in

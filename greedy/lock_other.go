@@ -1,0 +1,10 @@
+//go:build !unix
+
+package greedy
+
+import "os"
+
+// Without flock the directory is not locked.
+func tryLock(*os.File) (bool, error) { return true, nil }
+
+func unlock(*os.File) error { return nil }

@@ -1,0 +1,26 @@
+//go:build unix
+
+package greedy
+
+import (
+	"errors"
+	"os"
+	"syscall"
+)
+
+func tryLock(f *os.File) (bool, error) {
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		switch {
+		case err == nil:
+			return true, nil
+		case errors.Is(err, syscall.EWOULDBLOCK):
+			return false, nil
+		case errors.Is(err, syscall.EINTR):
+			continue
+		}
+		return false, err
+	}
+}
+
+func unlock(f *os.File) error { return syscall.Flock(int(f.Fd()), syscall.LOCK_UN) }
