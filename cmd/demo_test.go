@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/xml"
+	"fmt"
 	"image/png"
 	"math"
 	"os"
@@ -14,12 +15,16 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/report"
 )
 
 // TestQuickDemoWritesAValidReport runs the tiny demo and checks every file of
 // its report: PNGs decode, SVGs are XML, the CSV parses and the headline
-// numbers printed and written to index.html come from the saved curves.
+// numbers printed and written to index.html come from the saved curves; and
+// its claims (checkDemoNumbers): the minimiser above the observation in
+// PSNR, the plain M-PC below L-BFGS within its trained steps, the winner
+// line.
 func TestQuickDemoWritesAValidReport(t *testing.T) {
 	dir := t.TempDir()
 	var out, errb bytes.Buffer
@@ -73,13 +78,14 @@ func TestQuickDemoWritesAValidReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(curves) != 7 {
-		t.Fatalf("%d curves, want 7 methods", len(curves))
+	if len(curves) != 8 {
+		t.Fatalf("%d curves, want 8 (M-PC, M-PS, the safeguarded M-PC and 5 baselines)", len(curves))
 	}
 	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkDemoNumbers(t, dir, out.String(), string(html), curves)
 	var table bytes.Buffer
 	if err := report.WriteTable(&table, curves, nil, 15); err != nil {
 		t.Fatal(err)
@@ -143,6 +149,140 @@ func TestQuickDemoWritesAValidReport(t *testing.T) {
 	}
 }
 
+// curveOf returns the curve of method, failing the test without one.
+func curveOf(t *testing.T, curves []*eval.Curve, method string) *eval.Curve {
+	t.Helper()
+	for _, c := range curves {
+		if c.Method == method {
+			return c
+		}
+	}
+	t.Fatalf("no curve of %q", method)
+	return nil
+}
+
+// checkDemoNumbers checks the quick demo's claims against its own data: the
+// problem line, the minimiser above the observation in PSNR, the learned
+// M-PC below L-BFGS within its trained steps, and the winner line.
+func checkDemoNumbers(t *testing.T, dir, printed, html string, curves []*eval.Curve) {
+	t.Helper()
+	if !strings.Contains(printed, fmt.Sprintf("α = 0.0002, noise %g (the paper's: 0.01), zero blur boundary", demoNoise)) {
+		t.Errorf("the demo does not print its α, noise and boundary:\n%s", printed)
+	}
+
+	// Reconstructions of test function 1: the minimiser beats the
+	// observation, over the whole image and inside the rim; the printed
+	// observation and L-BFGS values are those of the curves.
+	num := `(-?[0-9]+\.[0-9]+)/(-?[0-9]+\.[0-9]+)`
+	psnr := func(label string) (whole, inside float64) {
+		t.Helper()
+		m := regexp.MustCompile(regexp.QuoteMeta(label) + " " + num).FindStringSubmatch(printed)
+		if m == nil {
+			t.Fatalf("no PSNR of %q printed:\n%s", label, printed)
+		}
+		whole, _ = strconv.ParseFloat(m[1], 64)
+		inside, _ = strconv.ParseFloat(m[2], 64)
+		return whole, inside
+	}
+	yw, yi := psnr("observation y")
+	xw, xi := psnr(fmt.Sprintf("minimiser (L-BFGS, t = %d)", quickDefaults.FinalIters))
+	if !(xw > yw+1) || !(xi > yi+1) {
+		t.Errorf("minimiser %.2f/%.2f dB is not 1 dB above the observation %.2f/%.2f dB", xw, xi, yw, yi)
+	}
+	lb := curveOf(t, curves, "lbfgs")
+	if got := report.FormatPSNR(lb.PSNR[0][0]); got != report.FormatPSNR(yw) {
+		t.Errorf("printed observation PSNR %.2f, the curves' PSNR of x⁰ = y on test function 1 is %s", yw, got)
+	}
+	if w, _ := psnr(fmt.Sprintf("lbfgs, t = %d", quickDefaults.ReconIter)); report.FormatPSNR(w) != report.FormatPSNR(lb.PSNR[quickDefaults.ReconIter][0]) {
+		t.Errorf("printed L-BFGS PSNR %.2f at t = %d, the curves' %.2f", w, quickDefaults.ReconIter, lb.PSNR[quickDefaults.ReconIter][0])
+	}
+
+	// Plain M-PC (Algorithm 2, no safeguard) is below L-BFGS at every
+	// iteration that uses trained parameters.
+	man, err := greedy.ReadManifest(filepath.Join(dir, "checkpoints", "m-pc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := len(man.Steps)
+	if steps < 10 {
+		t.Fatalf("M-PC trained only %d steps", steps)
+	}
+	pc := curveOf(t, curves, "greedy m-pc")
+	if len(pc.Mean) <= steps || len(lb.Mean) <= steps {
+		t.Fatalf("M-PC's or L-BFGS's curve ends before iteration %d (%d and %d points)", steps, len(pc.Mean), len(lb.Mean))
+	}
+	for it := 1; it <= steps; it++ {
+		if !(pc.Mean[it] < lb.Mean[it]) {
+			t.Errorf("iteration %d ≤ T+1 = %d: M-PC's mean optimality %.3g is not below L-BFGS's %.3g", it, steps, pc.Mean[it], lb.Mean[it])
+		}
+	}
+	// The safeguarded copy never raises a function's value.
+	sg := curveOf(t, curves, "greedy m-pc (safeguarded)")
+	for it := 1; it < len(sg.F); it++ {
+		for k, f := range sg.F[it] {
+			if f > sg.F[it-1][k]*(1+1e-12) {
+				t.Errorf("safeguarded M-PC raises f_%d at iteration %d: %.10g > %.10g", k, it, f, sg.F[it-1][k])
+			}
+		}
+	}
+
+	// The winner line: every method it names has a curve, reaches the
+	// tolerance at the iteration (or time) it states, and none does better.
+	line := regexp.MustCompile(`(?m)^winner: (.*)$`).FindStringSubmatch(printed)
+	if line == nil {
+		t.Fatalf("no winner line printed:\n%s", printed)
+	}
+	if !strings.Contains(html, "Winner: "+line[1]) {
+		t.Errorf("index.html does not state the winner line %q", line[1])
+	}
+	clauseRE := regexp.MustCompile(`^(fewest iterations|least time) to ([0-9e.-]+): (.+) \(([0-9.e-]+)( s)?\)$`)
+	clauses := strings.Split(line[1], "; ")
+	if len(clauses) == 0 || !clauseRE.MatchString(clauses[0]) {
+		t.Fatalf("winner line %q does not start with a clause like 'fewest iterations to 1e-4: M (n)'", line[1])
+	}
+	for _, cl := range clauses {
+		if strings.HasPrefix(cl, "no method reaches ") {
+			tol, _ := strconv.ParseFloat(strings.TrimPrefix(cl, "no method reaches "), 64)
+			for _, c := range curves {
+				if c.ItersTo(tol) >= 0 {
+					t.Errorf("%q, but %s does at iteration %d", cl, c.Method, c.ItersTo(tol))
+				}
+			}
+			continue
+		}
+		m := clauseRE.FindStringSubmatch(cl)
+		if m == nil {
+			t.Errorf("winner clause %q does not parse", cl)
+			continue
+		}
+		tol, _ := strconv.ParseFloat(m[2], 64)
+		score := func(c *eval.Curve) string {
+			if m[1] == "fewest iterations" {
+				return report.FormatIters(c.ItersTo(tol))
+			}
+			return report.FormatSeconds(c.SecondsTo(tol))
+		}
+		better := func(c *eval.Curve) bool {
+			if m[1] == "fewest iterations" {
+				n, _ := strconv.Atoi(m[4])
+				return c.ItersTo(tol) >= 0 && c.ItersTo(tol) < n
+			}
+			s, _ := strconv.ParseFloat(m[4], 64)
+			return !math.IsNaN(c.SecondsTo(tol)) && c.SecondsTo(tol) < s*(1-5e-3)
+		}
+		for _, name := range strings.Split(m[3], " and ") {
+			if got := score(curveOf(t, curves, name)); got != m[4] {
+				t.Errorf("winner clause %q: %s has %s", cl, name, got)
+			}
+		}
+		for _, c := range curves {
+			if better(c) {
+				t.Errorf("winner clause %q: %s does better (%s)", cl, c.Method, score(c))
+			}
+		}
+	}
+}
+
 func meanOf(v []float64) float64 {
 	if len(v) == 0 {
 		return math.NaN()
@@ -159,6 +299,9 @@ func TestDemoAndReportRejectBadFlags(t *testing.T) {
 		{"demo", "--size", "10"},
 		{"demo", "--n-test", "-1"},
 		{"demo", "--out", ""},
+		{"demo", "--noise", "0"},
+		{"demo", "--lambda", "-1"},
+		{"demo", "--safeguard", "gd"},
 		{"report", "--out", "x"},
 		{"report", "--curves", "/nonexistent/curves.json", "--out", "x"},
 	} {
