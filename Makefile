@@ -22,9 +22,21 @@ lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt wants to change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
+# Every reader of an input file, one fuzz target each (seed corpora in each
+# package's testdata/fuzz). FUZZTIME is a duration (30s) or an execution count
+# (1000000x, the goal per target); -fuzzminimizetime 0 keeps the engine from
+# spending the budget minimising large inputs.
+FUZZTIME ?= 1000000x
+FUZZ_TARGETS = data:FuzzReadPGM data:FuzzReadPNG data:FuzzReadSTL10 \
+	greedy:FuzzDecodeNPY greedy:FuzzParseManifest unroll:FuzzParseState \
+	banert:FuzzParseManifest wcrr:FuzzParseWeights eval:FuzzReadJSON
+
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzReadPGM -fuzztime 30s ./data
-	$(GO) test -run '^$$' -fuzz FuzzReadSTL10 -fuzztime 30s -fuzzminimizetime 0 ./data
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; fn=$${t#*:}; \
+		echo "== $$pkg $$fn ($(FUZZTIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) -fuzzminimizetime 0 ./$$pkg; \
+	done
 
 demo: build
 	./bin/l2o demo

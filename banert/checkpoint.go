@@ -111,10 +111,19 @@ func writeAtomic(path string, data []byte) error { return greedy.WriteFileAtomic
 
 // ReadManifest reads and checks dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
-	path := filepath.Join(dir, "manifest.json")
-	var m Manifest
-	if err := greedy.ReadCheckpointJSON(dir, "manifest.json", "Banert", "l2o train banert", &m); err != nil {
+	var raw json.RawMessage
+	if err := greedy.ReadCheckpointJSON(dir, "manifest.json", "Banert", "l2o train banert", &raw); err != nil {
 		return nil, err
+	}
+	return parseManifest(dir, filepath.Join(dir, "manifest.json"), raw)
+}
+
+// parseManifest decodes and checks the content b of the manifest file path
+// of the checkpoint directory dir.
+func parseManifest(dir, path string, b []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
 	}
 	if m.Format != FormatVersion {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
@@ -135,6 +144,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 		if f != filepath.Base(f) || f == "." || f == ".." {
 			return nil, fmt.Errorf("checkpoint manifest %s names the file %q outside its directory", path, f)
 		}
+	}
+	if err := greedy.CheckChecksumList(m.Checksums); err != nil {
+		return nil, fmt.Errorf("checkpoint manifest %s: %w", path, err)
 	}
 	return &m, nil
 }

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/color"
@@ -16,12 +17,27 @@ const (
 	LumaB = 0.114
 )
 
+// maxPNGPixels bounds the size of a PNG image (4096×4096), checked from its
+// header before the decoder allocates the image.
+const maxPNGPixels = 1 << 24
+
 // ReadPNG decodes a PNG image. Grey images (8 or 16 bit) are scaled to
 // [0, 1] by their maximum level; colour images are converted with ITU-R
 // 601-2 luma, L = 0.299R + 0.587G + 0.114B. Alpha is ignored (colours are
 // taken un-premultiplied).
 func ReadPNG(r io.Reader) (*Image, error) {
-	src, err := png.Decode(r)
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, fmt.Errorf("png: %w", err)
+	}
+	cfg, err := png.DecodeConfig(bytes.NewReader(raw))
+	if err != nil {
+		return nil, fmt.Errorf("png: %w", err)
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxPNGPixels/cfg.Height {
+		return nil, fmt.Errorf("png: size %dx%d is outside what this reader accepts (at most %d pixels)", cfg.Width, cfg.Height, maxPNGPixels)
+	}
+	src, err := png.Decode(bytes.NewReader(raw))
 	if err != nil {
 		return nil, fmt.Errorf("png: %w", err)
 	}

@@ -408,10 +408,19 @@ func ReadCheckpointJSON(dir, name, kind, train string, v any) error {
 
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
-	path := filepath.Join(dir, "manifest.json")
-	var m Manifest
-	if err := ReadCheckpointJSON(dir, "manifest.json", "greedy", "l2o train greedy", &m); err != nil {
+	var raw json.RawMessage
+	if err := ReadCheckpointJSON(dir, "manifest.json", "greedy", "l2o train greedy", &raw); err != nil {
 		return nil, err
+	}
+	return ParseManifest(filepath.Join(dir, "manifest.json"), raw)
+}
+
+// ParseManifest decodes and checks the content b of the manifest file path
+// (named in errors).
+func ParseManifest(path string, b []byte) (*Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
 	}
 	if m.Format != FormatVersion {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
@@ -424,7 +433,27 @@ func ReadManifest(dir string) (*Manifest, error) {
 			return nil, fmt.Errorf("checkpoint manifest %s: step %d is numbered %d", path, i, s.T)
 		}
 	}
+	if m.H < 1 || m.W < 1 || m.ThetaLen < 1 || m.PhiLen < 0 {
+		return nil, fmt.Errorf("checkpoint manifest %s: image size %d×%d and parameter lengths %d, %d: want positive sizes and lengths", path, m.H, m.W, m.ThetaLen, m.PhiLen)
+	}
+	if err := CheckChecksumList(m.Checksums); err != nil {
+		return nil, fmt.Errorf("checkpoint manifest %s: %w", path, err)
+	}
 	return &m, nil
+}
+
+// CheckChecksumList checks a manifest's checksums: every key a clean
+// relative path inside the checkpoint directory, every value 64 hex digits.
+func CheckChecksumList(sums map[string]string) error {
+	for rel, sum := range sums {
+		if !fs.ValidPath(rel) || rel == "." {
+			return fmt.Errorf("checksum of %q: not a path inside the checkpoint", rel)
+		}
+		if _, err := hex.DecodeString(sum); err != nil || len(sum) != 64 {
+			return fmt.Errorf("checksum of %s: %q is not a SHA-256 (64 hex digits)", rel, sum)
+		}
+	}
+	return nil
 }
 
 // LoadParams reads the parameters of step t from a checkpoint directory,

@@ -107,13 +107,27 @@ func paramPath(dir, name string, t int) string {
 func ReadState(dir string) (*State, error) { return readState(dir) }
 
 func readState(dir string) (*State, error) {
-	path := filepath.Join(dir, "unroll.json")
-	var s State
-	if err := greedy.ReadCheckpointJSON(dir, "unroll.json", "unrolled-training", "l2o train unroll", &s); err != nil {
+	var raw json.RawMessage
+	if err := greedy.ReadCheckpointJSON(dir, "unroll.json", "unrolled-training", "l2o train unroll", &raw); err != nil {
 		return nil, err
+	}
+	return parseState(filepath.Join(dir, "unroll.json"), raw)
+}
+
+// parseState decodes and checks the content b of the state file path.
+func parseState(path string, b []byte) (*State, error) {
+	var s State
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
 	}
 	if s.Format != StateFormat {
 		return nil, fmt.Errorf("checkpoint state %s has format %q, want %q", path, s.Format, StateFormat)
+	}
+	if s.AdamStep < 0 || s.T < 0 || s.Batch < 0 || s.H < 0 || s.W < 0 {
+		return nil, fmt.Errorf("checkpoint state %s: negative T, batch, image size or Adam step", path)
+	}
+	if err := greedy.CheckChecksumList(s.Checksums); err != nil {
+		return nil, fmt.Errorf("checkpoint state %s: %w", path, err)
 	}
 	return &s, nil
 }

@@ -93,11 +93,19 @@ func convertLayer(fl fileLayer) (Layer, error) {
 	if fl.Padding == nil || *fl.Padding != k/2 {
 		return Layer{}, fmt.Errorf("padding missing or not kernel_size/2 = %d (only 'same' zero padding is supported)", k/2)
 	}
-	layer := Layer{Cin: fl.InChannels, Cout: fl.OutChannels, K: k,
-		Weight: make([]float64, 0, fl.OutChannels*fl.InChannels*k*k)}
 	if len(fl.Weight) != fl.OutChannels {
 		return Layer{}, fmt.Errorf("weight has %d filters, want out_channels = %d", len(fl.Weight), fl.OutChannels)
 	}
+	// The counts are those of the file's own arrays from here on, so the
+	// capacity below is bounded by what the file holds.
+	if len(fl.Weight[0]) != fl.InChannels {
+		return Layer{}, fmt.Errorf("weight[0] has %d input channels, want in_channels = %d", len(fl.Weight[0]), fl.InChannels)
+	}
+	if len(fl.Weight[0][0]) != k {
+		return Layer{}, fmt.Errorf("weight[0][0] has %d rows, want kernel_size = %d", len(fl.Weight[0][0]), k)
+	}
+	layer := Layer{Cin: fl.InChannels, Cout: fl.OutChannels, K: k,
+		Weight: make([]float64, 0, fl.OutChannels*fl.InChannels*k*k)}
 	for o, wo := range fl.Weight {
 		if len(wo) != fl.InChannels {
 			return Layer{}, fmt.Errorf("weight[%d] has %d input channels, want in_channels = %d", o, len(wo), fl.InChannels)
