@@ -79,6 +79,10 @@ func runReport(env *Env, args []string) error {
 	if err := report.WriteTable(env.Stdout, curves, nil, *psnrIter); err != nil {
 		return err
 	}
+	fmt.Fprintln(env.Stdout, report.Winner(curves, nil))
+	for _, l := range append(report.SafeguardLines(curves), report.FigureNotes(curves)...) {
+		fmt.Fprintln(env.Stdout, l)
+	}
 	fmt.Fprintf(env.Stdout, "report: %s\n", index)
 	return nil
 }

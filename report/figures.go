@@ -13,6 +13,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/eval"
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -20,15 +21,14 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// palette holds distinguishable line colours (Tableau 10).
+// palette holds distinguishable line colours (Tableau 10): MethodStyle's
+// colours for methods it does not know.
 var palette = []color.RGBA{
 	{0x1f, 0x77, 0xb4, 0xff}, {0xd6, 0x27, 0x28, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
 	{0xff, 0x7f, 0x0e, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff},
 	{0xe3, 0x77, 0xc2, 0xff}, {0x7f, 0x7f, 0x7f, 0xff}, {0xbc, 0xbd, 0x22, 0xff},
 	{0x17, 0xbe, 0xcf, 0xff},
 }
-
-func lineColor(i int) color.RGBA { return palette[i%len(palette)] }
 
 // minFloor is the smallest optimality drawn on the log axis.
 const minFloor = 1e-16
@@ -56,12 +56,48 @@ func optimalityFloor(curves []*eval.Curve) float64 {
 	return math.Max(lo/2, minFloor)
 }
 
+// belowFStar returns the first recorded index at which the mean or the
+// minimum optimality of c is ≤ 0 (the method went below the estimate of
+// f*, or a function started at it), or −1.
+func belowFStar(c *eval.Curve) int {
+	for j := range c.Min {
+		if c.Min[j] <= 0 || c.Mean[j] <= 0 {
+			return j
+		}
+	}
+	return -1
+}
+
+// belowMark ends the legend label of a curve with optimality ≤ 0.
+const belowMark = " †"
+
+// legendLabel is a curve's label in the figures: its name, "†" when it
+// has optimality ≤ 0 somewhere, and its divergence.
+func legendLabel(c *eval.Curve) string {
+	l := c.Method
+	if belowFStar(c) >= 0 {
+		l += belowMark
+	}
+	if c.Diverged() {
+		l += fmt.Sprintf(" (diverged at %d)", c.DivergedAt)
+	}
+	return l
+}
+
 // optimalityPlot draws the mean optimality of every curve with its min–max
-// band against iterations or seconds.
+// band against iterations or seconds, each method in its MethodStyle; a
+// method that diverged ends with a cross, and one with optimality ≤ 0
+// (below the estimate of f*) is marked † and explained under the title.
 func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure, error) {
 	p := plot.New()
 	leg := plot.NewLegend()
 	p.Title.Text = "Function optimality over the test set\nmean (line), min–max (band)"
+	for _, c := range curves {
+		if belowFStar(c) >= 0 {
+			p.Title.Text += "\n† optimality ≤ 0 (below the estimate of f*), drawn at the bottom edge"
+			break
+		}
+	}
 	p.X.Label.Text = xLabel
 	p.Y.Label.Text = "(f(x) − f*) / (f(x0) − f*)"
 	p.Y.Scale = plot.LogScale{}
@@ -77,7 +113,7 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 	}
 	yMax := 1.0
 	xMax := 0.0
-	for i, c := range curves {
+	for _, c := range curves {
 		n := len(c.Iter)
 		mean := make(plotter.XYs, n)
 		band := make(plotter.XYs, 2*n)
@@ -97,12 +133,12 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 				yMax = math.Max(yMax, clip(c.Max[j]))
 			}
 		}
-		col := lineColor(i)
+		st := MethodStyle(c.Method)
 		poly, err := plotter.NewPolygon(band)
 		if err != nil {
 			return nil, fmt.Errorf("report: band of %q: %w", c.Method, err)
 		}
-		fill := col
+		fill := st.Color
 		fill.A = 0x30
 		poly.Color = premultiplied(fill)
 		poly.LineStyle.Width = 0
@@ -110,15 +146,21 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 		if err != nil {
 			return nil, fmt.Errorf("report: curve %q: %w", c.Method, err)
 		}
-		line.Color = col
-		line.Width = vg.Points(1.5)
-		if !learned(c.Method) {
-			line.Dashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
-		} else {
-			line.Width = vg.Points(2.5)
-		}
+		line.Color = st.Color
+		line.Width = st.Width
+		line.Dashes = st.Dashes
 		p.Add(poly, line)
-		leg.Add(c.Method, line)
+		thumbs := []plot.Thumbnailer{line}
+		if c.Diverged() && n > 0 {
+			end, err := plotter.NewScatter(mean[n-1:])
+			if err != nil {
+				return nil, err
+			}
+			end.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
+			p.Add(end)
+			thumbs = append(thumbs, end)
+		}
+		leg.Add(legendLabel(c), thumbs...)
 	}
 	// Diverging runs leave through the top of the axis instead of
 	// squeezing the others.
@@ -306,10 +348,21 @@ func savePlot(f *figure, dir, name string, w, h float64) error {
 // gridColumns is the largest number of panels in one row of a grid.
 const gridColumns = 6
 
+// rendered is a panel turned into an image by a grid's render function:
+// the image, a caption suffix and, for a colour bar drawn in the image's
+// rightmost barWidth pixels (of a total width in pixels), its labels from
+// top to bottom.
+type rendered struct {
+	img       image.Image
+	caption   string
+	barLabels []string
+	barWidth  int
+}
+
 // saveGrid draws panels in a grid of cols columns (0: up to gridColumns),
-// each turned into an image by render (which also returns a caption
-// suffix), and writes it as a PNG.
-func saveGrid(path string, panels []Panel, cols int, render func(Panel) (image.Image, string)) error {
+// each turned into an image by render, under an optional title, and
+// writes it as a PNG.
+func saveGrid(path, title string, panels []Panel, cols int, render func(Panel) rendered) error {
 	if cols <= 0 {
 		cols = gridColumns
 	}
@@ -320,22 +373,52 @@ func saveGrid(path string, panels []Panel, cols int, render func(Panel) (image.I
 		plots[r] = make([]*plot.Plot, cols)
 	}
 	for i, pn := range panels {
-		img, caption := render(pn)
+		rd := render(pn)
 		p := plot.New()
 		p.Title.Text = pn.Label
-		if caption != "" {
-			p.Title.Text += "\n" + caption
+		if rd.caption != "" {
+			p.Title.Text += "\n" + rd.caption
 		}
 		p.Title.TextStyle.Font.Size = vg.Points(9)
 		p.HideAxes()
 		p.X.Padding, p.Y.Padding = 0, 0
-		p.Add(plotter.NewImage(img, 0, 0, float64(pn.W), float64(pn.H)))
+		b := rd.img.Bounds()
+		scale := float64(pn.H) / float64(b.Dy()) // data units per pixel
+		wd := float64(b.Dx()) * scale
+		p.Add(plotter.NewImage(rd.img, 0, 0, wd, float64(pn.H)))
+		if n := len(rd.barLabels); n > 0 {
+			xy := make(plotter.XYs, n)
+			for k := range xy {
+				xy[k] = plotter.XY{X: wd, Y: float64(pn.H) * (1 - float64(k)/float64(max(n-1, 1)))}
+			}
+			lb, err := plotter.NewLabels(plotter.XYLabels{XYs: xy, Labels: rd.barLabels})
+			if err != nil {
+				return fmt.Errorf("report: colour bar of %q: %w", pn.Label, err)
+			}
+			for k := range lb.TextStyle {
+				lb.TextStyle[k].Font.Size = vg.Points(7)
+				lb.TextStyle[k].YAlign = draw.YCenter
+			}
+			lb.Offset = vg.Point{X: vg.Points(2)}
+			p.Add(lb)
+			p.X.Max = wd * 1.3 // room for the labels
+		}
 		plots[i/cols][i%cols] = p
 	}
 	const side = 1.9 // inches per tile
-	c := vgimg.NewWith(vgimg.UseWH(vg.Length(side*float64(cols))*vg.Inch, vg.Length((side+0.35)*float64(rows))*vg.Inch),
+	top := vg.Length(0)
+	if title != "" {
+		top = 0.4 * vg.Inch
+	}
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(side*float64(cols))*vg.Inch, vg.Length((side+0.35)*float64(rows))*vg.Inch+top),
 		vgimg.UseDPI(110), vgimg.UseBackgroundColor(color.White))
 	dc := draw.New(c)
+	if title != "" {
+		ts := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(11)),
+			XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
+		dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(6)}, title)
+		dc = draw.Crop(dc, 0, 0, 0, -top)
+	}
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 2, PadY: vg.Millimeter * 2,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
 	canvases := plot.Align(plots, tiles, dc)
@@ -364,6 +447,12 @@ func saveGrid(path string, panels []Panel, cols int, render func(Panel) (image.I
 // before drawing, so that the renderer's interpolation does not blur pixels.
 func upscale(h, w int) int { return max(1, 160/max(h, w, 1)) }
 
+// greyPanel renders values clipped to [0, 1] in grey.
+func greyPanel(p Panel) rendered {
+	img, caption := greyImage(p)
+	return rendered{img: img, caption: caption}
+}
+
 // greyImage renders values clipped to [0, 1] in grey.
 func greyImage(p Panel) (image.Image, string) {
 	s := upscale(p.H, p.W)
@@ -380,12 +469,34 @@ func greyImage(p Panel) (image.Image, string) {
 	return img, ""
 }
 
-// kernelImage renders a kernel with a diverging colour map (blue negative,
-// white zero, red positive) scaled to ±s, where s is the largest magnitude
-// away from the centre pixel, so that the structure around a dominant
-// centre stays visible; the centre saturates. The caption gives the centre
-// value and s.
-func kernelImage(p Panel) (image.Image, string) {
+// kernelPanel renders a kernel (kernelImage) with a colour bar on its
+// right: the diverging map from +s (top) through 0 to −s (bottom).
+func kernelPanel(p Panel) rendered {
+	img, caption := kernelImage(p)
+	k := img.Bounds()
+	gap, bar := max(k.Dx()/16, 2), max(k.Dx()/10, 4)
+	out := image.NewRGBA(image.Rect(0, 0, k.Dx()+gap+bar, k.Dy()))
+	for y := 0; y < k.Dy(); y++ {
+		for x := 0; x < k.Dx(); x++ {
+			out.Set(x, y, img.At(x, y))
+		}
+		for x := k.Dx(); x < k.Dx()+gap; x++ {
+			out.SetRGBA(x, y, color.RGBA{255, 255, 255, 255})
+		}
+		v := 1 - 2*(float64(y)+0.5)/float64(k.Dy())
+		for x := k.Dx() + gap; x < k.Dx()+gap+bar; x++ {
+			out.SetRGBA(x, y, diverging(v))
+		}
+	}
+	s := kernelScale(p)
+	return rendered{img: out, caption: caption, barWidth: bar,
+		barLabels: []string{"+" + strconv.FormatFloat(s, 'g', 2, 64), "0", "−" + strconv.FormatFloat(s, 'g', 2, 64)}}
+}
+
+// kernelScale is the colour scale s of a kernel panel: the largest
+// magnitude away from the centre pixel (or the centre's, at least 1, when
+// all else is 0).
+func kernelScale(p Panel) float64 {
 	ci, cj := p.H/2, p.W/2
 	centre := p.Pix[ci*p.W+cj]
 	scale := 0.0
@@ -397,6 +508,17 @@ func kernelImage(p Panel) (image.Image, string) {
 	if scale == 0 {
 		scale = math.Max(math.Abs(centre), 1)
 	}
+	return scale
+}
+
+// kernelImage renders a kernel with a diverging colour map (blue negative,
+// white zero, red positive) scaled to ±s, where s is the largest magnitude
+// away from the centre pixel, so that the structure around a dominant
+// centre stays visible; the centre saturates. The caption gives the centre
+// value and s.
+func kernelImage(p Panel) (image.Image, string) {
+	centre := p.Pix[(p.H/2)*p.W+p.W/2]
+	scale := kernelScale(p)
 	s := upscale(p.H, p.W)
 	img := image.NewRGBA(image.Rect(0, 0, p.W*s, p.H*s))
 	for r := 0; r < p.H*s; r++ {

@@ -1,7 +1,9 @@
 package report
 
 import (
+	"fmt"
 	"html/template"
+	"strings"
 
 	"github.com/greedyl2o/greedyl2o/eval"
 )
@@ -10,8 +12,15 @@ import (
 type page struct {
 	Title    string
 	Notes    []string
+	Winner   string
+	Guard    []string
+	Figure   []string
 	Header   []string
 	Rows     [][]string
+	// SwatchCSS draws each table row's method in its MethodStyle (a line
+	// before the name), so the table reads like the figures' legends.
+	SwatchCSS template.CSS
+	ReconOf  string
 	Scalars  bool
 	Kernels  bool
 	Recons   bool
@@ -35,10 +44,16 @@ func (r *Report) page() page {
 		Title: title, Notes: r.Notes, Header: tableHeader(tols, psnrIter), PSNRIter: psnrIter,
 		Scalars: r.Scalars != nil && len(r.Scalars.Alpha) > 0,
 		Kernels: len(r.Kernels) > 0, Recons: len(r.Reconstructions) > 0,
+		Winner: Winner(r.Curves, tols), Guard: SafeguardLines(r.Curves), Figure: FigureNotes(r.Curves),
+		ReconOf: r.ReconstructionImage,
 	}
-	for _, h := range Headlines(r.Curves, tols, psnrIter) {
+	var css strings.Builder
+	for i, h := range Headlines(r.Curves, tols, psnrIter) {
 		pg.Rows = append(pg.Rows, tableRow(h))
+		st := MethodStyle(h.Method)
+		fmt.Fprintf(&css, "#headline tbody tr:nth-child(%d) td:first-child::before { border-top-style: %s; border-top-color: %s; }\n", i+1, st.DashCSS(), st.Hex())
 	}
+	pg.SwatchCSS = template.CSS(css.String())
 	return pg
 }
 
@@ -57,11 +72,16 @@ th { background: #f3f3f3; }
 img { max-width: 100%; }
 figure { margin: 1.5em 0; }
 figcaption { color: #555; font-size: 0.9em; }
+#headline tbody td:first-child::before { content: ""; display: inline-block; width: 2.2em; height: 0; margin-right: 0.5em; vertical-align: middle; border-top-width: 3px; }
+{{.SwatchCSS}}
+.winner { font-weight: bold; }
 </style>
 </head>
 <body>
 <h1>{{.Title}}</h1>
-{{range .Notes}}<p>{{.}}</p>
+<p class="winner">{{.Winner}}</p>
+{{range .Guard}}<p>{{.}}</p>
+{{end}}{{range .Notes}}<p>{{.}}</p>
 {{end}}
 <h2>Headline numbers</h2>
 <table id="headline">
@@ -77,8 +97,11 @@ iteration {{.PSNRIter}}. Curves: <a href="curves.csv">curves.csv</a>, <a href="c
 <h2>Function optimality</h2>
 <figure><img src="optimality_iter.png" alt="function optimality against iteration">
 <figcaption>Mean function optimality (line) and its minimum and maximum over the test set (band) against iteration,
-log scale; values below the axis (or negative, where a method beats the estimate of f*) are drawn at its bottom.
+log scale. Each method has one colour and line style in every figure and table (learned optimizers solid, baselines dashed,
+safeguarded ones dotted in the colour of the optimizer they guard).
 <a href="optimality_iter.svg">SVG</a></figcaption></figure>
+{{range .Figure}}<p>{{.}}</p>
+{{end}}
 <figure><img src="optimality_seconds.png" alt="function optimality against seconds">
 <figcaption>The same against wall-clock seconds. <a href="optimality_seconds.svg">SVG</a></figcaption></figure>
 {{if .Scalars}}
@@ -89,12 +112,12 @@ heavy-ball values (dashed). <a href="scalars.svg">SVG</a>, <a href="scalars.csv"
 {{end}}{{if .Kernels}}
 <h2>Learned kernels</h2>
 <figure><img src="kernels.png" alt="centre crops of learned kernels">
-<figcaption>Centre crops of learned kernels (origin in the middle). Blue is negative, red positive; each panel is
-scaled to the largest magnitude away from its centre, so the centre pixel may saturate (its value is printed).</figcaption></figure>
+<figcaption>Centre crops of learned kernels (origin in the middle). Blue is negative, red positive; each panel has its own
+colour bar, scaled to the largest magnitude away from its centre, so the centre pixel may saturate (its value is printed).</figcaption></figure>
 {{end}}{{if .Recons}}
 <h2>Reconstructions</h2>
 <figure><img src="reconstructions.png" alt="reconstructions">
-<figcaption>Images with values clipped to [0, 1].</figcaption></figure>
+<figcaption>{{if .ReconOf}}Reconstructions of {{.ReconOf}}: {{end}}the ground truth beside the methods' iterates, values clipped to [0, 1].</figcaption></figure>
 {{end}}
 </body>
 </html>

@@ -38,11 +38,20 @@ type Report struct {
 	Kernels       []Panel
 	KernelColumns int
 	// Reconstructions are images drawn in grey with values clipped to
-	// [0, 1], up to six per row.
+	// [0, 1], up to six per row; one of them must be the ground truth (a
+	// label starting with GroundTruthLabel).
 	Reconstructions []Panel
+	// ReconstructionImage names the test image the reconstructions are of
+	// ("test function 1 of 10, synthetic seed 1"); the figure and the page
+	// show it.
+	ReconstructionImage string
 	// Notes are paragraphs of plain text shown under the title.
 	Notes []string
 }
+
+// GroundTruthLabel starts the label of the ground-truth panel among
+// Report.Reconstructions.
+const GroundTruthLabel = "ground truth"
 
 // ScalarSeries holds the scalar parameters α_t (step size, θ_t of PS) and
 // β_t (momentum, φ_t of M-PS) of a learned optimizer for t = 0, 1, ….
@@ -106,6 +115,9 @@ type Headline struct {
 	PSNR float64
 	// Final is the mean optimality at the last iteration.
 	Final float64
+	// DivergedAt is the iteration at which the method diverged (0: it did
+	// not; eval.Curve.DivergedAt).
+	DivergedAt int
 }
 
 // Headlines computes the table rows of the curves for the tolerances tols
@@ -116,7 +128,7 @@ func Headlines(curves []*eval.Curve, tols []float64, psnrIter int) []Headline {
 	}
 	out := make([]Headline, 0, len(curves))
 	for _, c := range curves {
-		h := Headline{Method: c.Method, PSNR: math.NaN(), Final: math.NaN()}
+		h := Headline{Method: c.Method, PSNR: math.NaN(), Final: math.NaN(), DivergedAt: c.DivergedAt}
 		for _, tol := range tols {
 			h.Iters = append(h.Iters, c.ItersTo(tol))
 			h.Seconds = append(h.Seconds, c.SecondsTo(tol))
@@ -182,7 +194,11 @@ func tableRow(h Headline) []string {
 	for i := range h.Iters {
 		cells = append(cells, FormatIters(h.Iters[i]), FormatSeconds(h.Seconds[i]))
 	}
-	return append(cells, FormatPSNR(h.PSNR), FormatOptimality(h.Final))
+	final := FormatOptimality(h.Final)
+	if h.DivergedAt > 0 {
+		final = fmt.Sprintf("diverged at iteration %d", h.DivergedAt)
+	}
+	return append(cells, FormatPSNR(h.PSNR), final)
 }
 
 func formatTol(tol float64) string {
@@ -227,10 +243,15 @@ func (r *Report) Write(dir string) (index string, err error) {
 			return "", fmt.Errorf("report: %w", err)
 		}
 	}
+	truth := false
 	for _, p := range r.Reconstructions {
 		if err := p.check("reconstruction"); err != nil {
 			return "", fmt.Errorf("report: %w", err)
 		}
+		truth = truth || strings.HasPrefix(strings.ToLower(p.Label), GroundTruthLabel)
+	}
+	if len(r.Reconstructions) > 0 && !truth {
+		return "", fmt.Errorf("report: the reconstructions have no ground-truth panel (a label starting with %q) to compare them with", GroundTruthLabel)
 	}
 	if r.KernelColumns < 0 {
 		return "", fmt.Errorf("report: %d kernel columns: use 0 (automatic) or a positive number", r.KernelColumns)
@@ -271,12 +292,16 @@ func (r *Report) Write(dir string) (index string, err error) {
 		}
 	}
 	if len(r.Kernels) > 0 {
-		if err := saveGrid(filepath.Join(dir, "kernels.png"), r.Kernels, r.KernelColumns, kernelImage); err != nil {
+		if err := saveGrid(filepath.Join(dir, "kernels.png"), "", r.Kernels, r.KernelColumns, kernelPanel); err != nil {
 			return "", err
 		}
 	}
 	if len(r.Reconstructions) > 0 {
-		if err := saveGrid(filepath.Join(dir, "reconstructions.png"), r.Reconstructions, 0, greyImage); err != nil {
+		title := "Reconstructions"
+		if r.ReconstructionImage != "" {
+			title += " of " + r.ReconstructionImage
+		}
+		if err := saveGrid(filepath.Join(dir, "reconstructions.png"), title, r.Reconstructions, 0, greyPanel); err != nil {
 			return "", err
 		}
 	}

@@ -139,13 +139,14 @@ func testReport() *Report {
 		img[i] = float64(i%20)/10 - 0.5 // values outside [0, 1] too
 	}
 	return &Report{
-		Title:           "test <report>",
-		Curves:          testCurves(),
-		PSNRIter:        6,
-		Scalars:         &ScalarSeries{Method: "m-ps", Alpha: []float64{1, 2, 2.5}, Beta: []float64{0, 0.5, 0.7}, AlphaStar: 3, BetaStar: 0.9},
-		Kernels:         []Panel{crop, crop},
-		Reconstructions: []Panel{{Label: "a", H: 16, W: 20, Pix: img}, {Label: "b", H: 16, W: 20, Pix: img}},
-		Notes:           []string{"a note & more"},
+		Title:               "test <report>",
+		Curves:              testCurves(),
+		PSNRIter:            6,
+		Scalars:             &ScalarSeries{Method: "m-ps", Alpha: []float64{1, 2, 2.5}, Beta: []float64{0, 0.5, 0.7}, AlphaStar: 3, BetaStar: 0.9},
+		Kernels:             []Panel{crop, crop},
+		Reconstructions:     []Panel{{Label: "ground truth", H: 16, W: 20, Pix: img}, {Label: "b", H: 16, W: 20, Pix: img}},
+		ReconstructionImage: "test image 3 <of> 10",
+		Notes:               []string{"a note & more"},
 	}
 }
 
@@ -294,6 +295,7 @@ func TestWriteRejectsBadInput(t *testing.T) {
 		"nil curve":      {Curves: []*eval.Curve{nil}},
 		"short mean":     {Curves: []*eval.Curve{short}},
 		"bad panel":      {Curves: testCurves(), Reconstructions: []Panel{{Label: "x", H: 4, W: 4, Pix: make([]float64, 15)}}},
+		"no truth":       {Curves: testCurves(), Reconstructions: []Panel{{Label: "x", H: 4, W: 4, Pix: make([]float64, 16)}}},
 		"bad kernel":     {Curves: testCurves(), Kernels: []Panel{{Label: "x", H: 0, W: 4}}},
 		"nan in scalars": {Curves: testCurves(), Scalars: &ScalarSeries{Alpha: []float64{1, math.NaN()}}},
 	} {
