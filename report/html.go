@@ -10,21 +10,21 @@ import (
 
 // page is the data of index.html.
 type page struct {
-	Title    string
-	Notes    []string
-	Winner   string
-	Guard    []string
-	Figure   []string
-	Header   []string
-	Rows     [][]string
+	Title  string
+	Notes  []string
+	Winner string
+	Guard  []string
+	Figure []string
+	Header []string
+	Rows   [][]string
 	// SwatchCSS draws each table row's method in its MethodStyle (a line
 	// before the name), so the table reads like the figures' legends.
 	SwatchCSS template.CSS
-	ReconOf  string
-	Scalars  bool
-	Kernels  bool
-	Recons   bool
-	PSNRIter int
+	ReconOf   string
+	Scalars   bool
+	Kernels   bool
+	Recons    bool
+	PSNRIter  int
 }
 
 func (r *Report) page() page {
