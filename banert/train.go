@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/models"
 )
 
@@ -40,6 +41,10 @@ type Config struct {
 	// the training time of all epochs so far (resumed ones included) reaches
 	// it; Resume with a larger budget continues the run.
 	MaxSeconds float64
+	// Stop, if set, is asked before every epoch; when it returns true the
+	// run ends there with greedy.ErrInterrupted, its checkpoint complete
+	// up to the previous epoch (Resume continues it).
+	Stop func() bool
 }
 
 // EpochInfo reports one epoch of training.
@@ -128,6 +133,9 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	}()
 	grad := make([]float64, len(net.Theta))
 	for epoch := len(man.History); epoch < cfg.Epochs; epoch++ {
+		if cfg.Stop != nil && cfg.Stop() {
+			return nil, fmt.Errorf("banert: %w after %d epochs: the checkpoint in %s holds them", greedy.ErrInterrupted, len(man.History), cfg.Dir)
+		}
 		start := time.Now()
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)+1))
 		var sum float64

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -73,7 +74,10 @@ func runTrainBanert(env *Env, args []string) error {
 		*inputs, banert.NumParams(*inputs), *T, train.N, prob.Name, prob.H, prob.W, train.L, *out)
 	fmt.Fprintf(env.Stdout, "%6s %16s %10s %12s\n", "epoch", "mean f(x^T)", "seconds", "s/step")
 	start := time.Now()
+	intr := catchInterrupts(env, *out, resumeCommand("train banert", args))
+	defer intr.release()
 	cfg := banert.Config{
+		Stop:       intr.Stop,
 		MaxSeconds: *maxMinutes * 60, Inputs: *inputs, T: *T, RandomLength: *randomLength, Epochs: *epochs, LearningRate: *lr,
 		Seed: uint64(pf.Seed), Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
 		Progress: func(e banert.EpochInfo) {
@@ -81,6 +85,9 @@ func runTrainBanert(env *Env, args []string) error {
 		},
 	}
 	if _, err := banert.Train(train, cfg); err != nil {
+		if errors.Is(err, greedy.ErrInterrupted) {
+			return intr.interrupted(err.Error())
+		}
 		return resumeUsage(err)
 	}
 	fmt.Fprintf(env.Stdout, "done in %.1f s; network in %s\n", time.Since(start).Seconds(), *out)

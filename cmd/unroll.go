@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -97,13 +98,19 @@ func runTrainUnroll(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "%6s %8s %14s %14s %9s %11s %10s\n", "epoch", "batches", "mean loss", "mean f(x^T)", "seconds", "s/step", "graph MB")
 	start := time.Now()
+	intr := catchInterrupts(env, *out, resumeCommand("train unroll", args))
+	defer intr.release()
 	res, err := unroll.Train(train, unroll.Config{
+		Stop:       intr.Stop,
 		MaxSeconds: *maxMinutes * 60, Method: method, T: *steps, Tau: *tau, Weights: w, LearningRate: *lr, Batch: *batch, Epochs: *epochs,
 		Seed: pf.Seed, Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
 		Progress: func(e unroll.EpochInfo) {
 			fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)
 		},
 	})
+	if errors.Is(err, greedy.ErrInterrupted) {
+		return intr.interrupted(err.Error())
+	}
 	if err != nil {
 		return resumeUsage(err)
 	}

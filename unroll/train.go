@@ -48,6 +48,10 @@ type Config struct {
 	// it: a wall-clock budget for comparisons at equal training time. The
 	// run can be continued with Resume and a larger budget.
 	MaxSeconds float64
+	// Stop, if set, is asked before every epoch; when it returns true the
+	// run ends there with greedy.ErrInterrupted, its checkpoint complete
+	// up to the previous epoch (Resume continues it).
+	Stop func() bool
 }
 
 // EpochInfo records one epoch of training.
@@ -159,6 +163,9 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	grad := make([]float64, loss.Dim())
 	batches := o.N / cfg.Batch
 	for e := len(st.Epochs); e < cfg.Epochs; e++ {
+		if cfg.Stop != nil && cfg.Stop() {
+			return nil, fmt.Errorf("unroll: %w after %d epochs: the checkpoint in %s holds them", greedy.ErrInterrupted, len(st.Epochs), cfg.Dir)
+		}
 		began := time.Now()
 		perm := Permutation(o.N, cfg.Seed, e)
 		info := EpochInfo{Epoch: e, Batches: batches}
