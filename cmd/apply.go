@@ -11,6 +11,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/report"
 )
 
 func init() {
@@ -359,10 +360,9 @@ func printSummary(env *Env, curves []*eval.Curve, tols []float64) {
 			fmt.Fprintf(env.Stdout, " %12.3g\n", c.Mean[len(c.Mean)-1])
 		}
 	}
-	for _, c := range curves {
-		if c.Rejected > 0 && c.Steps > 0 {
-			fmt.Fprintf(env.Stdout, "%s: the safeguard replaced %d of %d learned steps (%.1f%%) by gradient steps\n", c.Method, c.Rejected, c.Steps, 100*float64(c.Rejected)/float64(c.Steps))
-		}
+	fmt.Fprintln(env.Stdout, report.Winner(curves, tols))
+	for _, l := range report.SafeguardLines(curves) {
+		fmt.Fprintln(env.Stdout, l)
 	}
 }
 
