@@ -148,7 +148,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			return asUsage(err)
 		}
 		for _, in := range *inners {
-			inner, err := sf.solver(in)
+			inner, err := sf.solver(in, method)
 			if err != nil {
 				return err
 			}

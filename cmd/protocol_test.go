@@ -53,3 +53,32 @@ func TestPaperProtocolExpands(t *testing.T) {
 		t.Errorf("unknown NAG step rule: exit %d, want 2", code)
 	}
 }
+
+// TestAutoInnerSolver checks the default inner solver: L-BFGS for scalar
+// parametrizations, NAG with 20 iterations a block and 10 rounds otherwise,
+// the NAG flags overriding its budget.
+func TestAutoInnerSolver(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		settings string
+	}{
+		{[]string{"--param", "m-ps"}, "lbfgs(rel_tol=1e-06,max_evals=1000,memory=10,precond=true)"},
+		{[]string{"--param", "m-pc"}, "nag(iters=20+20,rounds=10,step=exact)"},
+		{[]string{"--param", "pc"}, "nag(iters=200,rounds=1,step=exact)"},
+		{[]string{"--param", "m-pp", "--nag-iters", "7"}, "nag(iters=7+7,rounds=10,step=exact)"},
+	} {
+		dir := filepath.Join(t.TempDir(), "run")
+		var out, errb bytes.Buffer
+		args := append([]string{"train", "greedy", "--size", "10", "--n-train", "2", "--max-steps", "1", "--out", dir}, c.args...)
+		if code := Main(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
+		}
+		m, err := greedy.ReadManifest(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.InnerSettings != c.settings {
+			t.Errorf("%v: inner %q, want %q", c.args, m.InnerSettings, c.settings)
+		}
+	}
+}

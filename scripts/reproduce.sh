@@ -5,7 +5,9 @@
 #
 # NAME is one of: boundary protocol generalisation baselines unrolled certificate
 # ct256 wcrr ctsmall budgets (or all). The second argument is the training budget:
-#   default  the tool's default inner solver (preconditioned L-BFGS), λ = μ = 0
+#   default  the tool's default inner solver (auto: L-BFGS for PS/M-PS, NAG with 20 iterations
+#            a block and 10 rounds otherwise), λ = μ = 0
+#   lbfgs    preconditioned L-BFGS solved to its tolerance, λ = μ = 0
 #   reduced  the paper's protocol (--protocol paper: NAG with its step bound, λ = μ = 0)
 #            at a tenth of its NAG iterations
 #   paper    the paper's protocol in full
@@ -37,6 +39,7 @@ budget() {
 	case $m in ps | m-ps) scalar=10 ;; esac
 	case $BUDGET in
 	default) echo "--lambda 0 --mu 0" ;;
+	lbfgs) echo "--lambda 0 --mu 0 --inner lbfgs" ;;
 	paper) echo "--protocol paper" ;;
 	reduced)
 		case $m in
@@ -47,7 +50,7 @@ budget() {
 		esac
 		;;
 	*)
-		echo "unknown budget $BUDGET: use default, reduced or paper" >&2
+		echo "unknown budget $BUDGET: use default, lbfgs, reduced or paper" >&2
 		exit 2
 		;;
 	esac
