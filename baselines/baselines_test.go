@@ -471,7 +471,7 @@ func TestTuneDelta(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := func(delta float64) float64 {
-		v, err := meanAfter(PreconditionedGD{Delta: delta}, o, iters)
+		v, err := MeanAfter(PreconditionedGD{Delta: delta}, o, iters)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -310,7 +310,7 @@ func TuneDelta(train *models.Objective, iters int) (float64, error) {
 		if logDelta < math.Log(1e-8) || logDelta > math.Log(1e4) {
 			return math.Inf(1)
 		}
-		v, err := meanAfter(PreconditionedGD{Delta: math.Exp(logDelta)}, train, iters)
+		v, err := MeanAfter(PreconditionedGD{Delta: math.Exp(logDelta)}, train, iters)
 		if err != nil {
 			if firstErr == nil {
 				firstErr = err
@@ -326,8 +326,9 @@ func TuneDelta(train *models.Objective, iters int) (float64, error) {
 	return math.Exp(best), nil
 }
 
-// meanAfter runs m for iters iterations on o and returns the mean objective.
-func meanAfter(m Method, o *models.Objective, iters int) (float64, error) {
+// MeanAfter runs m for iters iterations on o and returns the mean objective
+// (TuneDelta's criterion).
+func MeanAfter(m Method, o *models.Objective, iters int) (float64, error) {
 	it, err := m.Start(o)
 	if err != nil {
 		return 0, err

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/models"
 )
 
 func init() {
@@ -35,26 +34,11 @@ func runTunePGD(env *Env, args []string) error {
 	if err != nil {
 		return asUsage(fmt.Errorf("problem %s: %w", prob.Name, err))
 	}
-	f, err := meanAfterPGD(train, delta, *iters)
+	f, err := baselines.MeanAfter(baselines.PreconditionedGD{Delta: delta}, train, *iters)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "problem %s (%s), %d training functions: δ = %.4g minimises the mean objective after %d PGD iterations (%.8g); %.1f s\n",
 		prob.Name, orNone(prob.Conventions.String()), train.N, delta, *iters, f, time.Since(start).Seconds())
 	return nil
-}
-
-// meanAfterPGD runs preconditioned GD with δ for iters iterations and
-// returns the mean objective.
-func meanAfterPGD(o *models.Objective, delta float64, iters int) (float64, error) {
-	it, err := baselines.PreconditionedGD{Delta: delta}.Start(o)
-	if err != nil {
-		return 0, err
-	}
-	for t := 0; t < iters; t++ {
-		if err := it.Next(); err != nil {
-			return 0, err
-		}
-	}
-	return o.Mean(it.X())
 }

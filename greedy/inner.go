@@ -53,10 +53,10 @@ type LBFGS struct {
 // Name implements InnerSolver.
 func (LBFGS) Name() string { return "lbfgs" }
 
-// Settings describes the solver's tolerance, budget and memory, e.g.
-// "lbfgs(rel_tol=1e-06,max_evals=1000,memory=10,precond=true)".
-func (s LBFGS) Settings(precond bool) string {
-	rel, maxEval, mem := s.RelTol, s.MaxEvaluations, s.Memory
+// settings returns the tolerance, evaluation budget and memory with their
+// defaults filled in.
+func (s LBFGS) settings() (rel float64, maxEval, mem int) {
+	rel, maxEval, mem = s.RelTol, s.MaxEvaluations, s.Memory
 	if rel <= 0 {
 		rel = 1e-6
 	}
@@ -66,21 +66,19 @@ func (s LBFGS) Settings(precond bool) string {
 	if mem <= 0 {
 		mem = 10
 	}
+	return rel, maxEval, mem
+}
+
+// Settings describes the solver's tolerance, budget and memory, e.g.
+// "lbfgs(rel_tol=1e-06,max_evals=1000,memory=10,precond=true)".
+func (s LBFGS) Settings(precond bool) string {
+	rel, maxEval, mem := s.settings()
 	return fmt.Sprintf("lbfgs(rel_tol=%g,max_evals=%d,memory=%d,precond=%t)", rel, maxEval, mem, precond)
 }
 
 // Minimize implements InnerSolver.
 func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
-	rel, maxEval, mem := s.RelTol, s.MaxEvaluations, s.Memory
-	if rel <= 0 {
-		rel = 1e-6
-	}
-	if maxEval <= 0 {
-		maxEval = 1000
-	}
-	if mem <= 0 {
-		mem = 10
-	}
+	rel, maxEval, mem := s.settings()
 	loss := sp.Loss
 	n := len(u0)
 	// Work in z with u = u0 + P z (P = I without a preconditioner).

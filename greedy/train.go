@@ -308,42 +308,26 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 			return nil, err
 		}
 		// The data curvatures of the two blocks, computed at most once a step
-		// (for relative weights and for NAG's step).
-		curv := [2]float64{-1, -1}
-		curvature := func(b int) (float64, error) {
+		// (for relative weights and for NAG's step): exact ones (a reduced
+		// block's come from its operands) and the paper's bound (1/N) Σk ‖Bk‖²
+		// (NAG with StepPaper).
+		onBlock := func(b int) (models.Parametrization, []float64) {
+			if b == 1 {
+				return cfg.Method.H, p
+			}
+			return cfg.Method.G, grad
+		}
+		curvature := cachedPerBlock(func(b int) (float64, error) {
 			if c, ok := loss.Curvature(b); ok {
 				return c, nil
 			}
-			if curv[b] < 0 {
-				par, v := cfg.Method.G, grad
-				if b == 1 {
-					par, v = cfg.Method.H, p
-				}
-				c, err := blockCurvature(par, v, o.N, o.H, o.W)
-				if err != nil {
-					return 0, err
-				}
-				curv[b] = c
-			}
-			return curv[b], nil
-		}
-		// The paper's bound (1/N) Σk ‖Bk‖² of the same blocks (NAG with
-		// StepPaper), also computed at most once a step.
-		paperCurv := [2]float64{-1, -1}
-		paperCurvature := func(b int) (float64, error) {
-			if paperCurv[b] < 0 {
-				par, v := cfg.Method.G, grad
-				if b == 1 {
-					par, v = cfg.Method.H, p
-				}
-				c, err := paperCurvature(par, v, o.N, o.H, o.W)
-				if err != nil {
-					return 0, err
-				}
-				paperCurv[b] = c
-			}
-			return paperCurv[b], nil
-		}
+			par, v := onBlock(b)
+			return blockCurvature(par, v, o.N, o.H, o.W)
+		})
+		paperCurvature := cachedPerBlock(func(b int) (float64, error) {
+			par, v := onBlock(b)
+			return paperCurvature(par, v, o.N, o.H, o.W)
+		})
 		if cfg.Lambda.Relative && lam > 0 {
 			c, err := curvature(0)
 			if err != nil {
@@ -593,6 +577,22 @@ func blockPreconditioner(m models.Method, loss *StepLoss, g, p []float64, o *mod
 		if len(src) > nTheta {
 			ph(dst[nTheta:], src[nTheta:])
 		}
+	}
+}
+
+// cachedPerBlock returns f, computed at most once for each block 0 and 1.
+func cachedPerBlock(f func(b int) (float64, error)) func(b int) (float64, error) {
+	var val [2]float64
+	var done [2]bool
+	return func(b int) (float64, error) {
+		if !done[b] {
+			v, err := f(b)
+			if err != nil {
+				return 0, err
+			}
+			val[b], done[b] = v, true
+		}
+		return val[b], nil
 	}
 }
 
