@@ -197,7 +197,10 @@ certificate() {
 	mkdir -p "$R"
 	for a in 2e-4 1e-3 2e-3; do
 		local C="--problem deblur --data $STL --alpha $a --param m-pc --lambda 1e-4 --mu 5e-2"
-		[ "$BUDGET" != default ] && C="$C $(budget m-pc | sed 's/--protocol paper//') --inner nag --nag-step paper"
+		case $BUDGET in
+		lbfgs) C="$C --inner lbfgs" ;;
+		reduced | paper) C="$C $(budget m-pc | sed 's/--protocol paper//') --inner nag --nag-step paper" ;;
+		esac
 		train "$R/a$a-cert" $C --stop-when-certified --certificate paper --max-steps 400 --tol-rel 0
 		train "$R/a$a-T2" $C --max-steps 2 --tol-rel 0
 		train "$R/a$a-T10" $C --max-steps 10 --tol-rel 0
