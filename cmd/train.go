@@ -40,7 +40,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	var gf greedyFlags
 	var vf validationFlags
 	var sf solverFlags
-	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc [--protocol paper] --inner lbfgs|nag|closed --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
+	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc [--protocol paper] [--inner auto|lbfgs|nag|closed] [--blur-boundary zero|circular|reflect] --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
 	addProtocol(fs, &gf.Protocol)
 	pf.add(fs, 25, 0)
 	fs.StringVar(&gf.Param, "param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
