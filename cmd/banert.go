@@ -3,8 +3,6 @@ package cmd
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
@@ -53,18 +51,15 @@ func runTrainBanert(env *Env, args []string) error {
 	if !(*lr > 0) || *lr > 1 {
 		return usagef("--lr %g: use a learning rate in (0, 1]", *lr)
 	}
-	lock, err := lockOut("--out", *out)
+	lock, err := claimCheckpointDir(*out, *resume, "manifest.json")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	greedy.RemoveTemps(*out)
-	if !*resume {
-		if _, err := os.Stat(filepath.Join(*out, "manifest.json")); err == nil {
-			return usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", *out)
+	if *resume {
+		if man, err := banert.ReadManifest(*out); err == nil {
+			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(man.History), *epochs)
 		}
-	} else if man, err := banert.ReadManifest(*out); err == nil {
-		fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(man.History), *epochs)
 	}
 	prob, train, _, err := pf.build()
 	if err != nil {

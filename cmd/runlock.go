@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
 )
@@ -33,6 +34,27 @@ func lockOut(flag, dir string) (*greedy.DirLock, error) {
 		afterLock()
 	}
 	return l, nil
+}
+
+// claimCheckpointDir locks a training run's checkpoint directory dir
+// (lockOut), removes the temporary files a killed run left, and refuses a
+// directory that already holds a checkpoint (any of the files marker) unless
+// the run resumes it. The caller unlocks the returned lock.
+func claimCheckpointDir(dir string, resume bool, marker ...string) (*greedy.DirLock, error) {
+	lock, err := lockOut("--out", dir)
+	if err != nil {
+		return nil, err
+	}
+	greedy.RemoveTemps(dir)
+	if !resume {
+		for _, name := range marker {
+			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+				lock.Unlock()
+				return nil, usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", dir)
+			}
+		}
+	}
+	return lock, nil
 }
 
 // afterLock, if set, runs once a run holds its lock (tests use it to keep

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strings"
 	"time"
 
@@ -102,12 +101,11 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--mu: %v", err)
 	}
-	lock, err := lockOut("--out", gf.Out)
+	lock, err := claimCheckpointDir(gf.Out, gf.Resume, "manifest.json")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	greedy.RemoveTemps(gf.Out)
 	pf.NTrain += vf.NVal
 	prob, train, _, err := pf.build()
 	if err != nil {
@@ -123,11 +121,6 @@ func runTrainGreedy(env *Env, args []string) error {
 	}
 	if gf.Inner == "closed" && !train.LeastSquares() {
 		return usagef("--inner closed needs a least-squares problem; %s has regularizer %s", prob.Name, prob.Reg)
-	}
-	if !gf.Resume {
-		if _, err := os.Stat(gf.Out + "/manifest.json"); err == nil {
-			return usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", gf.Out)
-		}
 	}
 	if preset != nil {
 		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(preset, " "))

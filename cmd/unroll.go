@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -72,19 +71,11 @@ func runTrainUnroll(env *Env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	lock, err := lockOut("--out", *out)
+	lock, err := claimCheckpointDir(*out, *resume, "manifest.json", "unroll.json")
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	greedy.RemoveTemps(*out)
-	if !*resume {
-		for _, name := range []string{"manifest.json", "unroll.json"} {
-			if _, err := os.Stat(*out + "/" + name); err == nil {
-				return usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", *out)
-			}
-		}
-	}
 	prob, train, _, err := pf.build()
 	if err != nil {
 		return err
