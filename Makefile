@@ -16,7 +16,7 @@ test-cuda:
 	$(GO) test -count=1 -tags l2ocuda ./gpu/...
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./models ./greedy ./wcrr ./tomo
+	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./param ./greedy ./wcrr ./tomo
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt wants to change:"; echo "$$out"; exit 1; fi

@@ -8,7 +8,7 @@ import (
 	"runtime"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // FormatVersion identifies the checkpoint layout.
@@ -21,22 +21,22 @@ type Manifest struct {
 	Format   string `json:"format"`
 	Problem  string `json:"problem"`
 	Operator string `json:"operator"`
-	// Conventions are the problem's unstated choices (models.Conventions).
-	Conventions  models.Conventions `json:"conventions,omitempty"`
-	Regularizer  string             `json:"regularizer"`
-	Alpha        float64            `json:"alpha"`
-	H            int                `json:"h"`
-	W            int                `json:"w"`
-	NTrain       int                `json:"n_train"`
-	DataHash     string             `json:"data_hash"`
-	Seed         uint64             `json:"seed"`
-	Inputs       int                `json:"inputs"`
-	NumParams    int                `json:"num_params"`
-	T            int                `json:"T"`
-	RandomLength bool               `json:"random_length"`
-	LearningRate float64            `json:"learning_rate"`
-	Epochs       int                `json:"epochs"`
-	AdamSteps    int                `json:"adam_steps"`
+	// Conventions are the problem's unstated choices (problem.Conventions).
+	Conventions  problem.Conventions `json:"conventions,omitempty"`
+	Regularizer  string              `json:"regularizer"`
+	Alpha        float64             `json:"alpha"`
+	H            int                 `json:"h"`
+	W            int                 `json:"w"`
+	NTrain       int                 `json:"n_train"`
+	DataHash     string              `json:"data_hash"`
+	Seed         uint64              `json:"seed"`
+	Inputs       int                 `json:"inputs"`
+	NumParams    int                 `json:"num_params"`
+	T            int                 `json:"T"`
+	RandomLength bool                `json:"random_length"`
+	LearningRate float64             `json:"learning_rate"`
+	Epochs       int                 `json:"epochs"`
+	AdamSteps    int                 `json:"adam_steps"`
 	// Params, AdamM and AdamV are .npy files (flat float64) in the directory.
 	Params   string            `json:"params"`
 	AdamM    string            `json:"adam_m"`
@@ -49,7 +49,7 @@ type Manifest struct {
 	Checksums map[string]string `json:"sha256,omitempty"`
 }
 
-func newManifest(o *models.Objective, cfg Config) *Manifest {
+func newManifest(o *problem.Objective, cfg Config) *Manifest {
 	return &Manifest{
 		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
@@ -129,7 +129,7 @@ func parseManifest(dir, path string, b []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
 	}
 	if m.Conventions == nil {
-		m.Conventions = models.LegacyConventions(m.Operator)
+		m.Conventions = problem.LegacyConventions(m.Operator)
 	}
 	if err := checkInputs(m.Inputs); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest %s: %w", path, err)

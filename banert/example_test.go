@@ -6,13 +6,13 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/banert"
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Train the Banert baseline on two tiny deblurring problems by unrolling
 // three iterations, then run it beyond the unrolled horizon.
 func Example() {
-	prob, err := models.Deblur(models.Options{H: 8})
+	prob, err := problem.Deblur(problem.Options{H: 8})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -6,19 +6,19 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // tinyObjective returns n deblurring functions on h×w synthetic images; with
 // smooth set the Huber ε is large so that finite differences are accurate.
-func tinyObjective(t testing.TB, n, h int, smooth bool) *models.Objective {
+func tinyObjective(t testing.TB, n, h int, smooth bool) *problem.Objective {
 	t.Helper()
-	p, err := models.Deblur(models.Options{H: h, W: h, Seed: 3, BlurBoundary: "reflect"}) // the numbers these tests were tuned on
+	p, err := problem.Deblur(problem.Options{H: h, W: h, Seed: 3, BlurBoundary: "reflect"}) // the numbers these tests were tuned on
 	if err != nil {
 		t.Fatal(err)
 	}
 	if smooth {
-		p.Reg = models.HuberTV{Eps: 0.2}
+		p.Reg = problem.HuberTV{Eps: 0.2}
 		p.Alpha = 0.02
 	}
 	_, hh, ww, pix, err := data.Stack(data.Synthetic(n, h, h, 7))
@@ -33,7 +33,7 @@ func tinyObjective(t testing.TB, n, h int, smooth bool) *models.Objective {
 }
 
 // runDirect runs the Method for T iterations and returns Σ_k f_k(x_k^T).
-func runDirect(t testing.TB, net *Network, o *models.Objective, T int) float64 {
+func runDirect(t testing.TB, net *Network, o *problem.Objective, T int) float64 {
 	t.Helper()
 	it, err := (&Method{Net: net}).Start(o)
 	if err != nil {

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
 
@@ -27,7 +27,7 @@ func (m *Method) Name() string {
 }
 
 // Start implements baselines.Method. The step uses the objective's L.
-func (m *Method) Start(o *models.Objective) (baselines.Iterator, error) {
+func (m *Method) Start(o *problem.Objective) (baselines.Iterator, error) {
 	if m == nil || m.Net == nil {
 		return nil, fmt.Errorf("banert: method has no network: train one or load a checkpoint")
 	}
@@ -60,13 +60,13 @@ func (m *Method) Start(o *models.Objective) (baselines.Iterator, error) {
 // iterator is the state of one run of the Banert method.
 type iterator struct {
 	net               *Network
-	o                 *models.Objective
+	o                 *problem.Objective
 	x, grad, delta, h []float64
 	in                []float64
 	gdata, greg, res  []float64 // 4-input variant: the two parts of ∇f
 	deltaNorm         []float64 // ‖Δ_k‖ of the last iteration
 	gradNorm          []float64 // ‖∇f_k(x^t)‖ of the last iteration
-	ws                models.Workspace
+	ws                problem.Workspace
 	fws               forwardWorkspace
 	iter              int
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Config sets up Banert training.
@@ -87,7 +87,7 @@ func (a *adam) step(theta, grad []float64) {
 // Train trains a Banert network on the functions of o by unrolling
 // cfg.T iterations and minimising the objective at the final iterate with
 // Adam, one function per step.
-func Train(o *models.Objective, cfg Config) (*Result, error) {
+func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if cfg.Inputs == 0 {
 		cfg.Inputs = 3
 	}

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -22,7 +22,7 @@ type TrainingGraph struct {
 	// channels of the network.
 	T, Inputs int
 
-	o       *models.Objective
+	o       *problem.Objective
 	machine *graph.Machine
 	x0, y   *G.Node
 	params  []*G.Node
@@ -38,7 +38,7 @@ type TrainingGraph struct {
 // to the network parameters is exact. The graph is ready to Run: it starts at
 // function 0 with a He-normal network (seed 1); SetFunction and SetParams
 // change them.
-func BuildTrainingGraph(o *models.Objective, T, inputs int) (*TrainingGraph, error) {
+func BuildTrainingGraph(o *problem.Objective, T, inputs int) (*TrainingGraph, error) {
 	if o == nil || o.N < 1 {
 		return nil, fmt.Errorf("banert: training graph needs an objective with at least one function")
 	}
@@ -121,7 +121,7 @@ func BuildTrainingGraph(o *models.Objective, T, inputs int) (*TrainingGraph, err
 
 // gradientParts returns ∇f_data = Aᵀ(Ax − y) and ∇f_reg = α∇S(x) as graph
 // nodes; ∇f_reg is nil for a least-squares objective.
-func gradientParts(o *models.Objective, x, y *G.Node) (data, reg *G.Node, err error) {
+func gradientParts(o *problem.Objective, x, y *G.Node) (data, reg *G.Node, err error) {
 	ax, err := graph.Linear(o.A, x)
 	if err != nil {
 		return nil, nil, err

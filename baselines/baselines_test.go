@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
 
@@ -192,13 +192,13 @@ func TestWolfeSearch(t *testing.T) {
 
 func TestCirculantSpectrumMatchesCircularBlur(t *testing.T) {
 	h, w := 8, 10
-	blur, err := models.NewBlur("test3", testKernel(), 3, kernels.Circular)
+	blur, err := problem.NewBlur("test3", testKernel(), 3, kernels.Circular)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// An asymmetric kernel, so that a flipped embedding would be caught.
 	blur.Kernel[1], blur.Kernel[5] = 0.2, 0.01
-	op := &models.Scaled{Op: blur, Scale: 0.7}
+	op := &problem.Scaled{Op: blur, Scale: 0.7}
 	r := rand.New(rand.NewPCG(1, 2))
 	x := make([]float64, h*w)
 	for i := range x {
@@ -230,13 +230,13 @@ func TestCirculantSpectrumMatchesCircularBlur(t *testing.T) {
 	}
 }
 
-type unknownOp struct{ models.Identity }
+type unknownOp struct{ problem.Identity }
 
 func (unknownOp) String() string { return "unknown" }
 
 func TestPreconditionerInvertsNormalOperator(t *testing.T) {
 	h, w, n := 8, 6, 2
-	blur, err := models.NewBlur("test3", testKernel(), 3, kernels.Circular)
+	blur, err := problem.NewBlur("test3", testKernel(), 3, kernels.Circular)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -354,7 +354,7 @@ func TestNonFiniteInputsAndDivergence(t *testing.T) {
 }
 
 func TestHeavyBallDefaults(t *testing.T) {
-	o := &models.Objective{L: 4}
+	o := &problem.Objective{L: 4}
 	a, b, err := HeavyBall{Mu: 1}.Parameters(o)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,6 @@
 // Package baselines implements the classical first-order methods that learned
 // optimizers are compared against, batched over the N functions of a
-// models.Objective: every function keeps its own state (step sizes,
+// problem.Objective: every function keeps its own state (step sizes,
 // line-search state, memory) while all of them share one batched
 // Objective.Eval per evaluation round.
 //

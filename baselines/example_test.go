@@ -6,13 +6,13 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Run NAG with backtracking on a small deblurring problem and compare its
 // mean objective after 100 iterations with the estimated optimum.
 func Example() {
-	p, err := models.Deblur(models.Options{H: 16})
+	p, err := problem.Deblur(problem.Options{H: 16})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // GradientDescent is x⁺ = x − Step·∇f(x) with the same fixed step for every
@@ -19,7 +19,7 @@ type GradientDescent struct {
 func (GradientDescent) Name() string { return "gd" }
 
 // Start implements Method.
-func (m GradientDescent) Start(o *models.Objective) (Iterator, error) {
+func (m GradientDescent) Start(o *problem.Objective) (Iterator, error) {
 	b, err := newBatch(m.Name(), o)
 	if err != nil {
 		return nil, err
@@ -85,7 +85,7 @@ type HeavyBall struct {
 func (HeavyBall) Name() string { return "heavy-ball" }
 
 // Parameters returns the step α and momentum β used on o.
-func (m HeavyBall) Parameters(o *models.Objective) (alpha, beta float64, err error) {
+func (m HeavyBall) Parameters(o *problem.Objective) (alpha, beta float64, err error) {
 	alpha, beta = m.Alpha, m.Beta
 	if alpha == 0 || beta == 0 {
 		if o == nil {
@@ -121,7 +121,7 @@ func (m HeavyBall) Parameters(o *models.Objective) (alpha, beta float64, err err
 }
 
 // Start implements Method.
-func (m HeavyBall) Start(o *models.Objective) (Iterator, error) {
+func (m HeavyBall) Start(o *problem.Objective) (Iterator, error) {
 	b, err := newBatch(m.Name(), o)
 	if err != nil {
 		return nil, err

@@ -7,7 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/tensor"
 )
@@ -15,7 +15,7 @@ import (
 // quadratic is a least-squares objective with its minimisers computed
 // independently from the dense normal equations.
 type quadratic struct {
-	o     *models.Objective
+	o     *problem.Objective
 	xstar []float64 // [N,H,W]
 	fstar []float64
 }
@@ -34,7 +34,7 @@ func testKernel() []float64 {
 // newQuadratic builds f_k(x) = ½‖A x − y_k‖² for a 3×3 blur on h×w images.
 func newQuadratic(t testing.TB, n, h, w int, b kernels.Boundary, seed uint64) *quadratic {
 	t.Helper()
-	blur, err := models.NewBlur("test3", testKernel(), 3, b)
+	blur, err := problem.NewBlur("test3", testKernel(), 3, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,8 +67,8 @@ func newQuadratic(t testing.TB, n, h, w int, b kernels.Boundary, seed uint64) *q
 		y[i] = r.Float64()
 	}
 	q := &quadratic{
-		o: &models.Objective{
-			A: blur, Reg: models.NoRegularizer{}, N: n, H: h, W: w,
+		o: &problem.Objective{
+			A: blur, Reg: problem.NoRegularizer{}, N: n, H: h, W: w,
 			Y: y, X0: make([]float64, n*hw), L: lmax, NormA: math.Sqrt(lmax),
 		},
 		xstar: make([]float64, n*hw),
@@ -96,9 +96,9 @@ func newQuadratic(t testing.TB, n, h, w int, b kernels.Boundary, seed uint64) *q
 }
 
 // deblur returns a tiny instance of Problem 1 (Huber-TV deblurring).
-func deblur(t testing.TB, n, size int) *models.Objective {
+func deblur(t testing.TB, n, size int) *problem.Objective {
 	t.Helper()
-	p, err := models.Deblur(models.Options{H: size})
+	p, err := problem.Deblur(problem.Options{H: size})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func relDist(a, b []float64, hw int) float64 {
 	return worst
 }
 
-func values(t testing.TB, o *models.Objective, x []float64) (f, g []float64) {
+func values(t testing.TB, o *problem.Objective, x []float64) (f, g []float64) {
 	t.Helper()
 	f, g = make([]float64, o.N), make([]float64, len(x))
 	if err := o.Eval(f, g, x, nil); err != nil {

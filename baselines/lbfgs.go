@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // LBFGS is the limited-memory BFGS method with a line search satisfying the
@@ -42,7 +42,7 @@ const (
 func (LBFGS) Name() string { return "lbfgs" }
 
 // Start implements Method.
-func (m LBFGS) Start(o *models.Objective) (Iterator, error) {
+func (m LBFGS) Start(o *problem.Objective) (Iterator, error) {
 	b, err := newBatch(m.Name(), o)
 	if err != nil {
 		return nil, err

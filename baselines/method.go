@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Iterator advances all N functions of a batch by one iteration per call to
@@ -36,7 +36,7 @@ type Method interface {
 	// Name is the short name of the method ("gd", "nag", …).
 	Name() string
 	// Start returns an iterator whose iterates start at o.X0 (which it copies).
-	Start(o *models.Objective) (Iterator, error)
+	Start(o *problem.Objective) (Iterator, error)
 }
 
 var parsers = map[string]func() Method{
@@ -80,14 +80,14 @@ func ParseMethod(name string) (Method, error) {
 // workspace and the iteration counter.
 type batch struct {
 	name  string
-	o     *models.Objective
+	o     *problem.Objective
 	n, hw int
-	ws    models.Workspace
+	ws    problem.Workspace
 	iter  int // number of completed iterations
 }
 
 // newBatch checks the objective and its starting point.
-func newBatch(name string, o *models.Objective) (*batch, error) {
+func newBatch(name string, o *problem.Objective) (*batch, error) {
 	if o == nil {
 		return nil, fmt.Errorf("%s: objective is nil", name)
 	}

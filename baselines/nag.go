@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // NAG is Nesterov's accelerated gradient method with the backtracking rule of
@@ -36,7 +36,7 @@ func (NAG) Name() string { return "nag" }
 const maxBacktracks = 100
 
 // Start implements Method.
-func (m NAG) Start(o *models.Objective) (Iterator, error) {
+func (m NAG) Start(o *problem.Objective) (Iterator, error) {
 	b, err := newBatch(m.Name(), o)
 	if err != nil {
 		return nil, err

@@ -11,7 +11,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // DefaultOptimumIters is Optimum's default number of NAG iterations.
@@ -38,7 +38,7 @@ type optimumFile struct {
 // (temporary file, then rename). A cache file that cannot be read, does not
 // parse or does not match is ignored: the values are recomputed and the file
 // is overwritten.
-func Optimum(o *models.Objective, iters int, cacheDir string) ([]float64, error) {
+func Optimum(o *problem.Objective, iters int, cacheDir string) ([]float64, error) {
 	return OptimumWith(o, NAG{}, iters, cacheDir)
 }
 
@@ -49,13 +49,13 @@ func Optimum(o *models.Objective, iters int, cacheDir string) ([]float64, error)
 // when an iteration makes no evaluations (an L-BFGS whose functions are all
 // at the limit of precision). The cache key includes m and its settings
 // (NAG{}'s key is the one Optimum has always used).
-func OptimumWith(o *models.Objective, m Method, iters int, cacheDir string) ([]float64, error) {
+func OptimumWith(o *problem.Objective, m Method, iters int, cacheDir string) ([]float64, error) {
 	return OptimumProgress(o, m, iters, cacheDir, nil)
 }
 
 // OptimumProgress is OptimumWith that calls progress(t, iters) after
 // every iteration t it runs (none when the cache holds the values).
-func OptimumProgress(o *models.Objective, m Method, iters int, cacheDir string, progress func(t, iters int)) ([]float64, error) {
+func OptimumProgress(o *problem.Objective, m Method, iters int, cacheDir string, progress func(t, iters int)) ([]float64, error) {
 	if m == nil {
 		return nil, fmt.Errorf("optimum: method is nil")
 	}
@@ -89,14 +89,14 @@ func OptimumProgress(o *models.Objective, m Method, iters int, cacheDir string, 
 	return fstar, nil
 }
 
-func runOptimum(o *models.Objective, m Method, iters int, progress func(t, iters int)) ([]float64, error) {
+func runOptimum(o *problem.Objective, m Method, iters int, progress func(t, iters int)) ([]float64, error) {
 	it, err := m.Start(o)
 	if err != nil {
 		return nil, fmt.Errorf("optimum: %s: %w", m.Name(), err)
 	}
 	fstar := make([]float64, o.N)
 	vals := make([]float64, o.N)
-	ws := &models.Workspace{}
+	ws := &problem.Workspace{}
 	// Iterators that know f at their iterates say so; others are evaluated.
 	valuer, known := it.(interface{ Values() []float64 })
 	record := func() error {
@@ -151,7 +151,7 @@ func runOptimum(o *models.Objective, m Method, iters int, progress func(t, iters
 }
 
 // optimumKey hashes everything that determines Optimum's result.
-func optimumKey(o *models.Objective, method string, iters int) string {
+func optimumKey(o *problem.Objective, method string, iters int) string {
 	h := sha256.New()
 	if method != fmt.Sprintf("%#v", NAG{}) {
 		fmt.Fprintf(h, "method %s\n", method)

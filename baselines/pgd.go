@@ -7,7 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Circulant is implemented by operators that can describe a circulant
@@ -22,7 +22,7 @@ type Circulant interface {
 // approximation of a: the operator's own Spectrum if it implements Circulant;
 // otherwise, for a (possibly scaled) blur, the blur kernel with periodic
 // boundary; for the identity, ones. Other operators give an error.
-func CirculantSpectrum(a models.Operator, h, w int) ([]complex128, error) {
+func CirculantSpectrum(a problem.Operator, h, w int) ([]complex128, error) {
 	if h < 1 || w < 1 {
 		return nil, fmt.Errorf("circulant spectrum: image size %d×%d is not positive", h, w)
 	}
@@ -36,7 +36,7 @@ func CirculantSpectrum(a models.Operator, h, w int) ([]complex128, error) {
 			return nil, fmt.Errorf("circulant spectrum of %s: %d values, want h·(w/2+1) = %d", a, len(s), h*(w/2+1))
 		}
 		return s, nil
-	case *models.Scaled:
+	case *problem.Scaled:
 		s, err := CirculantSpectrum(op.Op, h, w)
 		if err != nil {
 			return nil, err
@@ -45,9 +45,9 @@ func CirculantSpectrum(a models.Operator, h, w int) ([]complex128, error) {
 			s[i] *= complex(op.Scale, 0)
 		}
 		return s, nil
-	case *models.Blur:
+	case *problem.Blur:
 		return kernelSpectrum(&op.FixedConv, h, w)
-	case models.Identity, *models.Identity:
+	case problem.Identity, *problem.Identity:
 		s := make([]complex128, h*(w/2+1))
 		for i := range s {
 			s[i] = 1
@@ -96,7 +96,7 @@ type fftScratch struct {
 
 // NewPreconditioner returns P = (δI + A*A)⁻¹ for h×w images; δ must be
 // positive.
-func NewPreconditioner(a models.Operator, h, w int, delta float64) (*Preconditioner, error) {
+func NewPreconditioner(a problem.Operator, h, w int, delta float64) (*Preconditioner, error) {
 	if !(delta > 0) || math.IsInf(delta, 0) {
 		return nil, fmt.Errorf("preconditioner: δ = %g is not a positive finite number", delta)
 	}
@@ -169,7 +169,7 @@ func (m PreconditionedGD) Name() string {
 const maxHalvings = 60
 
 // Start implements Method.
-func (m PreconditionedGD) Start(o *models.Objective) (Iterator, error) {
+func (m PreconditionedGD) Start(o *problem.Objective) (Iterator, error) {
 	b, err := newBatch(m.Name(), o)
 	if err != nil {
 		return nil, err
@@ -292,7 +292,7 @@ func (it *pgdIterator) Next() error {
 // log δ by a one-dimensional Nelder–Mead search started at δ = 0.1 with an
 // initial simplex of width one (a factor e in δ), stopping when the simplex is
 // narrower than 0.02 (2 % in δ) or after 40 runs. δ is kept in [10⁻⁸, 10⁴].
-func TuneDelta(train *models.Objective, iters int) (float64, error) {
+func TuneDelta(train *problem.Objective, iters int) (float64, error) {
 	if iters == 0 {
 		iters = 100
 	}
@@ -328,7 +328,7 @@ func TuneDelta(train *models.Objective, iters int) (float64, error) {
 
 // MeanAfter runs m for iters iterations on o and returns the mean objective
 // (TuneDelta's criterion).
-func MeanAfter(m Method, o *models.Objective, iters int) (float64, error) {
+func MeanAfter(m Method, o *problem.Objective, iters int) (float64, error) {
 	it, err := m.Start(o)
 	if err != nil {
 		return 0, err

@@ -10,7 +10,8 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
@@ -119,11 +120,11 @@ type Row struct {
 }
 
 // Objective builds the training functions of the benchmark from synthetic images.
-func Objective(cfg Config) (*models.Objective, error) {
+func Objective(cfg Config) (*problem.Objective, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	prob, err := models.Lookup(cfg.Problem, models.Options{H: cfg.Size, Seed: uint64(cfg.Seed)})
+	prob, err := problem.Lookup(cfg.Problem, problem.Options{H: cfg.Size, Seed: uint64(cfg.Seed)})
 	if err != nil {
 		return nil, fmt.Errorf("bench: %w", err)
 	}
@@ -185,8 +186,8 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 // measureGreedy holds the greedy step-loss graph (built and run like the one
 // greedy.Train uses, to read its held bytes), then runs greedy.Train for T
 // steps for the time and the process's peak memory.
-func measureGreedy(row *Row, o *models.Objective, T int, cfg Config) error {
-	m, err := models.ParseMethod(cfg.Param)
+func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config) error {
+	m, err := param.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
@@ -210,7 +211,7 @@ func measureGreedy(row *Row, o *models.Objective, T int, cfg Config) error {
 
 // greedyStepLossBytes evaluates the greedy step loss (with its gradient) once
 // at the first step and returns the bytes its graph holds.
-func greedyStepLossBytes(m models.Method, o *models.Objective) (int64, error) {
+func greedyStepLossBytes(m param.Method, o *problem.Objective) (int64, error) {
 	loss, err := greedy.NewStepLoss(m, o, 1/o.L)
 	if err != nil {
 		return 0, fmt.Errorf("bench: greedy graph: %w", err)
@@ -231,8 +232,8 @@ func greedyStepLossBytes(m models.Method, o *models.Objective) (int64, error) {
 
 // measureUnrolled runs unroll.Train (which tracks its graph's bytes on the
 // device) for cfg.Epochs epochs and times the last.
-func measureUnrolled(row *Row, o *models.Objective, T int, cfg Config) error {
-	m, err := models.ParseMethod(cfg.Param)
+func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config) error {
+	m, err := param.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
@@ -251,7 +252,7 @@ func measureUnrolled(row *Row, o *models.Objective, T int, cfg Config) error {
 // measureBanert runs the Banert training graph (batch size 1) on every
 // training function twice, timing the second pass as an epoch. Adam's
 // update is not included (it is negligible next to a run of the graph).
-func measureBanert(row *Row, o *models.Objective, T int, cfg Config) error {
+func measureBanert(row *Row, o *problem.Objective, T int, cfg Config) error {
 	tg, err := banert.BuildTrainingGraph(o, T, cfg.BanertInputs)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/report"
 )
 
@@ -27,7 +27,7 @@ func defaultCacheDir() string {
 }
 
 // testObjective builds the test functions for evaluation commands.
-func testObjective(pf *problemFlags) (*models.Problem, *models.Objective, error) {
+func testObjective(pf *problemFlags) (*problem.Problem, *problem.Objective, error) {
 	prob, _, test, err := pf.build()
 	if err != nil {
 		return nil, nil, err
@@ -211,7 +211,7 @@ func runEval(env *Env, args []string) error {
 		}
 		ms = append(ms, m)
 	}
-	var test *models.Objective
+	var test *problem.Objective
 	switch *set {
 	case "test":
 		if _, test, err = testObjective(&pf); err != nil {
@@ -295,7 +295,7 @@ func writeCurves(dir string, curves []*eval.Curve) error {
 
 // checkTrainedSize refuses trained parameters whose image size differs
 // from that of the functions they are to run on (exit 2).
-func checkTrainedSize(infos []*LearnedInfo, dirs []string, o *models.Objective) error {
+func checkTrainedSize(infos []*LearnedInfo, dirs []string, o *problem.Objective) error {
 	for i, info := range infos {
 		if info.H > 0 && (info.H != o.H || info.W != o.W) {
 			return usagef("--params %s was trained on %d×%d images, the functions are %d×%d: a learned optimizer is bound to its image size; drop --size or use data of that size", dirs[i], info.H, info.W, o.H, o.W)
@@ -325,7 +325,7 @@ func evalProgress(m *meter, methods []baselines.Method, iters, nFuncs int) func(
 }
 
 // optimumProgress is optimum with progress on m.
-func optimumProgress(env *Env, m *meter, test *models.Objective, method string, iters int, cache string) ([]float64, error) {
+func optimumProgress(env *Env, m *meter, test *problem.Objective, method string, iters int, cache string) ([]float64, error) {
 	start := time.Now()
 	ran := false
 	fstar, err := optimumWith(test, method, iters, cache, func(t, n int) {
@@ -368,11 +368,11 @@ func printSummary(env *Env, curves []*eval.Curve, tols []float64) {
 
 // optimum estimates f* of the test functions with the named method ("nag"
 // or "lbfgs"), cached in cache.
-func optimum(test *models.Objective, method string, iters int, cache string) ([]float64, error) {
+func optimum(test *problem.Objective, method string, iters int, cache string) ([]float64, error) {
 	return optimumWith(test, method, iters, cache, nil)
 }
 
-func optimumWith(test *models.Objective, method string, iters int, cache string, progress func(t, n int)) ([]float64, error) {
+func optimumWith(test *problem.Objective, method string, iters int, cache string, progress func(t, n int)) ([]float64, error) {
 	if method != "nag" && method != "lbfgs" {
 		return nil, usagef("--fstar-method must be nag or lbfgs, got %q", method)
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
 )
 
 func init() {
@@ -143,7 +143,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, " %10s %10s", tgt, secTgt)
 	fmt.Fprintln(env.Stdout)
 	for _, p := range *params {
-		method, err := models.ParseMethod(p)
+		method, err := param.ParseMethod(p)
 		if err != nil {
 			return asUsage(err)
 		}

@@ -14,7 +14,8 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/report"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
@@ -260,7 +261,7 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	setting := fmt.Sprintf("%s, α = %g, noise %g (the paper's: %g), %s blur boundary", prob.Name, prob.Alpha, prob.Noise, paperNoise,
-		prob.Conventions[models.ConventionBlurBoundary])
+		prob.Conventions[problem.ConventionBlurBoundary])
 	fmt.Fprintf(env.Stdout, "l2o demo: %s, %d×%d images, %d training and %d held-out test functions (seed %d) → %s\n",
 		setting, prob.H, prob.W, train.N, test.N, cfg.Seed, cfg.Out)
 
@@ -387,8 +388,8 @@ func safeguardNote(names []string) string {
 
 // demoTrain trains one greedy method with checkpoints in
 // cfg.Out/checkpoints/NAME (replacing an earlier run there).
-func demoTrain(env *Env, cfg demoConfig, prob *models.Problem, train *models.Objective, name string) (*greedy.Learned, error) {
-	method, err := models.ParseMethod(name)
+func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.Objective, name string) (*greedy.Learned, error) {
+	method, err := param.ParseMethod(name)
 	if err != nil {
 		return nil, err
 	}
@@ -424,7 +425,7 @@ func demoTrain(env *Env, cfg demoConfig, prob *models.Problem, train *models.Obj
 // iterates of methods at iteration cfg.ReconIter and the minimiser (L-BFGS
 // after cfg.FinalIters iterations) for the first test function, and the
 // PSNRs of all but the ground truth.
-func demoReconstructions(test *models.Objective, cfg demoConfig, methods []baselines.Method) ([]report.Panel, []reconPSNR, error) {
+func demoReconstructions(test *problem.Objective, cfg demoConfig, methods []baselines.Method) ([]report.Panel, []reconPSNR, error) {
 	one, err := test.Subset([]int{0})
 	if err != nil {
 		return nil, nil, err
@@ -494,7 +495,7 @@ func scalarSeries(l *greedy.Learned, hb baselines.HeavyBall, lip float64) (*repo
 		}
 	}
 	if lip > 0 && !math.IsInf(lip, 0) {
-		a, b, err := hb.Parameters(&models.Objective{L: lip})
+		a, b, err := hb.Parameters(&problem.Objective{L: lip})
 		if err != nil {
 			return nil, err
 		}

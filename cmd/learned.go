@@ -8,15 +8,15 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // LearnedInfo describes a trained optimizer loaded from a checkpoint directory.
 type LearnedInfo struct {
 	Method  baselines.Method
 	Problem string // problem it was trained on ("" if unknown)
-	// Conventions it was trained under (models.Conventions; nil if unknown).
-	Conventions models.Conventions
+	// Conventions it was trained under (problem.Conventions; nil if unknown).
+	Conventions problem.Conventions
 	H, W        int // image size it was trained on
 	// Tau is the reference step τ of a greedy or unrolled optimizer (0 for
 	// others): the gradient step its safeguard falls back to.

@@ -3,7 +3,7 @@ package cmd
 import (
 	"fmt"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 func init() {
@@ -16,8 +16,8 @@ func runProblemList(env *Env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	for _, n := range models.Names() {
-		fmt.Fprintf(env.Stdout, "%-12s %s\n", n, models.Summary(n))
+	for _, n := range problem.Names() {
+		fmt.Fprintf(env.Stdout, "%-12s %s\n", n, problem.Summary(n))
 	}
 	return nil
 }
@@ -33,7 +33,7 @@ func runProblemInfo(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	nrm, err := models.OperatorNorm(prob.A, prob.H, prob.W, 2000, 1e-12, 3)
+	nrm, err := problem.OperatorNorm(prob.A, prob.H, prob.W, 2000, 1e-12, 3)
 	if err != nil {
 		return err
 	}

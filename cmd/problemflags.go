@@ -7,7 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/spf13/pflag"
 )
 
@@ -22,14 +22,14 @@ type problemFlags struct {
 	WCRRWeights string
 	Device      string
 	// BlurBoundary is the deblurring problems' blur boundary ("" keeps the
-	// problem's default, models.DefaultBlurBoundary).
+	// problem's default, problem.DefaultBlurBoundary).
 	BlurBoundary string
 	// Alpha overrides the regularizer's weight (0 keeps the problem's).
 	Alpha float64
 }
 
 func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
-	fs.StringVar(&p.Problem, "problem", "deblur", "problem: "+strings.Join(models.Names(), ", "))
+	fs.StringVar(&p.Problem, "problem", "deblur", "problem: "+strings.Join(problem.Names(), ", "))
 	fs.StringVar(&p.Data, "data", "synthetic", "data: 'synthetic', a folder with train/ and test/ image folders, a folder of images, or an STL-10 *_X.bin file")
 	fs.IntVar(&p.Size, "size", 0, "image size for synthetic data (0: the problem's default)")
 	fs.IntVar(&p.NTrain, "n-train", nTrain, "number of training functions")
@@ -60,12 +60,12 @@ func (p *problemFlags) validate() error {
 
 // build returns the problem (sized for the data) and the training and test objectives.
 // A set with zero functions is returned as nil.
-func (p *problemFlags) build() (*models.Problem, *models.Objective, *models.Objective, error) {
+func (p *problemFlags) build() (*problem.Problem, *problem.Objective, *problem.Objective, error) {
 	if err := p.validate(); err != nil {
 		return nil, nil, nil, err
 	}
-	opt := models.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha}
-	prob, err := models.Lookup(p.Problem, opt)
+	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha}
+	prob, err := problem.Lookup(p.Problem, opt)
 	if err != nil {
 		return nil, nil, nil, asUsage(err)
 	}
@@ -86,7 +86,7 @@ func (p *problemFlags) build() (*models.Problem, *models.Objective, *models.Obje
 			test = nil
 		}
 	}
-	mk := func(imgs []*data.Image, offset uint64) (*models.Objective, error) {
+	mk := func(imgs []*data.Image, offset uint64) (*problem.Objective, error) {
 		if len(imgs) == 0 {
 			return nil, nil
 		}
@@ -111,7 +111,7 @@ func (p *problemFlags) build() (*models.Problem, *models.Objective, *models.Obje
 }
 
 // dataHash identifies the ground truth of an objective.
-func dataHash(o *models.Objective) string {
+func dataHash(o *problem.Objective) string {
 	if o == nil {
 		return ""
 	}
@@ -121,7 +121,7 @@ func dataHash(o *models.Objective) string {
 // splitValidation returns the objective of the first n−nVal functions and
 // that of the last nVal (nil when nVal is 0), for validation during greedy
 // training. The caller loads nVal functions more than it trains on.
-func splitValidation(o *models.Objective, nVal int) (train, val *models.Objective, err error) {
+func splitValidation(o *problem.Objective, nVal int) (train, val *problem.Objective, err error) {
 	if nVal == 0 {
 		return o, nil, nil
 	}
@@ -190,7 +190,7 @@ func (p *problemFlags) adoptTrained(fs *pflag.FlagSet, infos []*LearnedInfo, dir
 				return usagef("--params %s was trained on problem %s, not %s: drop --problem or pass --problem %s", dirs[i], info.Problem, p.Problem, info.Problem)
 			}
 		}
-		if b, ok := info.Conventions[models.ConventionBlurBoundary]; ok {
+		if b, ok := info.Conventions[problem.ConventionBlurBoundary]; ok {
 			if !fs.Changed("blur-boundary") {
 				p.BlurBoundary = b
 				fs.Set("blur-boundary", b)
@@ -205,9 +205,9 @@ func (p *problemFlags) adoptTrained(fs *pflag.FlagSet, infos []*LearnedInfo, dir
 
 // checkTrained refuses trained parameters whose problem or conventions
 // differ from those of the functions they are to run on (exit 2).
-func checkTrained(infos []*LearnedInfo, dirs []string, o *models.Objective) error {
+func checkTrained(infos []*LearnedInfo, dirs []string, o *problem.Objective) error {
 	for i, info := range infos {
-		if err := models.CheckTrainedFor(info.Problem, info.Conventions, o); err != nil {
+		if err := problem.CheckTrainedFor(info.Problem, info.Conventions, o); err != nil {
 			return usagef("--params %s: %v", dirs[i], err)
 		}
 	}

@@ -178,14 +178,14 @@ func TestCorruptParameterFileRefused(t *testing.T) {
 			t.Fatalf("%s on the intact run: exit %d: %s", name, code, errb.String())
 		}
 	}
-	param := filepath.Join(dir, "params", "theta_00002.npy")
-	orig, err := os.ReadFile(param)
+	paramFile := filepath.Join(dir, "params", "theta_00002.npy")
+	orig, err := os.ReadFile(paramFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	flipped := append([]byte(nil), orig...)
 	flipped[len(flipped)-3] ^= 0x10 // inside the value, not the header
-	if err := os.WriteFile(param, flipped, 0o644); err != nil {
+	if err := os.WriteFile(paramFile, flipped, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// report needs curves to get as far as the parameters.
@@ -194,11 +194,11 @@ func TestCorruptParameterFileRefused(t *testing.T) {
 	for _, name := range []string{"apply", "eval", "certify", "report", "resume"} {
 		var out, errb bytes.Buffer
 		code := Main(commands[name], &out, &errb)
-		if code != 2 || !strings.Contains(errb.String(), param) || !strings.Contains(errb.String(), "SHA-256") {
-			t.Errorf("%s with a flipped byte in %s: exit %d, want 2 naming the file:\n%s", name, param, code, errb.String())
+		if code != 2 || !strings.Contains(errb.String(), paramFile) || !strings.Contains(errb.String(), "SHA-256") {
+			t.Errorf("%s with a flipped byte in %s: exit %d, want 2 naming the file:\n%s", name, paramFile, code, errb.String())
 		}
 	}
-	if err := os.WriteFile(param, orig, 0o644); err != nil {
+	if err := os.WriteFile(paramFile, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
 

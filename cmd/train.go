@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
 )
 
 func init() {
@@ -81,7 +81,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	if gf.Diverge < 0 {
 		return usagef("--diverge-factor must be ≥ 0 (0: off), got %g", gf.Diverge)
 	}
-	method, err := models.ParseMethod(gf.Param)
+	method, err := param.ParseMethod(gf.Param)
 	if err != nil {
 		return asUsage(err)
 	}

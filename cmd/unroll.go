@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
@@ -35,7 +35,7 @@ func runTrainUnroll(env *Env, args []string) error {
 	var pf problemFlags
 	fs := newFlags(env, "train unroll", "train unroll --problem deblur --data DIR|synthetic --param m-pc --T 10 --lr 2e-5 --batch 4 --epochs E --out DIR [--resume]")
 	pf.add(fs, 25, 0)
-	param := fs.String("param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
+	paramName := fs.String("param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
 	steps := fs.Int("T", 10, "number of unrolled iterations")
 	lr := fs.Float64("lr", unroll.DefaultLearningRate, "Adam learning rate")
 	batch := fs.Int("batch", 4, "mini-batch size (functions per Adam step)")
@@ -67,7 +67,7 @@ func runTrainUnroll(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	method, err := models.ParseMethod(*param)
+	method, err := param.ParseMethod(*paramName)
 	if err != nil {
 		return asUsage(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Curve is the record of one method on one test set, indexed by the
@@ -33,7 +33,7 @@ type Curve struct {
 	Mean, Min, Max []float64
 	// Setting describes the functions the curve was measured on: problem,
 	// operator, regularizer, α, size and every convention (e.g. the blur's
-	// boundary), from models.Objective.Setting.
+	// boundary), from problem.Objective.Setting.
 	Setting map[string]string
 	// PSNR[t][k] is the PSNR (peak 1) of x_k^t against the ground truth, at
 	// the iterations Options.PSNRAt (empty when the objective has no truth).
@@ -96,7 +96,7 @@ func (o Options) Tolerances() []float64 {
 // Run runs every method for opt.Iters iterations on o and records its curve.
 // fstar holds the minimal values f*_k (see baselines.Optimum). On an error
 // Run returns the curves completed so far with the error.
-func Run(o *models.Objective, fstar []float64, methods []baselines.Method, opt Options) ([]*Curve, error) {
+func Run(o *problem.Objective, fstar []float64, methods []baselines.Method, opt Options) ([]*Curve, error) {
 	if o == nil {
 		return nil, fmt.Errorf("eval: objective is nil")
 	}
@@ -153,10 +153,10 @@ func Run(o *models.Objective, fstar []float64, methods []baselines.Method, opt O
 
 // recorder evaluates and stores one method's iterates.
 type recorder struct {
-	o      *models.Objective
+	o      *problem.Objective
 	fstar  []float64
 	psnrAt map[int]bool
-	ws     models.Workspace
+	ws     problem.Workspace
 	vals   []float64
 	grad   []float64
 	c      *Curve
@@ -165,7 +165,7 @@ type recorder struct {
 // rejecter is implemented by iterators of safeguarded methods.
 type rejecter interface{ Rejected() int }
 
-func runOne(o *models.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int)) (*Curve, error) {
+func runOne(o *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int)) (*Curve, error) {
 	name := m.Name()
 	it, err := m.Start(o)
 	if err != nil {

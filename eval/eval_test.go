@@ -14,18 +14,18 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // denoising returns f_k(x) = ½‖x − y_k‖² (A = I), x⁰ = 0, truth = y.
-func denoising(n, h, w int) *models.Objective {
+func denoising(n, h, w int) *problem.Objective {
 	r := rand.New(rand.NewPCG(1, 2))
 	y := make([]float64, n*h*w)
 	for i := range y {
 		y[i] = r.Float64()
 	}
-	return &models.Objective{
-		A: models.Identity{}, Reg: models.NoRegularizer{}, N: n, H: h, W: w,
+	return &problem.Objective{
+		A: problem.Identity{}, Reg: problem.NoRegularizer{}, N: n, H: h, W: w,
 		Y: y, Truth: append([]float64(nil), y...), X0: make([]float64, len(y)), L: 1, NormA: 1,
 	}
 }
@@ -173,7 +173,7 @@ func TestDivergenceIsAResult(t *testing.T) {
 type failing struct{}
 
 func (failing) Name() string { return "failing" }
-func (failing) Start(o *models.Objective) (baselines.Iterator, error) {
+func (failing) Start(o *problem.Objective) (baselines.Iterator, error) {
 	return failingIterator(append([]float64(nil), o.X0...)), nil
 }
 
@@ -186,7 +186,7 @@ func (x failingIterator) X() []float64 { return x }
 type idle struct{}
 
 func (idle) Name() string { return "idle" }
-func (idle) Start(o *models.Objective) (baselines.Iterator, error) {
+func (idle) Start(o *problem.Objective) (baselines.Iterator, error) {
 	return &idleIterator{x: append([]float64(nil), o.X0...)}, nil
 }
 
@@ -198,7 +198,7 @@ func (it *idleIterator) X() []float64 { return it.x }
 // TestRecordingNotTimed: with iterations that do nothing, the recorded time
 // must be far below the time of the recording evaluations.
 func TestRecordingNotTimed(t *testing.T) {
-	o := problem(t, 4, 64)
+	o := testProblem(t, 4, 64)
 	start := time.Now()
 	T := 20
 	curves, err := Run(o, make([]float64, o.N), []baselines.Method{idle{}}, Options{Iters: T})
@@ -364,9 +364,9 @@ func TestJSONRoundTrip(t *testing.T) {
 }
 
 // problem returns Problem 1 on n synthetic size×size images.
-func problem(tb testing.TB, n, size int) *models.Objective {
+func testProblem(tb testing.TB, n, size int) *problem.Objective {
 	tb.Helper()
-	p, err := models.Deblur(models.Options{H: size})
+	p, err := problem.Deblur(problem.Options{H: size})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -384,9 +384,9 @@ func problem(tb testing.TB, n, size int) *models.Objective {
 // BenchmarkEval is one batched evaluation of f and ∇f for Problem 1 at full
 // size (25 images of 96×96).
 func BenchmarkEval(b *testing.B) {
-	o := problem(b, 25, 96)
+	o := testProblem(b, 25, 96)
 	vals, grad := make([]float64, o.N), make([]float64, len(o.X0))
-	var ws models.Workspace
+	var ws problem.Workspace
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
@@ -400,7 +400,7 @@ func BenchmarkEval(b *testing.B) {
 // BenchmarkIteration is one iteration (Next) of each baseline for Problem 1
 // at full size (25 images of 96×96).
 func BenchmarkIteration(b *testing.B) {
-	o := problem(b, 25, 96)
+	o := testProblem(b, 25, 96)
 	for _, name := range baselines.MethodNames() {
 		b.Run(name, func(b *testing.B) {
 			m, err := baselines.ParseMethod(name)

@@ -8,12 +8,12 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Compare gradient descent and NAG on a tiny synthetic deblurring problem.
 func Example() {
-	p, err := models.Deblur(models.Options{H: 16})
+	p, err := problem.Deblur(problem.Options{H: 16})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -19,5 +19,5 @@
 //
 // The numerical work is done by implementations of LinearMap, BilinearMap and
 // Potential: plain Go kernels on the CPU today, device kernels later, without
-// changing the models that build graphs from them.
+// changing the packages that build graphs from them.
 package graph

@@ -5,19 +5,19 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 // affineObjectives returns small objectives of every regularizer kind: Huber-TV
 // deblurring, least squares, CT with Huber-TV, and WCRR with random weights.
-func affineObjectives(t *testing.T) map[string]*models.Objective {
+func affineObjectives(t *testing.T) map[string]*problem.Objective {
 	t.Helper()
-	out := map[string]*models.Objective{"deblur": deblurSet(t, 3, 12, 5)}
+	out := map[string]*problem.Objective{"deblur": deblurSet(t, 3, 12, 5)}
 	ls := deblurSet(t, 3, 12, 6)
 	ls.Alpha = 0
 	out["least-squares"] = ls
-	ct, err := models.CTSmall(models.Options{H: 12})
+	ct, err := problem.CTSmall(problem.Options{H: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,7 +29,7 @@ func affineObjectives(t *testing.T) map[string]*models.Objective {
 		t.Fatal(err)
 	}
 	w := deblurSet(t, 3, 12, 8)
-	w.Reg = &models.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
+	w.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
 	w.Alpha = 3e-3
 	out["wcrr"] = w
 	return out

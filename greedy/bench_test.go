@@ -3,7 +3,7 @@ package greedy
 import (
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // benchStepLoss times one evaluation of the greedy step loss and its gradient
@@ -65,7 +65,7 @@ func BenchmarkStepLossGraphMPC(b *testing.B) { benchStepLoss(b, "m-pc", stepPath
 func BenchmarkGradF(b *testing.B) {
 	o := deblurSet(b, 25, 96, 1)
 	grad := make([]float64, len(o.X0))
-	ws := &models.Workspace{}
+	ws := &problem.Workspace{}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := processCPUSeconds()

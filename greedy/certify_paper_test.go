@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
 )
 
 // relClose reports |got − want| ≤ tol·|want|.
@@ -414,7 +414,7 @@ func TestCertificateKind(t *testing.T) {
 // TestCertifyParamsBoth: for M-PP, ε1 = max |θ − τ| and ε2 = max |φ|, and
 // both certificates come from those norms.
 func TestCertifyParamsBoth(t *testing.T) {
-	m, err := models.ParseMethod("m-pp")
+	m, err := param.ParseMethod("m-pp")
 	if err != nil {
 		t.Fatal(err)
 	}

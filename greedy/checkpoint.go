@@ -18,7 +18,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/sbinet/npyio"
 )
 
@@ -37,21 +37,21 @@ type Manifest struct {
 	Problem  string `json:"problem"`
 	Operator string `json:"operator"`
 	// Conventions are the problem's unstated choices the parameters were
-	// trained under (models.Conventions, e.g. the blur's boundary).
-	Conventions models.Conventions `json:"conventions,omitempty"`
-	Regular     string             `json:"regularizer"`
-	Alpha       float64            `json:"alpha"`
-	H           int                `json:"height"`
-	W           int                `json:"width"`
-	NTrain      int                `json:"n_train"`
-	DataHash    string             `json:"data_hash"`
-	Seed        int64              `json:"seed"`
-	Method      string             `json:"method"`
-	Tau         float64            `json:"tau"`
-	L           float64            `json:"L"`
-	Lambda      string             `json:"lambda"`
-	Mu          string             `json:"mu"`
-	Inner       string             `json:"inner"`
+	// trained under (problem.Conventions, e.g. the blur's boundary).
+	Conventions problem.Conventions `json:"conventions,omitempty"`
+	Regular     string              `json:"regularizer"`
+	Alpha       float64             `json:"alpha"`
+	H           int                 `json:"height"`
+	W           int                 `json:"width"`
+	NTrain      int                 `json:"n_train"`
+	DataHash    string              `json:"data_hash"`
+	Seed        int64               `json:"seed"`
+	Method      string              `json:"method"`
+	Tau         float64             `json:"tau"`
+	L           float64             `json:"L"`
+	Lambda      string              `json:"lambda"`
+	Mu          string              `json:"mu"`
+	Inner       string              `json:"inner"`
 	// InnerSettings are the inner solver's budget and step rule (e.g.
 	// "nag(iters=1000+1000,rounds=10,step=paper)"), Protocol the named preset
 	// the run was configured from ("paper", or "" for individual flags).
@@ -426,7 +426,7 @@ func ParseManifest(path string, b []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
 	}
 	if m.Conventions == nil {
-		m.Conventions = models.LegacyConventions(m.Operator)
+		m.Conventions = problem.LegacyConventions(m.Operator)
 	}
 	for i, s := range m.Steps {
 		if s.T != i {

@@ -16,7 +16,7 @@
 // by bound operators θ ↦ G_θ g (PS, PP, PC-k, PC, PF), in affine form for PS
 // and M-PS (A and the regularizer's analysis operator applied once per step),
 // and for PF in the coordinates of the span of the gk (exact, see
-// models.Reducer). Every such path is tested against the graph. Three inner
+// param.Reducer). Every such path is tested against the graph. Three inner
 // solvers minimise g: L-BFGS (the default), the paper's
 // Nesterov method with constant step 1/L_g over alternating blocks, and the
 // closed form for least-squares objectives.

@@ -7,7 +7,8 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -54,13 +55,13 @@ func (Separable) Reference(tau float64, h, w int) []float64 {
 // Example_newParametrization trains a new parametrization greedily and compares
 // the learned optimizer with gradient descent on the training functions.
 func Example_newParametrization() {
-	prob, _ := models.Deblur(models.Options{H: 16})
+	prob, _ := problem.Deblur(problem.Options{H: 16})
 	_, _, _, pix, _ := data.Stack(data.Synthetic(6, 16, 16, 7))
 	train, _ := prob.Instantiate(pix, 6, 0)
 
 	const steps = 6
 	res, err := greedy.Train(train, greedy.Config{
-		Method:   models.Method{G: Separable{}, H: models.Scalar{}},
+		Method:   param.Method{G: Separable{}, H: param.Scalar{}},
 		MaxSteps: steps,
 	})
 	if err != nil {

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // deblurSet returns n synthetic deblurring functions of size×size.
-func deblurSet(t testing.TB, n, size int, seed int64) *models.Objective {
+func deblurSet(t testing.TB, n, size int, seed int64) *problem.Objective {
 	t.Helper()
-	p, err := models.Deblur(models.Options{H: size})
+	p, err := problem.Deblur(problem.Options{H: size})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,9 +26,9 @@ func deblurSet(t testing.TB, n, size int, seed int64) *models.Objective {
 	return o
 }
 
-func method(t testing.TB, name string) models.Method {
+func method(t testing.TB, name string) param.Method {
 	t.Helper()
-	m, err := models.ParseMethod(name)
+	m, err := param.ParseMethod(name)
 	if err != nil {
 		t.Fatal(err)
 	}

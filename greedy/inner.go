@@ -4,13 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 	G "gorgonia.org/gorgonia"
@@ -444,17 +443,17 @@ func ParseInner(name string) (InnerSolver, error) {
 
 // blockCurvature returns ‖(1/N) Σk Bkᵀ Bk‖ for the map θ ↦ (P_θ vk)k, by power
 // iteration, through the parametrization's bound operator when it has one
-// (models.Binder) and its graph otherwise. The estimate carries a 0.1%
+// (param.Binder) and its graph otherwise. The estimate carries a 0.1%
 // safety margin (1% if the iteration did not settle).
-func blockCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
-	if b, ok := p.(models.Binder); ok {
+func blockCurvature(p param.Parametrization, v []float64, n, h, w int) (float64, error) {
+	if b, ok := p.(param.Binder); ok {
 		return boundCurvature(b, p.ParamShape(h, w).TotalSize(), v, n, h, w)
 	}
 	return graphCurvature(p, v, n, h, w)
 }
 
 // boundCurvature is blockCurvature through a bound operator.
-func boundCurvature(b models.Binder, size int, v []float64, n, h, w int) (float64, error) {
+func boundCurvature(b param.Binder, size int, v []float64, n, h, w int) (float64, error) {
 	bd, err := b.Bind(v, n, h, w)
 	if err != nil {
 		return 0, err
@@ -471,7 +470,7 @@ func boundCurvature(b models.Binder, size int, v []float64, n, h, w int) (float6
 }
 
 // graphCurvature is blockCurvature through the parametrization's graph.
-func graphCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
+func graphCurvature(p param.Parametrization, v []float64, n, h, w int) (float64, error) {
 	gr := G.NewGraph()
 	ps := p.ParamShape(h, w)
 	th := graph.Input(gr, "theta", ps...)
@@ -513,28 +512,11 @@ func graphCurvature(p models.Parametrization, v []float64, n, h, w int) (float64
 // random start, with a 0.1% safety margin (1% if it did not settle in 200
 // iterations).
 func powerIteration(size int, apply func(x []float64) error) (float64, error) {
-	r := rand.New(rand.NewPCG(11, 13))
-	x := make([]float64, size)
-	for i := range x {
-		x[i] = r.NormFloat64()
+	lam, settled, err := curvatureIteration.Largest(size, apply)
+	if settled {
+		return lam * (1 + 1e-3), err
 	}
-	lam := 0.0
-	for it := 0; it < 200; it++ {
-		nrm := math.Sqrt(kernels.Dot(x, x))
-		if nrm == 0 {
-			return 0, nil
-		}
-		for i := range x {
-			x[i] /= nrm
-		}
-		if err := apply(x); err != nil {
-			return 0, err
-		}
-		next := math.Sqrt(kernels.Dot(x, x))
-		if it > 5 && math.Abs(next-lam) <= 1e-6*next {
-			return next * (1 + 1e-3), nil
-		}
-		lam = next
-	}
-	return lam * 1.01, nil
+	return lam * 1.01, err
 }
+
+var curvatureIteration = kernels.PowerIteration{Seed: [2]uint64{11, 13}, MaxIter: 200, MinIter: 5, RelTol: 1e-6}

@@ -6,7 +6,8 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -15,15 +16,15 @@ import (
 // baselines.Method, so the evaluation harness runs it like any other method.
 type Learned struct {
 	Label  string
-	Method models.Method
+	Method param.Method
 	H, W   int
 	// Steps is the number of trained steps T+1.
 	Steps int
 	// Problem and Conventions say where the parameters were trained
-	// (models.Objective.Problem and .Conventions); when set, Start refuses
+	// (problem.Objective.Problem and .Conventions); when set, Start refuses
 	// functions of another problem or under other conventions.
 	Problem     string
-	Conventions models.Conventions
+	Conventions problem.Conventions
 	// Safeguard, when Tau > 0, rejects every learned step that raises a
 	// function's value: that function takes the gradient step
 	// x − Tau·∇f(x) from the previous iterate instead, and its momentum is
@@ -38,7 +39,7 @@ type Learned struct {
 }
 
 // NewLearned returns the learned optimizer for parameters held in memory.
-func NewLearned(label string, m models.Method, h, w int, theta, phi [][]float64) (*Learned, error) {
+func NewLearned(label string, m param.Method, h, w int, theta, phi [][]float64) (*Learned, error) {
 	if len(theta) == 0 {
 		return nil, fmt.Errorf("learned optimizer %s has no trained steps", label)
 	}
@@ -62,7 +63,7 @@ func Load(dir string) (*Learned, *Manifest, error) {
 	if len(man.Steps) == 0 {
 		return nil, nil, fmt.Errorf("checkpoint %s has no completed steps yet", dir)
 	}
-	m, err := models.ParseMethod(man.Method)
+	m, err := param.ParseMethod(man.Method)
 	if err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
@@ -92,12 +93,12 @@ func (l *Learned) Params(t int) (theta, phi []float64, err error) {
 func (l *Learned) Name() string { return l.Label }
 
 // Start implements baselines.Method.
-func (l *Learned) Start(o *models.Objective) (baselines.Iterator, error) {
+func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 	if o.H != l.H || o.W != l.W {
 		return nil, fmt.Errorf("learned optimizer %s was trained on %d×%d images, the functions have %d×%d", l.Label, l.H, l.W, o.H, o.W)
 	}
 	if l.Problem != "" || l.Conventions != nil {
-		if err := models.CheckTrainedFor(l.Problem, l.Conventions, o); err != nil {
+		if err := problem.CheckTrainedFor(l.Problem, l.Conventions, o); err != nil {
 			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
 	}
@@ -146,13 +147,13 @@ func (l *Learned) Start(o *models.Objective) (baselines.Iterator, error) {
 
 type learnedIterator struct {
 	l                      *Learned
-	o                      *models.Objective
+	o                      *problem.Objective
 	machine                *graph.Machine
 	theta, phi, x, g, p    *G.Node
 	out                    *G.Node
 	t                      int
 	xk, prev, grad, mom    []float64
-	ws                     models.Workspace
+	ws                     problem.Workspace
 	loadedStep, loadedOnce int
 	// Safeguard state: f and ∇f at the previous iterate, and how many
 	// learned steps were rejected.

@@ -5,17 +5,17 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // leastSquaresSet returns n deblurring functions without regularizer (S = 0).
-func leastSquaresSet(t testing.TB, n, size int) *models.Objective {
+func leastSquaresSet(t testing.TB, n, size int) *problem.Objective {
 	t.Helper()
-	p, err := models.Deblur(models.Options{H: size})
+	p, err := problem.Deblur(problem.Options{H: size})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p.Reg, p.Alpha = models.NoRegularizer{}, 0
+	p.Reg, p.Alpha = problem.NoRegularizer{}, 0
 	_, _, _, pix, _ := data.Stack(data.Synthetic(n, size, size, 3))
 	o, err := p.Instantiate(pix, n, 0)
 	if err != nil {
@@ -75,10 +75,10 @@ func TestClosedFormRefusesRegularizedProblems(t *testing.T) {
 
 // strongSet returns n strongly convex denoising functions ½‖x − y‖² + α HuberTV(x)
 // and their minima f*, from a long L-BFGS solve of each.
-func strongSet(t *testing.T, n, size int) (*models.Objective, []float64) {
+func strongSet(t *testing.T, n, size int) (*problem.Objective, []float64) {
 	t.Helper()
-	p := &models.Problem{Name: "denoise", H: size, W: size, A: models.Identity{}, NormA: 1,
-		Reg: models.HuberTV{Eps: 0.05}, Alpha: 0.05, Noise: 0.05, Start: models.FromObservation, Seed: 5}
+	p := &problem.Problem{Name: "denoise", H: size, W: size, A: problem.Identity{}, NormA: 1,
+		Reg: problem.HuberTV{Eps: 0.05}, Alpha: 0.05, Noise: 0.05, Start: problem.FromObservation, Seed: 5}
 	_, _, _, pix, _ := data.Stack(data.Synthetic(n, size, size, 9))
 	o, err := p.Instantiate(pix, n, 0)
 	if err != nil {

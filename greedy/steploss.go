@@ -5,7 +5,8 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -17,20 +18,20 @@ import (
 // p = x − x⁻, λ, μ), and Eval evaluates g and its gradient at u = (θ, φ)
 // concatenated. A StepLoss is not safe for concurrent use.
 //
-// When G (and H) implement models.Binder, as the built-in PS, PP, PC-k and
+// When G (and H) implement param.Binder, as the built-in PS, PP, PC-k and
 // PC do, no graph is built: θ ↦ G_θ g and φ ↦ H_φ p are bound once per step
 // and the loss is evaluated by direct kernels (see fastStep), which agrees
 // with the graph to rounding. Other parametrizations use the graph, with
 // gradients from gorgonia.
 //
-// When a parametrization on the fast path also implements models.Reducer (PF
+// When a parametrization on the fast path also implements param.Reducer (PF
 // does), its block is solved in the coordinates z of the step's subspace,
 // θ = θ̃ + E z: then Dim, ThetaLen and Reference describe these working
 // coordinates, which change with every SetStep, and Params expands a point
-// to the full parameters. The reduction is exact (see models.Reducer).
+// to the full parameters. The reduction is exact (see param.Reducer).
 type StepLoss struct {
-	method   models.Method
-	obj      *models.Objective
+	method   param.Method
+	obj      *problem.Objective
 	nTheta   int
 	nPhi     int
 	refTheta []float64
@@ -53,16 +54,16 @@ type StepLoss struct {
 
 	// Reduced blocks (nil without any): the reducer of each block, or nil
 	// for a block bound in full, and the current step's reductions.
-	reducers   []models.Reducer
-	reductions []models.Reduction
+	reducers   []param.Reducer
+	reductions []param.Reduction
 	fullRefs   [][]float64 // θ̃ and φ̃ of the full parameters
 	nFull      [2]int      // full len(θ), len(φ)
 }
 
 // NewStepLoss builds the loss for the method on the objective's functions:
-// the fast path when the method's parametrizations implement models.Binder,
+// the fast path when the method's parametrizations implement param.Binder,
 // the graph otherwise. tau sets the reference θ̃ (G = τI); φ̃ gives H = 0.
-func NewStepLoss(m models.Method, o *models.Objective, tau float64) (*StepLoss, error) {
+func NewStepLoss(m param.Method, o *problem.Objective, tau float64) (*StepLoss, error) {
 	return newStepLoss(m, o, tau, stepPaths{})
 }
 
@@ -75,7 +76,7 @@ type stepPaths struct {
 }
 
 // newStepLoss builds the loss on the paths that paths allows.
-func newStepLoss(m models.Method, o *models.Objective, tau float64, paths stepPaths) (*StepLoss, error) {
+func newStepLoss(m param.Method, o *problem.Objective, tau float64, paths stepPaths) (*StepLoss, error) {
 	if m.G == nil {
 		return nil, fmt.Errorf("step loss: the method has no parametrization of G")
 	}
@@ -435,14 +436,14 @@ func (s *StepLoss) penalties(params, grads [][]float64) float64 {
 
 // initReducers records which blocks of a fast-path method are reduced.
 func (s *StepLoss) initReducers() {
-	pars := []models.Parametrization{s.method.G}
+	pars := []param.Parametrization{s.method.G}
 	if s.method.H != nil {
 		pars = append(pars, s.method.H)
 	}
-	reducers := make([]models.Reducer, len(pars))
+	reducers := make([]param.Reducer, len(pars))
 	any := false
 	for i, p := range pars {
-		if r, ok := p.(models.Reducer); ok {
+		if r, ok := p.(param.Reducer); ok {
 			reducers[i], any = r, true
 		}
 	}
@@ -455,7 +456,7 @@ func (s *StepLoss) initReducers() {
 
 // setReductions switches the working coordinates of the reduced blocks to
 // the step's reductions, whose reference point is z = 0.
-func (s *StepLoss) setReductions(reds []models.Reduction) {
+func (s *StepLoss) setReductions(reds []param.Reduction) {
 	s.reductions = reds
 	lens := s.nFull
 	refs := [2][]float64{s.fullRefs[0], nil}

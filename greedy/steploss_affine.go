@@ -4,14 +4,15 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
 
 // affineStep evaluates the step loss of PS and M-PS (G = θI, H = φI), whose
 // next iterate x⁺ = x − θg + φp is affine in two scalars. With
 // fk(x) = ½‖Ax − yk‖² + α Σψ(Kx) (a regularizer implementing
-// models.Analysis), the residual and the analysis at x⁺ are the same
+// problem.Analysis), the residual and the analysis at x⁺ are the same
 // combinations of Ax − y, Ag, Ap and Kx, Kg, Kp, which setStep computes
 // once per step. An evaluation is then pointwise work, with no A, Aᵀ, K or
 // Kᵀ:
@@ -23,8 +24,8 @@ import (
 // For WCRR this removes the multi-channel convolutions W and Wᵀ from every
 // evaluation; for CT, the ray transform and its adjoint.
 type affineStep struct {
-	o        *models.Objective
-	an       models.Analysis // nil: S ≡ 0 or α = 0
+	o        *problem.Objective
+	an       problem.Analysis // nil: S ≡ 0 or α = 0
 	momentum bool
 	m, a     int // data and analysis lengths of one image
 
@@ -38,19 +39,19 @@ type affineStep struct {
 }
 
 // newAffineStep returns the affine evaluator for m on o, or nil if m is not
-// PS or M-PS or the regularizer does not implement models.Analysis.
-func newAffineStep(m models.Method, o *models.Objective) *affineStep {
-	if _, ok := m.G.(models.Scalar); !ok {
+// PS or M-PS or the regularizer does not implement problem.Analysis.
+func newAffineStep(m param.Method, o *problem.Objective) *affineStep {
+	if _, ok := m.G.(param.Scalar); !ok {
 		return nil
 	}
 	if m.H != nil {
-		if _, ok := m.H.(models.Scalar); !ok {
+		if _, ok := m.H.(param.Scalar); !ok {
 			return nil
 		}
 	}
 	f := &affineStep{o: o, momentum: m.H != nil, m: o.DataLen()}
 	if !o.LeastSquares() {
-		an, ok := o.Reg.(models.Analysis)
+		an, ok := o.Reg.(problem.Analysis)
 		if !ok {
 			return nil
 		}

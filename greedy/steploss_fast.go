@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // fastStep evaluates the step loss without a graph, for methods whose
-// parametrizations implement models.Binder. Within a step g and p are
+// parametrizations implement param.Binder. Within a step g and p are
 // constant, so θ ↦ G_θ g and φ ↦ H_φ p are linear maps bound once by SetStep
 // (for PC: the spectra of g and p are computed there); an evaluation is then
 //
@@ -18,22 +20,22 @@ import (
 //	∇_θ = −(1/N) adjoint_G(r) + λ(θ − θ̃),  ∇_φ = (1/N) adjoint_H(r) + μ(φ − φ̃)
 //
 // with one FFT per image of r shared by the spectral terms. The spectral work
-// goes image by image (models.FFTPool.Run), so that each image's spectra stay
+// goes image by image (kernels.FFTPool.Run), so that each image's spectra stay
 // in cache. Buffers are kept between evaluations.
 type fastStep struct {
-	o       *models.Objective
-	binders []models.Binder // G, then H if any
-	signs   []float64       // −1 for G, +1 for H
-	bounds  []models.Bound
-	pool    *models.FFTPool // nil without spectral terms
-	spare   *models.FFTPool // kept across steps
+	o       *problem.Objective
+	binders []param.Binder // G, then H if any
+	signs   []float64      // −1 for G, +1 for H
+	bounds  []param.Bound
+	pool    *kernels.FFTPool // nil without spectral terms
+	spare   *kernels.FFTPool // kept across steps
 
 	x      []float64
 	xPlus  []float64
 	r      []float64
 	vals   []float64
 	spec   []int // indices of the spectral terms
-	ws     models.Workspace
+	ws     problem.Workspace
 	loaded bool
 
 	affine *affineStep // PS and M-PS in affine form (nil: the bound operators)
@@ -41,14 +43,14 @@ type fastStep struct {
 
 // newFastStep returns the fast evaluator for m, or nil if a parametrization
 // of m has no fast path.
-func newFastStep(m models.Method, o *models.Objective) *fastStep {
-	gb, ok := m.G.(models.Binder)
+func newFastStep(m param.Method, o *problem.Objective) *fastStep {
+	gb, ok := m.G.(param.Binder)
 	if !ok {
 		return nil
 	}
-	f := &fastStep{o: o, binders: []models.Binder{gb}, signs: []float64{-1}}
+	f := &fastStep{o: o, binders: []param.Binder{gb}, signs: []float64{-1}}
 	if m.H != nil {
-		hb, ok := m.H.(models.Binder)
+		hb, ok := m.H.(param.Binder)
 		if !ok {
 			return nil
 		}
@@ -68,7 +70,7 @@ func newFastStep(m models.Method, o *models.Objective) *fastStep {
 // (θ = refs[i] + E z): its reference step is folded into the base point
 // f.x, and its bound operator is z ↦ G_{Ez} v. The reductions are returned
 // (nil entries for terms bound in full).
-func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []models.Reducer) ([]models.Reduction, error) {
+func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []param.Reducer) ([]param.Reduction, error) {
 	o := f.o
 	n := o.N * o.ImageLen()
 	if len(x) != n || len(g) != n || (len(f.binders) > 1 && len(p) != n) {
@@ -84,9 +86,9 @@ func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []model
 	copy(f.x, x)
 	f.bounds = f.bounds[:0]
 	f.pool = nil
-	var reds []models.Reduction
+	var reds []param.Reduction
 	if reducers != nil {
-		reds = make([]models.Reduction, len(f.binders))
+		reds = make([]param.Reduction, len(f.binders))
 	}
 	for i, b := range f.binders {
 		v := g
@@ -111,9 +113,9 @@ func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []model
 			continue
 		}
 		f.bounds = append(f.bounds, bd)
-		if _, ok := bd.(models.SpectralBound); ok && f.pool == nil {
+		if _, ok := bd.(param.SpectralBound); ok && f.pool == nil {
 			if f.spare == nil {
-				f.spare = models.NewFFTPool(o.H, o.W)
+				f.spare = kernels.NewFFTPool(o.H, o.W)
 			}
 			f.pool = f.spare
 		}
@@ -126,7 +128,7 @@ func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []model
 func (f *fastStep) spectral() []int {
 	f.spec = f.spec[:0]
 	for i, b := range f.bounds {
-		if _, ok := b.(models.SpectralBound); ok {
+		if _, ok := b.(param.SpectralBound); ok {
 			f.spec = append(f.spec, i)
 		}
 	}
@@ -143,7 +145,7 @@ func (f *fastStep) next(params [][]float64) error {
 	}
 	spec := f.spectral()
 	if err := eachTerm(spec, func(i int) error {
-		return f.bounds[i].(models.SpectralBound).SetSpectralParams(params[i], f.signs[i])
+		return f.bounds[i].(param.SpectralBound).SetSpectralParams(params[i], f.signs[i])
 	}); err != nil {
 		return fmt.Errorf("step loss: %w", err)
 	}
@@ -151,11 +153,11 @@ func (f *fastStep) next(params [][]float64) error {
 		// Image by image: the summed spectrum of the spectral terms, one
 		// inverse FFT, added to x.
 		hw := f.o.ImageLen()
-		f.pool.Run(f.o.N, func(w *models.FFTWorker, lo, hi int) {
+		f.pool.Run(f.o.N, func(w *kernels.FFTWorker, lo, hi int) {
 			for k := lo; k < hi; k++ {
 				clear(w.Spectrum)
 				for _, i := range spec {
-					f.bounds[i].(models.SpectralBound).AddSpectrum(w.Spectrum, k)
+					f.bounds[i].(param.SpectralBound).AddSpectrum(w.Spectrum, k)
 				}
 				w.Inverse(w.Image, w.Spectrum)
 				x, xp := f.x[k*hw:(k+1)*hw], f.xPlus[k*hw:(k+1)*hw]
@@ -168,7 +170,7 @@ func (f *fastStep) next(params [][]float64) error {
 		copy(f.xPlus, f.x)
 	}
 	for i, b := range f.bounds {
-		if _, ok := b.(models.SpectralBound); ok {
+		if _, ok := b.(param.SpectralBound); ok {
 			continue
 		}
 		if err := b.AddApply(f.xPlus, params[i], f.signs[i]); err != nil {
@@ -206,7 +208,7 @@ func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
 		return sum * inv, nil
 	}
 	for i, b := range f.bounds {
-		if _, ok := b.(models.SpectralBound); ok {
+		if _, ok := b.(param.SpectralBound); ok {
 			continue
 		}
 		if err := b.AddAdjoint(grads[i], f.r, f.signs[i]*inv); err != nil {
@@ -220,12 +222,12 @@ func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
 	// Image by image: one FFT of r_k shared by the spectral terms, each
 	// accumulating its adjoint per worker.
 	hw := f.o.ImageLen()
-	chunks := f.pool.Run(f.o.N, func(w *models.FFTWorker, lo, hi int) {
+	chunks := f.pool.Run(f.o.N, func(w *kernels.FFTWorker, lo, hi int) {
 		acc := w.Accumulators(len(spec))
 		for k := lo; k < hi; k++ {
 			w.Forward(w.Spectrum, f.r[k*hw:(k+1)*hw])
 			for j, i := range spec {
-				f.bounds[i].(models.SpectralBound).AccumulateAdjoint(acc[j], w.Spectrum, k)
+				f.bounds[i].(param.SpectralBound).AccumulateAdjoint(acc[j], w.Spectrum, k)
 			}
 		}
 	})
@@ -241,7 +243,7 @@ func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
 				total[q] += v
 			}
 		}
-		return f.bounds[i].(models.SpectralBound).FinishAdjoint(grads[i], total, f.signs[i]*inv)
+		return f.bounds[i].(param.SpectralBound).FinishAdjoint(grads[i], total, f.signs[i]*inv)
 	}); err != nil {
 		return 0, fmt.Errorf("step loss: %w", err)
 	}

@@ -5,13 +5,14 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
 
 // stepData returns x = x⁰, g = ∇f(x), and a momentum direction p for o.
-func stepData(t testing.TB, o *models.Objective, seed uint64) (x, g, p []float64) {
+func stepData(t testing.TB, o *problem.Objective, seed uint64) (x, g, p []float64) {
 	t.Helper()
 	x = append([]float64(nil), o.X0...)
 	g = make([]float64, len(x))
@@ -178,7 +179,7 @@ func TestFastStepLossFiniteDifferences(t *testing.T) {
 }
 
 // graphOnly hides a parametrization's fast path.
-type graphOnly struct{ p models.Parametrization }
+type graphOnly struct{ p param.Parametrization }
 
 func (g graphOnly) Name() string                            { return g.p.Name() }
 func (g graphOnly) ParamShape(h, w int) tensor.Shape        { return g.p.ParamShape(h, w) }
@@ -191,7 +192,7 @@ func (g graphOnly) Reference(tau float64, h, w int) []float64 {
 // path gets the graph.
 func TestGraphPathWithoutBinder(t *testing.T) {
 	o := deblurSet(t, 1, 6, 1)
-	loss, err := NewStepLoss(models.Method{G: graphOnly{models.Full{}}}, o, 1/o.L)
+	loss, err := NewStepLoss(param.Method{G: graphOnly{param.Full{}}}, o, 1/o.L)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Config sets up greedy training (Algorithm 1).
 type Config struct {
-	Method models.Method
+	Method param.Method
 	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.
 	Tau float64
 	// Lambda and Mu weight the penalties λt/2‖θ − θ̃‖² and μt/2‖φ − φ̃‖².
@@ -47,7 +48,7 @@ type Config struct {
 	// Progress, if set, is called after every step.
 	Progress func(StepInfo)
 	// NoPrecond turns off the preconditioning of the L-BFGS inner solver
-	// (parametrizations implementing models.Preconditioner are preconditioned
+	// (parametrizations implementing param.Preconditioner are preconditioned
 	// by default).
 	NoPrecond bool
 	// KeepParams keeps every step's parameters in memory in Result (for
@@ -56,7 +57,7 @@ type Config struct {
 	// Validation, if set, holds functions that are not trained on but
 	// follow the learned steps during training, as unseen functions will
 	// under Algorithm 2; each step records their mean objective (ValF).
-	Validation *models.Objective
+	Validation *problem.Objective
 	// WeightScales are candidate multipliers s of the penalty weights: with
 	// Validation, each step is solved for every (s·λt, s·μt) and keeps the
 	// solution with the lowest validation objective after the step. Empty
@@ -101,7 +102,7 @@ type Result struct {
 }
 
 // Train runs Algorithm 1 on the training functions o.
-func Train(o *models.Objective, cfg Config) (*Result, error) {
+func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if cfg.MaxSteps <= 0 {
 		return nil, fmt.Errorf("greedy: the step cap must be positive, got %d", cfg.MaxSteps)
 	}
@@ -231,7 +232,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 	grad := make([]float64, len(x))
 	vals := make([]float64, o.N)
 	p := make([]float64, len(x))
-	ws := &models.Workspace{}
+	ws := &problem.Workspace{}
 	norms := func(g []float64) []float64 {
 		out := make([]float64, o.N)
 		for k := range out {
@@ -311,7 +312,7 @@ func Train(o *models.Objective, cfg Config) (*Result, error) {
 		// (for relative weights and for NAG's step): exact ones (a reduced
 		// block's come from its operands) and the paper's bound (1/N) Σk ‖Bk‖²
 		// (NAG with StepPaper).
-		onBlock := func(b int) (models.Parametrization, []float64) {
+		onBlock := func(b int) (param.Parametrization, []float64) {
 			if b == 1 {
 				return cfg.Method.H, p
 			}
@@ -548,13 +549,13 @@ func compatible(old, cur *Manifest) error {
 // blockPreconditioner combines the parametrizations' preconditioners for the
 // θ block (curvature from the gradients g) and the φ block (from the momentum
 // directions p); nil if neither has one.
-func blockPreconditioner(m models.Method, loss *StepLoss, g, p []float64, o *models.Objective, shiftG, shiftH float64) func(dst, src []float64) {
+func blockPreconditioner(m param.Method, loss *StepLoss, g, p []float64, o *problem.Objective, shiftG, shiftH float64) func(dst, src []float64) {
 	nTheta := loss.ThetaLen()
 	ident := func(dst, src []float64) { copy(dst, src) }
 	pg, okG := ident, false
 	if f, ok := loss.Precondition(0, shiftG); ok {
 		pg, okG = f, true
-	} else if pc, ok := m.G.(models.Preconditioner); ok {
+	} else if pc, ok := m.G.(param.Preconditioner); ok {
 		if f, ok := pc.Precondition(g, o.N, o.H, o.W, shiftG); ok {
 			pg, okG = f, true
 		}
@@ -563,7 +564,7 @@ func blockPreconditioner(m models.Method, loss *StepLoss, g, p []float64, o *mod
 	if f, ok := loss.Precondition(1, shiftH); ok {
 		ph, okH = f, true
 	} else if m.H != nil {
-		if pc, ok := m.H.(models.Preconditioner); ok {
+		if pc, ok := m.H.(param.Preconditioner); ok {
 			if f, ok := pc.Precondition(p, o.N, o.H, o.W, shiftH); ok {
 				ph, okH = f, true
 			}
@@ -607,7 +608,7 @@ type candidate struct {
 // keeping the reference when the solver did no better (BGD), and returns the
 // solution with its full parameters.
 func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature, paperCurvature func(int) (float64, error),
-	cfg Config, o *models.Objective, grad, p []float64, lam, mu float64) (*candidate, error) {
+	cfg Config, o *problem.Objective, grad, p []float64, lam, mu float64) (*candidate, error) {
 	if err := loss.SetWeights(lam, mu); err != nil {
 		return nil, err
 	}

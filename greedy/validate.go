@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // validator runs the learned steps on validation functions during training,
@@ -15,7 +16,7 @@ import (
 // application: a step that fits one iteration but diverges when repeated
 // scores badly.
 type validator struct {
-	o         *models.Objective
+	o         *problem.Objective
 	loss      *StepLoss // in full parameters
 	lookahead int
 	x         []float64 // current iterates
@@ -25,10 +26,10 @@ type validator struct {
 	next      []float64 // iterates after the best candidate so far
 	try       []float64 // scratch for a candidate
 	ahead     [3][]float64
-	ws        models.Workspace
+	ws        problem.Workspace
 }
 
-func newValidator(m models.Method, o *models.Objective, tau float64, lookahead int) (*validator, error) {
+func newValidator(m param.Method, o *problem.Objective, tau float64, lookahead int) (*validator, error) {
 	loss, err := newStepLoss(m, o, tau, stepPaths{noReduce: true})
 	if err != nil {
 		return nil, fmt.Errorf("validation functions: %w", err)

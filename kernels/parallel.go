@@ -48,3 +48,33 @@ func Dot(a, b []float64) float64 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// ParallelChunks splits [0, n) into at most GOMAXPROCS chunks of equal size
+// (the last one shorter), runs body(chunk, lo, hi) on each concurrently (body
+// nil: none) and returns the number of chunks.
+func ParallelChunks(n int, body func(chunk, lo, hi int)) int {
+	if n <= 0 {
+		return 0
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	size := (n + workers - 1) / workers
+	chunks := (n + size - 1) / size
+	if body == nil {
+		return chunks
+	}
+	if chunks == 1 {
+		body(0, 0, n)
+		return 1
+	}
+	var wg sync.WaitGroup
+	for c := 1; c < chunks; c++ {
+		wg.Add(1)
+		go func(c int) {
+			defer wg.Done()
+			body(c, c*size, min((c+1)*size, n))
+		}(c)
+	}
+	body(0, 0, min(size, n))
+	wg.Wait()
+	return chunks
+}

@@ -9,14 +9,14 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/report"
 )
 
 // Compare gradient descent and NAG on a tiny deblurring problem and write
 // the report.
 func Example() {
-	p, err := models.Deblur(models.Options{H: 16})
+	p, err := problem.Deblur(problem.Options{H: 16})
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -11,7 +11,8 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // StateFormat identifies the layout of unroll.json.
@@ -31,25 +32,25 @@ func IsUnrolled(m *greedy.Manifest) bool { return strings.HasPrefix(m.Inner, Inn
 type State struct {
 	Format  string `json:"format"`
 	Problem string `json:"problem"`
-	// Conventions are the problem's unstated choices (models.Conventions).
-	Conventions  models.Conventions `json:"conventions,omitempty"`
-	DataHash     string             `json:"data_hash"`
-	NTrain       int                `json:"n_train"`
-	H            int                `json:"height"`
-	W            int                `json:"width"`
-	Method       string             `json:"method"`
-	T            int                `json:"T"`
-	Tau          float64            `json:"tau"`
-	Weights      []float64          `json:"weights"`
-	Batch        int                `json:"batch"`
-	LearningRate float64            `json:"learning_rate"`
-	Beta1        float64            `json:"beta1"`
-	Beta2        float64            `json:"beta2"`
-	Eps          float64            `json:"eps"`
-	Seed         int64              `json:"seed"`
-	EpochsWanted int                `json:"epochs_wanted"`
-	Epochs       []EpochInfo        `json:"epochs"`
-	AdamStep     int                `json:"adam_step"`
+	// Conventions are the problem's unstated choices (problem.Conventions).
+	Conventions  problem.Conventions `json:"conventions,omitempty"`
+	DataHash     string              `json:"data_hash"`
+	NTrain       int                 `json:"n_train"`
+	H            int                 `json:"height"`
+	W            int                 `json:"width"`
+	Method       string              `json:"method"`
+	T            int                 `json:"T"`
+	Tau          float64             `json:"tau"`
+	Weights      []float64           `json:"weights"`
+	Batch        int                 `json:"batch"`
+	LearningRate float64             `json:"learning_rate"`
+	Beta1        float64             `json:"beta1"`
+	Beta2        float64             `json:"beta2"`
+	Eps          float64             `json:"eps"`
+	Seed         int64               `json:"seed"`
+	EpochsWanted int                 `json:"epochs_wanted"`
+	Epochs       []EpochInfo         `json:"epochs"`
+	AdamStep     int                 `json:"adam_step"`
 	// Checksums holds the SHA-256 (hex) of the state vectors the state
 	// commits, by slash-separated path relative to the directory
 	// (greedy.Manifest.Checksums); nil in checkpoints written before they
@@ -57,7 +58,7 @@ type State struct {
 	Checksums map[string]string `json:"sha256,omitempty"`
 }
 
-func newState(cfg *Config, o *models.Objective, l *Loss, tau float64) *State {
+func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
 	a := NewAdam(0, cfg.LearningRate)
 	return &State{
 		Format: StateFormat, Problem: cfg.Problem, Conventions: o.Conventions, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
@@ -159,7 +160,7 @@ func checkEmpty(dir string) error {
 // save writes the checkpoint of the completed epochs: the state vectors, then
 // unroll.json (the commit point), then the parameters in the greedy layout and
 // the manifest, then removes the previous epoch's state vectors.
-func save(dir string, st *State, o *models.Objective, l *Loss, u []float64, adam *Adam, finished bool) error {
+func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, adam *Adam, finished bool) error {
 	e := len(st.Epochs)
 	st.Checksums = map[string]string{}
 	for _, f := range []struct {
@@ -226,7 +227,7 @@ func save(dir string, st *State, o *models.Objective, l *Loss, u []float64, adam
 // (1/N) Σk fk(xk^{t+1}), RefLoss is (1/N) Σk fk(xk^t − τ∇fk(xk^t)) (a gradient
 // step from the same iterate), BGDMargin is RefLoss − Loss and MaxGradNorm is
 // max_k ‖∇fk(xk^t)‖.
-func Trajectory(o *models.Objective, m models.Method, theta, phi [][]float64, tau float64) ([]greedy.StepInfo, error) {
+func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, tau float64) ([]greedy.StepInfo, error) {
 	learned, err := greedy.NewLearned("unrolled "+m.Name(), m, o.H, o.W, theta, phi)
 	if err != nil {
 		return nil, err
@@ -238,7 +239,7 @@ func Trajectory(o *models.Objective, m models.Method, theta, phi [][]float64, ta
 	hw := o.ImageLen()
 	grad := make([]float64, o.N*hw)
 	step := make([]float64, o.N*hw)
-	ws := &models.Workspace{}
+	ws := &problem.Workspace{}
 	var out []greedy.StepInfo
 	for t := range theta {
 		x := it.X()

@@ -10,7 +10,7 @@
 // minimising the unrolled loss (1/B) Σk Σ_{t=1..T} ωt fk(xk^t) over
 // mini-batches of B training functions with Adam. The whole trajectory is one
 // gorgonia graph, with ∇f written as forward operations
-// (models.Objective.GraphGrad), and one gorgonia.Grad gives the exact
+// (problem.Objective.GraphGrad), and one gorgonia.Grad gives the exact
 // (second-order) gradient with respect to every (θt, φt). The graph is built
 // once for batch size B and re-run for every mini-batch.
 //

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // deblurSet returns n synthetic Huber-TV deblurring functions of size×size.
-func deblurSet(t testing.TB, n, size int, seed int64) *models.Objective {
+func deblurSet(t testing.TB, n, size int, seed int64) *problem.Objective {
 	t.Helper()
-	p, err := models.Deblur(models.Options{H: size, BlurBoundary: "reflect"}) // the numbers these tests were tuned on
+	p, err := problem.Deblur(problem.Options{H: size, BlurBoundary: "reflect"}) // the numbers these tests were tuned on
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,17 +27,17 @@ func deblurSet(t testing.TB, n, size int, seed int64) *models.Objective {
 }
 
 // leastSquares returns the same functions without the regularizer.
-func leastSquares(o *models.Objective) *models.Objective {
+func leastSquares(o *problem.Objective) *problem.Objective {
 	c := *o
 	c.Alpha = 0
-	c.Reg = models.NoRegularizer{}
+	c.Reg = problem.NoRegularizer{}
 	c.L = c.NormA * c.NormA
 	return &c
 }
 
-func method(t testing.TB, name string) models.Method {
+func method(t testing.TB, name string) param.Method {
 	t.Helper()
-	m, err := models.ParseMethod(name)
+	m, err := param.ParseMethod(name)
 	if err != nil {
 		t.Fatal(err)
 	}

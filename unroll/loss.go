@@ -7,7 +7,8 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -21,8 +22,8 @@ import (
 // the functions of a mini-batch, Eval evaluates ℓ and its gradient. A Loss is
 // not safe for concurrent use.
 type Loss struct {
-	method     models.Method
-	obj        *models.Objective
+	method     param.Method
+	obj        *problem.Objective
 	steps      int
 	batch      int
 	nTheta     int
@@ -47,7 +48,7 @@ type Loss struct {
 // mini-batches of batch functions drawn from o. tau sets the reference
 // θ̃ (G = τI; 0 means 1/L of o); φ̃ gives H = 0. weights holds ω1, …, ωT
 // (nil: all ones).
-func NewLoss(m models.Method, o *models.Objective, steps, batch int, tau float64, weights []float64) (*Loss, error) {
+func NewLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64) (*Loss, error) {
 	if m.G == nil {
 		return nil, errors.New("unroll: no parametrization for G")
 	}

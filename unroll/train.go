@@ -8,7 +8,8 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // DefaultLearningRate is the Adam learning rate of the paper's unrolled baseline.
@@ -16,7 +17,7 @@ const DefaultLearningRate = 2e-5
 
 // Config sets up unrolled training.
 type Config struct {
-	Method models.Method
+	Method param.Method
 	// T is the number of unrolled iterations (required, ≥ 1).
 	T int
 	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.
@@ -114,7 +115,7 @@ func Permutation(n int, seed int64, epoch int) []int {
 }
 
 // Train learns the T parameter pairs by unrolling on the training functions o.
-func Train(o *models.Objective, cfg Config) (*Result, error) {
+func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if o == nil || o.N < 1 {
 		return nil, errors.New("unroll: no training functions")
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"gonum.org/v1/gonum/optimize"
 )
 
@@ -83,7 +83,7 @@ func TestGradientMatchesFiniteDifferences(t *testing.T) {
 	}
 }
 
-func mustLoss(t testing.TB, name string, o *models.Objective, steps, batch int) *Loss {
+func mustLoss(t testing.TB, name string, o *problem.Objective, steps, batch int) *Loss {
 	t.Helper()
 	l, err := NewLoss(method(t, name), o, steps, batch, 0, nil)
 	if err != nil {

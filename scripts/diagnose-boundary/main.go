@@ -42,7 +42,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
 
@@ -75,7 +75,7 @@ type diag struct {
 
 // fnSet is a batch of functions with their minimisers.
 type fnSet struct {
-	o  *models.Objective
+	o  *problem.Objective
 	xs []float64
 	fs []float64
 }
@@ -88,7 +88,7 @@ func (d *diag) functions(man *greedy.Manifest, bnd, set string) (*fnSet, error) 
 	if s, ok := d.sets[key]; ok {
 		return s, nil
 	}
-	prob, err := models.Lookup(man.Problem, models.Options{H: man.H, W: man.W, Seed: uint64(man.Seed), BlurBoundary: bnd})
+	prob, err := problem.Lookup(man.Problem, problem.Options{H: man.H, W: man.W, Seed: uint64(man.Seed), BlurBoundary: bnd})
 	if err != nil {
 		return nil, err
 	}
@@ -136,7 +136,7 @@ func (d *diag) run(dir string) error {
 	if err != nil {
 		return err
 	}
-	own := man.Conventions[models.ConventionBlurBoundary]
+	own := man.Conventions[problem.ConventionBlurBoundary]
 	l.Problem, l.Conventions = "", nil // allow running on the other boundaries
 	h, w := man.H, man.W
 	T := l.Steps - 1
@@ -146,7 +146,7 @@ func (d *diag) run(dir string) error {
 	if err != nil {
 		return err
 	}
-	circ, err := models.Lookup(man.Problem, models.Options{H: h, W: w, BlurBoundary: "circular"})
+	circ, err := problem.Lookup(man.Problem, problem.Options{H: h, W: w, BlurBoundary: "circular"})
 	if err != nil {
 		return err
 	}
@@ -231,10 +231,10 @@ func (d *diag) run(dir string) error {
 	}
 
 	fmt.Println("-- 4. linear model, H = AᵀA: 20 learned steps from a random e⁰; gain of the learned step on AᵀA − AᵀcAc")
-	blurs := map[string]models.Operator{}
+	blurs := map[string]problem.Operator{}
 	var grown []float64
 	for _, bnd := range boundaries {
-		prob, err := models.Lookup(man.Problem, models.Options{H: h, W: w, BlurBoundary: bnd})
+		prob, err := problem.Lookup(man.Problem, problem.Options{H: h, W: w, BlurBoundary: bnd})
 		if err != nil {
 			return err
 		}
@@ -310,7 +310,7 @@ func (d *diag) run(dir string) error {
 
 // trajectory runs Algorithm 2 from x0 for iters iterations and returns
 // x⁰…xᵗ; it stops early (with the error) at a non-finite iterate.
-func trajectory(l *greedy.Learned, o *models.Objective, x0 []float64, iters int) ([][]float64, error) {
+func trajectory(l *greedy.Learned, o *problem.Objective, x0 []float64, iters int) ([][]float64, error) {
 	oo := *o
 	oo.X0 = x0
 	it, err := l.Start(&oo)
@@ -340,7 +340,7 @@ func meanGap(s *fnSet, x []float64) float64 {
 }
 
 // gram writes AᵀA v into dst for one image.
-func gram(dst []float64, a models.Operator, v []float64, h, w int) {
+func gram(dst []float64, a problem.Operator, v []float64, h, w int) {
 	sh := tensor.Shape{1, h, w}
 	r := make([]float64, h*w)
 	if err := a.Apply(r, v, sh); err != nil {
@@ -376,7 +376,7 @@ func linearStep(conv *kernels.FFTConv, hess func(dst, v []float64), theta, phi, 
 
 // defectGain is the largest singular value of v ↦ θ ⊛ (AᵀA − AcᵀAc) v, by
 // power iteration on the normal operator.
-func defectGain(conv *kernels.FFTConv, a, ac models.Operator, theta []float64, h, w int) float64 {
+func defectGain(conv *kernels.FFTConv, a, ac problem.Operator, theta []float64, h, w int) float64 {
 	n := h * w
 	d := func(dst, v []float64) {
 		t1, t2 := make([]float64, n), make([]float64, n)
@@ -415,7 +415,7 @@ func mustConv(err error) {
 
 // blurSymbol returns |Â|² of a circular blur on the FFT2 grid (the
 // spectrum of AᵀA applied to a unit impulse at the origin).
-func blurSymbol(f *kernels.FFT2, a models.Operator, h, w int) []float64 {
+func blurSymbol(f *kernels.FFT2, a problem.Operator, h, w int) []float64 {
 	delta, g := make([]float64, h*w), make([]float64, h*w)
 	delta[0] = 1
 	gram(g, a, delta, h, w)

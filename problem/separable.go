@@ -1,4 +1,4 @@
-package models
+package problem
 
 import (
 	"math"
@@ -247,6 +247,6 @@ func axpy(y []float64, a float64, x []float64) {
 }
 
 // workerChunks runs body(worker, lo, hi) over parallel chunks of [0, n), with
-// worker ∈ [0, parallelChunks(n, nil)) identifying the chunk, so that each
+// worker ∈ [0, kernels.ParallelChunks(n, nil)) identifying the chunk, so that each
 // call can use its own scratch.
-func workerChunks(n int, body func(worker, lo, hi int)) { parallelChunks(n, body) }
+func workerChunks(n int, body func(worker, lo, hi int)) { kernels.ParallelChunks(n, body) }

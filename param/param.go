@@ -1,9 +1,8 @@
-package models
+package param
 
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 
@@ -332,27 +331,8 @@ func PowerNorm(p Parametrization, theta []float64, h, w int) (float64, error) {
 // power iteration from a fixed random start to a relative change of 1e-10
 // (at most 500 iterations): the operator norm ‖G‖.
 func powerNorm(size int, apply func(x []float64) error) (float64, error) {
-	r := rand.New(rand.NewPCG(7, 7))
-	x := make([]float64, size)
-	for i := range x {
-		x[i] = r.NormFloat64()
-	}
-	lam := 0.0
-	for it := 0; it < 500; it++ {
-		nrm := math.Sqrt(kernels.Dot(x, x))
-		if nrm == 0 {
-			return 0, nil
-		}
-		scale(x, 1/nrm)
-		if err := apply(x); err != nil {
-			return 0, err
-		}
-		next := math.Sqrt(kernels.Dot(x, x))
-		if it > 10 && math.Abs(next-lam) <= 1e-10*next {
-			lam = next
-			break
-		}
-		lam = next
-	}
-	return math.Sqrt(lam), nil
+	lam, _, err := normIteration.Largest(size, apply)
+	return math.Sqrt(lam), err
 }
+
+var normIteration = kernels.PowerIteration{Seed: [2]uint64{7, 7}, MaxIter: 500, MinIter: 10, RelTol: 1e-10}

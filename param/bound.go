@@ -1,9 +1,7 @@
-package models
+package param
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -71,8 +69,8 @@ func checkLens(name string, dst, theta int, wantDst, wantTheta int) error {
 // accumulator of length m, and adds the chunk accumulators into dst in chunk
 // order (deterministic for a given GOMAXPROCS).
 func partialSums(dst []float64, n, m int, body func(acc []float64, lo, hi int)) {
-	parts := make([][]float64, parallelChunks(n, nil))
-	parallelChunks(n, func(chunk, lo, hi int) {
+	parts := make([][]float64, kernels.ParallelChunks(n, nil))
+	kernels.ParallelChunks(n, func(chunk, lo, hi int) {
 		acc := make([]float64, m)
 		body(acc, lo, hi)
 		parts[chunk] = acc
@@ -82,36 +80,6 @@ func partialSums(dst []float64, n, m int, body func(acc []float64, lo, hi int)) 
 			dst[i] += v
 		}
 	}
-}
-
-// parallelChunks splits [0, n) into at most GOMAXPROCS chunks of equal size
-// (the last one shorter), runs body(chunk, lo, hi) on each concurrently (body
-// nil: none) and returns the number of chunks.
-func parallelChunks(n int, body func(chunk, lo, hi int)) int {
-	if n <= 0 {
-		return 0
-	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), n))
-	size := (n + workers - 1) / workers
-	chunks := (n + size - 1) / size
-	if body == nil {
-		return chunks
-	}
-	if chunks == 1 {
-		body(0, 0, n)
-		return 1
-	}
-	var wg sync.WaitGroup
-	for c := 1; c < chunks; c++ {
-		wg.Add(1)
-		go func(c int) {
-			defer wg.Done()
-			body(c, c*size, min((c+1)*size, n))
-		}(c)
-	}
-	body(0, 0, min(size, n))
-	wg.Wait()
-	return chunks
 }
 
 // ---- PS ----
@@ -263,85 +231,9 @@ func (b *boundSmallConv) Bytes() int64 { return int64(8 * (len(b.v) + len(b.tmp)
 
 // ---- PC ----
 
-// FFTPool runs FFT work on the images of a batch in parallel: each chunk of
-// images gets an FFTWorker, a plan with scratch space kept between runs.
-// An FFTPool is not safe for concurrent use.
-type FFTPool struct {
-	H, W    int
-	workers []*FFTWorker
-}
-
-// FFTWorker is one worker's transform and scratch space.
-type FFTWorker struct {
-	*kernels.FFT2
-	// Image is scratch for one H×W image, Spectrum for one spectrum.
-	Image    []float64
-	Spectrum []complex128
-	acc      [][]complex128
-}
-
-// Accumulators returns m zeroed spectra kept by the worker, for reductions
-// over its images.
-func (w *FFTWorker) Accumulators(m int) [][]complex128 {
-	for len(w.acc) < m {
-		w.acc = append(w.acc, make([]complex128, len(w.Spectrum)))
-	}
-	for _, a := range w.acc[:m] {
-		clear(a)
-	}
-	return w.acc[:m]
-}
-
-// Accumulator returns the worker's accumulator j as the last run left it.
-func (w *FFTWorker) Accumulator(j int) []complex128 { return w.acc[j] }
-
-// NewFFTPool returns a pool of workers for h×w images.
-func NewFFTPool(h, w int) *FFTPool { return &FFTPool{H: h, W: w} }
-
-// SpectrumLen is the number of complex values of one spectrum, H·(W/2+1).
-func (p *FFTPool) SpectrumLen() int { return p.H * (p.W/2 + 1) }
-
-// Run calls body(w, lo, hi) on parallel chunks covering [0, n), chunk i with
-// Worker(i), and returns the number of chunks. Chunks depend only on n and
-// GOMAXPROCS, so reductions over workers in chunk order are deterministic.
-func (p *FFTPool) Run(n int, body func(w *FFTWorker, lo, hi int)) int {
-	chunks := parallelChunks(n, nil)
-	for len(p.workers) < chunks {
-		p.workers = append(p.workers, &FFTWorker{
-			FFT2:     kernels.NewFFT2(p.H, p.W),
-			Image:    make([]float64, p.H*p.W),
-			Spectrum: make([]complex128, p.SpectrumLen()),
-		})
-	}
-	parallelChunks(n, func(chunk, lo, hi int) { body(p.workers[chunk], lo, hi) })
-	return chunks
-}
-
-// Worker returns the worker of chunk i of the last Run.
-func (p *FFTPool) Worker(i int) *FFTWorker { return p.workers[i] }
-
-// Forward writes the spectra of the images of x [N,H,W] into dst [N,H,W/2+1].
-func (p *FFTPool) Forward(dst []complex128, x []float64) {
-	hw, sl := p.H*p.W, p.SpectrumLen()
-	p.Run(len(x)/hw, func(w *FFTWorker, lo, hi int) {
-		for n := lo; n < hi; n++ {
-			w.Forward(dst[n*sl:(n+1)*sl], x[n*hw:(n+1)*hw])
-		}
-	})
-}
-
-// Bytes is the memory the workers hold.
-func (p *FFTPool) Bytes() int64 {
-	var t int64
-	for _, w := range p.workers {
-		t += int64(8*len(w.Image) + 16*len(w.Spectrum)*(1+len(w.acc)))
-	}
-	return t
-}
-
 type boundFullConv struct {
 	n, h, w int
-	pool    *FFTPool
+	pool    *kernels.FFTPool
 	vs      []complex128 // spectra of v
 	ts      []complex128 // c·spectrum of θ
 }
@@ -351,7 +243,7 @@ func (c *FullConv) Bind(v []float64, n, h, w int) (Bound, error) {
 	if err := checkBatch("pc", v, n, h, w); err != nil {
 		return nil, err
 	}
-	pool := NewFFTPool(h, w)
+	pool := kernels.NewFFTPool(h, w)
 	b := &boundFullConv{n: n, h: h, w: w, pool: pool, vs: make([]complex128, n*pool.SpectrumLen())}
 	pool.Forward(b.vs, v)
 	return b, nil
@@ -365,7 +257,7 @@ func (b *boundFullConv) SetSpectralParams(theta []float64, c float64) error {
 	if len(b.ts) != sl {
 		b.ts = make([]complex128, sl)
 	}
-	b.pool.Run(1, func(w *FFTWorker, _, _ int) { w.Forward(b.ts, theta) })
+	b.pool.Run(1, func(w *kernels.FFTWorker, _, _ int) { w.Forward(b.ts, theta) })
 	for i, t := range b.ts {
 		b.ts[i] = complex(c*real(t), c*imag(t))
 	}
@@ -396,7 +288,7 @@ func (b *boundFullConv) FinishAdjoint(dst []float64, acc []complex128, c float64
 	if len(dst) != b.h*b.w || len(acc) != b.pool.SpectrumLen() {
 		return fmt.Errorf("pc: adjoint of %d values from %d spectral values, want %d and %d", len(dst), len(acc), b.h*b.w, b.pool.SpectrumLen())
 	}
-	b.pool.Run(1, func(w *FFTWorker, _, _ int) {
+	b.pool.Run(1, func(w *kernels.FFTWorker, _, _ int) {
 		w.Inverse(w.Image, acc)
 		for i, v := range w.Image {
 			dst[i] += c * v
@@ -413,7 +305,7 @@ func (b *boundFullConv) AddApply(dst, theta []float64, c float64) error {
 	if err := b.SetSpectralParams(theta, c); err != nil {
 		return err
 	}
-	b.pool.Run(b.n, func(w *FFTWorker, lo, hi int) {
+	b.pool.Run(b.n, func(w *kernels.FFTWorker, lo, hi int) {
 		for k := lo; k < hi; k++ {
 			clear(w.Spectrum)
 			b.AddSpectrum(w.Spectrum, k)
@@ -432,16 +324,16 @@ func (b *boundFullConv) AddAdjoint(dst, r []float64, c float64) error {
 	if len(r) != b.n*hw {
 		return fmt.Errorf("pc: adjoint argument has %d values, want %d", len(r), b.n*hw)
 	}
-	chunks := b.pool.Run(b.n, func(w *FFTWorker, lo, hi int) {
+	chunks := b.pool.Run(b.n, func(w *kernels.FFTWorker, lo, hi int) {
 		acc := w.Accumulators(1)[0]
 		for k := lo; k < hi; k++ {
 			w.Forward(w.Spectrum, r[k*hw:(k+1)*hw])
 			b.AccumulateAdjoint(acc, w.Spectrum, k)
 		}
 	})
-	total := b.pool.Worker(0).acc[0]
+	total := b.pool.Worker(0).Accumulator(0)
 	for i := 1; i < chunks; i++ {
-		for j, v := range b.pool.Worker(i).acc[0] {
+		for j, v := range b.pool.Worker(i).Accumulator(0) {
 			total[j] += v
 		}
 	}

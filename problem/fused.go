@@ -1,7 +1,9 @@
-package models
+package problem
 
 import (
 	"math"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
 // fusedScratch is one worker's scratch for evalFused.
@@ -41,7 +43,7 @@ func (o *Objective) fusedBlur() (b *Blur, s float64, tv *HuberTV, ok bool) {
 // instead of each kernel sweeping the whole batch.
 func (o *Objective) evalFused(vals, grad, x []float64, ws *Workspace, b *Blur, s float64, tv *HuberTV) {
 	h, w, hw := o.H, o.W, o.ImageLen()
-	nw := parallelChunks(o.N, nil)
+	nw := kernels.ParallelChunks(o.N, nil)
 	for len(ws.fused) < nw {
 		ws.fused = append(ws.fused, &fusedScratch{})
 	}
