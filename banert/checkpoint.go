@@ -3,9 +3,11 @@ package banert
 import (
 	"encoding/json"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -141,7 +143,9 @@ func parseManifest(dir, path string, b []byte) (*Manifest, error) {
 		return nil, fmt.Errorf("checkpoint %s has no completed epoch yet", dir)
 	}
 	for _, f := range []string{m.Params, m.AdamM, m.AdamV} {
-		if f != filepath.Base(f) || f == "." || f == ".." {
+		// A plain file name: no separator of any system (a backslash
+		// would leave the directory on Windows), not . or ..
+		if !fs.ValidPath(f) || strings.ContainsAny(f, `/\`) || f == "." {
 			return nil, fmt.Errorf("checkpoint manifest %s names the file %q outside its directory", path, f)
 		}
 	}
