@@ -7,7 +7,6 @@ import (
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
 
 // TrainingGraph is the unrolled training computation for one function at a
@@ -62,7 +61,7 @@ func BuildTrainingGraph(o *problem.Objective, T, inputs int) (*TrainingGraph, er
 	zero := graph.Input(g, "zero", 1, h, w)
 	x, prev := tg.x0, zero
 	for t := 0; t < T; t++ {
-		gd, gr, err := gradientParts(o, x, tg.y)
+		gd, gr, err := o.GraphGradParts(x, tg.y)
 		if err != nil {
 			return nil, fmt.Errorf("banert: iteration %d: %w", t, err)
 		}
@@ -117,33 +116,6 @@ func BuildTrainingGraph(o *problem.Objective, T, inputs int) (*TrainingGraph, er
 		return nil, err
 	}
 	return tg, nil
-}
-
-// gradientParts returns ∇f_data = Aᵀ(Ax − y) and ∇f_reg = α∇S(x) as graph
-// nodes; ∇f_reg is nil for a least-squares objective.
-func gradientParts(o *problem.Objective, x, y *G.Node) (data, reg *G.Node, err error) {
-	ax, err := graph.Linear(o.A, x)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := G.Sub(ax, y)
-	if err != nil {
-		return nil, nil, fmt.Errorf("residual: %w", err)
-	}
-	if data, err = graph.LinearAdjoint(o.A, res, tensor.Shape(x.Shape()).Clone()); err != nil {
-		return nil, nil, err
-	}
-	if o.LeastSquares() {
-		return data, nil, nil
-	}
-	rg, err := o.Reg.GraphGrad(x)
-	if err != nil {
-		return nil, nil, err
-	}
-	if reg, err = graph.Linear(scaling{o.Alpha}, rg); err != nil {
-		return nil, nil, err
-	}
-	return data, reg, nil
 }
 
 // networkNode builds the network on the stacked input in [N,C,H,W] with the

@@ -5,10 +5,8 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
-	G "gorgonia.org/gorgonia"
 )
 
 // Learned is Algorithm 2: the learned optimizer that applies (θ0, φ0), …,
@@ -103,32 +101,11 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 		}
 	}
 	it := &learnedIterator{l: l, o: o}
-	g := G.NewGraph()
-	h, w := o.H, o.W
-	it.theta = graph.Input(g, "theta", l.Method.G.ParamShape(h, w)...)
-	it.x = graph.Input(g, "x", o.N, h, w)
-	it.g = graph.Input(g, "grad", o.N, h, w)
-	gv, err := l.Method.G.Apply(it.theta, it.g)
+	upd, err := param.NewUpdater(l.Method, o.N, o.H, o.W)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}
-	out, err := G.Sub(it.x, gv)
-	if err != nil {
-		return nil, err
-	}
-	if l.Method.H != nil {
-		it.phi = graph.Input(g, "phi", l.Method.H.ParamShape(h, w)...)
-		it.p = graph.Input(g, "momentum", o.N, h, w)
-		hv, err := l.Method.H.Apply(it.phi, it.p)
-		if err != nil {
-			return nil, err
-		}
-		if out, err = G.Add(out, hv); err != nil {
-			return nil, err
-		}
-	}
-	it.out = out
-	it.machine = graph.NewMachine(g)
+	it.update = upd
 	it.xk = append([]float64(nil), o.X0...)
 	it.prev = append([]float64(nil), o.X0...)
 	it.grad = make([]float64, len(o.X0))
@@ -148,9 +125,7 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 type learnedIterator struct {
 	l                      *Learned
 	o                      *problem.Objective
-	machine                *graph.Machine
-	theta, phi, x, g, p    *G.Node
-	out                    *G.Node
+	update                 *param.Updater
 	t                      int
 	xk, prev, grad, mom    []float64
 	ws                     problem.Workspace
@@ -201,13 +176,8 @@ func (it *learnedIterator) Next() error {
 		if err != nil {
 			return err
 		}
-		if err := graph.Set(it.theta, theta); err != nil {
+		if err := it.update.SetParams(theta, phi); err != nil {
 			return err
-		}
-		if it.phi != nil {
-			if err := graph.Set(it.phi, phi); err != nil {
-				return err
-			}
 		}
 		it.loadedStep, it.loadedOnce = step, 1
 	}
@@ -218,29 +188,16 @@ func (it *learnedIterator) Next() error {
 			return err
 		}
 	}
-	if err := graph.Set(it.x, it.xk); err != nil {
-		return err
-	}
-	if err := graph.Set(it.g, it.grad); err != nil {
-		return err
-	}
-	if it.p != nil {
+	if it.l.Method.H != nil {
 		for i := range it.mom {
 			it.mom[i] = it.xk[i] - it.prev[i]
 		}
-		if err := graph.Set(it.p, it.mom); err != nil {
-			return err
-		}
 	}
-	if err := it.machine.Run(); err != nil {
-		return err
-	}
-	v, err := graph.Value(it.out)
-	if err != nil {
+	// prev's values are no longer needed: the new iterate goes there.
+	if err := it.update.Step(it.prev, it.xk, it.grad, it.mom); err != nil {
 		return err
 	}
 	it.prev, it.xk = it.xk, it.prev
-	copy(it.xk, v)
 	if it.fx != nil {
 		copy(it.fPrev, it.fx)
 		copy(it.gradPrev, it.grad)

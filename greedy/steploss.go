@@ -113,17 +113,8 @@ func newStepLoss(m param.Method, o *problem.Objective, tau float64, paths stepPa
 	s.g = graph.Input(gr, "grad", o.N, h, w)
 	s.y = graph.Input(gr, "y", o.DataShape(o.N)...)
 	s.lambda = graph.Input(gr, "lambda")
-	gv, err := m.G.Apply(s.theta, s.g)
-	if err != nil {
-		return nil, fmt.Errorf("step loss: G = %s: %w", m.G.Name(), err)
-	}
-	xp, err := G.Sub(s.x, gv)
-	if err != nil {
-		return nil, fmt.Errorf("step loss: %w", err)
-	}
 	wrt := G.Nodes{s.theta}
-	var pen *G.Node
-	pen, err = penalty(s.theta, s.thetaRef, s.lambda)
+	pen, err := penalty(s.theta, s.thetaRef, s.lambda)
 	if err != nil {
 		return nil, err
 	}
@@ -135,13 +126,6 @@ func newStepLoss(m param.Method, o *problem.Objective, tau float64, paths stepPa
 		s.refPhi = m.H.Reference(0, h, w)
 		s.p = graph.Input(gr, "momentum", o.N, h, w)
 		s.mu = graph.Input(gr, "mu")
-		hv, err := m.H.Apply(s.phi, s.p)
-		if err != nil {
-			return nil, fmt.Errorf("step loss: H = %s: %w", m.H.Name(), err)
-		}
-		if xp, err = G.Add(xp, hv); err != nil {
-			return nil, err
-		}
 		penPhi, err := penalty(s.phi, s.phiRef, s.mu)
 		if err != nil {
 			return nil, err
@@ -150,6 +134,10 @@ func newStepLoss(m param.Method, o *problem.Objective, tau float64, paths stepPa
 			return nil, err
 		}
 		wrt = append(wrt, s.phi)
+	}
+	xp, err := m.GraphUpdate(s.theta, s.phi, s.x, s.g, s.p)
+	if err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
 	}
 	s.xPlus = xp
 	fsum, err := o.GraphValue(xp, s.y)

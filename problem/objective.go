@@ -208,26 +208,40 @@ func (o *Objective) GraphValue(x, y *G.Node) (*G.Node, error) {
 // GraphGrad returns ∇f(x) = Aᵀ(Ax − y) + α∇S(x) for a batch node x, written as
 // forward operations so that the result can be differentiated.
 func (o *Objective) GraphGrad(x, y *G.Node) (*G.Node, error) {
+	data, reg, err := o.GraphGradParts(x, y)
+	if err != nil || reg == nil {
+		return data, err
+	}
+	return G.Add(data, reg)
+}
+
+// GraphGradParts returns the two parts of ∇f as nodes: the data term
+// Aᵀ(Ax − y) and the regularizer's α∇S(x) (nil for a least-squares
+// objective). GraphGrad is their sum; methods that feed the parts separately
+// (Banert et al.'s four-channel network) use them apart.
+func (o *Objective) GraphGradParts(x, y *G.Node) (data, reg *G.Node, err error) {
 	ax, err := graph.Linear(o.A, x)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	res, err := G.Sub(ax, y)
 	if err != nil {
-		return nil, fmt.Errorf("objective graph: residual: %w", err)
+		return nil, nil, fmt.Errorf("objective graph: residual: %w", err)
 	}
-	g, err := graph.LinearAdjoint(o.A, res, tensor.Shape(x.Shape()).Clone())
-	if err != nil {
-		return nil, err
+	if data, err = graph.LinearAdjoint(o.A, res, tensor.Shape(x.Shape()).Clone()); err != nil {
+		return nil, nil, err
 	}
 	if o.LeastSquares() {
-		return g, nil
+		return data, nil, nil
 	}
 	rg, err := o.Reg.GraphGrad(x)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return G.Add(g, G.Must(G.Mul(rg, G.NewConstant(o.Alpha))))
+	if reg, err = G.Mul(rg, G.NewConstant(o.Alpha)); err != nil {
+		return nil, nil, fmt.Errorf("objective graph: α∇S: %w", err)
+	}
+	return data, reg, nil
 }
 
 // DataShape is the shape of y for a batch of n functions.

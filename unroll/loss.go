@@ -109,31 +109,21 @@ func NewLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64
 		if err != nil {
 			return nil, fmt.Errorf("unroll: step %d: ∇f: %w", t, err)
 		}
-		gv, err := m.G.Apply(th, grad)
-		if err != nil {
-			return nil, fmt.Errorf("unroll: step %d: G = %s: %w", t, m.G.Name(), err)
-		}
-		next, err := G.Sub(x, gv)
-		if err != nil {
-			return nil, fmt.Errorf("unroll: step %d: %w", t, err)
-		}
+		var ph, mom *G.Node
 		if m.H != nil {
-			ph := graph.Input(g, fmt.Sprintf("phi_%d", t), m.H.ParamShape(h, w)...)
+			ph = graph.Input(g, fmt.Sprintf("phi_%d", t), m.H.ParamShape(h, w)...)
 			l.phi = append(l.phi, ph)
 			wrt = append(wrt, ph)
-			mom := p0
+			mom = p0
 			if t > 0 {
 				if mom, err = G.Sub(x, xprev); err != nil {
 					return nil, fmt.Errorf("unroll: step %d: momentum: %w", t, err)
 				}
 			}
-			hv, err := m.H.Apply(ph, mom)
-			if err != nil {
-				return nil, fmt.Errorf("unroll: step %d: H = %s: %w", t, m.H.Name(), err)
-			}
-			if next, err = G.Add(next, hv); err != nil {
-				return nil, fmt.Errorf("unroll: step %d: %w", t, err)
-			}
+		}
+		next, err := m.GraphUpdate(th, ph, x, grad, mom)
+		if err != nil {
+			return nil, fmt.Errorf("unroll: step %d: %w", t, err)
 		}
 		fsum, err := o.GraphValue(next, l.y)
 		if err != nil {
