@@ -11,13 +11,28 @@
 // the minimal values f*_k (cached on disk) that evaluation measures
 // optimality against, and TuneDelta chooses the δ of PreconditionedGD.
 //
-// The line search of LBFGS and the search of TuneDelta are written here rather
-// than taken from gonum/optimize: that package imports gonum/stat/distmv,
-// which needs golang.org/x/tools, a module this repository's go.sum does not
-// list, so it cannot be built here. LBFGS uses the bracketing and zoom line
-// search of Nocedal and Wright (Algorithms 3.5 and 3.6) with safeguarded cubic
-// interpolation, written as a state machine so that the searches of all
-// functions can share batched evaluations; accepted steps satisfy the strong
-// Wolfe conditions with c1 = 10⁻⁴, c2 = 0.9. TuneDelta runs a one-dimensional
-// Nelder–Mead search on log δ.
+// LBFGS is built on gonum/optimize's exported step interfaces: every
+// function has its own optimize.LBFGS as its optimize.NextDirectioner (the
+// two-loop recursion and its memory) and its own optimize.MoreThuente as its
+// optimize.Linesearcher (strong Wolfe conditions with c1 = 10⁻⁴, c2 = 0.9).
+// It does not call optimize.Minimize, which drives one function and asks for
+// one evaluation at a time: the N functions' line searches need different
+// numbers of trials at different steps, and one Objective.Eval computes f and
+// ∇f for all N images at once (one batched operator application, one pass
+// of the parallel kernels), so the iterator drives the reverse-communication
+// interfaces in lockstep. In every round each function still searching
+// places its trial point, all of them are evaluated by one batched Eval, and
+// each Linesearcher is given φ and φ' at its own point; an iteration costs as
+// many Evals as its most demanding line search, not their sum.
+//
+// TuneDelta's search over log δ is a one-dimensional Nelder–Mead written here
+// rather than optimize.NelderMead with optimize.Minimize. Its rule is to stop
+// when the simplex is narrower than 2 % in δ, but a Minimize Converger sees
+// only the best point, never the simplex, so the rule cannot be stated there.
+// Every evaluation is a full run of PreconditionedGD on the training
+// functions, and in one dimension gonum's shrink step asks again for the
+// inside-contraction point it has just evaluated. Stopping on the values
+// instead (FunctionConverge), on a small deblurring problem and with repeated
+// points cached, stopped at the starting point with Iterations 2 and needed
+// 19 to 26 runs with Iterations 3 to 5, against 18 here (δ within 1 %).
 package baselines

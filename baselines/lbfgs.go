@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"gonum.org/v1/gonum/optimize"
+
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -12,19 +14,24 @@ import (
 //
 //	f(x + a d) ≤ f(x) + c1 a ∇f(x)·d,   |∇f(x + a d)·d| ≤ c2 |∇f(x)·d|,
 //
-// c1 = 10⁻⁴, c2 = 0.9, run separately for every function. Directions come from
-// the two-loop recursion (Nocedal and Wright, Algorithm 7.4) with the initial
-// inverse Hessian γ I, γ = sᵀy/yᵀy of the newest pair; the first trial step is
-// 1 (1/L along −∇f while the memory is empty). The trial points of all
-// functions still searching are evaluated together in one batched Eval. One
-// call to Next is one L-BFGS iteration.
+// c1 = 10⁻⁴, c2 = 0.9, run separately for every function. Every function has
+// its own gonum optimize.LBFGS as its optimize.NextDirectioner (the two-loop
+// recursion of Nocedal and Wright, Algorithm 7.4, with the initial inverse
+// Hessian γ I, γ = sᵀy/yᵀy of the newest pair) and its own
+// optimize.MoreThuente as its optimize.Linesearcher. The first trial step is
+// 1 (1/L along −∇f while the memory is empty, 1/‖∇f‖ when L is unknown). The
+// functions advance in lockstep: in every round the trial points of all
+// functions still searching are evaluated together in one batched
+// Objective.Eval, and each line search is given φ and φ' at its own trial
+// point. One call to Next is one L-BFGS iteration of every function.
 //
 // When the line search fails (typically at machine precision near a
-// minimiser) or needs more than MaxEvaluations evaluations, the function
-// keeps its iterate and its memory is cleared, so that its next iteration
-// starts again from the steepest-descent direction. A function whose
-// steepest-descent line search fails as well is at the limit of precision:
-// it keeps its iterate from then on and costs no more evaluations.
+// minimiser, or a trial point indistinguishable from the iterate) or needs
+// more than MaxEvaluations evaluations, the function keeps its iterate and
+// its memory is cleared, so that its next iteration starts again from the
+// steepest-descent direction. A function whose steepest-descent line search
+// fails as well is at the limit of precision: it keeps its iterate from then
+// on and costs no more evaluations.
 type LBFGS struct {
 	// Memory is the number of stored (s, y) pairs; 0 means 10.
 	Memory int
@@ -32,11 +39,20 @@ type LBFGS struct {
 	MaxEvaluations int
 }
 
-// Wolfe constants of LBFGS's line search.
+// Wolfe constants of LBFGS's line search (MoreThuente's DecreaseFactor and
+// CurvatureFactor).
 const (
 	WolfeDecrease  = 1e-4 // c1
 	WolfeCurvature = 0.9  // c2
 )
+
+// maxStep is the largest trial step of LBFGS's line search.
+const maxStep = 1e20
+
+// newLinesearcher returns the line search LBFGS gives every function.
+func newLinesearcher() optimize.MoreThuente {
+	return optimize.MoreThuente{DecreaseFactor: WolfeDecrease, CurvatureFactor: WolfeCurvature, MaximumStep: maxStep}
+}
 
 // Name implements Method.
 func (LBFGS) Name() string { return "lbfgs" }
@@ -63,29 +79,28 @@ func (m LBFGS) Start(o *problem.Objective) (Iterator, error) {
 	size := len(o.X0)
 	it := &lbfgsIterator{
 		batch: b, maxEvals: maxEvals,
-		x:      append([]float64(nil), o.X0...),
-		g:      make([]float64, size),
-		d:      make([]float64, size),
-		xt:     append([]float64(nil), o.X0...),
-		gt:     make([]float64, size),
-		f:      make([]float64, o.N),
-		ft:     make([]float64, o.N),
-		slope0: make([]float64, o.N),
-		step:   make([]float64, o.N),
-		mem:    make([]lbfgsMemory, o.N),
-		ls:     make([]wolfeSearch, o.N),
-		active: make([]bool, o.N),
-		used:   make([]int, o.N),
-		evals:  make([]int, o.N),
-		fails:  make([]int, o.N),
-		streak: make([]int, o.N),
+		x:       append([]float64(nil), o.X0...),
+		g:       make([]float64, size),
+		d:       make([]float64, size),
+		xt:      append([]float64(nil), o.X0...),
+		gt:      make([]float64, size),
+		f:       make([]float64, o.N),
+		ft:      make([]float64, o.N),
+		dir:     make([]optimize.LBFGS, o.N),
+		search:  make([]lineSearch, o.N),
+		restart: make([]bool, o.N),
+		active:  make([]bool, o.N),
+		evals:   make([]int, o.N),
+		fails:   make([]int, o.N),
+		streak:  make([]int, o.N),
 	}
 	if o.L > 0 && !math.IsInf(o.L, 0) {
 		it.firstStep = 1 / o.L
 	}
-	for k := range it.mem {
-		it.mem[k] = newLBFGSMemory(mem, b.hw)
-		it.ls[k] = wolfeSearch{c1: WolfeDecrease, c2: WolfeCurvature}
+	for k := range it.dir {
+		it.dir[k].Store = mem
+		it.search[k].mt = newLinesearcher()
+		it.restart[k] = true
 		it.evals[k] = 1
 	}
 	if err := it.eval(it.f, it.g, it.x); err != nil {
@@ -99,24 +114,39 @@ func (m LBFGS) Start(o *problem.Objective) (Iterator, error) {
 	return it, nil
 }
 
-// Values returns f_k(x_k) for the current iterates (a view).
-func (it *lbfgsIterator) Values() []float64 { return it.f }
-
 type lbfgsIterator struct {
 	*batch
 	maxEvals  int
 	firstStep float64 // first step along −∇f with an empty memory (0: 1/‖∇f‖)
 
-	x, g, d, xt, gt    []float64
-	f, ft, slope0      []float64
-	step               []float64
-	mem                []lbfgsMemory
-	ls                 []wolfeSearch
-	active             []bool
-	used, evals, fails []int
-	// streak counts the consecutive failed line searches of each function.
-	streak []int
+	x, g, d, xt, gt []float64
+	f, ft           []float64
+	dir             []optimize.LBFGS // NextDirectioner of every function
+	search          []lineSearch
+	// restart marks the functions whose next direction starts a fresh
+	// memory (InitDirection): at the start and after a failed line search.
+	restart       []bool
+	active        []bool
+	evals, fails  []int
+	streak        []int // consecutive failed line searches of every function
+	trial, stayed []int // functions in the current round (scratch)
 }
+
+// lineSearch is the line search of one function: gonum's Linesearcher and
+// what the caller of its reverse-communication interface has to keep.
+type lineSearch struct {
+	mt         optimize.MoreThuente
+	f0, slope0 float64   // φ(0), φ'(0)
+	step       float64   // trial step to evaluate next
+	used       int       // trials fed to mt (evaluated or repeated)
+	tried      []lsPoint // evaluated trials of this search
+}
+
+// lsPoint is a trial step a with φ(a) and φ'(a).
+type lsPoint struct{ a, f, g float64 }
+
+// Values returns f_k(x_k) for the current iterates (a view).
+func (it *lbfgsIterator) Values() []float64 { return it.f }
 
 func (it *lbfgsIterator) X() []float64 { return it.x }
 
@@ -127,195 +157,172 @@ func (it *lbfgsIterator) Evaluations() []int { return it.evals }
 // (iterations in which the function kept its iterate).
 func (it *lbfgsIterator) Failures() []int { return it.fails }
 
-// direction sets d_k and the first trial step and starts the line search of
-// function k; it reports false when ∇f_k = 0 (nothing to do).
-func (it *lbfgsIterator) direction(k int) bool {
-	gk, dk := it.img(it.g, k), it.img(it.d, k)
+// begin sets d_k from function k's NextDirectioner and starts its line
+// search; it reports false when ∇f_k = 0 (nothing to do).
+func (it *lbfgsIterator) begin(k int) bool {
+	xk, gk, dk := it.img(it.x, k), it.img(it.g, k), it.img(it.d, k)
 	gnorm2 := dot(gk, gk)
 	if gnorm2 == 0 {
 		return false
 	}
-	m := &it.mem[k]
-	step := 1.0
-	slope := math.NaN()
-	if m.len > 0 {
-		m.direction(dk, gk)
+	loc := optimize.Location{X: xk, F: it.f[k], Gradient: gk}
+	step, slope := 1.0, math.NaN()
+	if !it.restart[k] {
+		// Stores the pair (x_k − x_k⁻, ∇f_k − ∇f_k⁻) of the last accepted
+		// step and applies the two-loop recursion.
+		step = it.dir[k].NextDirection(&loc, dk)
 		slope = dot(gk, dk)
 	}
-	if !(slope < 0) || math.IsInf(slope, 0) {
-		// Empty memory, or not a descent direction through rounding:
+	if !(slope < 0) || math.IsInf(slope, 0) || !(step > 0) {
+		// A fresh memory, or not a descent direction through rounding:
 		// steepest descent with a fresh memory.
-		m.clear()
-		for i, v := range gk {
-			dk[i] = -v
-		}
+		step = it.dir[k].InitDirection(&loc, dk) // 1/‖∇f‖
 		slope = -gnorm2
-		step = it.firstStep
-		if step == 0 {
-			step = 1 / math.Sqrt(gnorm2)
+		if it.firstStep > 0 {
+			step = it.firstStep
 		}
+		it.restart[k] = false
 	}
-	it.slope0[k], it.step[k] = slope, step
-	it.ls[k].init(it.f[k], slope, step)
-	it.used[k] = 0
+	s := &it.search[k]
+	s.f0, s.slope0, s.step, s.used, s.tried = it.f[k], slope, math.Min(step, maxStep), 0, s.tried[:0]
+	s.mt.Init(s.f0, slope, s.step) // always asks for φ and φ' (FuncEvaluation|GradEvaluation)
 	return true
 }
 
 // fail leaves function k where it is and clears its memory.
 func (it *lbfgsIterator) fail(k int) {
 	it.active[k] = false
-	it.mem[k].clear()
+	it.restart[k] = true
 	it.fails[k]++
 	it.streak[k]++
 }
 
+// place writes function k's trial point x_k + a d_k into xt and reports
+// whether it differs from x_k.
+func (it *lbfgsIterator) place(k int) bool {
+	xk, dk, tk := it.img(it.x, k), it.img(it.d, k), it.img(it.xt, k)
+	a := it.search[k].step
+	moved := false
+	for i := range tk {
+		tk[i] = xk[i] + a*dk[i]
+		moved = moved || tk[i] != xk[i]
+	}
+	return moved
+}
+
 func (it *lbfgsIterator) Next() error {
-	nActive := 0
+	it.trial = it.trial[:0]
 	for k := 0; k < it.n; k++ {
-		it.active[k] = it.streak[k] < 2 && it.direction(k)
+		it.active[k] = it.streak[k] < 2 && it.begin(k)
 		if it.active[k] {
-			nActive++
+			it.trial = append(it.trial, k)
 		}
 	}
-	for nActive > 0 {
-		for k := 0; k < it.n; k++ {
-			if !it.active[k] {
-				continue
-			}
-			xk, dk, tk := it.img(it.x, k), it.img(it.d, k), it.img(it.xt, k)
-			a := it.step[k]
-			for i := range tk {
-				tk[i] = xk[i] + a*dk[i]
+	for len(it.trial) > 0 {
+		// Every function still searching puts its trial point in xt …
+		it.stayed = it.stayed[:0]
+		for _, k := range it.trial {
+			if it.place(k) {
+				it.stayed = append(it.stayed, k)
+			} else {
+				// A step below the rounding of x_k: no progress possible.
+				it.fail(k)
 			}
 		}
+		it.trial, it.stayed = it.stayed, it.trial
+		if len(it.trial) == 0 {
+			break
+		}
+		// … all of them are evaluated by one batched Eval …
 		if err := it.eval(it.ft, it.gt, it.xt); err != nil {
 			return err
 		}
-		nActive = 0
-		for k := 0; k < it.n; k++ {
-			if !it.active[k] {
-				continue
-			}
+		// … and each line search is given its φ(a) and φ'(a).
+		it.stayed = it.stayed[:0]
+		for _, k := range it.trial {
 			it.evals[k]++
-			it.used[k]++
-			phi, dphi := it.ft[k], dot(it.img(it.gt, k), it.img(it.d, k))
-			if math.IsNaN(phi) || math.IsInf(phi, 0) || math.IsNaN(dphi) || math.IsInf(dphi, 0) {
-				// The trial point left the region where f is finite: restart
-				// the line search with a step ten times shorter.
-				if it.used[k] >= it.maxEvals {
-					it.fail(k)
-					continue
-				}
-				it.step[k] /= 10
-				it.ls[k].init(it.f[k], it.slope0[k], it.step[k])
-				nActive++
-				continue
-			}
-			done, next, err := it.ls[k].iterate(phi, dphi)
-			switch {
-			case done:
-				it.accept(k)
-			case err != nil || it.used[k] >= it.maxEvals || !(next > 0):
-				it.fail(k)
-			default:
-				it.step[k] = next
-				nActive++
+			if it.observe(k) {
+				it.stayed = append(it.stayed, k)
 			}
 		}
+		it.trial, it.stayed = it.stayed, it.trial
 	}
 	it.iter++
 	return nil
 }
 
-// accept moves function k to its trial point and updates its memory.
+// observe passes φ and φ' at function k's trial point to its line search
+// and acts on the answer: accept the trial point, fail, or set the next trial
+// step. It reports whether function k needs another evaluation.
+func (it *lbfgsIterator) observe(k int) bool {
+	s := &it.search[k]
+	s.used++
+	phi, dphi := it.ft[k], dot(it.img(it.gt, k), it.img(it.d, k))
+	if math.IsNaN(phi) || math.IsInf(phi, 0) || math.IsNaN(dphi) || math.IsInf(dphi, 0) {
+		// The trial point left the region where f is finite: start the line
+		// search again with a step ten times shorter.
+		if s.used >= it.maxEvals {
+			it.fail(k)
+			return false
+		}
+		s.step /= 10
+		s.tried = s.tried[:0]
+		s.mt.Init(s.f0, s.slope0, s.step)
+		return true
+	}
+	s.tried = append(s.tried, lsPoint{s.step, phi, dphi})
+	for {
+		op, next, err := s.mt.Iterate(phi, dphi)
+		switch {
+		case err == nil && op == optimize.MajorIteration:
+			// The last trial satisfies the strong Wolfe conditions.
+			it.accept(k)
+			return false
+		case err != nil || op&optimize.FuncEvaluation == 0 || !(next > 0) || math.IsInf(next, 0) || s.used >= it.maxEvals:
+			it.fail(k)
+			return false
+		}
+		s.step = next
+		// MoreThuente falls back to the best step so far when its interval
+		// cannot shrink any more; that step was evaluated already, so it is
+		// given its values again instead of being evaluated twice (the search
+		// then fails or moves on without a new evaluation).
+		p, seen := s.lookup(next)
+		if !seen {
+			return true
+		}
+		s.used++
+		phi, dphi = p.f, p.g
+	}
+}
+
+// lookup returns the evaluated trial with step a, if any.
+func (s *lineSearch) lookup(a float64) (lsPoint, bool) {
+	for _, p := range s.tried {
+		if p.a == a {
+			return p, true
+		}
+	}
+	return lsPoint{}, false
+}
+
+// accept moves function k to its trial point. Its NextDirectioner stores the
+// pair (s, y) of this step when it computes the next direction; a pair with
+// sᵀy ≤ 0 (possible only through rounding, since the strong Wolfe conditions
+// give sᵀy ≥ (1 − c2)|∇f·s|) clears the memory instead.
 func (it *lbfgsIterator) accept(k int) {
 	xk, gk := it.img(it.x, k), it.img(it.g, k)
 	xt, gt := it.img(it.xt, k), it.img(it.gt, k)
-	s, y := it.mem[k].slot()
-	for i := range s {
-		s[i] = xt[i] - xk[i]
-		y[i] = gt[i] - gk[i]
+	var sy float64
+	for i := range xk {
+		sy += (xt[i] - xk[i]) * (gt[i] - gk[i])
 	}
-	it.mem[k].push()
+	if !(sy > 0) || math.IsInf(sy, 0) {
+		it.restart[k] = true
+	}
 	copy(xk, xt)
 	copy(gk, gt)
 	it.f[k] = it.ft[k]
 	it.active[k] = false
 	it.streak[k] = 0
-}
-
-// lbfgsMemory is the ring buffer of the newest (s, y) pairs of one function.
-type lbfgsMemory struct {
-	s, y  [][]float64
-	rho   []float64
-	alpha []float64
-	head  int // index of the next slot to fill
-	len   int
-	dim   int
-}
-
-func newLBFGSMemory(m, dim int) lbfgsMemory {
-	return lbfgsMemory{s: make([][]float64, m), y: make([][]float64, m), rho: make([]float64, m), alpha: make([]float64, m), dim: dim}
-}
-
-func (m *lbfgsMemory) clear() { m.len = 0 }
-
-// slot returns the vectors to fill with the next pair (allocated lazily).
-func (m *lbfgsMemory) slot() (s, y []float64) {
-	if m.s[m.head] == nil {
-		m.s[m.head], m.y[m.head] = make([]float64, m.dim), make([]float64, m.dim)
-	}
-	return m.s[m.head], m.y[m.head]
-}
-
-// push stores the pair written into slot when sᵀy > 0 (always true after a
-// strong Wolfe step; the check guards against rounding).
-func (m *lbfgsMemory) push() {
-	s, y := m.s[m.head], m.y[m.head]
-	sy := dot(s, y)
-	if !(sy > 0) || math.IsInf(sy, 0) {
-		return
-	}
-	m.rho[m.head] = 1 / sy
-	m.head = (m.head + 1) % len(m.s)
-	if m.len < len(m.s) {
-		m.len++
-	}
-}
-
-// index returns the slot of the i-th newest pair (i = 0 is the newest).
-func (m *lbfgsMemory) index(i int) int {
-	n := len(m.s)
-	return ((m.head-1-i)%n + n) % n
-}
-
-// direction writes d = −H g by the two-loop recursion.
-func (m *lbfgsMemory) direction(d, g []float64) {
-	copy(d, g)
-	for i := 0; i < m.len; i++ {
-		j := m.index(i)
-		m.alpha[j] = m.rho[j] * dot(m.s[j], d)
-		axpy(-m.alpha[j], m.y[j], d)
-	}
-	newest := m.index(0)
-	yn := m.y[newest]
-	gamma := 1 / (m.rho[newest] * dot(yn, yn))
-	for i := range d {
-		d[i] *= gamma
-	}
-	for i := m.len - 1; i >= 0; i-- {
-		j := m.index(i)
-		beta := m.rho[j] * dot(m.y[j], d)
-		axpy(m.alpha[j]-beta, m.s[j], d)
-	}
-	for i := range d {
-		d[i] = -d[i]
-	}
-}
-
-// axpy sets y += a·x.
-func axpy(a float64, x, y []float64) {
-	for i, v := range x {
-		y[i] += a * v
-	}
 }
