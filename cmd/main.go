@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/spf13/pflag"
 )
 
@@ -171,7 +172,7 @@ func exitCode(env *Env, name string, err error) int {
 // whose checksum does not match its manifest.
 func isUsage(err error) bool {
 	var u *UsageError
-	return errors.As(err, &u) || errors.Is(err, greedy.ErrLocked) || errors.Is(err, greedy.ErrCannotResume) || errors.Is(err, greedy.ErrChecksum)
+	return errors.As(err, &u) || errors.Is(err, greedy.ErrLocked) || errors.Is(err, greedy.ErrCannotResume) || errors.Is(err, greedy.ErrChecksum) || errors.Is(err, param.ErrVersion)
 }
 
 func printUsage(w io.Writer) {

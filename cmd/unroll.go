@@ -35,7 +35,7 @@ func runTrainUnroll(env *Env, args []string) error {
 	var pf problemFlags
 	fs := newFlags(env, "train unroll", "train unroll --problem deblur --data DIR|synthetic --param m-pc --T 10 --lr 2e-5 --batch 4 --epochs E --out DIR [--resume]")
 	pf.add(fs, 25, 0)
-	paramName := fs.String("param", "m-pc", "parametrization: ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
+	paramName := fs.String("param", "m-pc", "parametrization, a registered name (l2o param list): ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
 	steps := fs.Int("T", 10, "number of unrolled iterations")
 	lr := fs.Float64("lr", unroll.DefaultLearningRate, "Adam learning rate")
 	batch := fs.Int("batch", 4, "mini-batch size (functions per Adam step)")

@@ -47,11 +47,15 @@ type Manifest struct {
 	DataHash    string              `json:"data_hash"`
 	Seed        int64               `json:"seed"`
 	Method      string              `json:"method"`
-	Tau         float64             `json:"tau"`
-	L           float64             `json:"L"`
-	Lambda      string              `json:"lambda"`
-	Mu          string              `json:"mu"`
-	Inner       string              `json:"inner"`
+	// ParamVersions are the registered versions of the method's
+	// parametrization families (param.Versions); nil in checkpoints
+	// written before they were recorded, which stands for version 1.
+	ParamVersions map[string]int `json:"param_versions,omitempty"`
+	Tau           float64        `json:"tau"`
+	L             float64        `json:"L"`
+	Lambda        string         `json:"lambda"`
+	Mu            string         `json:"mu"`
+	Inner         string         `json:"inner"`
 	// InnerSettings are the inner solver's budget and step rule (e.g.
 	// "nag(iters=1000+1000,rounds=10,step=paper)"), Protocol the named preset
 	// the run was configured from ("paper", or "" for individual flags).

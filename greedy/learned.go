@@ -65,6 +65,9 @@ func Load(dir string) (*Learned, *Manifest, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
+	if err := param.CheckVersions(m, man.ParamVersions); err != nil {
+		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
+	}
 	l := &Learned{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps),
 		Problem: man.Problem, Conventions: man.Conventions}
 	total := int64(len(man.Steps)) * int64(man.ThetaLen+man.PhiLen) * 8

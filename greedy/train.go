@@ -153,10 +153,16 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	defer loss.Close()
 
 	nTheta, nPhi := loss.ParamLens()
+	// A checkpoint must name registered parametrizations, so that Load can
+	// parse them back; a run kept in memory may use any type.
+	pversions, err := param.Versions(cfg.Method)
+	if err != nil && cfg.Dir != "" {
+		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Dir, err)
+	}
 	man := &Manifest{
 		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
-		Method: cfg.Method.Name(), Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
+		Method: cfg.Method.Name(), ParamVersions: pversions, Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
 		Inner: inner.Name(), InnerSettings: innerSettings(inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
 		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
 	}
@@ -530,6 +536,7 @@ func compatible(old, cur *Manifest) error {
 		{"data hash", old.DataHash, cur.DataHash},
 		{"seed", old.Seed, cur.Seed},
 		{"method", old.Method, cur.Method},
+		{"parametrization versions", fmt.Sprint(orDefaultVersions(old.ParamVersions, cur.ParamVersions)), fmt.Sprint(cur.ParamVersions)},
 		{"tau", old.Tau, cur.Tau},
 		{"lambda", old.Lambda, cur.Lambda},
 		{"mu", old.Mu, cur.Mu},
@@ -544,6 +551,19 @@ func compatible(old, cur *Manifest) error {
 		}
 	}
 	return nil
+}
+
+// orDefaultVersions is a checkpoint's recorded parametrization versions,
+// or version 1 of each current family for checkpoints that recorded none.
+func orDefaultVersions(old, cur map[string]int) map[string]int {
+	if old != nil {
+		return old
+	}
+	d := map[string]int{}
+	for n := range cur {
+		d[n] = 1
+	}
+	return d
 }
 
 // blockPreconditioner combines the parametrizations' preconditioners for the

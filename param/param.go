@@ -199,35 +199,24 @@ func filled(n int, v float64) []float64 {
 	return p
 }
 
-// ParseParametrization turns a name into a Parametrization: ps, pp, pc
-// (image-sized, FFT), pcK or pcK-BOUNDARY (K×K kernel, circular by default;
-// e.g. pc5, pc5-reflect, pc3-zero), pf.
-func ParseParametrization(name string) (Parametrization, error) {
-	name = strings.ToLower(strings.TrimSpace(name))
-	switch name {
-	case "ps":
-		return Scalar{}, nil
-	case "pp":
-		return Pointwise{}, nil
-	case "pc":
+// newConv builds the family pc from its arguments: "" gives the
+// image-sized PC, "K" or "K-BOUNDARY" a K×K kernel (odd K).
+func newConv(args string) (Parametrization, error) {
+	if args == "" {
 		return NewFullConv(), nil
-	case "pf":
-		return Full{}, nil
 	}
-	if rest, ok := strings.CutPrefix(name, "pc"); ok {
-		ks, bs, hasB := strings.Cut(rest, "-")
-		k, err := strconv.Atoi(ks)
-		if err == nil && k > 0 && k%2 == 1 {
-			b := kernels.Circular
-			if hasB {
-				if b, err = kernels.ParseBoundary(bs); err != nil {
-					return nil, fmt.Errorf("parametrization %q: %w", name, err)
-				}
-			}
-			return SmallConv{K: k, Boundary: b}, nil
+	ks, bs, hasB := strings.Cut(args, "-")
+	k, err := strconv.Atoi(ks)
+	if err != nil || k < 1 || k%2 == 0 {
+		return nil, fmt.Errorf("kernel size %q: use an odd K ≥ 1 (pc3, pc5) or pc alone for the image-sized kernel", ks)
+	}
+	b := kernels.Circular
+	if hasB {
+		if b, err = kernels.ParseBoundary(bs); err != nil {
+			return nil, err
 		}
 	}
-	return nil, fmt.Errorf("unknown parametrization %q: use ps, pp, pc, pcK (odd K, e.g. pc5 or pc5-reflect) or pf", name)
+	return SmallConv{K: k, Boundary: b}, nil
 }
 
 // Method is a learned-optimizer design: the parametrization of G and, for

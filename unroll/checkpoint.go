@@ -199,10 +199,14 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 	if err != nil {
 		return err
 	}
+	pversions, err := param.Versions(l.method)
+	if err != nil {
+		return err
+	}
 	man := &greedy.Manifest{
 		Format: greedy.FormatVersion, Problem: st.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: st.DataHash, Seed: st.Seed,
-		Method: st.Method, Tau: st.Tau, L: o.L, Lambda: "0", Mu: "0",
+		Method: st.Method, ParamVersions: pversions, Tau: st.Tau, L: o.L, Lambda: "0", Mu: "0",
 		Inner:    fmt.Sprintf("%s(T=%d,adam,lr=%g,batch=%d,epochs=%d/%d)", InnerPrefix, st.T, st.LearningRate, st.Batch, e, st.EpochsWanted),
 		MaxSteps: st.T,
 		Versions: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": greedy.FormatVersion, "unroll": StateFormat},
