@@ -6,9 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"time"
 
-	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -47,6 +45,9 @@ type Config struct {
 	Seed     int64
 	// Progress, if set, is called after every step.
 	Progress func(StepInfo)
+	// Recorder, if set, follows the run besides the checkpoint and
+	// Progress (see Recorder).
+	Recorder Recorder
 	// NoPrecond turns off the preconditioning of the L-BFGS inner solver
 	// (parametrizations implementing param.Preconditioner are preconditioned
 	// by default).
@@ -101,358 +102,47 @@ type Result struct {
 	Manifest  *Manifest
 }
 
-// Train runs Algorithm 1 on the training functions o.
+// Train runs Algorithm 1 on the training functions o: for t = 0, 1, … it
+// solves step t's loss (trainer.step), records the step (the checkpoint in
+// Dir, Progress and Config.Recorder) and stops at the tolerance, the step
+// cap, a certificate or divergence. The pieces live in trainer.go
+// (settings, checkpoint opening, the step solve) and record.go (recorders).
 func Train(o *problem.Objective, cfg Config) (*Result, error) {
-	if cfg.MaxSteps <= 0 {
-		return nil, fmt.Errorf("greedy: the step cap must be positive, got %d", cfg.MaxSteps)
-	}
-	if cfg.Method.G == nil {
-		return nil, errors.New("greedy: no parametrization for G")
-	}
-	if cfg.TolAbs < 0 || cfg.TolRel < 0 || math.IsNaN(cfg.TolAbs) || math.IsNaN(cfg.TolRel) {
-		return nil, fmt.Errorf("greedy: tolerances must be ≥ 0 (got absolute %g, relative %g)", cfg.TolAbs, cfg.TolRel)
-	}
-	inner := cfg.Inner
-	if inner == nil {
-		inner = LBFGS{}
-	}
-	tau := cfg.Tau
-	if tau == 0 {
-		tau = 1 / o.L
-	}
-	scales := cfg.WeightScales
-	if len(scales) == 0 {
-		scales = []float64{1}
-	}
-	for _, sc := range scales {
-		if !(sc >= 0) || math.IsInf(sc, 0) {
-			return nil, fmt.Errorf("greedy: penalty weight scales must be finite and ≥ 0, got %g", sc)
-		}
-	}
-	if len(scales) > 1 && cfg.Validation == nil {
-		return nil, errors.New("greedy: choosing among penalty weight scales needs validation functions")
-	}
-	var val *validator
-	if v := cfg.Validation; v != nil {
-		if v.H != o.H || v.W != o.W {
-			return nil, fmt.Errorf("greedy: validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W)
-		}
-		var err error
-		if cfg.ValLookahead < 0 {
-			return nil, fmt.Errorf("greedy: validation lookahead must be ≥ 0, got %d", cfg.ValLookahead)
-		}
-		if val, err = newValidator(cfg.Method, v, tau, cfg.ValLookahead); err != nil {
-			return nil, err
-		}
-		defer val.close()
-	}
-	loss, err := NewStepLoss(cfg.Method, o, tau)
+	tr, err := newTrainer(o, cfg)
 	if err != nil {
 		return nil, err
 	}
-	defer loss.Close()
-
-	nTheta, nPhi := loss.ParamLens()
-	// A checkpoint must name registered parametrizations, so that Load can
-	// parse them back; a run kept in memory may use any type.
-	pversions, err := param.Versions(cfg.Method)
-	if err != nil && cfg.Dir != "" {
-		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Dir, err)
+	defer tr.close()
+	if done, err := tr.open(); err != nil || done != nil {
+		return done, err
 	}
-	man := &Manifest{
-		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
-		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
-		Method: cfg.Method.Name(), ParamVersions: pversions, Tau: tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
-		Inner: inner.Name(), InnerSettings: innerSettings(inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
-		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
-	}
-	if val != nil {
-		man.NVal = val.o.N
-		man.WeightScales = scales
-		man.ValLookahead = val.lookahead
-	}
-	hw := o.ImageLen()
-	x := append([]float64(nil), o.X0...)
-	xprev := append([]float64(nil), o.X0...)
-	start := 0
-	if cfg.Resume {
-		if cfg.Dir == "" {
-			return nil, errors.New("greedy: resume needs a checkpoint directory")
-		}
-		old, err := ReadManifest(cfg.Dir)
-		if err != nil {
-			return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
-		}
-		if err := compatible(old, man); err != nil {
-			return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
-		}
-		start = len(old.Steps)
-		man.Steps = old.Steps
-		// Every committed file is checked before the run builds on it; a
-		// checkpoint without checksums gets those of its files as they are.
-		if old.Checksums == nil {
-			if err := RecordChecksums(cfg.Dir, old); err != nil {
-				return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
-			}
-		} else if err := VerifyChecksums(cfg.Dir, old.Checksums); err != nil {
-			return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
-		}
-		man.Checksums = old.Checksums
-		if start > 0 {
-			read := func(name string, n int) ([]float64, error) {
-				v, err := ReadNPYVerified(cfg.Dir, StateFile(name, start), n, man.Checksums)
-				if err != nil {
-					return nil, fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err)
-				}
-				return v, nil
-			}
-			if x, err = read("x", len(x)); err != nil {
-				return nil, err
-			}
-			if xprev, err = read("xprev", len(x)); err != nil {
-				return nil, err
-			}
-			if val != nil {
-				if val.x, err = read("xval", len(val.x)); err != nil {
-					return nil, err
-				}
-				if val.prev, err = read("xvalprev", len(val.x)); err != nil {
-					return nil, err
-				}
-			}
-		}
-		if old.Finished && (old.StopCause != "step cap reached" || cfg.MaxSteps <= start) {
-			return &Result{Steps: old.Steps, X: x, StopCause: old.StopCause, Manifest: old}, nil
-		}
-	} else if cfg.Dir != "" {
-		if _, err := os.Stat(filepath.Join(cfg.Dir, "manifest.json")); err == nil {
-			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Dir)
-		}
-		man.Checksums = map[string]string{}
-		if err := WriteManifest(cfg.Dir, man); err != nil {
-			return nil, err
-		}
-	}
-
-	res := &Result{Manifest: man}
-	grad := make([]float64, len(x))
-	vals := make([]float64, o.N)
-	p := make([]float64, len(x))
-	ws := &problem.Workspace{}
-	norms := func(g []float64) []float64 {
-		out := make([]float64, o.N)
-		for k := range out {
-			gk := g[k*hw : (k+1)*hw]
-			out[k] = math.Sqrt(kernels.Dot(gk, gk))
-		}
-		return out
-	}
-	// ‖∇fk(xk^0)‖ for the relative tolerance.
-	if err := o.Eval(nil, grad, o.X0, ws); err != nil {
+	if err := tr.measureStart(); err != nil {
 		return nil, err
-	}
-	norm0 := norms(grad)
-	f0, err := o.Mean(o.X0)
-	if err != nil {
-		return nil, err
-	}
-	factor := cfg.DivergeFactor
-	if factor == 0 {
-		factor = DefaultDivergeFactor
-	}
-	diverged := func(t int, mf float64) error {
-		if math.IsNaN(mf) || math.IsInf(mf, 0) {
-			return fmt.Errorf("greedy: step %d: the mean training objective is %g: %w (it was %.6g at the start); use a smaller --tau or positive --lambda", t, mf, ErrDiverged, f0)
-		}
-		if factor > 0 && f0 > 0 && mf > factor*f0 {
-			return fmt.Errorf("greedy: step %d: the mean training objective %.6g exceeds %g times its starting value %.6g: %w; use a smaller --tau or positive --lambda (or raise --diverge-factor)", t, mf, factor, f0, ErrDiverged)
-		}
-		return nil
-	}
-	sp := &Subproblem{Loss: loss, Quadratic: o.LeastSquares()}
-	converged := func(n []float64) bool {
-		if cfg.TolAbs == 0 && cfg.TolRel == 0 {
-			return false
-		}
-		for k, v := range n {
-			if cfg.TolAbs > 0 && v >= cfg.TolAbs {
-				return false
-			}
-			if cfg.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.TolRel {
-				return false
-			}
-		}
-		return true
 	}
 	stop := "step cap reached"
-	for t := start; t < cfg.MaxSteps; t++ {
+	for t := tr.start; t < cfg.MaxSteps; t++ {
 		if cfg.Stop != nil && cfg.Stop() {
 			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", ErrInterrupted, t, cfg.Dir, t)
 		}
-		began := time.Now()
-		if err := o.Eval(vals, grad, x, ws); err != nil {
-			return nil, err
-		}
-		gn := norms(grad)
-		maxNorm := 0.0
-		for _, v := range gn {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
-			}
-			maxNorm = math.Max(maxNorm, v)
-		}
-		if converged(gn) {
-			stop = "tolerance reached"
-			break
-		}
-		for i := range p {
-			p[i] = x[i] - xprev[i]
-		}
-		lam, mu := cfg.Lambda.At(t), cfg.Mu.At(t)
-		// The operands first: a reduced block's curvature comes from them.
-		// The weights are set below, once the relative ones are scaled.
-		if err := loss.SetStep(x, grad, p, 0, 0); err != nil {
-			return nil, err
-		}
-		// The data curvatures of the two blocks, computed at most once a step
-		// (for relative weights and for NAG's step): exact ones (a reduced
-		// block's come from its operands) and the paper's bound (1/N) Σk ‖Bk‖²
-		// (NAG with StepPaper).
-		onBlock := func(b int) (param.Parametrization, []float64) {
-			if b == 1 {
-				return cfg.Method.H, p
-			}
-			return cfg.Method.G, grad
-		}
-		curvature := cachedPerBlock(func(b int) (float64, error) {
-			if c, ok := loss.Curvature(b); ok {
-				return c, nil
-			}
-			par, v := onBlock(b)
-			return blockCurvature(par, v, o.N, o.H, o.W)
-		})
-		paperCurvature := cachedPerBlock(func(b int) (float64, error) {
-			par, v := onBlock(b)
-			return paperCurvature(par, v, o.N, o.H, o.W)
-		})
-		if cfg.Lambda.Relative && lam > 0 {
-			c, err := curvature(0)
-			if err != nil {
-				return nil, fmt.Errorf("greedy: step %d: relative λ: %w", t, err)
-			}
-			lam *= o.L * c
-		}
-		if cfg.Mu.Relative && mu > 0 && cfg.Method.H != nil {
-			c, err := curvature(1)
-			if err != nil {
-				return nil, fmt.Errorf("greedy: step %d: relative μ: %w", t, err)
-			}
-			mu *= o.L * c
-		}
-		if cfg.Method.H == nil {
-			mu = 0
-		}
-		if val != nil {
-			if err := val.begin(); err != nil {
-				return nil, err
-			}
-		}
-		evalsBefore := loss.Evaluations()
-		// One solve per candidate weight scale; with validation functions the
-		// candidate with the lowest validation objective is kept.
-		var (
-			info  StepInfo
-			u     []float64
-			theta []float64
-			phi   []float64
-		)
-		for ci, sc := range scales {
-			c, err := solveStep(loss, sp, inner, curvature, paperCurvature, cfg, o, grad, p, sc*lam, sc*mu)
-			if err != nil {
-				return nil, fmt.Errorf("greedy: step %d: %w", t, err)
-			}
-			c.info.T = t
-			if val != nil {
-				c.info.WeightScale = sc
-				if c.info.ValScore, c.info.ValF, err = val.score(c.theta, c.phi); err != nil {
-					return nil, err
-				}
-				if ci > 0 && !(c.info.ValScore < info.ValScore) {
-					continue
-				}
-				val.keep()
-			}
-			info, u, theta, phi = c.info, c.u, c.theta, c.phi
-		}
-		if err := loss.SetWeights(info.Lambda, info.Mu); err != nil {
-			return nil, err
-		}
-		if val != nil {
-			val.advance()
-		}
-		info.MaxGradNorm = maxNorm
-		next := make([]float64, len(x))
-		if err := loss.Next(next, u); err != nil {
-			return nil, err
-		}
-		xprev, x = x, next
-		mf, err := o.Mean(x)
+		s, converged, err := tr.step(t)
 		if err != nil {
 			return nil, err
 		}
-		if err := diverged(t, mf); err != nil {
+		if converged {
+			stop = "tolerance reached"
+			break
+		}
+		if err := tr.record(s); err != nil {
 			return nil, err
 		}
-		info.MeanF = mf
-		info.Evaluations = loss.Evaluations() - evalsBefore
-		info.Seconds = time.Since(began).Seconds()
-		if cfg.KeepParams {
-			res.Theta = append(res.Theta, append([]float64(nil), theta...))
-			res.Phi = append(res.Phi, append([]float64(nil), phi...))
-		}
-		man.Steps = append(man.Steps, info)
-		if cfg.Dir != "" {
-			var vx, vprev []float64
-			if val != nil {
-				vx, vprev = val.x, val.prev
-			}
-			if err := saveStep(cfg.Dir, man, t, theta, phi, x, xprev, vx, vprev); err != nil {
-				return nil, err
-			}
-		}
-		if cfg.Progress != nil {
-			cfg.Progress(info)
-		}
-		if cfg.StopWhenCertified {
-			cl := cfg.CertifyL
-			if cl == 0 {
-				cl = o.L
-			}
-			e1, e2, err := ParamNorms(cfg.Method, theta, phi, tau, o.H, o.W)
-			if err != nil {
-				return nil, err
-			}
-			kind := cfg.Certificate
-			if kind == "" {
-				kind = DefaultCertificate
-			}
-			if Certified(kind, e1, e2, tau, cl) {
-				stop = "certified (" + string(kind) + ")"
-				break
-			}
-		}
-	}
-	man.Finished = true
-	man.StopCause = stop
-	if cfg.Dir != "" {
-		if err := WriteManifest(cfg.Dir, man); err != nil {
+		if ok, kind, err := tr.certified(s); err != nil {
 			return nil, err
+		} else if ok {
+			stop = "certified (" + string(kind) + ")"
+			break
 		}
 	}
-	res.Steps = man.Steps
-	res.X = x
-	res.StopCause = stop
-	return res, nil
+	return tr.finish(stop)
 }
 
 // saveStep writes the parameters and state of step t, then commits the

@@ -1,0 +1,474 @@
+package greedy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// trainer holds one run of Algorithm 1: its settings checked and defaulted
+// (newTrainer), its state (the training iterates, and the validation
+// functions' in val) and its recorders. Train drives it step by step.
+type trainer struct {
+	o     *problem.Objective
+	cfg   Config
+	inner InnerSolver
+	tau   float64
+	// scales are the candidate multipliers of (λt, μt).
+	scales []float64
+	val    *validator // nil without validation functions
+	loss   *StepLoss
+	sp     *Subproblem
+	man    *Manifest
+	res    *Result
+	rec    []Recorder
+
+	start    int // the first step this run solves (after a resume)
+	x, xprev []float64
+	// Scratch of every step: f_k and ∇f_k at x, the momentum x − x⁻.
+	vals, grad, p []float64
+	ws            *problem.Workspace
+	// At the starting points: ‖∇f_k(x_k^0)‖ (relative tolerance) and the
+	// mean objective (divergence test).
+	norm0  []float64
+	f0     float64
+	factor float64
+}
+
+// newTrainer checks the settings, fills in their defaults and builds the
+// step loss, the validator and the run's manifest.
+func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
+	if cfg.MaxSteps <= 0 {
+		return nil, fmt.Errorf("greedy: the step cap must be positive, got %d", cfg.MaxSteps)
+	}
+	if cfg.Method.G == nil {
+		return nil, errors.New("greedy: no parametrization for G")
+	}
+	if cfg.TolAbs < 0 || cfg.TolRel < 0 || math.IsNaN(cfg.TolAbs) || math.IsNaN(cfg.TolRel) {
+		return nil, fmt.Errorf("greedy: tolerances must be ≥ 0 (got absolute %g, relative %g)", cfg.TolAbs, cfg.TolRel)
+	}
+	tr := &trainer{o: o, cfg: cfg, inner: cfg.Inner, tau: cfg.Tau, scales: cfg.WeightScales}
+	if tr.inner == nil {
+		tr.inner = LBFGS{}
+	}
+	if tr.tau == 0 {
+		tr.tau = 1 / o.L
+	}
+	if len(tr.scales) == 0 {
+		tr.scales = []float64{1}
+	}
+	for _, sc := range tr.scales {
+		if !(sc >= 0) || math.IsInf(sc, 0) {
+			return nil, fmt.Errorf("greedy: penalty weight scales must be finite and ≥ 0, got %g", sc)
+		}
+	}
+	if len(tr.scales) > 1 && cfg.Validation == nil {
+		return nil, errors.New("greedy: choosing among penalty weight scales needs validation functions")
+	}
+	if v := cfg.Validation; v != nil {
+		if v.H != o.H || v.W != o.W {
+			return nil, fmt.Errorf("greedy: validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W)
+		}
+		if cfg.ValLookahead < 0 {
+			return nil, fmt.Errorf("greedy: validation lookahead must be ≥ 0, got %d", cfg.ValLookahead)
+		}
+		var err error
+		if tr.val, err = newValidator(cfg.Method, v, tr.tau, cfg.ValLookahead); err != nil {
+			return nil, err
+		}
+	}
+	var err error
+	if tr.loss, err = NewStepLoss(cfg.Method, o, tr.tau); err != nil {
+		tr.close()
+		return nil, err
+	}
+	if tr.man, err = tr.manifest(); err != nil {
+		tr.close()
+		return nil, err
+	}
+	tr.sp = &Subproblem{Loss: tr.loss, Quadratic: o.LeastSquares()}
+	tr.res = &Result{Manifest: tr.man}
+	tr.x = append([]float64(nil), o.X0...)
+	tr.xprev = append([]float64(nil), o.X0...)
+	tr.vals = make([]float64, o.N)
+	tr.grad = make([]float64, len(tr.x))
+	tr.p = make([]float64, len(tr.x))
+	tr.ws = &problem.Workspace{}
+	tr.factor = cfg.DivergeFactor
+	if tr.factor == 0 {
+		tr.factor = DefaultDivergeFactor
+	}
+	if cfg.Dir != "" {
+		tr.rec = append(tr.rec, &checkpointRecorder{dir: cfg.Dir})
+	}
+	if cfg.Progress != nil {
+		tr.rec = append(tr.rec, progressRecorder(cfg.Progress))
+	}
+	if cfg.Recorder != nil {
+		tr.rec = append(tr.rec, cfg.Recorder)
+	}
+	return tr, nil
+}
+
+// manifest describes the run: settings, versions and parameter sizes.
+func (tr *trainer) manifest() (*Manifest, error) {
+	o, cfg := tr.o, tr.cfg
+	nTheta, nPhi := tr.loss.ParamLens()
+	// A checkpoint must name registered parametrizations, so that Load can
+	// parse them back; a run kept in memory may use any type.
+	pversions, err := param.Versions(cfg.Method)
+	if err != nil && cfg.Dir != "" {
+		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Dir, err)
+	}
+	man := &Manifest{
+		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
+		Method: cfg.Method.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
+		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
+		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
+	}
+	if tr.val != nil {
+		man.NVal = tr.val.o.N
+		man.WeightScales = tr.scales
+		man.ValLookahead = tr.val.lookahead
+	}
+	return man, nil
+}
+
+func (tr *trainer) close() {
+	if tr.val != nil {
+		tr.val.close()
+	}
+	if tr.loss != nil {
+		tr.loss.Close()
+	}
+}
+
+// open prepares the checkpoint directory: with Resume it checks that the
+// checkpoint was made by the same settings, verifies its files and restores
+// the iterates of its last step (a finished run is returned as done);
+// otherwise it refuses a directory that holds a checkpoint and commits the
+// empty manifest. Then it initialises the recorders.
+func (tr *trainer) open() (done *Result, err error) {
+	cfg, man := tr.cfg, tr.man
+	if cfg.Resume {
+		if cfg.Dir == "" {
+			return nil, errors.New("greedy: resume needs a checkpoint directory")
+		}
+		refuse := func(err error) error { return fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err) }
+		old, err := ReadManifest(cfg.Dir)
+		if err != nil {
+			return nil, refuse(err)
+		}
+		if err := compatible(old, man); err != nil {
+			return nil, refuse(err)
+		}
+		tr.start = len(old.Steps)
+		man.Steps = old.Steps
+		// Every committed file is checked before the run builds on it; a
+		// checkpoint without checksums gets those of its files as they are.
+		if old.Checksums == nil {
+			if err := RecordChecksums(cfg.Dir, old); err != nil {
+				return nil, refuse(err)
+			}
+		} else if err := VerifyChecksums(cfg.Dir, old.Checksums); err != nil {
+			return nil, refuse(err)
+		}
+		man.Checksums = old.Checksums
+		if tr.start > 0 {
+			read := func(dst *[]float64, name string) error {
+				v, err := ReadNPYVerified(cfg.Dir, StateFile(name, tr.start), len(*dst), man.Checksums)
+				if err != nil {
+					return refuse(err)
+				}
+				*dst = v
+				return nil
+			}
+			states := []*[]float64{&tr.x, &tr.xprev}
+			if tr.val != nil {
+				states = append(states, &tr.val.x, &tr.val.prev)
+			}
+			for i, dst := range states {
+				if err := read(dst, stateNames[i]); err != nil {
+					return nil, err
+				}
+			}
+		}
+		if old.Finished && (old.StopCause != "step cap reached" || cfg.MaxSteps <= tr.start) {
+			return &Result{Steps: old.Steps, X: tr.x, StopCause: old.StopCause, Manifest: old}, nil
+		}
+	} else if cfg.Dir != "" {
+		if _, err := os.Stat(filepath.Join(cfg.Dir, "manifest.json")); err == nil {
+			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Dir)
+		}
+		man.Checksums = map[string]string{}
+		if err := WriteManifest(cfg.Dir, man); err != nil {
+			return nil, err
+		}
+	}
+	for _, r := range tr.rec {
+		if err := r.Init(man); err != nil {
+			return nil, err
+		}
+	}
+	return nil, nil
+}
+
+// norms returns ‖g_k‖ for the functions' blocks of g.
+func (tr *trainer) norms(g []float64) []float64 {
+	hw := tr.o.ImageLen()
+	out := make([]float64, tr.o.N)
+	for k := range out {
+		gk := g[k*hw : (k+1)*hw]
+		out[k] = math.Sqrt(kernels.Dot(gk, gk))
+	}
+	return out
+}
+
+// measureStart records ‖∇f_k(x_k^0)‖ and the mean objective at the starting
+// points, against which the tolerance and divergence are measured.
+func (tr *trainer) measureStart() error {
+	o := tr.o
+	if err := o.Eval(nil, tr.grad, o.X0, tr.ws); err != nil {
+		return err
+	}
+	tr.norm0 = tr.norms(tr.grad)
+	var err error
+	tr.f0, err = o.Mean(o.X0)
+	return err
+}
+
+// converged reports whether every gradient norm is below the tolerances.
+func (tr *trainer) converged(n []float64) bool {
+	cfg := tr.cfg
+	if cfg.TolAbs == 0 && cfg.TolRel == 0 {
+		return false
+	}
+	for k, v := range n {
+		if cfg.TolAbs > 0 && v >= cfg.TolAbs {
+			return false
+		}
+		if cfg.TolRel > 0 && v*v >= tr.norm0[k]*tr.norm0[k]/cfg.TolRel {
+			return false
+		}
+	}
+	return true
+}
+
+// diverged returns ErrDiverged when the mean objective mf after step t is
+// not finite or exceeds the divergence factor times its starting value.
+func (tr *trainer) diverged(t int, mf float64) error {
+	if math.IsNaN(mf) || math.IsInf(mf, 0) {
+		return fmt.Errorf("greedy: step %d: the mean training objective is %g: %w (it was %.6g at the start); use a smaller --tau or positive --lambda", t, mf, ErrDiverged, tr.f0)
+	}
+	if tr.factor > 0 && tr.f0 > 0 && mf > tr.factor*tr.f0 {
+		return fmt.Errorf("greedy: step %d: the mean training objective %.6g exceeds %g times its starting value %.6g: %w; use a smaller --tau or positive --lambda (or raise --diverge-factor)", t, mf, tr.factor, tr.f0, ErrDiverged)
+	}
+	return nil
+}
+
+// step solves greedy step t from the current iterates and advances them:
+// the weights λt, μt (scaled by the data curvature when relative), one
+// solve per candidate weight scale (the best on the validation functions
+// kept), the new iterates and their mean objective. It reports converged,
+// without solving, when the tolerance holds at the current iterates.
+func (tr *trainer) step(t int) (s *Step, converged bool, err error) {
+	o, cfg, loss := tr.o, tr.cfg, tr.loss
+	began := time.Now()
+	if err := o.Eval(tr.vals, tr.grad, tr.x, tr.ws); err != nil {
+		return nil, false, err
+	}
+	gn := tr.norms(tr.grad)
+	maxNorm := 0.0
+	for _, v := range gn {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, false, fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
+		}
+		maxNorm = math.Max(maxNorm, v)
+	}
+	if tr.converged(gn) {
+		return nil, true, nil
+	}
+	grad, p := tr.grad, tr.p
+	for i := range p {
+		p[i] = tr.x[i] - tr.xprev[i]
+	}
+	// The operands first: a reduced block's curvature comes from them.
+	// The weights are set below, once the relative ones are scaled.
+	if err := loss.SetStep(tr.x, grad, p, 0, 0); err != nil {
+		return nil, false, err
+	}
+	curvature, paperCurv := tr.curvatures(grad, p)
+	lam, mu, err := tr.weights(t, curvature)
+	if err != nil {
+		return nil, false, err
+	}
+	if tr.val != nil {
+		if err := tr.val.begin(); err != nil {
+			return nil, false, err
+		}
+	}
+	evalsBefore := loss.Evaluations()
+	// One solve per candidate weight scale; with validation functions the
+	// candidate with the lowest validation objective is kept.
+	var best *candidate
+	for ci, sc := range tr.scales {
+		c, err := solveStep(loss, tr.sp, tr.inner, curvature, paperCurv, cfg, o, grad, p, sc*lam, sc*mu)
+		if err != nil {
+			return nil, false, fmt.Errorf("greedy: step %d: %w", t, err)
+		}
+		c.info.T = t
+		if tr.val != nil {
+			c.info.WeightScale = sc
+			if c.info.ValScore, c.info.ValF, err = tr.val.score(c.theta, c.phi); err != nil {
+				return nil, false, err
+			}
+			if ci > 0 && !(c.info.ValScore < best.info.ValScore) {
+				continue
+			}
+			tr.val.keep()
+		}
+		best = c
+	}
+	info := best.info
+	if err := loss.SetWeights(info.Lambda, info.Mu); err != nil {
+		return nil, false, err
+	}
+	if tr.val != nil {
+		tr.val.advance()
+	}
+	info.MaxGradNorm = maxNorm
+	next := make([]float64, len(tr.x))
+	if err := loss.Next(next, best.u); err != nil {
+		return nil, false, err
+	}
+	tr.xprev, tr.x = tr.x, next
+	mf, err := o.Mean(tr.x)
+	if err != nil {
+		return nil, false, err
+	}
+	if err := tr.diverged(t, mf); err != nil {
+		return nil, false, err
+	}
+	info.MeanF = mf
+	info.Evaluations = loss.Evaluations() - evalsBefore
+	info.Seconds = time.Since(began).Seconds()
+	s = &Step{Info: info, Theta: best.theta, Phi: best.phi, X: tr.x, XPrev: tr.xprev}
+	if tr.val != nil {
+		s.XVal, s.XValPrev = tr.val.x, tr.val.prev
+	}
+	return s, false, nil
+}
+
+// curvatures returns the data curvatures of the two blocks, each computed
+// at most once a step (for relative weights and for NAG's step): the exact
+// one (a reduced block's comes from its operands) and the paper's bound
+// (1/N) Σk ‖Bk‖² (NAG with StepPaper).
+func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float64, error)) {
+	o, m := tr.o, tr.cfg.Method
+	onBlock := func(b int) (param.Parametrization, []float64) {
+		if b == 1 {
+			return m.H, p
+		}
+		return m.G, grad
+	}
+	exact = cachedPerBlock(func(b int) (float64, error) {
+		if c, ok := tr.loss.Curvature(b); ok {
+			return c, nil
+		}
+		par, v := onBlock(b)
+		return blockCurvature(par, v, o.N, o.H, o.W)
+	})
+	paper = cachedPerBlock(func(b int) (float64, error) {
+		par, v := onBlock(b)
+		return paperCurvature(par, v, o.N, o.H, o.W)
+	})
+	return exact, paper
+}
+
+// weights returns (λt, μt): the schedules' values, scaled by L times the
+// block's data curvature for relative schedules; μt = 0 without H.
+func (tr *trainer) weights(t int, curvature func(int) (float64, error)) (lam, mu float64, err error) {
+	cfg, o := tr.cfg, tr.o
+	lam, mu = cfg.Lambda.At(t), cfg.Mu.At(t)
+	if cfg.Lambda.Relative && lam > 0 {
+		c, err := curvature(0)
+		if err != nil {
+			return 0, 0, fmt.Errorf("greedy: step %d: relative λ: %w", t, err)
+		}
+		lam *= o.L * c
+	}
+	if cfg.Mu.Relative && mu > 0 && cfg.Method.H != nil {
+		c, err := curvature(1)
+		if err != nil {
+			return 0, 0, fmt.Errorf("greedy: step %d: relative μ: %w", t, err)
+		}
+		mu *= o.L * c
+	}
+	if cfg.Method.H == nil {
+		mu = 0
+	}
+	return lam, mu, nil
+}
+
+// record appends a completed step to the manifest and the result and hands
+// it to the recorders (the checkpoint first, so that Progress reports a
+// committed step).
+func (tr *trainer) record(s *Step) error {
+	if tr.cfg.KeepParams {
+		tr.res.Theta = append(tr.res.Theta, append([]float64(nil), s.Theta...))
+		tr.res.Phi = append(tr.res.Phi, append([]float64(nil), s.Phi...))
+	}
+	tr.man.Steps = append(tr.man.Steps, s.Info)
+	for _, r := range tr.rec {
+		if err := r.Record(tr.man, s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// certified reports whether the step's parameters satisfy the configured
+// certificate, when the run stops at the first certified step.
+func (tr *trainer) certified(s *Step) (bool, CertificateKind, error) {
+	cfg := tr.cfg
+	if !cfg.StopWhenCertified {
+		return false, "", nil
+	}
+	cl := cfg.CertifyL
+	if cl == 0 {
+		cl = tr.o.L
+	}
+	e1, e2, err := ParamNorms(cfg.Method, s.Theta, s.Phi, tr.tau, tr.o.H, tr.o.W)
+	if err != nil {
+		return false, "", err
+	}
+	kind := cfg.Certificate
+	if kind == "" {
+		kind = DefaultCertificate
+	}
+	return Certified(kind, e1, e2, tr.tau, cl), kind, nil
+}
+
+// finish marks the run finished with its stop cause and commits the
+// manifest.
+func (tr *trainer) finish(stop string) (*Result, error) {
+	tr.man.Finished = true
+	tr.man.StopCause = stop
+	if tr.cfg.Dir != "" {
+		if err := WriteManifest(tr.cfg.Dir, tr.man); err != nil {
+			return nil, err
+		}
+	}
+	tr.res.Steps = tr.man.Steps
+	tr.res.X = tr.x
+	tr.res.StopCause = stop
+	return tr.res, nil
+}
