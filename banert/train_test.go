@@ -36,7 +36,9 @@ func TestTrainLowersLoss(t *testing.T) {
 			}
 		}
 		vals := make([]float64, o.N)
-		o.Eval(vals, nil, it.X(), nil)
+		if err := o.Eval(vals, nil, it.X(), nil); err != nil {
+			t.Fatalf("%d inputs: evaluating after 200 iterations: %v", inputs, err)
+		}
 		for k, v := range vals {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				t.Fatalf("%d inputs: f_%d after 200 iterations is %g", inputs, k, v)

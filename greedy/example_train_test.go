@@ -1,0 +1,53 @@
+package greedy_test
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// ExampleTrain trains M-PC (a learned image-sized convolution for G and for
+// the momentum H) greedily on eight synthetic deblurring functions of
+// Problem 1, with the NAG inner solver, and runs the learned optimizer
+// (Algorithm 2) on four functions it did not see, beyond the trained steps.
+func ExampleTrain() {
+	prob, _ := problem.Deblur(problem.Options{H: 24})
+	_, _, _, pix, _ := data.Stack(data.Synthetic(12, 24, 24, 5))
+	train, _ := prob.Instantiate(pix[:8*24*24], 8, 0)
+	test, _ := prob.Instantiate(pix[8*24*24:], 4, 1)
+
+	method, _ := param.ParseMethod("m-pc")
+	res, err := greedy.Train(train, greedy.Config{
+		Method:     method,
+		Inner:      greedy.NAG{Iters: 20, Rounds: 10}, // 400 evaluations a step
+		MaxSteps:   10,
+		KeepParams: true, // with Dir set, greedy.Load reads them back instead
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d steps (%s), %d parameters a step\n", len(res.Steps), res.StopCause, res.Manifest.ThetaLen+res.Manifest.PhiLen)
+
+	learned, _ := greedy.NewLearned("m-pc", method, 24, 24, res.Theta, res.Phi)
+	it, _ := learned.Start(test)
+	for range 20 {
+		_ = it.Next()
+	}
+	f, _ := test.Mean(it.X())
+	x, g := append([]float64(nil), test.X0...), make([]float64, len(test.X0))
+	for range 20 {
+		_ = test.Eval(nil, g, x, nil)
+		for i := range x {
+			x[i] -= g[i] / test.L
+		}
+	}
+	gd, _ := test.Mean(x)
+	fmt.Printf("unseen functions after 20 iterations: learned %.4f, gradient descent %.4f\n", f, gd)
+	// Output:
+	// 10 steps (step cap reached), 1152 parameters a step
+	// unseen functions after 20 iterations: learned 0.0274, gradient descent 0.0354
+}
