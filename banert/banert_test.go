@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"gorgonia.org/tensor"
 )
@@ -65,10 +66,10 @@ func TestConvAdjoints(t *testing.T) {
 	}
 	(Conv{}).AdjointA(ga, c, b, sa, sb)
 	(Conv{}).AdjointB(gb, a, c, sa, sb)
-	if e := relErr(dot(y, c), dot(a, ga)); e > 1e-12 {
+	if e := relErr(kernels.Dot(y, c), kernels.Dot(a, ga)); e > 1e-12 {
 		t.Errorf("adjoint in weights: relative error %g", e)
 	}
-	if e := relErr(dot(y, c), dot(b, gb)); e > 1e-12 {
+	if e := relErr(kernels.Dot(y, c), kernels.Dot(b, gb)); e > 1e-12 {
 		t.Errorf("adjoint in input: relative error %g", e)
 	}
 	if _, err := (Conv{}).OutShape(tensor.Shape{5, 2, 3, 3}, sb); err == nil {
@@ -117,8 +118,8 @@ func TestLayerBackwards(t *testing.T) {
 		for i := range fp {
 			fd += u[i] * (fp[i] - fm[i]) / (2 * eps)
 		}
-		if e := relErr(fd, dot(dx, d)); e > 1e-7 {
-			t.Errorf("%s: ⟨u, J d⟩ = %g by finite differences, ⟨Jᵀu, d⟩ = %g (relative error %g)", c.name, fd, dot(dx, d), e)
+		if e := relErr(fd, kernels.Dot(dx, d)); e > 1e-7 {
+			t.Errorf("%s: ⟨u, J d⟩ = %g by finite differences, ⟨Jᵀu, d⟩ = %g (relative error %g)", c.name, fd, kernels.Dot(dx, d), e)
 		}
 	}
 }
@@ -260,8 +261,8 @@ func TestUnrolledGradient(t *testing.T) {
 			fm := runDirect(t, net, o, 3)
 			copy(net.Theta, theta)
 			fd := (fp - fm) / (2 * eps)
-			if e := relErr(fd, dot(grad, d)); e > 1e-5 {
-				t.Errorf("%d inputs, %s: directional derivative %g, finite differences %g (relative error %g)", inputs, what, dot(grad, d), fd, e)
+			if e := relErr(fd, kernels.Dot(grad, d)); e > 1e-5 {
+				t.Errorf("%d inputs, %s: directional derivative %g, finite differences %g (relative error %g)", inputs, what, kernels.Dot(grad, d), fd, e)
 			}
 		}
 		for r := 0; r < 2; r++ {
@@ -353,7 +354,7 @@ func TestSafeguard(t *testing.T) {
 	for i := range tg.deltas {
 		d, _ := graph.Value(tg.deltas[i])
 		g, _ := graph.Value(tg.grads[i])
-		if dn, gn := math.Sqrt(dot(d, d)), math.Sqrt(dot(g, g)); !(dn < SafeguardAlpha*gn) {
+		if dn, gn := math.Sqrt(kernels.Dot(d, d)), math.Sqrt(kernels.Dot(g, g)); !(dn < SafeguardAlpha*gn) {
 			t.Errorf("graph iteration %d: ‖Δ‖ = %g ≥ α‖∇f‖ = %g", i, dn, SafeguardAlpha*gn)
 		}
 	}

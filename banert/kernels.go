@@ -1,6 +1,10 @@
 package banert
 
-import "math"
+import (
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
 
 // Plain-Go kernels of the network layers and of the safeguarded update. A
 // "plane" is one H×W channel of one image; arrays are [N][C][H·W] row-major.
@@ -141,8 +145,8 @@ func leakyReLUBackward(dx, x, u []float64) {
 func safeguard(delta, h, g []float64, n, hw int, deltaNorm, gradNorm []float64) {
 	for k := 0; k < n; k++ {
 		hs, gs, ds := h[k*hw:(k+1)*hw], g[k*hw:(k+1)*hw], delta[k*hw:(k+1)*hw]
-		r := math.Sqrt(dot(gs, gs))
-		q := dot(hs, hs)
+		r := math.Sqrt(kernels.Dot(gs, gs))
+		q := kernels.Dot(hs, hs)
 		c := SafeguardAlpha * r / math.Sqrt(1+q)
 		for i, v := range hs {
 			ds[i] = c * v
@@ -160,10 +164,10 @@ func safeguard(delta, h, g []float64, n, hw int, deltaNorm, gradNorm []float64) 
 func safeguardBackwardH(dh, h, g, u []float64, n, hw int) {
 	for k := 0; k < n; k++ {
 		hs, gs, us, ds := h[k*hw:(k+1)*hw], g[k*hw:(k+1)*hw], u[k*hw:(k+1)*hw], dh[k*hw:(k+1)*hw]
-		r := math.Sqrt(dot(gs, gs))
-		s := math.Sqrt(1 + dot(hs, hs))
+		r := math.Sqrt(kernels.Dot(gs, gs))
+		s := math.Sqrt(1 + kernels.Dot(hs, hs))
 		a := SafeguardAlpha * r / s
-		b := SafeguardAlpha * r * dot(hs, us) / (s * s * s)
+		b := SafeguardAlpha * r * kernels.Dot(hs, us) / (s * s * s)
 		for i, v := range us {
 			ds[i] = a*v - b*hs[i]
 		}
@@ -174,13 +178,13 @@ func safeguardBackwardH(dh, h, g, u []float64, n, hw int) {
 func safeguardBackwardG(dg, h, g, u []float64, n, hw int) {
 	for k := 0; k < n; k++ {
 		hs, gs, us, ds := h[k*hw:(k+1)*hw], g[k*hw:(k+1)*hw], u[k*hw:(k+1)*hw], dg[k*hw:(k+1)*hw]
-		r := math.Sqrt(dot(gs, gs))
+		r := math.Sqrt(kernels.Dot(gs, gs))
 		if r == 0 {
 			clear(ds)
 			continue
 		}
-		s := math.Sqrt(1 + dot(hs, hs))
-		c := SafeguardAlpha * dot(hs, us) / (r * s)
+		s := math.Sqrt(1 + kernels.Dot(hs, hs))
+		c := SafeguardAlpha * kernels.Dot(hs, us) / (r * s)
 		for i, v := range gs {
 			ds[i] = c * v
 		}
@@ -195,13 +199,4 @@ func stackChannels(dst []float64, src [][]float64, n, hw int) {
 			copy(dst[(k*c+ch)*hw:(k*c+ch+1)*hw], s[k*hw:(k+1)*hw])
 		}
 	}
-}
-
-// dot is the plain inner product.
-func dot(a, b []float64) float64 {
-	var s float64
-	for i, v := range a {
-		s += v * b[i]
-	}
-	return s
 }

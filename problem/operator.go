@@ -7,6 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"gonum.org/v1/gonum/floats"
 	"gonum.org/v1/gonum/mat"
 	"gorgonia.org/tensor"
 )
@@ -69,7 +70,7 @@ func (b *Blur) applySeparable(dst, src []float64, in tensor.Shape, s float64, ad
 			err = b.FixedConv.Apply(dst, src, in)
 		}
 		if err == nil && s != 1 {
-			scale(dst, s)
+			floats.Scale(s, dst)
 		}
 		return err
 	}
@@ -151,7 +152,7 @@ func (s *Scaled) Apply(dst, src []float64, in tensor.Shape) error {
 	if err := s.Op.Apply(dst, src, in); err != nil {
 		return err
 	}
-	scale(dst, s.Scale)
+	floats.Scale(s.Scale, dst)
 	return nil
 }
 
@@ -160,14 +161,8 @@ func (s *Scaled) Adjoint(dst, src []float64, in tensor.Shape) error {
 	if err := s.Op.Adjoint(dst, src, in); err != nil {
 		return err
 	}
-	scale(dst, s.Scale)
+	floats.Scale(s.Scale, dst)
 	return nil
-}
-
-func scale(v []float64, s float64) {
-	for i := range v {
-		v[i] *= s
-	}
 }
 
 // OperatorNorm computes ‖A‖ on H×W images: the square root of the largest
@@ -187,7 +182,7 @@ func OperatorNorm(a Operator, h, w, iters int, tol float64, seed uint64) (float6
 	for i := range q {
 		q[i] = r.NormFloat64()
 	}
-	scale(q, 1/math.Sqrt(kernels.Dot(q, q)))
+	floats.Scale(1/math.Sqrt(kernels.Dot(q, q)), q)
 	av := make([]float64, out.TotalSize())
 	apply := func(dst, src []float64) error {
 		if err := a.Apply(av, src, in); err != nil {

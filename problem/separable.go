@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"gonum.org/v1/gonum/floats"
 )
 
 // separable is a K×K correlation kernel of rank one, k[u,v] = col[u]·row[v]
@@ -207,7 +208,7 @@ func combineRows(out, src []float64, stride int, c []float64) {
 		out[j] = c[0] * r0[j]
 	}
 	for u := 1; u < len(c); u++ {
-		axpy(out, c[u], src[u*stride:u*stride+n])
+		floats.AddScaled(out, c[u], src[u*stride:u*stride+len(out)])
 	}
 }
 
@@ -235,14 +236,6 @@ func correlateRow(out, in, r []float64) {
 			s += rv * in[j+v]
 		}
 		out[j] = s
-	}
-}
-
-// axpy adds a·x to y (len(x) ≥ len(y)).
-func axpy(y []float64, a float64, x []float64) {
-	x = x[:len(y)]
-	for j := range y {
-		y[j] += a * x[j]
 	}
 }
 
