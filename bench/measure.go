@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"runtime"
+	"runtime/metrics"
 	"strings"
 	"time"
 
@@ -109,6 +111,14 @@ type Row struct {
 	// PeakRSS is the process's VmHWM at the end (per configuration only when
 	// the measurement ran in its own process).
 	PeakRSS int64 `json:"peak_rss_bytes"`
+	// LiveHeap is measured by the Go runtime rather than by a tally: the
+	// largest live heap after a garbage collection at the end of a training
+	// step (greedy: every step; unrolled: every epoch; Banert: every pass),
+	// less the live heap before training. It counts what the trainer keeps
+	// from step to step, the graph's bookkeeping included, and not what a
+	// step allocates and drops. (The collections between steps may lower
+	// the peak RSS a little against an unmetered run.)
+	LiveHeap int64 `json:"live_heap_bytes"`
 	// Seconds is the training time measured: greedy, all T steps; unrolled,
 	// one epoch; Banert, one epoch of NTrain steps (batch size 1).
 	Seconds float64 `json:"seconds"`
@@ -159,17 +169,18 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 		return Row{}, err
 	}
 	_ = ResetPeakRSS()
+	heap := newHeapMeter()
 	dev := gpu.CPU()
 	base := dev.Stats().InUse
 	dev.ResetPeak()
 	row := Row{Trainer: trainer, T: T, Size: cfg.Size, NTrain: cfg.NTrain, Device: dev.Name(), Process: "shared"}
 	switch trainer {
 	case Greedy:
-		err = measureGreedy(&row, o, T, cfg)
+		err = measureGreedy(&row, o, T, cfg, heap)
 	case Unrolled:
-		err = measureUnrolled(&row, o, T, cfg)
+		err = measureUnrolled(&row, o, T, cfg, heap)
 	case Banert:
-		err = measureBanert(&row, o, T, cfg)
+		err = measureBanert(&row, o, T, cfg, heap)
 	default:
 		err = fmt.Errorf("bench: unknown trainer %q: use %s", trainer, strings.Join(Trainers, ", "))
 	}
@@ -177,7 +188,8 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 		return Row{}, err
 	}
 	row.DevicePeak = dev.Stats().Peak - base
-	if row.PeakRSS, err = PeakRSS(); err != nil {
+	row.LiveHeap = heap.peak
+	if _, row.PeakRSS, err = RSS(); err != nil {
 		return Row{}, err
 	}
 	return row, nil
@@ -185,8 +197,9 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 
 // measureGreedy holds the greedy step-loss graph (built and run like the one
 // greedy.Train uses, to read its held bytes), then runs greedy.Train for T
-// steps for the time and the process's peak memory.
-func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config) error {
+// steps for the time, the live heap after every step and the process's peak
+// memory. The time excludes the collections of the live-heap meter.
+func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter) error {
 	m, err := param.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
@@ -200,11 +213,12 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config) error {
 	gpu.Track(held)
 	defer gpu.Untrack(held)
 	began := time.Now()
-	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: T, Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}})
+	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: T, Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals},
+		Progress: func(greedy.StepInfo) { heap.sample() }})
 	if err != nil {
 		return fmt.Errorf("bench: greedy training: %w", err)
 	}
-	row.Seconds = time.Since(began).Seconds()
+	row.Seconds = (time.Since(began) - heap.spent).Seconds()
 	row.SecondsPerStep = row.Seconds / float64(len(res.Steps))
 	return nil
 }
@@ -231,14 +245,16 @@ func greedyStepLossBytes(m param.Method, o *problem.Objective) (int64, error) {
 }
 
 // measureUnrolled runs unroll.Train (which tracks its graph's bytes on the
-// device) for cfg.Epochs epochs and times the last.
-func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config) error {
+// device) for cfg.Epochs epochs and times the last, sampling the live heap
+// after every epoch.
+func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter) error {
 	m, err := param.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
 	row.Batch = cfg.Batch
-	res, err := unroll.Train(o, unroll.Config{Method: m, T: T, Batch: cfg.Batch, Epochs: cfg.Epochs, Seed: cfg.Seed})
+	res, err := unroll.Train(o, unroll.Config{Method: m, T: T, Batch: cfg.Batch, Epochs: cfg.Epochs, Seed: cfg.Seed,
+		Progress: func(unroll.EpochInfo) { heap.sample() }})
 	if err != nil {
 		return fmt.Errorf("bench: unrolled training: %w", err)
 	}
@@ -251,8 +267,9 @@ func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config) error {
 
 // measureBanert runs the Banert training graph (batch size 1) on every
 // training function twice, timing the second pass as an epoch. Adam's
-// update is not included (it is negligible next to a run of the graph).
-func measureBanert(row *Row, o *problem.Objective, T int, cfg Config) error {
+// update is not included (it is negligible next to a run of the graph). The
+// live heap is sampled after each pass.
+func measureBanert(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter) error {
 	tg, err := banert.BuildTrainingGraph(o, T, cfg.BanertInputs)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
@@ -276,8 +293,44 @@ func measureBanert(row *Row, o *problem.Objective, T int, cfg Config) error {
 			}
 		}
 		row.Seconds = time.Since(began).Seconds()
+		heap.sample()
 	}
 	row.HeldBytes = tracked
 	row.SecondsPerStep = row.Seconds / float64(o.N)
 	return nil
+}
+
+// heapMeter records the largest live heap at the samples, above the live
+// heap at its creation, and the time its collections took.
+type heapMeter struct {
+	base, peak int64
+	spent      time.Duration
+}
+
+// newHeapMeter takes the base after three collections: the second empties
+// sync.Pool victim caches of earlier work, the third frees what finalizers
+// released.
+func newHeapMeter() *heapMeter {
+	LiveHeap()
+	LiveHeap()
+	return &heapMeter{base: LiveHeap()}
+}
+
+// sample collects garbage and records the live heap.
+func (m *heapMeter) sample() {
+	began := time.Now()
+	m.peak = max(m.peak, LiveHeap()-m.base)
+	m.spent += time.Since(began)
+}
+
+// LiveHeap runs a garbage collection and returns the bytes of heap objects
+// it found live (the runtime metric /gc/heap/live:bytes).
+func LiveHeap() int64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 {
+		return 0
+	}
+	return int64(s[0].Value.Uint64())
 }

@@ -2,57 +2,90 @@ package bench
 
 import (
 	"fmt"
+	"image/color"
 	"io"
 	"math"
 	"sort"
-	"strings"
+
+	"github.com/greedyl2o/greedyl2o/report"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// WritePlot draws memory against T on log–log axes as an SVG: one solid line
-// per trainer for the held bytes and a dashed one for the peak RSS, with the
-// fitted MB per unrolled iteration in the legend.
-func WritePlot(w io.Writer, rows []Row, title string) error {
-	if len(rows) == 0 {
-		return fmt.Errorf("bench: nothing to plot")
+// Plot size: about the 720×480 pixels of the figures of package report.
+const plotWidth, plotHeight = 19 * vg.Centimeter, 12 * vg.Centimeter
+
+// rssDashes is the dash pattern of the peak-RSS lines.
+var rssDashes = []vg.Length{vg.Points(5), vg.Points(2.5)}
+
+// trainerStyle returns a trainer's colour and line width: those package
+// report gives the method of the benchmark's default parametrization (greedy
+// M-PC red, unrolled M-PC orange, Banert cyan), report.MethodStyle's for
+// other names.
+func trainerStyle(trainer string) report.Style {
+	switch trainer {
+	case Greedy, Unrolled:
+		return report.MethodStyle(trainer + " m-pc")
 	}
-	const width, height, left, right, top, bottom = 720.0, 480.0, 70.0, 230.0, 40.0, 50.0
+	return report.MethodStyle(trainer)
+}
+
+// WritePlot draws memory against T on log–log axes as an SVG (with gonum
+// plot, in package report's style): one colour per trainer, a solid line for
+// the held bytes and a dashed one for the peak RSS, with the fitted MB per
+// unrolled iteration in the legend. Values ≤ 0 (not measured) are left out.
+func WritePlot(w io.Writer, rows []Row, title string) error {
+	p, leg, err := memoryPlot(rows, title)
+	if err != nil {
+		return err
+	}
+	c := vgsvg.New(plotWidth, plotHeight)
+	dc := draw.New(c)
+	dc.FillPolygon(color.White, []vg.Point{{X: 0, Y: 0}, {X: plotWidth, Y: 0}, {X: plotWidth, Y: plotHeight}, {X: 0, Y: plotHeight}})
+	// The plot on the left, the legend on the right (as report's figures).
+	leg.TextStyle.Font.Size = vg.Points(10)
+	leg.Top, leg.Left = true, true
+	lw := leg.Rectangle(dc).Size().X + vg.Centimeter/2
+	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
+	top := p.Title.TextStyle.Height(p.Title.Text) + vg.Centimeter/2
+	leg.Draw(draw.Crop(dc, plotWidth-lw+vg.Centimeter/4, 0, 0, -top))
+	if _, err := c.WriteTo(w); err != nil {
+		return fmt.Errorf("bench: writing the plot: %w", err)
+	}
+	return nil
+}
+
+// memoryPlot builds the plot of WritePlot and its legend.
+func memoryPlot(rows []Row, title string) (*plot.Plot, plot.Legend, error) {
 	minT, maxT := math.Inf(1), math.Inf(-1)
-	minB, maxB := math.Inf(1), math.Inf(-1)
+	minMB, maxMB := math.Inf(1), math.Inf(-1)
 	for _, r := range rows {
-		minT, maxT = math.Min(minT, float64(r.T)), math.Max(maxT, float64(r.T))
 		for _, b := range []int64{r.HeldBytes, r.PeakRSS} {
-			if b > 0 {
-				minB, maxB = math.Min(minB, float64(b)), math.Max(maxB, float64(b))
+			if b > 0 && r.T > 0 {
+				minT, maxT = math.Min(minT, float64(r.T)), math.Max(maxT, float64(r.T))
+				minMB, maxMB = math.Min(minMB, float64(b)/1e6), math.Max(maxMB, float64(b)/1e6)
 			}
 		}
 	}
-	if maxT == minT {
-		maxT = minT * 10
+	if math.IsInf(minT, 1) {
+		return nil, plot.Legend{}, fmt.Errorf("bench: nothing to plot (no row with a positive T and memory)")
 	}
-	lt0, lt1 := math.Floor(math.Log10(minT)), math.Ceil(math.Log10(maxT))
-	lb0, lb1 := math.Floor(math.Log10(minB/1e6)), math.Ceil(math.Log10(maxB/1e6))
-	if lt1 == lt0 {
-		lt1++
-	}
-	if lb1 == lb0 {
-		lb1++
-	}
-	px := func(T float64) float64 { return left + (math.Log10(T)-lt0)/(lt1-lt0)*(width-left-right) }
-	py := func(mb float64) float64 { return height - bottom - (math.Log10(mb)-lb0)/(lb1-lb0)*(height-top-bottom) }
-	var sb strings.Builder
-	fmt.Fprintf(&sb, `<svg xmlns="http://www.w3.org/2000/svg" width="%g" height="%g" font-family="sans-serif" font-size="12">`+"\n", width, height)
-	fmt.Fprintf(&sb, `<rect width="100%%" height="100%%" fill="white"/><text x="%g" y="22" font-size="14">%s</text>`+"\n", left, escape(title))
-	for e := lt0; e <= lt1; e++ {
-		x := px(math.Pow(10, e))
-		fmt.Fprintf(&sb, `<line x1="%.1f" y1="%g" x2="%.1f" y2="%g" stroke="#ddd"/><text x="%.1f" y="%g" text-anchor="middle">%g</text>`+"\n", x, top, x, height-bottom, x, height-bottom+16, math.Pow(10, e))
-	}
-	for e := lb0; e <= lb1; e++ {
-		y := py(math.Pow(10, e))
-		fmt.Fprintf(&sb, `<line x1="%g" y1="%.1f" x2="%g" y2="%.1f" stroke="#ddd"/><text x="%g" y="%.1f" text-anchor="end">%g</text>`+"\n", left, y, width-right, y, left-6, y+4, math.Pow(10, e))
-	}
-	fmt.Fprintf(&sb, `<text x="%g" y="%g" text-anchor="middle">unrolled iterations T</text>`+"\n", (left+width-right)/2, height-12)
-	fmt.Fprintf(&sb, `<text x="16" y="%g" transform="rotate(-90 16 %g)" text-anchor="middle">memory (MB)</text>`+"\n", (top+height-bottom)/2, (top+height-bottom)/2)
-	colors := []string{"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e"}
+	p := plot.New()
+	p.Title.Text = title
+	p.Title.TextStyle.Font.Size = vg.Points(12)
+	p.X.Label.Text = "unrolled iterations T"
+	p.Y.Label.Text = "memory (MB)"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1}
+	// Whole decades, at least one, on both axes.
+	p.X.Min, p.X.Max = decades(minT, maxT)
+	p.Y.Min, p.Y.Max = decades(minMB, maxMB)
+	p.Add(plotter.NewGrid())
+	leg := plot.NewLegend()
+
 	fits := map[string]Summary{}
 	for _, s := range Summarize(rows) {
 		fits[s.Trainer] = s
@@ -65,33 +98,50 @@ func WritePlot(w io.Writer, rows []Row, title string) error {
 		}
 		by[r.Trainer] = append(by[r.Trainer], r)
 	}
-	for i, tr := range trainers {
-		rs := by[tr]
-		sort.Slice(rs, func(a, b int) bool { return rs[a].T < rs[b].T })
-		c := colors[i%len(colors)]
+	for _, tr := range trainers {
+		rs := append([]Row(nil), by[tr]...)
+		sort.SliceStable(rs, func(a, b int) bool { return rs[a].T < rs[b].T })
+		st := trainerStyle(tr)
 		for _, m := range []struct {
-			get  func(Row) int64
-			dash string
-		}{{func(r Row) int64 { return r.HeldBytes }, ""}, {func(r Row) int64 { return r.PeakRSS }, ` stroke-dasharray="5,4"`}} {
-			var pts []string
+			label  string
+			get    func(Row) int64
+			dashes []vg.Length
+			slope  float64
+		}{
+			{"held", func(r Row) int64 { return r.HeldBytes }, nil, fits[tr].HeldMBPerT},
+			{"peak RSS", func(r Row) int64 { return r.PeakRSS }, rssDashes, fits[tr].RSSMBPerT},
+		} {
+			var xy plotter.XYs
 			for _, r := range rs {
-				if b := m.get(r); b > 0 {
-					pts = append(pts, fmt.Sprintf("%.1f,%.1f", px(float64(r.T)), py(float64(b)/1e6)))
+				if b := m.get(r); b > 0 && r.T > 0 {
+					xy = append(xy, plotter.XY{X: float64(r.T), Y: float64(b) / 1e6})
 				}
 			}
-			fmt.Fprintf(&sb, `<polyline fill="none" stroke="%s" stroke-width="2"%s points="%s"/>`+"\n", c, m.dash, strings.Join(pts, " "))
+			if len(xy) == 0 {
+				continue
+			}
+			line, points, err := plotter.NewLinePoints(xy)
+			if err != nil {
+				return nil, plot.Legend{}, fmt.Errorf("bench: %s %s: %w", tr, m.label, err)
+			}
+			line.Color, line.Width, line.Dashes = st.Color, st.Width, m.dashes
+			points.Color, points.Radius = st.Color, vg.Points(2.5)
+			if m.dashes != nil {
+				points.Shape = draw.BoxGlyph{}
+			}
+			p.Add(line, points)
+			leg.Add(fmt.Sprintf("%s %s: %.3g MB/iter", tr, m.label, m.slope), line, points)
 		}
-		y := top + 20 + float64(i)*40
-		fmt.Fprintf(&sb, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="2"/><text x="%g" y="%g">%s held: %.3g MB/iter</text>`+"\n",
-			width-right+10, y, width-right+34, y, c, width-right+40, y+4, escape(tr), fits[tr].HeldMBPerT)
-		fmt.Fprintf(&sb, `<line x1="%g" y1="%g" x2="%g" y2="%g" stroke="%s" stroke-width="2" stroke-dasharray="5,4"/><text x="%g" y="%g">%s peak RSS: %.3g MB/iter</text>`+"\n",
-			width-right+10, y+16, width-right+34, y+16, c, width-right+40, y+20, escape(tr), fits[tr].RSSMBPerT)
 	}
-	sb.WriteString("</svg>\n")
-	_, err := io.WriteString(w, sb.String())
-	return err
+	return p, leg, nil
 }
 
-func escape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+// decades returns the powers of ten around [lo, hi] (lo, hi > 0), one decade
+// apart at least.
+func decades(lo, hi float64) (float64, float64) {
+	a, b := math.Floor(math.Log10(lo)), math.Ceil(math.Log10(hi))
+	if b <= a {
+		b = a + 1
+	}
+	return math.Pow(10, a), math.Pow(10, b)
 }

@@ -182,14 +182,14 @@ func WriteJSON(w io.Writer, r *Report) error {
 // WriteCSV writes one line per row with a header.
 func WriteCSV(w io.Writer, rows []Row) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"trainer", "T", "size", "n_train", "batch", "held_bytes", "device_peak_bytes", "peak_rss_bytes", "seconds", "seconds_per_step", "device", "process"}); err != nil {
+	if err := cw.Write([]string{"trainer", "T", "size", "n_train", "batch", "held_bytes", "device_peak_bytes", "peak_rss_bytes", "live_heap_bytes", "seconds", "seconds_per_step", "device", "process"}); err != nil {
 		return err
 	}
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	for _, r := range rows {
 		rec := []string{r.Trainer, strconv.Itoa(r.T), strconv.Itoa(r.Size), strconv.Itoa(r.NTrain), strconv.Itoa(r.Batch),
 			strconv.FormatInt(r.HeldBytes, 10), strconv.FormatInt(r.DevicePeak, 10), strconv.FormatInt(r.PeakRSS, 10),
-			f(r.Seconds), f(r.SecondsPerStep), r.Device, r.Process}
+			strconv.FormatInt(r.LiveHeap, 10), f(r.Seconds), f(r.SecondsPerStep), r.Device, r.Process}
 		if err := cw.Write(rec); err != nil {
 			return err
 		}
@@ -201,10 +201,10 @@ func WriteCSV(w io.Writer, rows []Row) error {
 // WriteTable prints the rows, the fitted slopes and the greedy/unrolled
 // memory ratio at T = 50 (or the largest T both reached) for people.
 func WriteTable(w io.Writer, rows []Row, skips []Skip) {
-	fmt.Fprintf(w, "%-9s %5s %6s %12s %14s %13s %11s %11s\n", "trainer", "T", "batch", "held MB", "device peak MB", "peak RSS MB", "seconds", "s/step")
+	fmt.Fprintf(w, "%-9s %5s %6s %12s %14s %13s %13s %11s %11s\n", "trainer", "T", "batch", "held MB", "device peak MB", "peak RSS MB", "live heap MB", "seconds", "s/step")
 	for _, r := range rows {
-		fmt.Fprintf(w, "%-9s %5d %6d %12.2f %14.2f %13.1f %11.3f %11.4f\n", r.Trainer, r.T, r.Batch,
-			float64(r.HeldBytes)/1e6, float64(r.DevicePeak)/1e6, float64(r.PeakRSS)/1e6, r.Seconds, r.SecondsPerStep)
+		fmt.Fprintf(w, "%-9s %5d %6d %12.2f %14.2f %13.1f %13.2f %11.3f %11.4f\n", r.Trainer, r.T, r.Batch,
+			float64(r.HeldBytes)/1e6, float64(r.DevicePeak)/1e6, float64(r.PeakRSS)/1e6, float64(r.LiveHeap)/1e6, r.Seconds, r.SecondsPerStep)
 	}
 	for _, s := range skips {
 		fmt.Fprintf(w, "skipped %s T=%d: %s\n", s.Trainer, s.T, s.Reason)

@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/bench"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -18,34 +18,6 @@ import (
 
 func init() {
 	register(&Command{Name: "bench greedy", Summary: "greedy training at the paper's scale: time per step, steps, memory, test optimality", Run: runBenchGreedy})
-}
-
-// procMemory returns the current and peak resident set size in bytes (Linux).
-func procMemory() (rss, peak int64) {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0, 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		parse := func(prefix string) int64 {
-			v := strings.Fields(strings.TrimPrefix(line, prefix))
-			if len(v) == 0 {
-				return 0
-			}
-			kb, _ := strconv.ParseInt(v[0], 10, 64)
-			return kb << 10
-		}
-		switch {
-		case strings.HasPrefix(line, "VmRSS:"):
-			rss = parse("VmRSS:")
-		case strings.HasPrefix(line, "VmHWM:"):
-			peak = parse("VmHWM:")
-		}
-	}
-	return rss, peak
 }
 
 func runBenchGreedy(env *Env, args []string) error {
@@ -168,7 +140,7 @@ func runBenchGreedy(env *Env, args []string) error {
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations
 					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
-						rss, _ := procMemory()
+						rss, _, _ := bench.RSS() // 0 where /proc is missing
 						rssAt[s.T+1] = rss
 					}
 					mt.update("bench: %s/%s step %d of at most %d: loss %.6g, %d evals in %.2f s; %s elapsed, at most %s left", p, in, s.T+1, steps, s.Loss, s.Evaluations, s.Seconds,

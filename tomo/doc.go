@@ -47,6 +47,8 @@
 // start coordinate and the range of rows (or columns) the ray meets inside the
 // image: 16 bytes per ray, Angles·Det·16 bytes in all (1.0 MiB for 180 angles
 // and 363 bins). Nothing else is kept between calls except pooled scratch.
+// The tables are exported as RayTables (NewRayTables): package gpu/cuda
+// uploads the same tables for its kernels.
 //
 // Images are processed four at a time (one at a time for a remainder): their
 // zero-padded copies are interleaved pixel by pixel so that one ray's

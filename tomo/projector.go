@@ -9,20 +9,16 @@ import (
 	"sync"
 )
 
-// angleInfo holds the per-angle stepping parameters.
-//
-// A ray is sampled on "lines": image rows when !transposed, image columns
-// when transposed. On line l the sample sits at padded coordinate
-// v(l) = ray.start + l·step along the line, where padded coordinate 0 is the
-// zero column left of the image and N+1 the zero column right of it.
+// angleInfo holds the per-angle stepping parameters of RayTables, packed
+// for the kernels.
 type angleInfo struct {
 	transposed bool    // march over columns (read the transposed image)
 	step       float64 // change of v per line
 	weight     float64 // step length: 1/|cos θ| or 1/|sin θ|
 }
 
-// ray holds the precomputed start coordinate and the half-open range of lines
-// [first, end) on which the sample lies in [0, N+1), i.e. touches the image.
+// ray holds one ray's entries of RayTables (start coordinate and the
+// half-open range of lines [first, end) that touch the image), packed.
 type ray struct {
 	start      float64
 	first, end int32
@@ -44,45 +40,104 @@ type scratch struct {
 	plain, trans [][]float64 // one pair per worker (forward uses index 0 only)
 }
 
-// NewProjector precomputes the per-angle and per-ray tables for g.
+// NewProjector precomputes the per-angle and per-ray tables for g
+// (NewRayTables) and packs them for the kernels.
 func NewProjector(g Geometry) (*Projector, error) {
 	if err := g.Validate(); err != nil {
 		return nil, fmt.Errorf("tomo: new projector: %w", err)
 	}
-	n := g.N
+	t, err := NewRayTables(g)
+	if err != nil {
+		return nil, err
+	}
 	p := &Projector{
 		geom:    g,
-		stride:  n + 2,
+		stride:  g.N + 2,
 		angles:  make([]angleInfo, g.Angles),
 		rays:    make([]ray, g.Angles*g.Det),
 		workers: max(1, min(runtime.GOMAXPROCS(0), g.Angles)),
 	}
+	for a := range p.angles {
+		p.angles[a] = angleInfo{transposed: t.Transposed[a], step: t.Step[a], weight: t.Weight[a]}
+	}
+	for r := range p.rays {
+		p.rays[r] = ray{start: t.Start[r], first: t.First[r], end: t.End[r]}
+	}
+	p.pool.New = func() any { return new(scratch) }
+	return p, nil
+}
+
+// RayTables are the Joseph projector's precomputed tables for one Geometry,
+// the single definition of its sampling: Projector packs them for its
+// kernels and package gpu/cuda uploads them to the device.
+//
+// A ray is sampled on "lines": image rows when !Transposed[a], image columns
+// when Transposed[a]. On line l the sample of ray r = a·Det + k sits at the
+// padded coordinate v = Coord(r, l) = Start[r] + l·Step[a] along the line,
+// where padded coordinate 0 is the zero pixel before the line's first pixel
+// and N+1 the zero pixel after its last (so pixel c of the line is at c+1).
+// The sample's value is the linear interpolation of the padded line at v,
+// weighted by Weight[a]; the ray's samples lie in [0, N+1), i.e. touch the
+// image, exactly on the lines First[r] ≤ l < End[r].
+type RayTables struct {
+	Geom Geometry
+	// Per angle (length Angles): whether the rays are sampled once per
+	// column (|sin θ| ≥ |cos θ|) rather than once per row; the change of the
+	// sample coordinate from one line to the next (tan θ per row, cot θ per
+	// column); and the step length along the ray, 1/|cos θ| or 1/|sin θ|.
+	Transposed   []bool
+	Step, Weight []float64
+	// Per ray, angle-major (length Angles·Det): the padded coordinate on
+	// line 0 and the half-open range of lines inside the image.
+	Start      []float64
+	First, End []int32
+}
+
+// NewRayTables computes the tables of the geometry g.
+func NewRayTables(g Geometry) (*RayTables, error) {
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("tomo: ray tables: %w", err)
+	}
+	n := g.N
+	t := &RayTables{
+		Geom:       g,
+		Transposed: make([]bool, g.Angles),
+		Step:       make([]float64, g.Angles),
+		Weight:     make([]float64, g.Angles),
+		Start:      make([]float64, g.Angles*g.Det),
+		First:      make([]int32, g.Angles*g.Det),
+		End:        make([]int32, g.Angles*g.Det),
+	}
 	half := 0.5 * float64(n-1)
 	for a := range g.Angles {
 		sin, cos := math.Sincos(g.Angle(a))
-		var info angleInfo
 		var perBin float64 // change of the line-0 coordinate per unit of s
 		if math.Abs(sin) < math.Abs(cos) {
 			// March over rows i (y = half − i): x = (s − y sin)/cos,
 			// column coordinate half + x = half(1 − t) + s/cos + i·t, t = tan θ.
-			info = angleInfo{step: sin / cos, weight: 1 / math.Abs(cos)}
+			t.Step[a], t.Weight[a] = sin/cos, 1/math.Abs(cos)
 			perBin = 1 / cos
 		} else {
 			// March over columns j (x = j − half): y = (s − x cos)/sin,
 			// row coordinate half − y = half(1 − c) − s/sin + j·c, c = cot θ.
-			info = angleInfo{transposed: true, step: cos / sin, weight: 1 / math.Abs(sin)}
+			t.Transposed[a], t.Step[a], t.Weight[a] = true, cos/sin, 1/math.Abs(sin)
 			perBin = -1 / sin
 		}
-		p.angles[a] = info
 		for k := range g.Det {
+			r := a*g.Det + k
 			// +1: padded coordinate (column 0 of the padded line is outside).
-			start := half*(1-info.step) + g.BinCentre(k)*perBin + 1
-			first, end := lineRange(start, info.step, n)
-			p.rays[a*g.Det+k] = ray{start: start, first: int32(first), end: int32(end)}
+			t.Start[r] = half*(1-t.Step[a]) + g.BinCentre(k)*perBin + 1
+			first, end := lineRange(t.Start[r], t.Step[a], n)
+			t.First[r], t.End[r] = int32(first), int32(end)
 		}
 	}
-	p.pool.New = func() any { return new(scratch) }
-	return p, nil
+	return t, nil
+}
+
+// Coord returns the padded sample coordinate of ray r on line l, rounded as
+// Projector's kernels round it (no fused multiply-add).
+func (t *RayTables) Coord(r, l int) float64 {
+	return coord(t.Start[r], t.Step[r/t.Geom.Det], l)
 }
 
 // Geometry returns the projector's geometry.

@@ -4,8 +4,6 @@ package cuda
 
 import (
 	"fmt"
-	"math"
-	"sort"
 	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/tomo"
@@ -13,7 +11,7 @@ import (
 
 // RayTransform is the Joseph parallel-beam ray transform of package tomo on
 // the device: the same geometry, the same per-angle and per-ray tables
-// (rebuilt here with tomo's formulas) and the same sample positions.
+// (tomo.NewRayTables, uploaded as they are) and the same sample positions.
 type RayTransform struct {
 	dev  *Device
 	geom tomo.Geometry
@@ -25,32 +23,18 @@ type RayTransform struct {
 
 // NewRayTransform uploads the tables of the geometry g. Free releases them.
 func (d *Device) NewRayTransform(g tomo.Geometry) (*RayTransform, error) {
-	if err := g.Validate(); err != nil {
+	tab, err := tomo.NewRayTables(g)
+	if err != nil {
 		return nil, fmt.Errorf("cuda: ray transform: %w", err)
 	}
+	// The kernels read the marching direction as an int32 flag.
 	trans := make([]int32, g.Angles)
-	step := make([]float64, g.Angles)
-	weight := make([]float64, g.Angles)
-	start := make([]float64, g.Angles*g.Det)
-	first := make([]int32, g.Angles*g.Det)
-	end := make([]int32, g.Angles*g.Det)
-	n := g.N
-	half := 0.5 * float64(n-1)
-	for a := range g.Angles {
-		sin, cos := math.Sincos(g.Angle(a))
-		var perBin float64
-		if math.Abs(sin) < math.Abs(cos) {
-			step[a], weight[a], perBin = sin/cos, 1/math.Abs(cos), 1/cos
-		} else {
-			trans[a], step[a], weight[a], perBin = 1, cos/sin, 1/math.Abs(sin), -1/sin
-		}
-		for k := range g.Det {
-			r := a*g.Det + k
-			start[r] = half*(1-step[a]) + g.BinCentre(k)*perBin + 1
-			f, e := lineRange(start[r], step[a], n)
-			first[r], end[r] = int32(f), int32(e)
+	for a, tr := range tab.Transposed {
+		if tr {
+			trans[a] = 1
 		}
 	}
+	step, weight, start, first, end := tab.Step, tab.Weight, tab.Start, tab.First, tab.End
 	rt := &RayTransform{dev: d, geom: g}
 	tables := []struct {
 		dst  **Buffer
@@ -78,26 +62,6 @@ func (d *Device) NewRayTransform(g tomo.Geometry) (*RayTransform, error) {
 		}
 	}
 	return rt, nil
-}
-
-// coord is tomo's sample coordinate; the conversion forbids fused
-// multiply-add, as in tomo and in the kernels (__dadd_rn, __dmul_rn).
-func coord(start, step float64, l int) float64 { return start + float64(float64(l)*step) }
-
-// lineRange is tomo's: the lines whose sample lies in [0, n+1).
-func lineRange(start, step float64, n int) (first, end int) {
-	hi := float64(n + 1)
-	if step >= 0 {
-		first = sort.Search(n, func(l int) bool { return coord(start, step, l) >= 0 })
-		end = sort.Search(n, func(l int) bool { return coord(start, step, l) >= hi })
-	} else {
-		first = sort.Search(n, func(l int) bool { return coord(start, step, l) < hi })
-		end = sort.Search(n, func(l int) bool { return coord(start, step, l) < 0 })
-	}
-	if end < first {
-		end = first
-	}
-	return first, end
 }
 
 // Geometry returns the transform's geometry.
