@@ -12,6 +12,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/spf13/pflag"
 )
 
@@ -172,7 +173,7 @@ func exitCode(env *Env, name string, err error) int {
 // whose checksum does not match its manifest.
 func isUsage(err error) bool {
 	var u *UsageError
-	return errors.As(err, &u) || errors.Is(err, greedy.ErrLocked) || errors.Is(err, greedy.ErrCannotResume) || errors.Is(err, greedy.ErrChecksum) || errors.Is(err, param.ErrVersion)
+	return errors.As(err, &u) || errors.Is(err, greedy.ErrLocked) || errors.Is(err, greedy.ErrCannotResume) || errors.Is(err, greedy.ErrChecksum) || errors.Is(err, param.ErrVersion) || errors.Is(err, problem.ErrFirstOrderOnly)
 }
 
 func printUsage(w io.Writer) {
