@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -101,5 +102,53 @@ func TestRegisteredParametrizationThroughTheCommandLine(t *testing.T) {
 	}
 	if s := run("param", "list"); !strings.Contains(s, "outer") {
 		t.Errorf("param list does not name outer:\n%s", s)
+	}
+}
+
+var registerCauchy = sync.OnceFunc(func() {
+	problem.Register("deblur-cauchy-test", "test: Problem 1 with the Cauchy penalty", func(opt problem.Options) (*problem.Problem, error) {
+		p, err := problem.Deblur(opt)
+		if err != nil {
+			return nil, err
+		}
+		reg, err := problem.NewAutoRegularizer("cauchy(nu=0.1)", func(x *G.Node) (*G.Node, error) {
+			d, err := graph.Linear(graph.Diff{}, x)
+			if err != nil {
+				return nil, err
+			}
+			r2 := G.Must(G.Sum(G.Must(G.Square(d)), 1))
+			return G.Sum(G.Must(G.Log1p(G.Must(G.Mul(r2, G.NewConstant(100.0))))))
+		}, p.H, p.W, 0)
+		if err != nil {
+			return nil, err
+		}
+		p.Name, p.Reg = "deblur-cauchy-test", reg
+		return p, nil
+	})
+})
+
+// TestRegisteredProblemThroughTheCommandLine registers a problem whose
+// regularizer is given by its value alone and runs train greedy, apply,
+// eval and certify on it by name; train unroll refuses it (exit 2), since
+// unrolling differentiates through ∇f.
+func TestRegisteredProblemThroughTheCommandLine(t *testing.T) {
+	registerCauchy()
+	dir := filepath.Join(t.TempDir(), "cauchy")
+	run := func(want int, args ...string) string {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := Main(args, &out, &errb); code != want {
+			t.Fatalf("%s: exit %d, want %d: %s", strings.Join(args[:2], " "), code, want, errb.String())
+		}
+		return out.String() + errb.String()
+	}
+	common := []string{"--problem", "deblur-cauchy-test", "--size", "12"}
+	run(0, append([]string{"train", "greedy", "--param", "m-ps", "--n-train", "3", "--max-steps", "3", "--out", dir}, common...)...)
+	run(0, "apply", "--params", dir, "--n-test", "2", "--iters", "4")
+	run(0, append([]string{"eval", "--params", dir, "--methods", "nag,lbfgs", "--n-test", "2", "--iters", "4", "--out", filepath.Join(t.TempDir(), "e")}, common...)...)
+	run(0, "certify", "--params", dir)
+	s := run(2, append([]string{"train", "unroll", "--param", "m-ps", "--n-train", "2", "--T", "2", "--epochs", "1", "--batch", "2", "--out", filepath.Join(t.TempDir(), "u")}, common...)...)
+	if !strings.Contains(s, "no forward expression") {
+		t.Errorf("train unroll's refusal does not say why:\n%s", s)
 	}
 }
