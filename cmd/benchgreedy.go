@@ -136,7 +136,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			began := time.Now()
 			res, err := greedy.Train(train, greedy.Config{
 				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, Protocol: protocol, MaxSteps: steps, Dir: dir,
-				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
+				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations
 					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {

@@ -150,12 +150,16 @@ type validationFlags struct {
 	NVal      int
 	Scales    []float64
 	Lookahead int
+	StopOn    string
+	Patience  int
 }
 
 func (v *validationFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&v.NVal, "n-val", 0, "validation functions, loaded after the training functions: they follow the learned steps during training and choose among --weight-scales")
 	fs.Float64SliceVar(&v.Scales, "weight-scales", nil, "candidate multipliers of λt and μt, e.g. 10,1,0.1: each step keeps the one with the lowest validation objective (needs --n-val)")
 	fs.IntVar(&v.Lookahead, "val-lookahead", 1, "score a candidate step by the validation objective after applying it this many times in a row, as Algorithm 2 repeats the last step")
+	fs.StringVar(&v.StopOn, "stop-on", "train", "which functions' tolerance ends training: train (the paper) or validation (the --n-val functions following the learned steps; the training functions' tolerance step is recorded)")
+	fs.IntVar(&v.Patience, "val-patience", 0, "with --stop-on validation, also stop when the validation objective has not improved for this many steps (0: off)")
 }
 
 func (v *validationFlags) validate() error {
@@ -164,6 +168,15 @@ func (v *validationFlags) validate() error {
 	}
 	if v.Lookahead < 1 || v.Lookahead > 1000 {
 		return usagef("--val-lookahead must be in [1, 1000] (got %d)", v.Lookahead)
+	}
+	if v.StopOn != "train" && v.StopOn != "validation" {
+		return usagef("--stop-on must be train or validation (got %q)", v.StopOn)
+	}
+	if v.StopOn == "validation" && v.NVal == 0 {
+		return usagef("--stop-on validation needs validation functions: set --n-val")
+	}
+	if v.Patience < 0 {
+		return usagef("--val-patience must be ≥ 0 (got %d)", v.Patience)
 	}
 	if len(v.Scales) > 1 && v.NVal == 0 {
 		return usagef("--weight-scales with several values needs validation functions: set --n-val")

@@ -149,7 +149,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
-		NoPrecond: !sf.Precond, Protocol: gf.Protocol, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead,
+		NoPrecond: !sf.Precond, Protocol: gf.Protocol, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {
 			mark := ""
@@ -174,6 +174,13 @@ func runTrainGreedy(env *Env, args []string) error {
 		return resumeUsage(err)
 	}
 	fmt.Fprintf(env.Stdout, "stopped: %s after %d steps in %.1f s; parameters in %s\n", res.StopCause, len(res.Steps), time.Since(start).Seconds(), gf.Out)
+	if m := res.Manifest; m != nil && m.StopOnValidation {
+		if m.TrainTolSteps > 0 {
+			fmt.Fprintf(env.Stdout, "the training functions met the tolerance after %d steps; training went on for the validation functions\n", m.TrainTolSteps)
+		} else {
+			fmt.Fprintln(env.Stdout, "the training functions did not meet the tolerance before the validation functions stopped the run")
+		}
+	}
 	return nil
 }
 

@@ -69,12 +69,19 @@ type Manifest struct {
 	PhiLen        int               `json:"phi_len"`
 	// NVal and WeightScales record the validation functions and the
 	// candidate multipliers of (λt, μt) (Config.Validation, Config.WeightScales).
-	NVal         int        `json:"n_val,omitempty"`
-	WeightScales []float64  `json:"weight_scales,omitempty"`
-	ValLookahead int        `json:"val_lookahead,omitempty"`
-	Steps        []StepInfo `json:"steps"`
-	Finished     bool       `json:"finished"`
-	StopCause    string     `json:"stop_reason,omitempty"`
+	NVal         int       `json:"n_val,omitempty"`
+	WeightScales []float64 `json:"weight_scales,omitempty"`
+	ValLookahead int       `json:"val_lookahead,omitempty"`
+	// StopOnValidation and ValPatience record Config's rule; TrainTolSteps
+	// is the number of steps after which the training functions met the
+	// tolerance when the run went on for the validation functions (0: they
+	// did not, or the rule is off).
+	StopOnValidation bool       `json:"stop_on_validation,omitempty"`
+	ValPatience      int        `json:"val_patience,omitempty"`
+	TrainTolSteps    int        `json:"train_tol_steps,omitempty"`
+	Steps            []StepInfo `json:"steps"`
+	Finished         bool       `json:"finished"`
+	StopCause        string     `json:"stop_reason,omitempty"`
 	// Checksums holds the SHA-256 (hex) of every parameter and state file
 	// the manifest commits, by its slash-separated path relative to the
 	// checkpoint directory ("params/theta_00002.npy"). Readers verify a file
@@ -103,6 +110,9 @@ type StepInfo struct {
 	// start of the step.
 	MeanF       float64 `json:"mean_f"`
 	MaxGradNorm float64 `json:"max_grad_norm"`
+	// ValMaxGradNorm is max_k ‖∇fk(xk^t)‖ over the validation functions at
+	// the start of the step (with StopOnValidation).
+	ValMaxGradNorm float64 `json:"val_max_grad_norm,omitempty"`
 	// Lambda and Mu are the penalty weights used at this step (after
 	// scaling, for relative schedules).
 	Lambda float64 `json:"lambda"`

@@ -64,6 +64,15 @@ type Config struct {
 	// solution with the lowest validation objective after the step. Empty
 	// means {1}; more than one candidate needs Validation.
 	WeightScales []float64
+	// StopOnValidation ends training when the validation functions, which
+	// follow the learned steps as unseen functions will, meet the
+	// tolerances (TolAbs, TolRel, measured against their own starting
+	// gradients), or when their mean objective has not improved for
+	// ValPatience steps (0: no patience rule); the training functions'
+	// tolerance no longer stops the run, and the step at which they met it
+	// is recorded (Manifest.TrainTolSteps). Needs Validation.
+	StopOnValidation bool
+	ValPatience      int
 	// ValLookahead K > 1 scores a candidate by the validation objective after
 	// applying its step K times in a row, as Algorithm 2 repeats the last
 	// step beyond T, instead of once.
@@ -124,16 +133,20 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		if cfg.Stop != nil && cfg.Stop() {
 			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", ErrInterrupted, t, cfg.Dir, t)
 		}
-		s, converged, err := tr.step(t)
+		s, cause, err := tr.step(t)
 		if err != nil {
 			return nil, err
 		}
-		if converged {
-			stop = "tolerance reached"
+		if cause != "" {
+			stop = cause
 			break
 		}
 		if err := tr.record(s); err != nil {
 			return nil, err
+		}
+		if cause := tr.valStalled(s); cause != "" {
+			stop = cause
+			break
 		}
 		if ok, kind, err := tr.certified(s); err != nil {
 			return nil, err
@@ -235,6 +248,8 @@ func compatible(old, cur *Manifest) error {
 		{"validation functions", old.NVal, cur.NVal},
 		{"penalty weight scales", fmt.Sprint(old.WeightScales), fmt.Sprint(cur.WeightScales)},
 		{"validation lookahead", old.ValLookahead, cur.ValLookahead},
+		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
+		{"validation patience", old.ValPatience, cur.ValPatience},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

@@ -40,6 +40,12 @@ type trainer struct {
 	norm0  []float64
 	f0     float64
 	factor float64
+	// With StopOnValidation: the validation functions' starting gradient
+	// norms, their best mean objective so far and the steps since it.
+	valNorm0 []float64
+	valBest  float64
+	valStale int
+	valGrad  []float64
 }
 
 // newTrainer checks the settings, fills in their defaults and builds the
@@ -71,6 +77,12 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	}
 	if len(tr.scales) > 1 && cfg.Validation == nil {
 		return nil, errors.New("greedy: choosing among penalty weight scales needs validation functions")
+	}
+	if cfg.StopOnValidation && cfg.Validation == nil {
+		return nil, errors.New("greedy: stopping on validation functions needs validation functions")
+	}
+	if cfg.ValPatience < 0 {
+		return nil, fmt.Errorf("greedy: validation patience must be ≥ 0, got %d", cfg.ValPatience)
 	}
 	if v := cfg.Validation; v != nil {
 		if v.H != o.H || v.W != o.W {
@@ -138,6 +150,8 @@ func (tr *trainer) manifest() (*Manifest, error) {
 		man.NVal = tr.val.o.N
 		man.WeightScales = tr.scales
 		man.ValLookahead = tr.val.lookahead
+		man.StopOnValidation = cfg.StopOnValidation
+		man.ValPatience = cfg.ValPatience
 	}
 	return man, nil
 }
@@ -172,6 +186,7 @@ func (tr *trainer) open() (done *Result, err error) {
 		}
 		tr.start = len(old.Steps)
 		man.Steps = old.Steps
+		man.TrainTolSteps = old.TrainTolSteps
 		// Every committed file is checked before the run builds on it; a
 		// checkpoint without checksums gets those of its files as they are.
 		if old.Checksums == nil {
@@ -222,9 +237,12 @@ func (tr *trainer) open() (done *Result, err error) {
 }
 
 // norms returns ‖g_k‖ for the functions' blocks of g.
-func (tr *trainer) norms(g []float64) []float64 {
-	hw := tr.o.ImageLen()
-	out := make([]float64, tr.o.N)
+func (tr *trainer) norms(g []float64) []float64 { return blockNorms(g, tr.o.N) }
+
+// blockNorms returns the norms of the n equal blocks of g.
+func blockNorms(g []float64, n int) []float64 {
+	hw := len(g) / n
+	out := make([]float64, n)
 	for k := range out {
 		gk := g[k*hw : (k+1)*hw]
 		out[k] = math.Sqrt(kernels.Dot(gk, gk))
@@ -241,12 +259,30 @@ func (tr *trainer) measureStart() error {
 	}
 	tr.norm0 = tr.norms(tr.grad)
 	var err error
-	tr.f0, err = o.Mean(o.X0)
-	return err
+	if tr.f0, err = o.Mean(o.X0); err != nil {
+		return err
+	}
+	if tr.cfg.StopOnValidation {
+		v := tr.val.o
+		tr.valGrad = make([]float64, len(v.X0))
+		if err := v.Eval(nil, tr.valGrad, v.X0, nil); err != nil {
+			return fmt.Errorf("validation functions: %w", err)
+		}
+		tr.valNorm0 = blockNorms(tr.valGrad, v.N)
+		if tr.valBest, err = v.Mean(v.X0); err != nil {
+			return err
+		}
+		// A resumed run replays the patience rule over its steps.
+		for _, st := range tr.man.Steps {
+			tr.valStalled(&Step{Info: st})
+		}
+	}
+	return nil
 }
 
-// converged reports whether every gradient norm is below the tolerances.
-func (tr *trainer) converged(n []float64) bool {
+// converged reports whether every gradient norm n_k is below the
+// tolerances, the relative one against the starting norms norm0.
+func (tr *trainer) converged(n, norm0 []float64) bool {
 	cfg := tr.cfg
 	if cfg.TolAbs == 0 && cfg.TolRel == 0 {
 		return false
@@ -255,7 +291,7 @@ func (tr *trainer) converged(n []float64) bool {
 		if cfg.TolAbs > 0 && v >= cfg.TolAbs {
 			return false
 		}
-		if cfg.TolRel > 0 && v*v >= tr.norm0[k]*tr.norm0[k]/cfg.TolRel {
+		if cfg.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.TolRel {
 			return false
 		}
 	}
@@ -277,24 +313,41 @@ func (tr *trainer) diverged(t int, mf float64) error {
 // step solves greedy step t from the current iterates and advances them:
 // the weights λt, μt (scaled by the data curvature when relative), one
 // solve per candidate weight scale (the best on the validation functions
-// kept), the new iterates and their mean objective. It reports converged,
-// without solving, when the tolerance holds at the current iterates.
-func (tr *trainer) step(t int) (s *Step, converged bool, err error) {
+// kept), the new iterates and their mean objective. It returns a stop
+// cause, without solving, when the tolerance holds at the current iterates
+// (of the validation functions with StopOnValidation).
+func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	o, cfg, loss := tr.o, tr.cfg, tr.loss
 	began := time.Now()
 	if err := o.Eval(tr.vals, tr.grad, tr.x, tr.ws); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	gn := tr.norms(tr.grad)
 	maxNorm := 0.0
 	for _, v := range gn {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, false, fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
+			return nil, "", fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
 		}
 		maxNorm = math.Max(maxNorm, v)
 	}
-	if tr.converged(gn) {
-		return nil, true, nil
+	valMax := 0.0
+	if tr.cfg.StopOnValidation {
+		if tr.converged(gn, tr.norm0) && tr.man.TrainTolSteps == 0 {
+			tr.man.TrainTolSteps = t
+		}
+		v := tr.val.o
+		if err := v.Eval(nil, tr.valGrad, tr.val.x, nil); err != nil {
+			return nil, "", fmt.Errorf("validation functions: %w", err)
+		}
+		vn := blockNorms(tr.valGrad, v.N)
+		for _, x := range vn {
+			valMax = math.Max(valMax, x)
+		}
+		if tr.converged(vn, tr.valNorm0) {
+			return nil, "validation tolerance reached", nil
+		}
+	} else if tr.converged(gn, tr.norm0) {
+		return nil, "tolerance reached", nil
 	}
 	grad, p := tr.grad, tr.p
 	for i := range p {
@@ -303,16 +356,16 @@ func (tr *trainer) step(t int) (s *Step, converged bool, err error) {
 	// The operands first: a reduced block's curvature comes from them.
 	// The weights are set below, once the relative ones are scaled.
 	if err := loss.SetStep(tr.x, grad, p, 0, 0); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	curvature, paperCurv := tr.curvatures(grad, p)
 	lam, mu, err := tr.weights(t, curvature)
 	if err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	if tr.val != nil {
 		if err := tr.val.begin(); err != nil {
-			return nil, false, err
+			return nil, "", err
 		}
 	}
 	evalsBefore := loss.Evaluations()
@@ -322,13 +375,13 @@ func (tr *trainer) step(t int) (s *Step, converged bool, err error) {
 	for ci, sc := range tr.scales {
 		c, err := solveStep(loss, tr.sp, tr.inner, curvature, paperCurv, cfg, o, grad, p, sc*lam, sc*mu)
 		if err != nil {
-			return nil, false, fmt.Errorf("greedy: step %d: %w", t, err)
+			return nil, "", fmt.Errorf("greedy: step %d: %w", t, err)
 		}
 		c.info.T = t
 		if tr.val != nil {
 			c.info.WeightScale = sc
 			if c.info.ValScore, c.info.ValF, err = tr.val.score(c.theta, c.phi); err != nil {
-				return nil, false, err
+				return nil, "", err
 			}
 			if ci > 0 && !(c.info.ValScore < best.info.ValScore) {
 				continue
@@ -339,23 +392,24 @@ func (tr *trainer) step(t int) (s *Step, converged bool, err error) {
 	}
 	info := best.info
 	if err := loss.SetWeights(info.Lambda, info.Mu); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	if tr.val != nil {
 		tr.val.advance()
 	}
 	info.MaxGradNorm = maxNorm
+	info.ValMaxGradNorm = valMax
 	next := make([]float64, len(tr.x))
 	if err := loss.Next(next, best.u); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	tr.xprev, tr.x = tr.x, next
 	mf, err := o.Mean(tr.x)
 	if err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	if err := tr.diverged(t, mf); err != nil {
-		return nil, false, err
+		return nil, "", err
 	}
 	info.MeanF = mf
 	info.Evaluations = loss.Evaluations() - evalsBefore
@@ -364,7 +418,25 @@ func (tr *trainer) step(t int) (s *Step, converged bool, err error) {
 	if tr.val != nil {
 		s.XVal, s.XValPrev = tr.val.x, tr.val.prev
 	}
-	return s, false, nil
+	return s, "", nil
+}
+
+// valStalled returns a stop cause when, with StopOnValidation and a
+// patience, the validation functions' mean objective has not improved for
+// ValPatience steps.
+func (tr *trainer) valStalled(s *Step) string {
+	if !tr.cfg.StopOnValidation || tr.cfg.ValPatience == 0 {
+		return ""
+	}
+	if s.Info.ValF < tr.valBest {
+		tr.valBest, tr.valStale = s.Info.ValF, 0
+		return ""
+	}
+	tr.valStale++
+	if tr.valStale >= tr.cfg.ValPatience {
+		return fmt.Sprintf("validation objective did not improve for %d steps", tr.valStale)
+	}
+	return ""
 }
 
 // curvatures returns the data curvatures of the two blocks, each computed
