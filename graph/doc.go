@@ -17,6 +17,12 @@
 // and second-order quantities come out right. Never call gorgonia.Grad twice
 // over one graph: gorgonia silently returns wrong values then.
 //
+// VJP runs a graph's forward expression and its vector–Jacobian products as
+// two machines, with the outputs' gradients fed in as input nodes, so that
+// they can be computed outside the graph in between: the greedy step loss
+// differentiates only the parametrizations' forward expressions this way,
+// and evaluates the objective by direct kernels.
+//
 // The numerical work is done by implementations of LinearMap, BilinearMap and
 // Potential: plain Go kernels on the CPU today, device kernels later, without
 // changing the packages that build graphs from them.

@@ -2,7 +2,6 @@ package graph
 
 import (
 	"fmt"
-	"sync"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"gorgonia.org/tensor"
@@ -155,88 +154,6 @@ func (c SmallConv) AdjointB(dst, a, out []float64, sa, sb tensor.Shape) error {
 	return kc.AdjointImage(dst, out, a)
 }
 
-// FFTConv is the bilinear map (k, x) ↦ k ⊛ x of an image-sized kernel (origin at
-// pixel (0,0)) with a batch of images, circular, computed by FFT. Spectra of
-// repeated operands are cached, so use one FFTConv value per graph.
-type FFTConv struct {
-	mu    sync.Mutex
-	convs map[[3]int]*kernels.FFTConv
-	id    string
-}
-
-var fftConvCount struct {
-	sync.Mutex
-	n int
-}
-
-// NewFFTConv returns an FFT convolution map with its own spectrum cache.
-func NewFFTConv() *FFTConv {
-	fftConvCount.Lock()
-	fftConvCount.n++
-	id := fmt.Sprintf("fftconv#%d", fftConvCount.n)
-	fftConvCount.Unlock()
-	return &FFTConv{convs: map[[3]int]*kernels.FFTConv{}, id: id}
-}
-
-func (c *FFTConv) String() string { return c.id }
-
-func (c *FFTConv) conv(sa, sb tensor.Shape) (*kernels.FFTConv, error) {
-	n, h, w, err := imageBatch(sb)
-	if err != nil {
-		return nil, err
-	}
-	if sa.Dims() != 2 || sa[0] != h || sa[1] != w {
-		return nil, fmt.Errorf("kernel shape %v must equal the image size %d×%d", sa, h, w)
-	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	key := [3]int{n, h, w}
-	if fc := c.convs[key]; fc != nil {
-		return fc, nil
-	}
-	fc, err := kernels.NewFFTConv(n, h, w)
-	if err != nil {
-		return nil, err
-	}
-	c.convs[key] = fc
-	return fc, nil
-}
-
-// OutShape implements BilinearMap.
-func (c *FFTConv) OutShape(sa, sb tensor.Shape) (tensor.Shape, error) {
-	if _, err := c.conv(sa, sb); err != nil {
-		return nil, err
-	}
-	return sb.Clone(), nil
-}
-
-// Apply implements BilinearMap.
-func (c *FFTConv) Apply(dst, a, b []float64, sa, sb tensor.Shape) error {
-	fc, err := c.conv(sa, sb)
-	if err != nil {
-		return err
-	}
-	return fc.Apply(dst, a, b)
-}
-
-// AdjointA implements BilinearMap.
-func (c *FFTConv) AdjointA(dst, out, b []float64, sa, sb tensor.Shape) error {
-	fc, err := c.conv(sa, sb)
-	if err != nil {
-		return err
-	}
-	return fc.AdjointKernel(dst, b, out)
-}
-
-// AdjointB implements BilinearMap.
-func (c *FFTConv) AdjointB(dst, a, out []float64, sa, sb tensor.Shape) error {
-	fc, err := c.conv(sa, sb)
-	if err != nil {
-		return err
-	}
-	return fc.AdjointImage(dst, a, out)
-}
-
 // Scale is the bilinear map (s, x) ↦ s·x of a scalar (shape [1]) with a tensor.
 type Scale struct{}
 
@@ -384,6 +301,57 @@ func (Matrix) AdjointB(dst, a, out []float64, sa, sb tensor.Shape) error {
 			}
 		}
 	})
+	return nil
+}
+
+// Outer is the bilinear map (a, b) ↦ a bᵀ of two vectors, a [H] and b [W],
+// to an [H,W] matrix: (a bᵀ)[i,j] = a_i b_j. Its adjoints are c b and cᵀ a.
+// (gorgonia's OuterProd differentiates wrongly in v0.9.18: it returns a·c
+// for a and b·c for b, which swaps the gradients when H = W and fails with a
+// shape mismatch otherwise.)
+type Outer struct{}
+
+func (Outer) String() string { return "outer" }
+
+// OutShape implements BilinearMap.
+func (Outer) OutShape(sa, sb tensor.Shape) (tensor.Shape, error) {
+	if sa.Dims() != 1 || sb.Dims() != 1 {
+		return nil, fmt.Errorf("outer product of shapes %v and %v: want two vectors", sa, sb)
+	}
+	return tensor.Shape{sa[0], sb[0]}, nil
+}
+
+// Apply implements BilinearMap.
+func (Outer) Apply(dst, a, b []float64, sa, sb tensor.Shape) error {
+	w := len(b)
+	for i, ai := range a {
+		row := dst[i*w : (i+1)*w]
+		for j, bj := range b {
+			row[j] = ai * bj
+		}
+	}
+	return nil
+}
+
+// AdjointA implements BilinearMap: dst = c b.
+func (Outer) AdjointA(dst, c, b []float64, sa, sb tensor.Shape) error {
+	w := len(b)
+	for i := range dst {
+		dst[i] = kernels.Dot(c[i*w:(i+1)*w], b)
+	}
+	return nil
+}
+
+// AdjointB implements BilinearMap: dst = cᵀ a.
+func (Outer) AdjointB(dst, a, c []float64, sa, sb tensor.Shape) error {
+	w := len(dst)
+	clear(dst)
+	for i, ai := range a {
+		row := c[i*w : (i+1)*w]
+		for j, v := range row {
+			dst[j] += ai * v
+		}
+	}
 	return nil
 }
 

@@ -47,7 +47,7 @@ func TestAffineStepLossMatchesBound(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if aff.fast == nil || aff.fast.affine == nil {
+				if aff.ev.kind() != "affine" {
 					t.Fatal("no affine path")
 				}
 				bnd, err := newStepLoss(method(t, mname), o, 1/o.L, stepPaths{noAffine: true})

@@ -3,6 +3,7 @@ package greedy
 import (
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -16,8 +17,13 @@ func benchStepLoss(b *testing.B, name string, paths stepPaths) {
 
 // benchStepLossSize is benchStepLoss on images of size×size.
 func benchStepLossSize(b *testing.B, name string, size int, paths stepPaths) {
+	benchMethod(b, method(b, name), size, paths)
+}
+
+// benchMethod is benchStepLoss for the method m on images of size×size.
+func benchMethod(b *testing.B, m param.Method, size int, paths stepPaths) {
 	o := deblurSet(b, 25, size, 1)
-	loss, err := newStepLoss(method(b, name), o, 1/o.L, paths)
+	loss, err := newStepLoss(m, o, 1/o.L, paths)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,8 +64,31 @@ func BenchmarkStepLossPF40(b *testing.B) { benchStepLossSize(b, "pf", 40, stepPa
 func BenchmarkStepLossPF40Full(b *testing.B) {
 	benchStepLossSize(b, "pf", 40, stepPaths{noReduce: true})
 }
+
+// The graph evaluator (direct objective, graph of the parametrizations'
+// forward expressions) on built-in methods, against the fast paths above,
+// and the whole loss as one graph (the earlier graph path).
 func BenchmarkStepLossGraphMPS(b *testing.B) { benchStepLoss(b, "m-ps", stepPaths{graphOnly: true}) }
 func BenchmarkStepLossGraphMPC(b *testing.B) { benchStepLoss(b, "m-pc", stepPaths{graphOnly: true}) }
+func BenchmarkStepLossGraphPP(b *testing.B)  { benchStepLoss(b, "pp", stepPaths{graphOnly: true}) }
+func BenchmarkStepLossFullGraphMPS(b *testing.B) {
+	benchStepLoss(b, "m-ps", stepPaths{fullGraph: true})
+}
+func BenchmarkStepLossFullGraphMPC(b *testing.B) {
+	benchStepLoss(b, "m-pc", stepPaths{fullGraph: true})
+}
+
+// A user type without a fast path (outerWeights: pointwise weights a_i b_j,
+// H + W parameters, written only as a forward expression) with a scalar
+// momentum, on its default evaluator (the graph evaluator) and as one graph;
+// pp:ps (pointwise weights, bound) is the fast path of a like operator.
+func BenchmarkStepLossPPPS(b *testing.B) { benchStepLoss(b, "pp:ps", stepPaths{}) } // the bound path of a like operator
+func BenchmarkStepLossGraphSeparable(b *testing.B) {
+	benchMethod(b, param.Method{G: outerWeights{}, H: param.Scalar{}}, 96, stepPaths{})
+}
+func BenchmarkStepLossFullGraphSeparable(b *testing.B) {
+	benchMethod(b, param.Method{G: outerWeights{}, H: param.Scalar{}}, 96, stepPaths{fullGraph: true})
+}
 
 // BenchmarkGradF times one batched ∇f by the direct kernels (25 images of 96×96).
 func BenchmarkGradF(b *testing.B) {

@@ -105,7 +105,7 @@ func TestReducedStepLossMatchesFull(t *testing.T) {
 					t.Errorf("directional derivative: reduced %.15g, full %.15g (rel %.2g)", a, b, d)
 				}
 			}
-			nz, nu := make([]float64, len(full.fast.x)), make([]float64, len(full.fast.x))
+			nz, nu := make([]float64, len(full.obj.X0)), make([]float64, len(full.obj.X0))
 			if err := red.Next(nz, z); err != nil {
 				t.Fatal(err)
 			}

@@ -9,47 +9,45 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// affineStep evaluates the step loss of PS and M-PS (G = θI, H = φI), whose
-// next iterate x⁺ = x − θg + φp is affine in two scalars. With
-// fk(x) = ½‖Ax − yk‖² + α Σψ(Kx) (a regularizer implementing
+// affineStep evaluates the step loss of methods whose terms have one
+// parameter each and bind (PS and M-PS: G = θI, H = φI). The bound maps are
+// linear (param.Bound), so G_θ g = θ dG with dG = G_1 g, likewise
+// H_φ p = φ dH, and the next iterate x⁺ = x − θ dG + φ dH is affine in two
+// scalars. With fk(x) = ½‖Ax − yk‖² + α Σψ(Kx) (a regularizer implementing
 // problem.Analysis), the residual and the analysis at x⁺ are the same
-// combinations of Ax − y, Ag, Ap and Kx, Kg, Kp, which setStep computes
-// once per step. An evaluation is then pointwise work, with no A, Aᵀ, K or
-// Kᵀ:
+// combinations of Ax − y, A dG, A dH and Kx, K dG, K dH, which setStep
+// computes once per step. An evaluation is then pointwise work, with no A,
+// Aᵀ, K or Kᵀ:
 //
-//	r = (Ax − y) − θ Ag + φ Ap,   z = Kx − θ Kg + φ Kp
+//	r = (Ax − y) − θ A dG + φ A dH,   z = Kx − θ K dG + φ K dH
 //	fk = ½‖rk‖² + α Σψ(zk)
-//	∂θ = −(1/N) Σk ⟨rk, Agk⟩ + α⟨ψ'(zk), Kgk⟩,   ∂φ = (1/N) Σk ⟨rk, Apk⟩ + α⟨ψ'(zk), Kpk⟩
+//	∂θ = −(1/N) Σk ⟨rk, A dGk⟩ + α⟨ψ'(zk), K dGk⟩,   ∂φ likewise with dH and +
 //
-// For WCRR this removes the multi-channel convolutions W and Wᵀ from every
-// evaluation; for CT, the ray transform and its adjoint.
+// For PS, dG = g and dH = p. For WCRR this removes the multi-channel
+// convolutions W and Wᵀ from every evaluation; for CT, the ray transform and
+// its adjoint.
 type affineStep struct {
 	o        *problem.Objective
+	binders  []param.Binder   // G, then H if any; one parameter each
 	an       problem.Analysis // nil: S ≡ 0 or α = 0
 	momentum bool
 	m, a     int // data and analysis lengths of one image
 
-	x, g, p    []float64
-	rx, rg, rp []float64 // Ax − y, Ag, Ap
-	kx, kg, kp []float64 // Kx, Kg, Kp
+	x, g, p    []float64 // x, dG, dH
+	rx, rg, rp []float64 // Ax − y, A dG, A dH
+	kx, kg, kp []float64 // Kx, K dG, K dH
 	z          []float64 // responses at x⁺, then ψ'
 	vals, regv []float64
 	dTheta     []float64 // per-image partial derivatives
 	dPhi       []float64
+	loaded     bool
 }
 
-// newAffineStep returns the affine evaluator for m on o, or nil if m is not
-// PS or M-PS or the regularizer does not implement problem.Analysis.
-func newAffineStep(m param.Method, o *problem.Objective) *affineStep {
-	if _, ok := m.G.(param.Scalar); !ok {
-		return nil
-	}
-	if m.H != nil {
-		if _, ok := m.H.(param.Scalar); !ok {
-			return nil
-		}
-	}
-	f := &affineStep{o: o, momentum: m.H != nil, m: o.DataLen()}
+// newAffineStep returns the affine evaluator for the terms' binders (one
+// parameter each) on o, or nil if o's regularizer does not implement
+// problem.Analysis.
+func newAffineStep(bs []param.Binder, o *problem.Objective) *affineStep {
+	f := &affineStep{o: o, binders: bs, momentum: len(bs) > 1, m: o.DataLen()}
 	if !o.LeastSquares() {
 		an, ok := o.Reg.(problem.Analysis)
 		if !ok {
@@ -75,47 +73,70 @@ func newAffineStep(m param.Method, o *problem.Objective) *affineStep {
 	return f
 }
 
-// setStep applies A and K to x, g and p.
-func (f *affineStep) setStep(x, g, p []float64) error {
+// kind implements stepEvaluator.
+func (f *affineStep) kind() string { return "affine" }
+
+// close implements stepEvaluator.
+func (f *affineStep) close() error { return nil }
+
+// direction writes d = G_1 v for the binder b into dst.
+func (f *affineStep) direction(dst []float64, b param.Binder, v []float64) error {
 	o := f.o
-	n := o.N * o.ImageLen()
-	if len(x) != n || len(g) != n || (f.momentum && len(p) != n) {
-		return fmt.Errorf("step loss: x, ∇f(x), p have %d, %d, %d values, want %d each", len(x), len(g), len(p), n)
+	bd, err := b.Bind(v, o.N, o.H, o.W)
+	if err != nil {
+		return fmt.Errorf("step loss: %w", err)
 	}
+	clear(dst)
+	if err := bd.AddApply(dst, []float64{1}, 1); err != nil {
+		return fmt.Errorf("step loss: %w", err)
+	}
+	return nil
+}
+
+// setStep computes the directions dG, dH and applies A and K to x, dG and dH.
+func (f *affineStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
+	o := f.o
 	copy(f.x, x)
-	copy(f.g, g)
+	if err := f.direction(f.g, f.binders[0], g); err != nil {
+		return nil, err
+	}
 	in := tensor.Shape{o.N, o.H, o.W}
 	type job struct{ dst, src []float64 }
-	data := []job{{f.rx, x}, {f.rg, g}}
-	ana := []job{{f.kx, x}, {f.kg, g}}
+	data := []job{{f.rx, f.x}, {f.rg, f.g}}
+	ana := []job{{f.kx, f.x}, {f.kg, f.g}}
 	if f.momentum {
-		copy(f.p, p)
-		data = append(data, job{f.rp, p})
-		ana = append(ana, job{f.kp, p})
+		if err := f.direction(f.p, f.binders[1], p); err != nil {
+			return nil, err
+		}
+		data = append(data, job{f.rp, f.p})
+		ana = append(ana, job{f.kp, f.p})
 	}
 	for _, j := range data {
 		if err := o.A.Apply(j.dst, j.src, in); err != nil {
-			return fmt.Errorf("step loss: applying %s: %w", o.A, err)
+			return nil, fmt.Errorf("step loss: applying %s: %w", o.A, err)
 		}
 	}
 	for i, y := range o.Y {
 		f.rx[i] -= y
 	}
-	if f.an == nil {
-		return nil
-	}
-	for _, j := range ana {
-		if err := f.an.Analyze(j.dst, j.src, o.N, o.H, o.W); err != nil {
-			return fmt.Errorf("step loss: analysis operator of %s: %w", o.Reg, err)
+	if f.an != nil {
+		for _, j := range ana {
+			if err := f.an.Analyze(j.dst, j.src, o.N, o.H, o.W); err != nil {
+				return nil, fmt.Errorf("step loss: analysis operator of %s: %w", o.Reg, err)
+			}
 		}
 	}
-	return nil
+	f.loaded = true
+	return nil, nil
 }
 
 // scalars returns θ and φ (0 without momentum) of params.
 func (f *affineStep) scalars(params [][]float64) (theta, phi float64, err error) {
+	if !f.loaded {
+		return 0, 0, fmt.Errorf("step loss: SetStep was not called")
+	}
 	if len(params[0]) != 1 || (f.momentum && len(params[1]) != 1) {
-		return 0, 0, fmt.Errorf("step loss: scalar parametrizations take one parameter each")
+		return 0, 0, fmt.Errorf("step loss: the affine form takes one parameter a term")
 	}
 	theta = params[0][0]
 	if f.momentum {
@@ -124,7 +145,7 @@ func (f *affineStep) scalars(params [][]float64) (theta, phi float64, err error)
 	return theta, phi, nil
 }
 
-// next writes x⁺ = x − θg + φp into dst.
+// next writes x⁺ = x − θ dG + φ dH into dst.
 func (f *affineStep) next(dst []float64, params [][]float64) error {
 	theta, phi, err := f.scalars(params)
 	if err != nil {
@@ -141,8 +162,7 @@ func (f *affineStep) next(dst []float64, params [][]float64) error {
 	return nil
 }
 
-// eval returns (1/N) Σ fk(x⁺) and adds its derivatives in θ and φ to
-// grads (grads may be nil).
+// eval implements stepEvaluator.
 func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
 	theta, phi, err := f.scalars(params)
 	if err != nil {
@@ -232,7 +252,7 @@ func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
 	return sum * inv, nil
 }
 
-// bytes is the memory the affine evaluator holds.
+// bytes implements stepEvaluator.
 func (f *affineStep) bytes() int64 {
 	var t int
 	for _, b := range [][]float64{f.x, f.g, f.p, f.rx, f.rg, f.rp, f.kx, f.kg, f.kp, f.z, f.vals, f.regv, f.dTheta, f.dPhi} {

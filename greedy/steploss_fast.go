@@ -10,25 +10,31 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// fastStep evaluates the step loss without a graph, for methods whose
+// boundStep evaluates the step loss without a graph, for methods whose
 // parametrizations implement param.Binder. Within a step g and p are
-// constant, so θ ↦ G_θ g and φ ↦ H_φ p are linear maps bound once by SetStep
+// constant, so θ ↦ G_θ g and φ ↦ H_φ p are linear maps bound once by setStep
 // (for PC: the spectra of g and p are computed there); an evaluation is then
 //
 //	x⁺ = x − G_θ g + H_φ p        (spectral terms: one inverse FFT per image)
 //	f_k(x⁺), r = ∇f(x⁺)           (the objective's direct kernels)
-//	∇_θ = −(1/N) adjoint_G(r) + λ(θ − θ̃),  ∇_φ = (1/N) adjoint_H(r) + μ(φ − φ̃)
+//	∇_θ = −(1/N) adjoint_G(r),  ∇_φ = (1/N) adjoint_H(r)
 //
 // with one FFT per image of r shared by the spectral terms. The spectral work
 // goes image by image (kernels.FFTPool.Run), so that each image's spectra stay
 // in cache. Buffers are kept between evaluations.
-type fastStep struct {
-	o       *problem.Objective
-	binders []param.Binder // G, then H if any
-	signs   []float64      // −1 for G, +1 for H
-	bounds  []param.Bound
-	pool    *kernels.FFTPool // nil without spectral terms
-	spare   *kernels.FFTPool // kept across steps
+//
+// A term with a reducer (param.Reducer, PF) is bound in the coordinates z of
+// the step's reduction (θ = θ̃ + E z): its reference step is folded into the
+// base point x, and its bound operator is z ↦ G_{Ez} v.
+type boundStep struct {
+	o        *problem.Objective
+	binders  []param.Binder // G, then H if any
+	signs    []float64      // −1 for G, +1 for H
+	refs     [][]float64    // θ̃, φ̃ (full parameters)
+	reducers []param.Reducer
+	bounds   []param.Bound
+	pool     *kernels.FFTPool // nil without spectral terms
+	spare    *kernels.FFTPool // kept across steps
 
 	x      []float64
 	xPlus  []float64
@@ -37,26 +43,13 @@ type fastStep struct {
 	spec   []int // indices of the spectral terms
 	ws     problem.Workspace
 	loaded bool
-
-	affine *affineStep // PS and M-PS in affine form (nil: the bound operators)
 }
 
-// newFastStep returns the fast evaluator for m, or nil if a parametrization
-// of m has no fast path.
-func newFastStep(m param.Method, o *problem.Objective) *fastStep {
-	gb, ok := m.G.(param.Binder)
-	if !ok {
-		return nil
-	}
-	f := &fastStep{o: o, binders: []param.Binder{gb}, signs: []float64{-1}}
-	if m.H != nil {
-		hb, ok := m.H.(param.Binder)
-		if !ok {
-			return nil
-		}
-		f.binders = append(f.binders, hb)
-		f.signs = append(f.signs, 1)
-	}
+// newBoundStep returns the bound evaluator for the terms' binders on o;
+// reducers (nil, or one entry per term, nil for a term bound in full) name
+// the terms to reduce, refs their reference parameters.
+func newBoundStep(bs []param.Binder, o *problem.Objective, refs [][]float64, reducers []param.Reducer) *boundStep {
+	f := &boundStep{o: o, binders: bs, signs: termSigns[:len(bs)], refs: refs, reducers: reducers}
 	n := o.N * o.ImageLen()
 	f.x = make([]float64, n)
 	f.xPlus = make([]float64, n)
@@ -65,29 +58,27 @@ func newFastStep(m param.Method, o *problem.Objective) *fastStep {
 	return f
 }
 
+// kind implements stepEvaluator.
+func (f *boundStep) kind() string {
+	if f.reducers != nil {
+		return "reduced"
+	}
+	return "bound"
+}
+
+// close implements stepEvaluator.
+func (f *boundStep) close() error { return nil }
+
 // setStep binds the operands of the step: g for G and p for H. A term i
-// with reducers[i] set is bound in the coordinates z of its reduction
-// (θ = refs[i] + E z): its reference step is folded into the base point
-// f.x, and its bound operator is z ↦ G_{Ez} v. The reductions are returned
-// (nil entries for terms bound in full).
-func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []param.Reducer) ([]param.Reduction, error) {
+// with a reducer is bound in the coordinates z of its reduction. The
+// reductions are returned (nil entries for terms bound in full).
+func (f *boundStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 	o := f.o
-	n := o.N * o.ImageLen()
-	if len(x) != n || len(g) != n || (len(f.binders) > 1 && len(p) != n) {
-		return nil, fmt.Errorf("step loss: x, ∇f(x), p have %d, %d, %d values, want %d each", len(x), len(g), len(p), n)
-	}
-	if f.affine != nil {
-		if err := f.affine.setStep(x, g, p); err != nil {
-			return nil, err
-		}
-		f.loaded = true
-		return nil, nil
-	}
 	copy(f.x, x)
 	f.bounds = f.bounds[:0]
 	f.pool = nil
 	var reds []param.Reduction
-	if reducers != nil {
+	if f.reducers != nil {
 		reds = make([]param.Reduction, len(f.binders))
 	}
 	for i, b := range f.binders {
@@ -99,12 +90,12 @@ func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []param
 		if err != nil {
 			return nil, fmt.Errorf("step loss: %w", err)
 		}
-		if reducers != nil && reducers[i] != nil {
+		if f.reducers != nil && f.reducers[i] != nil {
 			// x ← x ± G_θ̃ v, then work in the reduction's coordinates.
-			if err := bd.AddApply(f.x, refs[i], f.signs[i]); err != nil {
+			if err := bd.AddApply(f.x, f.refs[i], f.signs[i]); err != nil {
 				return nil, fmt.Errorf("step loss: %w", err)
 			}
-			red, err := reducers[i].Reduce(v, o.N, o.H, o.W)
+			red, err := f.reducers[i].Reduce(v, o.N, o.H, o.W)
 			if err != nil {
 				return nil, fmt.Errorf("step loss: %w", err)
 			}
@@ -125,7 +116,7 @@ func (f *fastStep) setStep(x, g, p []float64, refs [][]float64, reducers []param
 }
 
 // spectral returns the indices of the spectral terms.
-func (f *fastStep) spectral() []int {
+func (f *boundStep) spectral() []int {
 	f.spec = f.spec[:0]
 	for i, b := range f.bounds {
 		if _, ok := b.(param.SpectralBound); ok {
@@ -135,13 +126,19 @@ func (f *fastStep) spectral() []int {
 	return f.spec
 }
 
-// next writes x⁺ for the parameters params[i] of term i into f.xPlus.
-func (f *fastStep) next(params [][]float64) error {
+// next implements stepEvaluator.
+func (f *boundStep) next(dst []float64, params [][]float64) error {
+	if err := f.advance(params); err != nil {
+		return err
+	}
+	copy(dst, f.xPlus)
+	return nil
+}
+
+// advance writes x⁺ for the parameters params[i] of term i into f.xPlus.
+func (f *boundStep) advance(params [][]float64) error {
 	if !f.loaded {
 		return fmt.Errorf("step loss: SetStep was not called")
-	}
-	if f.affine != nil {
-		return f.affine.next(f.xPlus, params)
 	}
 	spec := f.spectral()
 	if err := eachTerm(spec, func(i int) error {
@@ -180,16 +177,9 @@ func (f *fastStep) next(params [][]float64) error {
 	return nil
 }
 
-// eval returns (1/N) Σ f_k(x⁺) and adds its gradient in the parameters of
-// term i to grads[i] (grads may be nil).
-func (f *fastStep) eval(params, grads [][]float64) (float64, error) {
-	if f.affine != nil {
-		if !f.loaded {
-			return 0, fmt.Errorf("step loss: SetStep was not called")
-		}
-		return f.affine.eval(params, grads)
-	}
-	if err := f.next(params); err != nil {
+// eval implements stepEvaluator.
+func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
+	if err := f.advance(params); err != nil {
 		return 0, err
 	}
 	var r []float64
@@ -269,17 +259,14 @@ func eachTerm(idx []int, do func(i int) error) error {
 	return errors.Join(errs...)
 }
 
-// bytes is the memory the fast evaluator holds.
-func (f *fastStep) bytes() int64 {
+// bytes implements stepEvaluator.
+func (f *boundStep) bytes() int64 {
 	t := int64(8 * (len(f.x) + len(f.xPlus) + len(f.r) + len(f.vals)))
 	if f.pool != nil {
 		t += f.pool.Bytes()
 	}
 	for _, b := range f.bounds {
 		t += b.Bytes()
-	}
-	if f.affine != nil {
-		t += f.affine.bytes()
 	}
 	return t
 }

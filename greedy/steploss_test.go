@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
@@ -46,135 +47,152 @@ func maxAbs(v []float64) float64 {
 	return m
 }
 
-// TestFastStepLossMatchesGraph compares the fast path (bound operators and
-// direct kernels) with the gorgonia graph: value, gradient and x⁺.
+// TestFastStepLossMatchesGraph compares the bound operators (direct kernels)
+// with the graph evaluator (direct objective, parametrization graph) and
+// with the whole loss as one gorgonia graph: value, gradient and x⁺.
 func TestFastStepLossMatchesGraph(t *testing.T) {
 	o := deblurSet(t, 3, 16, 2)
 	x, g, p := stepData(t, o, 1)
 	for _, name := range []string{"ps", "pp", "pc", "pc5", "pc3-reflect", "pf", "m-ps", "m-pp", "m-pc", "m-pf", "pc:ps", "pp:pc"} {
 		t.Run(name, func(t *testing.T) {
-			m := method(t, name)
-			fast, err := newStepLoss(m, o, 1/o.L, stepPaths{noReduce: true, noAffine: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer fast.Close()
-			if fast.fast == nil {
-				t.Fatalf("%s: no fast path", name)
-			}
-			slow, err := newStepLoss(method(t, name), o, 1/o.L, stepPaths{graphOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer slow.Close()
-			if slow.fast != nil {
-				t.Fatal("graph path requested, fast path built")
-			}
-			for _, s := range []*StepLoss{fast, slow} {
-				if err := s.SetStep(x, g, p, 0.3, 0.7); err != nil {
-					t.Fatal(err)
-				}
-			}
+			fast := newLoss(t, method(t, name), o, stepPaths{noReduce: true, noAffine: true}, "bound")
+			slow := newLoss(t, method(t, name), o, stepPaths{graphOnly: true}, "graph")
+			full := newLoss(t, method(t, name), o, stepPaths{fullGraph: true}, "full-graph")
 			u := perturbed(fast.Reference(), 0.05, 9)
-			gf, gs := make([]float64, fast.Dim()), make([]float64, slow.Dim())
-			vf, err := fast.Eval(u, gf)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vs, err := slow.Eval(u, gs)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := math.Abs(vf-vs) / math.Abs(vs); !(d <= 1e-12) {
-				t.Errorf("value: fast %.17g, graph %.17g (rel %.2g)", vf, vs, d)
-			}
-			diff := make([]float64, len(gf))
-			for i := range gf {
-				diff[i] = gf[i] - gs[i]
-			}
-			if d := maxAbs(diff) / maxAbs(gs); !(d <= 1e-12) {
-				t.Errorf("gradient: max difference %.3g relative to max |∇| %.3g", d, maxAbs(gs))
-			}
-			// Value only must agree with the value of the full evaluation.
-			u[0] += 1e-3
-			v1, err := fast.Eval(u, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			v2, err := slow.Eval(u, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := math.Abs(v1-v2) / math.Abs(v2); !(d <= 1e-12) {
-				t.Errorf("value only: fast %.17g, graph %.17g", v1, v2)
-			}
-			nf, ns := make([]float64, len(x)), make([]float64, len(x))
-			if err := fast.Next(nf, u); err != nil {
-				t.Fatal(err)
-			}
-			if err := slow.Next(ns, u); err != nil {
-				t.Fatal(err)
-			}
-			for i := range nf {
-				if math.Abs(nf[i]-ns[i]) > 1e-12*maxAbs(ns) {
-					t.Fatalf("x⁺[%d]: fast %.17g, graph %.17g", i, nf[i], ns[i])
-				}
-			}
+			compareLosses(t, x, g, p, u, 1e-12, fast, slow, full)
 		})
 	}
 }
 
-// TestFastStepLossFiniteDifferences checks the fast gradient against central
-// differences along random directions.
-func TestFastStepLossFiniteDifferences(t *testing.T) {
-	o := deblurSet(t, 2, 16, 4)
-	x, g, p := stepData(t, o, 2)
-	for _, name := range []string{"m-ps", "m-pp", "m-pc", "pc5-reflect"} {
-		loss, err := NewStepLoss(method(t, name), o, 1/o.L)
+// newLoss builds the step loss of m on o on paths and checks that it chose
+// the evaluator named kind.
+func newLoss(t *testing.T, m param.Method, o *problem.Objective, paths stepPaths, kind string) *StepLoss {
+	t.Helper()
+	s, err := newStepLoss(m, o, 1/o.L, paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if got := s.ev.kind(); got != kind {
+		t.Fatalf("%s on paths %+v: evaluator %s, want %s", m.Name(), paths, got, kind)
+	}
+	return s
+}
+
+// compareLosses sets every loss to the step (x, g, p) with λ = 0.3, μ = 0.7
+// and checks that the others agree with ls[0] at u: the value and the
+// gradient (relative to the largest entry) within tol, the value without
+// gradient, and x⁺.
+func compareLosses(t *testing.T, x, g, p, u []float64, tol float64, ls ...*StepLoss) {
+	t.Helper()
+	for _, s := range ls {
+		if err := s.SetStep(x, g, p, 0.3, 0.7); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ref := ls[0]
+	g0 := make([]float64, ref.Dim())
+	v0, err := ref.Eval(u, g0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u1 := append([]float64(nil), u...)
+	u1[0] += 1e-3
+	w0, err := ref.Eval(u1, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n0 := make([]float64, len(x))
+	if err := ref.Next(n0, u1); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range ls[1:] {
+		kinds := ref.ev.kind() + " against " + s.ev.kind()
+		gs := make([]float64, s.Dim())
+		vs, err := s.Eval(u, gs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if loss.fast == nil {
-			t.Fatalf("%s: no fast path", name)
+		if d := math.Abs(vs-v0) / math.Abs(v0); !(d <= tol) {
+			t.Errorf("%s: value %.17g, %.17g (rel %.2g)", kinds, v0, vs, d)
 		}
-		if err := loss.SetStep(x, g, p, 0.2, 0.5); err != nil {
+		diff := make([]float64, len(g0))
+		for i := range g0 {
+			diff[i] = gs[i] - g0[i]
+		}
+		if d := maxAbs(diff) / maxAbs(g0); !(d <= tol) {
+			t.Errorf("%s: gradients differ by %.3g relative to max |∇| %.3g", kinds, d, maxAbs(g0))
+		}
+		ws, err := s.Eval(u1, nil)
+		if err != nil {
 			t.Fatal(err)
 		}
-		u := perturbed(loss.Reference(), 0.02, 3)
-		grad := make([]float64, loss.Dim())
-		if _, err := loss.Eval(u, grad); err != nil {
+		if d := math.Abs(ws-w0) / math.Abs(w0); !(d <= tol) {
+			t.Errorf("%s: value alone %.17g, %.17g (rel %.2g)", kinds, w0, ws, d)
+		}
+		ns := make([]float64, len(x))
+		if err := s.Next(ns, u1); err != nil {
 			t.Fatal(err)
 		}
-		r := rand.New(rand.NewPCG(11, 12))
-		for trial := 0; trial < 3; trial++ {
-			d := make([]float64, len(u))
-			for i := range d {
-				d[i] = r.NormFloat64()
-			}
-			const h = 1e-5
-			up, um := append([]float64(nil), u...), append([]float64(nil), u...)
-			for i := range d {
-				up[i] += h * d[i]
-				um[i] -= h * d[i]
-			}
-			fp, err := loss.Eval(up, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fm, err := loss.Eval(um, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fd := (fp - fm) / (2 * h)
-			var an float64
-			for i := range d {
-				an += grad[i] * d[i]
-			}
-			if math.Abs(fd-an) > 1e-5*math.Max(math.Abs(an), 1e-3) {
-				t.Errorf("%s direction %d: ⟨∇g, d⟩ = %.10g, central difference %.10g", name, trial, an, fd)
+		for i := range ns {
+			if math.Abs(ns[i]-n0[i]) > tol*maxAbs(n0) {
+				t.Fatalf("%s: x⁺[%d] %.17g, %.17g", kinds, i, n0[i], ns[i])
 			}
 		}
-		loss.Close()
+	}
+}
+
+// checkFiniteDifferences checks ⟨∇g(u), d⟩ against central differences of
+// the loss (λ = 0.2, μ = 0.5) along random directions d.
+func checkFiniteDifferences(t *testing.T, loss *StepLoss, x, g, p []float64, scale float64) {
+	t.Helper()
+	if err := loss.SetStep(x, g, p, 0.2, 0.5); err != nil {
+		t.Fatal(err)
+	}
+	u := perturbed(loss.Reference(), scale, 3)
+	grad := make([]float64, loss.Dim())
+	if _, err := loss.Eval(u, grad); err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 3; trial++ {
+		d := make([]float64, len(u))
+		for i := range d {
+			d[i] = r.NormFloat64()
+		}
+		const h = 1e-5
+		up, um := append([]float64(nil), u...), append([]float64(nil), u...)
+		for i := range d {
+			up[i] += h * d[i]
+			um[i] -= h * d[i]
+		}
+		fp, err := loss.Eval(up, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fm, err := loss.Eval(um, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fd := (fp - fm) / (2 * h)
+		var an float64
+		for i := range d {
+			an += grad[i] * d[i]
+		}
+		if math.Abs(fd-an) > 1e-5*math.Max(math.Abs(an), 1e-3) {
+			t.Errorf("%s (%s) direction %d: ⟨∇g, d⟩ = %.10g, central difference %.10g", loss.method.Name(), loss.ev.kind(), trial, an, fd)
+		}
+	}
+}
+
+// TestFastStepLossFiniteDifferences checks the gradients of the default
+// evaluators and of the graph evaluator against central differences.
+func TestFastStepLossFiniteDifferences(t *testing.T) {
+	o := deblurSet(t, 2, 16, 4)
+	x, g, p := stepData(t, o, 2)
+	for name, kind := range map[string]string{"m-ps": "affine", "m-pp": "bound", "m-pc": "bound", "pc5-reflect": "bound", "m-pf": "reduced"} {
+		checkFiniteDifferences(t, newLoss(t, method(t, name), o, stepPaths{}, kind), x, g, p, 0.02)
+		checkFiniteDifferences(t, newLoss(t, method(t, name), o, stepPaths{graphOnly: true}, "graph"), x, g, p, 0.02)
 	}
 }
 
@@ -188,16 +206,41 @@ func (g graphOnly) Reference(tau float64, h, w int) []float64 {
 	return g.p.Reference(tau, h, w)
 }
 
+// outerWeights is a user parametrization with no capability but its forward
+// expression (as Separable in the examples): pointwise weights a_i b_j, the
+// outer product of a column profile a (H values) and a row profile b (W
+// values). G_θ v is nonlinear in θ = (a, b).
+type outerWeights struct{}
+
+func (outerWeights) Name() string                     { return "outer" }
+func (outerWeights) ParamShape(h, w int) tensor.Shape { return tensor.Shape{h + w} }
+func (outerWeights) Apply(theta, v *G.Node) (*G.Node, error) {
+	h, w := v.Shape()[1], v.Shape()[2]
+	a, err := G.Slice(theta, G.S(0, h))
+	if err != nil {
+		return nil, err
+	}
+	b, err := G.Slice(theta, G.S(h, h+w))
+	if err != nil {
+		return nil, err
+	}
+	weights, err := graph.Bilinear(graph.Outer{}, a, b) // not G.OuterProd: see graph.Outer
+	if err != nil {
+		return nil, err
+	}
+	return graph.Bilinear(graph.Pointwise{}, weights, v)
+}
+func (outerWeights) Reference(tau float64, h, w int) []float64 {
+	p := make([]float64, h+w)
+	for i := range p {
+		p[i] = math.Sqrt(math.Max(tau, 0))
+	}
+	return p
+}
+
 // TestGraphPathWithoutBinder checks that a parametrization without a fast
-// path gets the graph.
+// path gets the graph evaluator.
 func TestGraphPathWithoutBinder(t *testing.T) {
 	o := deblurSet(t, 1, 6, 1)
-	loss, err := NewStepLoss(param.Method{G: graphOnly{param.Full{}}}, o, 1/o.L)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer loss.Close()
-	if loss.fast != nil || loss.machine == nil {
-		t.Fatal("a parametrization without a Bind method got the fast path")
-	}
+	newLoss(t, param.Method{G: graphOnly{param.Full{}}}, o, stepPaths{}, "graph")
 }

@@ -1,0 +1,151 @@
+package greedy
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// stepEvaluator evaluates the data part of the greedy step loss,
+//
+//	(1/N) Σk fk(xk⁺),  x⁺ = x − G_θ g + H_φ p,
+//
+// and its gradient in the parameters of each term (G, then H if any); the
+// penalties are StepLoss's. newEvaluator picks one per StepLoss, once, from
+// the capabilities of the method's parametrizations (interfaces, never
+// concrete types):
+//
+//   - affine: every term has one parameter and binds (param.Binder), so x⁺ is
+//     affine in the parameters, x⁺ = x − θ dG + φ dH with dG = G_1 g and
+//     dH = H_1 p fixed within a step; with an objective whose regularizer
+//     implements problem.Analysis (or none), A and the analysis operator are
+//     applied to x, dG and dH once per step (affineStep: PS, M-PS);
+//   - reduced: bound terms whose parametrization also implements
+//     param.Reducer are solved in the coordinates of the step's subspace
+//     (boundStep with reductions: PF);
+//   - bound: every term implements param.Binder (boundStep: PP, PC-k, PC,
+//     and PS, PF when the above are turned off);
+//   - graph: anything else, user types included: the objective by its direct
+//     batched kernels and the parametrizations' forward expressions (Apply)
+//     in a small gorgonia graph that gives the vector–Jacobian products
+//     (graphStep). A new parametrization needs nothing but Apply.
+//
+// fullGraphStep, the objective and the update in one graph differentiated
+// whole, is kept for tests (stepPaths.fullGraph).
+type stepEvaluator interface {
+	// kind names the evaluator (affine, reduced, bound, graph, full-graph).
+	kind() string
+	// setStep loads the step's iterates x, gradients g = ∇f(x) and momentum
+	// directions p (ignored without H); the lengths are checked by the
+	// caller. It returns the step's reductions (nil without reduced terms;
+	// nil entries for terms in full).
+	setStep(x, g, p []float64) ([]param.Reduction, error)
+	// eval returns (1/N) Σk fk(xk⁺) for the parameters params[i] of term i
+	// and, if grads is not nil, adds its gradient in params[i] to grads[i].
+	eval(params, grads [][]float64) (float64, error)
+	// next writes x⁺ into dst.
+	next(dst []float64, params [][]float64) error
+	// bytes is the memory the evaluator holds.
+	bytes() int64
+	close() error
+}
+
+// stepPaths restricts the evaluation paths of a step loss (for tests and
+// benchmarks); the zero value allows every path.
+type stepPaths struct {
+	graphOnly bool // the graph evaluator even for parametrizations that bind
+	fullGraph bool // the objective and the update in one graph (implies graphOnly)
+	noReduce  bool // bind reducible parametrizations (PF) in full
+	noAffine  bool // bound operators for one-parameter terms instead of the affine form
+}
+
+// terms returns the method's parametrizations: G, then H if any.
+func terms(m param.Method) []param.Parametrization {
+	if m.H == nil {
+		return []param.Parametrization{m.G}
+	}
+	return []param.Parametrization{m.G, m.H}
+}
+
+// termSigns are the signs of the terms in x⁺ = x − G_θ g + H_φ p.
+var termSigns = [2]float64{-1, 1}
+
+// binders returns the terms' binders, or nil if a term does not bind.
+func binders(pars []param.Parametrization) []param.Binder {
+	out := make([]param.Binder, len(pars))
+	for i, p := range pars {
+		b, ok := p.(param.Binder)
+		if !ok {
+			return nil
+		}
+		out[i] = b
+	}
+	return out
+}
+
+// affineTerms reports whether every term has the affine capability: it
+// binds (the bound map θ ↦ G_θ v is linear, param.Bound) and has a single
+// parameter, so that G_θ v = θ·(G_1 v).
+func affineTerms(pars []param.Parametrization, bs []param.Binder, h, w int) bool {
+	if bs == nil {
+		return false
+	}
+	for _, p := range pars {
+		if p.ParamShape(h, w).TotalSize() != 1 {
+			return false
+		}
+	}
+	return true
+}
+
+// reducers returns the terms' reducers (nil entries for terms bound in
+// full), or nil if no term reduces.
+func reducers(pars []param.Parametrization) []param.Reducer {
+	out := make([]param.Reducer, len(pars))
+	any := false
+	for i, p := range pars {
+		if r, ok := p.(param.Reducer); ok {
+			out[i], any = r, true
+		}
+	}
+	if !any {
+		return nil
+	}
+	return out
+}
+
+// newEvaluator picks the evaluator of m on o from the capabilities of m's
+// parametrizations and o's regularizer, within paths. refs are the terms'
+// reference parameters (θ̃, φ̃), which reduced terms fold into the base point.
+// The reducers of the reduced terms are returned (nil without any).
+func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []param.Reducer, error) {
+	pars := terms(m)
+	if paths.fullGraph {
+		ev, err := newFullGraphStep(m, o)
+		return ev, nil, err
+	}
+	if bs := binders(pars); bs != nil && !paths.graphOnly {
+		if !paths.noAffine && affineTerms(pars, bs, o.H, o.W) {
+			if ev := newAffineStep(bs, o); ev != nil {
+				return ev, nil, nil
+			}
+		}
+		var reds []param.Reducer
+		if !paths.noReduce {
+			reds = reducers(pars)
+		}
+		return newBoundStep(bs, o, refs, reds), reds, nil
+	}
+	ev, err := newGraphStep(pars, o)
+	return ev, nil, err
+}
+
+// checkStep checks the lengths of a step's data.
+func checkStep(o *problem.Objective, momentum bool, x, g, p []float64) error {
+	n := o.N * o.ImageLen()
+	if len(x) != n || len(g) != n || (momentum && len(p) != n) {
+		return fmt.Errorf("step loss: x, ∇f(x), p have %d, %d, %d values, want %d each", len(x), len(g), len(p), n)
+	}
+	return nil
+}
