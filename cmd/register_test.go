@@ -32,7 +32,7 @@ func (outerWeights) Apply(theta, v *G.Node) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	return graph.Bilinear(graph.Pointwise{}, G.Must(G.OuterProd(a, b)), v)
+	return graph.Bilinear(graph.Pointwise{}, G.Must(graph.Bilinear(graph.Outer{}, a, b)), v)
 }
 func (outerWeights) Reference(tau float64, h, w int) []float64 {
 	p := make([]float64, h+w)

@@ -36,7 +36,7 @@ func (Separable) Apply(theta, v *G.Node) (*G.Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	weights, err := G.OuterProd(a, b)
+	weights, err := graph.Bilinear(graph.Outer{}, a, b) // a_i b_j
 	if err != nil {
 		return nil, err
 	}
