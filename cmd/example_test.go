@@ -7,17 +7,27 @@ import (
 )
 
 // ExampleMain runs the command line in-process, as cmd/l2o's main does with
-// os.Args: here `l2o problem list`, the built-in problems. Main returns the
-// exit code (0 success, 1 a failed run, 2 a usage or input error) instead of
-// exiting.
+// os.Args: here `l2o problem info` for Problem 1 on 32×32 synthetic images.
+// Main returns the exit code (0 success, 1 a failed run, 2 a usage or input
+// error) instead of exiting.
 func ExampleMain() {
-	code := cmd.Main([]string{"problem", "list"}, os.Stdout, os.Stderr)
+	code := cmd.Main([]string{"problem", "info", "--problem", "deblur", "--size", "32", "--data", "synthetic"}, os.Stdout, os.Stderr)
 	if code != 0 {
 		os.Exit(code)
 	}
 	// Output:
-	// ct           Problem 2: Huber-TV CT, parallel beam, 180 angles, 256×256, 363 bins, noise 0.01, α=3e-4, ε=0.01, x0 = 0
-	// ct-small     Problem 2, small: 40×40, 90 angles, 57 bins, α=1e-4, ε=0.01, x0 = 0 (PF feasible)
-	// deblur       Problem 1: Huber-TV deblurring, 5×5 Gaussian blur σ=1.5 (zero, circular or reflect boundary), 96×96, noise 0.01, α=2e-4, ε=0.005, x0 = y
-	// deblur-wcrr  Problem 3: deblurring as Problem 1 with the weakly convex ridge regularizer, α=3e-3 (needs --wcrr-weights)
+	// problem      deblur
+	// image        32×32
+	// data         [32 32] per image
+	// operator     1.0127077087256355*conv(gauss5-1.5,5,zero)
+	// ‖A‖          1 (Lanczos)
+	// regularizer  huber-tv(eps=0.005)
+	// α            0.0002
+	// noise σ      0.01
+	// L            1.32
+	// x0           observation
+	// conventions  blur_boundary=zero
+	//              operator: 5×5 Gaussian blur, σ = 1.5, zero boundary
+	//              ‖blur‖ before normalisation: 0.987451750771
+	// training set 4 functions from synthetic (hash f6689a502cff2a31), mean f(x0) = 0.923133
 }
