@@ -28,6 +28,9 @@ func TestMethodsConvergeToMinimiser(t *testing.T) {
 		{NAG{}, 2000},
 		{LBFGS{}, 200},
 		{PreconditionedGD{Delta: 0.01}, 500},
+		{RestartNAG{}, 2000},
+		{BarzilaiBorwein{}, 500},
+		{LBFGS{Memory: 3}, 200},
 	}
 	for _, c := range methods {
 		it, err := c.m.Start(q.o)

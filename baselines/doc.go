@@ -4,12 +4,16 @@
 // line-search state, memory) while all of them share one batched
 // Objective.Eval per evaluation round.
 //
-// A Method (GradientDescent, HeavyBall, NAG, LBFGS, PreconditionedGD) is a
-// plain struct of settings whose zero value gives documented defaults;
+// A Method (GradientDescent, HeavyBall, NAG, LBFGS, PreconditionedGD, and
+// the stronger classical baselines SilverGD, RestartNAG and
+// BarzilaiBorwein, each with its reference in its documentation) is a plain
+// struct of settings whose zero value gives documented defaults;
 // Method.Start returns an Iterator whose Next advances every function by one
 // iteration. ParseMethod builds a method from its name. Optimum estimates
 // the minimal values f*_k (cached on disk) that evaluation measures
-// optimality against, and TuneDelta chooses the δ of PreconditionedGD.
+// optimality against, TuneDelta chooses the δ of PreconditionedGD and
+// TuneLBFGSMemory the memory of LBFGS. docs/baselines.md compares them on
+// Problem 1.
 //
 // LBFGS is built on gonum/optimize's exported step interfaces: every
 // function has its own optimize.LBFGS as its optimize.NextDirectioner (the

@@ -135,3 +135,58 @@ func values(t testing.TB, o *problem.Objective, x []float64) (f, g []float64) {
 	}
 	return f, g
 }
+
+// diagOp is A = diag(d) applied to every h×w image (len(d) = h·w).
+type diagOp struct{ d []float64 }
+
+func (diagOp) String() string                                 { return "diag-test" }
+func (diagOp) DataShape(h, w int) []int                       { return []int{h, w} }
+func (diagOp) OutShape(in tensor.Shape) (tensor.Shape, error) { return in.Clone(), nil }
+func (a diagOp) Apply(dst, src []float64, _ tensor.Shape) error {
+	for i, v := range src {
+		dst[i] = a.d[i%len(a.d)] * v
+	}
+	return nil
+}
+func (a diagOp) Adjoint(dst, src []float64, in tensor.Shape) error { return a.Apply(dst, src, in) }
+
+// newIllQuadratic builds f_k(x) = ½‖D x − y_k‖² on h×w images with D
+// diagonal and the eigenvalues d_i² of DᵀD spread geometrically over
+// [1/kappa, 1]: L = 1, μ = 1/kappa, x*_k = y_k/d and f*_k = 0.
+func newIllQuadratic(t testing.TB, n, h, w int, kappa float64, seed uint64) *quadratic {
+	t.Helper()
+	hw := h * w
+	d := make([]float64, hw)
+	r := rand.New(rand.NewPCG(seed, 11))
+	for i := range d {
+		// A random order of the eigenvalues, so that no image region is special.
+		d[i] = math.Sqrt(math.Pow(kappa, -float64(i)/float64(hw-1)))
+	}
+	r.Shuffle(hw, func(i, j int) { d[i], d[j] = d[j], d[i] })
+	y := make([]float64, n*hw)
+	xs := make([]float64, n*hw)
+	for i := range y {
+		y[i] = r.Float64()
+		xs[i] = y[i] / d[i%hw]
+	}
+	return &quadratic{
+		o: &problem.Objective{
+			A: diagOp{d}, Reg: problem.NoRegularizer{}, N: n, H: h, W: w,
+			Y: y, X0: make([]float64, n*hw), L: 1, NormA: 1,
+		},
+		xstar: xs,
+		fstar: make([]float64, n),
+	}
+}
+
+// optimality returns the mean of (f_k(x_k) − f*_k)/(f_k(x_k⁰) − f*_k).
+func optimality(t testing.TB, o *problem.Objective, fstar, x []float64) float64 {
+	t.Helper()
+	f, _ := values(t, o, x)
+	f0, _ := values(t, o, o.X0)
+	var s float64
+	for k := range f {
+		s += (f[k] - fstar[k]) / (f0[k] - fstar[k])
+	}
+	return s / float64(len(f))
+}

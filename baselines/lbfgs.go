@@ -54,8 +54,17 @@ func newLinesearcher() optimize.MoreThuente {
 	return optimize.MoreThuente{DecreaseFactor: WolfeDecrease, CurvatureFactor: WolfeCurvature, MaximumStep: maxStep}
 }
 
-// Name implements Method.
-func (LBFGS) Name() string { return "lbfgs" }
+// DefaultLBFGSMemory is LBFGS's default memory.
+const DefaultLBFGSMemory = 10
+
+// Name implements Method: "lbfgs", or "lbfgs(m=M)" with another memory than
+// DefaultLBFGSMemory (ParseMethod reads it as "lbfgs:m=M").
+func (m LBFGS) Name() string {
+	if m.Memory == 0 || m.Memory == DefaultLBFGSMemory {
+		return "lbfgs"
+	}
+	return fmt.Sprintf("lbfgs(m=%d)", m.Memory)
+}
 
 // Start implements Method.
 func (m LBFGS) Start(o *problem.Objective) (Iterator, error) {
@@ -65,7 +74,7 @@ func (m LBFGS) Start(o *problem.Objective) (Iterator, error) {
 	}
 	mem, maxEvals := m.Memory, m.MaxEvaluations
 	if mem == 0 {
-		mem = 10
+		mem = DefaultLBFGSMemory
 	}
 	if maxEvals == 0 {
 		maxEvals = 20

@@ -40,11 +40,14 @@ type Method interface {
 }
 
 var parsers = map[string]func() Method{
-	"gd":         func() Method { return GradientDescent{} },
-	"heavy-ball": func() Method { return HeavyBall{} },
-	"nag":        func() Method { return NAG{} },
-	"lbfgs":      func() Method { return LBFGS{} },
-	"pgd":        func() Method { return PreconditionedGD{} },
+	"gd":          func() Method { return GradientDescent{} },
+	"heavy-ball":  func() Method { return HeavyBall{} },
+	"nag":         func() Method { return NAG{} },
+	"lbfgs":       func() Method { return LBFGS{} },
+	"pgd":         func() Method { return PreconditionedGD{} },
+	"silver":      func() Method { return SilverGD{} },
+	"nag-restart": func() Method { return RestartNAG{} },
+	"bb":          func() Method { return BarzilaiBorwein{} },
 }
 
 // MethodNames lists the names ParseMethod accepts, sorted.
@@ -58,8 +61,12 @@ func MethodNames() []string {
 }
 
 // ParseMethod returns the method with the given name ("gd", "heavy-ball",
-// "nag", "lbfgs" or "pgd") with default settings; "pgd:δ" is preconditioned
-// GD with that δ (e.g. from l2o tune pgd).
+// "nag", "lbfgs", "pgd", "silver", "nag-restart" or "bb") with default
+// settings. With settings: "pgd:δ" is preconditioned GD with that δ (e.g.
+// from l2o tune pgd); "lbfgs:m=M" is L-BFGS with memory M (e.g. from
+// TuneLBFGSMemory); "bb:m=M" is Barzilai–Borwein with a nonmonotone search
+// over the last M values; "nag-restart:function" is NAG with the function
+// restart scheme ("nag-restart:gradient" is "nag-restart").
 func ParseMethod(name string) (Method, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
 	if d, ok := strings.CutPrefix(name, "pgd:"); ok {
@@ -69,11 +76,44 @@ func ParseMethod(name string) (Method, error) {
 		}
 		return PreconditionedGD{Delta: delta}, nil
 	}
+	if v, ok := strings.CutPrefix(name, "lbfgs:"); ok {
+		m, err := parseMemory(name, v)
+		if err != nil {
+			return nil, err
+		}
+		return LBFGS{Memory: m}, nil
+	}
+	if v, ok := strings.CutPrefix(name, "bb:"); ok {
+		m, err := parseMemory(name, v)
+		if err != nil {
+			return nil, err
+		}
+		return BarzilaiBorwein{Memory: m}, nil
+	}
+	if v, ok := strings.CutPrefix(name, "nag-restart:"); ok {
+		switch v {
+		case "gradient":
+			return RestartNAG{Scheme: RestartGradient}, nil
+		case "function":
+			return RestartNAG{Scheme: RestartFunction}, nil
+		}
+		return nil, fmt.Errorf("method %q: the restart scheme is gradient or function (nag-restart:function)", name)
+	}
 	p, ok := parsers[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown method %q: choose one of %s", name, strings.Join(MethodNames(), ", "))
 	}
 	return p(), nil
+}
+
+// parseMemory reads the "m=M" (or "M") of a method name with a memory.
+func parseMemory(name, v string) (int, error) {
+	v = strings.TrimPrefix(v, "m=")
+	m, err := strconv.Atoi(v)
+	if err != nil || m < 1 {
+		return 0, fmt.Errorf("method %q: the memory must be a positive integer (%s:m=5)", name, strings.SplitN(name, ":", 2)[0])
+	}
+	return m, nil
 }
 
 // batch is the state every iterator shares: the objective, its sizes, a

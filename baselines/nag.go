@@ -41,45 +41,58 @@ func (m NAG) Start(o *problem.Objective) (Iterator, error) {
 	if err != nil {
 		return nil, err
 	}
+	it, err := startNAG(b, m.L0, m.Eta, restartNone)
+	if err != nil {
+		return nil, err
+	}
+	return it, nil
+}
+
+// startNAG checks NAG's settings L0 and Eta (0 for the defaults) and returns
+// its iterator with the given restart scheme.
+func startNAG(b *batch, l0, eta float64, scheme RestartScheme) (*nagIterator, error) {
+	o := b.o
 	lmax := math.Inf(1)
 	if o.L > 0 && !math.IsInf(o.L, 0) {
 		lmax = o.L
 	}
-	l0 := m.L0
 	if l0 == 0 {
+		var err error
 		if l0, err = b.lipschitz("L0"); err != nil {
 			return nil, err
 		}
 		l0 /= 10
 	}
 	if !(l0 > 0) || math.IsInf(l0, 0) {
-		return nil, fmt.Errorf("nag: first smoothness estimate L0 = %g is not a positive finite number", m.L0)
+		return nil, fmt.Errorf("%s: first smoothness estimate L0 = %g is not a positive finite number", b.name, l0)
 	}
 	l0 = math.Min(l0, lmax)
-	eta := m.Eta
 	if eta == 0 {
 		eta = 2
 	}
 	if !(eta > 1) || math.IsInf(eta, 0) {
-		return nil, fmt.Errorf("nag: growth factor Eta = %g must be a finite number above 1", m.Eta)
+		return nil, fmt.Errorf("%s: growth factor Eta = %g must be a finite number above 1", b.name, eta)
 	}
 	size := len(o.X0)
 	it := &nagIterator{
-		batch: b, eta: eta, lmax: lmax, t: 1,
-		x:     append([]float64(nil), o.X0...),
-		xPrev: make([]float64, size),
-		y:     append([]float64(nil), o.X0...),
-		g:     make([]float64, size),
-		trial: make([]float64, size),
-		fx:    make([]float64, o.N),
-		fy:    make([]float64, o.N),
-		ft:    make([]float64, o.N),
-		gg:    make([]float64, o.N),
-		lip:   make([]float64, o.N),
-		evals: make([]int, o.N),
+		batch: b, eta: eta, lmax: lmax, scheme: scheme,
+		t:        make([]float64, o.N),
+		restarts: make([]int, o.N),
+		x:        append([]float64(nil), o.X0...),
+		xPrev:    make([]float64, size),
+		y:        append([]float64(nil), o.X0...),
+		g:        make([]float64, size),
+		trial:    make([]float64, size),
+		fx:       make([]float64, o.N),
+		fy:       make([]float64, o.N),
+		ft:       make([]float64, o.N),
+		gg:       make([]float64, o.N),
+		lip:      make([]float64, o.N),
+		evals:    make([]int, o.N),
 	}
 	for k := range it.lip {
 		it.lip[k] = l0
+		it.t[k] = 1
 	}
 	if err := it.eval(it.fx, nil, it.x); err != nil {
 		return nil, err
@@ -87,7 +100,7 @@ func (m NAG) Start(o *problem.Objective) (Iterator, error) {
 	for k, f := range it.fx {
 		it.evals[k]++
 		if math.IsNaN(f) || math.IsInf(f, 0) {
-			return nil, fmt.Errorf("nag: f_%d(x⁰) = %g is not finite: check the data and x0", k, f)
+			return nil, fmt.Errorf("%s: f_%d(x⁰) = %g is not finite: check the data and x0", b.name, k, f)
 		}
 	}
 	return it, nil
@@ -95,10 +108,12 @@ func (m NAG) Start(o *problem.Objective) (Iterator, error) {
 
 type nagIterator struct {
 	*batch
-	eta, lmax, t          float64
+	eta, lmax             float64
+	scheme                RestartScheme
+	t                     []float64 // t_k of every function (all equal without restarts)
 	x, xPrev, y, g, trial []float64
 	fx, fy, ft, gg, lip   []float64
-	evals                 []int
+	evals, restarts       []int
 	pending, stillPending []int
 }
 
@@ -129,7 +144,7 @@ func (it *nagIterator) Next() error {
 	}
 	for round := 0; len(it.pending) > 0; round++ {
 		if round > maxBacktracks {
-			return fmt.Errorf("nag: function %d, iteration %d: backtracking did not find a step after %d increases of L (now %g)", it.pending[0], it.iter+1, maxBacktracks, it.lip[it.pending[0]])
+			return fmt.Errorf("%s: function %d, iteration %d: backtracking did not find a step after %d increases of L (now %g)", it.name, it.pending[0], it.iter+1, maxBacktracks, it.lip[it.pending[0]])
 		}
 		for _, k := range it.pending {
 			tk, yk, gk := it.img(it.trial, k), it.img(it.y, k), it.img(it.g, k)
@@ -160,13 +175,42 @@ func (it *nagIterator) Next() error {
 	}
 	// Rotate buffers: the trial points become the iterates.
 	it.xPrev, it.x, it.trial = it.x, it.trial, it.xPrev
-	copy(it.fx, it.ft)
-	tNext := (1 + math.Sqrt(1+4*it.t*it.t)) / 2
-	mom := (it.t - 1) / tNext
-	for i, xi := range it.x {
-		it.y[i] = xi + mom*(xi-it.xPrev[i])
+	for k := 0; k < it.n; k++ {
+		xk, xp, yk := it.img(it.x, k), it.img(it.xPrev, k), it.img(it.y, k)
+		if it.restartNow(k) {
+			// Start again from x⁺: y = x⁺, t = 1 (the next momentum is 0).
+			it.restarts[k]++
+			it.t[k] = 1
+			copy(yk, xk)
+			continue
+		}
+		t := it.t[k]
+		tNext := (1 + math.Sqrt(1+4*t*t)) / 2
+		mom := (t - 1) / tNext
+		for i, xi := range xk {
+			yk[i] = xi + mom*(xi-xp[i])
+		}
+		it.t[k] = tNext
 	}
-	it.t = tNext
+	copy(it.fx, it.ft)
 	it.iter++
 	return nil
+}
+
+// restartNow applies the restart test of function k to the step just taken
+// (x, f(x) in xPrev and fx; x⁺, f(x⁺) in x and ft; ∇f(y) in g).
+func (it *nagIterator) restartNow(k int) bool {
+	switch it.scheme {
+	case RestartGradient:
+		// ⟨∇f(y), x⁺ − x⟩ > 0: the step moves against the momentum.
+		gk, xk, xp := it.img(it.g, k), it.img(it.x, k), it.img(it.xPrev, k)
+		var s float64
+		for i, g := range gk {
+			s += g * (xk[i] - xp[i])
+		}
+		return s > 0
+	case RestartFunction:
+		return it.ft[k] > it.fx[k]
+	}
+	return false
 }
