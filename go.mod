@@ -52,3 +52,7 @@ require (
 // at start under Go 1.26 ("assume-no-moving-gc: ... not yet tested"); this
 // version knows Go 1.26. Keep it pinned when upgrading the gorgonia modules.
 require go4.org/unsafe/assume-no-moving-gc v0.0.0-20231121144256-b99613f794b6 // indirect
+
+// gorgonia.org/cu's init calls os.Exit(1) without a GPU; third_party/cu is v0.9.6 with that one
+// change (README.greedyl2o.md there), used only by -tags l2ocuda builds.
+replace gorgonia.org/cu => ./third_party/cu

@@ -48,4 +48,16 @@ if go list -deps ./... | grep -q '^gorgonia\.org/cu'; then
 	echo "cuda.sh: the default (untagged) build imports gorgonia.org/cu" >&2
 	exit 1
 fi
+echo "cuda.sh: a tagged binary runs without a GPU and refuses --device cuda with exit 2"
+go build -tags l2ocuda -o /tmp/l2o-cuda ./cmd/l2o
+/tmp/l2o-cuda problem list >/dev/null
+if [ ! -e /dev/nvidia0 ]; then
+	set +e
+	/tmp/l2o-cuda bench memory --device cuda >/dev/null 2>&1
+	code=$?
+	set -e
+	[ "$code" = 2 ] || { echo "cuda.sh: --device cuda without a GPU exited $code, want 2" >&2; exit 1; }
+fi
+echo "cuda.sh: the CUDA tests (they skip, saying why, without a GPU)"
+go test -count=1 -tags l2ocuda ./gpu/...
 echo "cuda.sh: ok"

@@ -17,6 +17,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/tomo"
+	"gorgonia.org/cu"
 	"gorgonia.org/tensor"
 )
 
@@ -29,6 +30,9 @@ const (
 
 func device(t testing.TB) *Device {
 	t.Helper()
+	if err := cu.InitError(); err != nil {
+		t.Skipf("no CUDA GPU on this machine (%v): the agreement tests need one (make test-cuda on a GPU machine)", err)
+	}
 	d, err := Open(0)
 	if err != nil {
 		t.Fatalf("open CUDA device: %v", err)
@@ -93,6 +97,7 @@ func agree(t *testing.T, what string, got, want []float64, tol float64) {
 }
 
 func TestOpenRegistersCUDA(t *testing.T) {
+	device(t) // skips without a GPU
 	d, err := gpu.Open("cuda")
 	if err != nil {
 		t.Fatal(err)
@@ -478,6 +483,10 @@ func TestGraphMapsAgreement(t *testing.T) {
 	agree(t, "huber potential", []float64{v}, []float64{vc}, tolDefault)
 }
 
+// ExampleOpen uploads a 2×2 image and takes its forward differences on the
+// GPU. It has no Output line, so `go test` compiles it but does not run it
+// (a machine without a GPU would print Open's error); TestExampleOpen runs
+// it where a GPU is present.
 func ExampleOpen() {
 	dev, err := Open(0)
 	if err != nil {
@@ -505,6 +514,33 @@ func ExampleOpen() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(out)
-	// Output: [3 5 0 0 1 0 3 0]
+	fmt.Println(out) // [3 5 0 0 1 0 3 0]
+}
+
+// TestExampleOpen checks ExampleOpen's result on a GPU.
+func TestExampleOpen(t *testing.T) {
+	dev := device(t)
+	x, err := dev.Upload([]float64{1, 2, 4, 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Free(x)
+	d, err := dev.NewBuffer(8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Free(d)
+	if err := dev.Grad(d, x, 1, 2, 2); err != nil {
+		t.Fatal(err)
+	}
+	out := make([]float64, 8)
+	if err := dev.CopyOut(out, d); err != nil {
+		t.Fatal(err)
+	}
+	want := []float64{3, 5, 0, 0, 1, 0, 3, 0}
+	for i := range want {
+		if out[i] != want[i] {
+			t.Fatalf("forward differences on the GPU: %v, want %v", out, want)
+		}
+	}
 }

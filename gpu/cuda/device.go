@@ -50,6 +50,9 @@ func Open(ordinal int) (*Device, error) {
 	if d := devices[ordinal]; d != nil {
 		return d, nil
 	}
+	if err := cu.InitError(); err != nil {
+		return nil, fmt.Errorf("cuda: no usable CUDA driver or GPU on this machine: %w; use --device cpu", err)
+	}
 	n, err := cu.NumDevices()
 	if err != nil {
 		return nil, fmt.Errorf("cuda: count devices: %w", err)
