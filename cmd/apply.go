@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+	"unicode/utf8"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
@@ -45,8 +46,8 @@ func runApply(env *Env, args []string) error {
 	params := fs.String("params", "", "greedy checkpoint directory")
 	iters := fs.Int("iters", 200, "iterations to run")
 	tol := fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
-	guard := fs.Bool("safeguard", false, "replace every learned step that raises f by a gradient step of size τ (monotone; Algorithm 2 as published without it)")
-	if err := parse(fs, args); err != nil {
+	guard := addSafeguardFlag(fs, false, "safeguard the learned steps with a gradient step of size τ: decrease (a bare --safeguard) replaces a step that raises f (monotone), bgd one that does worse than the gradient step (∇f → 0 whatever was learned; one more f per iteration); Algorithm 2 as published without it")
+	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
 		return err
 	}
 	if *params == "" {
@@ -60,8 +61,9 @@ func runApply(env *Env, args []string) error {
 		return err
 	}
 	learned := info.Method
-	if *guard {
-		g, ok := safeguarded(info)
+	guarded := len(guard.rules) > 0
+	if guarded {
+		g, ok := safeguardedBy(info, guard.rules[0])
 		if !ok {
 			return usagef("--safeguard: %s has no gradient-step fallback (Banert's method is safeguarded by construction)", *params)
 		}
@@ -92,7 +94,7 @@ func runApply(env *Env, args []string) error {
 	grad := make([]float64, len(test.X0))
 	fmt.Fprintf(env.Stdout, "%s on %d test functions\n", learned.Name(), test.N)
 	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
-	report := func(t int, x []float64) (float64, error) {
+	row := func(t int, x []float64) (float64, error) {
 		if err := test.Eval(vals, grad, x, nil); err != nil {
 			return 0, err
 		}
@@ -117,7 +119,7 @@ func runApply(env *Env, args []string) error {
 		}
 		return gmax, nil
 	}
-	if _, err := report(0, test.X0); err != nil {
+	if _, err := row(0, test.X0); err != nil {
 		return err
 	}
 	steps := *iters
@@ -125,12 +127,12 @@ func runApply(env *Env, args []string) error {
 		err := it.Next()
 		var g float64
 		if err == nil {
-			g, err = report(t, it.X())
+			g, err = row(t, it.X())
 		}
 		if errors.Is(err, baselines.ErrDiverged) {
 			// A diverging learned optimizer is a result, not a failure.
 			fmt.Fprintf(env.Stdout, "%s diverged at iteration %d (a value, iterate or gradient left the finite numbers)", learned.Name(), t)
-			if !*guard {
+			if !guarded {
 				fmt.Fprint(env.Stdout, "; --safeguard keeps it monotone")
 			}
 			fmt.Fprintln(env.Stdout)
@@ -145,8 +147,17 @@ func runApply(env *Env, args []string) error {
 			break
 		}
 	}
-	if r, ok := it.(interface{ Rejected() int }); ok && *guard {
-		fmt.Fprintf(env.Stdout, "the safeguard replaced %d of %d learned steps by gradient steps\n", r.Rejected(), steps*test.N)
+	if r, ok := it.(interface{ Rejected() int }); ok && guarded {
+		fmt.Fprintf(env.Stdout, "the safeguard (%s) replaced %d of %d learned steps by gradient steps\n", guard.rules[0], r.Rejected(), steps*test.N)
+	}
+	if a, ok := it.(interface{ Acceptance() []float64 }); ok && guarded {
+		if acc := a.Acceptance(); len(acc) > 0 {
+			c := &eval.Curve{Iter: make([]int, len(acc)+1), Accepted: append([]float64{math.NaN()}, acc...)}
+			for i := range c.Iter {
+				c.Iter[i] = i
+			}
+			fmt.Fprintf(env.Stdout, "learned steps accepted %s\n", report.AcceptanceAt(c))
+		}
 	}
 	return nil
 }
@@ -157,7 +168,7 @@ func runEval(env *Env, args []string) error {
 	pf.add(fs, 1, 10)
 	params := fs.StringSlice("params", nil, "greedy checkpoint directories to evaluate")
 	methods := fs.StringSlice("methods", []string{"gd", "heavy-ball", "nag", "lbfgs"}, "baselines: "+fmt.Sprint(baselines.MethodNames()))
-	guard := fs.Bool("safeguard", false, "also evaluate every greedy/unrolled optimizer with the safeguard (learned steps that raise f replaced by gradient steps)")
+	guard := addSafeguardFlag(fs, true, "also evaluate every greedy/unrolled optimizer safeguarded by a gradient step of size τ under each rule listed: decrease (a bare --safeguard) replaces a learned step that raises f, bgd one that does worse than the gradient step (one more f per iteration); the curves record the fraction of steps accepted per iteration")
 	iters := fs.Int("iters", 200, "iterations")
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f*")
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
@@ -166,7 +177,7 @@ func runEval(env *Env, args []string) error {
 	set := fs.String("set", "test", "functions to evaluate on: test (held out), or train (the training functions: same images and noise as 'train' with the same --data, --seed and --n-train)")
 	var protocol string
 	addProtocol(fs, &protocol)
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
 		return err
 	}
 	if _, err := applyProtocol(fs, protocol, pf.Problem); err != nil {
@@ -198,8 +209,8 @@ func runEval(env *Env, args []string) error {
 			pf.Size = info.H
 		}
 		ms = append(ms, info.Method)
-		if *guard {
-			if g, ok := safeguarded(info); ok {
+		for _, rule := range guard.rules {
+			if g, ok := safeguardedBy(info, rule); ok {
 				ms = append(ms, g)
 			}
 		}
@@ -339,13 +350,17 @@ func optimumProgress(env *Env, m *meter, test *problem.Objective, method string,
 }
 
 func printSummary(env *Env, curves []*eval.Curve, tols []float64) {
-	fmt.Fprintf(env.Stdout, "%-22s", "method")
+	width := 22
+	for _, c := range curves {
+		width = max(width, utf8.RuneCountInString(c.Method))
+	}
+	fmt.Fprintf(env.Stdout, "%-*s", width, "method")
 	for _, tol := range tols {
 		fmt.Fprintf(env.Stdout, " %9s %9s", fmt.Sprintf("it@%.0e", tol), fmt.Sprintf("s@%.0e", tol))
 	}
 	fmt.Fprintf(env.Stdout, " %12s\n", "final F")
 	for _, c := range curves {
-		fmt.Fprintf(env.Stdout, "%-22s", c.Method)
+		fmt.Fprintf(env.Stdout, "%-*s", width, c.Method)
 		for _, tol := range tols {
 			it := c.ItersTo(tol)
 			if it < 0 {

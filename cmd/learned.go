@@ -5,6 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/greedy"
@@ -39,14 +43,88 @@ func noteUnverified(env *Env, infos []*LearnedInfo, dirs []string) {
 // steps that raise f are replaced by gradient steps of size τ, or false
 // when the optimizer has no such fallback (Banert's has its own safeguard).
 func safeguarded(info *LearnedInfo) (baselines.Method, bool) {
+	return safeguardedBy(info, greedy.SafeguardDecrease)
+}
+
+// safeguardedBy is safeguarded under the rule named (greedy.SafeguardDecrease
+// or greedy.SafeguardBGD). The copy's label ends in " (safeguarded)" for the
+// default rule and " (safeguarded bgd)" for the BGD rule.
+func safeguardedBy(info *LearnedInfo, rule string) (baselines.Method, bool) {
 	l, ok := info.Method.(*greedy.Learned)
 	if !ok || info.Tau <= 0 {
 		return nil, false
 	}
 	c := *l
 	c.Safeguard = info.Tau
+	c.SafeguardRule = rule
 	c.Label = l.Label + " (safeguarded)"
+	if rule == greedy.SafeguardBGD {
+		c.Label = l.Label + " (safeguarded bgd)"
+	}
 	return &c, true
+}
+
+// safeguardFlag is the value of --safeguard in apply and eval: the safeguard
+// rules to apply, in the order given. A bare --safeguard is today's rule
+// (greedy.SafeguardDecrease), as when the flag was a boolean; "true" means
+// it too, and "false" or "none" none. With multi, eval takes a list
+// ("decrease,bgd") and evaluates a safeguarded copy for each rule.
+type safeguardFlag struct {
+	rules []string
+	multi bool
+}
+
+func (f *safeguardFlag) String() string { return strings.Join(f.rules, ",") }
+func (f *safeguardFlag) Type() string   { return "rule" }
+func (f *safeguardFlag) Set(s string) error {
+	f.rules = nil
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "false", "none", "off":
+		return nil
+	case "true":
+		s = greedy.SafeguardDecrease
+	}
+	for _, part := range strings.Split(s, ",") {
+		rule, err := greedy.ParseSafeguardRule(part)
+		if err != nil || strings.TrimSpace(part) == "" {
+			return fmt.Errorf("%q is not a safeguard rule: use %s (or none)", part, strings.Join(greedy.SafeguardRules, ", "))
+		}
+		if !slices.Contains(f.rules, rule) {
+			f.rules = append(f.rules, rule)
+		}
+	}
+	if len(f.rules) > 1 && !f.multi {
+		return fmt.Errorf("%q: give one safeguard rule", s)
+	}
+	return nil
+}
+
+// addSafeguardFlag defines --safeguard on fs.
+func addSafeguardFlag(fs *pflag.FlagSet, multi bool, usage string) *safeguardFlag {
+	v := &safeguardFlag{multi: multi}
+	fs.VarPF(v, "safeguard", "", usage).NoOptDefVal = greedy.SafeguardDecrease
+	return v
+}
+
+// optionalValue rewrites "--name value" as "--name=value" in args when value
+// does not start with '-', for a flag whose value may be left out (bare
+// --name): pflag would otherwise take the value for a positional argument,
+// which apply and eval refuse anyway.
+func optionalValue(args []string, name string) []string {
+	out := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		if a == "--"+name && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") {
+			out = append(out, a+"="+args[i+1])
+			i++
+			continue
+		}
+		out = append(out, a)
+	}
+	return out
 }
 
 // learnedLoaders maps a checkpoint format (the "format" field of

@@ -47,6 +47,19 @@ type Curve struct {
 	// gradient steps, summed over functions (0 for other methods), and
 	// Steps the number of steps taken (iterations times functions).
 	Rejected, Steps int
+	// Accepted[i] is the fraction of the functions whose learned step a
+	// safeguard accepted at iteration Iter[i] (NaN at iteration 0, where no
+	// step is taken); nil for methods without a safeguard.
+	Accepted []float64
+}
+
+// AcceptedAt returns the fraction of learned steps accepted at iteration t
+// (Curve.Accepted), or NaN when the curve has none for t.
+func (c *Curve) AcceptedAt(t int) float64 {
+	if t < 0 || t >= len(c.Accepted) || t >= len(c.Iter) || c.Iter[t] != t {
+		return math.NaN()
+	}
+	return c.Accepted[t]
 }
 
 // Diverged reports whether the method diverged (Curve.DivergedAt).
@@ -165,6 +178,11 @@ type recorder struct {
 // rejecter is implemented by iterators of safeguarded methods.
 type rejecter interface{ Rejected() int }
 
+// acceptor is implemented by iterators of safeguarded methods: the fraction
+// of functions whose learned step was accepted at iterations 1, 2, … (nil
+// when the method has no safeguard).
+type acceptor interface{ Acceptance() []float64 }
+
 func runOne(o *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int)) (*Curve, error) {
 	name := m.Name()
 	it, err := m.Start(o)
@@ -224,6 +242,18 @@ func runOne(o *problem.Objective, fstar []float64, m baselines.Method, T int, ps
 	}
 	if counts {
 		r.c.Rejected = rej.Rejected()
+	}
+	if a, ok := it.(acceptor); ok {
+		if acc := a.Acceptance(); acc != nil {
+			c := r.c
+			c.Accepted = make([]float64, len(c.Iter))
+			for i, t := range c.Iter {
+				c.Accepted[i] = math.NaN()
+				if t >= 1 && t <= len(acc) {
+					c.Accepted[i] = acc[t-1]
+				}
+			}
+		}
 	}
 	return r.c, nil
 }

@@ -18,10 +18,22 @@ import (
 // separated by semicolons (problem, operator, conventions such as
 // blur_boundary). A method that diverged gets one more row, at the iteration
 // k where it diverged, with empty seconds, mean, min and max and the status
-// "diverged at iteration k"; status is empty on every other row.
+// "diverged at iteration k"; status is empty on every other row. When some
+// curve has acceptance rates (Curve.Accepted, a safeguarded method) the
+// header ends with one more column, accepted: the fraction of the learned
+// steps accepted at that iteration, empty at iteration 0, on the diverged
+// row and for curves without a safeguard.
 func WriteCSV(w io.Writer, curves []*Curve) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write([]string{"method", "iter", "seconds", "mean", "min", "max", "setting", "status"}); err != nil {
+	withAcc := false
+	for _, c := range curves {
+		withAcc = withAcc || c.Accepted != nil
+	}
+	header := []string{"method", "iter", "seconds", "mean", "min", "max", "setting", "status"}
+	if withAcc {
+		header = append(header, "accepted")
+	}
+	if err := cw.Write(header); err != nil {
 		return fmt.Errorf("eval: writing CSV: %w", err)
 	}
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -32,12 +44,22 @@ func WriteCSV(w io.Writer, curves []*Curve) error {
 		setting := settingString(c.Setting)
 		for i, t := range c.Iter {
 			rec := []string{c.Method, strconv.Itoa(t), ff(c.Seconds[i]), ff(c.Mean[i]), ff(c.Min[i]), ff(c.Max[i]), setting, ""}
+			if withAcc {
+				a := ""
+				if c.Accepted != nil && !math.IsNaN(c.Accepted[i]) {
+					a = ff(c.Accepted[i])
+				}
+				rec = append(rec, a)
+			}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("eval: writing CSV: %w", err)
 			}
 		}
 		if c.Diverged() {
 			rec := []string{c.Method, strconv.Itoa(c.DivergedAt), "", "", "", "", setting, c.Status()}
+			if withAcc {
+				rec = append(rec, "")
+			}
 			if err := cw.Write(rec); err != nil {
 				return fmt.Errorf("eval: writing CSV: %w", err)
 			}
@@ -72,6 +94,9 @@ func (c *Curve) check() error {
 	}
 	if c.Optimality != nil {
 		lens["Optimality"] = len(c.Optimality)
+	}
+	if c.Accepted != nil {
+		lens["Accepted"] = len(c.Accepted)
 	}
 	for name, l := range lens {
 		if l != n {
@@ -176,6 +201,7 @@ type curveJSON struct {
 	Status     string              `json:"status,omitempty"`
 	Rejected   int                 `json:"safeguard_rejected,omitempty"`
 	Steps      int                 `json:"steps,omitempty"`
+	Accepted   []jsonFloat         `json:"accepted,omitempty"`
 }
 
 type fileJSON struct {
@@ -198,6 +224,7 @@ func WriteJSON(w io.Writer, curves []*Curve) error {
 			F: toJSON2(c.F), GradNorm: toJSON2(c.GradNorm), Optimality: toJSON2(c.Optimality),
 			Mean: toJSON(c.Mean), Min: toJSON(c.Min), Max: toJSON(c.Max),
 			DivergedAt: c.DivergedAt, Status: c.Status(), Rejected: c.Rejected, Steps: c.Steps,
+			Accepted: toJSON(c.Accepted),
 		}
 		if c.PSNR != nil {
 			cj.PSNR = map[int][]jsonFloat{}
@@ -230,9 +257,18 @@ func ReadJSON(r io.Reader) ([]*Curve, error) {
 			F: fromJSON2(cj.F), GradNorm: fromJSON2(cj.GradNorm), Optimality: fromJSON2(cj.Optimality),
 			Mean: fromJSON(cj.Mean), Min: fromJSON(cj.Min), Max: fromJSON(cj.Max),
 			DivergedAt: cj.DivergedAt, Rejected: cj.Rejected, Steps: cj.Steps,
+			Accepted: fromJSON(cj.Accepted),
 		}
 		if c.DivergedAt < 0 || c.Rejected < 0 || c.Steps < 0 {
 			return nil, fmt.Errorf("eval: reading JSON curves: curve %q has a negative diverged_at, safeguard_rejected or steps", c.Method)
+		}
+		if len(c.Accepted) == 0 {
+			c.Accepted = nil // "accepted": [] is no rates, as WriteJSON omits it
+		}
+		for _, a := range c.Accepted {
+			if a < 0 || a > 1 {
+				return nil, fmt.Errorf("eval: reading JSON curves: curve %q has an acceptance rate %g outside [0, 1]", c.Method, a)
+			}
 		}
 		if cj.PSNR != nil {
 			c.PSNR = map[int][]float64{}

@@ -23,15 +23,21 @@ type Learned struct {
 	// functions of another problem or under other conventions.
 	Problem     string
 	Conventions problem.Conventions
-	// Safeguard, when Tau > 0, rejects every learned step that raises a
-	// function's value: that function takes the gradient step
-	// x − Tau·∇f(x) from the previous iterate instead, and its momentum is
-	// reset. With Tau ≤ 1/L the gradient step decreases f, so the
-	// safeguarded method is monotone and converges like gradient descent at
-	// worst, whatever the learned parameters do beyond T. The step used is
-	// min(Safeguard, 1/L) for the L of the functions it runs on. Off (0) is
-	// Algorithm 2 as published.
+	// Safeguard, when τ = Safeguard > 0, checks every function's learned
+	// step x_L by the rule SafeguardRule and replaces a rejected one by the
+	// gradient step x_g = x − τ∇f(x) from the previous iterate, resetting
+	// that function's momentum. The step used is min(Safeguard, 1/L) for the
+	// L of the functions it runs on. Off (0) is Algorithm 2 as published.
+	//
+	// The rule SafeguardDecrease (the default) rejects a step that raises
+	// f: with τ ≤ 1/L the gradient step decreases f, so the method is
+	// monotone. SafeguardBGD rejects a step unless f(x_L) ≤ f(x_g): then
+	// every iteration decreases f at least by (τ/2)‖∇f(x)‖², and ∇f(x^t) → 0
+	// on every L-smooth f bounded below, whatever the learned parameters do
+	// (the proof is in the package doc); it costs one more f per iteration.
 	Safeguard float64
+	// SafeguardRule is SafeguardDecrease ("" means it) or SafeguardBGD.
+	SafeguardRule string
 	// params returns the parameters of step t < Steps.
 	params func(t int) (theta, phi []float64, err error)
 }
@@ -114,6 +120,11 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 	it.grad = make([]float64, len(o.X0))
 	it.mom = make([]float64, len(o.X0))
 	if l.Safeguard > 0 {
+		rule, err := ParseSafeguardRule(l.SafeguardRule)
+		if err != nil {
+			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
+		}
+		it.rule = rule
 		it.tau = l.Safeguard
 		if o.L > 0 {
 			it.tau = math.Min(it.tau, 1/o.L)
@@ -121,6 +132,10 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 		it.fx = make([]float64, o.N)
 		it.fPrev = make([]float64, o.N)
 		it.gradPrev = make([]float64, len(o.X0))
+		if rule == SafeguardBGD {
+			it.xg = make([]float64, len(o.X0))
+			it.fg = make([]float64, o.N)
+		}
 	}
 	return it, nil
 }
@@ -133,41 +148,18 @@ type learnedIterator struct {
 	xk, prev, grad, mom    []float64
 	ws                     problem.Workspace
 	loadedStep, loadedOnce int
-	// Safeguard state: f and ∇f at the previous iterate, and how many
-	// learned steps were rejected.
+	// Safeguard state: f and ∇f at the previous iterate, the rule and its
+	// step τ, how many learned steps were rejected, and how many were
+	// accepted at each iteration; for SafeguardBGD the gradient points x_g
+	// and f there.
 	fx, fPrev, gradPrev []float64
-	rejected            int
+	xg, fg              []float64
+	taken               []int     // functions that took x_g this iteration
+	sub                 *subBatch // their batch, for ∇f at x_g
+	rule                string
 	tau                 float64
-}
-
-// Rejected returns the number of learned steps the safeguard has replaced by
-// gradient steps (summed over functions).
-func (it *learnedIterator) Rejected() int { return it.rejected }
-
-// safeguard replaces the learned step of every function whose value went up
-// (or is not finite) by a gradient step from its previous iterate, and
-// evaluates f, ∇f anew when it did. it.fx and it.grad hold f and ∇f at
-// it.xk, it.fPrev and it.gradPrev those at it.prev.
-func (it *learnedIterator) safeguard() error {
-	hw := it.o.ImageLen()
-	tau := it.tau
-	changed := false
-	for k := range it.fx {
-		if it.fx[k] <= it.fPrev[k] {
-			continue
-		}
-		x, prev, g := it.xk[k*hw:(k+1)*hw], it.prev[k*hw:(k+1)*hw], it.gradPrev[k*hw:(k+1)*hw]
-		for i := range x {
-			x[i] = prev[i] - tau*g[i]
-		}
-		copy(prev, x) // no momentum after a rejection
-		it.rejected++
-		changed = true
-	}
-	if changed {
-		return it.o.Eval(it.fx, it.grad, it.xk, &it.ws)
-	}
-	return nil
+	rejected            int
+	accepted            []int
 }
 
 func (it *learnedIterator) X() []float64 { return it.xk }
@@ -207,7 +199,7 @@ func (it *learnedIterator) Next() error {
 		if err := it.o.Eval(it.fx, it.grad, it.xk, &it.ws); err != nil {
 			return err
 		}
-		if err := it.safeguard(); err != nil {
+		if err := it.guard(); err != nil {
 			return err
 		}
 		for k, f := range it.fx {

@@ -45,16 +45,33 @@ var methodColors = map[string]color.RGBA{
 	"banert":        {0x17, 0xbe, 0xcf, 0xff}, // cyan
 }
 
-// safeguardSuffix ends the name of a safeguarded learned optimizer.
-const safeguardSuffix = " (safeguarded)"
+// safeguardSuffix ends the name of a learned optimizer safeguarded by the
+// default rule (a step that raises f is replaced by a gradient step), and
+// bgdSuffix that of one safeguarded by the BGD rule (a step that does worse
+// than the gradient step is replaced by it; l2o eval --safeguard bgd).
+const (
+	safeguardSuffix = " (safeguarded)"
+	bgdSuffix       = " (safeguarded bgd)"
+)
+
+// cutSafeguard returns name without its safeguard suffix, and which suffix
+// it had ("" for none).
+func cutSafeguard(name string) (base, suffix string) {
+	for _, s := range []string{safeguardSuffix, bgdSuffix} {
+		if b, ok := strings.CutSuffix(name, s); ok {
+			return b, s
+		}
+	}
+	return name, ""
+}
 
 // MethodStyle returns the style of the method named name: a fixed colour for
 // the methods the tool knows (greedy M-PS blue, M-PC red, L-BFGS green, …)
 // and one chosen by a hash of the name for others; learned optimizers solid
 // and thick, baselines dashed, a safeguarded optimizer dotted in the colour
-// of the optimizer it guards.
+// of the optimizer it guards (dash-dotted under the BGD rule).
 func MethodStyle(name string) Style {
-	base, guarded := strings.CutSuffix(name, safeguardSuffix)
+	base, suffix := cutSafeguard(name)
 	key := strings.ToLower(base)
 	col, ok := methodColors[key]
 	if !ok {
@@ -74,8 +91,11 @@ func MethodStyle(name string) Style {
 	if learned(base) {
 		s.Width, s.Dashes = vg.Points(2.5), nil
 	}
-	if guarded {
+	switch suffix {
+	case safeguardSuffix:
 		s.Width, s.Dashes = vg.Points(2.5), []vg.Length{vg.Points(1.5), vg.Points(2)}
+	case bgdSuffix:
+		s.Width, s.Dashes = vg.Points(2.5), []vg.Length{vg.Points(1.5), vg.Points(2), vg.Points(6), vg.Points(2)}
 	}
 	return s
 }

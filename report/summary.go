@@ -60,17 +60,59 @@ func Winner(curves []*eval.Curve, tols []float64) string {
 }
 
 // SafeguardLines says, for every curve of a safeguarded method that counted
-// them, how often the safeguard replaced a learned step by a gradient step.
+// them, how often the safeguard replaced a learned step by a gradient step,
+// and, where the curve has acceptance rates, which fraction of the test
+// functions' learned steps it accepted at iterations 1, 10, 100, 1000 and
+// the last one.
 func SafeguardLines(curves []*eval.Curve) []string {
 	var out []string
 	for _, c := range curves {
-		if c.Steps == 0 || !strings.HasSuffix(c.Method, safeguardSuffix) {
+		if _, suffix := cutSafeguard(c.Method); c.Steps == 0 || suffix == "" {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s: the safeguard replaced %d of %d learned steps (%.1f%%) by gradient steps (steps counted over iterations and test functions).",
-			c.Method, c.Rejected, c.Steps, 100*float64(c.Rejected)/float64(c.Steps)))
+		l := fmt.Sprintf("%s: the safeguard replaced %d of %d learned steps (%.1f%%) by gradient steps (steps counted over iterations and test functions).",
+			c.Method, c.Rejected, c.Steps, 100*float64(c.Rejected)/float64(c.Steps))
+		if a := AcceptanceAt(c); a != "" {
+			l += " Learned steps accepted " + a + "."
+		}
+		out = append(out, l)
 	}
 	return out
+}
+
+// AcceptanceAt describes a safeguarded curve's acceptance rates
+// (eval.Curve.Accepted) at iterations 1, 10, 100, 1000 and the last one, as
+// "at iterations 1, 10, 100, 200: 100%, 100%, 62.5%, 40.0%"; "" when the curve
+// has none.
+func AcceptanceAt(c *eval.Curve) string {
+	if len(c.Iter) < 2 || len(c.Accepted) != len(c.Iter) {
+		return ""
+	}
+	last := c.Iter[len(c.Iter)-1]
+	var its, rates []string
+	for _, t := range []int{1, 10, 100, 1000, last} {
+		if t > last || (len(its) > 0 && its[len(its)-1] == fmt.Sprint(t)) {
+			continue
+		}
+		a := c.AcceptedAt(t)
+		if math.IsNaN(a) {
+			continue
+		}
+		its = append(its, fmt.Sprint(t))
+		r := fmt.Sprintf("%.1f%%", 100*a)
+		if a == 0 || a == 1 {
+			r = fmt.Sprintf("%.0f%%", 100*a)
+		}
+		rates = append(rates, r)
+	}
+	if its == nil {
+		return ""
+	}
+	word := "iterations"
+	if len(its) == 1 {
+		word = "iteration"
+	}
+	return fmt.Sprintf("at %s %s: %s", word, strings.Join(its, ", "), strings.Join(rates, ", "))
 }
 
 // FigureNotes explains what the optimality figures cannot show on their log
