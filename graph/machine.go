@@ -62,6 +62,21 @@ func Input(g *G.ExprGraph, name string, shape ...int) *G.Node {
 	return G.NewTensor(g, tensor.Float64, len(shape), G.WithName(name), G.WithValue(t))
 }
 
+// InputOn creates a float64 input node of the given shape (at least one
+// dimension) whose value is backed by data, which must have the shape's
+// size: writes to data are the node's new value, and several graphs' inputs
+// can share one buffer. The name must be new to g: gorgonia would return an
+// existing input of the same name and shape, with its own value (InputOn
+// panics then).
+func InputOn(g *G.ExprGraph, name string, data []float64, shape ...int) *G.Node {
+	t := tensor.New(tensor.WithBacking(data), tensor.WithShape(shape...))
+	n := G.NewTensor(g, tensor.Float64, len(shape), G.WithName(name), G.WithValue(t))
+	if v, err := Value(n); err != nil || len(v) == 0 || &v[0] != &data[0] {
+		panic(fmt.Sprintf("graph: InputOn(%s): the node's value is not data (is the name %q already an input of the graph?)", name, name))
+	}
+	return n
+}
+
 // Set copies data into the value of the input node n. The length must match.
 func Set(n *G.Node, data []float64) error {
 	if n.Shape().IsScalar() {

@@ -120,3 +120,81 @@ func TestVJPRejects(t *testing.T) {
 		t.Error("missing cotangents were accepted")
 	}
 }
+
+// TestInputOnSharesItsBuffer builds two graphs whose cotangent inputs are
+// backed by one buffer (InputOn): writing the buffer sets both, and each
+// graph's product is that of its own Set-fed twin, bitwise; the buffer is
+// not written by the backward passes.
+func TestInputOnSharesItsBuffer(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 7))
+	n, h, w := 2, 3, 4
+	shared := make([]float64, n*h*w)
+	build := func(own bool) (*VJP, *G.Node, *G.Node, *G.Node) {
+		g := G.NewGraph()
+		s, v := Input(g, "s", 1), Input(g, "v", n, h, w)
+		var c *G.Node
+		if own {
+			c = Input(g, "c", n, h, w)
+		} else {
+			c = InputOn(g, "c", shared, n, h, w)
+		}
+		y, err := Bilinear(Scale{}, s, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vjp, err := NewVJP(g, G.Nodes{y}, G.Nodes{c}, G.Nodes{s})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { vjp.Close() })
+		return vjp, s, v, c
+	}
+	type pair struct {
+		vjp     *VJP
+		s, v, c *G.Node
+	}
+	var on, own [2]pair
+	for i := range on {
+		on[i].vjp, on[i].s, on[i].v, on[i].c = build(false)
+		own[i].vjp, own[i].s, own[i].v, own[i].c = build(true)
+	}
+	for run := 0; run < 3; run++ {
+		copy(shared, randVec(r, len(shared)))
+		before := append([]float64(nil), shared...)
+		for i := range on {
+			sv, vv := randVec(r, 1), randVec(r, n*h*w)
+			for _, p := range []pair{on[i], own[i]} {
+				_ = Set(p.s, sv)
+				_ = Set(p.v, vv)
+			}
+			_ = Set(own[i].c, shared)
+			for _, p := range []pair{on[i], own[i]} {
+				if err := p.vjp.Forward(); err != nil {
+					t.Fatal(err)
+				}
+				if err := p.vjp.Backward(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			got, _ := on[i].vjp.Grad(0)
+			want, _ := own[i].vjp.Grad(0)
+			if got[0] != want[0] || got[0] != kernels.Dot(vv, before) {
+				t.Errorf("run %d, graph %d: product %v, the Set-fed graph's %v, ⟨v, c⟩ = %v", run, i, got[0], want[0], kernels.Dot(vv, before))
+			}
+		}
+		for i := range shared {
+			if shared[i] != before[i] {
+				t.Fatalf("run %d: the shared buffer was written at %d", run, i)
+			}
+		}
+	}
+	// A name already taken by an input of the same shape is refused.
+	defer func() {
+		if recover() == nil {
+			t.Error("InputOn with a name already in the graph did not panic")
+		}
+	}()
+	g := G.NewGraph()
+	Input(g, "c", n, h, w)
+	InputOn(g, "c", shared, n, h, w)
+}

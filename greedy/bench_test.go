@@ -2,6 +2,7 @@ package greedy
 
 import (
 	"testing"
+	"time"
 
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -22,6 +23,13 @@ func benchStepLossSize(b *testing.B, name string, size int, paths stepPaths) {
 
 // benchMethod is benchStepLoss for the method m on images of size×size.
 func benchMethod(b *testing.B, m param.Method, size int, paths stepPaths) {
+	benchMethodBlock(b, m, size, paths, -1)
+}
+
+// benchMethodBlock is benchMethod evaluating in block mode (StepLoss.EvalBlock)
+// on block (0: θ, 1: φ), the other block frozen; block −1 evaluates the
+// whole loss (StepLoss.Eval).
+func benchMethodBlock(b *testing.B, m param.Method, size int, paths stepPaths, block int) {
 	o := deblurSet(b, 25, size, 1)
 	loss, err := newStepLoss(m, o, 1/o.L, paths)
 	if err != nil {
@@ -41,12 +49,25 @@ func benchMethod(b *testing.B, m param.Method, size int, paths stepPaths) {
 	}
 	u := loss.Reference()
 	g := make([]float64, len(u))
+	at := 0 // the entry perturbed: in the moving block
+	if block >= 0 {
+		g = make([]float64, loss.BlockLen(block))
+		if block == 1 {
+			at = loss.ThetaLen()
+		}
+	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu := processCPUSeconds()
 	for i := 0; i < b.N; i++ {
-		u[0] += 1e-9 // defeat the last-value cache
-		if _, err := loss.Eval(u, g); err != nil {
+		u[at] += 1e-9 // defeat the last-value cache; the frozen block stays
+		var err error
+		if block < 0 {
+			_, err = loss.Eval(u, g)
+		} else {
+			_, err = loss.EvalBlock(block, u, g)
+		}
+		if err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -57,6 +78,80 @@ func BenchmarkStepLossMPS(b *testing.B)      { benchStepLoss(b, "m-ps", stepPath
 func BenchmarkStepLossMPSBound(b *testing.B) { benchStepLoss(b, "m-ps", stepPaths{noAffine: true}) }
 func BenchmarkStepLossMPC(b *testing.B)      { benchStepLoss(b, "m-pc", stepPaths{}) }
 func BenchmarkStepLossPP(b *testing.B)       { benchStepLoss(b, "pp", stepPaths{}) }
+
+// Block mode (NAG's evaluations): θ moves and φ is frozen, or the reverse.
+func BenchmarkStepLossMPCBlockTheta(b *testing.B) {
+	benchMethodBlock(b, method(b, "m-pc"), 96, stepPaths{}, 0)
+}
+func BenchmarkStepLossMPCBlockPhi(b *testing.B) {
+	benchMethodBlock(b, method(b, "m-pc"), 96, stepPaths{}, 1)
+}
+func BenchmarkStepLossMPSBlockTheta(b *testing.B) {
+	benchMethodBlock(b, method(b, "m-ps"), 96, stepPaths{}, 0)
+}
+func BenchmarkStepLossMPPBlockTheta(b *testing.B) {
+	benchMethodBlock(b, method(b, "m-pp"), 96, stepPaths{}, 0)
+}
+
+// nagBenchIters is the NAG iterations a block of the NAG step benchmarks, a
+// hundredth of the paper's 1,000: the cost of a step is proportional to its
+// evaluations (20,000 at the paper's budget), which the benchmarks
+// extrapolate to.
+const nagBenchIters = 10
+
+// timedInner is an inner solver that times its Minimize calls (wall and
+// process CPU) and counts their evaluations.
+type timedInner struct {
+	InnerSolver
+	wall  time.Duration
+	cpu   float64
+	evals int
+}
+
+func (t *timedInner) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
+	began, cpu, evals := time.Now(), processCPUSeconds(), sp.Loss.Evaluations()
+	u, err := t.InnerSolver.Minimize(sp, u0)
+	t.wall += time.Since(began)
+	t.cpu += processCPUSeconds() - cpu
+	t.evals += sp.Loss.Evaluations() - evals
+	return u, err
+}
+
+// benchNAGStep times one greedy step (Train with MaxSteps 1) of M-PC on
+// N = 25 images of 96×96 with the paper's NAG (its step bound, 10 rounds)
+// at nagBenchIters iterations a block, and extrapolates to the paper's
+// budget of 1,000 iterations a block (20,000 evaluations): the step's time
+// outside NAG plus 20,000 times NAG's time per evaluation, in wall seconds
+// (paper-s/step) and CPU seconds of all threads (paper-cpu-s/step); also
+// NAG's time per evaluation (ms/eval, cpu-ms/eval).
+func benchNAGStep(b *testing.B, full bool) {
+	o := deblurSet(b, 25, 96, 1)
+	inner := &timedInner{InnerSolver: NAG{Iters: nagBenchIters, Rounds: 10, Step: StepPaper, fullEvals: full}}
+	cfg := Config{Method: method(b, "m-pc"), MaxSteps: 1, Inner: inner}
+	var wall time.Duration
+	b.ResetTimer()
+	cpu := processCPUSeconds()
+	for i := 0; i < b.N; i++ {
+		began := time.Now()
+		if _, err := Train(o, cfg); err != nil {
+			b.Fatal(err)
+		}
+		wall += time.Since(began)
+	}
+	cpuS := processCPUSeconds() - cpu
+	n, evals := float64(b.N), float64(inner.evals)
+	perEval, perEvalCPU := inner.wall.Seconds()/evals, inner.cpu/evals
+	outside, outsideCPU := (wall-inner.wall).Seconds()/n, (cpuS-inner.cpu)/n
+	b.ReportMetric(perEval*1e3, "ms/eval")
+	b.ReportMetric(perEvalCPU*1e3, "cpu-ms/eval")
+	b.ReportMetric(outside+perEval*20000, "paper-s/step")
+	b.ReportMetric(outsideCPU+perEvalCPU*20000, "paper-cpu-s/step")
+}
+
+// BenchmarkNAGStepMPCPaper is NAG in block mode (the default);
+// BenchmarkNAGStepMPCPaperFull evaluates the whole loss every iteration.
+func BenchmarkNAGStepMPCPaper(b *testing.B)     { benchNAGStep(b, false) }
+func BenchmarkNAGStepMPCPaperFull(b *testing.B) { benchNAGStep(b, true) }
 
 // PF at 40×40 (2.56 million parameters): in the reduced coordinates of the
 // gradients' span, and on the full matrix.

@@ -44,6 +44,15 @@ type stepEvaluator interface {
 	// eval returns (1/N) Σk fk(xk⁺) for the parameters params[i] of term i
 	// and, if grads is not nil, adds its gradient in params[i] to grads[i].
 	eval(params, grads [][]float64) (float64, error)
+	// evalBlock is eval with the gradient in the parameters of term b alone,
+	// added to grad; the other term is frozen (see frozenTerms): its
+	// contribution to x⁺ is computed once for its parameters and reused while
+	// they stay the same, and its adjoint is not computed. The value and the
+	// gradient are eval's: the operations that remain run in eval's order,
+	// so they agree bitwise where the compiler does not fuse multiply–adds
+	// (amd64 by default; arm64 may fuse a frozen term's product with its
+	// sum in eval but not in evalBlock, a difference of rounding).
+	evalBlock(b int, params [][]float64, grad []float64) (float64, error)
 	// next writes x⁺ into dst.
 	next(dst []float64, params [][]float64) error
 	// bytes is the memory the evaluator holds.
@@ -139,6 +148,60 @@ func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths 
 	}
 	ev, err := newGraphStep(pars, o)
 	return ev, nil, err
+}
+
+// frozenTerms remembers for which parameters an evaluator's block mode
+// holds the frozen term's contribution: the active term and a copy of the
+// other terms' parameters. It is invalidated by setStep.
+type frozenTerms struct {
+	valid  bool
+	active int
+	params [2][]float64 // the frozen terms' parameters (nil for the active one)
+}
+
+// holds reports whether the contribution held is that of the terms other
+// than active at params.
+func (f *frozenTerms) holds(active int, params [][]float64) bool {
+	if !f.valid || f.active != active {
+		return false
+	}
+	for i, p := range params {
+		if i != active && !equal(p, f.params[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// set records that the contribution held is that of the terms other than
+// active at params.
+func (f *frozenTerms) set(active int, params [][]float64) {
+	f.valid, f.active = true, active
+	for i, p := range params {
+		if i == active {
+			f.params[i] = f.params[i][:0]
+			continue
+		}
+		f.params[i] = append(f.params[i][:0], p...)
+	}
+}
+
+// evalBlockByEval is evalBlock for an evaluator without a block mode: eval
+// with both gradients, the inactive one into scratch.
+func evalBlockByEval(ev stepEvaluator, b int, params [][]float64, grad []float64, scratch *[]float64) (float64, error) {
+	grads := make([][]float64, len(params))
+	for i, p := range params {
+		if i == b {
+			grads[i] = grad
+			continue
+		}
+		if cap(*scratch) < len(p) {
+			*scratch = make([]float64, len(p))
+		}
+		grads[i] = (*scratch)[:len(p)]
+		clear(grads[i])
+	}
+	return ev.eval(params, grads)
 }
 
 // checkStep checks the lengths of a step's data.

@@ -13,66 +13,70 @@ import (
 
 // graphStep evaluates the step loss of any parametrizations from their
 // forward expressions alone. The objective is the part that costs, and it
-// does not depend on the parametrization, so only the terms are a gorgonia
-// graph: with B(θ, φ) = −G_θ g + H_φ p,
+// does not depend on the parametrization, so only the terms are gorgonia
+// graphs: with B(θ, φ) = −G_θ g + H_φ p,
 //
-//	x⁺ = x + B(θ, φ)                       (the graph's forward pass: Apply)
+//	x⁺ = x + B(θ, φ)                       (the graphs' forward passes: Apply)
 //	f_k(x⁺), ∇f_k(x⁺)                      (the objective's direct kernels)
 //	∇_(θ,φ) (1/N) Σk fk(xk⁺) = J_Bᵀ r,  r = (1/N) ∇f(x⁺)
 //
-// and the vector–Jacobian product J_Bᵀ r is the graph's backward pass, from
-// one gorgonia.Backpropagate with r fed in as the terms' output gradient
+// and the vector–Jacobian product J_Bᵀ r is the graphs' backward pass, from
+// one gorgonia.Backpropagate with r fed in as the term's output gradient
 // (graph.VJP). No adjoint is written by hand, and Apply may be nonlinear in
-// θ. The graph is built once and re-run; g, p and r are its inputs.
+// θ. Each term is its own graph (G_θ g depends on θ and g alone), built once
+// and re-run, with inputs its parameters, its operand and r; the terms' r
+// nodes share one buffer, which the objective's kernels write. In block
+// mode (evalBlock) only the active term's graph runs: the frozen term's
+// output is kept from its last forward pass at its parameters.
 type graphStep struct {
-	o        *problem.Objective
-	signs    []float64 // of the terms: −1 for G, +1 for H
-	params   []*G.Node // θ, φ
-	operands []*G.Node // g, p
-	r        *G.Node   // ∇f(x⁺): the terms' output gradient
-	rData    []float64 // the value of r, written by the objective's kernels
-	vjp      *graph.VJP
+	o     *problem.Objective
+	signs []float64 // of the terms: −1 for G, +1 for H
+	terms []*graphTerm
+	rData []float64 // the value of r, written by the objective's kernels
 
 	x, xPlus, vals []float64
 	ws             problem.Workspace
 	loaded         bool
+
+	frozen frozenTerms
+	fout   []float64 // the frozen term's output
 }
 
-// newGraphStep builds the terms' graph for pars (G, then H if any) on o.
+// graphTerm is one term's graph: out = P_param(operand), and the product of
+// its Jacobian in param with the cotangent r.
+type graphTerm struct {
+	param, operand, r *G.Node
+	vjp               *graph.VJP
+}
+
+// newGraphStep builds the terms' graphs for pars (G, then H if any) on o.
 func newGraphStep(pars []param.Parametrization, o *problem.Objective) (*graphStep, error) {
 	n, h, w := o.N, o.H, o.W
-	gr := G.NewGraph()
-	s := &graphStep{o: o, signs: termSigns[:len(pars)]}
+	size := n * o.ImageLen()
+	s := &graphStep{o: o, signs: termSigns[:len(pars)], rData: make([]float64, size)}
 	names := [2][2]string{{"theta", "grad"}, {"phi", "momentum"}}
-	outs := make(G.Nodes, len(pars))
 	for i, p := range pars {
-		th := graph.Input(gr, names[i][0], p.ParamShape(h, w)...)
-		v := graph.Input(gr, names[i][1], n, h, w)
-		out, err := p.Apply(th, v)
+		gr := G.NewGraph()
+		tm := &graphTerm{
+			param:   graph.Input(gr, names[i][0], p.ParamShape(h, w)...),
+			operand: graph.Input(gr, names[i][1], n, h, w),
+			r:       graph.InputOn(gr, "r", s.rData, n, h, w),
+		}
+		out, err := p.Apply(tm.param, tm.operand)
 		if err != nil {
+			s.close()
 			return nil, fmt.Errorf("step loss: %s: %w", p.Name(), err)
 		}
 		if want := (tensor.Shape{n, h, w}); !out.Shape().Eq(want) {
+			s.close()
 			return nil, fmt.Errorf("step loss: %s gives shape %v for a batch %v", p.Name(), out.Shape(), want)
 		}
-		s.params = append(s.params, th)
-		s.operands = append(s.operands, v)
-		outs[i] = out
+		if tm.vjp, err = graph.NewVJP(gr, G.Nodes{out}, G.Nodes{tm.r}, G.Nodes{tm.param}); err != nil {
+			s.close()
+			return nil, fmt.Errorf("step loss: differentiating %s: %w", p.Name(), err)
+		}
+		s.terms = append(s.terms, tm)
 	}
-	s.r = graph.Input(gr, "r", n, h, w)
-	cots := make(G.Nodes, len(outs))
-	for i := range cots {
-		cots[i] = s.r
-	}
-	vjp, err := graph.NewVJP(gr, outs, cots, s.params)
-	if err != nil {
-		return nil, fmt.Errorf("step loss: differentiating %s: %w", pars[0].Name(), err)
-	}
-	s.vjp = vjp
-	if s.rData, err = graph.Value(s.r); err != nil {
-		return nil, err
-	}
-	size := n * o.ImageLen()
 	s.x, s.xPlus, s.vals = make([]float64, size), make([]float64, size), make([]float64, n)
 	return s, nil
 }
@@ -81,18 +85,60 @@ func newGraphStep(pars []param.Parametrization, o *problem.Objective) (*graphSte
 func (s *graphStep) kind() string { return "graph" }
 
 // close implements stepEvaluator.
-func (s *graphStep) close() error { return s.vjp.Close() }
+func (s *graphStep) close() error {
+	var err error
+	for _, tm := range s.terms {
+		if e := tm.vjp.Close(); err == nil {
+			err = e
+		}
+	}
+	return err
+}
 
 // setStep implements stepEvaluator.
 func (s *graphStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 	copy(s.x, x)
-	for i, v := range [][]float64{g, p}[:len(s.operands)] {
-		if err := graph.Set(s.operands[i], v); err != nil {
+	for i, v := range [][]float64{g, p}[:len(s.terms)] {
+		if err := graph.Set(s.terms[i].operand, v); err != nil {
 			return nil, fmt.Errorf("step loss: %w", err)
 		}
 	}
+	s.frozen.valid = false
 	s.loaded = true
 	return nil, nil
+}
+
+// forward runs term i's graph at params and returns its output (a view).
+func (s *graphStep) forward(i int, params []float64) ([]float64, error) {
+	tm := s.terms[i]
+	if err := graph.Set(tm.param, params); err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	if err := tm.vjp.Forward(); err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	out, err := tm.vjp.Output(0)
+	if err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	return out, nil
+}
+
+// combine writes x⁺ = (x − a) + b (b nil without H), in the order of
+// param.Method.GraphUpdate, into s.xPlus.
+func (s *graphStep) combine(a, b []float64) {
+	x, xp := s.x, s.xPlus
+	if b == nil {
+		for j, v := range a {
+			xp[j] = x[j] - v
+		}
+		return
+	}
+	kernels.ParallelFor(len(xp), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			xp[j] = x[j] - a[j] + b[j]
+		}
+	})
 }
 
 // advance writes x⁺ for params into s.xPlus.
@@ -100,36 +146,15 @@ func (s *graphStep) advance(params [][]float64) error {
 	if !s.loaded {
 		return fmt.Errorf("step loss: SetStep was not called")
 	}
-	for i, th := range s.params {
-		if err := graph.Set(th, params[i]); err != nil {
-			return fmt.Errorf("step loss: %w", err)
-		}
-	}
-	if err := s.vjp.Forward(); err != nil {
-		return fmt.Errorf("step loss: %w", err)
-	}
-	ts := make([][]float64, len(s.signs))
-	for i := range ts {
-		t, err := s.vjp.Output(i)
+	var ts [2][]float64
+	for i := range s.terms {
+		t, err := s.forward(i, params[i])
 		if err != nil {
-			return fmt.Errorf("step loss: %w", err)
+			return err
 		}
 		ts[i] = t
 	}
-	// x⁺ = (x − G_θ g) + H_φ p, in the order of param.Method.GraphUpdate.
-	x, xp := s.x, s.xPlus
-	if len(ts) == 1 {
-		for j, a := range ts[0] {
-			xp[j] = x[j] - a
-		}
-		return nil
-	}
-	a, b := ts[0], ts[1]
-	kernels.ParallelFor(len(xp), func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			xp[j] = x[j] - a[j] + b[j]
-		}
-	})
+	s.combine(ts[0], ts[1])
 	return nil
 }
 
@@ -142,13 +167,11 @@ func (s *graphStep) next(dst []float64, params [][]float64) error {
 	return nil
 }
 
-// eval implements stepEvaluator.
-func (s *graphStep) eval(params, grads [][]float64) (float64, error) {
-	if err := s.advance(params); err != nil {
-		return 0, err
-	}
+// objective evaluates the objective at s.xPlus, writes r into s.rData if
+// withGrad, and returns the mean value.
+func (s *graphStep) objective(withGrad bool) (float64, error) {
 	var r []float64
-	if grads != nil {
+	if withGrad {
 		r = s.rData
 	}
 	if err := s.o.Eval(s.vals, r, s.xPlus, &s.ws); err != nil {
@@ -158,32 +181,92 @@ func (s *graphStep) eval(params, grads [][]float64) (float64, error) {
 	for _, v := range s.vals {
 		sum += v
 	}
-	inv := 1 / float64(s.o.N)
-	if grads == nil {
-		return sum * inv, nil
+	return sum / float64(s.o.N), nil
+}
+
+// backward runs term i's backward pass and adds sign/N times its product
+// with r to grad.
+func (s *graphStep) backward(i int, grad []float64) error {
+	tm := s.terms[i]
+	if err := tm.vjp.Backward(); err != nil {
+		return fmt.Errorf("step loss: %w", err)
 	}
-	if err := s.vjp.Backward(); err != nil {
-		return 0, fmt.Errorf("step loss: %w", err)
+	d, err := tm.vjp.Grad(0)
+	if err != nil {
+		return fmt.Errorf("step loss: %w", err)
 	}
-	for i, sign := range s.signs {
-		d, err := s.vjp.Grad(i)
-		if err != nil {
-			return 0, fmt.Errorf("step loss: %w", err)
-		}
-		if len(d) != len(grads[i]) {
-			return 0, fmt.Errorf("step loss: gradient of term %d has %d values, want %d", i, len(d), len(grads[i]))
-		}
-		c := sign * inv
-		for j, v := range d {
-			grads[i][j] += c * v
+	if len(d) != len(grad) {
+		return fmt.Errorf("step loss: gradient of term %d has %d values, want %d", i, len(d), len(grad))
+	}
+	c := s.signs[i] * (1 / float64(s.o.N))
+	for j, v := range d {
+		grad[j] += c * v
+	}
+	return nil
+}
+
+// eval implements stepEvaluator.
+func (s *graphStep) eval(params, grads [][]float64) (float64, error) {
+	if err := s.advance(params); err != nil {
+		return 0, err
+	}
+	v, err := s.objective(grads != nil)
+	if err != nil || grads == nil {
+		return v, err
+	}
+	for i := range s.terms {
+		if err := s.backward(i, grads[i]); err != nil {
+			return 0, err
 		}
 	}
-	return sum * inv, nil
+	return v, nil
+}
+
+// evalBlock implements stepEvaluator: the frozen term's output is kept
+// (fout) and only the active term's graph runs.
+func (s *graphStep) evalBlock(a int, params [][]float64, grad []float64) (float64, error) {
+	if a < 0 || a >= len(s.terms) {
+		return 0, fmt.Errorf("step loss: no term %d", a)
+	}
+	if !s.loaded {
+		return 0, fmt.Errorf("step loss: SetStep was not called")
+	}
+	var ts [2][]float64
+	if len(s.terms) > 1 {
+		f := 1 - a
+		if !s.frozen.holds(a, params) {
+			out, err := s.forward(f, params[f])
+			if err != nil {
+				return 0, err
+			}
+			s.fout = append(s.fout[:0], out...)
+			s.frozen.set(a, params)
+		}
+		ts[f] = s.fout
+	}
+	out, err := s.forward(a, params[a])
+	if err != nil {
+		return 0, err
+	}
+	ts[a] = out
+	s.combine(ts[0], ts[1])
+	v, err := s.objective(true)
+	if err != nil {
+		return 0, err
+	}
+	if err := s.backward(a, grad); err != nil {
+		return 0, err
+	}
+	return v, nil
 }
 
 // bytes implements stepEvaluator.
 func (s *graphStep) bytes() int64 {
-	return int64(8*(len(s.x)+len(s.xPlus)+len(s.vals))) + graph.HeldBytes(s.vjp.Graph)
+	t := int64(8 * (len(s.x) + len(s.xPlus) + len(s.vals) + len(s.rData) + len(s.fout)))
+	for _, tm := range s.terms {
+		t += graph.HeldBytes(tm.vjp.Graph)
+	}
+	return t
 }
 
 // fullGraphStep is the step loss as one gorgonia graph: the update
@@ -196,6 +279,7 @@ type fullGraphStep struct {
 	theta, phi  *G.Node
 	x, g, p, y  *G.Node
 	loss, xPlus *G.Node
+	scratch     []float64
 }
 
 // newFullGraphStep builds the loss graph of m on o.
@@ -302,6 +386,12 @@ func (s *fullGraphStep) next(dst []float64, params [][]float64) error {
 	}
 	copy(dst, v)
 	return nil
+}
+
+// evalBlock implements stepEvaluator: the whole graph, the other term's
+// gradient into scratch.
+func (s *fullGraphStep) evalBlock(b int, params [][]float64, grad []float64) (float64, error) {
+	return evalBlockByEval(s, b, params, grad, &s.scratch)
 }
 
 // bytes implements stepEvaluator.

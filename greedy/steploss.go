@@ -13,7 +13,9 @@ import (
 //	g(θ, φ) = (1/N) Σk fk(xk − G_θ gk + H_φ pk) + λ/2‖θ − θ̃‖² + μ/2‖φ − φ̃‖²
 //
 // SetStep loads the data of a step (x, g = ∇f(x), p = x − x⁻, λ, μ), and Eval
-// evaluates g and its gradient at u = (θ, φ) concatenated. A StepLoss is not
+// evaluates g and its gradient at u = (θ, φ) concatenated; EvalBlock
+// evaluates g and the gradient of one block, the other block's term of x⁺
+// held from its last parameters (for block methods: NAG). A StepLoss is not
 // safe for concurrent use.
 //
 // The data part is evaluated by one evaluator, chosen once when the loss is
@@ -45,6 +47,12 @@ type StepLoss struct {
 	lastGrad             []float64
 	haveLast             bool
 	lambdaValue, muValue float64
+
+	// EvalBlock's last point, block, value and block gradient.
+	blockU, blockGrad []float64
+	blockB            int
+	blockLoss         float64
+	haveBlock         bool
 
 	// Reduced blocks (nil without any): the reducer of each block, or nil
 	// for a block bound in full, and the current step's reductions.
@@ -119,13 +127,13 @@ func (s *StepLoss) SetStep(x, g, p []float64, lambda, mu float64) error {
 		s.setReductions(reds)
 	}
 	s.lambdaValue, s.muValue = lambda, mu
-	s.haveLast = false
+	s.haveLast, s.haveBlock = false, false
 	return nil
 }
 
 // SetWeights replaces the penalty weights λ and μ of the current step.
 func (s *StepLoss) SetWeights(lambda, mu float64) error {
-	s.haveLast = false
+	s.haveLast, s.haveBlock = false, false
 	s.lambdaValue, s.muValue = lambda, mu
 	return nil
 }
@@ -176,6 +184,80 @@ func (s *StepLoss) Eval(u, grad []float64) (float64, error) {
 	return v, nil
 }
 
+// BlockLen is the length of block b (0: θ, 1: φ) in working coordinates.
+func (s *StepLoss) BlockLen(b int) int {
+	if b == 0 {
+		return s.nTheta
+	}
+	return s.nPhi
+}
+
+// EvalBlock returns g(u) and writes the gradient of g in block b alone
+// (0: θ, 1: φ) into grad, of length BlockLen(b): what a block method needs
+// while the other block stays fixed. The other block's term of x⁺ is
+// computed when its parameters are first seen and reused while they stay
+// the same (for PC its spectra, one per image), and its adjoint is not
+// computed, so an evaluation costs one term instead of two. The value and
+// the block's gradient are Eval's, bitwise on amd64 (to rounding where the
+// compiler fuses multiply–adds; see stepEvaluator.evalBlock).
+// A call at the point and block of the previous call is answered from its
+// result, as Eval answers from its last value, and not counted in
+// Evaluations.
+func (s *StepLoss) EvalBlock(b int, u, grad []float64) (float64, error) {
+	if len(u) != s.Dim() {
+		return math.NaN(), fmt.Errorf("step loss: %d parameters, want %d", len(u), s.Dim())
+	}
+	nb := len(terms(s.method))
+	if b < 0 || b >= nb {
+		return math.NaN(), fmt.Errorf("step loss: no block %d (the method has %d)", b, nb)
+	}
+	if len(grad) != s.BlockLen(b) {
+		return math.NaN(), fmt.Errorf("step loss: gradient of block %d has %d slots, want %d", b, len(grad), s.BlockLen(b))
+	}
+	if s.haveBlock && s.blockB == b && s.sameBlockPoint(b, u) {
+		copy(grad, s.blockGrad)
+		return s.blockLoss, nil
+	}
+	s.haveBlock = false
+	var buf [2][]float64
+	params := s.splitInto(buf[:0], u)
+	clear(grad)
+	v, err := s.ev.evalBlock(b, params, grad)
+	if err != nil {
+		return math.NaN(), err
+	}
+	s.evaluations++
+	// The penalties as penalties adds them, the gradient of block b alone.
+	var gt, gp []float64
+	if b == 0 {
+		gt = grad
+	} else {
+		gp = grad
+	}
+	pen := penaltyAdd(gt, params[0], s.refTheta, s.lambdaValue)
+	if len(params) > 1 {
+		pen += penaltyAdd(gp, params[1], s.refPhi, s.muValue)
+	}
+	v += pen
+	s.blockU = append(s.blockU[:0], u...)
+	s.blockGrad = append(s.blockGrad[:0], grad...)
+	s.blockB, s.blockLoss, s.haveBlock = b, v, true
+	return v, nil
+}
+
+// sameBlockPoint reports whether u is EvalBlock's last point, comparing
+// block b first (where a block method's points differ).
+func (s *StepLoss) sameBlockPoint(b int, u []float64) bool {
+	if len(s.blockU) != len(u) {
+		return false
+	}
+	lo, hi := 0, s.nTheta
+	if b == 1 {
+		lo, hi = s.nTheta, len(u)
+	}
+	return equal(u[lo:hi], s.blockU[lo:hi]) && equal(u[:lo], s.blockU[:lo]) && equal(u[hi:], s.blockU[hi:])
+}
+
 // Next writes x⁺(u) = x − G_θ g + H_φ p into dst.
 func (s *StepLoss) Next(dst, u []float64) error {
 	if len(u) != s.Dim() {
@@ -209,10 +291,15 @@ func (s *StepLoss) HeldBytes() int64 { return s.ev.bytes() }
 
 // split returns θ and (if there is H) φ as views of u.
 func (s *StepLoss) split(u []float64) [][]float64 {
+	return s.splitInto(make([][]float64, 0, 2), u)
+}
+
+// splitInto appends θ and (if there is H) φ, views of u, to dst.
+func (s *StepLoss) splitInto(dst [][]float64, u []float64) [][]float64 {
 	if s.method.H == nil {
-		return [][]float64{u[:s.nTheta]}
+		return append(dst, u[:s.nTheta])
 	}
-	return [][]float64{u[:s.nTheta], u[s.nTheta:]}
+	return append(dst, u[:s.nTheta], u[s.nTheta:])
 }
 
 // penalties returns λ/2‖θ − θ̃‖² + μ/2‖φ − φ̃‖² and adds its gradient to

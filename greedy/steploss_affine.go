@@ -164,24 +164,72 @@ func (f *affineStep) next(dst []float64, params [][]float64) error {
 
 // eval implements stepEvaluator.
 func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
+	var gt, gp []float64
+	if grads != nil {
+		gt = grads[0]
+		if f.momentum {
+			gp = grads[1]
+		}
+	}
+	return f.evaluate(params, gt, gp)
+}
+
+// evalBlock implements stepEvaluator: nothing is worth freezing (x⁺ is
+// pointwise work on vectors fixed within the step), so it is eval without
+// the other term's partial derivative.
+func (f *affineStep) evalBlock(b int, params [][]float64, grad []float64) (float64, error) {
+	if b == 0 {
+		return f.evaluate(params, grad, nil)
+	}
+	if !f.momentum {
+		return 0, fmt.Errorf("step loss: no term %d", b)
+	}
+	return f.evaluate(params, nil, grad)
+}
+
+// evaluate returns (1/N) Σk fk(xk⁺) and adds ∂θ to gt[0] and ∂φ to gp[0]
+// for those that are not nil.
+func (f *affineStep) evaluate(params [][]float64, gt, gp []float64) (float64, error) {
 	theta, phi, err := f.scalars(params)
 	if err != nil {
 		return 0, err
 	}
 	o, m, a := f.o, f.m, f.a
-	withGrad := grads != nil
+	needT, needP := gt != nil, gp != nil
+	withGrad := needT || needP
 	errs := make([]error, o.N)
 	kernels.ParallelFor(o.N, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
 			var fv, dt, dp float64
 			rx, rg := f.rx[k*m:(k+1)*m], f.rg[k*m:(k+1)*m]
 			if f.momentum {
-				rp := f.rp[k*m : (k+1)*m]
-				for i, v := range rx {
-					r := v - theta*rg[i] + phi*rp[i]
-					fv += r * r
-					dt += r * rg[i]
-					dp += r * rp[i]
+				rp := f.rp[k*m : (k+1)*m][:len(rx)]
+				rg := rg[:len(rx)]
+				switch {
+				case needT && needP:
+					for i, v := range rx {
+						r := v - theta*rg[i] + phi*rp[i]
+						fv += r * r
+						dt += r * rg[i]
+						dp += r * rp[i]
+					}
+				case needT:
+					for i, v := range rx {
+						r := v - theta*rg[i] + phi*rp[i]
+						fv += r * r
+						dt += r * rg[i]
+					}
+				case needP:
+					for i, v := range rx {
+						r := v - theta*rg[i] + phi*rp[i]
+						fv += r * r
+						dp += r * rp[i]
+					}
+				default:
+					for i, v := range rx {
+						r := v - theta*rg[i] + phi*rp[i]
+						fv += r * r
+					}
 				}
 			} else {
 				for i, v := range rx {
@@ -216,10 +264,12 @@ func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
 				fv += o.Alpha * f.regv[k]
 				if withGrad {
 					var st, sp float64
-					for i, d := range z {
-						st += d * kg[i]
+					if needT {
+						for i, d := range z {
+							st += d * kg[i]
+						}
 					}
-					if f.momentum {
+					if needP {
 						for i, d := range z {
 							sp += d * kp[i]
 						}
@@ -243,11 +293,11 @@ func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
 		st += f.dTheta[k]
 		sp += f.dPhi[k]
 	}
-	if withGrad {
-		grads[0][0] += st * inv
-		if f.momentum {
-			grads[1][0] += sp * inv
-		}
+	if needT {
+		gt[0] += st * inv
+	}
+	if needP {
+		gp[0] += sp * inv
 	}
 	return sum * inv, nil
 }

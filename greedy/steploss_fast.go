@@ -26,6 +26,22 @@ import (
 // A term with a reducer (param.Reducer, PF) is bound in the coordinates z of
 // the step's reduction (θ = θ̃ + E z): its reference step is folded into the
 // base point x, and its bound operator is z ↦ G_{Ez} v.
+//
+// In block mode (evalBlock, for block methods such as NAG) one term moves
+// and the other is frozen. The frozen term is applied once for its
+// parameters (freeze) and kept where advance would have used it, so that the
+// operations that remain are advance's, in its order, and the results are
+// those of eval (bitwise without fused multiply–adds, as on amd64):
+//
+//   - both spectral (M-PC): the frozen term's spectrum of every image
+//     (fspec), added to the active term's before the one inverse FFT per
+//     image; the frozen term's forward FFT of its parameters and its
+//     adjoint (one product per image, one inverse FFT) are not computed;
+//   - the frozen term comes first in advance's order (it is spectral and the
+//     active one is not, or both are not and it is G): x plus the frozen
+//     term (base), to which the active term is added;
+//   - it comes after (the active term is spectral and the frozen one is
+//     not, or both are not and it is H): its output (fterm), added last.
 type boundStep struct {
 	o        *problem.Objective
 	binders  []param.Binder // G, then H if any
@@ -43,7 +59,22 @@ type boundStep struct {
 	spec   []int // indices of the spectral terms
 	ws     problem.Workspace
 	loaded bool
+
+	// Block mode: the frozen term's contribution and for which parameters.
+	frozen     frozenTerms
+	frozenMode int          // frozenSpectrum, frozenBase or frozenAfter
+	fspec      []complex128 // [N, spectrum]: the frozen spectral term's spectra
+	base       []float64    // x plus the frozen term (it comes first)
+	fterm      []float64    // the frozen term's output (it comes last)
+	scratch    []int        // positions of the spectral terms (eval)
 }
+
+// The frozen term's place in advance's order (boundStep.frozenMode).
+const (
+	frozenSpectrum = iota // both terms spectral: fspec
+	frozenBase            // the frozen term comes first: base
+	frozenAfter           // the frozen term comes last: fterm
+)
 
 // newBoundStep returns the bound evaluator for the terms' binders on o;
 // reducers (nil, or one entry per term, nil for a term bound in full) name
@@ -75,6 +106,7 @@ func (f *boundStep) close() error { return nil }
 func (f *boundStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 	o := f.o
 	copy(f.x, x)
+	f.frozen.valid = false
 	f.bounds = f.bounds[:0]
 	f.pool = nil
 	var reds []param.Reduction
@@ -221,10 +253,11 @@ func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
 			}
 		}
 	})
-	terms := make([]int, len(spec)) // positions in spec
-	for j := range terms {
-		terms[j] = j
+	terms := f.scratch[:0] // positions in spec
+	for j := range spec {
+		terms = append(terms, j)
 	}
+	f.scratch = terms
 	if err := eachTerm(terms, func(j int) error {
 		i := spec[j]
 		total := f.pool.Worker(0).Accumulator(j)
@@ -238,6 +271,189 @@ func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
 		return 0, fmt.Errorf("step loss: %w", err)
 	}
 	return sum * inv, nil
+}
+
+// evalBlock implements stepEvaluator (see boundStep for the block mode).
+func (f *boundStep) evalBlock(a int, params [][]float64, grad []float64) (float64, error) {
+	if a < 0 || a >= len(params) {
+		return 0, fmt.Errorf("step loss: no term %d", a)
+	}
+	if len(params) == 1 {
+		return f.eval(params, [][]float64{grad})
+	}
+	if !f.loaded {
+		return 0, fmt.Errorf("step loss: SetStep was not called")
+	}
+	if !f.frozen.holds(a, params) {
+		if err := f.freeze(a, params); err != nil {
+			return 0, err
+		}
+	}
+	if err := f.advanceBlock(a, params); err != nil {
+		return 0, err
+	}
+	if err := f.o.Eval(f.vals, f.r, f.xPlus, &f.ws); err != nil {
+		return 0, fmt.Errorf("step loss: %w", err)
+	}
+	var sum float64
+	for _, v := range f.vals {
+		sum += v
+	}
+	inv := 1 / float64(f.o.N)
+	c := f.signs[a] * inv
+	sb, ok := f.bounds[a].(param.SpectralBound)
+	if !ok {
+		if err := f.bounds[a].AddAdjoint(grad, f.r, c); err != nil {
+			return 0, fmt.Errorf("step loss: %w", err)
+		}
+		return sum * inv, nil
+	}
+	// As eval does for each spectral term, for the active one alone.
+	hw := f.o.ImageLen()
+	chunks := f.pool.Run(f.o.N, func(w *kernels.FFTWorker, lo, hi int) {
+		acc := w.Accumulators(1)[0]
+		for k := lo; k < hi; k++ {
+			w.Forward(w.Spectrum, f.r[k*hw:(k+1)*hw])
+			sb.AccumulateAdjoint(acc, w.Spectrum, k)
+		}
+	})
+	total := f.pool.Worker(0).Accumulator(0)
+	for c := 1; c < chunks; c++ {
+		for q, v := range f.pool.Worker(c).Accumulator(0) {
+			total[q] += v
+		}
+	}
+	if err := sb.FinishAdjoint(grad, total, c); err != nil {
+		return 0, fmt.Errorf("step loss: %w", err)
+	}
+	return sum * inv, nil
+}
+
+// freeze applies the terms other than a at params and keeps their
+// contribution where advance uses it (see boundStep).
+func (f *boundStep) freeze(a int, params [][]float64) error {
+	o := f.o
+	hw, n := o.ImageLen(), len(f.x)
+	_, activeSpectral := f.bounds[a].(param.SpectralBound)
+	for i, bd := range f.bounds {
+		if i == a {
+			continue
+		}
+		sb, spectral := bd.(param.SpectralBound)
+		if spectral {
+			if err := sb.SetSpectralParams(params[i], f.signs[i]); err != nil {
+				return fmt.Errorf("step loss: %w", err)
+			}
+		}
+		switch {
+		case spectral && activeSpectral:
+			sl := f.pool.SpectrumLen()
+			if cap(f.fspec) < o.N*sl {
+				f.fspec = make([]complex128, o.N*sl)
+			}
+			f.fspec = f.fspec[:o.N*sl]
+			f.pool.Run(o.N, func(_ *kernels.FFTWorker, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					s := f.fspec[k*sl : (k+1)*sl]
+					clear(s)
+					sb.AddSpectrum(s, k)
+				}
+			})
+			f.frozenMode = frozenSpectrum
+		case spectral:
+			f.base = growFloats(f.base, n)
+			f.pool.Run(o.N, func(w *kernels.FFTWorker, lo, hi int) {
+				for k := lo; k < hi; k++ {
+					clear(w.Spectrum)
+					sb.AddSpectrum(w.Spectrum, k)
+					w.Inverse(w.Image, w.Spectrum)
+					x, b := f.x[k*hw:(k+1)*hw], f.base[k*hw:(k+1)*hw]
+					for j, v := range w.Image {
+						b[j] = x[j] + v
+					}
+				}
+			})
+			f.frozenMode = frozenBase
+		case !activeSpectral && i < a:
+			f.base = growFloats(f.base, n)
+			copy(f.base, f.x)
+			if err := bd.AddApply(f.base, params[i], f.signs[i]); err != nil {
+				return fmt.Errorf("step loss: %w", err)
+			}
+			f.frozenMode = frozenBase
+		default:
+			f.fterm = growFloats(f.fterm, n)
+			clear(f.fterm)
+			if err := bd.AddApply(f.fterm, params[i], f.signs[i]); err != nil {
+				return fmt.Errorf("step loss: %w", err)
+			}
+			f.frozenMode = frozenAfter
+		}
+	}
+	f.frozen.set(a, params)
+	return nil
+}
+
+// advanceBlock is advance with the terms other than a frozen (freeze).
+func (f *boundStep) advanceBlock(a int, params [][]float64) error {
+	act := f.bounds[a]
+	if f.frozenMode == frozenBase {
+		copy(f.xPlus, f.base)
+		if err := act.AddApply(f.xPlus, params[a], f.signs[a]); err != nil {
+			return fmt.Errorf("step loss: %w", err)
+		}
+		return nil
+	}
+	sb, spectral := act.(param.SpectralBound)
+	switch {
+	case spectral:
+		if err := sb.SetSpectralParams(params[a], f.signs[a]); err != nil {
+			return fmt.Errorf("step loss: %w", err)
+		}
+		hw, sl := f.o.ImageLen(), f.pool.SpectrumLen()
+		withSpec := f.frozenMode == frozenSpectrum
+		f.pool.Run(f.o.N, func(w *kernels.FFTWorker, lo, hi int) {
+			for k := lo; k < hi; k++ {
+				// advance sums (0 + t0) + t1; fspec holds 0 + t_frozen, and
+				// fspec + t_active is the same sum bitwise (addition
+				// commutes, and 0 + t differs from t only in the sign of
+				// a zero, which the sum does not keep).
+				if withSpec {
+					copy(w.Spectrum, f.fspec[k*sl:(k+1)*sl])
+				} else {
+					clear(w.Spectrum)
+				}
+				sb.AddSpectrum(w.Spectrum, k)
+				w.Inverse(w.Image, w.Spectrum)
+				x, xp := f.x[k*hw:(k+1)*hw], f.xPlus[k*hw:(k+1)*hw]
+				for j, v := range w.Image {
+					xp[j] = x[j] + v
+				}
+			}
+		})
+	default:
+		copy(f.xPlus, f.x)
+		if err := act.AddApply(f.xPlus, params[a], f.signs[a]); err != nil {
+			return fmt.Errorf("step loss: %w", err)
+		}
+	}
+	if f.frozenMode == frozenAfter {
+		xp, t := f.xPlus, f.fterm
+		kernels.ParallelFor(len(xp), func(lo, hi int) {
+			for j, v := range t[lo:hi] {
+				xp[lo+j] += v
+			}
+		})
+	}
+	return nil
+}
+
+// growFloats returns b with length n, reallocated if too small.
+func growFloats(b []float64, n int) []float64 {
+	if cap(b) < n {
+		return make([]float64, n)
+	}
+	return b[:n]
 }
 
 // eachTerm runs do(i) for every i in idx concurrently (the terms' own
@@ -261,7 +477,7 @@ func eachTerm(idx []int, do func(i int) error) error {
 
 // bytes implements stepEvaluator.
 func (f *boundStep) bytes() int64 {
-	t := int64(8 * (len(f.x) + len(f.xPlus) + len(f.r) + len(f.vals)))
+	t := int64(8*(len(f.x)+len(f.xPlus)+len(f.r)+len(f.vals)+len(f.base)+len(f.fterm)) + 16*len(f.fspec))
 	if f.pool != nil {
 		t += f.pool.Bytes()
 	}
