@@ -21,6 +21,7 @@ func (arr Array) c() C.CUarray {
 // Array3Desc is the descriptor for CUDA 3D arrays, which is used to determine what to allocate.
 //
 // From the docs:
+//
 //	 Width, Height, and Depth are the width, height, and depth of the CUDA array (in elements); the following types of CUDA arrays can be allocated:
 //		- A 1D array is allocated if Height and Depth extents are both zero.
 //		- A 2D array is allocated if only Depth extent is zero.
@@ -61,7 +62,8 @@ func goArray3Desc(desc *C.CUDA_ARRAY3D_DESCRIPTOR) Array3Desc {
 // ArrayDesc is the descriptor for CUDA arrays, which is used to determine what to allocate.
 //
 // From the docs:
-// 	Width, and Height are the width, and height of the CUDA array (in elements); the CUDA array is one-dimensional if height is 0, two-dimensional otherwise;
+//
+//	Width, and Height are the width, and height of the CUDA array (in elements); the CUDA array is one-dimensional if height is 0, two-dimensional otherwise;
 type ArrayDesc struct {
 	Width, Height uint
 	Format        Format

@@ -1,3 +1,4 @@
+//go:build debug
 // +build debug
 
 package cu
@@ -58,11 +59,12 @@ func NewManuallyManagedContext(d Device, flags ContextFlags) *Ctx {
 // CtxFromCUContext is another way of buildinga *Ctx.
 //
 // Typical example:
+//
 //	cuctx, err := dev.MakeContext(SchedAuto)
-// 	if err != nil {
+//	if err != nil {
 //		..error handling..
 //	}
-// 	ctx := CtxFroMCUContext(d, cuctx)
+//	ctx := CtxFroMCUContext(d, cuctx)
 func CtxFromCUContext(d Device, cuctx CUContext, flags ContextFlags) *Ctx {
 	ctx := newContext(cuctx)
 	ctx.device = d

@@ -14,8 +14,9 @@ import (
 // Dropout is a representation of cudnnDropoutDescriptor_t.
 //
 // The usecase of Dropout is quite different from the rest of the APIs in this library. There is a two stage API:
-//		drop := NewDropout(...)
-//		drop.Use(ctx, states....)
+//
+//	drop := NewDropout(...)
+//	drop.Use(ctx, states....)
 //
 // This is because the Dropout is largely tied to run-time. An additional `.IsReady` method is added to indicate if the dropout state is ready to be used
 //

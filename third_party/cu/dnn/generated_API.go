@@ -59,6 +59,7 @@ func (co *Context) ActivationForward(activationDesc *Activation, alpha float64, 
 }
 
 // AddTensor adds the scaled values of a bias tensor to another tensor. Each dimension of the bias tensor A must match the corresponding dimension of the destination tensor C or must be equal to 1. In the latter case, the same value from the bias tensor for those dimensions will be used to blend into the C tensor.
+//
 //	C_ is both an input and output
 func (co *Context) AddTensor(alpha float64, aDesc *TensorDescriptor, A Memory, beta float64, cDesc *TensorDescriptor, C_ Memory) error {
 	var alphaC, betaC unsafe.Pointer
@@ -185,6 +186,7 @@ func (co *Context) ConvolutionBackwardBias(alpha float64, dyDesc *TensorDescript
 }
 
 // ConvolutionBackwardData computes the convolution data gradient of the tensor dy, where y is the output of the forward convolution in cudnnConvolutionForward(). It uses the specified algo, and returns the results in the output tensor dx. Scaling factors alpha and beta can be used to scale the computed result or accumulate with the current dx.
+//
 //	dx is both an input and output
 func (co *Context) ConvolutionBackwardData(alpha float64, wDesc *Filter, w Memory, dyDesc *TensorDescriptor, dy Memory, convDesc *Convolution, algo ConvolutionBwdDataAlgo, workSpace Memory, workSpaceSizeInBytes uintptr, beta float64, dxDesc *TensorDescriptor, dx Memory) error {
 	var alphaC, betaC unsafe.Pointer
@@ -209,6 +211,7 @@ func (co *Context) ConvolutionBackwardData(alpha float64, wDesc *Filter, w Memor
 }
 
 // ConvolutionBackwardFilter computes the convolution weight (filter) gradient of the tensor dy, where y is the output of the forward convolution in cudnnConvolutionForward(). It uses the specified algo, and returns the results in the output tensor dw. Scaling factors alpha and beta can be used to scale the computed result or accumulate with the current dw.
+//
 //	dw is both an input and output
 func (co *Context) ConvolutionBackwardFilter(alpha float64, xDesc *TensorDescriptor, x Memory, dyDesc *TensorDescriptor, dy Memory, convDesc *Convolution, algo ConvolutionBwdFilterAlgo, workSpace Memory, workSpaceSizeInBytes uintptr, beta float64, dwDesc *Filter, dw Memory) error {
 	var alphaC, betaC unsafe.Pointer
@@ -233,6 +236,7 @@ func (co *Context) ConvolutionBackwardFilter(alpha float64, xDesc *TensorDescrip
 }
 
 // Input. Handle to a previously created cuDNN context. For more information, see cudnnHandle_t.
+//
 //	y is both an input and output
 func (co *Context) ConvolutionBiasActivationForward(alpha1 float64, xDesc *TensorDescriptor, x Memory, wDesc *Filter, w Memory, convDesc *Convolution, algo ConvolutionFwdAlgo, workSpace Memory, workSpaceSizeInBytes uintptr, alpha2 float64, zDesc *TensorDescriptor, z Memory, biasDesc *TensorDescriptor, bias Memory, activationDesc *Activation, yDesc *TensorDescriptor, y Memory) error {
 	var alpha1C, alpha2C unsafe.Pointer
@@ -257,6 +261,7 @@ func (co *Context) ConvolutionBiasActivationForward(alpha1 float64, xDesc *Tenso
 }
 
 // ConvolutionForward executes convolutions or cross-correlations over x using filters specified with w, returning results in y. Scaling factors alpha and beta can be used to scale the input tensor and the output tensor respectively.
+//
 //	y is both an input and output
 func (co *Context) ConvolutionForward(alpha float64, xDesc *TensorDescriptor, x Memory, wDesc *Filter, w Memory, convDesc *Convolution, algo ConvolutionFwdAlgo, workSpace Memory, workSpaceSizeInBytes uintptr, beta float64, yDesc *TensorDescriptor, y Memory) error {
 	var alphaC, betaC unsafe.Pointer
@@ -362,6 +367,7 @@ func (co *Context) FindConvolutionBackwardDataAlgorithm(wDesc *Filter, dyDesc *T
 }
 
 // FindConvolutionBackwardDataAlgorithmEx attempts all algorithms available for cudnnConvolutionBackwardData(). It will attempt both the provided convDescmathType and CUDNN_DEFAULT_MATH (assuming the two differ).
+//
 //	dxDesc is both an input and output
 func (co *Context) FindConvolutionBackwardDataAlgorithmEx(wDesc *Filter, w Memory, dyDesc *TensorDescriptor, dy Memory, convDesc *Convolution, dxDesc *TensorDescriptor, dx Memory, requestedAlgoCount int, workSpace Memory, workSpaceSizeInBytes uintptr) (returnedAlgoCount int, perfResults *ConvolutionBwdDataPerf, err error) {
 	var returnedAlgoCountC C.int
@@ -383,6 +389,7 @@ func (co *Context) FindConvolutionBackwardFilterAlgorithm(xDesc *TensorDescripto
 }
 
 // FindConvolutionBackwardFilterAlgorithmEx attempts all algorithms available for cudnnConvolutionBackwardFilter(). It will attempt both the provided convDescmathType and CUDNN_DEFAULT_MATH (assuming the two differ).
+//
 //	dw is both an input and output
 func (co *Context) FindConvolutionBackwardFilterAlgorithmEx(xDesc *TensorDescriptor, x Memory, dyDesc *TensorDescriptor, y Memory, convDesc *Convolution, dwDesc *Filter, dw Memory, requestedAlgoCount int, workSpace Memory, workSpaceSizeInBytes uintptr) (returnedAlgoCount int, perfResults *ConvolutionBwdPerf, err error) {
 	var returnedAlgoCountC C.int
@@ -404,6 +411,7 @@ func (co *Context) FindConvolutionForwardAlgorithm(xDesc *TensorDescriptor, wDes
 }
 
 // FindConvolutionForwardAlgorithmEx attempts all algorithms available for cudnnConvolutionForward(). It will attempt both the provided convDescmathType and CUDNN_DEFAULT_MATH (assuming the two differ).
+//
 //	y is both an input and output
 func (co *Context) FindConvolutionForwardAlgorithmEx(xDesc *TensorDescriptor, x Memory, wDesc *Filter, w Memory, convDesc *Convolution, yDesc *TensorDescriptor, y Memory, requestedAlgoCount int, workSpace Memory, workSpaceSizeInBytes uintptr) (returnedAlgoCount int, perfResults *ConvolutionFwdPerf, err error) {
 	var returnedAlgoCountC C.int
@@ -491,6 +499,7 @@ func (co *Context) LRNCrossChannelForward(normDesc *LRN, lrnMode LRNMode, alpha 
 }
 
 // OpTensor implements the equation C = op(alpha1[0] * A, alpha2[0] * B) + beta[0] * C, given the tensors A, B, and C and the scaling factors alpha1, alpha2, and beta. The op to use is indicated by the descriptor OpTensorDescriptor_t, meaning, the type of opTensorDesc. Currently-supported ops are listed by the OpTensorOp_t enum.
+//
 //	C_ is both an input and output
 func (co *Context) OpTensor(opTensorDesc *Op, alpha1 float64, aDesc *TensorDescriptor, A Memory, alpha2 float64, bDesc *TensorDescriptor, B Memory, beta float64, cDesc *TensorDescriptor, C_ Memory) error {
 	var alpha1C, alpha2C, betaC unsafe.Pointer
@@ -567,6 +576,7 @@ func (co *Context) PoolingForward(poolingDesc *Pooling, alpha float64, xDesc *Te
 }
 
 // ReduceTensor reduces tensor A by implementing the equation C = alpha * reduce op ( A ) + beta * C, given tensors A and C and scaling factors alpha and beta. The reduction op to use is indicated by the descriptor reduceTensorDesc. Currently-supported ops are listed by the ReduceTensorOp_t enum.
+//
 //	C_ is both an input and output
 func (co *Context) ReduceTensor(reduceTensorDesc *Reduction, indices Memory, indicesSizeInBytes uintptr, workspace Memory, workspaceSizeInBytes uintptr, alpha float64, aDesc *TensorDescriptor, A Memory, beta float64, cDesc *TensorDescriptor, C_ Memory) error {
 	// DOUBLECHECK: "cudnnReduceTensor" returns Memory type in Parameter 2
@@ -592,6 +602,7 @@ func (co *Context) ReduceTensor(reduceTensorDesc *Reduction, indices Memory, ind
 }
 
 // ScaleTensor scales all the elements of a tensor by a given factor.
+//
 //	y is both an input and output
 func (co *Context) ScaleTensor(yDesc *TensorDescriptor, y Memory, alpha float64) error {
 	var alphaC unsafe.Pointer

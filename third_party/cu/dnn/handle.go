@@ -29,7 +29,7 @@ func NewContext() (retVal *Context) {
 	return retVal
 }
 
-//  Close destroys the underlying context.
+// Close destroys the underlying context.
 func (ctx *Context) Close() error {
 	var empty C.cudnnHandle_t
 	if ctx.internal == empty {
