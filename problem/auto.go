@@ -243,6 +243,9 @@ type autoOpGraph struct {
 	m    *graph.Machine
 	x, r *G.Node
 	out  *G.Node
+	// zeroIn and zeroOut are fed to the unused input (r for Apply, x for
+	// Adjoint), allocated once.
+	zeroIn, zeroOut []float64
 }
 
 // NewAutoOperator returns the linear operator whose value on a batch node
@@ -287,7 +290,8 @@ func (a *AutoOperator) graphFor(in tensor.Shape) (*autoOpGraph, error) {
 	if _, err := G.Grad(inner, x); err != nil {
 		return nil, fmt.Errorf("auto operator %s: differentiating ⟨A x, r⟩: %w", a.name, err)
 	}
-	g := &autoOpGraph{m: graph.NewMachine(gr, x), x: x, r: r, out: out}
+	g := &autoOpGraph{m: graph.NewMachine(gr, x), x: x, r: r, out: out,
+		zeroIn: make([]float64, in.TotalSize()), zeroOut: make([]float64, out.Shape().TotalSize())}
 	a.graphs[key] = g
 	return g, nil
 }
@@ -321,7 +325,7 @@ func (a *AutoOperator) Apply(dst, src []float64, in tensor.Shape) error {
 	if err := graph.Set(g.x, src); err != nil {
 		return err
 	}
-	if err := graph.Set(g.r, make([]float64, g.out.Shape().TotalSize())); err != nil {
+	if err := graph.Set(g.r, g.zeroOut); err != nil {
 		return err
 	}
 	if err := g.m.Run(); err != nil {
@@ -346,7 +350,7 @@ func (a *AutoOperator) Adjoint(dst, src []float64, in tensor.Shape) error {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if err := graph.Set(g.x, make([]float64, in.TotalSize())); err != nil {
+	if err := graph.Set(g.x, g.zeroIn); err != nil {
 		return err
 	}
 	if err := graph.Set(g.r, src); err != nil {
