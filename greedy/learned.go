@@ -91,6 +91,26 @@ func Load(dir string) (*Learned, *Manifest, error) {
 	return l, man, nil
 }
 
+// Resized returns a copy of l that runs on h×w images with the same
+// parameters, for parametrizations whose parameters do not depend on the
+// image size (param.SizeFree: PS, PC-k and their momentum forms). It is
+// an out-of-distribution use (l2o eval --shift size=…): nothing was
+// learned at that size. Other parametrizations are refused.
+func (l *Learned) Resized(h, w int) (*Learned, error) {
+	if h < 1 || w < 1 {
+		return nil, fmt.Errorf("learned optimizer %s: image size %d×%d must be positive", l.Label, h, w)
+	}
+	for _, p := range []param.Parametrization{l.Method.G, l.Method.H} {
+		if !param.SizeFree(p) {
+			return nil, fmt.Errorf("learned optimizer %s: %s's parameters are bound to the %d×%d images it was trained on; only size-free parametrizations (ps, pc-k) run at another size",
+				l.Label, p.Name(), l.H, l.W)
+		}
+	}
+	c := *l
+	c.H, c.W = h, w
+	return &c, nil
+}
+
 // Params returns the parameters used at iteration t (those of step min(t, T)).
 func (l *Learned) Params(t int) (theta, phi []float64, err error) {
 	return l.params(min(t, l.Steps-1))

@@ -325,3 +325,15 @@ func powerNorm(size int, apply func(x []float64) error) (float64, error) {
 }
 
 var normIteration = kernels.PowerIteration{Seed: [2]uint64{7, 7}, MaxIter: 500, MinIter: 10, RelTol: 1e-10}
+
+// SizeFree reports whether p's parameters do not depend on the image size
+// (PS and PC-k: a scalar, a k×k kernel), so parameters learned on one size
+// apply unchanged to another; PP, image-sized PC and PF are bound to theirs.
+// It compares p's parameter shapes at two unrelated sizes.
+func SizeFree(p Parametrization) bool {
+	if p == nil {
+		return true
+	}
+	a, b := p.ParamShape(16, 16), p.ParamShape(23, 37)
+	return a.Eq(b)
+}

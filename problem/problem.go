@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -47,6 +48,11 @@ type Problem struct {
 	Conventions Conventions
 	// Describe lists human-readable facts (blur kernel, geometry, …).
 	Describe []string
+
+	// blurSigma is the Gaussian blur's σ of a deblurring problem (0 for
+	// others): Lookup refuses Options.BlurSigma for a problem that did not
+	// set it, so a width is never silently ignored.
+	blurSigma float64
 }
 
 // L is the smoothness constant ‖A‖² + α Lip(∇S) of every function.
@@ -111,6 +117,15 @@ type Options struct {
 	// Alpha overrides the regularizer's weight α (0 keeps the problem's);
 	// L follows it.
 	Alpha float64
+	// BlurSigma overrides the Gaussian blur's standard deviation in pixels
+	// for the deblurring problems (0 keeps theirs, 1.5); the blur stays 5×5
+	// and normalised to ‖A‖ = 1, so L does not change. Problems without a
+	// Gaussian blur refuse it. Out-of-distribution tests use it (l2o eval
+	// --shift).
+	BlurSigma float64
+	// Noise overrides the standard deviation of the additive Gaussian noise
+	// (0 keeps the problem's).
+	Noise float64
 }
 
 // Constructor builds a Problem from options.
@@ -146,6 +161,16 @@ func Lookup(name string, opt Options) (*Problem, error) {
 		p.Describe = append(p.Describe, fmt.Sprintf("α set to %g (the problem's own: %g)", opt.Alpha, p.Alpha))
 		p.Alpha = opt.Alpha
 	}
+	if opt.BlurSigma != 0 && p.blurSigma != opt.BlurSigma {
+		return nil, fmt.Errorf("problem %s: a blur width σ = %g was asked for but the problem has no Gaussian blur whose width can be set (deblur and deblur-wcrr do)", name, opt.BlurSigma)
+	}
+	if opt.Noise < 0 || math.IsNaN(opt.Noise) || math.IsInf(opt.Noise, 0) {
+		return nil, fmt.Errorf("problem %s: noise level %g must be a finite value ≥ 0", name, opt.Noise)
+	}
+	if opt.Noise > 0 {
+		p.Describe = append(p.Describe, fmt.Sprintf("noise level set to %g (the problem's own: %g)", opt.Noise, p.Noise))
+		p.Noise = opt.Noise
+	}
 	return p, nil
 }
 
@@ -178,7 +203,14 @@ func Deblur(opt Options) (*Problem, error) {
 	if err != nil {
 		return nil, fmt.Errorf("problem deblur: %w", err)
 	}
-	blur, err := NewBlur("gauss5-1.5", GaussianKernel(5, 1.5), 5, bnd)
+	sigma := 1.5
+	if opt.BlurSigma != 0 {
+		if !(opt.BlurSigma > 0) || math.IsInf(opt.BlurSigma, 0) {
+			return nil, fmt.Errorf("problem deblur: blur width σ = %g must be a finite value > 0", opt.BlurSigma)
+		}
+		sigma = opt.BlurSigma
+	}
+	blur, err := NewBlur("gauss5-"+strconv.FormatFloat(sigma, 'g', -1, 64), GaussianKernel(5, sigma), 5, bnd)
 	if err != nil {
 		return nil, err
 	}
@@ -193,8 +225,9 @@ func Deblur(opt Options) (*Problem, error) {
 		Name: "deblur", H: h, W: w, A: a, NormA: 1,
 		Reg: HuberTV{Eps: 0.005}, Alpha: 2e-4, Noise: 0.01, Start: FromObservation, Seed: seedOr(opt),
 		Conventions: Conventions{ConventionBlurBoundary: bnd.String()},
+		blurSigma:   opt.BlurSigma,
 		Describe: []string{
-			fmt.Sprintf("operator: 5×5 Gaussian blur, σ = 1.5, %s boundary", bnd),
+			fmt.Sprintf("operator: 5×5 Gaussian blur, σ = %g, %s boundary", sigma, bnd),
 			fmt.Sprintf("‖blur‖ before normalisation: %.12g", nrm),
 		},
 	}, nil
