@@ -13,10 +13,13 @@ type page struct {
 	Title  string
 	Notes  []string
 	Winner string
-	Guard  []string
-	Figure []string
-	Header []string
-	Rows   [][]string
+	// Classical compares the learned optimizers with the best classical
+	// method per iteration and per second (BestClassicalLines).
+	Classical []string
+	Guard     []string
+	Figure    []string
+	Header    []string
+	Rows      [][]string
 	// SwatchCSS draws each table row's method in its MethodStyle (a line
 	// before the name), so the table reads like the figures' legends.
 	SwatchCSS template.CSS
@@ -44,7 +47,7 @@ func (r *Report) page() page {
 		Title: title, Notes: r.Notes, Header: tableHeader(tols, psnrIter), PSNRIter: psnrIter,
 		Scalars: r.Scalars != nil && len(r.Scalars.Alpha) > 0,
 		Kernels: len(r.Kernels) > 0, Recons: len(r.Reconstructions) > 0,
-		Winner: Winner(r.Curves, tols), Guard: SafeguardLines(r.Curves), Figure: FigureNotes(r.Curves),
+		Winner: Winner(r.Curves, tols), Classical: BestClassicalLines(r.Curves, tols), Guard: SafeguardLines(r.Curves), Figure: FigureNotes(r.Curves),
 		ReconOf: r.ReconstructionImage,
 	}
 	var css strings.Builder
@@ -80,7 +83,10 @@ figcaption { color: #555; font-size: 0.9em; }
 <body>
 <h1>{{.Title}}</h1>
 <p class="winner">{{.Winner}}</p>
-{{range .Guard}}<p>{{.}}</p>
+{{if .Classical}}<ul class="classical">
+{{range .Classical}}<li>{{.}}</li>
+{{end}}</ul>
+{{end}}{{range .Guard}}<p>{{.}}</p>
 {{end}}{{range .Notes}}<p>{{.}}</p>
 {{end}}
 <h2>Headline numbers</h2>

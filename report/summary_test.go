@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"image/color"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/eval"
+	"gonum.org/v1/plot/vg"
 )
 
 // TestMethodStyleIsStable: a method's style depends on its name only (not
@@ -127,5 +130,64 @@ func TestKernelColourBar(t *testing.T) {
 	br, _, bb, _ := rd.img.At(x, rd.img.Bounds().Dy()-1).RGBA()
 	if !(tr > tb && bb > br) || top == 0 || bottom == 0 {
 		t.Errorf("colour bar runs from %v (top) to %v (bottom), want red to blue", rd.img.At(x, 0), rd.img.At(x, rd.img.Bounds().Dy()-1))
+	}
+}
+
+// TestStrongerBaselineStyles: silver, nag-restart (both schemes), bb, bb(m=M)
+// and lbfgs(m=M) each get a fixed style (not a hashed colour) that differs
+// in colour or line from every other baseline's; lbfgs(m=M) is a shade of
+// L-BFGS's green (lighter for M < 10, darker for M > 10), written either as
+// the curve names it ("lbfgs(m=3)") or as --methods does ("lbfgs:m=3").
+func TestStrongerBaselineStyles(t *testing.T) {
+	baselines := []string{"gd", "heavy-ball", "nag", "lbfgs", "pgd", "silver", "nag-restart", "nag-restart(function)",
+		"bb", "bb(m=5)", "lbfgs(m=3)", "lbfgs(m=5)", "lbfgs(m=20)", "lbfgs(m=40)"}
+	key := func(s Style) string { return fmt.Sprint(s.Hex(), s.Dashes, s.Width) }
+	seen := map[string]string{}
+	for _, n := range baselines {
+		st := MethodStyle(n)
+		if other, ok := seen[key(st)]; ok {
+			t.Errorf("%s and %s are drawn alike (%s)", n, other, key(st))
+		}
+		seen[key(st)] = n
+		if st.DashCSS() != "dashed" || st.Width != vg.Points(1.5) {
+			t.Errorf("%s: %s line of width %v, want a thin dashed baseline", n, st.DashCSS(), st.Width)
+		}
+	}
+	// The new names do not share a colour with a learned method or with
+	// the baselines they do not vary.
+	for _, n := range []string{"silver", "nag-restart", "bb"} {
+		for _, other := range []string{"greedy m-ps", "greedy m-pc", "greedy m-pp", "unrolled m-pc", "banert", "gd", "heavy-ball", "nag", "lbfgs", "pgd"} {
+			if MethodStyle(n).Hex() == MethodStyle(other).Hex() {
+				t.Errorf("%s has the colour of %s", n, other)
+			}
+		}
+	}
+	for _, pair := range [][2]string{{"lbfgs:m=3", "lbfgs(m=3)"}, {"lbfgs:m=40", "lbfgs(m=40)"}, {"bb:m=5", "bb(m=5)"}, {"nag-restart:function", "nag-restart(function)"}} {
+		if a, b := MethodStyle(pair[0]), MethodStyle(pair[1]); key(a) != key(b) {
+			t.Errorf("%s is drawn as %s, %s as %s", pair[0], key(a), pair[1], key(b))
+		}
+	}
+	green := MethodStyle("lbfgs").Color
+	lum := func(c color.RGBA) int { return int(c.R) + int(c.G) + int(c.B) }
+	for _, n := range []string{"lbfgs(m=3)", "lbfgs(m=5)", "lbfgs(m=20)", "lbfgs(m=40)"} {
+		c := MethodStyle(n).Color
+		if !(c.G > c.R && c.G > c.B) {
+			t.Errorf("%s is %s, not a shade of L-BFGS's green", n, MethodStyle(n).Hex())
+		}
+		m, _ := memoryOf(n, "lbfgs")
+		if (m < 10) != (lum(c) > lum(green)) {
+			t.Errorf("%s (%s) should be %s than lbfgs (%s)", n, MethodStyle(n).Hex(), map[bool]string{true: "lighter", false: "darker"}[m < 10], MethodStyle("lbfgs").Hex())
+		}
+	}
+	if lum(MethodStyle("lbfgs(m=3)").Color) <= lum(MethodStyle("lbfgs(m=5)").Color) || lum(MethodStyle("lbfgs(m=20)").Color) <= lum(MethodStyle("lbfgs(m=40)").Color) {
+		t.Error("a smaller L-BFGS memory should be drawn lighter")
+	}
+	// The case does not change a baseline's colour;
+	// a name with a bad memory falls back to a hashed colour, stably.
+	if MethodStyle("LBFGS(m=40)").Hex() != MethodStyle("lbfgs(m=40)").Hex() {
+		t.Error("the style depends on the name's case")
+	}
+	if a, b := MethodStyle("lbfgs(m=x)"), MethodStyle("lbfgs(m=x)"); a.Hex() != b.Hex() {
+		t.Error("unstable style for an unparsable memory")
 	}
 }
