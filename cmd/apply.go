@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -175,6 +176,9 @@ func runEval(env *Env, args []string) error {
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
 	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json")
 	set := fs.String("set", "test", "functions to evaluate on: test (held out), or train (the training functions: same images and noise as 'train' with the same --data, --seed and --n-train)")
+	shifts := fs.StringSlice("shift", nil, "also evaluate out of distribution, the learned parameters applied unchanged: sigma=S (blur width), noise=V, size=N (size-free parametrizations: ps, pc-k), images=phantoms|DATA (other images, resampled), or all ("+strings.Join(allShifts, ",")+"); curves in OUT/shift/, table in OUT/shift.md")
+	shiftAt := fs.IntSlice("shift-at", []int{10, 50, 100, 200}, "iterations reported in the --shift table")
+	breakEvenAt := fs.Float64("break-even-at", 1e-4, "target mean optimality of the break-even counts (problems after which training pays for itself); 0: none")
 	var protocol string
 	addProtocol(fs, &protocol)
 	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
@@ -186,13 +190,24 @@ func runEval(env *Env, args []string) error {
 	if *iters < 1 || *fstarIters < 1 {
 		return usagef("--iters and --fstar-iters must be at least 1")
 	}
+	shiftSpecs, err := parseShifts(*shifts)
+	if err != nil {
+		return err
+	}
+	if len(shiftSpecs) > 0 && *set != "test" {
+		return usagef("--shift applies to the held-out functions: drop --set %s", *set)
+	}
+	if *breakEvenAt < 0 || *breakEvenAt >= 1 || math.IsNaN(*breakEvenAt) {
+		return usagef("--break-even-at %g: give a mean optimality in (0, 1), or 0 for none", *breakEvenAt)
+	}
 	lock, err := lockOut("--out", *out)
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	var ms []baselines.Method
+	var ms, base []baselines.Method
 	var infos []*LearnedInfo
+	trainSeconds := map[string]float64{}
 	for _, dir := range *params {
 		info, err := loadLearned(dir)
 		if err != nil {
@@ -209,9 +224,11 @@ func runEval(env *Env, args []string) error {
 			pf.Size = info.H
 		}
 		ms = append(ms, info.Method)
+		trainSeconds[info.Method.Name()] = info.TrainSeconds
 		for _, rule := range guard.rules {
 			if g, ok := safeguardedBy(info, rule); ok {
 				ms = append(ms, g)
+				trainSeconds[g.Name()] = info.TrainSeconds
 			}
 		}
 	}
@@ -220,8 +237,9 @@ func runEval(env *Env, args []string) error {
 		if err != nil {
 			return asUsage(err)
 		}
-		ms = append(ms, m)
+		base = append(base, m)
 	}
+	ms = append(ms, base...)
 	var test *problem.Objective
 	switch *set {
 	case "test":
@@ -275,6 +293,16 @@ func runEval(env *Env, args []string) error {
 	}
 	printSummary(env, curves, []float64{1e-4, 1e-6})
 	fmt.Fprintf(env.Stdout, "curves written to %s\n", *out)
+	if *breakEvenAt > 0 {
+		if be := printBreakEven(env, curves, trainSeconds, *breakEvenAt); be != nil {
+			if err := writeBreakEven(filepath.Join(*out, "breakeven.json"), be); err != nil {
+				return err
+			}
+		}
+	}
+	if len(shiftSpecs) > 0 {
+		return runShifts(env, mt, &pf, shiftSpecs, infos, guard.rules, base, curves, *iters, *fstarIters, *fstarMethod, *cache, *out, *shiftAt)
+	}
 	return nil
 }
 

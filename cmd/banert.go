@@ -17,7 +17,11 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil}, nil
+		var secs float64
+		for _, ep := range man.History {
+			secs += ep.Seconds
+		}
+		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil, TrainSeconds: secs}, nil
 	}
 }
 

@@ -28,6 +28,10 @@ type LearnedInfo struct {
 	// Unverified is set for a checkpoint written before checksums were
 	// recorded: its parameter files were loaded without verification.
 	Unverified bool
+	// TrainSeconds is the training's recorded wall-clock time (the sum over
+	// greedy steps, or over unrolled and Banert epochs); 0 if unknown. The
+	// break-even counts of eval divide it by the time saved per problem.
+	TrainSeconds float64
 }
 
 // noteUnverified tells the user which checkpoints loaded without checksums.
@@ -135,7 +139,11 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 		if err != nil {
 			return nil, err
 		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified()}, nil
+		var secs float64
+		for _, st := range man.Steps {
+			secs += st.Seconds
+		}
+		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified(), TrainSeconds: secs}, nil
 	},
 }
 

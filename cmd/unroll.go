@@ -25,6 +25,12 @@ func init() {
 		if l, ok := info.Method.(*greedy.Learned); ok {
 			if man, err := greedy.ReadManifest(dir); err == nil && unroll.IsUnrolled(man) {
 				l.Label = "unrolled " + man.Method
+				info.TrainSeconds = 0
+				if st, err := unroll.ReadState(dir); err == nil {
+					for _, ep := range st.Epochs {
+						info.TrainSeconds += ep.Seconds
+					}
+				}
 			}
 		}
 		return info, nil

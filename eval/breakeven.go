@@ -67,12 +67,13 @@ func perFunction(c *Curve, seconds float64) float64 {
 }
 
 // String is the count as a table cell: "1.2e+03", "≤ 350", "never" (the
-// learned method is no faster or does not reach the target), "—" (training
-// time unknown, or the baseline's cost beyond its run).
+// learned method is no faster or does not reach the target), "?" (training
+// time unknown, or the baseline, which did not reach the target in its run,
+// was cheaper up to its end).
 func (b BreakEven) String() string {
 	switch {
 	case math.IsNaN(b.Problems):
-		return "—"
+		return "?"
 	case math.IsInf(b.Problems, 1):
 		return "never"
 	}

@@ -40,7 +40,7 @@ func TestBreakEven(t *testing.T) {
 		t.Errorf("against a faster baseline: %v (%s), want never", b.Problems, b)
 	}
 	// Unknown training time.
-	if b = BreakEvenOf(learned, base, 0, 1e-4); !math.IsNaN(b.Problems) || b.String() != "—" {
-		t.Errorf("unknown training time: %v (%s), want —", b.Problems, b)
+	if b = BreakEvenOf(learned, base, 0, 1e-4); !math.IsNaN(b.Problems) || b.String() != "?" {
+		t.Errorf("unknown training time: %v (%s), want ?", b.Problems, b)
 	}
 }

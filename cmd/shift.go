@@ -1,0 +1,405 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// shiftSpec is one out-of-distribution setting of eval --shift: the test
+// functions of the trained problem with one thing changed. The learned
+// parameters are applied unchanged.
+type shiftSpec struct {
+	Label string  // as written, e.g. "sigma=2"
+	Sigma float64 // blur width σ (deblurring problems)
+	Noise float64 // noise standard deviation
+	Size  int     // image size (size-free parametrizations only)
+	// Images is another image source: "phantoms" (built-in CT-like
+	// ellipse phantoms), "synthetic", or any --data source (e.g. a folder
+	// of CT slices), resampled to the image size (data.Resize).
+	Images string
+}
+
+// allShifts is what --shift all stands for: issue 17's list, with the
+// built-in CT-like phantoms as the other images (pass images=DIR for real
+// CT slices).
+var allShifts = []string{"sigma=1", "sigma=2", "noise=0.005", "noise=0.02", "size=64", "size=128", "images=phantoms"}
+
+// parseShifts reads the values of --shift.
+func parseShifts(list []string) ([]shiftSpec, error) {
+	var specs []shiftSpec
+	for _, item := range list {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		if item == "all" {
+			more, err := parseShifts(allShifts)
+			if err != nil {
+				return nil, err
+			}
+			specs = append(specs, more...)
+			continue
+		}
+		key, val, ok := strings.Cut(item, "=")
+		if !ok || val == "" {
+			return nil, usagef("--shift %q: write KEY=VALUE with KEY one of sigma, noise, size, images (e.g. sigma=2,noise=0.02,size=64,images=phantoms), or all", item)
+		}
+		s := shiftSpec{Label: item}
+		switch key {
+		case "sigma", "noise":
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil || !(v > 0) || math.IsInf(v, 0) {
+				return nil, usagef("--shift %s: %s must be a positive number", item, key)
+			}
+			if key == "sigma" {
+				s.Sigma = v
+			} else {
+				s.Noise = v
+			}
+		case "size":
+			v, err := strconv.Atoi(val)
+			if err != nil || v < 8 || v > 4096 {
+				return nil, usagef("--shift %s: size must be an integer in [8, 4096]", item)
+			}
+			s.Size = v
+		case "images":
+			s.Images = val
+		default:
+			return nil, usagef("--shift %s: unknown key %q; use sigma, noise, size or images", item, key)
+		}
+		specs = append(specs, s)
+	}
+	return specs, nil
+}
+
+// shiftedTest builds the test functions of pf's problem under the shift:
+// same problem, conventions, α, seed and number of functions; the test
+// images of --data (or those of the shift's source), resampled when the
+// shift changes the size or the source's size differs.
+func shiftedTest(pf *problemFlags, sh shiftSpec) (*problem.Objective, error) {
+	size := pf.Size
+	if sh.Size > 0 {
+		size = sh.Size
+	}
+	opt := problem.Options{H: size, Seed: uint64(pf.Seed), WCRRWeights: pf.WCRRWeights, BlurBoundary: pf.BlurBoundary,
+		Alpha: pf.Alpha, BlurSigma: sh.Sigma, Noise: sh.Noise}
+	prob, err := problem.Lookup(pf.Problem, opt)
+	if err != nil {
+		return nil, usagef("--shift %s: %v", sh.Label, err)
+	}
+	source, nTrain := pf.Data, pf.NTrain
+	if sh.Images != "" {
+		source, nTrain = sh.Images, 1
+	}
+	seed := pf.Seed + 1_000_003 // as problemFlags.build draws the test images
+	var imgs []*data.Image
+	switch {
+	case source == "phantoms" || ((source == "" || source == "synthetic") && strings.HasPrefix(pf.Problem, "ct")):
+		imgs = data.Phantoms(pf.NTest, prob.H, seed)
+	case source == "" || source == "synthetic":
+		imgs = data.Synthetic(pf.NTest, prob.H, prob.W, seed)
+	default:
+		_, test, err := data.Open(source, nTrain, pf.NTest, 0, 0, pf.Seed)
+		if err != nil {
+			return nil, usagef("--shift %s: images from %s: %v", sh.Label, source, err)
+		}
+		for i, im := range test {
+			if test[i], err = data.Resize(im, prob.H, prob.W); err != nil {
+				return nil, usagef("--shift %s: image %d of %s: %v", sh.Label, i, source, err)
+			}
+		}
+		imgs = test
+	}
+	if len(imgs) != pf.NTest && prob.H == prob.W {
+		return nil, usagef("--shift %s: %d test images, want --n-test %d", sh.Label, len(imgs), pf.NTest)
+	}
+	n, h, w, pix, err := data.Stack(imgs)
+	if err != nil {
+		return nil, usagef("--shift %s: %v", sh.Label, err)
+	}
+	if h != prob.H || w != prob.W {
+		return nil, usagef("--shift %s: images are %d×%d but the problem needs %d×%d", sh.Label, h, w, prob.H, prob.W)
+	}
+	return prob.Instantiate(pix, n, 1)
+}
+
+// shiftMethods are the methods of one shifted evaluation: each learned
+// optimizer (resized for a size shift when its parametrization is size-free,
+// otherwise left out with a reason) and its safeguarded copies, then the
+// baselines.
+func shiftMethods(infos []*LearnedInfo, rules []string, base []baselines.Method, h, w int) (ms []baselines.Method, skipped []string) {
+	for _, info := range infos {
+		in := *info
+		if info.H > 0 && (info.H != h || info.W != w) {
+			l, ok := info.Method.(*greedy.Learned)
+			if !ok {
+				skipped = append(skipped, fmt.Sprintf("%s: runs only at the %d×%d size it was trained on", info.Method.Name(), info.H, info.W))
+				continue
+			}
+			r, err := l.Resized(h, w)
+			if err != nil {
+				skipped = append(skipped, err.Error())
+				continue
+			}
+			in.Method, in.H, in.W = r, h, w
+		}
+		ms = append(ms, in.Method)
+		for _, rule := range rules {
+			if g, ok := safeguardedBy(&in, rule); ok {
+				ms = append(ms, g)
+			}
+		}
+	}
+	return append(ms, base...), skipped
+}
+
+// shiftResult is one block of the out-of-distribution table.
+type shiftResult struct {
+	Label   string
+	Curves  []*eval.Curve
+	Skipped []string
+}
+
+// runShifts evaluates methods under every shift, writes each shift's curves
+// to out/shift/LABEL/ and the table to out/shift.md, and prints it.
+func runShifts(env *Env, mt *meter, pf *problemFlags, specs []shiftSpec, infos []*LearnedInfo, rules []string, base []baselines.Method,
+	inDist []*eval.Curve, iters, fstarIters int, fstarMethod, cache, out string, at []int) error {
+	results := []shiftResult{{Label: "none (trained setting)", Curves: inDist}}
+	for _, sh := range specs {
+		test, err := shiftedTest(pf, sh)
+		if err != nil {
+			return err
+		}
+		ms, skipped := shiftMethods(infos, rules, base, test.H, test.W)
+		fstar, err := optimumProgress(env, mt, test, fstarMethod, fstarIters, cache)
+		if err != nil {
+			return fmt.Errorf("--shift %s: f*: %w", sh.Label, err)
+		}
+		curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters, Progress: evalProgress(mt, ms, iters, test.N)})
+		if err != nil {
+			return fmt.Errorf("--shift %s: %w", sh.Label, err)
+		}
+		for _, c := range curves {
+			if c.Setting == nil {
+				c.Setting = map[string]string{}
+			}
+			c.Setting["shift"] = sh.Label
+		}
+		if err := writeCurves(filepath.Join(out, "shift", shiftDirName(sh.Label)), curves); err != nil {
+			return err
+		}
+		results = append(results, shiftResult{Label: sh.Label, Curves: curves, Skipped: skipped})
+	}
+	var cols []int
+	for _, t := range at {
+		if t >= 0 && t <= iters {
+			cols = append(cols, t)
+		}
+	}
+	writeShiftTable(env.Stdout, results, cols, false)
+	f, err := os.Create(filepath.Join(out, "shift.md"))
+	if err != nil {
+		return err
+	}
+	writeShiftTable(f, results, cols, true)
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "out-of-distribution curves written to %s (table: %s)\n", filepath.Join(out, "shift"), filepath.Join(out, "shift.md"))
+	return nil
+}
+
+// shiftDirName makes a shift's label a directory name.
+func shiftDirName(label string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'a' && r <= 'z', r >= 'A' && r <= 'Z', r >= '0' && r <= '9', r == '.', r == '-', r == '_':
+			return r
+		}
+		return '_'
+	}, label)
+}
+
+// writeShiftTable prints the mean optimality of every method at the
+// iterations cols, one block per shift.
+func writeShiftTable(w io.Writer, results []shiftResult, cols []int, md bool) {
+	head := []string{"shift", "method"}
+	for _, t := range cols {
+		head = append(head, fmt.Sprintf("it %d", t))
+	}
+	var rows [][]string
+	for _, r := range results {
+		for _, c := range r.Curves {
+			row := []string{r.Label, c.Method}
+			for _, t := range cols {
+				switch {
+				case t < len(c.Mean):
+					row = append(row, fmtOpt(c.Mean[t]))
+				case c.Diverged():
+					row = append(row, fmt.Sprintf("diverged at %d", c.DivergedAt))
+				default:
+					row = append(row, "—")
+				}
+			}
+			rows = append(rows, row)
+		}
+		for _, s := range r.Skipped {
+			row := []string{r.Label, "not run: " + s}
+			for range cols {
+				row = append(row, "")
+			}
+			rows = append(rows, row)
+		}
+	}
+	fmt.Fprintln(w, "out-of-distribution evaluation (--shift): mean optimality (f − f*)/(f(x⁰) − f*) of the learned parameters applied unchanged")
+	if md {
+		fmt.Fprintln(w)
+		fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
+		fmt.Fprintln(w, "|"+strings.Repeat(" --- |", len(head)))
+		for _, row := range rows {
+			fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
+		}
+		return
+	}
+	width := make([]int, len(head))
+	for _, row := range append([][]string{head}, rows...) {
+		if strings.HasPrefix(row[1], "not run") {
+			width[0] = max(width[0], len([]rune(row[0])))
+			continue
+		}
+		for i, v := range row {
+			width[i] = max(width[i], len([]rune(v)))
+		}
+	}
+	for _, row := range append([][]string{head}, rows...) {
+		var b strings.Builder
+		for i, v := range row {
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			pad := max(width[i]-len([]rune(v)), 0)
+			switch {
+			case i == 1 && strings.HasPrefix(v, "not run"):
+				b.WriteString(v)
+			case i < 2:
+				b.WriteString(v + strings.Repeat(" ", pad))
+			default:
+				b.WriteString(strings.Repeat(" ", pad) + v)
+			}
+			if i == 1 && strings.HasPrefix(v, "not run") {
+				break
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}
+
+// printBreakEven prints, for each learned curve with a known training time
+// and each baseline curve, the number of problems after which training has
+// paid for itself at mean optimality tol, and writes them to
+// out/breakeven.json.
+func printBreakEven(env *Env, curves []*eval.Curve, trainSeconds map[string]float64, tol float64) []eval.BreakEven {
+	var learned, base []*eval.Curve
+	for _, c := range curves {
+		if _, ok := trainSeconds[c.Method]; ok {
+			learned = append(learned, c)
+		} else {
+			base = append(base, c)
+		}
+	}
+	if len(learned) == 0 || len(base) == 0 {
+		return nil
+	}
+	var all []eval.BreakEven
+	fmt.Fprintf(env.Stdout, "break-even at mean optimality %.0e: problems after which training has paid for itself, M = C_train/(C_base − C_learned), C = measured seconds per function to reach it (batch time / functions); never: the learned method is no faster or does not reach it; ≤ M: the baseline did not reach it in its run (a bound); ?: cannot tell (training time unknown, or a baseline that did not reach it was cheaper up to its end)\n", tol)
+	width := 22
+	for _, c := range learned {
+		width = max(width, len([]rune(c.Method)))
+	}
+	fmt.Fprintf(env.Stdout, "%-*s %9s %10s", width, "learned", "train s", "s/fn")
+	for _, b := range base {
+		fmt.Fprintf(env.Stdout, " %12s", truncRunes(b.Method, 12))
+	}
+	fmt.Fprintln(env.Stdout)
+	fmt.Fprintf(env.Stdout, "%-*s %9s %10s", width, "(baseline s/fn)", "", "")
+	for _, b := range base {
+		cell := "not reached"
+		if s := eval.BreakEvenOf(b, b, 1, tol).LearnedSeconds; !math.IsNaN(s) {
+			cell = fmt.Sprintf("%.3g", s)
+		}
+		fmt.Fprintf(env.Stdout, " %12s", cell)
+	}
+	fmt.Fprintln(env.Stdout)
+	for _, l := range learned {
+		ts := trainSeconds[l.Method]
+		row := make([]eval.BreakEven, len(base))
+		for i, b := range base {
+			row[i] = eval.BreakEvenOf(l, b, ts, tol)
+		}
+		train, per := "unknown", "not reached"
+		if ts > 0 {
+			train = fmt.Sprintf("%.1f", ts)
+		}
+		if len(row) > 0 && !math.IsNaN(row[0].LearnedSeconds) {
+			per = fmt.Sprintf("%.3g", row[0].LearnedSeconds)
+		}
+		fmt.Fprintf(env.Stdout, "%-*s %9s %10s", width, l.Method, train, per)
+		for _, b := range row {
+			fmt.Fprintf(env.Stdout, " %12s", b.String())
+		}
+		fmt.Fprintln(env.Stdout)
+		all = append(all, row...)
+	}
+	return all
+}
+
+func truncRunes(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// writeBreakEven writes break-even counts as JSON; counts that are not a
+// number (never, unknown) are null with the table's word beside them.
+func writeBreakEven(path string, be []eval.BreakEven) error {
+	type row struct {
+		Learned         string   `json:"learned"`
+		Baseline        string   `json:"baseline"`
+		Tol             float64  `json:"tol"`
+		TrainSeconds    float64  `json:"train_seconds"`
+		LearnedSeconds  *float64 `json:"learned_seconds_per_function"`
+		BaselineSeconds *float64 `json:"baseline_seconds_per_function"`
+		Problems        *float64 `json:"problems"`
+		AtMost          bool     `json:"at_most,omitempty"`
+		Cell            string   `json:"cell"`
+	}
+	num := func(v float64) *float64 {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil
+		}
+		return &v
+	}
+	rows := make([]row, len(be))
+	for i, b := range be {
+		rows[i] = row{b.Learned, b.Baseline, b.Tol, b.TrainSeconds, num(b.LearnedSeconds), num(b.BaselineSeconds), num(b.Problems), b.AtMost, b.String()}
+	}
+	buf, err := json.MarshalIndent(rows, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(buf, '\n'), 0o644)
+}

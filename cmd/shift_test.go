@@ -1,0 +1,111 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+)
+
+// TestEvalShiftAndBreakEven runs eval --shift on a size-free (ps) and a
+// size-bound (m-pc) optimizer: the blur-width shift changes the operator,
+// the size shift runs ps at 16×16 and leaves m-pc out saying why, the
+// phantom images run both; the break-even file pairs every learned method
+// with every baseline and carries the training time recorded in the
+// manifest.
+func TestEvalShiftAndBreakEven(t *testing.T) {
+	root := t.TempDir()
+	var out, errb bytes.Buffer
+	train := func(name, method string, steps string) string {
+		dir := filepath.Join(root, name)
+		if code := Main([]string{"train", "greedy", "--param", method, "--size", "12", "--n-train", "3", "--max-steps", steps, "--out", dir}, &out, &errb); code != 0 {
+			t.Fatalf("train %s: exit %d: %s", method, code, errb.String())
+		}
+		return dir
+	}
+	ps, mpc := train("ps", "ps", "4"), train("mpc", "m-pc", "3")
+	evalDir := filepath.Join(root, "eval")
+	out.Reset()
+	args := []string{"eval", "--params", ps + "," + mpc, "--methods", "gd,nag", "--n-test", "2", "--iters", "4", "--fstar-iters", "40",
+		"--cache", filepath.Join(root, "cache"), "--out", evalDir, "--shift", "sigma=2,size=16,images=phantoms", "--shift-at", "1,4"}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("eval --shift: exit %d: %s", code, errb.String())
+	}
+	table, err := os.ReadFile(filepath.Join(evalDir, "shift.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| sigma=2 | greedy ps |", "| size=16 | greedy ps |", "| images=phantoms | greedy m-pc |", "| size=16 | not run: learned optimizer greedy m-pc: pc's parameters are bound to the 12×12"} {
+		if !strings.Contains(string(table), want) {
+			t.Errorf("shift.md lacks %q:\n%s", want, table)
+		}
+	}
+	if strings.Contains(string(table), "| size=16 | greedy m-pc |") {
+		t.Error("m-pc, bound to 12×12, was run at 16×16")
+	}
+	read := func(label string) []*eval.Curve {
+		f, err := os.Open(filepath.Join(evalDir, "shift", label, "curves.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		cs, err := eval.ReadJSON(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cs
+	}
+	for _, c := range read("sigma_2") {
+		if !strings.Contains(c.Setting["operator"], "gauss5-2,") || c.Setting["shift"] != "sigma=2" {
+			t.Errorf("sigma=2 curve %s: setting %v", c.Method, c.Setting)
+		}
+	}
+	for _, c := range read("size_16") {
+		if c.Setting["size"] != "16x16" {
+			t.Errorf("size=16 curve %s measured on %s", c.Method, c.Setting["size"])
+		}
+	}
+	// Break-even: 2 learned × 2 baselines, training times from the manifests.
+	var be []struct {
+		Learned      string  `json:"learned"`
+		Baseline     string  `json:"baseline"`
+		TrainSeconds float64 `json:"train_seconds"`
+	}
+	b, err := os.ReadFile(filepath.Join(evalDir, "breakeven.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &be); err != nil {
+		t.Fatal(err)
+	}
+	if len(be) != 4 {
+		t.Fatalf("breakeven.json has %d rows, want 4 (2 learned × 2 baselines)", len(be))
+	}
+	man, err := greedy.ReadManifest(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var secs float64
+	for _, st := range man.Steps {
+		secs += st.Seconds
+	}
+	if be[0].Learned != "greedy ps" || be[0].Baseline != "gd" || math.Abs(be[0].TrainSeconds-secs) > 1e-12 || secs <= 0 {
+		t.Errorf("first break-even row %+v, want greedy ps against gd with %g training seconds", be[0], secs)
+	}
+	if !strings.Contains(out.String(), "break-even at mean optimality 1e-04") {
+		t.Errorf("eval printed no break-even table:\n%s", out.String())
+	}
+	for _, bad := range [][]string{{"--shift", "sigma=-1"}, {"--shift", "blur=2"}, {"--shift", "size=16", "--set", "train"}, {"--break-even-at", "2"}} {
+		a := append([]string{"eval", "--params", ps, "--n-test", "2", "--iters", "2", "--out", filepath.Join(root, "bad")}, bad...)
+		errb.Reset()
+		if code := Main(a, &out, &errb); code != 2 || !strings.Contains(errb.String(), bad[0]) {
+			t.Errorf("eval %v: exit %d, stderr %q; want exit 2 naming %s", bad, code, errb.String(), bad[0])
+		}
+	}
+}
