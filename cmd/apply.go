@@ -168,7 +168,7 @@ func runEval(env *Env, args []string) error {
 	fs := newFlags(env, "eval", "eval --params DIR[,DIR…] --methods gd,nag,lbfgs --problem NAME [--iters 200] --out DIR")
 	pf.add(fs, 1, 10)
 	params := fs.StringSlice("params", nil, "greedy checkpoint directories to evaluate")
-	methods := fs.StringSlice("methods", []string{"gd", "heavy-ball", "nag", "lbfgs"}, "baselines: "+fmt.Sprint(baselines.MethodNames()))
+	methods := fs.StringSlice("methods", []string{"gd", "heavy-ball", "nag", "lbfgs", "silver", "nag-restart", "bb"}, "baselines: "+fmt.Sprint(baselines.MethodNames())+"; with settings pgd:δ (l2o tune pgd), lbfgs:m=M (l2o tune lbfgs), bb:m=M, nag-restart:function")
 	guard := addSafeguardFlag(fs, true, "also evaluate every greedy/unrolled optimizer safeguarded by a gradient step of size τ under each rule listed: decrease (a bare --safeguard) replaces a learned step that raises f, bgd one that does worse than the gradient step (one more f per iteration); the curves record the fraction of steps accepted per iteration")
 	iters := fs.Int("iters", 200, "iterations")
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f*")
@@ -404,6 +404,9 @@ func printSummary(env *Env, curves []*eval.Curve, tols []float64) {
 		}
 	}
 	fmt.Fprintln(env.Stdout, report.Winner(curves, tols))
+	for _, l := range report.BestClassicalLines(curves, tols) {
+		fmt.Fprintln(env.Stdout, l)
+	}
 	for _, l := range report.SafeguardLines(curves) {
 		fmt.Fprintln(env.Stdout, l)
 	}
