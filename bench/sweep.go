@@ -222,6 +222,77 @@ func WriteTable(w io.Writer, rows []Row, skips []Skip) {
 		fmt.Fprintf(w, "T = %d: greedy holds %.4g of unrolled's graph bytes and %.4g of its peak RSS\n",
 			T, ratio(g.HeldBytes, u.HeldBytes), ratio(g.PeakRSS, u.PeakRSS))
 	}
+	for _, l := range OneMeterLines(rows) {
+		fmt.Fprintln(w, l)
+	}
+}
+
+// Growth is a memory ratio measured by one meter, with its goal.
+type Growth struct {
+	// What names the ratio: "greedy(100)/greedy(10)" or
+	// "greedy(50)/unrolled(50)".
+	What string
+	// LiveHeap and PeakRSS are the ratio by the Go runtime's live heap
+	// after each step (Row.LiveHeap) and by the process's peak RSS.
+	LiveHeap, PeakRSS float64
+	// Goal is the largest ratio wanted: 1.05 for greedy's growth from
+	// T = 10, 0.1 for greedy against unrolled from T = 50; 0 for none
+	// (greedy against unrolled at shorter horizons, where the fixed cost of
+	// the process dominates).
+	Goal float64
+}
+
+// Met reports whether the live-heap ratio is within the goal (true when
+// there is none).
+func (g Growth) Met() bool { return g.Goal == 0 || g.LiveHeap <= g.Goal }
+
+// Growths returns, from the rows, greedy(T)/greedy(10) for every measured
+// T > 10 and greedy(T)/unrolled(T) for every T both reached. Every ratio
+// compares figures from the same meters (live heap, peak RSS), whatever
+// the trainer: unlike HeldBytes, which is the fast path's tally for greedy
+// and the graph's values for unrolled and Banert.
+func Growths(rows []Row) []Growth {
+	var out []Growth
+	g10, has10 := Find(rows, Greedy, 10)
+	for _, r := range rows {
+		if r.Trainer != Greedy {
+			continue
+		}
+		if has10 && r.T > 10 {
+			out = append(out, Growth{What: fmt.Sprintf("greedy(%d)/greedy(10)", r.T),
+				LiveHeap: ratio(r.LiveHeap, g10.LiveHeap), PeakRSS: ratio(r.PeakRSS, g10.PeakRSS), Goal: 1.05})
+		}
+		if u, ok := Find(rows, Unrolled, r.T); ok {
+			g := Growth{What: fmt.Sprintf("greedy(%d)/unrolled(%d)", r.T, r.T),
+				LiveHeap: ratio(r.LiveHeap, u.LiveHeap), PeakRSS: ratio(r.PeakRSS, u.PeakRSS)}
+			if r.T >= 50 {
+				g.Goal = 0.1
+			}
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// OneMeterLines prints Growths for people, each against its goal.
+func OneMeterLines(rows []Row) []string {
+	gs := Growths(rows)
+	if len(gs) == 0 {
+		return nil
+	}
+	lines := []string{"one meter for every trainer (live heap after each step or epoch; peak RSS of its own process):"}
+	for _, g := range gs {
+		verdict := "no goal at this T"
+		switch {
+		case g.Goal == 0:
+		case g.Met():
+			verdict = fmt.Sprintf("goal ≤ %g: met", g.Goal)
+		default:
+			verdict = fmt.Sprintf("goal ≤ %g: MISSED", g.Goal)
+		}
+		lines = append(lines, fmt.Sprintf("  %-26s live heap %8.4g, peak RSS %8.4g  (%s)", g.What, g.LiveHeap, g.PeakRSS, verdict))
+	}
+	return lines
 }
 
 func ratio(a, b int64) float64 {
