@@ -148,21 +148,32 @@ generalisation() {
 	publish "generalisation-$BUDGET" "$R"/table-*.md "$R/training.txt" "$R/eval-test/curves.csv"
 }
 
-# Problem 1: M-PC and M-PS against NAG, L-BFGS and PGD, per iteration and per second,
-# with reconstructions at iteration 15, the learned scalars and the kernels (report).
+# Problem 1: M-PC and M-PS against NAG, L-BFGS and PGD and the stronger classical methods
+# (silver step sizes, NAG with adaptive restart, Barzilai–Borwein, L-BFGS with its memory tuned
+# on the training functions; docs/baselines.md), per iteration and per second, with
+# reconstructions at iteration 15, the learned scalars and the kernels (report). The eval log
+# and the report name the best classical method per iteration and per second for each
+# tolerance and each learned method's factor against it.
 baselines() {
 	local G=$OUT/generalisation-$BUDGET R=$OUT/baselines-$BUDGET
 	mkdir -p "$R"
 	for m in m-ps m-pc; do
 		train "$G/$m" --problem deblur --data "$STL" --param "$m" --max-steps 400 $(budget "$m")
 	done
-	local delta
+	local delta lbm methods
 	delta=$($L2O tune pgd --problem deblur --data "$STL" --n-train 25 --iters 100 | sed -n 's/.*δ = \([0-9.e+-]*\).*/\1/p')
 	echo "PGD δ = $delta" | tee "$R/delta.txt"
-	evaluate "$R/eval" --params "$G/m-ps,$G/m-pc" --data "$STL" --n-test 100 --iters 200 --methods "nag,lbfgs,pgd:$delta"
-	table "$R/table.md" "$R/eval/curves.json" 1,5,10,15,20,40,100,200
-	$L2O report --curves "$R/eval/curves.json" --params "$G/m-ps,$G/m-pc" --out "$R/report" --title "Problem 1: greedy against classical methods"
-	publish "baselines-$BUDGET" "$R/table.md" "$R/delta.txt" "$R/eval/curves.csv" "$R"/report/*.png
+	$L2O tune lbfgs --problem deblur --data "$STL" --n-train 25 --iters 100 --cache "$CACHE" | tee "$R/lbfgs-memory.txt"
+	lbm=$(sed -n 's/.*eval method \(lbfgs:m=[0-9]*\).*/\1/p' "$R/lbfgs-memory.txt")
+	[ -n "$lbm" ] || { echo "tune lbfgs printed no method" >&2; exit 1; }
+	methods="nag,lbfgs,pgd:$delta,silver,nag-restart,bb"
+	# lbfgs:m=10 is lbfgs itself (one curve of that name).
+	[ "$lbm" = "lbfgs:m=10" ] || methods="$methods,$lbm"
+	# A new directory: an eval of the earlier method list (eval/) is not reused.
+	evaluate "$R/eval-classical" --params "$G/m-ps,$G/m-pc" --data "$STL" --n-test 100 --iters 200 --methods "$methods"
+	table "$R/table.md" "$R/eval-classical/curves.json" 1,5,10,15,20,40,100,200
+	$L2O report --curves "$R/eval-classical/curves.json" --params "$G/m-ps,$G/m-pc" --out "$R/report" --title "Problem 1: greedy against classical methods"
+	publish "baselines-$BUDGET" "$R/table.md" "$R/delta.txt" "$R/lbfgs-memory.txt" "$R/eval-classical/curves.csv" "$R"/report/*.png
 }
 
 # Problem 1: greedy against unrolled training (T = 10, Adam 2e-5, batch 4) at equal and at
