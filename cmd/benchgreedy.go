@@ -25,7 +25,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	var vf validationFlags
 	var sf solverFlags
 	var protocol string
-	fs := newFlags(env, "bench greedy", "bench greedy [--data ../shared/data/stl10] [--params m-ps,m-pc] [--inner lbfgs,nag]")
+	fs := newFlags(env, "bench greedy", "bench greedy [--data ../shared/data/stl10] [--params m-ps,m-pc] [--inner lbfgs,nag] [--safeguard decrease,bgd]")
 	pf.add(fs, 25, 100)
 	params := fs.StringSlice("params", []string{"m-ps", "m-pc"}, "methods to train")
 	inners := fs.StringSlice("inner", []string{"lbfgs", "nag"}, "inner solvers")
@@ -33,7 +33,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	nagSteps := fs.Int("nag-steps", 3, "steps to time for the nag inner solver (it is slow; 0 trains it fully)")
 	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
 	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
-	guard := fs.Bool("safeguard", false, "also evaluate each learned optimizer with the safeguard (steps that raise f become gradient steps)")
+	guard := addSafeguardFlag(fs, true, "also evaluate each learned optimizer safeguarded by a gradient step of size τ under each rule listed, as eval does: decrease (a bare --safeguard) replaces a step that raises f, bgd one that does worse than the gradient step")
 	target := fs.Float64("target", 1e-7, "test optimality whose first iteration and time are reported")
 	evalIters := fs.Int("iters", 0, "test iterations to run (0: the largest --at)")
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f* of the test set")
@@ -45,7 +45,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	sf.add(fs)
 	addProtocol(fs, &protocol)
 	vf.add(fs)
-	if err := parse(fs, args); err != nil {
+	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
 		return err
 	}
 	preset, err := applyProtocol(fs, protocol, pf.Problem)
@@ -173,9 +173,11 @@ func runBenchGreedy(env *Env, args []string) error {
 					return err
 				}
 				ms := []baselines.Method{learned}
-				if *guard {
-					if g, ok := safeguarded(&LearnedInfo{Method: learned, Tau: man.Tau}); ok {
+				var rules []string
+				for _, rule := range guard.rules {
+					if g, ok := safeguardedBy(&LearnedInfo{Method: learned, Tau: man.Tau}, rule); ok {
 						ms = append(ms, g)
+						rules = append(rules, rule)
 					}
 				}
 				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters, Progress: evalProgress(mt, ms, iters, test.N)})
@@ -185,11 +187,11 @@ func runBenchGreedy(env *Env, args []string) error {
 				curves[0].Method = p + "/" + in
 				printTail(env, curves[0], *evalAt, *target)
 				all = append(all, curves[0])
-				if len(curves) > 1 {
-					curves[1].Method = p + "/" + in + " (safeguarded)"
-					fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "", "+guard", "", "", "", "", "", "")
-					printTail(env, curves[1], *evalAt, *target)
-					all = append(all, curves[1])
+				for i, c := range curves[1:] {
+					c.Method = p + "/" + in + benchGuardSuffix(rules[i])
+					fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "", benchGuardLabel(rules[i]), "", "", "", "", "", "")
+					printTail(env, c, *evalAt, *target)
+					all = append(all, c)
 				}
 			}
 			fmt.Fprintln(env.Stdout)
@@ -230,4 +232,22 @@ func printTail(env *Env, c *eval.Curve, at []int, target float64) {
 	} else {
 		fmt.Fprintf(env.Stdout, " %10s %10s", "—", "—")
 	}
+}
+
+// benchGuardSuffix ends the name of a learned optimizer's curve safeguarded
+// by rule, as eval names it (report.MethodStyle draws it dotted).
+func benchGuardSuffix(rule string) string {
+	if rule == greedy.SafeguardBGD {
+		return " (safeguarded bgd)"
+	}
+	return " (safeguarded)"
+}
+
+// benchGuardLabel is the inner-solver column of a safeguarded row: +guard
+// for the decrease rule (as before rules existed), +bgd for the BGD rule.
+func benchGuardLabel(rule string) string {
+	if rule == greedy.SafeguardBGD {
+		return "+bgd"
+	}
+	return "+guard"
 }
