@@ -20,6 +20,13 @@ type Config struct {
 	Lambda, Mu Schedule
 	// Inner minimises each step's loss; nil means LBFGS{}.
 	Inner InnerSolver
+	// WarmStart starts the inner solve of step t > 0 at the previous step's
+	// parameters (θt−1, φt−1) instead of the reference (θ̃, φ̃), as the paper
+	// does. The BGD check still compares the solution with the reference,
+	// and the penalties still pull towards it. Step losses with reduced
+	// blocks (param.Reducer) refuse it. Recorded in the manifest's inner
+	// settings ("…,start=previous").
+	WarmStart bool
 	// TolAbs stops training when every ‖∇fk(xk^t)‖ < TolAbs (0: off).
 	TolAbs float64
 	// TolRel stops training when every ‖∇fk(xk^t)‖² < ‖∇fk(xk^0)‖²/TolRel (0: off).
@@ -213,13 +220,17 @@ func orIf(cond bool, v string) string {
 
 // innerSettings describes the inner solver's budget for the manifest.
 func innerSettings(inner InnerSolver, nTheta, nPhi int, cfg Config) string {
+	warm := ""
+	if cfg.WarmStart {
+		warm = ",start=previous"
+	}
 	switch s := inner.(type) {
 	case NAG:
-		return s.Settings(nTheta, nPhi)
+		return s.Settings(nTheta, nPhi) + warm
 	case LBFGS:
-		return s.Settings(!cfg.NoPrecond)
+		return s.Settings(!cfg.NoPrecond) + warm
 	}
-	return fmt.Sprintf("%+v", inner)
+	return fmt.Sprintf("%+v", inner) + warm
 }
 
 // compatible reports whether a checkpoint can be resumed with a new configuration.
@@ -333,7 +344,7 @@ type candidate struct {
 // keeping the reference when the solver did no better (BGD), and returns the
 // solution with its full parameters.
 func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature, paperCurvature func(int) (float64, error),
-	cfg Config, o *problem.Objective, grad, p []float64, lam, mu float64) (*candidate, error) {
+	cfg Config, o *problem.Objective, grad, p []float64, lam, mu float64, start []float64) (*candidate, error) {
 	if err := loss.SetWeights(lam, mu); err != nil {
 		return nil, err
 	}
@@ -357,7 +368,11 @@ func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature, pap
 	if err != nil {
 		return nil, err
 	}
-	u, err := inner.Minimize(sp, u0)
+	from := u0
+	if start != nil {
+		from = append([]float64(nil), start...)
+	}
+	u, err := inner.Minimize(sp, from)
 	if err != nil {
 		return nil, fmt.Errorf("inner solver %s: %w", inner.Name(), err)
 	}

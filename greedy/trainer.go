@@ -46,6 +46,9 @@ type trainer struct {
 	valBest  float64
 	valStale int
 	valGrad  []float64
+	// warm is where the next inner solve starts with Config.WarmStart: the
+	// last step's (θ, φ) concatenated (nil before the first step).
+	warm []float64
 }
 
 // newTrainer checks the settings, fills in their defaults and builds the
@@ -100,6 +103,10 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	if tr.loss, err = NewStepLoss(cfg.Method, o, tr.tau); err != nil {
 		tr.close()
 		return nil, err
+	}
+	if cfg.WarmStart && isReduced(cfg.Method) {
+		tr.close()
+		return nil, fmt.Errorf("greedy: a warm start needs the step in the parameters' own coordinates; %s's step loss works in a reduced subspace: drop the warm start", cfg.Method.Name())
 	}
 	if tr.man, err = tr.manifest(); err != nil {
 		tr.close()
@@ -214,6 +221,13 @@ func (tr *trainer) open() (done *Result, err error) {
 				if err := read(dst, stateNames[i]); err != nil {
 					return nil, err
 				}
+			}
+			if cfg.WarmStart {
+				theta, phi, err := LoadParams(cfg.Dir, old, tr.start-1)
+				if err != nil {
+					return nil, refuse(err)
+				}
+				tr.warm = append(append([]float64(nil), theta...), phi...)
 			}
 		}
 		if old.Finished && (old.StopCause != "step cap reached" || cfg.MaxSteps <= tr.start) {
@@ -373,7 +387,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	// candidate with the lowest validation objective is kept.
 	var best *candidate
 	for ci, sc := range tr.scales {
-		c, err := solveStep(loss, tr.sp, tr.inner, curvature, paperCurv, cfg, o, grad, p, sc*lam, sc*mu)
+		c, err := solveStep(loss, tr.sp, tr.inner, curvature, paperCurv, cfg, o, grad, p, sc*lam, sc*mu, tr.warm)
 		if err != nil {
 			return nil, "", fmt.Errorf("greedy: step %d: %w", t, err)
 		}
@@ -396,6 +410,9 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	}
 	if tr.val != nil {
 		tr.val.advance()
+	}
+	if cfg.WarmStart {
+		tr.warm = append(append(tr.warm[:0], best.theta...), best.phi...)
 	}
 	info.MaxGradNorm = maxNorm
 	info.ValMaxGradNorm = valMax
@@ -543,4 +560,15 @@ func (tr *trainer) finish(stop string) (*Result, error) {
 	tr.res.X = tr.x
 	tr.res.StopCause = stop
 	return tr.res, nil
+}
+
+// isReduced reports whether the step loss of m works in a reduced subspace
+// (a parametrization implementing param.Reducer).
+func isReduced(m param.Method) bool {
+	for _, p := range []param.Parametrization{m.G, m.H} {
+		if _, ok := p.(param.Reducer); ok && p != nil {
+			return true
+		}
+	}
+	return false
 }
