@@ -154,7 +154,11 @@ func runDemo(env *Env, args []string) error {
 	if err := report.WriteTable(env.Stdout, res.curves, nil, cfg.ReconIter); err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "\n%s\n%s\n", res.winner, res.reconLine)
+	fmt.Fprintf(env.Stdout, "\n%s\n", res.winner)
+	for _, l := range report.BestClassicalLines(res.curves, demoTols) {
+		fmt.Fprintln(env.Stdout, l)
+	}
+	fmt.Fprintf(env.Stdout, "%s\n", res.reconLine)
 	fmt.Fprintf(env.Stdout, "\ndemo finished in %.1f s; report: %s\n", res.seconds, res.index)
 	return nil
 }
@@ -190,6 +194,15 @@ func interiorPSNR(x, truth []float64, h, w, r int) float64 {
 		ts = append(ts, truth[i*w+r:i*w+w-r]...)
 	}
 	return eval.PSNR(xs, ts)
+}
+
+// demoBaselines are the classical methods the demo evaluates: gradient
+// descent, heavy ball, NAG, L-BFGS and PGD (with the tuned δ), and the
+// stronger baselines silver step sizes, NAG with adaptive restart and
+// Barzilai–Borwein (docs/baselines.md).
+func demoBaselines(delta float64) []baselines.Method {
+	return []baselines.Method{baselines.GradientDescent{}, baselines.HeavyBall{}, baselines.NAG{}, baselines.LBFGS{}, baselines.PreconditionedGD{Delta: delta},
+		baselines.SilverGD{}, baselines.RestartNAG{}, baselines.BarzilaiBorwein{}}
 }
 
 // demoTols are the tolerances of the winner line.
@@ -307,7 +320,7 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 		sg.Label += " (safeguarded)"
 		methods = append(methods, &sg)
 	}
-	methods = append(methods, baselines.GradientDescent{}, baselines.HeavyBall{}, baselines.NAG{}, baselines.LBFGS{}, baselines.PreconditionedGD{Delta: delta})
+	methods = append(methods, demoBaselines(delta)...)
 	total := len(methods) * (cfg.Iters + 1)
 	done := 0
 	p = newProgress(env.Stderr, total, fmt.Sprintf("evaluating %d methods", len(methods)))

@@ -78,8 +78,22 @@ func TestQuickDemoWritesAValidReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(curves) != 8 {
-		t.Fatalf("%d curves, want 8 (M-PC, M-PS, the safeguarded M-PC and 5 baselines)", len(curves))
+	if len(curves) != 11 {
+		t.Fatalf("%d curves, want 11 (M-PC, M-PS, the safeguarded M-PC and 8 baselines)", len(curves))
+	}
+	for _, name := range []string{"silver", "nag-restart", "bb"} {
+		curveOf(t, curves, name)
+	}
+	// The comparison with the best classical method, printed and in
+	// index.html, is the one computed from the saved curves.
+	best := report.BestClassicalLines(curves, demoTols)
+	if len(best) == 0 {
+		t.Fatal("no best-classical lines for the demo's curves")
+	}
+	for _, l := range best {
+		if !strings.Contains(out.String(), l+"\n") {
+			t.Errorf("the demo does not print %q:\n%s", l, out.String())
+		}
 	}
 	html, err := os.ReadFile(filepath.Join(dir, "index.html"))
 	if err != nil {
