@@ -135,7 +135,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			runtime.GC()
 			began := time.Now()
 			res, err := greedy.Train(train, greedy.Config{
-				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, Protocol: protocol, MaxSteps: steps, Dir: dir,
+				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: protocol, MaxSteps: steps, Dir: dir,
 				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations

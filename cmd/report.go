@@ -80,7 +80,8 @@ func runReport(env *Env, args []string) error {
 		return err
 	}
 	fmt.Fprintln(env.Stdout, report.Winner(curves, nil))
-	for _, l := range append(report.SafeguardLines(curves), report.FigureNotes(curves)...) {
+	lines := append(report.BestClassicalLines(curves, nil), report.SafeguardLines(curves)...)
+	for _, l := range append(lines, report.FigureNotes(curves)...) {
 		fmt.Fprintln(env.Stdout, l)
 	}
 	fmt.Fprintf(env.Stdout, "report: %s\n", index)

@@ -20,6 +20,10 @@ type solverFlags struct {
 	NAGIters  int
 	NAGRounds int
 	NAGStep   string
+	// InnerStart is where each step's inner solve starts: "reference"
+	// (θ̃, φ̃), the paper's, or "previous" (the last step's parameters;
+	// greedy.Config.WarmStart).
+	InnerStart string
 }
 
 func (s *solverFlags) add(fs *pflag.FlagSet) {
@@ -29,7 +33,11 @@ func (s *solverFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&s.NAGIters, "nag-iters", 0, "NAG inner solver: iterations per block and round (0: the paper's budget — G alone 5000, 500 for PS; G and H 1000 a block, 100 for a scalar block)")
 	fs.IntVar(&s.NAGRounds, "nag-rounds", 0, "NAG inner solver: rounds of alternating θ and φ blocks (0: the paper's 10)")
 	fs.StringVar(&s.NAGStep, "nag-step", "exact", "NAG inner solver's step 1/L_g: exact (power iteration on (1/N)ΣBkᵀBk) or paper (the paper's bound (1/N)Σ L‖Bk‖²)")
+	fs.StringVar(&s.InnerStart, "inner-start", "reference", "where each step's inner solve starts: reference (θ̃, φ̃: G = τI, H = 0, the paper's) or previous (the last step's parameters; the BGD check still compares with the reference)")
 }
+
+// warmStart reports whether --inner-start asks for the previous step's parameters.
+func (s *solverFlags) warmStart() bool { return s.InnerStart == "previous" }
 
 func (s *solverFlags) validate() error {
 	if s.LBFGSTol <= 0 || s.LBFGSTol >= 1 || s.MaxEvals < 1 {
@@ -40,6 +48,9 @@ func (s *solverFlags) validate() error {
 	}
 	if _, err := greedy.ParseStepRule(s.NAGStep); err != nil {
 		return usagef("--nag-step: %v", err)
+	}
+	if s.InnerStart != "reference" && s.InnerStart != "previous" {
+		return usagef("--inner-start must be reference or previous (got %q)", s.InnerStart)
 	}
 	return nil
 }
