@@ -69,19 +69,22 @@ func (b Boundary) Extend(i, n int) int {
 	return -1
 }
 
-// Conv describes the correlation of every image of an [N,H,W] batch with one
-// odd-sized K×K kernel centred at (K/2, K/2):
+// ConvT describes the correlation of every image of an [N,H,W] batch of
+// element type F with one odd-sized K×K kernel centred at (K/2, K/2):
 //
 //	y[n,i,j] = Σ_{u,v} k[u,v] · x̄[n, i+u−K/2, j+v−K/2]
 //
 // where x̄ extends x beyond the border according to Boundary.
-type Conv struct {
+type ConvT[F Float] struct {
 	N, H, W, K int
 	Boundary   Boundary
 }
 
+// Conv is the float64 convolution, ConvT[float64].
+type Conv = ConvT[float64]
+
 // Validate reports whether the sizes are usable.
-func (c Conv) Validate() error {
+func (c ConvT[F]) Validate() error {
 	if c.N < 1 || c.H < 1 || c.W < 1 {
 		return fmt.Errorf("convolution: batch %d×%d×%d must be positive", c.N, c.H, c.W)
 	}
@@ -94,7 +97,7 @@ func (c Conv) Validate() error {
 	return nil
 }
 
-func (c Conv) check(nx, nk, ny int) error {
+func (c ConvT[F]) check(nx, nk, ny int) error {
 	if err := c.Validate(); err != nil {
 		return err
 	}
@@ -108,7 +111,7 @@ func (c Conv) check(nx, nk, ny int) error {
 }
 
 // pad writes the extended image of src ([H,W]) into dst ([H+2p, W+2p]).
-func (c Conv) pad(dst, src []float64) {
+func (c ConvT[F]) pad(dst, src []F) {
 	p := c.K / 2
 	pw := c.W + 2*p
 	for i := -p; i < c.H+p; i++ {
@@ -137,7 +140,7 @@ func (c Conv) pad(dst, src []float64) {
 
 // fold adds the extended image src ([H+2p, W+2p]) back onto dst ([H,W]):
 // the transpose of pad. dst is overwritten.
-func (c Conv) fold(dst, src []float64) {
+func (c ConvT[F]) fold(dst, src []F) {
 	p := c.K / 2
 	pw := c.W + 2*p
 	for i := 0; i < c.H; i++ {
@@ -162,7 +165,7 @@ func (c Conv) fold(dst, src []float64) {
 
 // correlateValid computes out[i,j] = Σ_{u,v} k[u,v]·in[(i+u)·iw + j+v] for an
 // oh×ow output (row stride ow) from an input of row stride iw ≥ ow+K−1.
-func correlateValid(out []float64, oh, ow int, in []float64, iw int, k []float64, kk int) {
+func correlateValid[F Float](out []F, oh, ow int, in []F, iw int, k []F, kk int) {
 	for i := 0; i < oh; i++ {
 		yrow := out[i*ow : (i+1)*ow]
 		clear(yrow)
@@ -198,7 +201,7 @@ func correlateValid(out []float64, oh, ow int, in []float64, iw int, k []float64
 }
 
 // Apply computes y = k ⋆ x for the batch x. y is overwritten.
-func (c Conv) Apply(y, x, k []float64) error {
+func (c ConvT[F]) Apply(y, x, k []F) error {
 	if err := c.check(len(x), len(k), len(y)); err != nil {
 		return err
 	}
@@ -206,7 +209,7 @@ func (c Conv) Apply(y, x, k []float64) error {
 	pw, ph := c.W+2*p, c.H+2*p
 	hw := c.H * c.W
 	ParallelFor(c.N, func(lo, hi int) {
-		buf := make([]float64, pw*ph)
+		buf := make([]F, pw*ph)
 		for n := lo; n < hi; n++ {
 			c.pad(buf, x[n*hw:(n+1)*hw])
 			correlateValid(y[n*hw:(n+1)*hw], c.H, c.W, buf, pw, k, c.K)
@@ -217,7 +220,7 @@ func (c Conv) Apply(y, x, k []float64) error {
 
 // AdjointImage computes x = Kᵀ y, the adjoint of Apply in the image: the
 // unique x with ⟨k ⋆ z, y⟩ = ⟨z, x⟩ for every z. x is overwritten.
-func (c Conv) AdjointImage(x, y, k []float64) error {
+func (c ConvT[F]) AdjointImage(x, y, k []F) error {
 	if err := c.check(len(x), len(k), len(y)); err != nil {
 		return err
 	}
@@ -225,13 +228,13 @@ func (c Conv) AdjointImage(x, y, k []float64) error {
 	pw, ph := c.W+2*p, c.H+2*p
 	zw, zh := c.W+4*p, c.H+4*p
 	hw := c.H * c.W
-	flipped := make([]float64, len(k))
+	flipped := make([]F, len(k))
 	for i := range k {
 		flipped[len(k)-1-i] = k[i]
 	}
 	ParallelFor(c.N, func(lo, hi int) {
-		buf := make([]float64, pw*ph)
-		yz := make([]float64, zw*zh)
+		buf := make([]F, pw*ph)
+		yz := make([]F, zw*zh)
 		for n := lo; n < hi; n++ {
 			yn := y[n*hw : (n+1)*hw]
 			for i := 0; i < c.H; i++ {
@@ -248,7 +251,9 @@ func (c Conv) AdjointImage(x, y, k []float64) error {
 
 // AdjointKernel computes the adjoint of Apply in the kernel:
 // g[u,v] = Σ_{n,i,j} y[n,i,j] · x̄[n, i+u−K/2, j+v−K/2]. g is overwritten.
-func (c Conv) AdjointKernel(g, x, y []float64) error {
+// The sums are accumulated in float64 (DotT per row, then over rows and
+// images) and rounded to F once.
+func (c ConvT[F]) AdjointKernel(g, x, y []F) error {
 	if err := c.check(len(x), len(g), len(y)); err != nil {
 		return err
 	}
@@ -258,7 +263,7 @@ func (c Conv) AdjointKernel(g, x, y []float64) error {
 	kk := c.K * c.K
 	partial := make([]float64, c.N*kk)
 	ParallelFor(c.N, func(lo, hi int) {
-		buf := make([]float64, pw*ph)
+		buf := make([]F, pw*ph)
 		for n := lo; n < hi; n++ {
 			c.pad(buf, x[n*hw:(n+1)*hw])
 			yn := y[n*hw : (n+1)*hw]
@@ -267,18 +272,21 @@ func (c Conv) AdjointKernel(g, x, y []float64) error {
 				for v := 0; v < c.K; v++ {
 					var s float64
 					for i := 0; i < c.H; i++ {
-						s += Dot(yn[i*c.W:(i+1)*c.W], buf[(i+u)*pw+v:(i+u)*pw+v+c.W])
+						s += DotT(yn[i*c.W:(i+1)*c.W], buf[(i+u)*pw+v:(i+u)*pw+v+c.W])
 					}
 					gn[u*c.K+v] = s
 				}
 			}
 		}
 	})
-	clear(g)
+	acc := make([]float64, kk)
 	for n := 0; n < c.N; n++ {
 		for i, v := range partial[n*kk : (n+1)*kk] {
-			g[i] += v
+			acc[i] += v
 		}
+	}
+	for i, v := range acc {
+		g[i] = F(v)
 	}
 	return nil
 }

@@ -2,11 +2,10 @@ package kernels
 
 import (
 	"fmt"
-	"math/cmplx"
 	"sync"
 )
 
-// FFT2 computes 2-D discrete Fourier transforms of real H×W images: real
+// FFT2T computes 2-D discrete Fourier transforms of real H×W images: real
 // transforms along rows, then complex transforms along the W/2+1 kept columns.
 // Spectra are stored row-major as [H, W/2+1] complex values,
 //
@@ -19,37 +18,58 @@ import (
 // transforms of the packed pairs x[i,2k] + i·x[i,2k+1]), the column pass all
 // W/2+1 columns at once, so the inner loops run over contiguous memory.
 // Forward and Inverse do not allocate.
-type FFT2 struct {
+//
+// FFT2T is generic over the real type F; spectra are []Complex[F], which
+// Complex128s and Complex64s make from []complex128 and []complex64 without
+// copying. FFT2 is the float64 transform with a []complex128 interface.
+type FFT2T[F Float] struct {
 	H, W int
 
-	wc     int       // W/2 + 1
-	rowLen int       // complex length of the row transform: W/2 (W even) or W
-	rb     int       // batch stride of the row pass: H, padded off multiples of 8
-	rows   *cfftPlan // length rowLen
-	cols   *cfftPlan // length H
+	wc     int          // W/2 + 1
+	rowLen int          // complex length of the row transform: W/2 (W even) or W
+	rb     int          // batch stride of the row pass: H, padded off multiples of 8
+	rows   *cfftPlan[F] // length rowLen
+	cols   *cfftPlan[F] // length H
 	// half[k] = exp(−2πi·k/W), k ≤ W/2, for the even-W packing.
-	half       []complex128
-	bufA, bufB []complex128
+	half       []Complex[F]
+	bufA, bufB []Complex[F]
 }
+
+// FFT2 is FFT2T[float64] with spectra stored as []complex128. The methods of
+// the embedded FFT2T (on []Complex[float64]) are reached as f.FFT2T.Forward
+// and f.FFT2T.Inverse.
+type FFT2 struct {
+	FFT2T[float64]
+}
+
+// NewFFT2 returns a float64 transform for H×W images; h and w must be at least 1.
+func NewFFT2(h, w int) *FFT2 { return &FFT2{*NewFFT2T[float64](h, w)} }
+
+// Forward writes the spectrum of the real image x ([H,W]) into dst ([H, W/2+1]).
+func (f *FFT2) Forward(dst []complex128, x []float64) { f.FFT2T.Forward(Complex128s(dst), x) }
+
+// Inverse writes the real image x ([H,W]) whose spectrum is s, normalised so
+// that Inverse(Forward(x)) = x; see FFT2T.Inverse. s is overwritten.
+func (f *FFT2) Inverse(x []float64, s []complex128) { f.FFT2T.Inverse(x, Complex128s(s)) }
 
 // rowTile is the number of image rows transposed together.
 const rowTile = 8
 
-// NewFFT2 returns a transform for H×W images; h and w must be at least 1.
-func NewFFT2(h, w int) *FFT2 {
+// NewFFT2T returns a transform for H×W images; h and w must be at least 1.
+func NewFFT2T[F Float](h, w int) *FFT2T[F] {
 	if h < 1 || w < 1 {
 		panic(fmt.Sprintf("kernels: NewFFT2(%d, %d): image sizes must be at least 1", h, w))
 	}
-	f := &FFT2{H: h, W: w, wc: w/2 + 1, rowLen: w}
+	f := &FFT2T[F]{H: h, W: w, wc: w/2 + 1, rowLen: w}
 	if w%2 == 0 {
 		f.rowLen = w / 2
-		f.half = make([]complex128, f.wc)
+		f.half = make([]Complex[F], f.wc)
 		for k := range f.half {
-			f.half[k] = unitRoot(k, w)
+			f.half[k] = toComplex[F](unitRoot(k, w))
 		}
 	}
-	f.rows = newCFFTPlan(f.rowLen)
-	f.cols = newCFFTPlan(h)
+	f.rows = newCFFTPlan[F](f.rowLen)
+	f.cols = newCFFTPlan[F](h)
 	f.rb = h
 	if h%8 == 0 {
 		// Keep the row pass's stage strides off powers of two (cache-set
@@ -57,16 +77,16 @@ func NewFFT2(h, w int) *FFT2 {
 		f.rb = h + 2
 	}
 	size := max(h*f.wc, f.rb*f.rowLen)
-	f.bufA = make([]complex128, size)
-	f.bufB = make([]complex128, size)
+	f.bufA = make([]Complex[F], size)
+	f.bufB = make([]Complex[F], size)
 	return f
 }
 
 // SpectrumLen is the number of complex values of one spectrum: H·(W/2+1).
-func (f *FFT2) SpectrumLen() int { return f.H * (f.W/2 + 1) }
+func (f *FFT2T[F]) SpectrumLen() int { return f.H * (f.W/2 + 1) }
 
 // Forward writes the spectrum of the real image x ([H,W]) into dst ([H, W/2+1]).
-func (f *FFT2) Forward(dst []complex128, x []float64) {
+func (f *FFT2T[F]) Forward(dst []Complex[F], x []F) {
 	h, w, wc := f.H, f.W, f.wc
 	dst = dst[:h*wc]
 	x = x[:h*w]
@@ -80,14 +100,14 @@ func (f *FFT2) Forward(dst []complex128, x []float64) {
 			for k := 0; k < f.rowLen; k++ {
 				ak := a[k*f.rb+i0 : k*f.rb+i1]
 				for i := range ak {
-					ak[i] = complex(x[(i0+i)*w+2*k], x[(i0+i)*w+2*k+1])
+					ak[i] = Complex[F]{x[(i0+i)*w+2*k], x[(i0+i)*w+2*k+1]}
 				}
 			}
 		} else {
 			for j := 0; j < w; j++ {
 				aj := a[j*f.rb+i0 : j*f.rb+i1]
 				for i := range aj {
-					aj[i] = complex(x[(i0+i)*w+j], 0)
+					aj[i] = Complex[F]{x[(i0+i)*w+j], 0}
 				}
 			}
 		}
@@ -123,13 +143,13 @@ func (f *FFT2) Forward(dst []complex128, x []float64) {
 // z[m] = x[2m] + i·x[2m+1] (layout [n][H]) into the real-row spectra
 // X[k] = E[k] + w^k·O[k], k ≤ n (layout [H][n+1]), where
 // E[k] = (Z[k] + conj Z[n−k])/2 and O[k] = (Z[k] − conj Z[n−k])/(2i).
-func (f *FFT2) unpackRows(t, z []complex128) {
+func (f *FFT2T[F]) unpackRows(t, z []Complex[F]) {
 	// Untiled: both sides already move through memory sequentially enough,
 	// and per-tile loop overhead costs more than it saves.
 	f.unpackRowTile(t, z, 0, f.H)
 }
 
-func (f *FFT2) unpackRowTile(t, z []complex128, i0, i1 int) {
+func (f *FFT2T[F]) unpackRowTile(t, z []Complex[F], i0, i1 int) {
 	wc, n, rb := f.wc, f.rowLen, f.rb
 	for k := 0; k <= n/2; k++ {
 		kc := (n - k) % n
@@ -140,11 +160,11 @@ func (f *FFT2) unpackRowTile(t, z []complex128, i0, i1 int) {
 			b := zc[i]
 			// For k and for n−k: X[k] = E + w^k·O with
 			// 2E = a + conj b, 2O = −i·(a − conj b).
-			er, ei := 0.5*(real(a)+real(b)), 0.5*(imag(a)-imag(b))
-			or, oi := 0.5*(imag(a)+imag(b)), 0.5*(real(b)-real(a))
-			t[i*wc+k] = complex(er+real(wk)*or-imag(wk)*oi, ei+real(wk)*oi+imag(wk)*or)
+			er, ei := 0.5*(a.Re+b.Re), 0.5*(a.Im-b.Im)
+			or, oi := 0.5*(a.Im+b.Im), 0.5*(b.Re-a.Re)
+			t[i*wc+k] = Complex[F]{er + wk.Re*or - wk.Im*oi, ei + wk.Re*oi + wk.Im*or}
 			// E[n−k] = conj E[k], O[n−k] = conj O[k].
-			t[i*wc+n-k] = complex(er+real(wkc)*or+imag(wkc)*oi, -ei-real(wkc)*oi+imag(wkc)*or)
+			t[i*wc+n-k] = Complex[F]{er + wkc.Re*or + wkc.Im*oi, -ei - wkc.Re*oi + wkc.Im*or}
 		}
 	}
 }
@@ -153,13 +173,13 @@ func (f *FFT2) unpackRowTile(t, z []complex128, i0, i1 int) {
 // that Inverse(Forward(x)) = x. s is overwritten (used as scratch). As for a
 // 1-D real inverse transform, after the column pass the imaginary parts of
 // the k = 0 column (and of the k = W/2 column for even W) are ignored.
-func (f *FFT2) Inverse(x []float64, s []complex128) {
+func (f *FFT2T[F]) Inverse(x []F, s []Complex[F]) {
 	h, w, wc := f.H, f.W, f.wc
 	x = x[:h*w]
 	c := f.cols.exec(s[:h*wc], f.bufA, wc, true)
 	// Repack into the transposed layout [rowLen][H] in bufB.
 	b := f.bufB[:f.rowLen*f.rb]
-	scale := 1 / float64(h*w)
+	scale := F(1 / float64(h*w))
 	if w%2 == 0 {
 		f.packRows(b, c, scale)
 	} else {
@@ -170,11 +190,11 @@ func (f *FFT2) Inverse(x []float64, s []complex128) {
 				for i := range bk {
 					v := c[(i0+i)*wc+k]
 					if k == 0 {
-						v = complex(real(v), 0)
+						v = Complex[F]{v.Re, 0}
 					}
 					bk[i] = v
 					if k > 0 {
-						b[(w-k)*f.rb+i0+i] = conj(v)
+						b[(w-k)*f.rb+i0+i] = cconj(v)
 					}
 				}
 			}
@@ -187,15 +207,15 @@ func (f *FFT2) Inverse(x []float64, s []complex128) {
 			for k := 0; k < f.rowLen; k++ {
 				zk := z[k*f.rb+i0 : k*f.rb+i1]
 				for i, v := range zk {
-					x[(i0+i)*w+2*k] = real(v)
-					x[(i0+i)*w+2*k+1] = imag(v)
+					x[(i0+i)*w+2*k] = v.Re
+					x[(i0+i)*w+2*k+1] = v.Im
 				}
 			}
 		} else {
 			for j := 0; j < w; j++ {
 				zj := z[j*f.rb+i0 : j*f.rb+i1]
 				for i, v := range zj {
-					x[(i0+i)*w+j] = real(v) * scale
+					x[(i0+i)*w+j] = v.Re * scale
 				}
 			}
 		}
@@ -206,74 +226,81 @@ func (f *FFT2) Inverse(x []float64, s []complex128) {
 // (layout [H][n+1], imaginary parts of X[0] and X[n] ignored) it writes
 // Z[k] = scale·2·(E[k] + i·O[k]) with 2E[k] = X[k] + conj X[n−k] and
 // 2O[k] = (X[k] − conj X[n−k])·conj(w^k), layout [n][H].
-func (f *FFT2) packRows(b, c []complex128, scale float64) {
+func (f *FFT2T[F]) packRows(b, c []Complex[F], scale F) {
 	f.packRowTile(b, c, 0, f.H, scale)
 }
 
-func (f *FFT2) packRowTile(b, c []complex128, i0, i1 int, scale float64) {
+func (f *FFT2T[F]) packRowTile(b, c []Complex[F], i0, i1 int, scale F) {
 	wc, n, rb := f.wc, f.rowLen, f.rb
 	for k := 0; k <= n/2; k++ {
 		kc := n - k
 		wk, wkc := f.half[k], f.half[kc]
 		bk := b[k*rb+i0 : k*rb+i1]
-		var bc []complex128
+		var bc []Complex[F]
 		if kc < n {
 			bc = b[kc*rb+i0 : kc*rb+i1]
 		}
 		for i := range bk {
 			a, d := c[i*wc+k], c[i*wc+kc]
 			if k == 0 {
-				a, d = complex(real(a), 0), complex(real(d), 0)
+				a, d = Complex[F]{a.Re, 0}, Complex[F]{d.Re, 0}
 			}
 			// k: 2E = a + conj d, 2O = (a − conj d)·conj w^k.
-			er, ei := real(a)+real(d), imag(a)-imag(d)
-			pr, pi := real(a)-real(d), imag(a)+imag(d)
-			or := pr*real(wk) + pi*imag(wk)
-			oi := pi*real(wk) - pr*imag(wk)
-			bk[i] = complex(scale*(er-oi), scale*(ei+or))
+			er, ei := a.Re+d.Re, a.Im-d.Im
+			pr, pi := a.Re-d.Re, a.Im+d.Im
+			or := pr*wk.Re + pi*wk.Im
+			oi := pi*wk.Re - pr*wk.Im
+			bk[i] = Complex[F]{scale * (er - oi), scale * (ei + or)}
 			if bc != nil && kc != k {
 				// n−k: 2E' = conj(2E), 2O' = (d − conj a)·conj w^{n−k}.
-				qr, qi := real(d)-real(a), imag(d)+imag(a)
-				or2 := qr*real(wkc) + qi*imag(wkc)
-				oi2 := qi*real(wkc) - qr*imag(wkc)
-				bc[i] = complex(scale*(er-oi2), scale*(-ei+or2))
+				qr, qi := d.Re-a.Re, d.Im+a.Im
+				or2 := qr*wkc.Re + qi*wkc.Im
+				oi2 := qi*wkc.Re - qr*wkc.Im
+				bc[i] = Complex[F]{scale * (er - oi2), scale * (-ei + or2)}
 			}
 		}
 	}
 }
 
-// FFTConv is the circular convolution of every image of an [N,H,W] batch with
-// one image-sized H×W kernel whose origin is at pixel (0,0):
+// FFTConvT is the circular convolution of every image of an [N,H,W] batch
+// of element type F with one image-sized H×W kernel whose origin is at pixel
+// (0,0):
 //
 //	y[n,i,j] = Σ_{u,v} k[u,v] · x[n, (i−u) mod H, (j−v) mod W]
 //
 // computed by FFT. The spectra of the most recent inputs are cached (compared
 // by value), so repeated calls with a fixed operand transform it only once.
-// An FFTConv is safe for concurrent use.
-type FFTConv struct {
+// An FFTConvT is safe for concurrent use.
+type FFTConvT[F Float] struct {
 	N, H, W int
 
 	mu    sync.Mutex
-	plans []*FFT2
-	cache [4]spectrumCacheEntry
+	plans []*FFT2T[F]
+	cache [4]spectrumCacheEntry[F]
 	clock int
 }
 
-type spectrumCacheEntry struct {
-	data []float64
-	spec []complex128
+// FFTConv is the float64 convolution, FFTConvT[float64].
+type FFTConv = FFTConvT[float64]
+
+type spectrumCacheEntry[F Float] struct {
+	data []F
+	spec []Complex[F]
 	used int
 }
 
-// NewFFTConv returns the convolution for batches of N images of H×W.
-func NewFFTConv(n, h, w int) (*FFTConv, error) {
+// NewFFTConv returns the float64 convolution for batches of N images of H×W.
+func NewFFTConv(n, h, w int) (*FFTConv, error) { return NewFFTConvT[float64](n, h, w) }
+
+// NewFFTConvT returns the convolution for batches of N images of H×W.
+func NewFFTConvT[F Float](n, h, w int) (*FFTConvT[F], error) {
 	if n < 1 || h < 1 || w < 1 {
 		return nil, fmt.Errorf("FFT convolution: batch %d×%d×%d must be positive", n, h, w)
 	}
-	return &FFTConv{N: n, H: h, W: w}, nil
+	return &FFTConvT[F]{N: n, H: h, W: w}, nil
 }
 
-func (c *FFTConv) plan() *FFT2 {
+func (c *FFTConvT[F]) plan() *FFT2T[F] {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if k := len(c.plans); k > 0 {
@@ -281,10 +308,10 @@ func (c *FFTConv) plan() *FFT2 {
 		c.plans = c.plans[:k-1]
 		return p
 	}
-	return NewFFT2(c.H, c.W)
+	return NewFFT2T[F](c.H, c.W)
 }
 
-func (c *FFTConv) release(p *FFT2) {
+func (c *FFTConvT[F]) release(p *FFT2T[F]) {
 	c.mu.Lock()
 	c.plans = append(c.plans, p)
 	c.mu.Unlock()
@@ -292,7 +319,7 @@ func (c *FFTConv) release(p *FFT2) {
 
 // spectra returns the spectra of the images in x (count images of H×W),
 // from the cache when x equals a cached input. The result must not be modified.
-func (c *FFTConv) spectra(x []float64, count int) []complex128 {
+func (c *FFTConvT[F]) spectra(x []F, count int) []Complex[F] {
 	c.mu.Lock()
 	for i := range c.cache {
 		e := &c.cache[i]
@@ -306,7 +333,7 @@ func (c *FFTConv) spectra(x []float64, count int) []complex128 {
 	c.mu.Unlock()
 	sl := c.H * (c.W/2 + 1)
 	hw := c.H * c.W
-	spec := make([]complex128, count*sl)
+	spec := make([]Complex[F], count*sl)
 	ParallelFor(count, func(lo, hi int) {
 		p := c.plan()
 		for n := lo; n < hi; n++ {
@@ -322,12 +349,12 @@ func (c *FFTConv) spectra(x []float64, count int) []complex128 {
 		}
 	}
 	c.clock++
-	c.cache[oldest] = spectrumCacheEntry{data: append([]float64(nil), x...), spec: spec, used: c.clock}
+	c.cache[oldest] = spectrumCacheEntry[F]{data: append([]F(nil), x...), spec: spec, used: c.clock}
 	c.mu.Unlock()
 	return spec
 }
 
-func equalFloats(a, b []float64) bool {
+func equalFloats[F Float](a, b []F) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return false
@@ -336,7 +363,7 @@ func equalFloats(a, b []float64) bool {
 	return true
 }
 
-func (c *FFTConv) check(nk, nx, ny int) error {
+func (c *FFTConvT[F]) check(nk, nx, ny int) error {
 	hw := c.H * c.W
 	if nk != hw {
 		return fmt.Errorf("FFT convolution: kernel has %d values, want %d (%d×%d)", nk, hw, c.H, c.W)
@@ -349,21 +376,24 @@ func (c *FFTConv) check(nk, nx, ny int) error {
 
 // product computes out[n] = F⁻¹(op(a) · b[n]) for every image n, with op the
 // identity or complex conjugation applied to the single spectrum a.
-func (c *FFTConv) product(out []float64, a []complex128, b []complex128, conjA bool) {
+func (c *FFTConvT[F]) product(out []F, a []Complex[F], b []Complex[F], conjA bool) {
 	sl := c.H * (c.W/2 + 1)
 	hw := c.H * c.W
 	ParallelFor(c.N, func(lo, hi int) {
 		p := c.plan()
-		tmp := make([]complex128, sl)
+		tmp := make([]Complex[F], sl)
 		for n := lo; n < hi; n++ {
 			bn := b[n*sl : (n+1)*sl]
+			// The products of conj(a)·b and a·b as complex128 computes them.
 			if conjA {
 				for i := range tmp {
-					tmp[i] = cmplx.Conj(a[i]) * bn[i]
+					u, v := a[i], bn[i]
+					tmp[i] = Complex[F]{u.Re*v.Re - (-u.Im)*v.Im, u.Re*v.Im + (-u.Im)*v.Re}
 				}
 			} else {
 				for i := range tmp {
-					tmp[i] = a[i] * bn[i]
+					u, v := a[i], bn[i]
+					tmp[i] = Complex[F]{u.Re*v.Re - u.Im*v.Im, u.Re*v.Im + u.Im*v.Re}
 				}
 			}
 			p.Inverse(out[n*hw:(n+1)*hw], tmp)
@@ -373,7 +403,7 @@ func (c *FFTConv) product(out []float64, a []complex128, b []complex128, conjA b
 }
 
 // Apply computes y = k ⊛ x. y is overwritten.
-func (c *FFTConv) Apply(y, k, x []float64) error {
+func (c *FFTConvT[F]) Apply(y, k, x []F) error {
 	if err := c.check(len(k), len(x), len(y)); err != nil {
 		return err
 	}
@@ -385,7 +415,7 @@ func (c *FFTConv) Apply(y, k, x []float64) error {
 
 // AdjointImage computes x = Kᵀ y, the adjoint of Apply in the images
 // (a circular correlation with k). x is overwritten.
-func (c *FFTConv) AdjointImage(x, k, y []float64) error {
+func (c *FFTConvT[F]) AdjointImage(x, k, y []F) error {
 	if err := c.check(len(k), len(x), len(y)); err != nil {
 		return err
 	}
@@ -397,22 +427,30 @@ func (c *FFTConv) AdjointImage(x, k, y []float64) error {
 
 // AdjointKernel computes the adjoint of Apply in the kernel:
 // g[u,v] = Σ_{n,i,j} y[n,i,j] · x[n,(i−u) mod H,(j−v) mod W]. g is overwritten.
-func (c *FFTConv) AdjointKernel(g, x, y []float64) error {
+// The spectra of the images' products are summed in float64 and rounded to
+// F once before the inverse transform.
+func (c *FFTConvT[F]) AdjointKernel(g, x, y []F) error {
 	if err := c.check(len(g), len(x), len(y)); err != nil {
 		return err
 	}
 	xs := c.spectra(x, c.N)
 	ys := c.spectra(y, c.N)
 	sl := c.H * (c.W/2 + 1)
-	acc := make([]complex128, sl)
+	acc := make([]Complex[float64], sl)
 	for n := 0; n < c.N; n++ {
 		xn, yn := xs[n*sl:(n+1)*sl], ys[n*sl:(n+1)*sl]
 		for i := range acc {
-			acc[i] += cmplx.Conj(xn[i]) * yn[i]
+			v := cmul(cconj(xn[i]), yn[i])
+			acc[i].Re += float64(v.Re)
+			acc[i].Im += float64(v.Im)
 		}
 	}
+	spec := make([]Complex[F], sl)
+	for i, v := range acc {
+		spec[i] = Complex[F]{F(v.Re), F(v.Im)}
+	}
 	p := c.plan()
-	p.Inverse(g, acc)
+	p.Inverse(g, spec)
 	c.release(p)
 	return nil
 }

@@ -241,7 +241,7 @@ func TestCFFTPlanMatchesNaiveDFT(t *testing.T) {
 				sign = 1
 			}
 			in := append([]complex128(nil), x...)
-			got := newCFFTPlan(n).exec(in, make([]complex128, n*batch), batch, inverse)
+			got := AsComplex128(newCFFTPlan[float64](n).exec(Complex128s(in), Complex128s(make([]complex128, n*batch)), batch, inverse))
 			for q := 0; q < batch; q++ {
 				for k := 0; k < n; k++ {
 					var want complex128
@@ -297,6 +297,7 @@ func benchFFT2(b *testing.B, f fft2er, h, w int, inverse bool) {
 	f.Forward(s, x)
 	s0 := append([]complex128(nil), s...)
 	b.ResetTimer()
+	cpu := cpuTime()
 	for range b.N {
 		if inverse {
 			copy(s, s0)
@@ -305,6 +306,7 @@ func benchFFT2(b *testing.B, f fft2er, h, w int, inverse bool) {
 			f.Forward(s, x)
 		}
 	}
+	reportCPU(b, cpu)
 }
 
 func BenchmarkFFT2Forward96(b *testing.B)      { benchFFT2(b, NewFFT2(96, 96), 96, 96, false) }

@@ -200,7 +200,7 @@ func goldenOutputs(t *testing.T) map[string]string {
 		}
 		for _, inv := range []bool{false, true} {
 			in := append([]complex128(nil), xc...)
-			got := newCFFTPlan(m).exec(in, make([]complex128, len(in)), batch, inv)
+			got := AsComplex128(newCFFTPlan[float64](m).exec(Complex128s(in), Complex128s(make([]complex128, len(in))), batch, inv))
 			out[fmt.Sprintf("cfft/%d/inverse=%v", m, inv)] = bitsHash(append([]complex128(nil), got...))
 		}
 	}

@@ -31,35 +31,15 @@ func ParallelFor(n int, body func(lo, hi int)) {
 	wg.Wait()
 }
 
-// Dot returns Σ a[i]·b[i].
-func Dot(a, b []float64) float64 {
-	var s0, s1, s2, s3 float64
-	n := min(len(a), len(b))
-	a, b = a[:n], b[:n]
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		s0 += a[i] * b[i]
-		s1 += a[i+1] * b[i+1]
-		s2 += a[i+2] * b[i+2]
-		s3 += a[i+3] * b[i+3]
-	}
-	for ; i < n; i++ {
-		s0 += a[i] * b[i]
-	}
-	return (s0 + s1) + (s2 + s3)
-}
+// Dot returns Σ a[i]·b[i]: DotT for float64.
+func Dot(a, b []float64) float64 { return DotT(a, b) }
 
 // ParallelChunks splits [0, n) into at most GOMAXPROCS chunks of equal size
 // (the last one shorter), runs body(chunk, lo, hi) on each concurrently (body
 // nil: none) and returns the number of chunks.
 func ParallelChunks(n int, body func(chunk, lo, hi int)) int {
-	if n <= 0 {
-		return 0
-	}
-	workers := max(1, min(runtime.GOMAXPROCS(0), n))
-	size := (n + workers - 1) / workers
-	chunks := (n + size - 1) / size
-	if body == nil {
+	size, chunks := chunking(n)
+	if body == nil || chunks == 0 {
 		return chunks
 	}
 	if chunks == 1 {
@@ -77,4 +57,70 @@ func ParallelChunks(n int, body func(chunk, lo, hi int)) int {
 	body(0, 0, min(size, n))
 	wg.Wait()
 	return chunks
+}
+
+// chunking returns the chunk size and count of ParallelChunks(n, ·).
+func chunking(n int) (size, chunks int) {
+	if n <= 0 {
+		return 0, 0
+	}
+	workers := max(1, min(runtime.GOMAXPROCS(0), n))
+	size = (n + workers - 1) / workers
+	return size, (n + size - 1) / size
+}
+
+// Team runs body on the chunks of ParallelChunks with goroutines kept
+// between runs, so that a run allocates nothing (ParallelChunks starts
+// goroutines and allocates their closures on every call). body is fixed when
+// the Team is made: pass per-run data through what it captures. A Team is
+// not safe for concurrent use; Close stops its goroutines.
+type Team struct {
+	body  func(chunk, lo, hi int)
+	start []chan [2]int // start[c−1] hands chunk c to its goroutine
+	done  chan struct{}
+}
+
+// NewTeam returns a team running body. Goroutines start with the first run
+// that needs them.
+func NewTeam(body func(chunk, lo, hi int)) *Team {
+	return &Team{body: body, done: make(chan struct{})}
+}
+
+// Run calls body(chunk, lo, hi) on the chunks of [0, n) that ParallelChunks
+// would make (chunk 0 on the calling goroutine), waits for them and returns
+// their number.
+func (t *Team) Run(n int) int {
+	size, chunks := chunking(n)
+	if chunks == 0 {
+		return 0
+	}
+	for len(t.start) < chunks-1 {
+		ch := make(chan [2]int)
+		t.start = append(t.start, ch)
+		// The goroutine holds the channels and body, not t.
+		go teamWorker(len(t.start), ch, t.body, t.done)
+	}
+	for c := 1; c < chunks; c++ {
+		t.start[c-1] <- [2]int{c * size, min((c+1)*size, n)}
+	}
+	t.body(0, 0, min(size, n))
+	for c := 1; c < chunks; c++ {
+		<-t.done
+	}
+	return chunks
+}
+
+func teamWorker(chunk int, start <-chan [2]int, body func(chunk, lo, hi int), done chan<- struct{}) {
+	for r := range start {
+		body(chunk, r[0], r[1])
+		done <- struct{}{}
+	}
+}
+
+// Close stops the team's goroutines. A later Run starts new ones.
+func (t *Team) Close() {
+	for _, ch := range t.start {
+		close(ch)
+	}
+	t.start = nil
 }

@@ -1,17 +1,18 @@
 package problem
 
 import (
-	"math"
-
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
-// fusedScratch is one worker's scratch for evalFused.
-type fusedScratch struct {
-	blur blurScratch
-	res  []float64
-	up   []float64
+// fusedScratchT is one worker's scratch for the fused evaluation.
+type fusedScratchT[F kernels.Float] struct {
+	blur blurScratchT[F]
+	res  []F
+	up   []F
 }
+
+// fusedScratch is the float64 scratch that Workspace keeps.
+type fusedScratch = fusedScratchT[float64]
 
 // fusedBlur reports whether o can be evaluated image by image with fused
 // kernels: A = s·B for a separable blur B, and S Huber-TV or absent. It
@@ -38,42 +39,67 @@ func (o *Objective) fusedBlur() (b *Blur, s float64, tv *HuberTV, ok bool) {
 	return nil, 0, nil, false
 }
 
+// fusedProblem is what the fused evaluation needs, in precision F:
+// f_k(x) = ½‖s·B x − y_k‖² + α·S(x) on n images of h×w, S Huber-TV with
+// parameter eps when tv is set. alpha and eps stay float64: values are
+// accumulated in float64, and the gradient uses them rounded to F.
+type fusedProblem[F kernels.Float] struct {
+	sep     *separableT[F]
+	s       F
+	y       []F
+	n, h, w int
+	tv      bool
+	alpha   float64
+	eps     float64
+}
+
 // evalFused is Eval for objectives accepted by fusedBlur: every image goes
 // through blur, residual, adjoint blur and Huber-TV while it is in cache,
 // instead of each kernel sweeping the whole batch.
 func (o *Objective) evalFused(vals, grad, x []float64, ws *Workspace, b *Blur, s float64, tv *HuberTV) {
-	h, w, hw := o.H, o.W, o.ImageLen()
+	fp := fusedProblem[float64]{sep: b.sep, s: s, y: o.Y, n: o.N, h: o.H, w: o.W, tv: tv != nil, alpha: o.Alpha}
+	if tv != nil {
+		fp.eps = tv.Eps
+	}
 	nw := kernels.ParallelChunks(o.N, nil)
 	for len(ws.fused) < nw {
 		ws.fused = append(ws.fused, &fusedScratch{})
 	}
 	workerChunks(o.N, func(worker, lo, hi int) {
-		sc := ws.fused[worker]
-		sc.res = grow(sc.res, hw)
-		sc.up = grow(sc.up, w)
-		for k := lo; k < hi; k++ {
-			xk, yk := x[k*hw:(k+1)*hw], o.Y[k*hw:(k+1)*hw]
-			b.sep.applyImage(sc.res, xk, h, w, s, &sc.blur)
-			var data float64
-			for i, y := range yk {
-				r := sc.res[i] - y
-				sc.res[i] = r
-				data += r * r
-			}
-			var gk []float64
-			if grad != nil {
-				gk = grad[k*hw : (k+1)*hw]
-				b.sep.adjointImage(gk, sc.res, h, w, s, &sc.blur)
-			}
-			v := 0.5 * data
-			if tv != nil {
-				v += o.Alpha * huberTVImage(gk, xk, h, w, tv.Eps, o.Alpha, sc.up)
-			}
-			if vals != nil {
-				vals[k] = v
-			}
-		}
+		fusedImages(fp, vals, grad, x, ws.fused[worker], lo, hi)
 	})
+}
+
+// fusedImages evaluates f_k (into vals[k], unless vals is nil) and ∇f_k
+// (into grad, unless grad is nil) for the images lo ≤ k < hi. The value of
+// each image is accumulated in float64; the gradient is computed in F.
+func fusedImages[F kernels.Float](fp fusedProblem[F], vals []float64, grad, x []F, sc *fusedScratchT[F], lo, hi int) {
+	h, w, hw := fp.h, fp.w, fp.h*fp.w
+	sc.res = growT(sc.res, hw)
+	sc.up = growT(sc.up, w)
+	for k := lo; k < hi; k++ {
+		xk, yk := x[k*hw:(k+1)*hw], fp.y[k*hw:(k+1)*hw]
+		fp.sep.applyImage(sc.res, xk, h, w, fp.s, &sc.blur)
+		var data float64
+		res := sc.res[:len(yk)]
+		for i, y := range yk {
+			r := res[i] - y
+			res[i] = r
+			data += float64(r) * float64(r)
+		}
+		var gk []F
+		if grad != nil {
+			gk = grad[k*hw : (k+1)*hw]
+			fp.sep.adjointImage(gk, sc.res, h, w, fp.s, &sc.blur)
+		}
+		v := 0.5 * data
+		if fp.tv {
+			v += fp.alpha * huberTVImage(gk, xk, h, w, fp.eps, fp.alpha, sc.up)
+		}
+		if vals != nil {
+			vals[k] = v
+		}
+	}
 }
 
 // huberTVImage returns S(x) = Σ h_ε(|(Dx)_ij|) for one h×w image and, if g is
@@ -83,11 +109,13 @@ func (o *Objective) evalFused(vals, grad, x []float64, ws *Workspace, b *Blur, s
 //
 //	(DᵀΨ)[i,j] = Ψ1[i−1,j] − Ψ1[i,j] + Ψ2[i,j−1] − Ψ2[i,j].
 //
-// up is scratch for one row (w values).
-func huberTVImage(g, x []float64, h, w int, eps, alpha float64, up []float64) float64 {
+// Per-pixel terms are computed in F (with ε/2, 1/(2ε), ε², ε and α rounded
+// to F) and summed in float64. up is scratch for one row (w values).
+func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, up []F) float64 {
 	var s float64
-	half, inv2 := eps/2, 1/(2*eps)
-	eps2 := eps * eps
+	half, inv2 := F(eps64/2), F(1/(2*eps64))
+	eps2 := F(eps64 * eps64)
+	eps, alpha := F(eps64), F(alpha64)
 	if g != nil {
 		clear(up[:w])
 	}
@@ -100,33 +128,33 @@ func huberTVImage(g, x []float64, h, w int, eps, alpha float64, up []float64) fl
 		if g == nil {
 			for j := 0; j < w; j++ {
 				d1 := next[j] - row[j]
-				var d2 float64
+				var d2 F
 				if j+1 < w {
 					d2 = row[j+1] - row[j]
 				}
 				r2 := d1*d1 + d2*d2
-				v := math.Sqrt(r2) - half
+				v := kernels.Sqrt(r2) - half
 				if r2 <= eps2 {
 					v = r2 * inv2
 				}
-				s += v
+				s += float64(v)
 			}
 			continue
 		}
 		gr := g[i*w : (i+1)*w][:w]
 		up := up[:w]
 		next = next[:w]
-		var left float64 // Ψ2[i, j−1]
+		var left F // Ψ2[i, j−1]
 		for j := 0; j < w-1; j++ {
 			d1 := next[j] - row[j]
 			d2 := row[j+1] - row[j]
 			r2 := d1*d1 + d2*d2
-			r := math.Sqrt(r2)
+			r := kernels.Sqrt(r2)
 			v := r - half
 			if r2 <= eps2 {
 				v = r2 * inv2
 			}
-			s += v
+			s += float64(v)
 			q := 1 / max(r, eps)
 			p1, p2 := d1*q, d2*q
 			gr[j] += alpha * (up[j] - p1 + left - p2)
@@ -136,15 +164,23 @@ func huberTVImage(g, x []float64, h, w int, eps, alpha float64, up []float64) fl
 		j := w - 1
 		d1 := next[j] - row[j]
 		r2 := d1 * d1
-		r := math.Abs(d1)
+		r := kernels.Abs(d1)
 		v := r - half
 		if r2 <= eps2 {
 			v = r2 * inv2
 		}
-		s += v
+		s += float64(v)
 		p1 := d1 / max(r, eps)
 		gr[j] += alpha * (up[j] - p1 + left)
 		up[j] = p1
 	}
 	return s
+}
+
+// growT returns b resliced to n values, or a new slice if b is too short.
+func growT[F kernels.Float](b []F, n int) []F {
+	if cap(b) < n {
+		return make([]F, n)
+	}
+	return b[:n]
 }

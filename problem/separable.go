@@ -4,16 +4,31 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"gonum.org/v1/gonum/floats"
 )
 
-// separable is a K×K correlation kernel of rank one, k[u,v] = col[u]·row[v]
+// separableT is a K×K correlation kernel of rank one, k[u,v] = col[u]·row[v]
 // (a Gaussian blur, for instance), applied as a pass along rows and a pass
-// along columns: 2K instead of K² multiplications per pixel.
-type separable struct {
-	col, row []float64
+// along columns: 2K instead of K² multiplications per pixel. It is written
+// once for both precisions (kernels.Float); separable is the float64 one.
+type separableT[F kernels.Float] struct {
+	col, row []F
 	k        int
 	boundary kernels.Boundary
+}
+
+// separable is the float64 separable kernel that Blur keeps.
+type separable = separableT[float64]
+
+// convertSeparable returns sp in precision D with the scale s folded into
+// the column factor: col[u] = D(s·col[u]) (s·col[u] rounded once), so that
+// applying the result with scale 1 computes s·(k ⋆ x).
+func convertSeparable[D kernels.Float](sp *separable, s float64) *separableT[D] {
+	out := &separableT[D]{col: make([]D, len(sp.col)), row: make([]D, len(sp.row)), k: sp.k, boundary: sp.boundary}
+	for u, c := range sp.col {
+		out.col[u] = D(s * c)
+	}
+	kernels.Convert(out.row, sp.row)
+	return out
 }
 
 // factorRankOne returns col, row with k[u,v] = col[u]·row[v] to within 1e-14
@@ -48,32 +63,35 @@ func factorRankOne(k []float64, kk int) (col, row []float64, ok bool) {
 	return col, row, true
 }
 
-// blurScratch is one worker's scratch for a separable blur of h×w images.
-type blurScratch struct {
-	pad        []float64 // (h+2p)×(w+2p)
-	tmp        []float64 // (h+2p)×w
-	zrows      []float64 // (h+4p)×w
-	zrow       []float64 // w+4p
-	coef, flip []float64
+// blurScratchT is one worker's scratch for a separable blur of h×w images.
+type blurScratchT[F kernels.Float] struct {
+	pad        []F // (h+2p)×(w+2p)
+	tmp        []F // (h+2p)×w
+	zrows      []F // (h+4p)×w
+	zrow       []F // w+4p
+	coef, flip []F
 }
 
-func (s *blurScratch) size(h, w, p int) {
+// blurScratch is the float64 scratch.
+type blurScratch = blurScratchT[float64]
+
+func (s *blurScratchT[F]) size(h, w, p int) {
 	if n := (h + 4*p) * w; len(s.zrows) != n {
-		s.zrows = make([]float64, n)
+		s.zrows = make([]F, n)
 	}
 	if n := w + 4*p; len(s.zrow) != n {
-		s.zrow = make([]float64, n)
+		s.zrow = make([]F, n)
 	}
 	if n := (h + 2*p) * (w + 2*p); len(s.pad) != n {
-		s.pad = make([]float64, n)
+		s.pad = make([]F, n)
 	}
 	if n := (h + 2*p) * w; len(s.tmp) != n {
-		s.tmp = make([]float64, n)
+		s.tmp = make([]F, n)
 	}
 }
 
 // padImage writes the extension of x (h×w) into dst ((h+2p)×(w+2p)).
-func (sp *separable) padImage(dst, x []float64, h, w int) {
+func (sp *separableT[F]) padImage(dst, x []F, h, w int) {
 	p := sp.k / 2
 	pw := w + 2*p
 	for i := -p; i < h+p; i++ {
@@ -99,7 +117,7 @@ func (sp *separable) padImage(dst, x []float64, h, w int) {
 
 // foldImage is the transpose of padImage: dst (h×w) = Σ of the entries of
 // src ((h+2p)×(w+2p)) that extend each pixel. dst is overwritten.
-func (sp *separable) foldImage(dst, src []float64, h, w int) {
+func (sp *separableT[F]) foldImage(dst, src []F, h, w int) {
 	p := sp.k / 2
 	pw := w + 2*p
 	for i := 0; i < h; i++ {
@@ -129,7 +147,7 @@ func (sp *separable) foldImage(dst, src []float64, h, w int) {
 }
 
 // applyImage writes s·(k ⋆ x̄) into dst for one h×w image x.
-func (sp *separable) applyImage(dst, x []float64, h, w int, s float64, sc *blurScratch) {
+func (sp *separableT[F]) applyImage(dst, x []F, h, w int, s F, sc *blurScratchT[F]) {
 	p := sp.k / 2
 	sc.size(h, w, p)
 	pw, ph := w+2*p, h+2*p
@@ -150,7 +168,7 @@ func (sp *separable) applyImage(dst, x []float64, h, w int, s float64, sc *blurS
 
 // adjointImage writes s·Kᵀy into dst for one h×w image y: the transpose of
 // applyImage.
-func (sp *separable) adjointImage(dst, y []float64, h, w int, s float64, sc *blurScratch) {
+func (sp *separableT[F]) adjointImage(dst, y []F, h, w int, s F, sc *blurScratchT[F]) {
 	p := sp.k / 2
 	sc.size(h, w, p)
 	pw, ph := w+2*p, h+2*p
@@ -184,7 +202,7 @@ func (sp *separable) adjointImage(dst, y []float64, h, w int, s float64, sc *blu
 }
 
 // combineRows writes out[j] = Σ_u c[u]·src[u·stride + j].
-func combineRows(out, src []float64, stride int, c []float64) {
+func combineRows[F kernels.Float](out, src []F, stride int, c []F) {
 	n := len(out)
 	if len(c) == 5 {
 		c0, c1, c2, c3, c4 := c[0], c[1], c[2], c[3], c[4]
@@ -208,12 +226,12 @@ func combineRows(out, src []float64, stride int, c []float64) {
 		out[j] = c[0] * r0[j]
 	}
 	for u := 1; u < len(c); u++ {
-		floats.AddScaled(out, c[u], src[u*stride:u*stride+len(out)])
+		kernels.Axpy(out, c[u], src[u*stride:u*stride+len(out)])
 	}
 }
 
 // correlateRow writes out[j] = Σ_v r[v]·in[j+v], len(in) ≥ len(out)+len(r)−1.
-func correlateRow(out, in, r []float64) {
+func correlateRow[F kernels.Float](out, in, r []F) {
 	if len(r) == 5 {
 		r0, r1, r2, r3, r4 := r[0], r[1], r[2], r[3], r[4]
 		for j := range out {
@@ -231,7 +249,7 @@ func correlateRow(out, in, r []float64) {
 		return
 	}
 	for j := range out {
-		var s float64
+		var s F
 		for v, rv := range r {
 			s += rv * in[j+v]
 		}

@@ -1,0 +1,130 @@
+package kernels
+
+import (
+	"math"
+	"unsafe"
+)
+
+// Float is the element type of the kernels that are written once for both
+// precisions: float32 and float64 (and types defined on them). Go compiles
+// one copy of a generic kernel per underlying type (GC shape), so each
+// precision runs its own specialised machine code with no dictionary lookups
+// in the inner loops.
+//
+// Conventions for F = float32:
+//
+//   - Reductions (dot products, sums of function values, sums over the
+//     images of a batch) accumulate in float64 and return float64, whatever F.
+//     For F = float64 this is the float64 arithmetic the kernels always had.
+//   - Constants (twiddle factors, kernel coefficients, ε) are computed in
+//     float64 and rounded once to F.
+//   - Everything else (pixels, spectra, gradients) is computed and stored in F.
+type Float interface{ ~float32 | ~float64 }
+
+// Complex is a complex number with parts of type F. Go cannot write generic
+// code over complex64 and complex128 (real, imag and complex refuse type
+// parameters, and a float cannot be converted to a complex type parameter),
+// so the generic FFT works on pairs {Re, Im} and spells out complex
+// arithmetic with the exact formulas the compiler uses for complex128:
+// (a+bi)(c+di) = (ac − bd) + (ad + bc)i. A []Complex[float64] has the memory
+// layout of a []complex128 and a []Complex[float32] that of a []complex64
+// (real part first, no padding), so Complex128s and Complex64s reinterpret
+// one as the other without copying.
+type Complex[F Float] struct{ Re, Im F }
+
+// Complex128s returns c viewed as a []Complex[float64] (same memory).
+func Complex128s(c []complex128) []Complex[float64] {
+	if len(c) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*Complex[float64])(unsafe.Pointer(&c[0])), len(c))
+}
+
+// Complex64s returns c viewed as a []Complex[float32] (same memory).
+func Complex64s(c []complex64) []Complex[float32] {
+	if len(c) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*Complex[float32])(unsafe.Pointer(&c[0])), len(c))
+}
+
+// AsComplex128 returns c viewed as a []complex128 (same memory).
+func AsComplex128(c []Complex[float64]) []complex128 {
+	if len(c) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*complex128)(unsafe.Pointer(&c[0])), len(c))
+}
+
+// AsComplex64 returns c viewed as a []complex64 (same memory).
+func AsComplex64(c []Complex[float32]) []complex64 {
+	if len(c) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*complex64)(unsafe.Pointer(&c[0])), len(c))
+}
+
+// toComplex rounds a complex128 to Complex[F].
+func toComplex[F Float](c complex128) Complex[F] { return Complex[F]{F(real(c)), F(imag(c))} }
+
+// cadd returns a + b.
+func cadd[F Float](a, b Complex[F]) Complex[F] { return Complex[F]{a.Re + b.Re, a.Im + b.Im} }
+
+// csub returns a − b.
+func csub[F Float](a, b Complex[F]) Complex[F] { return Complex[F]{a.Re - b.Re, a.Im - b.Im} }
+
+// cmul returns a·b, computed as Go computes a complex128 product.
+func cmul[F Float](a, b Complex[F]) Complex[F] {
+	return Complex[F]{a.Re*b.Re - a.Im*b.Im, a.Re*b.Im + a.Im*b.Re}
+}
+
+// cconj returns the complex conjugate of a.
+func cconj[F Float](a Complex[F]) Complex[F] { return Complex[F]{a.Re, -a.Im} }
+
+// Sqrt is the square root in F. For float32 the compiler turns the round
+// trip through float64 into one single-precision square root (correctly
+// rounded either way).
+func Sqrt[F Float](x F) F { return F(math.Sqrt(float64(x))) }
+
+// Abs is |x| in F.
+func Abs[F Float](x F) F { return F(math.Abs(float64(x))) }
+
+// DotT returns Σ a[i]·b[i] over the common length, accumulated in float64
+// (four partial sums, combined as (s0+s1)+(s2+s3)) whatever F: for float32
+// data every product is exact in float64, so the only rounding is that of
+// the float64 sums.
+func DotT[F Float](a, b []F) float64 {
+	var s0, s1, s2, s3 float64
+	n := min(len(a), len(b))
+	a, b = a[:n], b[:n]
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		s0 += float64(a[i]) * float64(b[i])
+		s1 += float64(a[i+1]) * float64(b[i+1])
+		s2 += float64(a[i+2]) * float64(b[i+2])
+		s3 += float64(a[i+3]) * float64(b[i+3])
+	}
+	for ; i < n; i++ {
+		s0 += float64(a[i]) * float64(b[i])
+	}
+	return (s0 + s1) + (s2 + s3)
+}
+
+// Axpy adds alpha·x to dst elementwise (dst[i] += alpha·x[i]) over the common
+// length, in F.
+func Axpy[F Float](dst []F, alpha F, x []F) {
+	n := min(len(dst), len(x))
+	dst, x = dst[:n], x[:n]
+	for i, v := range x {
+		dst[i] += alpha * v
+	}
+}
+
+// Convert writes src rounded (or widened) to the element type of dst; the
+// lengths must agree.
+func Convert[D, S Float](dst []D, src []S) {
+	src = src[:len(dst)]
+	for i, v := range src {
+		dst[i] = D(v)
+	}
+}

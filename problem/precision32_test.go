@@ -1,0 +1,204 @@
+package problem
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// to32 rounds v to float32.
+func to32(v []float64) []float32 {
+	out := make([]float32, len(v))
+	kernels.Convert(out, v)
+	return out
+}
+
+// relInf32 returns max|a−b| / max|b|.
+func relInf32[F kernels.Float](a []F, b []float64) float64 {
+	var d, m float64
+	for i, v := range b {
+		d = math.Max(d, math.Abs(float64(a[i])-v))
+		m = math.Max(m, math.Abs(v))
+	}
+	return d / m
+}
+
+// rel2 returns ‖a−b‖₂ / ‖b‖₂.
+func rel2[F kernels.Float](a []F, b []float64) float64 {
+	var d, m float64
+	for i, v := range b {
+		e := float64(a[i]) - v
+		d += e * e
+		m += v * v
+	}
+	return math.Sqrt(d / m)
+}
+
+// TestSeparableBlurFloat32 compares the float32 separable blur and its
+// adjoint with float64 on the same inputs, and checks the float32 adjoint
+// identity.
+func TestSeparableBlurFloat32(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, c := range []struct {
+		k  []float64
+		kk int
+	}{{GaussianKernel(5, 1.5), 5}, {GaussianKernel(3, 0.7), 3}} {
+		for _, bd := range []kernels.Boundary{kernels.Zero, kernels.Reflect, kernels.Circular} {
+			for _, sz := range [][2]int{{96, 96}, {13, 10}} {
+				h, w := sz[0], sz[1]
+				blur, err := NewBlur("b", c.k, c.kk, bd)
+				if err != nil {
+					t.Fatal(err)
+				}
+				const s = 1.3
+				sep32 := convertSeparable[float32](blur.sep, s)
+				x32 := to32(randVec(r, h*w, 1))
+				y32 := to32(randVec(r, h*w, 1))
+				x64, y64 := make([]float64, h*w), make([]float64, h*w)
+				kernels.Convert(x64, x32)
+				kernels.Convert(y64, y32)
+				var sc32 blurScratchT[float32]
+				var sc64 blurScratch
+				a32, a64 := make([]float32, h*w), make([]float64, h*w)
+				sep32.applyImage(a32, x32, h, w, 1, &sc32)
+				blur.sep.applyImage(a64, x64, h, w, s, &sc64)
+				name := fmt.Sprintf("K=%d %v %d×%d", c.kk, bd, h, w)
+				if d := relInf32(a32, a64); d > 1e-6 {
+					t.Errorf("%s: float32 blur differs from float64 by %.3g relative", name, d)
+				}
+				t32, t64 := make([]float32, h*w), make([]float64, h*w)
+				sep32.adjointImage(t32, y32, h, w, 1, &sc32)
+				blur.sep.adjointImage(t64, y64, h, w, s, &sc64)
+				if d := relInf32(t32, t64); d > 1e-6 {
+					t.Errorf("%s: float32 adjoint blur differs from float64 by %.3g relative", name, d)
+				}
+				lhs, rhs := kernels.DotT(a32, y32), kernels.DotT(x32, t32)
+				scale := math.Sqrt(kernels.DotT(a32, a32) * kernels.DotT(y32, y32))
+				if d := math.Abs(lhs-rhs) / scale; d > 1e-6 {
+					t.Errorf("%s: float32 ⟨Ax,y⟩ = %.9g, ⟨x,Aᵀy⟩ = %.9g (relative %.3g)", name, lhs, rhs, d)
+				}
+			}
+		}
+	}
+}
+
+// TestFusedObjectiveFloat64IsEval checks that FusedObjective[float64] gives
+// Objective.Eval's values and gradients bit for bit (same generic kernels,
+// the scale folded into the blur exactly).
+func TestFusedObjectiveFloat64IsEval(t *testing.T) {
+	for _, bd := range []kernels.Boundary{kernels.Zero, kernels.Reflect, kernels.Circular} {
+		o := p1Objective(t, 5, 40, 36, bd, 9)
+		e, err := NewFusedObjective[float64](o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v1, g1 := make([]float64, o.N), make([]float64, len(o.X0))
+		v2, g2 := make([]float64, o.N), make([]float64, len(o.X0))
+		if err := o.Eval(v1, g1, o.X0, nil); err != nil {
+			t.Fatal(err)
+		}
+		if err := e.Eval(v2, g2, o.X0); err != nil {
+			t.Fatal(err)
+		}
+		if floatBitsHash(v1) != floatBitsHash(v2) || floatBitsHash(g1) != floatBitsHash(g2) {
+			t.Errorf("%v: FusedObjective[float64] differs from Objective.Eval", bd)
+		}
+		e.Close()
+	}
+}
+
+// TestGradP1Float32 compares the float32 batched f and ∇f of Problem 1
+// (N = 25, 96×96, zero boundary) with the float64 ones at the same
+// (float32-rounded) iterate.
+func TestGradP1Float32(t *testing.T) {
+	for _, bd := range []kernels.Boundary{kernels.Zero, kernels.Reflect, kernels.Circular} {
+		n := 25
+		if bd != kernels.Zero {
+			n = 4
+		}
+		o := p1Objective(t, n, 96, 96, bd, 5)
+		e, err := NewFusedObjective[float32](o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer e.Close()
+		// Iterates: the starting point (near y) and one with large
+		// residuals and gradients beyond ε.
+		r := rand.New(rand.NewPCG(23, 24))
+		for _, x := range [][]float64{o.X0, randVec(r, len(o.X0), 0.3)} {
+			x32 := to32(x)
+			x64 := make([]float64, len(x))
+			kernels.Convert(x64, x32)
+			v64, g64 := make([]float64, o.N), make([]float64, len(x))
+			if err := o.Eval(v64, g64, x64, nil); err != nil {
+				t.Fatal(err)
+			}
+			v32, g32 := make([]float64, o.N), make([]float32, len(x))
+			if err := e.Eval(v32, g32, x32); err != nil {
+				t.Fatal(err)
+			}
+			g2, gInf, vInf := rel2(g32, g64), relInf32(g32, g64), relInf32(v32, v64)
+			t.Logf("%v N=%d: ∇f relative difference %.2g (2-norm), %.2g (max); f %.2g", bd, n, g2, gInf, vInf)
+			if g2 > 1e-5 || gInf > 1e-5 || vInf > 1e-6 {
+				t.Errorf("%v: float32 ∇f differs from float64 by %.3g (2-norm) %.3g (max), f by %.3g", bd, g2, gInf, vInf)
+			}
+			// Value only, and gradient only.
+			if err := e.Eval(v32, nil, x32); err != nil {
+				t.Fatal(err)
+			}
+			if d := relInf32(v32, v64); d > 1e-6 {
+				t.Errorf("%v: value-only f differs by %.3g", bd, d)
+			}
+			g32b := make([]float32, len(x))
+			if err := e.Eval(nil, g32b, x32); err != nil {
+				t.Fatal(err)
+			}
+			for i := range g32b {
+				if g32b[i] != g32[i] {
+					t.Fatalf("%v: gradient-only evaluation differs at %d", bd, i)
+				}
+			}
+		}
+	}
+}
+
+func TestFusedObjectiveErrors(t *testing.T) {
+	o := p1Objective(t, 2, 12, 12, kernels.Zero, 1)
+	e, err := NewFusedObjective[float32](o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	if e.Eval(nil, nil, make([]float32, 5)) == nil {
+		t.Error("wrong iterate size accepted")
+	}
+	if e.Eval(make([]float64, 3), nil, make([]float32, 288)) == nil {
+		t.Error("wrong value count accepted")
+	}
+	if e.Eval(nil, make([]float32, 3), make([]float32, 288)) == nil {
+		t.Error("wrong gradient size accepted")
+	}
+	ct := *o
+	ct.A = Identity{}
+	if _, err := NewFusedObjective[float32](&ct); err == nil {
+		t.Error("an objective without a blur accepted")
+	}
+}
+
+// TestFusedObjectiveFloat32DoesNotAllocate: an evaluation allocates nothing
+// once the scratch exists.
+func TestFusedObjectiveFloat32DoesNotAllocate(t *testing.T) {
+	o := p1Objective(t, 6, 32, 32, kernels.Zero, 2)
+	e, err := NewFusedObjective[float32](o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	x, g, v := to32(o.X0), make([]float32, len(o.X0)), make([]float64, o.N)
+	if a := testing.AllocsPerRun(10, func() { _ = e.Eval(v, g, x) }); a != 0 {
+		t.Errorf("Eval allocates %v times per call", a)
+	}
+}
