@@ -313,3 +313,34 @@ func TestTeamMatchesParallelChunks(t *testing.T) {
 		team.Close()
 	}
 }
+
+// BenchmarkFFT2Float32: the float32 transform, to compare with
+// BenchmarkFFT2Forward96 and the others (float64).
+func BenchmarkFFT2Float32(b *testing.B) {
+	for _, n := range []int{96, 256} {
+		for _, inverse := range []bool{false, true} {
+			name := fmt.Sprintf("Forward%d", n)
+			if inverse {
+				name = fmt.Sprintf("Inverse%d", n)
+			}
+			b.Run(name, func(b *testing.B) {
+				f := NewFFT2T[float32](n, n)
+				x, _ := rand32(rand.New(rand.NewPCG(3, 4)), n*n, 1)
+				s := make([]Complex[float32], f.SpectrumLen())
+				f.Forward(s, x)
+				s0 := append([]Complex[float32](nil), s...)
+				b.ResetTimer()
+				cpu := cpuTime()
+				for range b.N {
+					if inverse {
+						copy(s, s0)
+						f.Inverse(x, s)
+					} else {
+						f.Forward(s, x)
+					}
+				}
+				reportCPU(b, cpu)
+			})
+		}
+	}
+}
