@@ -272,19 +272,13 @@ func radix8[F Float](y, x []Complex[F], s, m int, tw []Complex[F], sign F) {
 			copy(w[:], tw[7*p:7*p+7])
 		}
 		for q, u0 := range a0 {
-			u4 := a4[q]
+			// Even outputs: 4-point DFT of b_k = u_k + u_{k+4}.
+			u1, u2, u3 := a1[q], a2[q], a3[q]
+			u4, u5, u6, u7 := a4[q], a5[q], a6[q], a7[q]
 			b0r, b0i := u0.Re+u4.Re, u0.Im+u4.Im
-			c0r, c0i := u0.Re-u4.Re, u0.Im-u4.Im
-			u1, u5 := a1[q], a5[q]
 			b1r, b1i := u1.Re+u5.Re, u1.Im+u5.Im
-			c1r, c1i := u1.Re-u5.Re, u1.Im-u5.Im
-			u2, u6 := a2[q], a6[q]
 			b2r, b2i := u2.Re+u6.Re, u2.Im+u6.Im
-			c2r, c2i := u2.Re-u6.Re, u2.Im-u6.Im
-			u3, u7 := a3[q], a7[q]
 			b3r, b3i := u3.Re+u7.Re, u3.Im+u7.Im
-			c3r, c3i := u3.Re-u7.Re, u3.Im-u7.Im
-			// Even outputs: 4-point DFT of b.
 			t0r, t0i := b0r+b2r, b0i+b2i
 			t1r, t1i := b0r-b2r, b0i-b2i
 			t2r, t2i := b1r+b3r, b1i+b3i
@@ -297,7 +291,15 @@ func radix8[F Float](y, x []Complex[F], s, m int, tw []Complex[F], sign F) {
 			y4[q] = Complex[F]{ar*w[3].Re - ai*w[3].Im, ar*w[3].Im + ai*w[3].Re}
 			ar, ai = t1r-t3r, t1i-t3i
 			y6[q] = Complex[F]{ar*w[5].Re - ai*w[5].Im, ar*w[5].Im + ai*w[5].Re}
-			// Odd outputs: 4-point DFT of c_k·ω8^k.
+			// Odd outputs: 4-point DFT of c_k·ω8^k, c_k = u_k − u_{k+4}. The
+			// inputs are loaded again rather than kept in registers (x and y
+			// never overlap), which saves spills.
+			u0, u1, u2, u3 = a0[q], a1[q], a2[q], a3[q]
+			u4, u5, u6, u7 = a4[q], a5[q], a6[q], a7[q]
+			c0r, c0i := u0.Re-u4.Re, u0.Im-u4.Im
+			c1r, c1i := u1.Re-u5.Re, u1.Im-u5.Im
+			c2r, c2i := u2.Re-u6.Re, u2.Im-u6.Im
+			c3r, c3i := u3.Re-u7.Re, u3.Im-u7.Im
 			c1r, c1i = r*(c1r+sign*c1i), r*(c1i-sign*c1r)
 			c2r, c2i = sign*c2i, -sign*c2r
 			c3r, c3i = r*(sign*c3i-c3r), r*(-c3i-sign*c3r)
