@@ -184,11 +184,11 @@ func runBenchGreedy(env *Env, args []string) error {
 				if err != nil {
 					return err
 				}
-				curves[0].Method = p + "/" + in
+				curves[0].Method = "greedy " + p + "/" + in
 				printTail(env, curves[0], *evalAt, *target)
 				all = append(all, curves[0])
 				for i, c := range curves[1:] {
-					c.Method = p + "/" + in + benchGuardSuffix(rules[i])
+					c.Method = "greedy " + p + "/" + in + benchGuardSuffix(rules[i])
 					fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "", benchGuardLabel(rules[i]), "", "", "", "", "", "")
 					printTail(env, c, *evalAt, *target)
 					all = append(all, c)

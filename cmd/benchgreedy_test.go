@@ -23,10 +23,10 @@ func TestBenchGreedySafeguardRules(t *testing.T) {
 		names []string // curves of the learned optimizer
 		rows  []string // rows of its safeguarded copies
 	}{
-		{[]string{"--safeguard", "bgd"}, []string{"m-ps/lbfgs", "m-ps/lbfgs (safeguarded bgd)"}, []string{"+bgd"}},
-		{[]string{"--safeguard", "decrease,bgd"}, []string{"m-ps/lbfgs", "m-ps/lbfgs (safeguarded)", "m-ps/lbfgs (safeguarded bgd)"}, []string{"+guard", "+bgd"}},
-		{[]string{"--safeguard"}, []string{"m-ps/lbfgs", "m-ps/lbfgs (safeguarded)"}, []string{"+guard"}},
-		{nil, []string{"m-ps/lbfgs"}, nil},
+		{[]string{"--safeguard", "bgd"}, []string{"greedy m-ps/lbfgs", "greedy m-ps/lbfgs (safeguarded bgd)"}, []string{"+bgd"}},
+		{[]string{"--safeguard", "decrease,bgd"}, []string{"greedy m-ps/lbfgs", "greedy m-ps/lbfgs (safeguarded)", "greedy m-ps/lbfgs (safeguarded bgd)"}, []string{"+guard", "+bgd"}},
+		{[]string{"--safeguard"}, []string{"greedy m-ps/lbfgs", "greedy m-ps/lbfgs (safeguarded)"}, []string{"+guard"}},
+		{nil, []string{"greedy m-ps/lbfgs"}, nil},
 	} {
 		out := filepath.Join(t.TempDir(), "bench")
 		args := append(append(append([]string{}, base...), "--out", out), tc.flags...)
@@ -45,7 +45,7 @@ func TestBenchGreedySafeguardRules(t *testing.T) {
 		}
 		var got []string
 		for _, c := range curves {
-			if strings.HasPrefix(c.Method, "m-ps/") {
+			if strings.HasPrefix(c.Method, "greedy m-ps/") {
 				got = append(got, c.Method)
 				if guarded := strings.Contains(c.Method, "safeguarded"); guarded != (len(c.Accepted) == len(c.Iter)) {
 					t.Errorf("%v: %s has %d acceptance rates for %d iterations", tc.flags, c.Method, len(c.Accepted), len(c.Iter))
