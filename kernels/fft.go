@@ -3,6 +3,7 @@ package kernels
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 )
 
 // FFT2T computes 2-D discrete Fourier transforms of real H×W images: real
@@ -94,16 +95,11 @@ func (f *FFT2T[F]) Forward(dst []Complex[F], x []F) {
 	a := f.bufA[:f.rowLen*f.rb]
 	// The transpositions here and below work on tiles of rowTile rows so
 	// that both sides stay in cache lines already loaded.
-	for i0 := 0; i0 < h; i0 += rowTile {
-		i1 := min(i0+rowTile, h)
-		if w%2 == 0 {
-			for k := 0; k < f.rowLen; k++ {
-				ak := a[k*f.rb+i0 : k*f.rb+i1]
-				for i := range ak {
-					ak[i] = Complex[F]{x[(i0+i)*w+2*k], x[(i0+i)*w+2*k+1]}
-				}
-			}
-		} else {
+	if w%2 == 0 {
+		packPairs(a, x, h, w, f.rb)
+	} else {
+		for i0 := 0; i0 < h; i0 += rowTile {
+			i1 := min(i0+rowTile, h)
 			for j := 0; j < w; j++ {
 				aj := a[j*f.rb+i0 : j*f.rb+i1]
 				for i := range aj {
@@ -137,6 +133,28 @@ func (f *FFT2T[F]) Forward(dst []Complex[F], x []F) {
 		}
 	}
 	f.cols.exec(t, other, wc, false)
+}
+
+// packPairs writes a[k·rb + i] = x[i,2k] + i·x[i,2k+1] for the h×w image x
+// (w even): the packing of Forward's row pass. The pairs are read as
+// Complex[F] values (same memory layout), row by row; the writes of
+// consecutive rows fall in the same cache lines of a. A function of its own,
+// so that its loop gets the registers to itself.
+//
+//go:noinline
+func packPairs[F Float](a []Complex[F], x []F, h, w, rb int) {
+	n := w / 2
+	if n == 0 {
+		return
+	}
+	pairs := unsafe.Slice((*Complex[F])(unsafe.Pointer(&x[0])), h*n)
+	for i := 0; i < h; i++ {
+		j := i
+		for _, v := range pairs[i*n : (i+1)*n] {
+			a[j] = v
+			j += rb
+		}
+	}
 }
 
 // unpackRows turns the n = W/2 point transforms Z of the packed rows
@@ -201,23 +219,37 @@ func (f *FFT2T[F]) Inverse(x []F, s []Complex[F]) {
 		}
 	}
 	z := f.rows.exec(b, f.bufA, f.rb, true)
+	if w%2 == 0 {
+		unpackPairs(x, z, h, w, f.rb)
+		return
+	}
 	for i0 := 0; i0 < h; i0 += rowTile {
 		i1 := min(i0+rowTile, h)
-		if w%2 == 0 {
-			for k := 0; k < f.rowLen; k++ {
-				zk := z[k*f.rb+i0 : k*f.rb+i1]
-				for i, v := range zk {
-					x[(i0+i)*w+2*k] = v.Re
-					x[(i0+i)*w+2*k+1] = v.Im
-				}
+		for j := 0; j < w; j++ {
+			zj := z[j*f.rb+i0 : j*f.rb+i1]
+			for i, v := range zj {
+				x[(i0+i)*w+j] = v.Re * scale
 			}
-		} else {
-			for j := 0; j < w; j++ {
-				zj := z[j*f.rb+i0 : j*f.rb+i1]
-				for i, v := range zj {
-					x[(i0+i)*w+j] = v.Re * scale
-				}
-			}
+		}
+	}
+}
+
+// unpackPairs is the transpose of packPairs: x[i,2k] + i·x[i,2k+1] =
+// z[k·rb + i] for the h×w image x (w even).
+//
+//go:noinline
+func unpackPairs[F Float](x []F, z []Complex[F], h, w, rb int) {
+	n := w / 2
+	if n == 0 {
+		return
+	}
+	pairs := unsafe.Slice((*Complex[F])(unsafe.Pointer(&x[0])), h*n)
+	for i := 0; i < h; i++ {
+		j := i
+		row := pairs[i*n : (i+1)*n]
+		for k := range row {
+			row[k] = z[j]
+			j += rb
 		}
 	}
 }
