@@ -99,10 +99,12 @@ func DotT[F Float](a, b []F) float64 {
 	a, b = a[:n], b[:n]
 	i := 0
 	for ; i+4 <= n; i += 4 {
-		s0 += float64(a[i]) * float64(b[i])
-		s1 += float64(a[i+1]) * float64(b[i+1])
-		s2 += float64(a[i+2]) * float64(b[i+2])
-		s3 += float64(a[i+3]) * float64(b[i+3])
+		// Fixed-length windows: one bounds check per four products.
+		a4, b4 := a[i:i+4:i+4], b[i:i+4:i+4]
+		s0 += float64(a4[0]) * float64(b4[0])
+		s1 += float64(a4[1]) * float64(b4[1])
+		s2 += float64(a4[2]) * float64(b4[2])
+		s3 += float64(a4[3]) * float64(b4[3])
 	}
 	for ; i < n; i++ {
 		s0 += float64(a[i]) * float64(b[i])

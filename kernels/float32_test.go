@@ -344,3 +344,27 @@ func BenchmarkFFT2Float32(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDot: DotT on 25·96² values in both precisions (float64 through
+// Dot, the name the rest of the tool calls).
+func BenchmarkDot(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	x32, x64 := rand32(r, 25*96*96, 1)
+	y32, y64 := rand32(r, 25*96*96, 1)
+	var sink float64
+	b.Run("float64", func(b *testing.B) {
+		cpu := cpuTime()
+		for range b.N {
+			sink += Dot(x64, y64)
+		}
+		reportCPU(b, cpu)
+	})
+	b.Run("float32", func(b *testing.B) {
+		cpu := cpuTime()
+		for range b.N {
+			sink += DotT(x32, y32)
+		}
+		reportCPU(b, cpu)
+	})
+	_ = sink
+}
