@@ -221,12 +221,22 @@ func combineRows[F kernels.Float](out, src []F, stride int, c []F) {
 		}
 		return
 	}
+	// Other sizes: the rows are added in order, c0·r0 + c1·r1 + …, three
+	// rows a pass after the first.
 	r0 := src[:n]
 	for j := range out {
 		out[j] = c[0] * r0[j]
 	}
-	for u := 1; u < len(c); u++ {
-		kernels.Axpy(out, c[u], src[u*stride:u*stride+len(out)])
+	u := 1
+	for ; u+3 <= len(c); u += 3 {
+		c1, c2, c3 := c[u], c[u+1], c[u+2]
+		r1, r2, r3 := src[u*stride:u*stride+n], src[(u+1)*stride:(u+1)*stride+n], src[(u+2)*stride:(u+2)*stride+n]
+		for j := range out {
+			out[j] = out[j] + c1*r1[j] + c2*r2[j] + c3*r3[j]
+		}
+	}
+	for ; u < len(c); u++ {
+		kernels.Axpy(out, c[u], src[u*stride:u*stride+n])
 	}
 }
 
