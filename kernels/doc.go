@@ -1,7 +1,13 @@
-// Package kernels holds the numerical kernels of greedyl2o as plain Go loops over
-// float64 slices: small 2-D convolutions with zero, reflect and circular
-// boundaries, image-sized circular convolutions by FFT, forward differences and
-// their transposes, and the isotropic Huber potential of a gradient field.
+// Package kernels holds the numerical kernels of greedyl2o as plain Go loops:
+// small 2-D convolutions with zero, reflect and circular boundaries,
+// image-sized circular convolutions by FFT, forward differences and their
+// transposes, and the isotropic Huber potential of a gradient field.
+//
+// The kernels are written once, generic over Float (float32 or float64):
+// ConvT, GradT, HuberT, DotT, FFT2T, FFTConvT. The float64 names the rest of
+// the tool uses (Conv, Grad, Huber, Dot, FFT2, FFTConv) are those kernels'
+// float64 instances. Reductions accumulate in float64 in either precision;
+// the FFT works on Complex[F], laid out as complex64 / complex128.
 //
 // Every kernel works on a batch stored contiguously as [N,H,W] (row-major) and
 // overwrites its destination. Each linear kernel comes with its exact adjoint,
