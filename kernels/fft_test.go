@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"gonum.org/v1/gonum/dsp/fourier"
 )
 
@@ -297,7 +298,7 @@ func benchFFT2(b *testing.B, f fft2er, h, w int, inverse bool) {
 	f.Forward(s, x)
 	s0 := append([]complex128(nil), s...)
 	b.ResetTimer()
-	cpu := cpuTime()
+	cpu := testsupport.CPUTime()
 	for range b.N {
 		if inverse {
 			copy(s, s0)
@@ -306,7 +307,7 @@ func benchFFT2(b *testing.B, f fft2er, h, w int, inverse bool) {
 			f.Forward(s, x)
 		}
 	}
-	reportCPU(b, cpu)
+	testsupport.ReportCPU(b, cpu)
 }
 
 func BenchmarkFFT2Forward96(b *testing.B)      { benchFFT2(b, NewFFT2(96, 96), 96, 96, false) }

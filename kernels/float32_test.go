@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 )
 
 // The float32 instances of the generic kernels against the float64 ones on
@@ -330,7 +332,7 @@ func BenchmarkFFT2Float32(b *testing.B) {
 				f.Forward(s, x)
 				s0 := append([]Complex[float32](nil), s...)
 				b.ResetTimer()
-				cpu := cpuTime()
+				cpu := testsupport.CPUTime()
 				for range b.N {
 					if inverse {
 						copy(s, s0)
@@ -339,7 +341,7 @@ func BenchmarkFFT2Float32(b *testing.B) {
 						f.Forward(s, x)
 					}
 				}
-				reportCPU(b, cpu)
+				testsupport.ReportCPU(b, cpu)
 			})
 		}
 	}
@@ -353,18 +355,18 @@ func BenchmarkDot(b *testing.B) {
 	y32, y64 := rand32(r, 25*96*96, 1)
 	var sink float64
 	b.Run("float64", func(b *testing.B) {
-		cpu := cpuTime()
+		cpu := testsupport.CPUTime()
 		for range b.N {
 			sink += Dot(x64, y64)
 		}
-		reportCPU(b, cpu)
+		testsupport.ReportCPU(b, cpu)
 	})
 	b.Run("float32", func(b *testing.B) {
-		cpu := cpuTime()
+		cpu := testsupport.CPUTime()
 		for range b.N {
 			sink += DotT(x32, y32)
 		}
-		reportCPU(b, cpu)
+		testsupport.ReportCPU(b, cpu)
 	})
 	_ = sink
 }

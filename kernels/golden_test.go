@@ -5,9 +5,9 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"sort"
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 )
 
 // The float64 kernels must give bitwise the results they gave before they
@@ -238,25 +238,5 @@ func goldenOutputs(t *testing.T) map[string]string {
 // TestFloat64BitwiseGolden checks the float64 kernels against goldenKernels.
 func TestFloat64BitwiseGolden(t *testing.T) {
 	got := goldenOutputs(t)
-	if os.Getenv("GOLDEN_PRINT") != "" {
-		keys := make([]string, 0, len(got))
-		for k := range got {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Printf("\t%q: %q,\n", k, got[k])
-		}
-		return
-	}
-	if len(got) != len(goldenKernels) {
-		t.Errorf("%d outputs, %d golden hashes", len(got), len(goldenKernels))
-	}
-	for k, v := range got {
-		if want, ok := goldenKernels[k]; !ok {
-			t.Errorf("%s: no golden hash (got %s)", k, v)
-		} else if v != want {
-			t.Errorf("%s: float64 output changed: hash %s, golden %s", k, v, want)
-		}
-	}
+	testsupport.CheckGolden(t, got, goldenKernels)
 }

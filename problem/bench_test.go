@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	G "gorgonia.org/gorgonia"
 )
@@ -92,13 +93,13 @@ func BenchmarkGradP1(b *testing.B) {
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
-		cpu := cpuTime()
+		cpu := testsupport.CPUTime()
 		for range b.N {
 			if err := o.Eval(vals, grad, o.X0, ws); err != nil {
 				b.Fatal(err)
 			}
 		}
-		reportCPU(b, cpu)
+		testsupport.ReportCPU(b, cpu)
 	})
 	b.Run("float32", func(b *testing.B) {
 		e, err := NewFusedObjective[float32](o)
@@ -114,12 +115,12 @@ func BenchmarkGradP1(b *testing.B) {
 		}
 		b.ReportAllocs()
 		b.ResetTimer()
-		cpu := cpuTime()
+		cpu := testsupport.CPUTime()
 		for range b.N {
 			if err := e.Eval(vals, grad, x); err != nil {
 				b.Fatal(err)
 			}
 		}
-		reportCPU(b, cpu)
+		testsupport.ReportCPU(b, cpu)
 	})
 }

@@ -5,10 +5,9 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"os"
-	"sort"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"gorgonia.org/tensor"
 )
@@ -189,25 +188,5 @@ func goldenProblemOutputs(t *testing.T) map[string]string {
 // against goldenProblem.
 func TestFloat64BitwiseGoldenProblem(t *testing.T) {
 	got := goldenProblemOutputs(t)
-	if os.Getenv("GOLDEN_PRINT") != "" {
-		keys := make([]string, 0, len(got))
-		for k := range got {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
-			fmt.Printf("\t%q: %q,\n", k, got[k])
-		}
-		return
-	}
-	if len(got) != len(goldenProblem) {
-		t.Errorf("%d outputs, %d golden hashes", len(got), len(goldenProblem))
-	}
-	for k, v := range got {
-		if want, ok := goldenProblem[k]; !ok {
-			t.Errorf("%s: no golden hash (got %s)", k, v)
-		} else if v != want {
-			t.Errorf("%s: float64 output changed: hash %s, golden %s", k, v, want)
-		}
-	}
+	testsupport.CheckGolden(t, got, goldenProblem)
 }
