@@ -55,7 +55,7 @@ func TestPaperProtocolExpands(t *testing.T) {
 }
 
 // TestAutoInnerSolver checks the default inner solver: L-BFGS for scalar
-// parametrizations, NAG with 300 iterations a block and 1 round otherwise,
+// parametrizations, NAG with 250 iterations a block and 1 round otherwise,
 // the NAG flags overriding its budget.
 func TestAutoInnerSolver(t *testing.T) {
 	for _, c := range []struct {
@@ -63,8 +63,8 @@ func TestAutoInnerSolver(t *testing.T) {
 		settings string
 	}{
 		{[]string{"--param", "m-ps"}, "lbfgs(rel_tol=1e-06,max_evals=1000,memory=10,precond=true)"},
-		{[]string{"--param", "m-pc"}, "nag(iters=300+300,rounds=1,step=exact)"},
-		{[]string{"--param", "pc"}, "nag(iters=300,rounds=1,step=exact)"},
+		{[]string{"--param", "m-pc"}, "nag(iters=250+250,rounds=1,step=exact)"},
+		{[]string{"--param", "pc"}, "nag(iters=250,rounds=1,step=exact)"},
 		{[]string{"--param", "m-pp", "--nag-iters", "7"}, "nag(iters=7+7,rounds=1,step=exact)"},
 	} {
 		dir := filepath.Join(t.TempDir(), "run")

@@ -43,7 +43,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	addProtocol(fs, &gf.Protocol)
 	pf.add(fs, 25, 0)
 	fs.StringVar(&gf.Param, "param", "m-pc", "parametrization, a registered name (l2o param list): ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
-	fs.StringVar(&gf.Inner, "inner", "auto", "inner solver: auto (L-BFGS for scalar parametrizations, NAG with 300 iterations a block and 1 round otherwise), lbfgs, nag or closed (least squares only)")
+	fs.StringVar(&gf.Inner, "inner", "auto", "inner solver: auto (L-BFGS for scalar parametrizations, NAG with 250 iterations a block and 1 round otherwise), lbfgs, nag or closed (least squares only)")
 	fs.Float64Var(&gf.TolRel, "tol-rel", 1e7, "stop when every ‖∇fk(x^t)‖² < ‖∇fk(x^0)‖²/tol-rel (0: off)")
 	fs.Float64Var(&gf.TolAbs, "tol-abs", 0, "stop when every ‖∇fk(x^t)‖ < tol-abs (0: off)")
 	fs.IntVar(&gf.MaxSteps, "max-steps", 200, "cap on training steps")

@@ -5,7 +5,7 @@
 #
 # NAME is one of: boundary protocol generalisation baselines unrolled certificate stopval
 # ood ct256 wcrr ctsmall budgets (or all). The second argument is the training budget:
-#   default  the tool's default inner solver (auto: L-BFGS for PS/M-PS, NAG with 300 iterations
+#   default  the tool's default inner solver (auto: L-BFGS for PS/M-PS, NAG with 250 iterations
 #            a block in one round otherwise; 20 a block and 10 rounds before 2026-11-23, which
 #            produced the tables published before that day), λ = μ = 0
 #   lbfgs    preconditioned L-BFGS solved to its tolerance, λ = μ = 0
