@@ -122,7 +122,7 @@ func shiftedTest(pf *problemFlags, sh shiftSpec) (*problem.Objective, error) {
 		}
 		imgs = test
 	}
-	if len(imgs) != pf.NTest && prob.H == prob.W {
+	if len(imgs) != pf.NTest {
 		return nil, usagef("--shift %s: %d test images, want --n-test %d", sh.Label, len(imgs), pf.NTest)
 	}
 	n, h, w, pix, err := data.Stack(imgs)
@@ -233,34 +233,35 @@ func shiftDirName(label string) string {
 }
 
 // writeShiftTable prints the mean optimality of every method at the
-// iterations cols, one block per shift.
+// iterations cols, one block per shift; a method left out of a shift gets a
+// line with the reason.
 func writeShiftTable(w io.Writer, results []shiftResult, cols []int, md bool) {
 	head := []string{"shift", "method"}
 	for _, t := range cols {
 		head = append(head, fmt.Sprintf("it %d", t))
 	}
-	var rows [][]string
+	type line struct {
+		cells []string // shift, method, one value per column; or shift and a note
+		note  bool
+	}
+	var lines []line
 	for _, r := range results {
 		for _, c := range r.Curves {
-			row := []string{r.Label, c.Method}
+			cells := []string{r.Label, c.Method}
 			for _, t := range cols {
 				switch {
 				case t < len(c.Mean):
-					row = append(row, fmtOpt(c.Mean[t]))
+					cells = append(cells, fmtOpt(c.Mean[t]))
 				case c.Diverged():
-					row = append(row, fmt.Sprintf("diverged at %d", c.DivergedAt))
+					cells = append(cells, fmt.Sprintf("diverged at %d", c.DivergedAt))
 				default:
-					row = append(row, "—")
+					cells = append(cells, "—")
 				}
 			}
-			rows = append(rows, row)
+			lines = append(lines, line{cells: cells})
 		}
 		for _, s := range r.Skipped {
-			row := []string{r.Label, "not run: " + s}
-			for range cols {
-				row = append(row, "")
-			}
-			rows = append(rows, row)
+			lines = append(lines, line{cells: []string{r.Label, "not run: " + s}, note: true})
 		}
 	}
 	fmt.Fprintln(w, "out-of-distribution evaluation (--shift): mean optimality (f − f*)/(f(x⁰) − f*) of the learned parameters applied unchanged")
@@ -268,38 +269,36 @@ func writeShiftTable(w io.Writer, results []shiftResult, cols []int, md bool) {
 		fmt.Fprintln(w)
 		fmt.Fprintln(w, "| "+strings.Join(head, " | ")+" |")
 		fmt.Fprintln(w, "|"+strings.Repeat(" --- |", len(head)))
-		for _, row := range rows {
-			fmt.Fprintln(w, "| "+strings.Join(row, " | ")+" |")
+		for _, l := range lines {
+			cells := l.cells
+			if l.note {
+				cells = append(cells, make([]string, len(cols))...)
+			}
+			fmt.Fprintln(w, "| "+strings.Join(cells, " | ")+" |")
 		}
 		return
 	}
 	width := make([]int, len(head))
-	for _, row := range append([][]string{head}, rows...) {
-		if strings.HasPrefix(row[1], "not run") {
-			width[0] = max(width[0], len([]rune(row[0])))
-			continue
-		}
-		for i, v := range row {
-			width[i] = max(width[i], len([]rune(v)))
+	for _, l := range append([]line{{cells: head}}, lines...) {
+		for i, v := range l.cells {
+			if !(l.note && i == 1) {
+				width[i] = max(width[i], len([]rune(v)))
+			}
 		}
 	}
-	for _, row := range append([][]string{head}, rows...) {
+	for _, l := range append([]line{{cells: head}}, lines...) {
 		var b strings.Builder
-		for i, v := range row {
-			if i > 0 {
-				b.WriteString("  ")
-			}
-			pad := max(width[i]-len([]rune(v)), 0)
+		for i, v := range l.cells {
+			pad := strings.Repeat(" ", max(width[i]-len([]rune(v)), 0))
 			switch {
-			case i == 1 && strings.HasPrefix(v, "not run"):
-				b.WriteString(v)
-			case i < 2:
-				b.WriteString(v + strings.Repeat(" ", pad))
+			case i == 0:
+				b.WriteString(v + pad)
+			case i == 1 && l.note:
+				b.WriteString("  " + v)
+			case i == 1:
+				b.WriteString("  " + v + pad)
 			default:
-				b.WriteString(strings.Repeat(" ", pad) + v)
-			}
-			if i == 1 && strings.HasPrefix(v, "not run") {
-				break
+				b.WriteString("  " + pad + v)
 			}
 		}
 		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
