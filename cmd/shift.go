@@ -335,7 +335,7 @@ func printBreakEven(env *Env, curves []*eval.Curve, trainSeconds map[string]floa
 	fmt.Fprintf(env.Stdout, "%-*s %9s %10s", width, "(baseline s/fn)", "", "")
 	for _, b := range base {
 		cell := "not reached"
-		if s := eval.BreakEvenOf(b, b, 1, tol).LearnedSeconds; !math.IsNaN(s) {
+		if s := b.SecondsPerFunctionTo(tol); !math.IsNaN(s) {
 			cell = fmt.Sprintf("%.3g", s)
 		}
 		fmt.Fprintf(env.Stdout, " %12s", cell)

@@ -34,8 +34,8 @@ type BreakEven struct {
 // training took trainSeconds (≤ 0 or NaN: unknown), against base at tol.
 func BreakEvenOf(learned, base *Curve, trainSeconds, tol float64) BreakEven {
 	b := BreakEven{Learned: learned.Method, Baseline: base.Method, Tol: tol, TrainSeconds: trainSeconds}
-	b.LearnedSeconds = perFunction(learned, learned.SecondsTo(tol))
-	b.BaselineSeconds = perFunction(base, base.SecondsTo(tol))
+	b.LearnedSeconds = learned.SecondsPerFunctionTo(tol)
+	b.BaselineSeconds = base.SecondsPerFunctionTo(tol)
 	if math.IsNaN(b.BaselineSeconds) && !base.Diverged() && len(base.Seconds) > 0 {
 		b.BaselineSeconds = perFunction(base, base.Seconds[len(base.Seconds)-1])
 		b.AtMost = true
@@ -56,6 +56,13 @@ func BreakEvenOf(learned, base *Curve, trainSeconds, tol float64) BreakEven {
 		b.Problems = trainSeconds / (b.BaselineSeconds - b.LearnedSeconds)
 	}
 	return b
+}
+
+// SecondsPerFunctionTo is SecondsTo divided by the number of functions
+// the curve ran on (the batch shares its time): the seconds one function
+// takes to reach mean optimality tol, or NaN if the curve never does.
+func (c *Curve) SecondsPerFunctionTo(tol float64) float64 {
+	return perFunction(c, c.SecondsTo(tol))
 }
 
 func perFunction(c *Curve, seconds float64) float64 {
