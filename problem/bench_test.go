@@ -72,19 +72,7 @@ func BenchmarkGradGraph(b *testing.B) {
 // generic kernels. cpu-ns/op is the CPU time of all threads per evaluation.
 // Run with -cpu 2,1 for GOMAXPROCS 2 and 1.
 func BenchmarkGradP1(b *testing.B) {
-	p, err := Deblur(Options{BlurBoundary: "zero"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(1, 1))
-	truth := make([]float64, 25*96*96)
-	for i := range truth {
-		truth[i] = r.Float64()
-	}
-	o, err := p.Instantiate(truth, 25, 0)
-	if err != nil {
-		b.Fatal(err)
-	}
+	o := benchObjective(b) // zero boundary: the default
 	b.Run("float64", func(b *testing.B) {
 		vals, grad := make([]float64, o.N), make([]float64, len(o.X0))
 		ws := &Workspace{}
