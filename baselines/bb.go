@@ -140,7 +140,7 @@ type bbIterator struct {
 	histLen        []int     // values pushed (the ring holds min(histLen, M))
 	evals, nonmono []int
 	fails, streak  []int
-	trial, stayed  []int // functions in the current round (scratch)
+	lockstep // the functions searching in the current round
 }
 
 func (it *bbIterator) X() []float64 { return it.x }
@@ -200,7 +200,7 @@ func (it *bbIterator) safeStep(k int) float64 {
 }
 
 func (it *bbIterator) Next() error {
-	it.trial = it.trial[:0]
+	it.clearSearches()
 	for k := 0; k < it.n; k++ {
 		if it.streak[k] >= 2 {
 			continue // at the limit of precision
@@ -212,35 +212,15 @@ func (it *bbIterator) Next() error {
 		}
 		it.ref[k] = it.reference(k)
 		it.lam[k] = 1
-		it.trial = append(it.trial, k)
+		it.startSearch(k)
 	}
-	for round := 0; len(it.trial) > 0; round++ {
-		// Every function still searching puts its trial point in xt …
-		it.stayed = it.stayed[:0]
-		for _, k := range it.trial {
-			if round <= maxHalvings && it.place(k) {
-				it.stayed = append(it.stayed, k)
-			} else {
-				it.fail(k)
-			}
-		}
-		it.trial, it.stayed = it.stayed, it.trial
-		if len(it.trial) == 0 {
-			break
-		}
-		// … all of them are evaluated, with their gradients, by one Eval …
-		if err := it.eval(it.ft, it.gt, it.xt); err != nil {
-			return err
-		}
-		// … and each tests its own nonmonotone Armijo condition.
-		it.stayed = it.stayed[:0]
-		for _, k := range it.trial {
-			it.evals[k]++
-			if !it.observe(k) {
-				it.stayed = append(it.stayed, k)
-			}
-		}
-		it.trial, it.stayed = it.stayed, it.trial
+	// Every function still searching puts its trial point in xt, all of
+	// them are evaluated with their gradients by one Eval, and each tests
+	// its own nonmonotone Armijo condition.
+	err := it.runSearches(func(k, round int) bool { return round <= maxHalvings && it.place(k) }, it.fail,
+		func() error { return it.eval(it.ft, it.gt, it.xt) }, func(k int) bool { return !it.observe(k) }, it.evals)
+	if err != nil {
+		return err
 	}
 	it.iter++
 	return nil

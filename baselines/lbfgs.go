@@ -138,7 +138,7 @@ type lbfgsIterator struct {
 	active        []bool
 	evals, fails  []int
 	streak        []int // consecutive failed line searches of every function
-	trial, stayed []int // functions in the current round (scratch)
+	lockstep // the functions searching in the current round
 }
 
 // lineSearch is the line search of one function: gonum's Linesearcher and
@@ -220,41 +220,21 @@ func (it *lbfgsIterator) place(k int) bool {
 }
 
 func (it *lbfgsIterator) Next() error {
-	it.trial = it.trial[:0]
+	it.clearSearches()
 	for k := 0; k < it.n; k++ {
 		it.active[k] = it.streak[k] < 2 && it.begin(k)
 		if it.active[k] {
-			it.trial = append(it.trial, k)
+			it.startSearch(k)
 		}
 	}
-	for len(it.trial) > 0 {
-		// Every function still searching puts its trial point in xt …
-		it.stayed = it.stayed[:0]
-		for _, k := range it.trial {
-			if it.place(k) {
-				it.stayed = append(it.stayed, k)
-			} else {
-				// A step below the rounding of x_k: no progress possible.
-				it.fail(k)
-			}
-		}
-		it.trial, it.stayed = it.stayed, it.trial
-		if len(it.trial) == 0 {
-			break
-		}
-		// … all of them are evaluated by one batched Eval …
-		if err := it.eval(it.ft, it.gt, it.xt); err != nil {
-			return err
-		}
-		// … and each line search is given its φ(a) and φ'(a).
-		it.stayed = it.stayed[:0]
-		for _, k := range it.trial {
-			it.evals[k]++
-			if it.observe(k) {
-				it.stayed = append(it.stayed, k)
-			}
-		}
-		it.trial, it.stayed = it.stayed, it.trial
+	// Every function still searching puts its trial point in xt (a step
+	// below the rounding of x_k fails: no progress possible), all of them
+	// are evaluated by one batched Eval, and each line search is given its
+	// φ(a) and φ'(a).
+	err := it.runSearches(func(k, _ int) bool { return it.place(k) }, it.fail,
+		func() error { return it.eval(it.ft, it.gt, it.xt) }, it.observe, it.evals)
+	if err != nil {
+		return err
 	}
 	it.iter++
 	return nil
