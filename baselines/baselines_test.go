@@ -299,25 +299,27 @@ func (c *countingOp) Apply(dst, src []float64, shape tensor.Shape) error {
 	return c.Operator.Apply(dst, src, shape)
 }
 
-// TestLBFGSLockstep checks that the line searches of all functions share
-// batched evaluations: an iteration makes as many Objective.Eval calls as the
-// function that needs the most evaluations in it, not their sum.
-func TestLBFGSLockstep(t *testing.T) {
-	q := newQuadratic(t, 4, 8, 8, kernels.Zero, 4)
+// lockstepRun starts m on the quadratic functions through an operator that
+// counts its batched applications, runs iters iterations and checks that
+// each made as many batched evaluations as the function that needed the
+// most, not their sum. It returns the evaluations that shared a batch and
+// the iterations of a single evaluation.
+func lockstepRun(t *testing.T, m Method, seed uint64, iters int) (shared, single, n int) {
+	t.Helper()
+	q := newQuadratic(t, 4, 8, 8, kernels.Zero, seed)
 	op := &countingOp{Operator: q.o.A}
 	o := *q.o
 	o.A = op
-	it, err := LBFGS{}.Start(&o)
+	it, err := m.Start(&o)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if op.applies != 1 {
-		t.Fatalf("Start made %d batched evaluations, want 1", op.applies)
+		t.Fatalf("%s: Start made %d batched evaluations, want 1", m.Name(), op.applies)
 	}
 	ev := it.(Evaluator)
 	before := append([]int(nil), ev.Evaluations()...)
-	shared := 0
-	for n := 1; n <= 15; n++ {
+	for i := 1; i <= iters; i++ {
 		op.applies = 0
 		if err := it.Next(); err != nil {
 			t.Fatal(err)
@@ -328,13 +330,24 @@ func TestLBFGSLockstep(t *testing.T) {
 			sum += e - before[k]
 		}
 		if op.applies != most {
-			t.Errorf("iteration %d: %d batched evaluations, want %d (the most any function needed; %d in all)", n, op.applies, most, sum)
+			t.Errorf("%s, iteration %d: %d batched evaluations, want %d (the most any function needed; %d in all)", m.Name(), i, op.applies, most, sum)
 		}
 		shared += sum - op.applies
+		if most == 1 {
+			single++
+		}
 		copy(before, ev.Evaluations())
 	}
-	if shared < 15*(o.N-1) {
-		t.Errorf("only %d evaluations shared a batch in 15 iterations of %d functions", shared, o.N)
+	return shared, single, o.N
+}
+
+// TestLBFGSLockstep checks that the line searches of all functions share
+// batched evaluations: an iteration makes as many Objective.Eval calls as the
+// function that needs the most evaluations in it, not their sum.
+func TestLBFGSLockstep(t *testing.T) {
+	shared, _, n := lockstepRun(t, LBFGS{}, 4, 15)
+	if shared < 15*(n-1) {
+		t.Errorf("only %d evaluations shared a batch in 15 iterations of %d functions", shared, n)
 	}
 }
 

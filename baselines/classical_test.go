@@ -4,8 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
 // TestSilverSchedule checks the first 15 normalised steps h_t against the
@@ -280,38 +278,7 @@ func TestBBNonmonotone(t *testing.T) {
 // evaluations, and that an iteration whose first trials are all accepted
 // costs one evaluation (f and ∇f together).
 func TestBBLockstep(t *testing.T) {
-	q := newQuadratic(t, 4, 8, 8, kernels.Zero, 7)
-	op := &countingOp{Operator: q.o.A}
-	o := *q.o
-	o.A = op
-	it, err := BarzilaiBorwein{Memory: 1}.Start(&o) // monotone: more backtracking
-	if err != nil {
-		t.Fatal(err)
-	}
-	if op.applies != 1 {
-		t.Fatalf("Start made %d batched evaluations, want 1", op.applies)
-	}
-	ev := it.(Evaluator)
-	shared, single := 0, 0
-	for n := 1; n <= 20; n++ {
-		before := append([]int(nil), ev.Evaluations()...)
-		op.applies = 0
-		if err := it.Next(); err != nil {
-			t.Fatal(err)
-		}
-		most, sum := 0, 0
-		for k, e := range ev.Evaluations() {
-			most = max(most, e-before[k])
-			sum += e - before[k]
-		}
-		if op.applies != most {
-			t.Errorf("iteration %d: %d batched evaluations, want %d (the most any function needed; %d in all)", n, op.applies, most, sum)
-		}
-		shared += sum - op.applies
-		if most == 1 {
-			single++
-		}
-	}
+	shared, single, _ := lockstepRun(t, BarzilaiBorwein{Memory: 1}, 7, 20) // monotone: more backtracking
 	if shared == 0 || single == 0 {
 		t.Errorf("no evaluations shared (%d) or no iteration of one evaluation (%d)", shared, single)
 	}
