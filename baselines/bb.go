@@ -140,7 +140,7 @@ type bbIterator struct {
 	histLen        []int     // values pushed (the ring holds min(histLen, M))
 	evals, nonmono []int
 	fails, streak  []int
-	lockstep // the functions searching in the current round
+	lockstep       // the functions searching in the current round
 }
 
 func (it *bbIterator) X() []float64 { return it.x }

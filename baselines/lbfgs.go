@@ -134,11 +134,11 @@ type lbfgsIterator struct {
 	search          []lineSearch
 	// restart marks the functions whose next direction starts a fresh
 	// memory (InitDirection): at the start and after a failed line search.
-	restart       []bool
-	active        []bool
-	evals, fails  []int
-	streak        []int // consecutive failed line searches of every function
-	lockstep // the functions searching in the current round
+	restart      []bool
+	active       []bool
+	evals, fails []int
+	streak       []int // consecutive failed line searches of every function
+	lockstep           // the functions searching in the current round
 }
 
 // lineSearch is the line search of one function: gonum's Linesearcher and
