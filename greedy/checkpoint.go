@@ -79,6 +79,8 @@ type Manifest struct {
 	StopOnValidation bool       `json:"stop_on_validation,omitempty"`
 	ValPatience      int        `json:"val_patience,omitempty"`
 	TrainTolSteps    int        `json:"train_tol_steps,omitempty"`
+	// Precision is Config.Precision when it is not float64 (absent: float64).
+	Precision Precision `json:"precision,omitempty"`
 	Steps            []StepInfo `json:"steps"`
 	Finished         bool       `json:"finished"`
 	StopCause        string     `json:"stop_reason,omitempty"`

@@ -67,6 +67,10 @@ type stepPaths struct {
 	fullGraph bool // the objective and the update in one graph (implies graphOnly)
 	noReduce  bool // bind reducible parametrizations (PF) in full
 	noAffine  bool // bound operators for one-parameter terms instead of the affine form
+	// precision, if Float32, evaluates in float32 (precisionStep); the zero
+	// value and Float64 use the float64 evaluators above.
+	precision Precision
+	fused64   bool // precisionStep[float64] (tests: the float32 code path in float64)
 }
 
 // terms returns the method's parametrizations: G, then H if any.
@@ -130,6 +134,20 @@ func reducers(pars []param.Parametrization) []param.Reducer {
 // The reducers of the reduced terms are returned (nil without any).
 func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []param.Reducer, error) {
 	pars := terms(m)
+	if paths.precision == Float32 {
+		ev, err := newPrecisionStep[float32](m, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ev, nil, nil
+	}
+	if paths.fused64 {
+		ev, err := newPrecisionStep[float64](m, o)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ev, nil, nil
+	}
 	if paths.fullGraph {
 		ev, err := newFullGraphStep(m, o)
 		return ev, nil, err

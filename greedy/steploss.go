@@ -69,6 +69,17 @@ func NewStepLoss(m param.Method, o *problem.Objective, tau float64) (*StepLoss, 
 	return newStepLoss(m, o, tau, stepPaths{})
 }
 
+// NewStepLossIn is NewStepLoss computing in precision prec: Float64 (or "")
+// is NewStepLoss; Float32 evaluates x⁺, f, ∇f and the convolution terms in
+// float32 (see Float32 for the methods and objectives it supports; others
+// return an error).
+func NewStepLossIn(m param.Method, o *problem.Objective, tau float64, prec Precision) (*StepLoss, error) {
+	if _, err := ParsePrecision(string(prec)); err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	return newStepLoss(m, o, tau, stepPaths{precision: prec.orDefault()})
+}
+
 // newStepLoss builds the loss on the paths that paths allows.
 func newStepLoss(m param.Method, o *problem.Objective, tau float64, paths stepPaths) (*StepLoss, error) {
 	if m.G == nil {

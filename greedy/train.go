@@ -91,6 +91,17 @@ type Config struct {
 	// step's loss is at most that of a gradient step, so the mean objective
 	// never rises: exceeding the factor means the run diverged.
 	DivergeFactor float64
+	// Precision is what the step losses and the training iterates compute
+	// in: Float64 (the default, "") or Float32, which evaluates x⁺, f, ∇f
+	// and the convolution terms in float32 (see Float32 for the methods and
+	// objectives it supports; others are refused). With Float32 the
+	// iterates x^t are float32 values (kept in float64 slices and
+	// checkpoints, exactly), ∇f(x^t) and the stop test are float32
+	// evaluations, and the parameters, the inner solver and the mean
+	// objectives stay float64. Validation functions follow the learned steps
+	// in float64. Recorded in the manifest ("precision"); a resume must ask
+	// for the same.
+	Precision Precision
 	// Stop, if set, is asked before every step; when it returns true the
 	// run ends there with ErrInterrupted, its checkpoint complete up to the
 	// previous step (resume it with Resume).
@@ -261,6 +272,7 @@ func compatible(old, cur *Manifest) error {
 		{"validation lookahead", old.ValLookahead, cur.ValLookahead},
 		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
 		{"validation patience", old.ValPatience, cur.ValPatience},
+		{"precision", old.Precision.orDefault(), cur.Precision.orDefault()},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

@@ -46,6 +46,11 @@ type trainer struct {
 	valBest  float64
 	valStale int
 	valGrad  []float64
+	// prec is the run's precision; with Float32, obj32 evaluates ∇f at the
+	// iterates in float32 through x32 and g32.
+	prec     Precision
+	obj32    *problem.FusedObjective[float32]
+	x32, g32 []float32
 	// warm is where the next inner solve starts with Config.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
 	warm []float64
@@ -100,9 +105,20 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		}
 	}
 	var err error
-	if tr.loss, err = NewStepLoss(cfg.Method, o, tr.tau); err != nil {
+	if tr.prec, err = ParsePrecision(string(cfg.Precision)); err != nil {
+		tr.close()
+		return nil, fmt.Errorf("greedy: %w", err)
+	}
+	if tr.loss, err = NewStepLossIn(cfg.Method, o, tr.tau, tr.prec); err != nil {
 		tr.close()
 		return nil, err
+	}
+	if tr.prec == Float32 {
+		if tr.obj32, err = problem.NewFusedObjective[float32](o); err != nil {
+			tr.close()
+			return nil, fmt.Errorf("greedy: training in float32: %w", err)
+		}
+		tr.x32, tr.g32 = make([]float32, len(o.X0)), make([]float32, len(o.X0))
 	}
 	if cfg.WarmStart && isReduced(cfg.Method) {
 		tr.close()
@@ -115,7 +131,11 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	tr.sp = &Subproblem{Loss: tr.loss, Quadratic: o.LeastSquares()}
 	tr.res = &Result{Manifest: tr.man}
 	tr.x = append([]float64(nil), o.X0...)
-	tr.xprev = append([]float64(nil), o.X0...)
+	if tr.prec == Float32 {
+		kernels.Convert(tr.x32, tr.x)
+		kernels.Convert(tr.x, tr.x32) // x⁰ rounded to float32
+	}
+	tr.xprev = append([]float64(nil), tr.x...)
 	tr.vals = make([]float64, o.N)
 	tr.grad = make([]float64, len(tr.x))
 	tr.p = make([]float64, len(tr.x))
@@ -153,6 +173,9 @@ func (tr *trainer) manifest() (*Manifest, error) {
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
 		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
 	}
+	if tr.prec == Float32 {
+		man.Precision = Float32
+	}
 	if tr.val != nil {
 		man.NVal = tr.val.o.N
 		man.WeightScales = tr.scales
@@ -170,6 +193,23 @@ func (tr *trainer) close() {
 	if tr.loss != nil {
 		tr.loss.Close()
 	}
+	if tr.obj32 != nil {
+		tr.obj32.Close()
+	}
+}
+
+// gradients computes f_k(x_k) into vals (may be nil) and ∇f_k(x_k) into grad
+// in the run's precision.
+func (tr *trainer) gradients(vals, grad, x []float64) error {
+	if tr.obj32 == nil {
+		return tr.o.Eval(vals, grad, x, tr.ws)
+	}
+	kernels.Convert(tr.x32, x)
+	if err := tr.obj32.Eval(vals, tr.g32, tr.x32); err != nil {
+		return err
+	}
+	kernels.Convert(grad, tr.g32)
+	return nil
 }
 
 // open prepares the checkpoint directory: with Resume it checks that the
@@ -264,11 +304,22 @@ func blockNorms(g []float64, n int) []float64 {
 	return out
 }
 
+// x0 returns the starting points in the run's precision.
+func (tr *trainer) x0() []float64 {
+	if tr.prec != Float32 {
+		return tr.o.X0
+	}
+	x := make([]float64, len(tr.o.X0))
+	kernels.Convert(tr.x32, tr.o.X0)
+	kernels.Convert(x, tr.x32)
+	return x
+}
+
 // measureStart records ‖∇f_k(x_k^0)‖ and the mean objective at the starting
 // points, against which the tolerance and divergence are measured.
 func (tr *trainer) measureStart() error {
 	o := tr.o
-	if err := o.Eval(nil, tr.grad, o.X0, tr.ws); err != nil {
+	if err := tr.gradients(nil, tr.grad, tr.x0()); err != nil {
 		return err
 	}
 	tr.norm0 = tr.norms(tr.grad)
@@ -333,7 +384,7 @@ func (tr *trainer) diverged(t int, mf float64) error {
 func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	o, cfg, loss := tr.o, tr.cfg, tr.loss
 	began := time.Now()
-	if err := o.Eval(tr.vals, tr.grad, tr.x, tr.ws); err != nil {
+	if err := tr.gradients(tr.vals, tr.grad, tr.x); err != nil {
 		return nil, "", err
 	}
 	gn := tr.norms(tr.grad)

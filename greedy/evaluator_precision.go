@@ -1,0 +1,505 @@
+package greedy
+
+import (
+	"fmt"
+	"runtime"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// Precision is the floating-point type a greedy step loss computes in.
+// The parameters (θ, φ), the loss values and the inner solvers stay float64
+// whatever the precision; Float32 changes the per-pixel work (iterates, ∇f,
+// the spectra of the convolution terms).
+type Precision string
+
+// The precisions.
+const (
+	// Float64 is the default: every path of the step loss.
+	Float64 Precision = "float64"
+	// Float32 computes x⁺, f, ∇f and the spectral terms in float32 (sums in
+	// float64; see kernels.Float). Supported for methods whose terms are PS
+	// or PC (ps, pc, m-ps, m-pc, and mixes of the two) on objectives with a
+	// fused float32 evaluation (problem.FusedObjective: separable blur with
+	// Huber-TV or no regularizer, as Problem 1).
+	Float32 Precision = "float32"
+)
+
+// ParsePrecision parses "float64" or "float32" ("" means Float64).
+func ParsePrecision(s string) (Precision, error) {
+	switch Precision(s) {
+	case "", Float64:
+		return Float64, nil
+	case Float32:
+		return Float32, nil
+	}
+	return "", fmt.Errorf("unknown precision %q: use float64 or float32", s)
+}
+
+// orDefault returns p, or Float64 for the zero value.
+func (p Precision) orDefault() Precision {
+	if p == "" {
+		return Float64
+	}
+	return p
+}
+
+// precisionTerm is what precisionStep does with one term of x⁺.
+type precisionTerm int
+
+const (
+	scalarTerm   precisionTerm = iota // θ·v (PS)
+	spectralTerm                      // θ ⊛ v, circular, by FFT (PC)
+)
+
+// precisionTerms classifies the method's terms for precisionStep, or returns
+// an error naming the first term it cannot evaluate.
+func precisionTerms(m param.Method) ([]precisionTerm, error) {
+	pars := terms(m)
+	out := make([]precisionTerm, len(pars))
+	for i, p := range pars {
+		switch p.(type) {
+		case param.Scalar, *param.Scalar:
+			out[i] = scalarTerm
+		case *param.FullConv:
+			out[i] = spectralTerm
+		default:
+			return nil, fmt.Errorf("step loss: %s has no single-precision path (float32 supports ps and pc terms: ps, pc, m-ps, m-pc); use --precision float64", m.Name())
+		}
+	}
+	return out, nil
+}
+
+// precisionStep evaluates the data part of the greedy step loss in
+// precision F for methods whose terms are PS (G_θ v = θv) or PC (G_θ v =
+// θ ⊛ v, the image-sized circular convolution of param.FullConv, by FFT):
+//
+//	x⁺ = x − G_θ g + H_φ p
+//	(1/N) Σk fk(xk⁺), r = ∇f(x⁺)          (problem.FusedObjective[F])
+//	∇_θ = −(1/N) Σk ⟨rk, gk⟩ (PS), −(1/N) F⁻¹(Σk conj(ĝk)·r̂k) (PC); +, p for φ
+//
+// setStep rounds x, g and p to F once and, for PC terms, keeps the spectra ĝk,
+// p̂k in F. An evaluation transforms θ once in float64 (one image) and rounds
+// c·θ̂ to F; then image by image (kernels.Team, per-worker plans kept between
+// evaluations): the spectral terms' products summed, one inverse FFT, x⁺
+// formed in float64 from the F values and rounded once to F. The adjoint does
+// one forward FFT of rk per image shared by the spectral terms, whose
+// products conj(v̂k)·r̂k accumulate in float64 per worker; the workers' sums
+// are added in chunk order and transformed back in float64. The inner
+// products of PS terms accumulate in float64 (kernels.DotT), one per image,
+// summed in image order. So results depend on GOMAXPROCS only through the
+// order of the spectral sums, as for the float64 evaluators.
+//
+// precisionStep[float64] computes what the bound and affine evaluators do, in
+// another order (tests bound the difference); it exists for that check and for
+// timing both precisions on one code path.
+type precisionStep[F kernels.Float] struct {
+	n, h, w int
+	obj     *problem.FusedObjective[F]
+	signs   []float64
+	run     *precisionRun[F]
+	team    *kernels.Team
+	plan64  *kernels.FFT2T[float64] // θ's spectrum and the adjoints' inverse transforms
+	spec64  []kernels.Complex[float64]
+	img64   []float64
+	total   []kernels.Complex[float64]
+	vals    []float64
+	loaded  bool
+	// blockGrads is evalBlock's gradient list: nil for the frozen term.
+	blockGrads [2][]float64
+}
+
+// precisionRun is the state the team's goroutines see. It does not refer to
+// the precisionStep, so that the latter can be collected and its team
+// stopped.
+type precisionRun[F kernels.Float] struct {
+	hw, sl  int
+	kinds   []precisionTerm
+	phase   int    // runAdvance, runAdjoint or runSpectra
+	active  []bool // the terms whose gradient the adjoint phase computes
+	x       []F    // the step's iterates
+	vs      [][]F  // g, then p: the terms' operands
+	specs   [][]kernels.Complex[F]
+	coef    []float64                // scalar terms: sign·θ
+	ts      [][]kernels.Complex[F]   // spectral terms: sign·θ̂ rounded to F
+	xPlus   []F                      // x⁺
+	r       []F                      // ∇f(x⁺)
+	dots    [][]float64              // scalar terms: ⟨rk, vk⟩ per image
+	workers []*precisionWorker[F]    // per chunk
+}
+
+// precisionWorker is one chunk's FFT plan and scratch.
+type precisionWorker[F kernels.Float] struct {
+	fft  *kernels.FFT2T[F]
+	img  []F
+	spec []kernels.Complex[F]
+	acc  [][]kernels.Complex[float64] // one per spectral term
+}
+
+// The phases of precisionRun.chunk.
+const (
+	runAdvance = iota // x⁺
+	runAdjoint        // the active terms' image-wise adjoints of r
+	runSpectra        // the spectra of the operands (setStep)
+)
+
+// newPrecisionStep returns the evaluator of m's terms on o in precision F, or
+// an error if a term or o has no path in F.
+func newPrecisionStep[F kernels.Float](m param.Method, o *problem.Objective) (*precisionStep[F], error) {
+	kinds, err := precisionTerms(m)
+	if err != nil {
+		return nil, err
+	}
+	obj, err := problem.NewFusedObjective[F](o)
+	if err != nil {
+		return nil, fmt.Errorf("step loss in %s: %w; use --precision float64", precisionOf[F](), err)
+	}
+	hw, n := o.ImageLen(), o.N*o.ImageLen()
+	r := &precisionRun[F]{
+		hw: hw, sl: o.H * (o.W/2 + 1), kinds: kinds,
+		active: make([]bool, len(kinds)),
+		x:      make([]F, n), xPlus: make([]F, n), r: make([]F, n),
+		coef: make([]float64, len(kinds)),
+	}
+	for _, k := range kinds {
+		r.vs = append(r.vs, make([]F, n))
+		var sp, ts []kernels.Complex[F]
+		var dots []float64
+		if k == spectralTerm {
+			sp, ts = make([]kernels.Complex[F], o.N*r.sl), make([]kernels.Complex[F], r.sl)
+		} else {
+			dots = make([]float64, o.N)
+		}
+		r.specs, r.ts, r.dots = append(r.specs, sp), append(r.ts, ts), append(r.dots, dots)
+	}
+	s := &precisionStep[F]{
+		n: o.N, h: o.H, w: o.W, obj: obj, signs: termSigns[:len(kinds)], run: r,
+		team:   kernels.NewTeam(r.chunk),
+		plan64: kernels.NewFFT2T[float64](o.H, o.W),
+		spec64: make([]kernels.Complex[float64], r.sl),
+		img64:  make([]float64, hw),
+		total:  make([]kernels.Complex[float64], r.sl),
+		vals:   make([]float64, o.N),
+	}
+	runtime.AddCleanup(s, func(t *kernels.Team) { t.Close() }, s.team)
+	return s, nil
+}
+
+// precisionOf names F.
+func precisionOf[F kernels.Float]() Precision {
+	var z F
+	if _, ok := any(z).(float32); ok {
+		return Float32
+	}
+	return Float64
+}
+
+// spectral reports whether any term is spectral.
+func (r *precisionRun[F]) spectral() bool {
+	for _, k := range r.kinds {
+		if k == spectralTerm {
+			return true
+		}
+	}
+	return false
+}
+
+// worker returns chunk c's worker, made on first use.
+func (r *precisionRun[F]) worker(c, h, w int) *precisionWorker[F] {
+	for len(r.workers) <= c {
+		r.workers = append(r.workers, nil)
+	}
+	if r.workers[c] == nil && r.spectral() {
+		wk := &precisionWorker[F]{fft: kernels.NewFFT2T[F](h, w), img: make([]F, h*w), spec: make([]kernels.Complex[F], r.sl)}
+		for _, k := range r.kinds {
+			var a []kernels.Complex[float64]
+			if k == spectralTerm {
+				a = make([]kernels.Complex[float64], r.sl)
+			}
+			wk.acc = append(wk.acc, a)
+		}
+		r.workers[c] = wk
+	}
+	return r.workers[c]
+}
+
+// chunk runs the current phase on images [lo, hi) with chunk c's worker
+// (made beforehand by prepare).
+func (r *precisionRun[F]) chunk(c, lo, hi int) {
+	wk := r.workers[c]
+	hw, sl := r.hw, r.sl
+	switch r.phase {
+	case runSpectra:
+		for i, k := range r.kinds {
+			if k != spectralTerm {
+				continue
+			}
+			for im := lo; im < hi; im++ {
+				wk.fft.Forward(r.specs[i][im*sl:(im+1)*sl], r.vs[i][im*hw:(im+1)*hw])
+			}
+		}
+	case runAdvance:
+		for im := lo; im < hi; im++ {
+			a, b := im*hw, (im+1)*hw
+			x, xp := r.x[a:b], r.xPlus[a:b]
+			var img []F
+			if wk != nil {
+				spec := wk.spec
+				clear(spec)
+				for i, k := range r.kinds {
+					if k != spectralTerm {
+						continue
+					}
+					addProduct(spec, r.ts[i], r.specs[i][im*sl:(im+1)*sl])
+				}
+				wk.fft.Inverse(wk.img, spec)
+				img = wk.img[:len(x)]
+			}
+			for j, v := range x {
+				s := float64(v)
+				if img != nil {
+					s += float64(img[j])
+				}
+				for i, k := range r.kinds {
+					if k == scalarTerm {
+						s += r.coef[i] * float64(r.vs[i][a+j])
+					}
+				}
+				xp[j] = F(s)
+			}
+		}
+	case runAdjoint:
+		needFFT := false
+		for i, k := range r.kinds {
+			if !r.active[i] {
+				continue
+			}
+			if k == spectralTerm {
+				needFFT = true
+				clear(wk.acc[i])
+				continue
+			}
+			for im := lo; im < hi; im++ {
+				r.dots[i][im] = kernels.DotT(r.r[im*hw:(im+1)*hw], r.vs[i][im*hw:(im+1)*hw])
+			}
+		}
+		if !needFFT {
+			return
+		}
+		for im := lo; im < hi; im++ {
+			wk.fft.Forward(wk.spec, r.r[im*hw:(im+1)*hw])
+			for i, k := range r.kinds {
+				if k == spectralTerm && r.active[i] {
+					accumulateConjProduct(wk.acc[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
+				}
+			}
+		}
+	}
+}
+
+// addProduct adds t·v to dst, elementwise.
+func addProduct[F kernels.Float](dst, t, v []kernels.Complex[F]) {
+	t, v = t[:len(dst)], v[:len(dst)]
+	for q := range dst {
+		a, b := t[q], v[q]
+		dst[q].Re += a.Re*b.Re - a.Im*b.Im
+		dst[q].Im += a.Re*b.Im + a.Im*b.Re
+	}
+}
+
+// accumulateConjProduct adds conj(v)·z to acc in float64, elementwise.
+func accumulateConjProduct[F kernels.Float](acc []kernels.Complex[float64], v, z []kernels.Complex[F]) {
+	v, z = v[:len(acc)], z[:len(acc)]
+	for q := range acc {
+		ar, ai := float64(v[q].Re), float64(v[q].Im)
+		zr, zi := float64(z[q].Re), float64(z[q].Im)
+		acc[q].Re += ar*zr + ai*zi
+		acc[q].Im += ar*zi - ai*zr
+	}
+}
+
+// prepare makes the workers of the chunks a run over the images will use.
+func (s *precisionStep[F]) prepare() {
+	chunks := kernels.ParallelChunks(s.n, nil)
+	for c := 0; c < chunks; c++ {
+		s.run.worker(c, s.h, s.w)
+	}
+}
+
+// kind implements stepEvaluator.
+func (s *precisionStep[F]) kind() string { return "fused-" + string(precisionOf[F]()) }
+
+// close implements stepEvaluator.
+func (s *precisionStep[F]) close() error {
+	s.team.Close()
+	s.obj.Close()
+	return nil
+}
+
+// setStep implements stepEvaluator: x, g and p are rounded to F, and the
+// spectral terms' operands transformed.
+func (s *precisionStep[F]) setStep(x, g, p []float64) ([]param.Reduction, error) {
+	r := s.run
+	kernels.Convert(r.x, x)
+	for i := range r.kinds {
+		v := g
+		if i == 1 {
+			v = p
+		}
+		kernels.Convert(r.vs[i], v)
+	}
+	if r.spectral() {
+		s.prepare()
+		r.phase = runSpectra
+		s.team.Run(s.n)
+	}
+	s.loaded = true
+	return nil, nil
+}
+
+// setParams loads the parameters of every term for an advance.
+func (s *precisionStep[F]) setParams(params [][]float64) error {
+	r := s.run
+	for i, k := range r.kinds {
+		th := params[i]
+		if k == scalarTerm {
+			if len(th) != 1 {
+				return fmt.Errorf("step loss: term %d has %d parameters, want 1", i, len(th))
+			}
+			r.coef[i] = s.signs[i] * th[0]
+			continue
+		}
+		if len(th) != s.h*s.w {
+			return fmt.Errorf("step loss: pc term %d has %d parameters, want %d (%d×%d)", i, len(th), s.h*s.w, s.h, s.w)
+		}
+		s.plan64.Forward(s.spec64, th)
+		c := s.signs[i]
+		for q, t := range s.spec64 {
+			r.ts[i][q] = kernels.Complex[F]{Re: F(c * t.Re), Im: F(c * t.Im)}
+		}
+	}
+	return nil
+}
+
+// advance writes x⁺ for params into run.xPlus.
+func (s *precisionStep[F]) advance(params [][]float64) error {
+	if !s.loaded {
+		return fmt.Errorf("step loss: SetStep was not called")
+	}
+	if err := s.setParams(params); err != nil {
+		return err
+	}
+	s.prepare()
+	s.run.phase = runAdvance
+	s.team.Run(s.n)
+	return nil
+}
+
+// next implements stepEvaluator.
+func (s *precisionStep[F]) next(dst []float64, params [][]float64) error {
+	if err := s.advance(params); err != nil {
+		return err
+	}
+	kernels.Convert(dst, s.run.xPlus)
+	return nil
+}
+
+// evaluate returns the mean of fk(xk⁺) and, for the terms with grads[i] not
+// nil, adds their gradients.
+func (s *precisionStep[F]) evaluate(params, grads [][]float64) (float64, error) {
+	if err := s.advance(params); err != nil {
+		return 0, err
+	}
+	r := s.run
+	var rg []F
+	if grads != nil {
+		rg = r.r
+	}
+	if err := s.obj.Eval(s.vals, rg, r.xPlus); err != nil {
+		return 0, fmt.Errorf("step loss: %w", err)
+	}
+	var sum float64
+	for _, v := range s.vals {
+		sum += v
+	}
+	inv := 1 / float64(s.n)
+	if grads == nil {
+		return sum * inv, nil
+	}
+	for i := range r.kinds {
+		r.active[i] = grads[i] != nil
+	}
+	r.phase = runAdjoint
+	chunks := s.team.Run(s.n)
+	for i, k := range r.kinds {
+		if grads[i] == nil {
+			continue
+		}
+		c := s.signs[i] * inv
+		if k == scalarTerm {
+			var d float64
+			for _, v := range r.dots[i] {
+				d += v
+			}
+			grads[i][0] += c * d
+			continue
+		}
+		copy(s.total, r.workers[0].acc[i])
+		for w := 1; w < chunks; w++ {
+			for q, v := range r.workers[w].acc[i] {
+				s.total[q].Re += v.Re
+				s.total[q].Im += v.Im
+			}
+		}
+		s.plan64.Inverse(s.img64, s.total)
+		for j, v := range s.img64 {
+			grads[i][j] += c * v
+		}
+	}
+	return sum * inv, nil
+}
+
+// eval implements stepEvaluator.
+func (s *precisionStep[F]) eval(params, grads [][]float64) (float64, error) {
+	return s.evaluate(params, grads)
+}
+
+// evalBlock implements stepEvaluator: the adjoint of the other term is not
+// computed; its contribution to x⁺ is (it costs one product per pixel of a
+// spectrum, or one multiply–add per pixel).
+func (s *precisionStep[F]) evalBlock(b int, params [][]float64, grad []float64) (float64, error) {
+	if b < 0 || b >= len(params) {
+		return 0, fmt.Errorf("step loss: no term %d", b)
+	}
+	grads := s.blockGrads[:len(params)]
+	clear(grads)
+	grads[b] = grad
+	return s.evaluate(params, grads)
+}
+
+// bytes implements stepEvaluator.
+func (s *precisionStep[F]) bytes() int64 {
+	var z F
+	size := int64(8)
+	if _, ok := any(z).(float32); ok {
+		size = 4
+	}
+	r := s.run
+	t := size * int64(len(r.x)+len(r.xPlus)+len(r.r))
+	for i := range r.kinds {
+		t += size * int64(len(r.vs[i])+2*len(r.specs[i])+2*len(r.ts[i]))
+		t += 8 * int64(len(r.dots[i]))
+	}
+	for _, wk := range r.workers {
+		if wk == nil {
+			continue
+		}
+		t += size * int64(len(wk.img)+2*len(wk.spec))
+		for _, a := range wk.acc {
+			t += 16 * int64(len(a))
+		}
+	}
+	return t + 16*int64(len(s.spec64)+len(s.total)) + 8*int64(len(s.img64)+len(s.vals))
+}
