@@ -76,14 +76,14 @@ type Manifest struct {
 	// is the number of steps after which the training functions met the
 	// tolerance when the run went on for the validation functions (0: they
 	// did not, or the rule is off).
-	StopOnValidation bool       `json:"stop_on_validation,omitempty"`
-	ValPatience      int        `json:"val_patience,omitempty"`
-	TrainTolSteps    int        `json:"train_tol_steps,omitempty"`
+	StopOnValidation bool `json:"stop_on_validation,omitempty"`
+	ValPatience      int  `json:"val_patience,omitempty"`
+	TrainTolSteps    int  `json:"train_tol_steps,omitempty"`
 	// Precision is Config.Precision when it is not float64 (absent: float64).
-	Precision Precision `json:"precision,omitempty"`
-	Steps            []StepInfo `json:"steps"`
-	Finished         bool       `json:"finished"`
-	StopCause        string     `json:"stop_reason,omitempty"`
+	Precision Precision  `json:"precision,omitempty"`
+	Steps     []StepInfo `json:"steps"`
+	Finished  bool       `json:"finished"`
+	StopCause string     `json:"stop_reason,omitempty"`
 	// Checksums holds the SHA-256 (hex) of every parameter and state file
 	// the manifest commits, by its slash-separated path relative to the
 	// checkpoint directory ("params/theta_00002.npy"). Readers verify a file

@@ -122,12 +122,12 @@ type precisionRun[F kernels.Float] struct {
 	x       []F    // the step's iterates
 	vs      [][]F  // g, then p: the terms' operands
 	specs   [][]kernels.Complex[F]
-	coef    []float64                // scalar terms: sign·θ
-	ts      [][]kernels.Complex[F]   // spectral terms: sign·θ̂ rounded to F
-	xPlus   []F                      // x⁺
-	r       []F                      // ∇f(x⁺)
-	dots    [][]float64              // scalar terms: ⟨rk, vk⟩ per image
-	workers []*precisionWorker[F]    // per chunk
+	coef    []float64              // scalar terms: sign·θ
+	ts      [][]kernels.Complex[F] // spectral terms: sign·θ̂ rounded to F
+	xPlus   []F                    // x⁺
+	r       []F                    // ∇f(x⁺)
+	dots    [][]float64            // scalar terms: ⟨rk, vk⟩ per image
+	workers []*precisionWorker[F]  // per chunk
 }
 
 // precisionWorker is one chunk's FFT plan and scratch.
