@@ -32,6 +32,9 @@ type LearnedInfo struct {
 	// greedy steps, or over unrolled and Banert epochs); 0 if unknown. The
 	// break-even counts of eval divide it by the time saved per problem.
 	TrainSeconds float64
+	// TrainPrecision is the arithmetic a greedy optimizer was trained in
+	// ("" for float64 or not recorded). Learned steps are applied in float64.
+	TrainPrecision greedy.Precision
 }
 
 // noteUnverified tells the user which checkpoints loaded without checksums.
@@ -39,6 +42,9 @@ func noteUnverified(env *Env, infos []*LearnedInfo, dirs []string) {
 	for i, info := range infos {
 		if info.Unverified {
 			fmt.Fprintf(env.Stderr, "note: %s predates checksums (written by an older l2o): its parameter files are loaded unverified\n", dirs[i])
+		}
+		if info.TrainPrecision != "" && info.TrainPrecision != greedy.Float64 {
+			fmt.Fprintf(env.Stderr, "note: %s was trained in %s; its steps are applied in float64\n", dirs[i], info.TrainPrecision)
 		}
 	}
 }
@@ -143,7 +149,7 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 		for _, st := range man.Steps {
 			secs += st.Seconds
 		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified(), TrainSeconds: secs}, nil
+		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision}, nil
 	},
 }
 

@@ -68,9 +68,9 @@ func runReport(env *Env, args []string) error {
 		if len(k) > 0 && rep.Kernels == nil {
 			rep.Kernels, rep.KernelColumns = k, cols
 		}
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (%s; inner solver %s; λ %s, μ %s; stopped: %s), from %s.",
+		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (%s; inner solver %s in %s; λ %s, μ %s; stopped: %s), from %s.",
 			l.Name(), l.Steps, man.NTrain, man.Problem, man.H, man.W, orNone(man.Conventions.String()), orNone2(man.InnerSettings, man.Inner),
-			man.Lambda, man.Mu, man.StopCause, dir))
+			orFloat64(man.Precision), man.Lambda, man.Mu, man.StopCause, dir))
 	}
 	index, err := rep.Write(*out)
 	if err != nil {
@@ -108,4 +108,13 @@ func orNone2(a, b string) string {
 		return b
 	}
 	return a
+}
+
+// orFloat64 names a checkpoint's training precision (float64 when none is
+// recorded).
+func orFloat64(p greedy.Precision) string {
+	if p == "" {
+		return string(greedy.Float64)
+	}
+	return string(p)
 }

@@ -32,6 +32,7 @@ type greedyFlags struct {
 	Protocol  string
 	Force     bool
 	Diverge   float64
+	Precision string
 }
 
 func runTrainGreedy(env *Env, args []string) error {
@@ -54,6 +55,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.Float64Var(&gf.Diverge, "diverge-factor", greedy.DefaultDivergeFactor, "stop with an error when the mean training objective exceeds this many times its starting value (0: off)")
 	fs.StringVar(&gf.Out, "out", "runs/greedy", "checkpoint directory")
 	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
+	fs.StringVar(&gf.Precision, "precision", "float64", "arithmetic of the step losses and training iterates: float64, or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur and Huber-TV; parameters stay float64); recorded in the checkpoint")
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
 	fs.StringVar(&gf.CertKind, "certificate", "lyapunov", "certificate for --stop-when-certified: paper (the paper's P(ε1, ε2) with a γ making C1, C2 > 0) or lyapunov (the tool's own bound)")
@@ -93,6 +95,10 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	prec, err := greedy.ParsePrecision(gf.Precision)
+	if err != nil {
+		return usagef("--precision: %v", err)
+	}
 	lam, err := greedy.ParseSchedule(gf.Lambda)
 	if err != nil {
 		return usagef("--lambda: %v", err)
@@ -119,14 +125,17 @@ func runTrainGreedy(env *Env, args []string) error {
 	if gf.Tau >= 2/train.L && !gf.Force {
 		return usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f, and greedy training diverges; use --tau 0 (1/L), or pass --force to train anyway", gf.Tau, 2/train.L, train.L)
 	}
+	if err := greedy.CheckPrecision(method, train, prec); err != nil {
+		return usagef("--precision %s: %v", prec, err)
+	}
 	if gf.Inner == "closed" && !train.LeastSquares() {
 		return usagef("--inner closed needs a least-squares problem; %s has regularizer %s", prob.Name, prob.Reg)
 	}
 	if preset != nil {
 		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(preset, " "))
 	}
-	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver → %s\n",
-		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), inner.Name(), gf.Out)
+	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver in %s → %s\n",
+		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), inner.Name(), prec, gf.Out)
 	if val != nil {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, vf.Scales)
 	}
@@ -149,7 +158,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
-		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: prec, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {
 			mark := ""

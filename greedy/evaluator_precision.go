@@ -38,6 +38,25 @@ func ParsePrecision(s string) (Precision, error) {
 	return "", fmt.Errorf("unknown precision %q: use float64 or float32", s)
 }
 
+// CheckPrecision returns nil if the step loss of m on o can be computed in
+// prec, or the reason it cannot (an unknown precision, a term or an
+// objective without a float32 path).
+func CheckPrecision(m param.Method, o *problem.Objective, prec Precision) error {
+	prec, err := ParsePrecision(string(prec))
+	if err != nil || prec == Float64 {
+		return err
+	}
+	if _, err := precisionTerms(m); err != nil {
+		return err
+	}
+	obj, err := problem.NewFusedObjective[float32](o)
+	if err != nil {
+		return fmt.Errorf("float32 needs a deblurring objective with a separable blur and Huber-TV or no regularizer: %w", err)
+	}
+	obj.Close()
+	return nil
+}
+
 // orDefault returns p, or Float64 for the zero value.
 func (p Precision) orDefault() Precision {
 	if p == "" {
