@@ -9,34 +9,26 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// Precision is the floating-point type a greedy step loss computes in.
-// The parameters (θ, φ), the loss values and the inner solvers stay float64
-// whatever the precision; Float32 changes the per-pixel work (iterates, ∇f,
-// the spectra of the convolution terms).
-type Precision string
+// Precision is the floating-point type a greedy step loss computes in
+// (problem.Precision). The parameters (θ, φ), the loss values and the inner
+// solvers stay float64 whatever the precision; Float32 changes the per-pixel
+// work (iterates, ∇f, the spectra of the convolution terms).
+type Precision = problem.Precision
 
 // The precisions.
 const (
 	// Float64 is the default: every path of the step loss.
-	Float64 Precision = "float64"
+	Float64 = problem.Float64
 	// Float32 computes x⁺, f, ∇f and the spectral terms in float32 (sums in
 	// float64; see kernels.Float). Supported for methods whose terms are PS
 	// or PC (ps, pc, m-ps, m-pc, and mixes of the two) on objectives with a
 	// fused float32 evaluation (problem.FusedObjective: separable blur with
 	// Huber-TV or no regularizer, as Problem 1).
-	Float32 Precision = "float32"
+	Float32 = problem.Float32
 )
 
 // ParsePrecision parses "float64" or "float32" ("" means Float64).
-func ParsePrecision(s string) (Precision, error) {
-	switch Precision(s) {
-	case "", Float64:
-		return Float64, nil
-	case Float32:
-		return Float32, nil
-	}
-	return "", fmt.Errorf("unknown precision %q: use float64 or float32", s)
-}
+func ParsePrecision(s string) (Precision, error) { return problem.ParsePrecision(s) }
 
 // CheckPrecision returns nil if the step loss of m on o can be computed in
 // prec, or the reason it cannot (an unknown precision, a term or an
@@ -57,8 +49,8 @@ func CheckPrecision(m param.Method, o *problem.Objective, prec Precision) error 
 	return nil
 }
 
-// orDefault returns p, or Float64 for the zero value.
-func (p Precision) orDefault() Precision {
+// orFloat64 returns p, or Float64 for "".
+func orFloat64(p Precision) Precision {
 	if p == "" {
 		return Float64
 	}

@@ -77,7 +77,7 @@ func NewStepLossIn(m param.Method, o *problem.Objective, tau float64, prec Preci
 	if _, err := ParsePrecision(string(prec)); err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
-	return newStepLoss(m, o, tau, stepPaths{precision: prec.orDefault()})
+	return newStepLoss(m, o, tau, stepPaths{precision: orFloat64(prec)})
 }
 
 // newStepLoss builds the loss on the paths that paths allows.

@@ -272,7 +272,7 @@ func compatible(old, cur *Manifest) error {
 		{"validation lookahead", old.ValLookahead, cur.ValLookahead},
 		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
 		{"validation patience", old.ValPatience, cur.ValPatience},
-		{"precision", old.Precision.orDefault(), cur.Precision.orDefault()},
+		{"precision", orFloat64(old.Precision), orFloat64(cur.Precision)},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

@@ -46,11 +46,10 @@ type trainer struct {
 	valBest  float64
 	valStale int
 	valGrad  []float64
-	// prec is the run's precision; with Float32, obj32 evaluates ∇f at the
-	// iterates in float32 through x32 and g32.
-	prec     Precision
-	obj32    *problem.FusedObjective[float32]
-	x32, g32 []float32
+	// prec is the run's precision; eo evaluates f and ∇f at the training
+	// iterates in it (o itself for float64).
+	prec Precision
+	eo   *problem.Objective
 	// warm is where the next inner solve starts with Config.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
 	warm []float64
@@ -113,12 +112,9 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		tr.close()
 		return nil, err
 	}
-	if tr.prec == Float32 {
-		if tr.obj32, err = problem.NewFusedObjective[float32](o); err != nil {
-			tr.close()
-			return nil, fmt.Errorf("greedy: training in float32: %w", err)
-		}
-		tr.x32, tr.g32 = make([]float32, len(o.X0)), make([]float32, len(o.X0))
+	if tr.eo, err = o.InPrecision(tr.prec); err != nil {
+		tr.close()
+		return nil, fmt.Errorf("greedy: training in %s: %w", tr.prec, err)
 	}
 	if cfg.WarmStart && isReduced(cfg.Method) {
 		tr.close()
@@ -130,11 +126,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	}
 	tr.sp = &Subproblem{Loss: tr.loss, Quadratic: o.LeastSquares()}
 	tr.res = &Result{Manifest: tr.man}
-	tr.x = append([]float64(nil), o.X0...)
-	if tr.prec == Float32 {
-		kernels.Convert(tr.x32, tr.x)
-		kernels.Convert(tr.x, tr.x32) // x⁰ rounded to float32
-	}
+	tr.x = tr.x0()
 	tr.xprev = append([]float64(nil), tr.x...)
 	tr.vals = make([]float64, o.N)
 	tr.grad = make([]float64, len(tr.x))
@@ -193,23 +185,12 @@ func (tr *trainer) close() {
 	if tr.loss != nil {
 		tr.loss.Close()
 	}
-	if tr.obj32 != nil {
-		tr.obj32.Close()
-	}
 }
 
 // gradients computes f_k(x_k) into vals (may be nil) and ∇f_k(x_k) into grad
 // in the run's precision.
 func (tr *trainer) gradients(vals, grad, x []float64) error {
-	if tr.obj32 == nil {
-		return tr.o.Eval(vals, grad, x, tr.ws)
-	}
-	kernels.Convert(tr.x32, x)
-	if err := tr.obj32.Eval(vals, tr.g32, tr.x32); err != nil {
-		return err
-	}
-	kernels.Convert(grad, tr.g32)
-	return nil
+	return tr.eo.Eval(vals, grad, x, tr.ws)
 }
 
 // open prepares the checkpoint directory: with Resume it checks that the
@@ -304,14 +285,14 @@ func blockNorms(g []float64, n int) []float64 {
 	return out
 }
 
-// x0 returns the starting points in the run's precision.
+// x0 returns a copy of the starting points in the run's precision.
 func (tr *trainer) x0() []float64 {
-	if tr.prec != Float32 {
-		return tr.o.X0
+	x := append([]float64(nil), tr.o.X0...)
+	if tr.prec == Float32 {
+		for i, v := range x {
+			x[i] = float64(float32(v))
+		}
 	}
-	x := make([]float64, len(tr.o.X0))
-	kernels.Convert(tr.x32, tr.o.X0)
-	kernels.Convert(x, tr.x32)
 	return x
 }
 

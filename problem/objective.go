@@ -34,6 +34,9 @@ type Objective struct {
 	// objectives built by hand.
 	Problem     string
 	Conventions Conventions
+
+	// single, if set, evaluates Eval in float32 (InPrecision).
+	single *singleEval
 }
 
 // Setting describes where the functions come from, for output files: the
@@ -48,6 +51,9 @@ func (o *Objective) Setting() map[string]string {
 	}
 	if o.Problem != "" {
 		s["problem"] = o.Problem
+	}
+	if o.single != nil {
+		s["precision"] = string(Float32)
 	}
 	for k, v := range o.Conventions {
 		s[k] = v
@@ -84,6 +90,10 @@ func (o *Objective) Subset(idx []int) (*Objective, error) {
 			s.Truth = append(s.Truth, o.Truth[k*hw:(k+1)*hw]...)
 		}
 	}
+	if o.single != nil {
+		s.single = nil
+		return s.InPrecision(Float32)
+	}
 	return &s, nil
 }
 
@@ -108,6 +118,9 @@ func (o *Objective) Eval(vals, grad, x []float64, ws *Workspace) error {
 	}
 	if grad != nil && len(grad) != len(x) {
 		return fmt.Errorf("objective: gradient has %d values, want %d", len(grad), len(x))
+	}
+	if o.single != nil {
+		return o.single.eval(vals, grad, x)
 	}
 	if ws == nil {
 		ws = &Workspace{}

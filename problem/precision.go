@@ -3,6 +3,7 @@ package problem
 import (
 	"fmt"
 	"runtime"
+	"sync"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -95,3 +96,97 @@ func (e *FusedObjective[F]) Eval(vals []float64, grad, x []F) error {
 // Close stops the goroutines of the evaluation; a later Eval starts them
 // again.
 func (e *FusedObjective[F]) Close() { e.team.Close() }
+
+// Precision names the floating-point type an evaluation computes in.
+type Precision string
+
+// The precisions.
+const (
+	// Float64 is the default: every evaluation.
+	Float64 Precision = "float64"
+	// Float32 evaluates f and ∇f in float32 through FusedObjective[float32]
+	// (values summed in float64; see kernels.Float): objectives of the
+	// fused kind only (a separable blur with Huber-TV or no regularizer, as
+	// Problem 1's).
+	Float32 Precision = "float32"
+)
+
+// ParsePrecision parses "float64" or "float32" ("" means Float64).
+func ParsePrecision(s string) (Precision, error) {
+	switch Precision(s) {
+	case "", Float64:
+		return Float64, nil
+	case Float32:
+		return Float32, nil
+	}
+	return "", fmt.Errorf("unknown precision %q: use float64 or float32", s)
+}
+
+// InPrecision returns o evaluated in precision p: for Float64 o itself (or,
+// for an objective already in float32, a float64 copy); for Float32 a copy
+// whose Eval (and Mean) rounds the iterates to float32, computes f and ∇f in
+// float32 (FusedObjective[float32]) and returns them as float64 values. The
+// copy shares o's data; its Setting records "precision": "float32", and its
+// Subsets stay in float32. Methods that run on it keep their own vector
+// arithmetic (steps, momentum, line searches) in float64: what changes is
+// every evaluation of f and ∇f, their dominant cost. Graph evaluations
+// (GraphValue, GraphGrad) stay float64. It returns an error for objectives
+// without a fused float32 evaluation.
+func (o *Objective) InPrecision(p Precision) (*Objective, error) {
+	p, err := ParsePrecision(string(p))
+	if err != nil {
+		return nil, err
+	}
+	c := *o
+	c.single = nil
+	if p == Float64 {
+		if o.single == nil {
+			return o, nil
+		}
+		return &c, nil
+	}
+	f, err := NewFusedObjective[float32](&c)
+	if err != nil {
+		return nil, fmt.Errorf("float32 evaluation: %w", err)
+	}
+	n := o.N * o.ImageLen()
+	c.single = &singleEval{f: f, x: make([]float32, n), g: make([]float32, n)}
+	return &c, nil
+}
+
+// Precision returns the precision Eval computes in.
+func (o *Objective) Precision() Precision {
+	if o.single != nil {
+		return Float32
+	}
+	return Float64
+}
+
+// singleEval is an Objective's float32 evaluation: the fused evaluator and
+// its float32 copies of the iterate and the gradient, used by one Eval at a
+// time.
+type singleEval struct {
+	mu   sync.Mutex
+	f    *FusedObjective[float32]
+	x, g []float32
+}
+
+func (s *singleEval) eval(vals, grad, x []float64) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(x) != len(s.x) {
+		return fmt.Errorf("objective: iterate has %d values, want %d", len(x), len(s.x))
+	}
+	kernels.Convert(s.x, x)
+	var g []float32
+	if grad != nil {
+		g = s.g
+	}
+	if err := s.f.Eval(vals, g, s.x); err != nil {
+		return err
+	}
+	if grad != nil {
+		kernels.Convert(grad, s.g)
+	}
+	return nil
+}

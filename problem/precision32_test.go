@@ -202,3 +202,82 @@ func TestFusedObjectiveFloat32DoesNotAllocate(t *testing.T) {
 		t.Errorf("Eval allocates %v times per call", a)
 	}
 }
+
+// TestInPrecision checks Objective.InPrecision: the float32 objective's
+// Eval equals FusedObjective[float32] at the rounded iterate (bitwise), is
+// within 1e-5 of float64, records its precision in Setting, keeps it in
+// Subsets (which agree with the subsets of the values) and back to float64;
+// objectives without a fused path are refused.
+func TestInPrecision(t *testing.T) {
+	o := p1Objective(t, 4, 24, 20, kernels.Zero, 3)
+	s, err := o.InPrecision(Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Precision() != Float32 || o.Precision() != Float64 || s.Setting()["precision"] != "float32" || o.Setting()["precision"] != "" {
+		t.Fatalf("precisions %s, %s; settings %q, %q", s.Precision(), o.Precision(), s.Setting()["precision"], o.Setting()["precision"])
+	}
+	x := randVec(rand.New(rand.NewPCG(1, 2)), len(o.X0), 0.2)
+	v, g := make([]float64, o.N), make([]float64, len(x))
+	if err := s.Eval(v, g, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	e, err := NewFusedObjective[float32](o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	v32, g32 := make([]float64, o.N), make([]float32, len(x))
+	if err := e.Eval(v32, g32, to32(x)); err != nil {
+		t.Fatal(err)
+	}
+	for i := range g {
+		if g[i] != float64(g32[i]) {
+			t.Fatalf("∇f[%d] = %v, FusedObjective[float32] gives %v", i, g[i], g32[i])
+		}
+	}
+	v64, g64 := make([]float64, o.N), make([]float64, len(x))
+	if err := o.Eval(v64, g64, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	if d := rel2(g32, g64); d > 1e-5 {
+		t.Errorf("float32 ∇f differs from float64 by %.2g", d)
+	}
+	sub, err := s.Subset([]int{2, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sub.Precision() != Float32 || sub.N != 2 {
+		t.Fatalf("subset: precision %s, N = %d", sub.Precision(), sub.N)
+	}
+	hw := o.ImageLen()
+	xs := append(append([]float64(nil), x[2*hw:3*hw]...), x[:hw]...)
+	vs := make([]float64, 2)
+	if err := sub.Eval(vs, nil, xs, nil); err != nil {
+		t.Fatal(err)
+	}
+	if vs[0] != v[2] || vs[1] != v[0] {
+		t.Errorf("subset values %v, want %v, %v", vs, v[2], v[0])
+	}
+	back, err := s.InPrecision(Float64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vb := make([]float64, o.N)
+	if err := back.Eval(vb, nil, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	for k := range vb {
+		if vb[k] != v64[k] {
+			t.Fatalf("back in float64: f_%d = %v, want %v", k, vb[k], v64[k])
+		}
+	}
+	ct := *o
+	ct.A = Identity{}
+	if _, err := ct.InPrecision(Float32); err == nil {
+		t.Error("an objective without a blur accepted in float32")
+	}
+	if _, err := o.InPrecision("float16"); err == nil {
+		t.Error("float16 accepted")
+	}
+}
