@@ -179,6 +179,7 @@ func runEval(env *Env, args []string) error {
 	shifts := fs.StringSlice("shift", nil, "also evaluate out of distribution, the learned parameters applied unchanged: sigma=S (blur width), noise=V, size=N (size-free parametrizations: ps, pc-k), images=phantoms|DATA (other images, resampled), or all ("+strings.Join(allShifts, ",")+"); curves in OUT/shift/, table in OUT/shift.md")
 	shiftAt := fs.IntSlice("shift-at", []int{10, 50, 100, 200}, "iterations reported in the --shift table")
 	breakEvenAt := fs.Float64("break-even-at", 1e-4, "target mean optimality of the break-even counts (problems after which training pays for itself); 0: none")
+	precision := fs.String("precision", "float64", "arithmetic of every method's f and ∇f evaluations: float64, or float32 (deblurring with a separable blur and Huber-TV; iterates rounded to float32 before each evaluation, the methods' own vector updates in float64); the curves measure f and optimality in float64 and record the precision")
 	var protocol string
 	addProtocol(fs, &protocol)
 	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
@@ -199,6 +200,13 @@ func runEval(env *Env, args []string) error {
 	}
 	if *breakEvenAt < 0 || *breakEvenAt >= 1 || math.IsNaN(*breakEvenAt) {
 		return usagef("--break-even-at %g: give a mean optimality in (0, 1), or 0 for none", *breakEvenAt)
+	}
+	prec, err := problem.ParsePrecision(*precision)
+	if err != nil {
+		return usagef("--precision: %v", err)
+	}
+	if len(shiftSpecs) > 0 && prec != problem.Float64 {
+		return usagef("--shift evaluates in float64: drop --precision %s or --shift", prec)
 	}
 	lock, err := lockOut("--out", *out)
 	if err != nil {
@@ -278,13 +286,16 @@ func runEval(env *Env, args []string) error {
 	if err := checkTrainedSize(infos, *params, test); err != nil {
 		return err
 	}
+	if _, err := test.InPrecision(prec); err != nil {
+		return usagef("--precision %s: %v", prec, err)
+	}
 	noteUnverified(env, infos, *params)
 	mt := newMeter(env.Stderr)
 	fstar, err := optimumProgress(env, mt, test, *fstarMethod, *fstarIters, *cache)
 	if err != nil {
 		return err
 	}
-	curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: *iters, Progress: evalProgress(mt, ms, *iters, test.N)})
+	curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: *iters, Precision: prec, Progress: evalProgress(mt, ms, *iters, test.N)})
 	if err != nil {
 		return err
 	}

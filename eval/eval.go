@@ -89,6 +89,12 @@ type Options struct {
 	// DivergeAbove is the mean optimality above which a method counts as
 	// diverged (Curve.DivergedAt); 0 means DefaultDivergeAbove.
 	DivergeAbove float64
+	// Precision is the arithmetic the methods evaluate f and ∇f in
+	// (problem.Objective.InPrecision; "" is float64). The curves measure f,
+	// the gradient norms, the optimality and PSNR of the methods' iterates
+	// in float64 whatever it is, so that a float32 curve shows what float32
+	// evaluations reach; the curves' Setting records "precision".
+	Precision problem.Precision
 }
 
 // DefaultDivergeAbove is the mean optimality (f − f*)/(f(x⁰) − f*) above
@@ -146,6 +152,10 @@ func Run(o *problem.Objective, fstar []float64, methods []baselines.Method, opt 
 		return nil, fmt.Errorf("eval: ground truth has %d values, iterates %d", len(o.Truth), len(o.X0))
 	}
 
+	mo, err := o.InPrecision(opt.Precision)
+	if err != nil {
+		return nil, fmt.Errorf("eval: %w", err)
+	}
 	var curves []*Curve
 	for _, m := range methods {
 		if m == nil {
@@ -155,7 +165,7 @@ func Run(o *problem.Objective, fstar []float64, methods []baselines.Method, opt 
 		if limit <= 0 {
 			limit = DefaultDivergeAbove
 		}
-		c, err := runOne(o, fstar, m, T, psnrAt, limit, opt.Progress)
+		c, err := runOne(o, mo, fstar, m, T, psnrAt, limit, opt.Progress)
 		if err != nil {
 			return curves, err
 		}
@@ -183,9 +193,11 @@ type rejecter interface{ Rejected() int }
 // when the method has no safeguard).
 type acceptor interface{ Acceptance() []float64 }
 
-func runOne(o *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int)) (*Curve, error) {
+// runOne runs method m on mo (o in the evaluations' precision) and records
+// its iterates on o.
+func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int)) (*Curve, error) {
 	name := m.Name()
-	it, err := m.Start(o)
+	it, err := m.Start(mo)
 	if err != nil {
 		return nil, fmt.Errorf("eval: starting %s: %w", name, err)
 	}
@@ -194,7 +206,7 @@ func runOne(o *problem.Objective, fstar []float64, m baselines.Method, T int, ps
 		vals: make([]float64, o.N), grad: make([]float64, len(o.X0)),
 		c: &Curve{
 			Method:     name,
-			Setting:    o.Setting(),
+			Setting:    mo.Setting(),
 			Iter:       make([]int, 0, T+1),
 			Seconds:    make([]float64, 0, T+1),
 			F:          make([][]float64, 0, T+1),

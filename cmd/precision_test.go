@@ -1,0 +1,79 @@
+package cmd
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+)
+
+// TestEvalFloat32OnTrainingFunctions trains M-PC in float32 and runs it with
+// eval --set train --precision float32 on its training functions: the mean
+// objective after t iterations matches the training record after step t−1 to
+// 1e-5 (training forms x⁺ in float32, eval in float64 from float32
+// gradients), the curves record the precision, and a problem without a
+// float32 path exits with 2.
+func TestEvalFloat32OnTrainingFunctions(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "3", "--max-steps", "4",
+		"--precision", "float32", "--out", dir}, &out, &errb); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errb.String())
+	}
+	evalDir := filepath.Join(t.TempDir(), "eval")
+	errb.Reset()
+	if code := Main([]string{"eval", "--params", dir, "--set", "train", "--n-test", "3", "--methods", "nag", "--iters", "4",
+		"--precision", "float32", "--fstar-iters", "50", "--cache", t.TempDir(), "--out", evalDir}, &out, &errb); code != 0 {
+		t.Fatalf("eval --precision float32: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "trained in float32") {
+		t.Errorf("no note on the training precision: %s", errb.String())
+	}
+	m, err := greedy.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join(evalDir, "curves.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	curves, err := eval.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range curves {
+		if c.Setting["precision"] != "float32" {
+			t.Errorf("%s: setting precision %q", c.Method, c.Setting["precision"])
+		}
+	}
+	c := curves[0]
+	for step := range m.Steps {
+		var mean float64
+		for _, v := range c.F[step+1] {
+			mean += v / float64(len(c.F[step+1]))
+		}
+		d := math.Abs(mean-m.Steps[step].MeanF) / m.Steps[step].MeanF
+		t.Logf("iteration %d: eval %.12g, training %.12g (%.2g)", step+1, mean, m.Steps[step].MeanF, d)
+		if d > 1e-5 {
+			t.Errorf("iteration %d: mean f %.12g in float32 eval, training recorded %.12g", step+1, mean, m.Steps[step].MeanF)
+		}
+	}
+	for _, bad := range [][]string{
+		{"--problem", "ct-small", "--size", "16", "--precision", "float32"},
+		{"--precision", "half"},
+		{"--precision", "float32", "--shift", "noise=0.02"},
+	} {
+		errb.Reset()
+		args := append([]string{"eval", "--methods", "gd", "--n-test", "2", "--iters", "2", "--fstar-iters", "10", "--cache", t.TempDir(),
+			"--out", filepath.Join(t.TempDir(), "x")}, bad...)
+		if code := Main(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "precision") {
+			t.Errorf("%v: exit %d, want 2 naming the precision (%s)", bad, code, errb.String())
+		}
+	}
+}
