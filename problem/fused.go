@@ -76,16 +76,20 @@ func (o *Objective) evalFused(vals, grad, x []float64, ws *Workspace, b *Blur, s
 func fusedImages[F kernels.Float](fp fusedProblem[F], vals []float64, grad, x []F, sc *fusedScratchT[F], lo, hi int) {
 	h, w, hw := fp.h, fp.w, fp.h*fp.w
 	sc.res = growT(sc.res, hw)
-	sc.up = growT(sc.up, w)
+	sc.up = growT(sc.up, 3*w) // w for huberTVImage's Ψ1 row, 2w for its vector kernel
 	for k := lo; k < hi; k++ {
 		xk, yk := x[k*hw:(k+1)*hw], fp.y[k*hw:(k+1)*hw]
 		fp.sep.applyImage(sc.res, xk, h, w, fp.s, &sc.blur)
 		var data float64
 		res := sc.res[:len(yk)]
-		for i, y := range yk {
-			r := res[i] - y
-			res[i] = r
-			data += float64(r) * float64(r)
+		if is32[F]() && residual32 != nil {
+			data = residual32(as32(res), as32(yk))
+		} else {
+			for i, y := range yk {
+				r := res[i] - y
+				res[i] = r
+				data += float64(r) * float64(r)
+			}
 		}
 		var gk []F
 		if grad != nil {
@@ -110,7 +114,8 @@ func fusedImages[F kernels.Float](fp fusedProblem[F], vals []float64, grad, x []
 //	(DᵀΨ)[i,j] = Ψ1[i−1,j] − Ψ1[i,j] + Ψ2[i,j−1] − Ψ2[i,j].
 //
 // Per-pixel terms are computed in F (with ε/2, 1/(2ε), ε², ε and α rounded
-// to F) and summed in float64. up is scratch for one row (w values).
+// to F) and summed in float64. up is scratch for one row (w values; 3w
+// lets float32 run the vector row kernel, huberTVRow32, where it is set).
 func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, up []F) float64 {
 	var s float64
 	half, inv2 := F(eps64/2), F(1/(2*eps64))
@@ -118,6 +123,15 @@ func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, u
 	eps, alpha := F(eps64), F(alpha64)
 	if g != nil {
 		clear(up[:w])
+	}
+	// The vector row kernel (float32, GOEXPERIMENT=simd) needs 2w more
+	// values of scratch after up.
+	vec := g != nil && is32[F]() && huberTVRow32 != nil && w > 1 && len(up) >= 3*w
+	var vs []float32
+	var half32, inv232, eps232, eps32, alpha32 float32
+	if vec {
+		vs = as32(up[w : 3*w])
+		half32, inv232, eps232, eps32, alpha32 = float32(half), float32(inv2), float32(eps2), float32(eps), float32(alpha)
 	}
 	for i := 0; i < h; i++ {
 		row := x[i*w : (i+1)*w]
@@ -145,7 +159,12 @@ func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, u
 		up := up[:w]
 		next = next[:w]
 		var left F // Ψ2[i, j−1]
-		for j := 0; j < w-1; j++ {
+		j0 := 0
+		if vec {
+			s += huberTVRow32(as32(gr), as32(row[:w]), as32(next), as32(up), vs, half32, inv232, eps232, eps32, alpha32)
+			j0, left = w-1, F(vs[w-1])
+		}
+		for j := j0; j < w-1; j++ {
 			d1 := next[j] - row[j]
 			d2 := row[j+1] - row[j]
 			r2 := d1*d1 + d2*d2

@@ -203,6 +203,9 @@ func (sp *separableT[F]) adjointImage(dst, y []F, h, w int, s F, sc *blurScratch
 
 // combineRows writes out[j] = Σ_u c[u]·src[u·stride + j].
 func combineRows[F kernels.Float](out, src []F, stride int, c []F) {
+	if is32[F]() && combineRows32 != nil && combineRows32(as32(out), as32(src), stride, as32(c)) {
+		return
+	}
 	n := len(out)
 	if len(c) == 5 {
 		c0, c1, c2, c3, c4 := c[0], c[1], c[2], c[3], c[4]
@@ -242,6 +245,9 @@ func combineRows[F kernels.Float](out, src []F, stride int, c []F) {
 
 // correlateRow writes out[j] = Σ_v r[v]·in[j+v], len(in) ≥ len(out)+len(r)−1.
 func correlateRow[F kernels.Float](out, in, r []F) {
+	if is32[F]() && correlateRow32 != nil && correlateRow32(as32(out), as32(in), as32(r)) {
+		return
+	}
 	if len(r) == 5 {
 		r0, r1, r2, r3, r4 := r[0], r[1], r[2], r[3], r[4]
 		for j := range out {

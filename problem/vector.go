@@ -1,0 +1,47 @@
+package problem
+
+import (
+	"unsafe"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// Vector kernels for float32. A build with GOEXPERIMENT=simd on amd64 sets
+// them (vector_amd64.go, with simd/archsimd) when the CPU has AVX2; otherwise
+// they stay nil and the generic scalar loops run. Each computes what its
+// scalar loop computes, with the same operations in the same order in every
+// lane, so pixels and gradients are bitwise equal; sums accumulated in
+// float64 (residual, Huber-TV values) are added in another order.
+var (
+	// combineRows32 is combineRows for 3 or 5 coefficients (false: not done).
+	combineRows32 func(out, src []float32, stride int, c []float32) bool
+	// correlateRow32 is correlateRow for 3 or 5 coefficients.
+	correlateRow32 func(out, in, r []float32) bool
+	// residual32 replaces res by res − y and returns Σ res², in float64.
+	residual32 func(res, y []float32) float64
+	// huberTVRow32 is one row i of huberTVImage with a gradient: the
+	// columns 0 ≤ j < w−1 (the caller does the last one) given row, next
+	// (row i+1, or row itself for the last row), the gradient row gr, up
+	// (Ψ1 of row i−1, overwritten by row i's) and scratch of 2w values; it
+	// returns the row's Σ h_ε in float64 and leaves Ψ2[i, w−2] in scratch[w−1].
+	huberTVRow32 func(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) float64
+)
+
+// VectorKernels reports whether the float32 evaluations run vector kernels
+// (a GOEXPERIMENT=simd build on an amd64 CPU with AVX2).
+func VectorKernels() bool { return combineRows32 != nil }
+
+// is32 reports whether F is a 4-byte float (float32 or a type defined on it);
+// it is a constant in each instantiation.
+func is32[F kernels.Float]() bool {
+	var z F
+	return unsafe.Sizeof(z) == 4
+}
+
+// as32 views s as []float32 (same memory); only for F with is32[F]().
+func as32[F kernels.Float](s []F) []float32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&s[0])), len(s))
+}
