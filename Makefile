@@ -1,15 +1,25 @@
 GO ?= go
 
-.PHONY: all build test test-cuda bench lint fuzz demo
+.PHONY: all build build-simd test test-simd test-cuda bench lint fuzz demo
 
 all: lint test
 
 build:
 	$(GO) build -o bin/l2o ./cmd/l2o
 
-# The test command CI runs (README).
-test:
+# The float32 vector kernels (problem/vector_amd64.go) need Go's experimental
+# simd/archsimd: GOEXPERIMENT=simd, amd64 with AVX2. Without it the scalar
+# loops run; results are the same (gradients bitwise, see test-simd).
+build-simd:
+	GOEXPERIMENT=simd $(GO) build -o bin/l2o-simd ./cmd/l2o
+
+# The test command CI runs (README): every package, then the float32 paths
+# again with the vector kernels compiled in.
+test: test-simd
 	$(GO) test -count=1 ./...
+
+test-simd:
+	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision' ./problem ./greedy
 
 # CPU-against-CUDA agreement tests: run on a machine with a GPU.
 test-cuda:

@@ -268,18 +268,7 @@ func (r *precisionRun[F]) chunk(c, lo, hi int) {
 				wk.fft.Inverse(wk.img, spec)
 				img = wk.img[:len(x)]
 			}
-			for j, v := range x {
-				s := float64(v)
-				if img != nil {
-					s += float64(img[j])
-				}
-				for i, k := range r.kinds {
-					if k == scalarTerm {
-						s += r.coef[i] * float64(r.vs[i][a+j])
-					}
-				}
-				xp[j] = F(s)
-			}
+			r.combine(xp, x, img, a)
 		}
 	case runAdjoint:
 		needFFT := false
@@ -306,6 +295,49 @@ func (r *precisionRun[F]) chunk(c, lo, hi int) {
 					accumulateConjProduct(wk.acc[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
 				}
 			}
+		}
+	}
+}
+
+// combine writes x⁺ = x + img + Σ (scalar terms) c_i·v_i for the image
+// starting at a, summed in float64 and rounded once to F (with img alone, the
+// F sum x + img is that rounding).
+func (r *precisionRun[F]) combine(xp, x, img []F, a int) {
+	var sc [2][]F
+	var c [2]float64
+	ns := 0
+	for i, k := range r.kinds {
+		if k == scalarTerm {
+			sc[ns], c[ns] = r.vs[i][a:a+len(x)], r.coef[i]
+			ns++
+		}
+	}
+	switch {
+	case ns == 0:
+		img = img[:len(x)]
+		for j, v := range x {
+			xp[j] = v + img[j]
+		}
+	case ns == 1 && img == nil:
+		v0 := sc[0][:len(x)]
+		for j, v := range x {
+			xp[j] = F(float64(v) + c[0]*float64(v0[j]))
+		}
+	case ns == 2 && img == nil:
+		v0, v1 := sc[0][:len(x)], sc[1][:len(x)]
+		for j, v := range x {
+			xp[j] = F(float64(v) + c[0]*float64(v0[j]) + c[1]*float64(v1[j]))
+		}
+	default:
+		for j, v := range x {
+			s := float64(v)
+			if img != nil {
+				s += float64(img[j])
+			}
+			for q := range ns {
+				s += c[q] * float64(sc[q][j])
+			}
+			xp[j] = F(s)
 		}
 	}
 }
