@@ -3,6 +3,7 @@ package greedy
 import (
 	"fmt"
 	"runtime"
+	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -342,8 +343,35 @@ func (r *precisionRun[F]) combine(xp, x, img []F, a int) {
 	}
 }
 
+// Vector kernels for float32 spectra, set by vector_amd64.go in a
+// GOEXPERIMENT=simd build on an AVX2 CPU (nil otherwise). They perform the
+// scalar loops' operations in their order in every lane: the results are
+// bitwise equal.
+var (
+	addProduct32            func(dst, t, v []kernels.Complex[float32])
+	accumulateConjProduct32 func(acc []kernels.Complex[float64], v, z []kernels.Complex[float32])
+)
+
+// complex32 views s as []kernels.Complex[float32]; only for 4-byte F.
+func complex32[F kernels.Float](s []kernels.Complex[F]) []kernels.Complex[float32] {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*kernels.Complex[float32])(unsafe.Pointer(&s[0])), len(s))
+}
+
+// is32 reports whether F is a 4-byte float (a constant per instantiation).
+func is32[F kernels.Float]() bool {
+	var z F
+	return unsafe.Sizeof(z) == 4
+}
+
 // addProduct adds t·v to dst, elementwise.
 func addProduct[F kernels.Float](dst, t, v []kernels.Complex[F]) {
+	if is32[F]() && addProduct32 != nil {
+		addProduct32(complex32(dst), complex32(t), complex32(v))
+		return
+	}
 	t, v = t[:len(dst)], v[:len(dst)]
 	for q := range dst {
 		a, b := t[q], v[q]
@@ -354,6 +382,10 @@ func addProduct[F kernels.Float](dst, t, v []kernels.Complex[F]) {
 
 // accumulateConjProduct adds conj(v)·z to acc in float64, elementwise.
 func accumulateConjProduct[F kernels.Float](acc []kernels.Complex[float64], v, z []kernels.Complex[F]) {
+	if is32[F]() && accumulateConjProduct32 != nil {
+		accumulateConjProduct32(acc, complex32(v), complex32(z))
+		return
+	}
 	v, z = v[:len(acc)], z[:len(acc)]
 	for q := range acc {
 		ar, ai := float64(v[q].Re), float64(v[q].Im)
