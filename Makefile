@@ -19,7 +19,7 @@ test: test-simd
 	$(GO) test -count=1 ./...
 
 test-simd:
-	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision' ./problem ./greedy
+	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision|Dot' ./kernels ./problem ./greedy
 
 # CPU-against-CUDA agreement tests: run on a machine with a GPU.
 test-cuda:

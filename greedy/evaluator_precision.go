@@ -324,6 +324,8 @@ func (r *precisionRun[F]) combine(xp, x, img []F, a int) {
 		for j, v := range x {
 			xp[j] = F(float64(v) + c[0]*float64(v0[j]))
 		}
+	case ns == 2 && img == nil && is32[F]() && combineScalars32 != nil:
+		combineScalars32(as32(xp), as32(x), as32(sc[0]), as32(sc[1]), c[0], c[1])
 	case ns == 2 && img == nil:
 		v0, v1 := sc[0][:len(x)], sc[1][:len(x)]
 		for j, v := range x {
@@ -350,6 +352,7 @@ func (r *precisionRun[F]) combine(xp, x, img []F, a int) {
 var (
 	addProduct32            func(dst, t, v []kernels.Complex[float32])
 	accumulateConjProduct32 func(acc []kernels.Complex[float64], v, z []kernels.Complex[float32])
+	combineScalars32        func(xp, x, v0, v1 []float32, c0, c1 float64)
 )
 
 // complex32 views s as []kernels.Complex[float32]; only for 4-byte F.
@@ -358,6 +361,14 @@ func complex32[F kernels.Float](s []kernels.Complex[F]) []kernels.Complex[float3
 		return nil
 	}
 	return unsafe.Slice((*kernels.Complex[float32])(unsafe.Pointer(&s[0])), len(s))
+}
+
+// as32 views s as []float32; only for 4-byte F.
+func as32[F kernels.Float](s []F) []float32 {
+	if len(s) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&s[0])), len(s))
 }
 
 // is32 reports whether F is a 4-byte float (a constant per instantiation).

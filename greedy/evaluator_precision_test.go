@@ -301,39 +301,41 @@ func BenchmarkStepLossPrecision(b *testing.B) {
 	}
 }
 
-// TestPrecisionVectorKernels compares the float32 M-PC step loss with and
-// without the spectral vector kernels (a GOEXPERIMENT=simd build on an AVX2
-// CPU): values and gradients bitwise equal, on a width whose spectra are not
-// a multiple of four values a row (so the scalar tails run too).
+// TestPrecisionVectorKernels compares the float32 M-PC and M-PS step losses
+// with and without greedy's vector kernels (a GOEXPERIMENT=simd build on an
+// AVX2 CPU): values and gradients bitwise equal, on a size whose images and
+// spectra are not multiples of the vector widths (so the scalar tails run).
 func TestPrecisionVectorKernels(t *testing.T) {
 	if addProduct32 == nil {
 		t.Skip("no vector kernels in this build: build with GOEXPERIMENT=simd on amd64 with AVX2 (make test-simd)")
 	}
-	o := deblurSet(t, 3, 21, 5) // spectra of 21·11 values
+	o := deblurSet(t, 3, 21, 5) // 441 pixels, spectra of 21·11 values
 	x, g, p := stepData(t, o, 3)
-	s := loadedLoss(t, "m-pc", o, stepPaths{precision: Float32}, x, g, p, 0, 0)
-	u := testPoint(s, 2)
-	gv, gs := make([]float64, len(u)), make([]float64, len(u))
-	vv, err := s.Eval(u, gv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, c := addProduct32, accumulateConjProduct32
-	addProduct32, accumulateConjProduct32 = nil, nil
-	defer func() { addProduct32, accumulateConjProduct32 = a, c }()
-	if err := s.SetStep(x, g, p, 0, 0); err != nil {
-		t.Fatal(err)
-	}
-	vs, err := s.Eval(u, gs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if vv != vs {
-		t.Errorf("value %v with vector kernels, %v without", vv, vs)
-	}
-	for i := range gv {
-		if gv[i] != gs[i] {
-			t.Fatalf("gradient[%d] = %v with vector kernels, %v without", i, gv[i], gs[i])
+	for _, name := range []string{"m-pc", "m-ps"} {
+		s := loadedLoss(t, name, o, stepPaths{precision: Float32}, x, g, p, 0, 0)
+		u := testPoint(s, 2)
+		gv, gs := make([]float64, len(u)), make([]float64, len(u))
+		vv, err := s.Eval(u, gv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, c, m := addProduct32, accumulateConjProduct32, combineScalars32
+		addProduct32, accumulateConjProduct32, combineScalars32 = nil, nil, nil
+		if err := s.SetStep(x, g, p, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		vs, err := s.Eval(u, gs)
+		addProduct32, accumulateConjProduct32, combineScalars32 = a, c, m
+		if err != nil {
+			t.Fatal(err)
+		}
+		if vv != vs {
+			t.Errorf("%s: value %v with vector kernels, %v without", name, vv, vs)
+		}
+		for i := range gv {
+			if gv[i] != gs[i] {
+				t.Fatalf("%s: gradient[%d] = %v with vector kernels, %v without", name, i, gv[i], gs[i])
+			}
 		}
 	}
 }

@@ -15,6 +15,7 @@ func init() {
 	}
 	addProduct32 = addProductAVX2
 	accumulateConjProduct32 = accumulateConjProductAVX2
+	combineScalars32 = combineScalarsAVX2
 }
 
 // floats views c as its interleaved parts [re0, im0, re1, im1, …].
@@ -94,5 +95,24 @@ func accumulateConjProductAVX2(acc []kernels.Complex[float64], v, z []kernels.Co
 		zr, zi := float64(z[q].Re), float64(z[q].Im)
 		acc[q].Re += ar*zr + ai*zi
 		acc[q].Im += ar*zi - ai*zr
+	}
+}
+
+// combineScalarsAVX2 is precisionRun.combine for two scalar terms in
+// float32: xp = float32((x + c0·v0) + c1·v1), each sum formed in float64 in
+// the scalar loop's order, four pixels a vector.
+func combineScalarsAVX2(xp, x, v0, v1 []float32, c0, c1 float64) {
+	n := len(x)
+	xp, v0, v1 = xp[:n], v0[:n], v1[:n]
+	a, b := archsimd.BroadcastFloat64x4(c0), archsimd.BroadcastFloat64x4(c1)
+	j := 0
+	for ; j+4 <= n; j += 4 {
+		s := archsimd.LoadFloat32x4((*[4]float32)(x[j : j+4])).ConvertToFloat64()
+		s = s.Add(a.Mul(archsimd.LoadFloat32x4((*[4]float32)(v0[j : j+4])).ConvertToFloat64()))
+		s = s.Add(b.Mul(archsimd.LoadFloat32x4((*[4]float32)(v1[j : j+4])).ConvertToFloat64()))
+		s.ConvertToFloat32().Store((*[4]float32)(xp[j : j+4]))
+	}
+	for ; j < n; j++ {
+		xp[j] = float32(float64(x[j]) + c0*float64(v0[j]) + c1*float64(v1[j]))
 	}
 }

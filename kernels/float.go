@@ -94,6 +94,10 @@ func Abs[F Float](x F) F { return F(math.Abs(float64(x))) }
 // data every product is exact in float64, so the only rounding is that of
 // the float64 sums.
 func DotT[F Float](a, b []F) float64 {
+	var z F
+	if unsafe.Sizeof(z) == 4 && dot32 != nil && len(a) > 0 && len(b) > 0 {
+		return dot32(unsafe.Slice((*float32)(unsafe.Pointer(&a[0])), len(a)), unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)))
+	}
 	var s0, s1, s2, s3 float64
 	n := min(len(a), len(b))
 	a, b = a[:n], b[:n]
@@ -111,6 +115,11 @@ func DotT[F Float](a, b []F) float64 {
 	}
 	return (s0 + s1) + (s2 + s3)
 }
+
+// dot32 is DotT for float32 in vector registers, set by vector_amd64.go in a
+// GOEXPERIMENT=simd build on an AVX2 CPU (nil otherwise); it returns DotT's
+// result bit for bit.
+var dot32 func(a, b []float32) float64
 
 // Axpy adds alpha·x to dst elementwise (dst[i] += alpha·x[i]) over the common
 // length, in F.
