@@ -2,11 +2,16 @@
 
 package kernels
 
-import "simd/archsimd"
+import (
+	"math"
+	"simd/archsimd"
+	"unsafe"
+)
 
 func init() {
 	if archsimd.X86.AVX2() {
 		dot32 = dotAVX2
+		radix3f32, radix4f32, radix8f32 = radix3AVX2, radix4AVX2, radix8AVX2
 	}
 }
 
@@ -29,4 +34,173 @@ func dotAVX2(a, b []float32) float64 {
 		s[0] += float64(a[i]) * float64(b[i])
 	}
 	return (s[0] + s[1]) + (s[2] + s[3])
+}
+
+// The float32 butterflies of radix 3, 4 and 8 in vector registers, four
+// complex values (eight float32 parts, interleaved) a vector along the batch
+// index q, for which the twiddles are the same. Each lane performs the scalar
+// butterfly's operations in its order: products by ±1 and swaps of the
+// parts are exact, a twiddle product (a·w) is (ar·wr, ai·wr) ∓ (ai·wi, ar·wi)
+// by VADDSUBPS, as the scalar (ar·wr − ai·wi, ar·wi + ai·wr); so the results
+// are the scalar butterflies' bit for bit. A batch of fewer than four values
+// runs the scalar code; a batch that is not a multiple of four ends with one
+// vector over its last four values (recomputing some, which changes nothing:
+// x and y do not overlap).
+
+var swapRI = archsimd.LoadUint32x8(&[8]uint32{1, 0, 3, 2, 5, 4, 7, 6})
+
+// parts views c as its interleaved parts.
+func parts(c []Complex[float32]) []float32 {
+	if len(c) == 0 {
+		return nil
+	}
+	return unsafe.Slice((*float32)(unsafe.Pointer(&c[0])), 2*len(c))
+}
+
+func ld(s []float32, q int) archsimd.Float32x8 {
+	return archsimd.LoadFloat32x8((*[8]float32)(s[2*q : 2*q+8]))
+}
+
+func st(v archsimd.Float32x8, s []float32, q int) { v.Store((*[8]float32)(s[2*q : 2*q+8])) }
+
+// alternating returns the vector (a, b, a, b, …).
+func alternating(a, b float32) archsimd.Float32x8 {
+	return archsimd.LoadFloat32x8(&[8]float32{a, b, a, b, a, b, a, b})
+}
+
+// twiddle returns a·w for the broadcast parts wr = (w.Re, …), wi = (w.Im, …).
+func twiddle(a, wr, wi archsimd.Float32x8) archsimd.Float32x8 {
+	return a.Mul(wr).AddSub(a.Permute(swapRI).Mul(wi))
+}
+
+// rot returns (sign·di, −sign·dr) for each complex d: ∓i·d; pm = (sign, −sign, …).
+func rot(d, pm archsimd.Float32x8) archsimd.Float32x8 { return d.Permute(swapRI).Mul(pm) }
+
+// nextQ is the start of the vector after the one at q in a batch of n ≥ 4
+// values: q + 4, or n − 4 for the last, overlapping one; n at the end.
+func nextQ(q, n int) int {
+	q += 4
+	if q < n && q+4 > n {
+		q = n - 4
+	}
+	return q
+}
+
+func radix4AVX2(y, x []Complex[float32], s, m int, tw []Complex[float32], sign float32) {
+	if s < 4 {
+		radix4(y, x, s, m, tw, sign)
+		return
+	}
+	pm := alternating(sign, -sign)
+	sm := s * m
+	xf, yf := parts(x), parts(y)
+	for p := 0; p < m; p++ {
+		a0, a1, a2, a3 := xf[2*s*p:], xf[2*(sm+s*p):], xf[2*(2*sm+s*p):], xf[2*(3*sm+s*p):]
+		b := 4 * s * p
+		y0, y1, y2, y3 := yf[2*b:], yf[2*(b+s):], yf[2*(b+2*s):], yf[2*(b+3*s):]
+		var w1r, w1i, w2r, w2i, w3r, w3i archsimd.Float32x8
+		if p > 0 {
+			w1, w2, w3 := tw[3*p], tw[3*p+1], tw[3*p+2]
+			w1r, w1i = archsimd.BroadcastFloat32x8(w1.Re), archsimd.BroadcastFloat32x8(w1.Im)
+			w2r, w2i = archsimd.BroadcastFloat32x8(w2.Re), archsimd.BroadcastFloat32x8(w2.Im)
+			w3r, w3i = archsimd.BroadcastFloat32x8(w3.Re), archsimd.BroadcastFloat32x8(w3.Im)
+		}
+		for q := 0; q < s; q = nextQ(q, s) {
+			u0, u1, u2, u3 := ld(a0, q), ld(a1, q), ld(a2, q), ld(a3, q)
+			t0, t1 := u0.Add(u2), u0.Sub(u2)
+			t2, t3 := u1.Add(u3), rot(u1.Sub(u3), pm)
+			if p == 0 {
+				st(t0.Add(t2), y0, q)
+				st(t1.Add(t3), y1, q)
+				st(t0.Sub(t2), y2, q)
+				st(t1.Sub(t3), y3, q)
+				continue
+			}
+			st(t0.Add(t2), y0, q)
+			st(twiddle(t1.Add(t3), w1r, w1i), y1, q)
+			st(twiddle(t0.Sub(t2), w2r, w2i), y2, q)
+			st(twiddle(t1.Sub(t3), w3r, w3i), y3, q)
+		}
+	}
+}
+
+func radix3AVX2(y, x []Complex[float32], s, m int, tw []Complex[float32], sign float32) {
+	if s < 4 {
+		radix3(y, x, s, m, tw, sign)
+		return
+	}
+	sn := float32(-float64(sign) * math.Sqrt(3) / 2)
+	c := archsimd.BroadcastFloat32x8(-0.5)
+	msn := alternating(-sn, sn) // i·sn·d = (−sn·di, sn·dr)
+	sm := s * m
+	xf, yf := parts(x), parts(y)
+	for p := 0; p < m; p++ {
+		a0, a1, a2 := xf[2*s*p:], xf[2*(sm+s*p):], xf[2*(2*sm+s*p):]
+		b := 3 * s * p
+		y0, y1, y2 := yf[2*b:], yf[2*(b+s):], yf[2*(b+2*s):]
+		w1, w2 := tw[2*p], tw[2*p+1]
+		w1r, w1i := archsimd.BroadcastFloat32x8(w1.Re), archsimd.BroadcastFloat32x8(w1.Im)
+		w2r, w2i := archsimd.BroadcastFloat32x8(w2.Re), archsimd.BroadcastFloat32x8(w2.Im)
+		for q := 0; q < s; q = nextQ(q, s) {
+			u0, u1, u2 := ld(a0, q), ld(a1, q), ld(a2, q)
+			t, d := u1.Add(u2), u1.Sub(u2)
+			v := u0.Add(c.Mul(t))
+			r := d.Permute(swapRI).Mul(msn)
+			st(u0.Add(t), y0, q)
+			st(twiddle(v.Add(r), w1r, w1i), y1, q)
+			st(twiddle(v.Sub(r), w2r, w2i), y2, q)
+		}
+	}
+}
+
+func radix8AVX2(y, x []Complex[float32], s, m int, tw []Complex[float32], sign float32) {
+	if s < 4 {
+		radix8(y, x, s, m, tw, sign)
+		return
+	}
+	const r = math.Sqrt2 / 2
+	rv := archsimd.BroadcastFloat32x8(float32(r))
+	pm := alternating(sign, -sign)
+	sm := s * m
+	xf, yf := parts(x), parts(y)
+	for p := 0; p < m; p++ {
+		var a [8][]float32
+		var yy [8][]float32
+		b := 8 * s * p
+		for k := range a {
+			a[k] = xf[2*(k*sm+s*p):]
+			yy[k] = yf[2*(b+k*s):]
+		}
+		var wr, wi [7]archsimd.Float32x8
+		for j := range wr {
+			w := Complex[float32]{1, 0}
+			if p > 0 {
+				w = tw[7*p+j]
+			}
+			wr[j], wi[j] = archsimd.BroadcastFloat32x8(w.Re), archsimd.BroadcastFloat32x8(w.Im)
+		}
+		for q := 0; q < s; q = nextQ(q, s) {
+			u0, u1, u2, u3 := ld(a[0], q), ld(a[1], q), ld(a[2], q), ld(a[3], q)
+			u4, u5, u6, u7 := ld(a[4], q), ld(a[5], q), ld(a[6], q), ld(a[7], q)
+			// Even outputs.
+			b0, b1, b2, b3 := u0.Add(u4), u1.Add(u5), u2.Add(u6), u3.Add(u7)
+			t0, t1 := b0.Add(b2), b0.Sub(b2)
+			t2, t3 := b1.Add(b3), rot(b1.Sub(b3), pm)
+			st(t0.Add(t2), yy[0], q)
+			st(twiddle(t1.Add(t3), wr[1], wi[1]), yy[2], q)
+			st(twiddle(t0.Sub(t2), wr[3], wi[3]), yy[4], q)
+			st(twiddle(t1.Sub(t3), wr[5], wi[5]), yy[6], q)
+			// Odd outputs.
+			c0, c1, c2, c3 := u0.Sub(u4), u1.Sub(u5), u2.Sub(u6), u3.Sub(u7)
+			c1 = rv.Mul(c1.Add(c1.Permute(swapRI).Mul(pm)))
+			c2 = rot(c2, pm)
+			c3 = rv.Mul(c3.Permute(swapRI).Mul(pm).Sub(c3))
+			t0, t1 = c0.Add(c2), c0.Sub(c2)
+			t2, t3 = c1.Add(c3), rot(c1.Sub(c3), pm)
+			st(twiddle(t0.Add(t2), wr[0], wi[0]), yy[1], q)
+			st(twiddle(t1.Add(t3), wr[2], wi[2]), yy[3], q)
+			st(twiddle(t0.Sub(t2), wr[4], wi[4]), yy[5], q)
+			st(twiddle(t1.Sub(t3), wr[6], wi[6]), yy[7], q)
+		}
+	}
 }
