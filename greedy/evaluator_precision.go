@@ -314,6 +314,8 @@ func (r *precisionRun[F]) combine(xp, x, img []F, a int) {
 		}
 	}
 	switch {
+	case ns == 0 && is32[F]() && addImages32 != nil:
+		addImages32(as32(xp), as32(x), as32(img))
 	case ns == 0:
 		img = img[:len(x)]
 		for j, v := range x {
@@ -353,6 +355,7 @@ var (
 	addProduct32            func(dst, t, v []kernels.Complex[float32])
 	accumulateConjProduct32 func(acc []kernels.Complex[float64], v, z []kernels.Complex[float32])
 	combineScalars32        func(xp, x, v0, v1 []float32, c0, c1 float64)
+	addImages32             func(xp, x, img []float32)
 )
 
 // complex32 views s as []kernels.Complex[float32]; only for 4-byte F.

@@ -319,13 +319,13 @@ func TestPrecisionVectorKernels(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, c, m := addProduct32, accumulateConjProduct32, combineScalars32
-		addProduct32, accumulateConjProduct32, combineScalars32 = nil, nil, nil
+		a, c, m, ai := addProduct32, accumulateConjProduct32, combineScalars32, addImages32
+		addProduct32, accumulateConjProduct32, combineScalars32, addImages32 = nil, nil, nil, nil
 		if err := s.SetStep(x, g, p, 0, 0); err != nil {
 			t.Fatal(err)
 		}
 		vs, err := s.Eval(u, gs)
-		addProduct32, accumulateConjProduct32, combineScalars32 = a, c, m
+		addProduct32, accumulateConjProduct32, combineScalars32, addImages32 = a, c, m, ai
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,6 +16,7 @@ func init() {
 	addProduct32 = addProductAVX2
 	accumulateConjProduct32 = accumulateConjProductAVX2
 	combineScalars32 = combineScalarsAVX2
+	addImages32 = addImagesAVX2
 }
 
 // floats views c as its interleaved parts [re0, im0, re1, im1, …].
@@ -114,5 +115,20 @@ func combineScalarsAVX2(xp, x, v0, v1 []float32, c0, c1 float64) {
 	}
 	for ; j < n; j++ {
 		xp[j] = float32(float64(x[j]) + c0*float64(v0[j]) + c1*float64(v1[j]))
+	}
+}
+
+// addImagesAVX2 writes xp = x + img in float32, eight pixels a vector.
+func addImagesAVX2(xp, x, img []float32) {
+	n := len(x)
+	xp, img = xp[:n], img[:n]
+	j := 0
+	for ; j+8 <= n; j += 8 {
+		a := archsimd.LoadFloat32x8((*[8]float32)(x[j : j+8]))
+		b := archsimd.LoadFloat32x8((*[8]float32)(img[j : j+8]))
+		a.Add(b).Store((*[8]float32)(xp[j : j+8]))
+	}
+	for ; j < n; j++ {
+		xp[j] = x[j] + img[j]
 	}
 }
