@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 func init() {
@@ -42,6 +43,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	precision := fs.String("precision", "float64", "arithmetic of training (step losses, iterates) and of every test evaluation: float64 or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur)")
 	sf.add(fs)
 	addProtocol(fs, &protocol)
 	vf.add(fs)
@@ -71,6 +73,10 @@ func runBenchGreedy(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--lambda: %v", err)
 	}
+	prec, err := greedy.ParsePrecision(*precision)
+	if err != nil {
+		return usagef("--precision: %v", err)
+	}
 	lock, err := lockOut("--out", *out)
 	if err != nil {
 		return err
@@ -90,8 +96,24 @@ func runBenchGreedy(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "Problem %s, %d×%d, %d training and %d test functions from %s, GOMAXPROCS %d\n",
-		prob.Name, prob.H, prob.W, pf.NTrain, pf.NTest, pf.Data, runtime.GOMAXPROCS(0))
+	for _, p := range *params {
+		method, err := param.ParseMethod(p)
+		if err != nil {
+			return asUsage(err)
+		}
+		if err := greedy.CheckPrecision(method, train, prec); err != nil {
+			return usagef("--precision %s: %v", prec, err)
+		}
+	}
+	vec := ""
+	if prec == greedy.Float32 {
+		vec = ", scalar loops"
+		if problem.VectorKernels() {
+			vec = ", vector kernels"
+		}
+	}
+	fmt.Fprintf(env.Stdout, "Problem %s, %d×%d, %d training and %d test functions from %s, GOMAXPROCS %d, %s%s\n",
+		prob.Name, prob.H, prob.W, pf.NTrain, pf.NTest, pf.Data, runtime.GOMAXPROCS(0), prec, vec)
 	var fstar []float64
 	mt := newMeter(env.Stderr)
 	if test != nil {
@@ -135,7 +157,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			runtime.GC()
 			began := time.Now()
 			res, err := greedy.Train(train, greedy.Config{
-				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: protocol, MaxSteps: steps, Dir: dir,
+				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: protocol, MaxSteps: steps, Dir: dir, Precision: prec,
 				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations
@@ -180,7 +202,7 @@ func runBenchGreedy(env *Env, args []string) error {
 						rules = append(rules, rule)
 					}
 				}
-				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters, Progress: evalProgress(mt, ms, iters, test.N)})
+				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters, Precision: prec, Progress: evalProgress(mt, ms, iters, test.N)})
 				if err != nil {
 					return err
 				}
@@ -199,7 +221,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	}
 	if test != nil {
 		base := []baselines.Method{baselines.NAG{}, baselines.LBFGS{}}
-		curves, err := eval.Run(test, fstar, base, eval.Options{Iters: iters, Progress: evalProgress(mt, base, iters, test.N)})
+		curves, err := eval.Run(test, fstar, base, eval.Options{Iters: iters, Precision: prec, Progress: evalProgress(mt, base, iters, test.N)})
 		if err != nil {
 			return err
 		}

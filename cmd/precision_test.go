@@ -77,3 +77,38 @@ func TestEvalFloat32OnTrainingFunctions(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchGreedyFloat32 runs bench greedy --precision float32 on a small
+// problem: it trains and evaluates (the curves record the precision) and
+// refuses a method without a float32 path with exit 2.
+func TestBenchGreedyFloat32(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "bench")
+	var out, errb bytes.Buffer
+	args := []string{"bench", "greedy", "--size", "16", "--n-train", "3", "--n-test", "2", "--params", "m-pc", "--inner", "lbfgs",
+		"--max-steps", "2", "--at", "2", "--fstar-iters", "20", "--cache", t.TempDir(), "--precision", "float32", "--out", dir}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("bench greedy --precision float32: exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "float32") {
+		t.Errorf("the header does not name float32:\n%s", out.String())
+	}
+	f, err := os.Open(filepath.Join(dir, "curves.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	curves, err := eval.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range curves {
+		if c.Setting["precision"] != "float32" {
+			t.Errorf("%s: setting precision %q", c.Method, c.Setting["precision"])
+		}
+	}
+	errb.Reset()
+	if code := Main([]string{"bench", "greedy", "--size", "8", "--n-train", "2", "--params", "m-pp", "--precision", "float32",
+		"--out", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
+		t.Errorf("m-pp in float32: exit %d, want 2 naming --precision (%s)", code, errb.String())
+	}
+}
