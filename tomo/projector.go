@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"sort"
 	"sync"
+	"unsafe"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
 // angleInfo holds the per-angle stepping parameters of RayTables, packed
@@ -32,12 +35,13 @@ type Projector struct {
 	angles  []angleInfo
 	rays    []ray // [Angles*Det]
 	workers int
-	pool    sync.Pool // *scratch
+	pool    sync.Pool // *scratch[float64]
+	pool32  sync.Pool // *scratch[float32]
 }
 
 // scratch holds the padded image buffers of one call.
-type scratch struct {
-	plain, trans [][]float64 // one pair per worker (forward uses index 0 only)
+type scratch[F kernels.Float] struct {
+	plain, trans [][]F // one pair per worker (forward uses index 0 only)
 }
 
 // NewProjector precomputes the per-angle and per-ray tables for g
@@ -63,7 +67,8 @@ func NewProjector(g Geometry) (*Projector, error) {
 	for r := range p.rays {
 		p.rays[r] = ray{start: t.Start[r], first: t.First[r], end: t.End[r]}
 	}
-	p.pool.New = func() any { return new(scratch) }
+	p.pool.New = func() any { return new(scratch[float64]) }
+	p.pool32.New = func() any { return new(scratch[float32]) }
 	return p, nil
 }
 
@@ -200,8 +205,14 @@ const lanes = 4
 // Forward computes dst = A·src for a batch of images: src is [batch, N, N],
 // dst is [batch, Angles, Det] and is overwritten. It returns an error, and
 // leaves dst untouched, if a length does not match.
-func (p *Projector) Forward(dst, src []float64, batch int) error {
-	if err := p.CheckForward(dst, src, batch); err != nil {
+func (p *Projector) Forward(dst, src []float64, batch int) error { return ForwardT(p, dst, src, batch) }
+
+// ForwardT is Forward in precision F (float32 or float64). The sampling
+// (coordinates and interpolation weights) is computed in float64 and the
+// weights rounded to F; each ray's sum of samples accumulates in float64.
+// ForwardT[float64] is Forward.
+func ForwardT[F kernels.Float](p *Projector, dst, src []F, batch int) error {
+	if err := p.check(len(dst), len(src), batch, p.geom.SinoLen(), p.geom.ImageLen(), "sinogram", "image"); err != nil {
 		return fmt.Errorf("tomo: forward: %w", err)
 	}
 	g := p.geom
@@ -211,24 +222,24 @@ func (p *Projector) Forward(dst, src []float64, batch int) error {
 		if batch-b >= lanes {
 			k = lanes
 		}
-		p.forwardLanes(dst[b*ns:(b+k)*ns], src[b*ni:(b+k)*ni], k)
+		forwardLanes(p, dst[b*ns:(b+k)*ns], src[b*ni:(b+k)*ni], k)
 		b += k
 	}
 	return nil
 }
 
 // forwardLanes projects k (1 or lanes) images.
-func (p *Projector) forwardLanes(dst, src []float64, k int) {
+func forwardLanes[F kernels.Float](p *Projector, dst, src []F, k int) {
 	g := p.geom
 	n, m, det, ns := g.N, p.stride, g.Det, g.SinoLen()
-	sc := p.getScratch(1, k)
-	defer p.pool.Put(sc)
+	sc := getScratch[F](p, 1, k)
+	defer poolOf[F](p).Put(sc)
 	plain, trans := sc.plain[0], sc.trans[0]
 	// Pooled buffers may hold Adjoint sums; the border must be zero and
 	// interleave rewrites only the interior.
 	clear(plain)
 	clear(trans)
-	p.interleave(plain, trans, src, k)
+	interleave(p, plain, trans, src, k)
 	lines := p.blockLines(k)
 	p.parallel(func(_, a int) {
 		info := p.angles[a]
@@ -242,11 +253,12 @@ func (p *Projector) forwardLanes(dst, src []float64, k int) {
 			clear(out)
 			for lo := 0; lo < n; lo += lines {
 				for j, r := range rays {
-					out[j] += gather(pad, m, r, info.step, lo, lo+lines)
+					out[j] += F(gather(pad, m, r, info.step, lo, lo+lines))
 				}
 			}
+			wt := F(info.weight)
 			for j := range out {
-				out[j] *= info.weight
+				out[j] *= wt
 			}
 			return
 		}
@@ -257,14 +269,15 @@ func (p *Projector) forwardLanes(dst, src []float64, k int) {
 			for j, r := range rays {
 				s := gather4(pad, m, r, info.step, lo, lo+lines)
 				for t := range lanes {
-					dst[t*ns+a*det+j] += s[t]
+					dst[t*ns+a*det+j] += F(s[t])
 				}
 			}
 		}
+		wt := F(info.weight)
 		for t := range lanes {
 			out := dst[t*ns+a*det : t*ns+(a+1)*det]
 			for j := range out {
-				out[j] *= info.weight
+				out[j] *= wt
 			}
 		}
 	})
@@ -278,9 +291,18 @@ func (p *Projector) blockLines(k int) int {
 	return max(8, blockBytes/(8*k*p.stride))
 }
 
+// poolOf returns the scratch pool of precision F.
+func poolOf[F kernels.Float](p *Projector) *sync.Pool {
+	var z F
+	if unsafe.Sizeof(z) == 4 {
+		return &p.pool32
+	}
+	return &p.pool
+}
+
 // interleave writes k images into the interiors of the padded buffers, lane t
 // of padded pixel q at index q·k + t; trans holds the transposed images.
-func (p *Projector) interleave(plain, trans, src []float64, k int) {
+func interleave[F kernels.Float](p *Projector, plain, trans, src []F, k int) {
 	n, m := p.geom.N, p.stride
 	for t := range k {
 		img := src[t*n*n : (t+1)*n*n]
@@ -296,7 +318,7 @@ func (p *Projector) interleave(plain, trans, src []float64, k int) {
 
 // gather sums the interpolated samples of one ray over a padded image, on
 // the lines in [lo, hi) only.
-func gather(pad []float64, m int, r ray, step float64, lo, hi int) float64 {
+func gather[F kernels.Float](pad []F, m int, r ray, step float64, lo, hi int) float64 {
 	var sum float64
 	first, end := max(int(r.first), lo), min(int(r.end), hi)
 	off := (first + 1) * m
@@ -306,14 +328,14 @@ func gather(pad []float64, m int, r ray, step float64, lo, hi int) float64 {
 		c := int(v)                     // v ≥ 0, so truncation is floor
 		f := v - float64(c)
 		q := pad[off+c : off+c+2 : off+c+2]
-		sum += q[0] + f*(q[1]-q[0])
+		sum += float64(q[0] + F(f)*(q[1]-q[0]))
 		off += m
 	}
 	return sum
 }
 
 // gather4 is gather over four interleaved padded images.
-func gather4(pad []float64, m int, r ray, step float64, lo, hi int) [4]float64 {
+func gather4[F kernels.Float](pad []F, m int, r ray, step float64, lo, hi int) [4]float64 {
 	var s0, s1, s2, s3 float64
 	first, end := max(int(r.first), lo), min(int(r.end), hi)
 	off := (first + 1) * m
@@ -321,20 +343,20 @@ func gather4(pad []float64, m int, r ray, step float64, lo, hi int) [4]float64 {
 	for l := first; l < end; l, lf = l+1, lf+1 {
 		v := r.start + float64(lf*step) // = coord(r.start, step, l), bit for bit
 		c := int(v)
-		f := v - float64(c)
+		f := F(v - float64(c))
 		i := (off + c) * 4
 		q := pad[i : i+8 : i+8]
-		s0 += q[0] + f*(q[4]-q[0])
-		s1 += q[1] + f*(q[5]-q[1])
-		s2 += q[2] + f*(q[6]-q[2])
-		s3 += q[3] + f*(q[7]-q[3])
+		s0 += float64(q[0] + f*(q[4]-q[0]))
+		s1 += float64(q[1] + f*(q[5]-q[1]))
+		s2 += float64(q[2] + f*(q[6]-q[2]))
+		s3 += float64(q[3] + f*(q[7]-q[3]))
 		off += m
 	}
 	return [4]float64{s0, s1, s2, s3}
 }
 
 // scatter adds the transpose of gather, scaled by val, into a padded image.
-func scatter(pad []float64, m int, r ray, step, val float64, lo, hi int) {
+func scatter[F kernels.Float](pad []F, m int, r ray, step float64, val F, lo, hi int) {
 	first, end := max(int(r.first), lo), min(int(r.end), hi)
 	off := (first + 1) * m
 	lf := float64(first) // float64(l), counted in float to skip a conversion
@@ -343,7 +365,7 @@ func scatter(pad []float64, m int, r ray, step, val float64, lo, hi int) {
 		c := int(v)
 		f := v - float64(c)
 		q := pad[off+c : off+c+2 : off+c+2]
-		fv := f * val
+		fv := F(f) * val
 		q[0] += val - fv
 		q[1] += fv
 		off += m
@@ -351,14 +373,14 @@ func scatter(pad []float64, m int, r ray, step, val float64, lo, hi int) {
 }
 
 // scatter4 is scatter into four interleaved padded images.
-func scatter4(pad []float64, m int, r ray, step float64, val [4]float64, lo, hi int) {
+func scatter4[F kernels.Float](pad []F, m int, r ray, step float64, val [4]F, lo, hi int) {
 	first, end := max(int(r.first), lo), min(int(r.end), hi)
 	off := (first + 1) * m
 	lf := float64(first) // float64(l), counted in float to skip a conversion
 	for l := first; l < end; l, lf = l+1, lf+1 {
 		v := r.start + float64(lf*step) // = coord(r.start, step, l), bit for bit
 		c := int(v)
-		f := v - float64(c)
+		f := F(v - float64(c))
 		i := (off + c) * 4
 		q := pad[i : i+8 : i+8]
 		f0, f1, f2, f3 := f*val[0], f*val[1], f*val[2], f*val[3]
@@ -377,8 +399,12 @@ func scatter4(pad []float64, m int, r ray, step float64, val [4]float64, lo, hi 
 // Adjoint computes dst = Aᵀ·src for a batch of sinograms: src is
 // [batch, Angles, Det], dst is [batch, N, N] and is overwritten. It returns an
 // error, and leaves dst untouched, if a length does not match.
-func (p *Projector) Adjoint(dst, src []float64, batch int) error {
-	if err := p.CheckAdjoint(dst, src, batch); err != nil {
+func (p *Projector) Adjoint(dst, src []float64, batch int) error { return AdjointT(p, dst, src, batch) }
+
+// AdjointT is Adjoint in precision F, the exact transpose of ForwardT[F]
+// (the same weights rounded to F). AdjointT[float64] is Adjoint.
+func AdjointT[F kernels.Float](p *Projector, dst, src []F, batch int) error {
+	if err := p.check(len(dst), len(src), batch, p.geom.ImageLen(), p.geom.SinoLen(), "image", "sinogram"); err != nil {
 		return fmt.Errorf("tomo: adjoint: %w", err)
 	}
 	g := p.geom
@@ -388,18 +414,18 @@ func (p *Projector) Adjoint(dst, src []float64, batch int) error {
 		if batch-b >= lanes {
 			k = lanes
 		}
-		p.adjointLanes(dst[b*ni:(b+k)*ni], src[b*ns:(b+k)*ns], k)
+		adjointLanes(p, dst[b*ni:(b+k)*ni], src[b*ns:(b+k)*ns], k)
 		b += k
 	}
 	return nil
 }
 
 // adjointLanes back-projects k (1 or lanes) sinograms.
-func (p *Projector) adjointLanes(dst, src []float64, k int) {
+func adjointLanes[F kernels.Float](p *Projector, dst, src []F, k int) {
 	g := p.geom
 	n, m, det, ns := g.N, p.stride, g.Det, g.SinoLen()
-	sc := p.getScratch(p.workers, k)
-	defer p.pool.Put(sc)
+	sc := getScratch[F](p, p.workers, k)
+	defer poolOf[F](p).Put(sc)
 	for w := range p.workers {
 		clear(sc.plain[w])
 		clear(sc.trans[w])
@@ -412,12 +438,13 @@ func (p *Projector) adjointLanes(dst, src []float64, k int) {
 			pad = sc.trans[w]
 		}
 		rays := p.rays[a*det : (a+1)*det]
+		wt := F(info.weight)
 		if k == 1 {
 			in := src[a*det : (a+1)*det]
 			for lo := 0; lo < n; lo += lines {
 				for j, y := range in {
 					if y != 0 {
-						scatter(pad, m, rays[j], info.step, info.weight*y, lo, lo+lines)
+						scatter(pad, m, rays[j], info.step, wt*y, lo, lo+lines)
 					}
 				}
 			}
@@ -425,11 +452,11 @@ func (p *Projector) adjointLanes(dst, src []float64, k int) {
 		}
 		for lo := 0; lo < n; lo += lines {
 			for j, r := range rays {
-				var val [4]float64
+				var val [4]F
 				for t := range lanes {
-					val[t] = info.weight * src[t*ns+a*det+j]
+					val[t] = wt * src[t*ns+a*det+j]
 				}
-				if val != [4]float64{} {
+				if val != [4]F{} {
 					scatter4(pad, m, r, info.step, val, lo, lo+lines)
 				}
 			}
@@ -459,21 +486,21 @@ func (p *Projector) adjointLanes(dst, src []float64, k int) {
 
 // getScratch returns scratch with at least nbuf padded buffer pairs of
 // k·(N+2)² elements each and unspecified content.
-func (p *Projector) getScratch(nbuf, k int) *scratch {
-	sc := p.pool.Get().(*scratch)
+func getScratch[F kernels.Float](p *Projector, nbuf, k int) *scratch[F] {
+	sc := poolOf[F](p).Get().(*scratch[F])
 	size := k * p.stride * p.stride
 	sc.plain = resize(sc.plain, nbuf, size)
 	sc.trans = resize(sc.trans, nbuf, size)
 	return sc
 }
 
-func resize(bufs [][]float64, nbuf, size int) [][]float64 {
+func resize[F kernels.Float](bufs [][]F, nbuf, size int) [][]F {
 	for len(bufs) < nbuf {
 		bufs = append(bufs, nil)
 	}
 	for i := range bufs[:nbuf] {
 		if cap(bufs[i]) < size {
-			bufs[i] = make([]float64, size)
+			bufs[i] = make([]F, size)
 		}
 		bufs[i] = bufs[i][:size]
 	}
