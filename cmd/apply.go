@@ -179,7 +179,7 @@ func runEval(env *Env, args []string) error {
 	shifts := fs.StringSlice("shift", nil, "also evaluate out of distribution, the learned parameters applied unchanged: sigma=S (blur width), noise=V, size=N (size-free parametrizations: ps, pc-k), images=phantoms|DATA (other images, resampled), or all ("+strings.Join(allShifts, ",")+"); curves in OUT/shift/, table in OUT/shift.md")
 	shiftAt := fs.IntSlice("shift-at", []int{10, 50, 100, 200}, "iterations reported in the --shift table")
 	breakEvenAt := fs.Float64("break-even-at", 1e-4, "target mean optimality of the break-even counts (problems after which training pays for itself); 0: none")
-	precision := fs.String("precision", "float64", "arithmetic of every method's f and ∇f evaluations: float64, or float32 (deblurring with a separable blur and Huber-TV; iterates rounded to float32 before each evaluation, the methods' own vector updates in float64); the curves measure f and optimality in float64 and record the precision")
+	precision := fs.String("precision", "float64", "arithmetic of every method's f and ∇f evaluations: float64, or float32 (deblurring with a separable blur or CT, Huber-TV or no regularizer; iterates rounded to float32 before each evaluation, the methods' own vector updates in float64); the curves measure f and optimality in float64 and record the precision")
 	var protocol string
 	addProtocol(fs, &protocol)
 	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {

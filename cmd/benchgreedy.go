@@ -43,7 +43,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
-	precision := fs.String("precision", "float64", "arithmetic of training (step losses, iterates) and of every test evaluation: float64 or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur)")
+	precision := fs.String("precision", "float64", "arithmetic of training (step losses, iterates) and of every test evaluation: float64 or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur or CT)")
 	sf.add(fs)
 	addProtocol(fs, &protocol)
 	vf.add(fs)

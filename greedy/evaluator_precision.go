@@ -23,8 +23,9 @@ const (
 	// Float32 computes x⁺, f, ∇f and the spectral terms in float32 (sums in
 	// float64; see kernels.Float). Supported for methods whose terms are PS
 	// or PC (ps, pc, m-ps, m-pc, and mixes of the two) on objectives with a
-	// fused float32 evaluation (problem.FusedObjective: separable blur with
-	// Huber-TV or no regularizer, as Problem 1).
+	// float32 evaluation (problem.NewObjectiveT: deblurring with a separable
+	// blur, as Problem 1, and CT, Problem 2, with Huber-TV or no
+	// regularizer).
 	Float32 = problem.Float32
 )
 
@@ -42,9 +43,9 @@ func CheckPrecision(m param.Method, o *problem.Objective, prec Precision) error 
 	if _, err := precisionTerms(m); err != nil {
 		return err
 	}
-	obj, err := problem.NewFusedObjective[float32](o)
+	obj, err := problem.NewObjectiveT[float32](o)
 	if err != nil {
-		return fmt.Errorf("float32 needs a deblurring objective with a separable blur and Huber-TV or no regularizer: %w", err)
+		return err
 	}
 	obj.Close()
 	return nil
@@ -89,7 +90,7 @@ func precisionTerms(m param.Method) ([]precisionTerm, error) {
 // θ ⊛ v, the image-sized circular convolution of param.FullConv, by FFT):
 //
 //	x⁺ = x − G_θ g + H_φ p
-//	(1/N) Σk fk(xk⁺), r = ∇f(x⁺)          (problem.FusedObjective[F])
+//	(1/N) Σk fk(xk⁺), r = ∇f(x⁺)          (problem.ObjectiveT[F])
 //	∇_θ = −(1/N) Σk ⟨rk, gk⟩ (PS), −(1/N) F⁻¹(Σk conj(ĝk)·r̂k) (PC); +, p for φ
 //
 // setStep rounds x, g and p to F once and, for PC terms, keeps the spectra ĝk,
@@ -109,7 +110,7 @@ func precisionTerms(m param.Method) ([]precisionTerm, error) {
 // timing both precisions on one code path.
 type precisionStep[F kernels.Float] struct {
 	n, h, w int
-	obj     *problem.FusedObjective[F]
+	obj     problem.ObjectiveT[F]
 	signs   []float64
 	run     *precisionRun[F]
 	team    *kernels.Team
@@ -164,7 +165,7 @@ func newPrecisionStep[F kernels.Float](m param.Method, o *problem.Objective) (*p
 	if err != nil {
 		return nil, err
 	}
-	obj, err := problem.NewFusedObjective[F](o)
+	obj, err := problem.NewObjectiveT[F](o)
 	if err != nil {
 		return nil, fmt.Errorf("step loss in %s: %w; use --precision float64", precisionOf[F](), err)
 	}

@@ -104,10 +104,10 @@ type Precision string
 const (
 	// Float64 is the default: every evaluation.
 	Float64 Precision = "float64"
-	// Float32 evaluates f and ∇f in float32 through FusedObjective[float32]
-	// (values summed in float64; see kernels.Float): objectives of the
-	// fused kind only (a separable blur with Huber-TV or no regularizer, as
-	// Problem 1's).
+	// Float32 evaluates f and ∇f in float32 through ObjectiveT[float32]
+	// (values summed in float64; see kernels.Float): deblurring with a
+	// separable blur (Problem 1) and CT (Problem 2), with Huber-TV or no
+	// regularizer.
 	Float32 Precision = "float32"
 )
 
@@ -125,13 +125,13 @@ func ParsePrecision(s string) (Precision, error) {
 // InPrecision returns o evaluated in precision p: for Float64 o itself (or,
 // for an objective already in float32, a float64 copy); for Float32 a copy
 // whose Eval (and Mean) rounds the iterates to float32, computes f and ∇f in
-// float32 (FusedObjective[float32]) and returns them as float64 values. The
+// float32 (NewObjectiveT[float32]) and returns them as float64 values. The
 // copy shares o's data; its Setting records "precision": "float32", and its
 // Subsets stay in float32. Methods that run on it keep their own vector
 // arithmetic (steps, momentum, line searches) in float64: what changes is
 // every evaluation of f and ∇f, their dominant cost. Graph evaluations
 // (GraphValue, GraphGrad) stay float64. It returns an error for objectives
-// without a fused float32 evaluation.
+// without a float32 evaluation (see NewObjectiveT).
 func (o *Objective) InPrecision(p Precision) (*Objective, error) {
 	p, err := ParsePrecision(string(p))
 	if err != nil {
@@ -145,7 +145,7 @@ func (o *Objective) InPrecision(p Precision) (*Objective, error) {
 		}
 		return &c, nil
 	}
-	f, err := NewFusedObjective[float32](&c)
+	f, err := NewObjectiveT[float32](&c)
 	if err != nil {
 		return nil, fmt.Errorf("float32 evaluation: %w", err)
 	}
@@ -167,7 +167,7 @@ func (o *Objective) Precision() Precision {
 // time.
 type singleEval struct {
 	mu   sync.Mutex
-	f    *FusedObjective[float32]
+	f    ObjectiveT[float32]
 	x, g []float32
 }
 
