@@ -54,3 +54,27 @@ func benchOne(b *testing.B, n, angles, batch int, forward bool) {
 
 func BenchmarkForward256(b *testing.B) { benchOne(b, 256, 180, 25, true) }
 func BenchmarkAdjoint256(b *testing.B) { benchOne(b, 256, 180, 25, false) }
+
+// BenchmarkForwardAdjoint40Float32 is BenchmarkForwardAdjoint40 with
+// ForwardT and AdjointT in float32.
+func BenchmarkForwardAdjoint40Float32(b *testing.B) {
+	p := mustProjector(b, 40, 90, 0)
+	g := p.Geometry()
+	rng := rand.New(rand.NewSource(1))
+	x := make([]float32, 25*g.ImageLen())
+	for i := range x {
+		x[i] = float32(rng.NormFloat64())
+	}
+	y := make([]float32, 25*g.SinoLen())
+	back := make([]float32, len(x))
+	b.ResetTimer()
+	for b.Loop() {
+		if err := ForwardT(p, y, x, 25); err != nil {
+			b.Fatal(err)
+		}
+		if err := AdjointT(p, back, y, 25); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Microseconds())/1e3/float64(b.N), "ms/fwd+adj")
+}
