@@ -31,6 +31,7 @@ bench:
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt wants to change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
+	GOEXPERIMENT=simd $(GO) vet ./kernels ./problem ./greedy ./tomo
 
 # Every reader of an input file, one fuzz target each (seed corpora in each
 # package's testdata/fuzz). FUZZTIME is a duration (30s) or an execution count
