@@ -21,6 +21,14 @@
 // Nesterov method with constant step 1/L_g over alternating blocks, and the
 // closed form for least-squares objectives.
 //
+// Config.Precision = Float32 trains PS, PC, M-PS and M-PC with the step loss,
+// the iterates and ∇f in float32 (on the objectives problem.NewObjectiveT
+// evaluates in float32: Problem 1's deblurring and CT), the parameters and
+// inner solvers in float64; the float32 step loss is one generic code path
+// whose float64 instance matches the float64 evaluators (tested). In a
+// GOEXPERIMENT=simd build its spectral products run in vector registers
+// (vector_amd64.go), bitwise as the scalar loops.
+//
 // Memory does not grow with t: per training function only xk^t and xk^{t−1}
 // are kept; each step's parameters go to the checkpoint directory and are
 // dropped from memory. Checkpoints are written atomically after every step,

@@ -1,5 +1,8 @@
 // Package tomo implements a matched pair of 2-D parallel-beam ray transforms
 // (forward projection A and its exact transpose Aᵀ) for computed tomography.
+// Projector.Forward and Adjoint work in float64; ForwardT and AdjointT are the
+// same projector in float32 or float64 (the sampling in float64, the samples
+// and sums of the data type, each ray's sum accumulated in float64).
 //
 // # Geometry
 //
