@@ -385,3 +385,34 @@ func TestFloat32ResumeIsBitwise(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkStepLossPrecisionBlock times EvalBlock of the M-PC step loss (the
+// evaluation NAG's block mode makes) for the θ block: /float32 and /default
+// as in BenchmarkStepLossPrecision.
+func BenchmarkStepLossPrecisionBlock(b *testing.B) {
+	o := deblurSet(b, 25, 96, 1)
+	x, g, p := stepData(b, o, 7)
+	for _, path := range []struct {
+		name  string
+		paths stepPaths
+	}{{"float32", stepPaths{precision: Float32}}, {"default", stepPaths{}}} {
+		b.Run("m-pc/"+path.name, func(b *testing.B) {
+			s := loadedLoss(b, "m-pc", o, path.paths, x, g, p, 0, 0)
+			u := testPoint(s, 1)
+			gr := make([]float64, s.ThetaLen())
+			if _, err := s.EvalBlock(0, u, gr); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			cpu := processCPUSeconds()
+			for range b.N {
+				u[0] += 1e-9
+				if _, err := s.EvalBlock(0, u, gr); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((processCPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+		})
+	}
+}
