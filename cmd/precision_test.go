@@ -38,20 +38,7 @@ func TestEvalFloat32OnTrainingFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(evalDir, "curves.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	curves, err := eval.ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range curves {
-		if c.Setting["precision"] != "float32" {
-			t.Errorf("%s: setting precision %q", c.Method, c.Setting["precision"])
-		}
-	}
+	curves := float32Curves(t, evalDir)
 	c := curves[0]
 	for step := range m.Steps {
 		var mean float64
@@ -91,6 +78,18 @@ func TestBenchGreedyFloat32(t *testing.T) {
 	if !strings.Contains(out.String(), "float32") {
 		t.Errorf("the header does not name float32:\n%s", out.String())
 	}
+	float32Curves(t, dir)
+	errb.Reset()
+	if code := Main([]string{"bench", "greedy", "--size", "8", "--n-train", "2", "--params", "m-pp", "--precision", "float32",
+		"--out", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
+		t.Errorf("m-pp in float32: exit %d, want 2 naming --precision (%s)", code, errb.String())
+	}
+}
+
+// float32Curves reads dir/curves.json and fails t unless every curve records
+// precision=float32 in its setting.
+func float32Curves(t *testing.T, dir string) []*eval.Curve {
+	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "curves.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -105,9 +104,5 @@ func TestBenchGreedyFloat32(t *testing.T) {
 			t.Errorf("%s: setting precision %q", c.Method, c.Setting["precision"])
 		}
 	}
-	errb.Reset()
-	if code := Main([]string{"bench", "greedy", "--size", "8", "--n-train", "2", "--params", "m-pp", "--precision", "float32",
-		"--out", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
-		t.Errorf("m-pp in float32: exit %d, want 2 naming --precision (%s)", code, errb.String())
-	}
+	return curves
 }

@@ -359,31 +359,10 @@ func TestFloat32ResumeIsBitwise(t *testing.T) {
 	if _, err := Train(o, cfg(b, 4, false)); err != nil {
 		t.Fatal(err)
 	}
-	ma, err := ReadManifest(a)
-	if err != nil {
-		t.Fatal(err)
+	if m, err := ReadManifest(a); err != nil || len(m.Steps) != 4 {
+		t.Fatalf("resumed checkpoint: %v", err)
 	}
-	mb, _ := ReadManifest(b)
-	if len(ma.Steps) != 4 || len(mb.Steps) != 4 {
-		t.Fatalf("resumed run has %d steps, uninterrupted %d", len(ma.Steps), len(mb.Steps))
-	}
-	for step := range 4 {
-		ta, pa, err := LoadParams(a, ma, step)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tb, pb, _ := LoadParams(b, mb, step)
-		for i := range ta {
-			if ta[i] != tb[i] {
-				t.Fatalf("step %d θ[%d]: resumed %v, uninterrupted %v", step, i, ta[i], tb[i])
-			}
-		}
-		for i := range pa {
-			if pa[i] != pb[i] {
-				t.Fatalf("step %d φ[%d]: resumed %v, uninterrupted %v", step, i, pa[i], pb[i])
-			}
-		}
-	}
+	sameCheckpointParams(t, a, b)
 }
 
 // BenchmarkStepLossPrecisionBlock times EvalBlock of the M-PC step loss (the

@@ -78,17 +78,34 @@ func TestKilledRunResumesBitwise(t *testing.T) {
 	if _, err := Train(o, resumeConfig(t, ref)); err != nil {
 		t.Fatal(err)
 	}
-	mr, _ := ReadManifest(ref)
-	mk, _ := ReadManifest(dir)
+	sameCheckpointParams(t, dir, ref)
+}
+
+// sameCheckpointParams fails t unless the checkpoints in dirs resumed and
+// ref hold the same number of steps and bitwise the same parameters at
+// every step.
+func sameCheckpointParams(t *testing.T, resumed, ref string) {
+	t.Helper()
+	mr, err := ReadManifest(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mk, err := ReadManifest(resumed)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(mk.Steps) != len(mr.Steps) {
 		t.Fatalf("resumed run has %d steps, uninterrupted %d", len(mk.Steps), len(mr.Steps))
 	}
 	for step := range mr.Steps {
-		a1, b1, err := LoadParams(dir, mk, step)
+		a1, b1, err := LoadParams(resumed, mk, step)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a2, b2, _ := LoadParams(ref, mr, step)
+		a2, b2, err := LoadParams(ref, mr, step)
+		if err != nil {
+			t.Fatal(err)
+		}
 		for i := range a1 {
 			if a1[i] != a2[i] {
 				t.Fatalf("step %d θ[%d]: resumed %v, uninterrupted %v", step, i, a1[i], a2[i])

@@ -161,8 +161,9 @@ func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, u
 		var left F // Ψ2[i, j−1]
 		j0 := 0
 		if vec {
-			s += huberTVRow32(as32(gr), as32(row[:w]), as32(next), as32(up), vs, half32, inv232, eps232, eps32, alpha32)
-			j0, left = w-1, F(vs[w-1])
+			sv, done := huberTVRow32(as32(gr), as32(row[:w]), as32(next), as32(up), vs, half32, inv232, eps232, eps32, alpha32)
+			s += sv
+			j0, left = done, F(vs[done])
 		}
 		for j := j0; j < w-1; j++ {
 			d1 := next[j] - row[j]

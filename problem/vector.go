@@ -19,12 +19,13 @@ var (
 	correlateRow32 func(out, in, r []float32) bool
 	// residual32 replaces res by res − y and returns Σ res², in float64.
 	residual32 func(res, y []float32) float64
-	// huberTVRow32 is one row i of huberTVImage with a gradient: the
-	// columns 0 ≤ j < w−1 (the caller does the last one) given row, next
-	// (row i+1, or row itself for the last row), the gradient row gr, up
-	// (Ψ1 of row i−1, overwritten by row i's) and scratch of 2w values; it
-	// returns the row's Σ h_ε in float64 and leaves Ψ2[i, w−2] in scratch[w−1].
-	huberTVRow32 func(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) float64
+	// huberTVRow32 is one row i of huberTVImage with a gradient, for its
+	// first columns: given row, next (row i+1, or row itself for the last
+	// row), the gradient row gr, up (Ψ1 of row i−1, overwritten by row i's
+	// there) and scratch of 2w values, it does the columns j < done (a
+	// multiple of the vector width, done ≤ w−1) and returns their Σ h_ε in
+	// float64 and done, with Ψ2[i, done−1] in scratch[done] (0 for done = 0).
+	huberTVRow32 func(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) (float64, int)
 )
 
 // VectorKernels reports whether the float32 evaluations run vector kernels

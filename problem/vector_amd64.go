@@ -2,11 +2,7 @@
 
 package problem
 
-import (
-	"simd/archsimd"
-
-	"github.com/greedyl2o/greedyl2o/kernels"
-)
+import "simd/archsimd"
 
 func init() {
 	if !archsimd.X86.AVX2() {
@@ -119,13 +115,14 @@ func residualAVX2(res, y []float32) float64 {
 	return s
 }
 
-// huberTVRowAVX2 is huberTVImage's loop over the columns j < w−1 of one row
-// with a gradient, in two passes: the first computes the per-pixel values,
+// huberTVRowAVX2 is huberTVImage's loop over the first columns of one row
+// with a gradient, eight at a time (those before the last multiple of eight
+// below w−1; the caller does the rest), in two passes: the first computes the per-pixel values,
 // Ψ1 (into up, after keeping up − Ψ1 in tt) and Ψ2 (into p2, shifted by one:
 // p2[j+1] = Ψ2[i, j], p2[0] = 0); the second adds α·((up − Ψ1 + Ψ2[j−1]) −
 // Ψ2[j]) to the gradient, the scalar loop's operations in its order.
 // scratch holds 2w values: p2 (w+1), then tt (w−1).
-func huberTVRowAVX2(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) float64 {
+func huberTVRowAVX2(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) (float64, int) {
 	w := len(row)
 	m := w - 1 // columns with a horizontal difference
 	gr, next, up = gr[:w], next[:w], up[:w]
@@ -150,32 +147,12 @@ func huberTVRowAVX2(gr, row, next, up, scratch []float32, half, inv2, eps2, eps,
 		store8(d2.Mul(q), p2, j+1)
 	}
 	s := sumWide(a, b)
-	for ; j < m; j++ {
-		d1 := next[j] - row[j]
-		d2 := row[j+1] - row[j]
-		r2 := d1*d1 + d2*d2
-		r := kernels.Sqrt(r2)
-		v := r - half
-		if r2 <= eps2 {
-			v = r2 * inv2
-		}
-		s += float64(v)
-		q := 1 / max(r, eps)
-		p1 := d1 * q
-		tt[j] = up[j] - p1
-		up[j] = p1
-		p2[j+1] = d2 * q
-	}
+	done := j
 	vAlpha := archsimd.BroadcastFloat32x8(alpha)
-	j = 0
-	for ; j+8 <= m; j += 8 {
+	for j = 0; j < done; j += 8 {
 		u := load8(tt, j).Add(load8(p2, j)).Sub(load8(p2, j+1))
 		store8(load8(gr, j).Add(vAlpha.Mul(u)), gr, j)
 	}
-	for ; j < m; j++ {
-		gr[j] += alpha * (tt[j] + p2[j] - p2[j+1])
-	}
-	// The caller's last column needs Ψ2[i, w−2] in scratch[w−1] = p2[w−1]:
-	// p2 is scratch, shifted by one, so it is there already.
-	return s
+	// The caller goes on from column done with Ψ2[i, done−1] = p2[done].
+	return s, done
 }
