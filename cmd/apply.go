@@ -48,11 +48,16 @@ func runApply(env *Env, args []string) error {
 	iters := fs.Int("iters", 200, "iterations to run")
 	tol := fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
 	guard := addSafeguardFlag(fs, false, "safeguard the learned steps with a gradient step of size τ: decrease (a bare --safeguard) replaces a step that raises f (monotone), bgd one that does worse than the gradient step (∇f → 0 whatever was learned; one more f per iteration); Algorithm 2 as published without it")
+	precision := fs.String("precision", "float64", "arithmetic of the learned optimizer's f and ∇f evaluations: float64, or float32 (deblurring with a separable blur or CT); the printed f and ‖∇f‖ are float64")
 	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
 		return err
 	}
 	if *params == "" {
 		return usagef("--params is required")
+	}
+	prec, err := problem.ParsePrecision(*precision)
+	if err != nil {
+		return usagef("--precision: %v", err)
 	}
 	if *iters < 1 {
 		return usagef("--iters must be at least 1")
@@ -87,13 +92,17 @@ func runApply(env *Env, args []string) error {
 		return err
 	}
 	noteUnverified(env, []*LearnedInfo{info}, []string{*params})
-	it, err := learned.Start(test)
+	runOn, err := test.InPrecision(prec)
+	if err != nil {
+		return usagef("--precision %s: %v", prec, err)
+	}
+	it, err := learned.Start(runOn)
 	if err != nil {
 		return asUsage(err)
 	}
 	vals := make([]float64, test.N)
 	grad := make([]float64, len(test.X0))
-	fmt.Fprintf(env.Stdout, "%s on %d test functions\n", learned.Name(), test.N)
+	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", learned.Name(), test.N, prec)
 	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
 	row := func(t int, x []float64) (float64, error) {
 		if err := test.Eval(vals, grad, x, nil); err != nil {

@@ -51,6 +51,12 @@ func TestEvalFloat32OnTrainingFunctions(t *testing.T) {
 			t.Errorf("iteration %d: mean f %.12g in float32 eval, training recorded %.12g", step+1, mean, m.Steps[step].MeanF)
 		}
 	}
+	out.Reset()
+	errb.Reset()
+	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--iters", "3", "--precision", "float32"}, &out, &errb); code != 0 ||
+		!strings.Contains(out.String(), "float32 evaluations") {
+		t.Errorf("apply --precision float32: exit %d, output %q (%s)", code, out.String(), errb.String())
+	}
 	for _, bad := range [][]string{
 		{"--precision", "half"},
 		{"--precision", "float32", "--shift", "noise=0.02"},
