@@ -12,6 +12,7 @@ func init() {
 	if archsimd.X86.AVX2() {
 		dot32 = dotAVX2
 		radix3f32, radix4f32, radix8f32 = radix3AVX2, radix4AVX2, radix8AVX2
+		unpackRowTile32, packRowTile32 = unpackRowTileAVX2, packRowTileAVX2
 	}
 }
 
@@ -203,4 +204,99 @@ func radix8AVX2(y, x []Complex[float32], s, m int, tw []Complex[float32], sign f
 			st(twiddle(t1.Sub(t3), wr[6], wi[6]), yy[7], q)
 		}
 	}
+}
+
+var conjMask = alternating(1, -1)
+
+// unpackRowTileAVX2 is FFT2T.unpackRowTile for float32, four rows a vector:
+// with a = Z[k], b = Z[n−k] of four rows, E = ½(a + conj b) and O =
+// ½(swap(a)·(1, −1) + swap(b)) (the scalar (or, oi)), X[k] = (E + wr·O) ∓
+// wi·swap(O) and X[n−k] = (conj E + wr'·conj O) + wi'·swap(O), the scalar
+// formulas' operations; the four results of each column are stored row by
+// row. Fewer than four rows run the scalar code.
+func unpackRowTileAVX2(f *FFT2T[float32], t, z []Complex[float32], i0, i1 int) bool {
+	h := i1 - i0
+	if h < 4 {
+		return false
+	}
+	wc, n, rb := f.wc, f.rowLen, f.rb
+	half := archsimd.BroadcastFloat32x8(0.5)
+	var buf [8]float32
+	for k := 0; k <= n/2; k++ {
+		kc := (n - k) % n
+		zk := parts(z[k*rb+i0 : k*rb+i1])
+		zc := parts(z[kc*rb+i0 : kc*rb+i1])
+		wk, wkc := f.half[k], f.half[n-k]
+		wr, wi := archsimd.BroadcastFloat32x8(wk.Re), archsimd.BroadcastFloat32x8(wk.Im)
+		cr, ci := archsimd.BroadcastFloat32x8(wkc.Re), archsimd.BroadcastFloat32x8(wkc.Im)
+		for i := 0; i < h; i = nextQ(i, h) {
+			a, b := ld(zk, i), ld(zc, i)
+			e := half.Mul(a.Add(b.Mul(conjMask)))
+			o := half.Mul(a.Permute(swapRI).Mul(conjMask).Add(b.Permute(swapRI)))
+			so := o.Permute(swapRI)
+			x1 := e.Add(wr.Mul(o)).AddSub(wi.Mul(so))
+			x2 := e.Mul(conjMask).Add(cr.Mul(o.Mul(conjMask))).Add(ci.Mul(so))
+			x1.Store(&buf)
+			var buf2 [8]float32
+			x2.Store(&buf2)
+			for l := 0; l < 4; l++ {
+				r := (i0 + i + l) * wc
+				t[r+k] = Complex[float32]{buf[2*l], buf[2*l+1]}
+				t[r+n-k] = Complex[float32]{buf2[2*l], buf2[2*l+1]}
+			}
+		}
+	}
+	return true
+}
+
+// packRowTileAVX2 is FFT2T.packRowTile for float32, four rows a vector: with
+// a = X[k], d = X[n−k] of four rows (imaginary parts zeroed for k = 0),
+// 2E = a + conj d, P = a − conj d, O = wr·P + (wi·swap(P))·(1, −1), Z[k] =
+// scale·(2E + swap(O)·(−1, 1)), and for n−k the same with Q = d − conj a and
+// conj(2E): the scalar formulas' operations. The four values of a column are
+// gathered row by row; the results are stored contiguously. Fewer than four
+// rows run the scalar code.
+func packRowTileAVX2(f *FFT2T[float32], b, c []Complex[float32], i0, i1 int, scale float32) bool {
+	h := i1 - i0
+	if h < 4 {
+		return false
+	}
+	wc, n, rb := f.wc, f.rowLen, f.rb
+	sc := archsimd.BroadcastFloat32x8(scale)
+	minusPlus := alternating(-1, 1)
+	realOnly := alternating(1, -1).Greater(archsimd.BroadcastFloat32x8(0))
+	var ga, gd [8]float32
+	for k := 0; k <= n/2; k++ {
+		kc := n - k
+		wk, wkc := f.half[k], f.half[kc]
+		wr, wi := archsimd.BroadcastFloat32x8(wk.Re), archsimd.BroadcastFloat32x8(wk.Im)
+		cr, ci := archsimd.BroadcastFloat32x8(wkc.Re), archsimd.BroadcastFloat32x8(wkc.Im)
+		bk := parts(b[k*rb+i0 : k*rb+i1])
+		var bc []float32
+		if kc < n && kc != k {
+			bc = parts(b[kc*rb+i0 : kc*rb+i1])
+		}
+		for i := 0; i < h; i = nextQ(i, h) {
+			for l := 0; l < 4; l++ {
+				r := (i0 + i + l) * wc
+				a, d := c[r+k], c[r+kc]
+				ga[2*l], ga[2*l+1] = a.Re, a.Im
+				gd[2*l], gd[2*l+1] = d.Re, d.Im
+			}
+			a, d := archsimd.LoadFloat32x8(&ga), archsimd.LoadFloat32x8(&gd)
+			if k == 0 {
+				a, d = a.Masked(realOnly), d.Masked(realOnly)
+			}
+			e := a.Add(d.Mul(conjMask))
+			p := a.Sub(d.Mul(conjMask))
+			o := wr.Mul(p).Add(wi.Mul(p.Permute(swapRI)).Mul(conjMask))
+			st(sc.Mul(e.Add(o.Permute(swapRI).Mul(minusPlus))), bk, i)
+			if bc != nil {
+				q := d.Sub(a.Mul(conjMask))
+				o2 := cr.Mul(q).Add(ci.Mul(q.Permute(swapRI)).Mul(conjMask))
+				st(sc.Mul(e.Mul(conjMask).Add(o2.Permute(swapRI).Mul(minusPlus))), bc, i)
+			}
+		}
+	}
+	return true
 }

@@ -33,7 +33,7 @@ func TestVectorDotMatchesScalar(t *testing.T) {
 }
 
 // TestVectorFFTMatchesScalar compares the float32 FFT with and without the
-// vector butterflies: spectra and inverse images bitwise equal, for sizes
+// vector butterflies and row packing and unpacking: spectra and inverse images bitwise equal, for sizes
 // whose plans use radix 3, 4 and 8 stages and batches that are and are not
 // multiples of four (and one below four, which runs the scalar code).
 func TestVectorFFTMatchesScalar(t *testing.T) {
@@ -51,19 +51,21 @@ func TestVectorFFTMatchesScalar(t *testing.T) {
 		sv, ss := make([]Complex[float32], f.SpectrumLen()), make([]Complex[float32], f.SpectrumLen())
 		iv, is := make([]float32, h*w), make([]float32, h*w)
 		f.Forward(sv, x)
-		c3, c4, c8 := radix3f32, radix4f32, radix8f32
-		radix3f32, radix4f32, radix8f32 = nil, nil, nil
+		c3, c4, c8, up, pk := radix3f32, radix4f32, radix8f32, unpackRowTile32, packRowTile32
+		off := func() { radix3f32, radix4f32, radix8f32, unpackRowTile32, packRowTile32 = nil, nil, nil, nil, nil }
+		on := func() { radix3f32, radix4f32, radix8f32, unpackRowTile32, packRowTile32 = c3, c4, c8, up, pk }
+		off()
 		f.Forward(ss, x)
-		radix3f32, radix4f32, radix8f32 = c3, c4, c8
+		on()
 		for i := range sv {
 			if sv[i] != ss[i] {
 				t.Fatalf("%d×%d: spectrum[%d] = %v with vector butterflies, %v without", h, w, i, sv[i], ss[i])
 			}
 		}
 		f.Inverse(iv, sv)
-		radix3f32, radix4f32, radix8f32 = nil, nil, nil
+		off()
 		f.Inverse(is, ss)
-		radix3f32, radix4f32, radix8f32 = c3, c4, c8
+		on()
 		for i := range iv {
 			if iv[i] != is[i] {
 				t.Fatalf("%d×%d: inverse[%d] = %v with vector butterflies, %v without", h, w, i, iv[i], is[i])
