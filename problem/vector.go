@@ -19,12 +19,12 @@ var (
 	correlateRow32 func(out, in, r []float32) bool
 	// residual32 replaces res by res − y and returns Σ res², in float64.
 	residual32 func(res, y []float32) float64
-	// huberTVRow32 is one row i of huberTVImage with a gradient, for its
-	// first columns: given row, next (row i+1, or row itself for the last
-	// row), the gradient row gr, up (Ψ1 of row i−1, overwritten by row i's
-	// there) and scratch of 2w values, it does the columns j < done (a
-	// multiple of the vector width, done ≤ w−1) and returns their Σ h_ε in
-	// float64 and done, with Ψ2[i, done−1] in scratch[done] (0 for done = 0).
+	// huberTVRow32 is one row i of huberTVImage with a gradient, for the
+	// columns j < w−1: given row, next (row i+1, or row itself for the last
+	// row), the gradient row gr, up (Ψ1 of row i−1, overwritten by row i's)
+	// and scratch of 2w values, it returns their Σ h_ε in float64 and the
+	// number of columns done (w−1, or 0 for rows it leaves to the scalar
+	// loop), with Ψ2[i, done−1] in scratch[done] (0 for done = 0).
 	huberTVRow32 func(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) (float64, int)
 )
 

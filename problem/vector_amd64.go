@@ -115,9 +115,9 @@ func residualAVX2(res, y []float32) float64 {
 	return s
 }
 
-// huberTVRowAVX2 is huberTVImage's loop over the first columns of one row
-// with a gradient, eight at a time (those before the last multiple of eight
-// below w−1; the caller does the rest), in two passes: the first computes the per-pixel values,
+// huberTVRowAVX2 is huberTVImage's loop over the columns j < w−1 of one row
+// with a gradient, eight at a time (rows narrower than 9 are left to the
+// caller), in two passes: the first computes the per-pixel values,
 // Ψ1 (into up, after keeping up − Ψ1 in tt) and Ψ2 (into p2, shifted by one:
 // p2[j+1] = Ψ2[i, j], p2[0] = 0); the second adds α·((up − Ψ1 + Ψ2[j−1]) −
 // Ψ2[j]) to the gradient, the scalar loop's operations in its order.
@@ -125,34 +125,69 @@ func residualAVX2(res, y []float32) float64 {
 func huberTVRowAVX2(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) (float64, int) {
 	w := len(row)
 	m := w - 1 // columns with a horizontal difference
+	if m < 8 {
+		return 0, 0
+	}
 	gr, next, up = gr[:w], next[:w], up[:w]
 	p2, tt := scratch[:w+1], scratch[w+1:w+1+m]
 	vHalf, vInv2, vEps2, vEps := archsimd.BroadcastFloat32x8(half), archsimd.BroadcastFloat32x8(inv2), archsimd.BroadcastFloat32x8(eps2), archsimd.BroadcastFloat32x8(eps)
 	one := archsimd.BroadcastFloat32x8(1)
 	var a, b archsimd.Float64x4
 	p2[0] = 0
-	j := 0
-	for ; j+8 <= m; j += 8 {
+	// Vectors at 0, 8, …, and a last one at m − 8 overlapping the one before
+	// it: its lanes below the previous end (done) are masked out of every
+	// store and of the sum, so each column is processed once.
+	for j, done := 0, 0; j < m; done, j = j+8, nextVector(j, m) {
 		x := load8(row, j)
 		d1 := load8(next, j).Sub(x)
 		d2 := load8(row, j+1).Sub(x)
 		r2 := d1.Mul(d1).Add(d2.Mul(d2))
 		r := r2.Sqrt()
 		v := r2.Mul(vInv2).Merge(r.Sub(vHalf), r2.LessEqual(vEps2))
-		a, b = addWide(a, b, v)
 		q := one.Div(r.Max(vEps))
 		p1 := d1.Mul(q)
-		store8(load8(up, j).Sub(p1), tt, j)
-		store8(p1, up, j)
-		store8(d2.Mul(q), p2, j+1)
+		t := load8(up, j).Sub(p1)
+		if done <= j {
+			a, b = addWide(a, b, v)
+			store8(t, tt, j)
+			store8(p1, up, j)
+			store8(d2.Mul(q), p2, j+1)
+			continue
+		}
+		keep := lanesFrom(done - j)
+		a, b = addWide(a, b, v.Masked(keep))
+		t.StoreMasked((*[8]float32)(tt[j:j+8]), keep)
+		p1.StoreMasked((*[8]float32)(up[j:j+8]), keep)
+		d2.Mul(q).StoreMasked((*[8]float32)(p2[j+1:j+9]), keep)
 	}
-	s := sumWide(a, b)
-	done := j
 	vAlpha := archsimd.BroadcastFloat32x8(alpha)
-	for j = 0; j < done; j += 8 {
+	for j, done := 0, 0; j < m; done, j = j+8, nextVector(j, m) {
 		u := load8(tt, j).Add(load8(p2, j)).Sub(load8(p2, j+1))
-		store8(load8(gr, j).Add(vAlpha.Mul(u)), gr, j)
+		g := load8(gr, j).Add(vAlpha.Mul(u))
+		if done <= j {
+			store8(g, gr, j)
+			continue
+		}
+		g.StoreMasked((*[8]float32)(gr[j:j+8]), lanesFrom(done-j))
 	}
-	// The caller goes on from column done with Ψ2[i, done−1] = p2[done].
-	return s, done
+	// The caller does the last column with Ψ2[i, m−1] = p2[m].
+	return sumWide(a, b), m
+}
+
+// nextVector is the start of the 8-lane vector after the one at j in a row
+// of m ≥ 8 values: j + 8, or m − 8 for the last, overlapping one; m at the
+// end.
+func nextVector(j, m int) int {
+	j += 8
+	if j < m && j+8 > m {
+		j = m - 8
+	}
+	return j
+}
+
+var laneIndex = archsimd.LoadFloat32x8(&[8]float32{0, 1, 2, 3, 4, 5, 6, 7})
+
+// lanesFrom returns the mask of lanes l ≥ first.
+func lanesFrom(first int) archsimd.Mask32x8 {
+	return laneIndex.GreaterEqual(archsimd.BroadcastFloat32x8(float32(first)))
 }
