@@ -122,6 +122,9 @@ type precisionStep[F kernels.Float] struct {
 	loaded  bool
 	// blockGrads is evalBlock's gradient list: nil for the frozen term.
 	blockGrads [2][]float64
+	// unfused evaluates in three passes over the batch even for a fused
+	// objective (tests: the two must agree bitwise).
+	unfused bool
 }
 
 // precisionRun is the state the team's goroutines see. It does not refer to
@@ -130,7 +133,7 @@ type precisionStep[F kernels.Float] struct {
 type precisionRun[F kernels.Float] struct {
 	hw, sl  int
 	kinds   []precisionTerm
-	phase   int    // runAdvance, runAdjoint or runSpectra
+	phase   int    // runAdvance, runAdjoint, runSpectra or runFused
 	active  []bool // the terms whose gradient the adjoint phase computes
 	x       []F    // the step's iterates
 	vs      [][]F  // g, then p: the terms' operands
@@ -141,6 +144,11 @@ type precisionRun[F kernels.Float] struct {
 	r       []F                    // ∇f(x⁺)
 	dots    [][]float64            // scalar terms: ⟨rk, vk⟩ per image
 	workers []*precisionWorker[F]  // per chunk
+	// For runFused: the objective evaluated image by image, its values and
+	// ∇f(x⁺) (nil without gradients).
+	fused *problem.FusedObjective[F]
+	vals  []float64
+	rg    []F
 }
 
 // precisionWorker is one chunk's FFT plan and scratch.
@@ -156,6 +164,7 @@ const (
 	runAdvance = iota // x⁺
 	runAdjoint        // the active terms' image-wise adjoints of r
 	runSpectra        // the spectra of the operands (setStep)
+	runFused          // advance, objective and adjoint image by image (fused objectives)
 )
 
 // newPrecisionStep returns the evaluator of m's terms on o in precision F, or
@@ -255,48 +264,86 @@ func (r *precisionRun[F]) chunk(c, lo, hi int) {
 		}
 	case runAdvance:
 		for im := lo; im < hi; im++ {
-			a, b := im*hw, (im+1)*hw
-			x, xp := r.x[a:b], r.xPlus[a:b]
-			var img []F
-			if wk != nil {
-				spec := wk.spec
-				clear(spec)
-				for i, k := range r.kinds {
-					if k != spectralTerm {
-						continue
-					}
-					addProduct(spec, r.ts[i], r.specs[i][im*sl:(im+1)*sl])
-				}
-				wk.fft.Inverse(wk.img, spec)
-				img = wk.img[:len(x)]
-			}
-			r.combine(xp, x, img, a)
+			r.advanceImage(wk, im)
 		}
 	case runAdjoint:
-		needFFT := false
-		for i, k := range r.kinds {
-			if !r.active[i] {
-				continue
-			}
-			if k == spectralTerm {
-				needFFT = true
-				clear(wk.acc[i])
-				continue
-			}
-			for im := lo; im < hi; im++ {
-				r.dots[i][im] = kernels.DotT(r.r[im*hw:(im+1)*hw], r.vs[i][im*hw:(im+1)*hw])
-			}
+		r.clearAccumulators(wk)
+		for im := lo; im < hi; im++ {
+			r.adjointImage(wk, im)
 		}
-		if !needFFT {
-			return
+	case runFused:
+		// Image by image, while its data are in cache: x⁺, f and ∇f at x⁺
+		// (the fused objective, this chunk's scratch), the adjoints. The
+		// operations and their order per image are those of the three
+		// phases above.
+		if r.rg != nil {
+			r.clearAccumulators(wk)
 		}
 		for im := lo; im < hi; im++ {
-			wk.fft.Forward(wk.spec, r.r[im*hw:(im+1)*hw])
-			for i, k := range r.kinds {
-				if k == spectralTerm && r.active[i] {
-					accumulateConjProduct(wk.acc[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
-				}
+			r.advanceImage(wk, im)
+			r.fused.EvalImages(c, r.vals, r.rg, r.xPlus, im, im+1)
+			if r.rg != nil {
+				r.adjointImage(wk, im)
 			}
+		}
+	}
+}
+
+// advanceImage writes x⁺ of image im.
+func (r *precisionRun[F]) advanceImage(wk *precisionWorker[F], im int) {
+	hw, sl := r.hw, r.sl
+	a, b := im*hw, (im+1)*hw
+	x, xp := r.x[a:b], r.xPlus[a:b]
+	var img []F
+	if wk != nil {
+		spec := wk.spec
+		clear(spec)
+		for i, k := range r.kinds {
+			if k != spectralTerm {
+				continue
+			}
+			addProduct(spec, r.ts[i], r.specs[i][im*sl:(im+1)*sl])
+		}
+		wk.fft.Inverse(wk.img, spec)
+		img = wk.img[:len(x)]
+	}
+	r.combine(xp, x, img, a)
+}
+
+// clearAccumulators zeroes the worker's accumulators of the active spectral
+// terms.
+func (r *precisionRun[F]) clearAccumulators(wk *precisionWorker[F]) {
+	for i, k := range r.kinds {
+		if k == spectralTerm && r.active[i] {
+			clear(wk.acc[i])
+		}
+	}
+}
+
+// adjointImage adds image im's part of the active terms' adjoints of r: its
+// inner products (scalar terms) and conj(v̂)·r̂ (spectral terms, one forward
+// FFT of r shared by them).
+func (r *precisionRun[F]) adjointImage(wk *precisionWorker[F], im int) {
+	hw, sl := r.hw, r.sl
+	rk := r.r[im*hw : (im+1)*hw]
+	needFFT := false
+	for i, k := range r.kinds {
+		if !r.active[i] {
+			continue
+		}
+		if k == spectralTerm {
+			needFFT = true
+			continue
+		}
+		r.dots[i][im] = kernels.DotT(rk, r.vs[i][im*hw:(im+1)*hw])
+	}
+	if !needFFT {
+		return
+	}
+	wk.fft.Forward(wk.spec, rk)
+	for i, k := range r.kinds {
+		if k == spectralTerm && r.active[i] {
+			accumulateConjProduct(wk.acc[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
 		}
 	}
 }
@@ -473,8 +520,9 @@ func (s *precisionStep[F]) setParams(params [][]float64) error {
 	return nil
 }
 
-// advance writes x⁺ for params into run.xPlus.
-func (s *precisionStep[F]) advance(params [][]float64) error {
+// load checks that a step is loaded and sets the parameters of an
+// evaluation.
+func (s *precisionStep[F]) load(params [][]float64) error {
 	if !s.loaded {
 		return fmt.Errorf("step loss: SetStep was not called")
 	}
@@ -482,6 +530,14 @@ func (s *precisionStep[F]) advance(params [][]float64) error {
 		return err
 	}
 	s.prepare()
+	return nil
+}
+
+// advance writes x⁺ for params into run.xPlus.
+func (s *precisionStep[F]) advance(params [][]float64) error {
+	if err := s.load(params); err != nil {
+		return err
+	}
 	s.run.phase = runAdvance
 	s.team.Run(s.n)
 	return nil
@@ -499,7 +555,7 @@ func (s *precisionStep[F]) next(dst []float64, params [][]float64) error {
 // evaluate returns the mean of fk(xk⁺) and, for the terms with grads[i] not
 // nil, adds their gradients.
 func (s *precisionStep[F]) evaluate(params, grads [][]float64) (float64, error) {
-	if err := s.advance(params); err != nil {
+	if err := s.load(params); err != nil {
 		return 0, err
 	}
 	r := s.run
@@ -507,8 +563,26 @@ func (s *precisionStep[F]) evaluate(params, grads [][]float64) (float64, error) 
 	if grads != nil {
 		rg = r.r
 	}
-	if err := s.obj.Eval(s.vals, rg, r.xPlus); err != nil {
-		return 0, fmt.Errorf("step loss: %w", err)
+	for i := range r.kinds {
+		r.active[i] = grads != nil && grads[i] != nil
+	}
+	chunks := 0
+	if fo, ok := s.obj.(*problem.FusedObjective[F]); ok && !s.unfused {
+		// One pass over the images: x⁺, f, ∇f and the adjoints.
+		fo.Workers(kernels.ParallelChunks(s.n, nil))
+		r.phase, r.fused, r.vals, r.rg = runFused, fo, s.vals, rg
+		chunks = s.team.Run(s.n)
+		r.fused, r.vals, r.rg = nil, nil, nil
+	} else {
+		r.phase = runAdvance
+		s.team.Run(s.n)
+		if err := s.obj.Eval(s.vals, rg, r.xPlus); err != nil {
+			return 0, fmt.Errorf("step loss: %w", err)
+		}
+		if grads != nil {
+			r.phase = runAdjoint
+			chunks = s.team.Run(s.n)
+		}
 	}
 	var sum float64
 	for _, v := range s.vals {
@@ -518,11 +592,6 @@ func (s *precisionStep[F]) evaluate(params, grads [][]float64) (float64, error) 
 	if grads == nil {
 		return sum * inv, nil
 	}
-	for i := range r.kinds {
-		r.active[i] = grads[i] != nil
-	}
-	r.phase = runAdjoint
-	chunks := s.team.Run(s.n)
 	for i, k := range r.kinds {
 		if grads[i] == nil {
 			continue

@@ -93,6 +93,22 @@ func (e *FusedObjective[F]) Eval(vals []float64, grad, x []F) error {
 	return nil
 }
 
+// Workers prepares scratch for EvalImages calls from n concurrent workers.
+func (e *FusedObjective[F]) Workers(n int) {
+	for len(e.run.scratch) < n {
+		e.run.scratch = append(e.run.scratch, &fusedScratchT[F]{})
+	}
+}
+
+// EvalImages is Eval for the images lo ≤ k < hi alone, on the calling
+// goroutine with the scratch of worker (0 ≤ worker < the n of Workers):
+// vals[k] (vals of length N, or nil) and grad's and x's image k ([N,H,W]
+// slices). Calls with different workers may run concurrently on disjoint
+// images. The results are Eval's, image for image.
+func (e *FusedObjective[F]) EvalImages(worker int, vals []float64, grad, x []F, lo, hi int) {
+	fusedImages(e.run.fp, vals, grad, x, e.run.scratch[worker], lo, hi)
+}
+
 // Close stops the goroutines of the evaluation; a later Eval starts them
 // again.
 func (e *FusedObjective[F]) Close() { e.team.Close() }
