@@ -367,16 +367,20 @@ func TestFloat32ResumeIsBitwise(t *testing.T) {
 
 // BenchmarkStepLossPrecisionBlock times EvalBlock of the M-PC step loss (the
 // evaluation NAG's block mode makes) for the θ block: /float32 and /default
-// as in BenchmarkStepLossPrecision.
+// as in BenchmarkStepLossPrecision, /float32-threepass with the float32
+// evaluation in three passes over the batch instead of one per image.
 func BenchmarkStepLossPrecisionBlock(b *testing.B) {
 	o := deblurSet(b, 25, 96, 1)
 	x, g, p := stepData(b, o, 7)
 	for _, path := range []struct {
 		name  string
 		paths stepPaths
-	}{{"float32", stepPaths{precision: Float32}}, {"default", stepPaths{}}} {
+	}{{"float32", stepPaths{precision: Float32}}, {"float32-threepass", stepPaths{precision: Float32}}, {"default", stepPaths{}}} {
 		b.Run("m-pc/"+path.name, func(b *testing.B) {
 			s := loadedLoss(b, "m-pc", o, path.paths, x, g, p, 0, 0)
+			if path.name == "float32-threepass" {
+				s.ev.(*precisionStep[float32]).unfused = true
+			}
 			u := testPoint(s, 1)
 			gr := make([]float64, s.ThetaLen())
 			if _, err := s.EvalBlock(0, u, gr); err != nil {
