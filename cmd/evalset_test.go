@@ -3,11 +3,9 @@ package cmd
 import (
 	"bytes"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 )
 
@@ -29,16 +27,7 @@ func TestEvalOnTrainingFunctions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := os.Open(filepath.Join(evalDir, "curves.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	curves, err := eval.ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := curves[0]
+	c := readCurvesJSON(t, evalDir)[0]
 	for step := range m.Steps {
 		var mean float64
 		for _, v := range c.F[step+1] {

@@ -92,9 +92,8 @@ func TestBenchGreedyFloat32(t *testing.T) {
 	}
 }
 
-// float32Curves reads dir/curves.json and fails t unless every curve records
-// precision=float32 in its setting.
-func float32Curves(t *testing.T, dir string) []*eval.Curve {
+// readCurvesJSON reads dir/curves.json, failing t if it cannot.
+func readCurvesJSON(t *testing.T, dir string) []*eval.Curve {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "curves.json"))
 	if err != nil {
@@ -105,6 +104,14 @@ func float32Curves(t *testing.T, dir string) []*eval.Curve {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return curves
+}
+
+// float32Curves reads dir/curves.json and fails t unless every curve records
+// precision=float32 in its setting.
+func float32Curves(t *testing.T, dir string) []*eval.Curve {
+	t.Helper()
+	curves := readCurvesJSON(t, dir)
 	for _, c := range curves {
 		if c.Setting["precision"] != "float32" {
 			t.Errorf("%s: setting precision %q", c.Method, c.Setting["precision"])

@@ -29,18 +29,7 @@ func TestEvalSafeguardRules(t *testing.T) {
 		return append([]string{"eval", "--params", dir, "--methods", "gd", "--n-test", "2", "--iters", "12",
 			"--fstar-iters", "50", "--fstar-method", "lbfgs", "--cache", cache, "--out", out}, extra...)
 	}
-	read := func(out string) []*eval.Curve {
-		f, err := os.Open(filepath.Join(out, "curves.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		curves, err := eval.ReadJSON(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return curves
-	}
+	read := func(out string) []*eval.Curve { return readCurvesJSON(t, out) }
 	names := func(curves []*eval.Curve) []string {
 		var n []string
 		for _, c := range curves {
