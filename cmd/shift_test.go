@@ -49,18 +49,7 @@ func TestEvalShiftAndBreakEven(t *testing.T) {
 	if strings.Contains(string(table), "| size=16 | greedy m-pc |") {
 		t.Error("m-pc, bound to 12×12, was run at 16×16")
 	}
-	read := func(label string) []*eval.Curve {
-		f, err := os.Open(filepath.Join(evalDir, "shift", label, "curves.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer f.Close()
-		cs, err := eval.ReadJSON(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return cs
-	}
+	read := func(label string) []*eval.Curve { return readCurvesJSON(t, filepath.Join(evalDir, "shift", label)) }
 	for _, c := range read("sigma_2") {
 		if !strings.Contains(c.Setting["operator"], "gauss5-2,") || c.Setting["shift"] != "sigma=2" {
 			t.Errorf("sigma=2 curve %s: setting %v", c.Method, c.Setting)
