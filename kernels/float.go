@@ -40,6 +40,16 @@ func Complex128s(c []complex128) []Complex[float64] {
 	return unsafe.Slice((*Complex[float64])(unsafe.Pointer(&c[0])), len(c))
 }
 
+// ComplexView returns the interleaved values v (real, imaginary, real, …)
+// viewed as len(v)/2 complex values (same memory); an odd last value is left
+// out.
+func ComplexView[F Float](v []F) []Complex[F] {
+	if len(v) < 2 {
+		return nil
+	}
+	return unsafe.Slice((*Complex[F])(unsafe.Pointer(&v[0])), len(v)/2)
+}
+
 // Complex64s returns c viewed as a []Complex[float32] (same memory).
 func Complex64s(c []complex64) []Complex[float32] {
 	if len(c) == 0 {

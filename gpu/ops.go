@@ -1,0 +1,409 @@
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// Batch is the shape of a batch of N real images of H×W values, stored
+// row-major one after the other (N·H·W values). Its spectra (Ops.RFFT2) are
+// N blocks of H·(W/2+1) complex values, each stored as two consecutive
+// values (real, imaginary): 2·N·H·(W/2+1) values in all.
+type Batch struct{ N, H, W int }
+
+// Len is the number of values of the batch's images.
+func (b Batch) Len() int { return b.N * b.H * b.W }
+
+// SpectrumLen is the number of buffer values (two per complex value) of the
+// spectrum of one image: 2·H·(W/2+1).
+func (b Batch) SpectrumLen() int { return 2 * b.H * (b.W/2 + 1) }
+
+func (b Batch) check(op string) error {
+	if b.N < 1 || b.H < 1 || b.W < 1 {
+		return fmt.Errorf("gpu: %s: batch %d×%d×%d must have at least one image of at least 1×1", op, b.N, b.H, b.W)
+	}
+	return nil
+}
+
+// Ops are the array operations the numerics run on a device, on buffers of
+// that device; a computation that uses only these keeps its arrays on the
+// device between calls, and only the values it asks for (Dot, HuberValue)
+// come back to the host. The CPU device implements them in float64 with the
+// CPU kernels of package kernels; the CUDA device (package gpu/cuda) in
+// float32 with float64 accumulators for the reductions.
+//
+// Lengths are checked: every method returns an error, never panics, when a
+// buffer does not match the shape it is given. Outputs may not alias inputs
+// unless the method says so.
+type Ops interface {
+	Device
+	// Copy writes src into dst (equal lengths).
+	Copy(dst, src Buffer) error
+	// Axpby sets y ← a·x + b·y (equal lengths; x may be y).
+	Axpby(y Buffer, a float64, x Buffer, b float64) error
+	// Dot returns Σ x_i·y_i, accumulated in float64 (equal lengths).
+	Dot(x, y Buffer) (float64, error)
+
+	// Conv2D writes y_n = k ⋆ x_n for every image n of s: the correlation
+	// with the K×K kernel k (odd K) under the boundary rule, as
+	// kernels.Conv.Apply.
+	Conv2D(y, x, k Buffer, s Batch, K int, boundary kernels.Boundary) error
+	// Conv2DAdjointImage writes x, the adjoint of Conv2D in the image.
+	Conv2DAdjointImage(x, y, k Buffer, s Batch, K int, boundary kernels.Boundary) error
+	// Conv2DAdjointKernel writes g (K×K) = Σ_n of the adjoint of Conv2D in
+	// the kernel, at images x_n and outputs y_n.
+	Conv2DAdjointKernel(g, x, y Buffer, s Batch, K int, boundary kernels.Boundary) error
+
+	// Grad writes the forward differences d ([N,2,H,W]) of x, the last one
+	// in each direction zero, as kernels.Grad.
+	Grad(d, x Buffer, s Batch) error
+	// GradAdjoint writes x = Dᵀd, as kernels.GradAdjoint.
+	GradAdjoint(x, d Buffer, s Batch) error
+	// HuberValue writes into vals[n] the Huber function with parameter eps
+	// of the magnitudes of image n's differences d, summed in float64
+	// (kernels.Huber.Value).
+	HuberValue(vals []float64, d Buffer, s Batch, eps float64) error
+	// HuberDerivative writes g = d/max(|d|, eps) pixelwise (kernels.Huber.
+	// Derivative); g may be d.
+	HuberDerivative(g, d Buffer, s Batch, eps float64) error
+
+	// MulAdd adds c·t⊙v_n to dst_n for every image n: t is one H×W image,
+	// v and dst are batches.
+	MulAdd(dst, t, v Buffer, s Batch, c float64) error
+	// ProductSum writes dst (one H×W image) = Σ_n r_n⊙v_n, accumulated in
+	// float64.
+	ProductSum(dst, r, v Buffer, s Batch) error
+
+	// RFFT2 writes the spectra of the images x into spec (see Batch): the
+	// 2-D discrete Fourier transform with exp(−2πi·…), unnormalised, as
+	// kernels.FFT2T.Forward.
+	RFFT2(spec, x Buffer, s Batch) error
+	// IRFFT2 writes the real images x whose spectra are spec, normalised so
+	// that IRFFT2(RFFT2(x)) = x. It may overwrite spec.
+	IRFFT2(x, spec Buffer, s Batch) error
+	// SpectralMulAdd adds t·v_n (complex, elementwise) to dst_n for every
+	// image n: t is one spectrum, v and dst are the batch's spectra.
+	SpectralMulAdd(dst, t, v Buffer, s Batch) error
+	// SpectralConjSum writes dst (one spectrum) = Σ_n conj(v_n)·z_n,
+	// accumulated in float64.
+	SpectralConjSum(dst, v, z Buffer, s Batch) error
+}
+
+var _ Ops = CPU()
+
+// values returns the values of a CPU buffer with length n, or an error
+// naming the operation and the argument.
+func (d *HostDevice) values(b Buffer, n int, op, name string) ([]float64, error) {
+	hb, ok := b.(*HostBuffer)
+	if !ok || hb == nil {
+		return nil, fmt.Errorf("gpu: cpu %s: %s is a %T, not a buffer of the cpu device", op, name, b)
+	}
+	data := hb.Float64s()
+	if data == nil && n > 0 {
+		return nil, fmt.Errorf("gpu: cpu %s: %s was freed", op, name)
+	}
+	if n >= 0 && len(data) != n {
+		return nil, fmt.Errorf("gpu: cpu %s: %s has %d values, want %d", op, name, len(data), n)
+	}
+	return data, nil
+}
+
+// pair returns the values of two CPU buffers of equal length.
+func (d *HostDevice) pair(a, b Buffer, op string) ([]float64, []float64, error) {
+	av, err := d.values(a, -1, op, "the first buffer")
+	if err != nil {
+		return nil, nil, err
+	}
+	bv, err := d.values(b, len(av), op, "the second buffer")
+	return av, bv, err
+}
+
+// Copy implements Ops.
+func (d *HostDevice) Copy(dst, src Buffer) error {
+	a, b, err := d.pair(dst, src, "copy")
+	if err != nil {
+		return err
+	}
+	copy(a, b)
+	return nil
+}
+
+// Axpby implements Ops.
+func (d *HostDevice) Axpby(y Buffer, a float64, x Buffer, b float64) error {
+	yv, xv, err := d.pair(y, x, "axpby")
+	if err != nil {
+		return err
+	}
+	for i, v := range xv {
+		yv[i] = a*v + b*yv[i]
+	}
+	return nil
+}
+
+// Dot implements Ops.
+func (d *HostDevice) Dot(x, y Buffer) (float64, error) {
+	xv, yv, err := d.pair(x, y, "dot")
+	if err != nil {
+		return 0, err
+	}
+	return kernels.DotT(xv, yv), nil
+}
+
+// conv returns the kernels.Conv of s, K and boundary with the buffers' values.
+func (d *HostDevice) conv(op string, s Batch, K int, boundary kernels.Boundary, img, out, k Buffer) (kernels.Conv, []float64, []float64, []float64, error) {
+	c := kernels.Conv{N: s.N, H: s.H, W: s.W, K: K, Boundary: boundary}
+	if err := s.check(op); err != nil {
+		return c, nil, nil, nil, err
+	}
+	if err := c.Validate(); err != nil {
+		return c, nil, nil, nil, fmt.Errorf("gpu: cpu %s: %w", op, err)
+	}
+	iv, err := d.values(img, s.Len(), op, "the image batch")
+	if err != nil {
+		return c, nil, nil, nil, err
+	}
+	ov, err := d.values(out, s.Len(), op, "the output batch")
+	if err != nil {
+		return c, nil, nil, nil, err
+	}
+	kv, err := d.values(k, K*K, op, "the kernel")
+	return c, iv, ov, kv, err
+}
+
+// Conv2D implements Ops.
+func (d *HostDevice) Conv2D(y, x, k Buffer, s Batch, K int, boundary kernels.Boundary) error {
+	c, xv, yv, kv, err := d.conv("conv2d", s, K, boundary, x, y, k)
+	if err != nil {
+		return err
+	}
+	return c.Apply(yv, xv, kv)
+}
+
+// Conv2DAdjointImage implements Ops.
+func (d *HostDevice) Conv2DAdjointImage(x, y, k Buffer, s Batch, K int, boundary kernels.Boundary) error {
+	c, xv, yv, kv, err := d.conv("conv2d adjoint image", s, K, boundary, x, y, k)
+	if err != nil {
+		return err
+	}
+	return c.AdjointImage(xv, yv, kv)
+}
+
+// Conv2DAdjointKernel implements Ops.
+func (d *HostDevice) Conv2DAdjointKernel(g, x, y Buffer, s Batch, K int, boundary kernels.Boundary) error {
+	c, xv, yv, gv, err := d.conv("conv2d adjoint kernel", s, K, boundary, x, y, g)
+	if err != nil {
+		return err
+	}
+	return c.AdjointKernel(gv, xv, yv)
+}
+
+// field returns the values of an image batch and of its difference field.
+func (d *HostDevice) field(op string, s Batch, img, f Buffer) ([]float64, []float64, error) {
+	if err := s.check(op); err != nil {
+		return nil, nil, err
+	}
+	var iv []float64
+	if img != nil {
+		var err error
+		if iv, err = d.values(img, s.Len(), op, "the image batch"); err != nil {
+			return nil, nil, err
+		}
+	}
+	fv, err := d.values(f, 2*s.Len(), op, "the difference field")
+	return iv, fv, err
+}
+
+// Grad implements Ops.
+func (d *HostDevice) Grad(dst, x Buffer, s Batch) error {
+	xv, dv, err := d.field("grad", s, x, dst)
+	if err != nil {
+		return err
+	}
+	return kernels.Grad(dv, xv, s.N, s.H, s.W)
+}
+
+// GradAdjoint implements Ops.
+func (d *HostDevice) GradAdjoint(x, src Buffer, s Batch) error {
+	xv, dv, err := d.field("grad adjoint", s, x, src)
+	if err != nil {
+		return err
+	}
+	return kernels.GradAdjoint(xv, dv, s.N, s.H, s.W)
+}
+
+// HuberValue implements Ops.
+func (d *HostDevice) HuberValue(vals []float64, f Buffer, s Batch, eps float64) error {
+	_, fv, err := d.field("huber value", s, nil, f)
+	if err != nil {
+		return err
+	}
+	if !(eps > 0) {
+		return fmt.Errorf("gpu: cpu huber value: eps = %g must be positive", eps)
+	}
+	return kernels.Huber{Eps: eps}.Value(vals, fv, s.N, s.H*s.W)
+}
+
+// HuberDerivative implements Ops.
+func (d *HostDevice) HuberDerivative(g, f Buffer, s Batch, eps float64) error {
+	_, fv, err := d.field("huber derivative", s, nil, f)
+	if err != nil {
+		return err
+	}
+	gv, err := d.values(g, len(fv), "huber derivative", "the output field")
+	if err != nil {
+		return err
+	}
+	if !(eps > 0) {
+		return fmt.Errorf("gpu: cpu huber derivative: eps = %g must be positive", eps)
+	}
+	return kernels.Huber{Eps: eps}.Derivative(gv, fv, s.N, s.H*s.W)
+}
+
+// image returns the values of one image and of two batches.
+func (d *HostDevice) image(op string, s Batch, one, b1, b2 Buffer) ([]float64, []float64, []float64, error) {
+	if err := s.check(op); err != nil {
+		return nil, nil, nil, err
+	}
+	ov, err := d.values(one, s.H*s.W, op, "the single image")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	v1, err := d.values(b1, s.Len(), op, "the first batch")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	v2, err := d.values(b2, s.Len(), op, "the second batch")
+	return ov, v1, v2, err
+}
+
+// MulAdd implements Ops.
+func (d *HostDevice) MulAdd(dst, t, v Buffer, s Batch, c float64) error {
+	tv, dv, vv, err := d.image("mul add", s, t, dst, v)
+	if err != nil {
+		return err
+	}
+	hw := s.H * s.W
+	for n := 0; n < s.N; n++ {
+		dn, vn := dv[n*hw:(n+1)*hw], vv[n*hw:(n+1)*hw]
+		for i, ti := range tv {
+			dn[i] += c * ti * vn[i]
+		}
+	}
+	return nil
+}
+
+// ProductSum implements Ops.
+func (d *HostDevice) ProductSum(dst, r, v Buffer, s Batch) error {
+	dv, rv, vv, err := d.image("product sum", s, dst, r, v)
+	if err != nil {
+		return err
+	}
+	hw := s.H * s.W
+	clear(dv)
+	for n := 0; n < s.N; n++ {
+		rn, vn := rv[n*hw:(n+1)*hw], vv[n*hw:(n+1)*hw]
+		for i := range dv {
+			dv[i] += rn[i] * vn[i]
+		}
+	}
+	return nil
+}
+
+// spectra returns the values of a batch of images and of its spectra.
+func (d *HostDevice) spectra(op string, s Batch, img, spec Buffer) ([]float64, []kernels.Complex[float64], error) {
+	if err := s.check(op); err != nil {
+		return nil, nil, err
+	}
+	iv, err := d.values(img, s.Len(), op, "the image batch")
+	if err != nil {
+		return nil, nil, err
+	}
+	sv, err := d.values(spec, s.N*s.SpectrumLen(), op, "the spectra")
+	if err != nil {
+		return nil, nil, err
+	}
+	return iv, kernels.ComplexView(sv), nil
+}
+
+// RFFT2 implements Ops.
+func (d *HostDevice) RFFT2(spec, x Buffer, s Batch) error {
+	xv, sv, err := d.spectra("rfft2", s, x, spec)
+	if err != nil {
+		return err
+	}
+	hw, sl := s.H*s.W, s.SpectrumLen()/2
+	f := kernels.NewFFT2T[float64](s.H, s.W)
+	for n := 0; n < s.N; n++ {
+		f.Forward(sv[n*sl:(n+1)*sl], xv[n*hw:(n+1)*hw])
+	}
+	return nil
+}
+
+// IRFFT2 implements Ops.
+func (d *HostDevice) IRFFT2(x, spec Buffer, s Batch) error {
+	xv, sv, err := d.spectra("irfft2", s, x, spec)
+	if err != nil {
+		return err
+	}
+	hw, sl := s.H*s.W, s.SpectrumLen()/2
+	f := kernels.NewFFT2T[float64](s.H, s.W)
+	for n := 0; n < s.N; n++ {
+		f.Inverse(xv[n*hw:(n+1)*hw], sv[n*sl:(n+1)*sl])
+	}
+	return nil
+}
+
+// oneSpectrum returns the values of one spectrum and of two batches of spectra.
+func (d *HostDevice) oneSpectrum(op string, s Batch, one, b1, b2 Buffer) ([]kernels.Complex[float64], []kernels.Complex[float64], []kernels.Complex[float64], error) {
+	if err := s.check(op); err != nil {
+		return nil, nil, nil, err
+	}
+	ov, err := d.values(one, s.SpectrumLen(), op, "the single spectrum")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	v1, err := d.values(b1, s.N*s.SpectrumLen(), op, "the first batch of spectra")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	v2, err := d.values(b2, s.N*s.SpectrumLen(), op, "the second batch of spectra")
+	return kernels.ComplexView(ov), kernels.ComplexView(v1), kernels.ComplexView(v2), err
+}
+
+// SpectralMulAdd implements Ops.
+func (d *HostDevice) SpectralMulAdd(dst, t, v Buffer, s Batch) error {
+	tv, dv, vv, err := d.oneSpectrum("spectral mul add", s, t, dst, v)
+	if err != nil {
+		return err
+	}
+	sl := len(tv)
+	for n := 0; n < s.N; n++ {
+		dn, vn := dv[n*sl:(n+1)*sl], vv[n*sl:(n+1)*sl]
+		for q, a := range tv {
+			b := vn[q]
+			dn[q].Re += a.Re*b.Re - a.Im*b.Im
+			dn[q].Im += a.Re*b.Im + a.Im*b.Re
+		}
+	}
+	return nil
+}
+
+// SpectralConjSum implements Ops.
+func (d *HostDevice) SpectralConjSum(dst, v, z Buffer, s Batch) error {
+	dv, vv, zv, err := d.oneSpectrum("spectral conj sum", s, dst, v, z)
+	if err != nil {
+		return err
+	}
+	sl := len(dv)
+	clear(dv)
+	for n := 0; n < s.N; n++ {
+		vn, zn := vv[n*sl:(n+1)*sl], zv[n*sl:(n+1)*sl]
+		for q := range dv {
+			a, b := vn[q], zn[q]
+			dv[q].Re += a.Re*b.Re + a.Im*b.Im
+			dv[q].Im += a.Re*b.Im - a.Im*b.Re
+		}
+	}
+	return nil
+}
