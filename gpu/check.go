@@ -397,8 +397,7 @@ func (c *opsCheck) spectral() error {
 	if err := c.d.RFFT2(ts, thb, one); err != nil {
 		return err
 	}
-	zero := make([]float64, s.N*sl)
-	if err := c.d.CopyIn(prod, zero); err != nil {
+	if err := c.d.Zero(prod); err != nil {
 		return err
 	}
 	if err := c.d.SpectralMulAdd(prod, ts, vs, s); err != nil {

@@ -38,6 +38,11 @@ func (b Batch) check(op string) error {
 // unless the method says so.
 type Ops interface {
 	Device
+	// ValueSize is the number of bytes of one buffer value (8 for float64
+	// devices, 4 for float32).
+	ValueSize() int
+	// Zero sets every value of b to 0.
+	Zero(b Buffer) error
 	// Copy writes src into dst (equal lengths).
 	Copy(dst, src Buffer) error
 	// Axpby sets y ← a·x + b·y (equal lengths; x may be y).
@@ -117,6 +122,19 @@ func (d *HostDevice) pair(a, b Buffer, op string) ([]float64, []float64, error) 
 	}
 	bv, err := d.values(b, len(av), op, "the second buffer")
 	return av, bv, err
+}
+
+// ValueSize implements Ops: 8 bytes.
+func (*HostDevice) ValueSize() int { return BytesPerFloat64 }
+
+// Zero implements Ops.
+func (d *HostDevice) Zero(b Buffer) error {
+	v, err := d.values(b, -1, "zero", "the buffer")
+	if err != nil {
+		return err
+	}
+	clear(v)
+	return nil
 }
 
 // Copy implements Ops.

@@ -3,6 +3,7 @@ package greedy
 import (
 	"fmt"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -71,6 +72,9 @@ type stepPaths struct {
 	// value and Float64 use the float64 evaluators above.
 	precision Precision
 	fused64   bool // precisionStep[float64] (tests: the float32 code path in float64)
+	// device, if set, evaluates with its array operations (deviceStep),
+	// whatever the other fields say.
+	device gpu.Ops
 }
 
 // terms returns the method's parametrizations: G, then H if any.
@@ -134,6 +138,13 @@ func reducers(pars []param.Parametrization) []param.Reducer {
 // The reducers of the reduced terms are returned (nil without any).
 func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []param.Reducer, error) {
 	pars := terms(m)
+	if paths.device != nil {
+		ev, err := newDeviceStep(m, o, paths.device)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ev, nil, nil
+	}
 	if paths.precision == Float32 {
 		ev, err := newPrecisionStep[float32](m, o)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -102,6 +103,17 @@ type Config struct {
 	// in float64. Recorded in the manifest ("precision"); a resume must ask
 	// for the same.
 	Precision Precision
+	// Device, if set, runs the step losses with its array operations
+	// (package gpu's Ops), the step's arrays kept on it between evaluations:
+	// gpu.CPU() on the host in float64, the CUDA device (package gpu/cuda,
+	// l2ocuda builds) in float32 with float64 sums. Supported for PS, PP,
+	// PC-k and PC terms on deblurring with Huber-TV or no regularizer
+	// (CheckDevice); the training iterates, ∇f(x^t) and the stop test stay
+	// on the host. nil: the CPU's fast evaluators. Recorded in the manifest
+	// ("device", the device's kind: cpu or cuda); a resume must ask for the
+	// same kind. Incompatible with Precision float32 (the device has its own
+	// precision).
+	Device gpu.Ops
 	// Stop, if set, is asked before every step; when it returns true the
 	// run ends there with ErrInterrupted, its checkpoint complete up to the
 	// previous step (resume it with Resume).
@@ -273,6 +285,7 @@ func compatible(old, cur *Manifest) error {
 		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
 		{"validation patience", old.ValPatience, cur.ValPatience},
 		{"precision", orFloat64(old.Precision), orFloat64(cur.Precision)},
+		{"device", old.Device, cur.Device},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

@@ -108,7 +108,16 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		tr.close()
 		return nil, fmt.Errorf("greedy: %w", err)
 	}
-	if tr.loss, err = NewStepLossIn(cfg.Method, o, tr.tau, tr.prec); err != nil {
+	if cfg.Device != nil {
+		if tr.prec != Float64 {
+			tr.close()
+			return nil, fmt.Errorf("greedy: --precision %s with a device: the device computes in its own precision (cuda: float32); drop one", tr.prec)
+		}
+		tr.loss, err = newStepLoss(cfg.Method, o, tr.tau, stepPaths{device: cfg.Device})
+	} else {
+		tr.loss, err = NewStepLossIn(cfg.Method, o, tr.tau, tr.prec)
+	}
+	if err != nil {
 		tr.close()
 		return nil, err
 	}
@@ -167,6 +176,9 @@ func (tr *trainer) manifest() (*Manifest, error) {
 	}
 	if tr.prec == Float32 {
 		man.Precision = Float32
+	}
+	if cfg.Device != nil {
+		man.Device = DeviceKind(cfg.Device)
 	}
 	if tr.val != nil {
 		man.NVal = tr.val.o.N

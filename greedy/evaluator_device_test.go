@@ -1,0 +1,149 @@
+package greedy
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// deblurWith is deblurSet with a blur boundary.
+func deblurWith(t testing.TB, n, size int, boundary string) *problem.Objective {
+	t.Helper()
+	p, err := problem.Deblur(problem.Options{H: size, BlurBoundary: boundary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := p.Instantiate(pix, n, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
+// TestDeviceStepAgrees checks the step loss computed with the CPU device's
+// array operations (deviceStep on gpu.CPU(), float64) against the fast
+// evaluators: value and gradient to 1e-12 relative for every term kind (PS,
+// PP, PC-k with each boundary, PC and mixes), the block gradients against
+// the full one, the next iterates, and the objective with each blur
+// boundary (the device evaluates the blur as a 2-D correlation, the CPU
+// path as two separable passes).
+func TestDeviceStepAgrees(t *testing.T) {
+	const lambda, mu = 0.05, 0.3
+	for _, boundary := range []string{"zero", "reflect", "circular"} {
+		o := deblurWith(t, 3, 20, boundary)
+		x, g, p := stepData(t, o, 5)
+		for _, name := range []string{"ps", "pp", "pc3", "pc3-zero", "pc5-reflect", "pc", "m-ps", "m-pp", "m-pc", "m-pc3", "pc:ps", "pp:pc"} {
+			ref := loadedLoss(t, name, o, stepPaths{}, x, g, p, lambda, mu)
+			dev := loadedLoss(t, name, o, stepPaths{device: gpu.CPU()}, x, g, p, lambda, mu)
+			if k := dev.ev.kind(); k != "device" {
+				t.Fatalf("%s: evaluator %q, want device", name, k)
+			}
+			for seed := range uint64(2) {
+				u := testPoint(ref, seed)
+				want, got := make([]float64, len(u)), make([]float64, len(u))
+				vw, err := ref.Eval(u, want)
+				if err != nil {
+					t.Fatal(err)
+				}
+				vg, err := dev.Eval(u, got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := max(math.Abs(vg-vw)/math.Abs(vw), normDiff(got, want)); d > 1e-12 || math.IsNaN(d) {
+					t.Errorf("%s, %s blur, seed %d: device vs fast evaluator: value %.17g vs %.17g, %.2g relative", name, boundary, seed, vg, vw, d)
+				}
+				nt := dev.ThetaLen()
+				for b, blk := range [][]float64{got[:nt], got[nt:]} {
+					if len(blk) == 0 {
+						continue
+					}
+					gb := make([]float64, len(blk))
+					vb, err := dev.EvalBlock(b, u, gb)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if vb != vg || normDiff(gb, blk) > 1e-15 {
+						t.Errorf("%s seed %d block %d: value %v vs %v, gradient %.2g from the full one", name, seed, b, vb, vg, normDiff(gb, blk))
+					}
+				}
+				nr, nd := make([]float64, len(x)), make([]float64, len(x))
+				if err := ref.Next(nr, u); err != nil {
+					t.Fatal(err)
+				}
+				if err := dev.Next(nd, u); err != nil {
+					t.Fatal(err)
+				}
+				if d := normDiff(nd, nr); d > 1e-13 {
+					t.Errorf("%s seed %d: device x⁺ differs by %.2g", name, seed, d)
+				}
+			}
+		}
+	}
+}
+
+// TestDeviceStepTrains runs greedy training with the device step loss on
+// the CPU device and compares the learned parameters with the default run.
+func TestDeviceStepTrains(t *testing.T) {
+	o := deblurSet(t, 3, 16, 3)
+	base := Config{Method: method(t, "m-pc"), MaxSteps: 4, Inner: LBFGS{MaxEvaluations: 30}, KeepParams: true}
+	ref, err := Train(o, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := base
+	cfg.Device = gpu.CPU()
+	got, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Steps) != len(ref.Steps) {
+		t.Fatalf("%d steps on the device, %d on the default path", len(got.Steps), len(ref.Steps))
+	}
+	for i := range ref.Steps {
+		if d := normDiff(append(got.Theta[i], got.Phi[i]...), append(ref.Theta[i], ref.Phi[i]...)); d > 1e-6 {
+			t.Errorf("step %d: parameters differ by %.2g relative", i, d)
+		}
+	}
+	if got.Manifest.Device != "cpu" {
+		t.Errorf("manifest device %q, want cpu", got.Manifest.Device)
+	}
+}
+
+func TestDeviceStepRefuses(t *testing.T) {
+	o := deblurSet(t, 2, 12, 1)
+	if _, err := newStepLoss(method(t, "m-pf"), o, 1/o.L, stepPaths{device: gpu.CPU()}); err == nil || !strings.Contains(err.Error(), "no device path") {
+		t.Errorf("m-pf on a device: %v, want a no-device-path error", err)
+	}
+	objs := affineObjectives(t)
+	for _, name := range []string{"ct-small", "wcrr"} {
+		if err := CheckDevice(method(t, "m-ps"), objs[name]); err == nil || !strings.Contains(err.Error(), "--device cpu") {
+			t.Errorf("%s on a device: %v, want an error naming --device cpu", name, err)
+		}
+	}
+	// Least squares (α = 0) runs on the device.
+	ls := objs["least-squares"]
+	x, g, p := stepData(t, ls, 2)
+	ref := loadedLoss(t, "m-pc", ls, stepPaths{}, x, g, p, 0.1, 0.1)
+	dev := loadedLoss(t, "m-pc", ls, stepPaths{device: gpu.CPU()}, x, g, p, 0.1, 0.1)
+	u := testPoint(ref, 4)
+	gr, gd := make([]float64, len(u)), make([]float64, len(u))
+	vr, err := ref.Eval(u, gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vd, err := dev.Eval(u, gd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := max(math.Abs(vd-vr)/vr, normDiff(gd, gr)); d > 1e-12 {
+		t.Errorf("least squares: device differs by %.2g", d)
+	}
+}
