@@ -80,11 +80,11 @@ type Manifest struct {
 	ValPatience      int  `json:"val_patience,omitempty"`
 	TrainTolSteps    int  `json:"train_tol_steps,omitempty"`
 	// Precision is Config.Precision when it is not float64 (absent: float64).
-	Precision Precision  `json:"precision,omitempty"`
+	Precision Precision `json:"precision,omitempty"`
 	// Device is the kind of Config.Device ("cpu", "cuda") when the step
 	// losses ran on a device's array operations (absent: the CPU's fast
 	// evaluators).
-	Device string `json:"device,omitempty"`
+	Device    string     `json:"device,omitempty"`
 	Steps     []StepInfo `json:"steps"`
 	Finished  bool       `json:"finished"`
 	StopCause string     `json:"stop_reason,omitempty"`
