@@ -26,6 +26,10 @@ type problemFlags struct {
 	BlurBoundary string
 	// Alpha overrides the regularizer's weight (0 keeps the problem's).
 	Alpha float64
+	// deviceOps is set by commands that run on a device (train greedy):
+	// validate opens --device and keeps its array operations here.
+	deviceOps  gpu.Ops
+	acceptsOps bool
 }
 
 func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
@@ -46,11 +50,16 @@ func (p *problemFlags) validate() error {
 		return usagef("--n-train and --n-test must be ≥ 0 (got %d and %d)", p.NTrain, p.NTest)
 	}
 	if p.Device != "" && p.Device != "cpu" {
-		if _, err := gpu.Open(p.Device); err != nil {
+		d, err := gpu.Open(p.Device)
+		if err != nil {
 			return usagef("--device %s: %v", p.Device, err)
 		}
-		return usagef("--device %s: training, apply and evaluation graphs run on the CPU in this version; "+
-			"the CUDA device provides kernels and memory accounting (l2o bench memory --device cuda)", p.Device)
+		ops, ok := d.(gpu.Ops)
+		if !p.acceptsOps || !ok {
+			return usagef("--device %s: only `l2o train greedy` runs on a device in this version (ps, pp, pc-k, pc terms on deblurring); "+
+				"apply, eval, unrolled and Banert training run on the CPU: use --device cpu", p.Device)
+		}
+		p.deviceOps = ops
 	}
 	if p.Size < 0 || p.Size > 4096 {
 		return usagef("--size %d out of range: use 0 (default) or a size up to 4096", p.Size)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
 )
@@ -113,6 +114,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	}
 	defer lock.Unlock()
 	pf.NTrain += vf.NVal
+	pf.acceptsOps = true
 	prob, train, _, err := pf.build()
 	if err != nil {
 		return err
@@ -128,6 +130,14 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err := greedy.CheckPrecision(method, train, prec); err != nil {
 		return usagef("--precision %s: %v", prec, err)
 	}
+	if pf.deviceOps != nil {
+		if prec != greedy.Float64 {
+			return usagef("--precision %s with --device %s: the device computes in its own precision (cuda: float32 with float64 sums); drop --precision", prec, pf.Device)
+		}
+		if err := greedy.CheckDevice(method, train); err != nil {
+			return usagef("--device %s: %v", pf.Device, err)
+		}
+	}
 	if gf.Inner == "closed" && !train.LeastSquares() {
 		return usagef("--inner closed needs a least-squares problem; %s has regularizer %s", prob.Name, prob.Reg)
 	}
@@ -135,7 +145,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(preset, " "))
 	}
 	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver in %s → %s\n",
-		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), inner.Name(), prec, gf.Out)
+		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), inner.Name(), precisionOn(prec, pf.deviceOps), gf.Out)
 	if val != nil {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, vf.Scales)
 	}
@@ -158,7 +168,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
-		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: prec, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: prec, Device: pf.deviceOps, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Progress: func(s greedy.StepInfo) {
 			mark := ""
@@ -199,4 +209,13 @@ func orNone(s string) string {
 		return "no conventions"
 	}
 	return s
+}
+
+// precisionOn names the arithmetic of a greedy run: the precision, or the
+// device's.
+func precisionOn(prec greedy.Precision, d gpu.Ops) string {
+	if d == nil {
+		return string(prec)
+	}
+	return fmt.Sprintf("float%d on %s", 8*d.ValueSize(), d.Name())
 }

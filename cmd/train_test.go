@@ -6,8 +6,56 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 )
+
+// testOpsDevice is the CPU device registered under another name, so that
+// the CLI's device path (the step loss on gpu.Ops) runs without a GPU.
+const testOpsDevice = "cpu-ops-test"
+
+func init() {
+	if err := gpu.Register(testOpsDevice, func() (gpu.Device, error) { return gpu.CPU(), nil }); err != nil {
+		panic(err)
+	}
+}
+
+// TestTrainGreedyOnDevice trains M-PC through --device (the CPU device's
+// array operations) and checks the manifest records the device and the
+// parameters agree with the default path's.
+func TestTrainGreedyOnDevice(t *testing.T) {
+	dir := t.TempDir()
+	var ms [2]*greedy.Manifest
+	for i, dev := range []string{"cpu", testOpsDevice} {
+		out := filepath.Join(dir, dev)
+		var o, errb bytes.Buffer
+		args := []string{"train", "greedy", "--size", "16", "--n-train", "3", "--param", "m-pc", "--max-steps", "3", "--tol-rel", "0",
+			"--inner", "lbfgs", "--device", dev, "--out", out}
+		if code := Main(args, &o, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		if dev != "cpu" && !strings.Contains(o.String(), "float64 on cpu") {
+			t.Errorf("the banner does not name the device's arithmetic: %s", o.String())
+		}
+		m, err := greedy.ReadManifest(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ms[i] = m
+	}
+	if ms[0].Device != "" || ms[1].Device != "cpu" {
+		t.Errorf("manifest devices %q and %q, want none and cpu", ms[0].Device, ms[1].Device)
+	}
+	if len(ms[0].Steps) != 3 || len(ms[1].Steps) != 3 {
+		t.Fatalf("%d and %d steps, want 3", len(ms[0].Steps), len(ms[1].Steps))
+	}
+	for i := range ms[0].Steps {
+		a, b := ms[0].Steps[i].Loss, ms[1].Steps[i].Loss
+		if d := (a - b) / a; d > 1e-5 || d < -1e-5 { // the inner L-BFGS runs amplify rounding differences (1e-15 per evaluation) to about 1e-7
+			t.Errorf("step %d: loss %.12g on the device, %.12g on the fast path", i, b, a)
+		}
+	}
+}
 
 // TestTrainGreedyWithValidation trains with validation functions and three
 // penalty scales, and checks the manifest records a choice among them and
@@ -100,6 +148,28 @@ func TestTrainGreedyFloat32(t *testing.T) {
 		args := append([]string{"train", "greedy", "--size", "8", "--n-train", "2", "--max-steps", "1", "--out", filepath.Join(t.TempDir(), "x")}, bad...)
 		if code := Main(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
 			t.Errorf("%v: exit %d, want 2 naming --precision (%s)", bad, code, errb.String())
+		}
+	}
+}
+
+// TestDeviceFlagRefusals: without the CUDA device in the binary, --device
+// cuda exits 2 saying how to build one; commands that do not run on a device
+// say so; bad combinations name the flag.
+func TestDeviceFlagRefusals(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "cuda", "--out", filepath.Join(dir, "a")}, "l2ocuda"},
+		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "tpu", "--out", filepath.Join(dir, "b")}, "unknown device"},
+		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "only `l2o train greedy`"},
+		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
+		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--precision", "float32", "--out", filepath.Join(dir, "e")}, "drop --precision"},
+	} {
+		var out, errb bytes.Buffer
+		if code := Main(c.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), c.want) {
+			t.Errorf("%v: exit %d, want 2 naming %q: %s", c.args, code, c.want, errb.String())
 		}
 	}
 }
