@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -78,6 +79,18 @@ func NewStepLossIn(m param.Method, o *problem.Objective, tau float64, prec Preci
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
 	return newStepLoss(m, o, tau, stepPaths{precision: orFloat64(prec)})
+}
+
+// NewStepLossOn is NewStepLoss evaluated with the array operations of a
+// device (package gpu's Ops: gpu.CPU() in float64, the CUDA device of
+// package gpu/cuda in float32), the step's arrays kept on the device between
+// evaluations. It supports PS, PP, PC-k and PC terms on deblurring with
+// Huber-TV or no regularizer and returns CheckDevice's error otherwise.
+func NewStepLossOn(m param.Method, o *problem.Objective, tau float64, device gpu.Ops) (*StepLoss, error) {
+	if device == nil {
+		return nil, fmt.Errorf("step loss: no device")
+	}
+	return newStepLoss(m, o, tau, stepPaths{device: device})
 }
 
 // newStepLoss builds the loss on the paths that paths allows.

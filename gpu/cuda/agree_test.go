@@ -167,13 +167,13 @@ func TestConvAgreement(t *testing.T) {
 			want := make([]float64, len(x))
 			c.Apply(want, x, k)
 			out := zeros(t, d, len(x))
-			if err := d.Conv2D(out, xb, kb, c); err != nil {
+			if err := d.conv2D(out, xb, kb, c); err != nil {
 				t.Fatal(err)
 			}
 			agree(t, name+" apply", download(t, d, out), want, tolDefault)
 
 			c.AdjointImage(want, y, k)
-			if err := d.Conv2DAdjointImage(out, yb, kb, c); err != nil {
+			if err := d.conv2DAdjointImage(out, yb, kb, c); err != nil {
 				t.Fatal(err)
 			}
 			agree(t, name+" adjoint image", download(t, d, out), want, tolDefault)
@@ -181,7 +181,7 @@ func TestConvAgreement(t *testing.T) {
 			wantG := make([]float64, len(k))
 			c.AdjointKernel(wantG, x, y)
 			g := zeros(t, d, len(k))
-			if err := d.Conv2DAdjointKernel(g, xb, yb, c); err != nil {
+			if err := d.conv2DAdjointKernel(g, xb, yb, c); err != nil {
 				t.Fatal(err)
 			}
 			agree(t, name+" adjoint kernel", download(t, d, g), wantG, tolDefault)
@@ -197,7 +197,7 @@ func TestGradAgreement(t *testing.T) {
 	want := make([]float64, len(f))
 	kernels.Grad(want, x, n, h, w)
 	out := zeros(t, d, len(f))
-	if err := d.Grad(out, upload(t, d, x), n, h, w); err != nil {
+	if err := d.grad(out, upload(t, d, x), n, h, w); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "grad", download(t, d, out), want, tolDefault)
@@ -205,7 +205,7 @@ func TestGradAgreement(t *testing.T) {
 	wantX := make([]float64, len(x))
 	kernels.GradAdjoint(wantX, f, n, h, w)
 	outX := zeros(t, d, len(x))
-	if err := d.GradAdjoint(outX, upload(t, d, f), n, h, w); err != nil {
+	if err := d.gradAdjoint(outX, upload(t, d, f), n, h, w); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "grad adjoint", download(t, d, outX), wantX, tolDefault)
@@ -232,7 +232,7 @@ func TestHuberAgreement(t *testing.T) {
 	wantV := make([]float64, n)
 	hb.Value(wantV, f, n, hw)
 	gotV := make([]float64, n)
-	if err := d.HuberValue(gotV, fb, n, hw, eps); err != nil {
+	if err := d.huberValue(gotV, fb, n, hw, eps); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "huber value", gotV, wantV, tolDefault)
@@ -240,7 +240,7 @@ func TestHuberAgreement(t *testing.T) {
 	want := make([]float64, len(f))
 	hb.Derivative(want, f, n, hw)
 	out := zeros(t, d, len(f))
-	if err := d.HuberDerivative(out, fb, n, hw, eps); err != nil {
+	if err := d.huberDerivative(out, fb, n, hw, eps); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "huber derivative", download(t, d, out), want, tolDefault)
@@ -315,7 +315,7 @@ func TestElementwiseAndReductions(t *testing.T) {
 		dot += float64(float32(x[i])) * float64(float32(y[i]))
 		sum += float64(float32(x[i]))
 	}
-	gotDot, err := d.Dot(xb, yb)
+	gotDot, err := d.dot(xb, yb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -338,7 +338,7 @@ func TestElementwiseAndReductions(t *testing.T) {
 	for i := range want {
 		want[i] = -2*x[i] + 0.5*want[i]
 	}
-	if err := d.Axpby(yb, -2, xb, 0.5); err != nil {
+	if err := d.axpby(yb, -2, xb, 0.5); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "axpby", download(t, d, yb), want, tolDefault)
@@ -505,7 +505,7 @@ func ExampleOpen() {
 		return
 	}
 	defer dev.Free(d)
-	if err := dev.Grad(d, x, 1, 2, 2); err != nil { // forward differences of a 2×2 image
+	if err := dev.grad(d, x, 1, 2, 2); err != nil { // forward differences of a 2×2 image
 		fmt.Println(err)
 		return
 	}
@@ -530,7 +530,7 @@ func TestExampleOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer dev.Free(d)
-	if err := dev.Grad(d, x, 1, 2, 2); err != nil {
+	if err := dev.grad(d, x, 1, 2, 2); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]float64, 8)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
+	"github.com/greedyl2o/greedyl2o/gpu/cufft"
 	"github.com/greedyl2o/greedyl2o/gpu/nvrtc"
 	"gorgonia.org/cu"
 )
@@ -35,6 +36,7 @@ type Device struct {
 	arch    string
 	module  cu.Module
 	funcs   map[string]cu.Function
+	plans   map[planKey]*cufft.Plan // cuFFT plans by batch shape and direction (guarded by mu)
 }
 
 var (

@@ -71,7 +71,7 @@ func (m Diff) Apply(dst, src []float64, in tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return m.Dev.roundTrip(dst, func(out *Buffer, x []*Buffer) error { return m.Dev.Grad(out, x[0], n, h, w) }, src)
+	return m.Dev.roundTrip(dst, func(out *Buffer, x []*Buffer) error { return m.Dev.grad(out, x[0], n, h, w) }, src)
 }
 
 // Adjoint implements graph.LinearMap.
@@ -80,7 +80,7 @@ func (m Diff) Adjoint(dst, src []float64, in tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return m.Dev.roundTrip(dst, func(out *Buffer, d []*Buffer) error { return m.Dev.GradAdjoint(out, d[0], n, h, w) }, src)
+	return m.Dev.roundTrip(dst, func(out *Buffer, d []*Buffer) error { return m.Dev.gradAdjoint(out, d[0], n, h, w) }, src)
 }
 
 // FixedConv is graph.FixedConv (a fixed small kernel) on the device.
@@ -125,7 +125,7 @@ func (c *FixedConv) Apply(dst, src []float64, in tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return c.Dev.roundTrip(dst, func(out *Buffer, b []*Buffer) error { return c.Dev.Conv2D(out, b[0], b[1], kc) }, src, c.Kernel)
+	return c.Dev.roundTrip(dst, func(out *Buffer, b []*Buffer) error { return c.Dev.conv2D(out, b[0], b[1], kc) }, src, c.Kernel)
 }
 
 // Adjoint implements graph.LinearMap.
@@ -134,7 +134,7 @@ func (c *FixedConv) Adjoint(dst, src []float64, in tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return c.Dev.roundTrip(dst, func(out *Buffer, b []*Buffer) error { return c.Dev.Conv2DAdjointImage(out, b[0], b[1], kc) }, src, c.Kernel)
+	return c.Dev.roundTrip(dst, func(out *Buffer, b []*Buffer) error { return c.Dev.conv2DAdjointImage(out, b[0], b[1], kc) }, src, c.Kernel)
 }
 
 // SmallConv is graph.SmallConv, (k, x) ↦ k ⋆ x, on the device.
@@ -165,7 +165,7 @@ func (c SmallConv) Apply(dst, a, b []float64, sa, sb tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return c.Dev.roundTrip(dst, func(out *Buffer, in []*Buffer) error { return c.Dev.Conv2D(out, in[1], in[0], kc) }, a, b)
+	return c.Dev.roundTrip(dst, func(out *Buffer, in []*Buffer) error { return c.Dev.conv2D(out, in[1], in[0], kc) }, a, b)
 }
 
 // AdjointA implements graph.BilinearMap: the kernel gradient.
@@ -174,7 +174,7 @@ func (c SmallConv) AdjointA(dst, out, b []float64, sa, sb tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return c.Dev.roundTrip(dst, func(g *Buffer, in []*Buffer) error { return c.Dev.Conv2DAdjointKernel(g, in[1], in[0], kc) }, out, b)
+	return c.Dev.roundTrip(dst, func(g *Buffer, in []*Buffer) error { return c.Dev.conv2DAdjointKernel(g, in[1], in[0], kc) }, out, b)
 }
 
 // AdjointB implements graph.BilinearMap: the image adjoint.
@@ -183,7 +183,7 @@ func (c SmallConv) AdjointB(dst, a, out []float64, sa, sb tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return c.Dev.roundTrip(dst, func(x *Buffer, in []*Buffer) error { return c.Dev.Conv2DAdjointImage(x, in[1], in[0], kc) }, a, out)
+	return c.Dev.roundTrip(dst, func(x *Buffer, in []*Buffer) error { return c.Dev.conv2DAdjointImage(x, in[1], in[0], kc) }, a, out)
 }
 
 // HuberTV is graph.HuberTV, the isotropic Huber potential of a gradient
@@ -214,7 +214,7 @@ func (p HuberTV) Value(z []float64, s tensor.Shape) (float64, error) {
 	}
 	defer p.Dev.Free(f)
 	vals := make([]float64, n)
-	if err := p.Dev.HuberValue(vals, f, n, hw, p.Eps); err != nil {
+	if err := p.Dev.huberValue(vals, f, n, hw, p.Eps); err != nil {
 		return 0, err
 	}
 	var sum float64
@@ -230,7 +230,7 @@ func (p HuberTV) Derivative(dst, z []float64, s tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return p.Dev.roundTrip(dst, func(g *Buffer, in []*Buffer) error { return p.Dev.HuberDerivative(g, in[0], n, hw, p.Eps) }, z)
+	return p.Dev.roundTrip(dst, func(g *Buffer, in []*Buffer) error { return p.Dev.huberDerivative(g, in[0], n, hw, p.Eps) }, z)
 }
 
 // HessVec implements graph.Potential.

@@ -36,7 +36,7 @@ func convCheck(op string, c kernels.Conv) error {
 }
 
 // Conv2D computes y = k ⋆ x for an [N,H,W] batch (kernels.Conv.Apply).
-func (d *Device) Conv2D(y, x, k *Buffer, c kernels.Conv) error {
+func (d *Device) conv2D(y, x, k *Buffer, c kernels.Conv) error {
 	if err := convCheck("conv2d", c); err != nil {
 		return err
 	}
@@ -49,7 +49,7 @@ func (d *Device) Conv2D(y, x, k *Buffer, c kernels.Conv) error {
 }
 
 // Conv2DAdjointImage computes x = Kᵀ y (kernels.Conv.AdjointImage).
-func (d *Device) Conv2DAdjointImage(x, y, k *Buffer, c kernels.Conv) error {
+func (d *Device) conv2DAdjointImage(x, y, k *Buffer, c kernels.Conv) error {
 	if err := convCheck("conv2d adjoint image", c); err != nil {
 		return err
 	}
@@ -62,7 +62,7 @@ func (d *Device) Conv2DAdjointImage(x, y, k *Buffer, c kernels.Conv) error {
 }
 
 // Conv2DAdjointKernel computes the kernel gradient g (kernels.Conv.AdjointKernel).
-func (d *Device) Conv2DAdjointKernel(g, x, y *Buffer, c kernels.Conv) error {
+func (d *Device) conv2DAdjointKernel(g, x, y *Buffer, c kernels.Conv) error {
 	if err := convCheck("conv2d adjoint kernel", c); err != nil {
 		return err
 	}
@@ -82,7 +82,7 @@ func imageCheck(op string, n, h, w int) error {
 }
 
 // Grad computes forward differences d ([N,2,H,W]) of x ([N,H,W]) (kernels.Grad).
-func (d *Device) Grad(dst, x *Buffer, n, h, w int) error {
+func (d *Device) grad(dst, x *Buffer, n, h, w int) error {
 	if err := imageCheck("grad", n, h, w); err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (d *Device) Grad(dst, x *Buffer, n, h, w int) error {
 }
 
 // GradAdjoint computes x = Dᵀ d (kernels.GradAdjoint).
-func (d *Device) GradAdjoint(x, src *Buffer, n, h, w int) error {
+func (d *Device) gradAdjoint(x, src *Buffer, n, h, w int) error {
 	if err := imageCheck("grad adjoint", n, h, w); err != nil {
 		return err
 	}
@@ -115,7 +115,7 @@ func huberCheck(op string, n, hw int, eps float64) error {
 
 // HuberValue writes the isotropic Huber potential of every image of the field
 // f ([N,2,HW]) into vals (length N) (kernels.Huber.Value).
-func (d *Device) HuberValue(vals []float64, f *Buffer, n, hw int, eps float64) error {
+func (d *Device) huberValue(vals []float64, f *Buffer, n, hw int, eps float64) error {
 	if err := huberCheck("huber value", n, hw, eps); err != nil {
 		return err
 	}
@@ -137,7 +137,7 @@ func (d *Device) HuberValue(vals []float64, f *Buffer, n, hw int, eps float64) e
 }
 
 // HuberDerivative writes g = f / max(|f|, ε) per pixel (kernels.Huber.Derivative).
-func (d *Device) HuberDerivative(g, f *Buffer, n, hw int, eps float64) error {
+func (d *Device) huberDerivative(g, f *Buffer, n, hw int, eps float64) error {
 	if err := huberCheck("huber derivative", n, hw, eps); err != nil {
 		return err
 	}
@@ -243,7 +243,7 @@ func (d *Device) Axpy(y *Buffer, a float64, x *Buffer) error {
 }
 
 // Axpby computes y = a·x + b·y.
-func (d *Device) Axpby(y *Buffer, a float64, x *Buffer, b float64) error {
+func (d *Device) axpby(y *Buffer, a float64, x *Buffer, b float64) error {
 	if y == nil {
 		return fmt.Errorf("cuda: axpby: y is nil")
 	}
@@ -282,7 +282,7 @@ func (d *Device) reduce(name string, n int, args ...arg) (float64, error) {
 }
 
 // Dot returns Σ x_i y_i, accumulated in double.
-func (d *Device) Dot(x, y *Buffer) (float64, error) {
+func (d *Device) dot(x, y *Buffer) (float64, error) {
 	if x == nil {
 		return 0, fmt.Errorf("cuda: dot: x is nil")
 	}

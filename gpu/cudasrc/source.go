@@ -30,6 +30,11 @@ var Kernels = []Kernel{
 	{"l2o_dot_partial", "partial, x, y, n", "any grid of BlockSize; partial is double[gridDim]"},
 	{"l2o_sum_partial", "partial, x, n", "any grid of BlockSize; partial is double[gridDim]"},
 	{"l2o_sum_double", "out, partial, m", "1 block of BlockSize; out is double[1]"},
+	{"l2o_scale", "x, s, n", "one thread per value"},
+	{"l2o_mul_add", "dst, t, v, c, HW, total", "one thread per batch value"},
+	{"l2o_product_sum", "dst, r, v, N, HW", "one thread per pixel of one image"},
+	{"l2o_spectral_mul_add", "dst, t, v, SL, total", "one thread per complex value of the batch's spectra"},
+	{"l2o_spectral_conj_sum", "dst, v, z, N, SL", "one thread per complex value of one spectrum"},
 	{"l2o_mconv_forward", "y, x, w, bias, N, Cin, Cout, H, W, K", "one thread per y value; bias may be 0"},
 	{"l2o_mconv_adjoint_input", "x, y, w, N, Cin, Cout, H, W, K", "one thread per x value"},
 	{"l2o_mconv_adjoint_weights", "gw, x, y, N, Cin, Cout, H, W, K", "Cout·Cin·K·K blocks of BlockSize"},
@@ -314,6 +319,57 @@ __global__ void l2o_sum_double(double *out, const double *partial, int m) {
 		s += partial[i];
 	s = l2o_block_sum(s);
 	if (threadIdx.x == 0) out[0] = s;
+}
+
+__global__ void l2o_scale(float *x, float s, int n) {
+	int idx = l2o_index();
+	if (idx < n) x[idx] *= s;
+}
+
+/* ---- pointwise and spectral products of the greedy step (gpu.Ops) ----
+   Batches are N images of HW values; spectra N blocks of SL complex values
+   stored as (re, im) pairs. */
+
+/* dst[n,i] += c * t[i] * v[n,i] */
+__global__ void l2o_mul_add(float *dst, const float *t, const float *v, float c, int HW, int total) {
+	int idx = l2o_index();
+	if (idx < total) dst[idx] += c * t[idx % HW] * v[idx];
+}
+
+/* dst[i] = sum_n r[n,i] * v[n,i], accumulated in double */
+__global__ void l2o_product_sum(float *dst, const float *r, const float *v, int N, int HW) {
+	int idx = l2o_index();
+	if (idx >= HW) return;
+	double s = 0.0;
+	for (int n = 0; n < N; n++)
+		s += (double)r[(size_t)n * HW + idx] * (double)v[(size_t)n * HW + idx];
+	dst[idx] = (float)s;
+}
+
+/* dst[n,q] += t[q] * v[n,q] (complex) */
+__global__ void l2o_spectral_mul_add(float *dst, const float *t, const float *v, int SL, int total) {
+	int idx = l2o_index();
+	if (idx >= total) return;
+	int q = idx % SL;
+	float ar = t[2 * q], ai = t[2 * q + 1];
+	float br = v[2 * (size_t)idx], bi = v[2 * (size_t)idx + 1];
+	dst[2 * (size_t)idx] += ar * br - ai * bi;
+	dst[2 * (size_t)idx + 1] += ar * bi + ai * br;
+}
+
+/* dst[q] = sum_n conj(v[n,q]) * z[n,q] (complex), accumulated in double */
+__global__ void l2o_spectral_conj_sum(float *dst, const float *v, const float *z, int N, int SL) {
+	int q = l2o_index();
+	if (q >= SL) return;
+	double re = 0.0, im = 0.0;
+	for (int n = 0; n < N; n++) {
+		size_t k = 2 * ((size_t)n * SL + q);
+		double ar = v[k], ai = v[k + 1], br = z[k], bi = z[k + 1];
+		re += ar * br + ai * bi;
+		im += ar * bi - ai * br;
+	}
+	dst[2 * q] = (float)re;
+	dst[2 * q + 1] = (float)im;
 }
 
 /* ---- multi-channel cross-correlation, zero padding K/2 (mconv) ----
