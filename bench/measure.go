@@ -51,6 +51,12 @@ type Config struct {
 	Epochs int
 	// BanertInputs is the number of input channels of the Banert network (default 3).
 	BanertInputs int
+	// Device is the device greedy training's step losses run on: "cpu"
+	// (default: the CPU's fast evaluators) or a device of package gpu with
+	// array operations ("cuda" in l2ocuda builds), whose allocator then
+	// holds every buffer of the step loss and whose counters give the row's
+	// DevicePeak. Unrolled and Banert training run on the CPU only.
+	Device string
 }
 
 func (c *Config) defaults() error {
@@ -80,6 +86,9 @@ func (c *Config) defaults() error {
 	}
 	if c.BanertInputs == 0 {
 		c.BanertInputs = 3
+	}
+	if c.Device == "" {
+		c.Device = "cpu"
 	}
 	switch {
 	case c.Size < 4 || c.Size > 4096:
@@ -127,6 +136,35 @@ type Row struct {
 	SecondsPerStep float64 `json:"seconds_per_step"`
 	Device         string  `json:"device"`
 	Process        string  `json:"process"` // "child" or "shared"
+	// DeviceUsed is total − free device memory (cuMemGetInfo) at the end of
+	// the measurement, for devices that report it (CUDA): everything the
+	// process holds there, the context and cuFFT's work areas included.
+	DeviceUsed int64 `json:"device_used_bytes,omitempty"`
+}
+
+// memInfo is implemented by devices that report their free and total memory.
+type memInfo interface {
+	MemInfo() (free, total int64, err error)
+}
+
+// openDevice returns the array operations of cfg.Device (nil for the CPU's
+// fast paths).
+func openDevice(cfg Config, trainer string) (gpu.Ops, gpu.Device, error) {
+	if cfg.Device == "cpu" {
+		return nil, gpu.CPU(), nil
+	}
+	if trainer != Greedy {
+		return nil, nil, fmt.Errorf("bench: %s training runs on the CPU only (its gorgonia graphs have no device engine); measure it with device cpu, or measure greedy alone on %s", trainer, cfg.Device)
+	}
+	d, err := gpu.Open(cfg.Device)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bench: %w", err)
+	}
+	ops, ok := d.(gpu.Ops)
+	if !ok {
+		return nil, nil, fmt.Errorf("bench: device %s has no array operations to train on", d.Name())
+	}
+	return ops, d, nil
 }
 
 // Objective builds the training functions of the benchmark from synthetic images.
@@ -168,15 +206,18 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 	if err != nil {
 		return Row{}, err
 	}
+	ops, dev, err := openDevice(cfg, trainer)
+	if err != nil {
+		return Row{}, err
+	}
 	_ = ResetPeakRSS()
 	heap := newHeapMeter()
-	dev := gpu.CPU()
 	base := dev.Stats().InUse
 	dev.ResetPeak()
 	row := Row{Trainer: trainer, T: T, Size: cfg.Size, NTrain: cfg.NTrain, Device: dev.Name(), Process: "shared"}
 	switch trainer {
 	case Greedy:
-		err = measureGreedy(&row, o, T, cfg, heap)
+		err = measureGreedy(&row, o, T, cfg, heap, ops)
 	case Unrolled:
 		err = measureUnrolled(&row, o, T, cfg, heap)
 	case Banert:
@@ -188,7 +229,17 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 		return Row{}, err
 	}
 	row.DevicePeak = dev.Stats().Peak - base
+	if ops != nil {
+		// Every buffer of the step loss was allocated on the device: its
+		// high-water mark is what the step loss held.
+		row.HeldBytes = row.DevicePeak
+	}
 	row.LiveHeap = heap.peak
+	if mi, ok := dev.(memInfo); ok {
+		if free, total, err := mi.MemInfo(); err == nil {
+			row.DeviceUsed = total - free
+		}
+	}
 	if _, row.PeakRSS, err = RSS(); err != nil {
 		return Row{}, err
 	}
@@ -199,21 +250,30 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 // greedy.Train uses, to read its held bytes), then runs greedy.Train for T
 // steps for the time, the live heap after every step and the process's peak
 // memory. The time excludes the collections of the live-heap meter.
-func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter) error {
+func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter, ops gpu.Ops) error {
 	m, err := param.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
 	row.Batch = o.N
-	held, err := greedyStepLossBytes(m, o)
-	if err != nil {
-		return err
+	if ops != nil {
+		if err := greedy.CheckDevice(m, o); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+		row.Device = ops.Name()
+	} else {
+		// The fast paths allocate on the Go heap: their tally is recorded
+		// on the CPU device's counters.
+		held, err := greedyStepLossBytes(m, o)
+		if err != nil {
+			return err
+		}
+		row.HeldBytes = held
+		gpu.Track(held)
+		defer gpu.Untrack(held)
 	}
-	row.HeldBytes = held
-	gpu.Track(held)
-	defer gpu.Untrack(held)
 	began := time.Now()
-	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: T, Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals},
+	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: T, Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}, Device: ops,
 		Progress: func(greedy.StepInfo) { heap.sample() }})
 	if err != nil {
 		return fmt.Errorf("bench: greedy training: %w", err)

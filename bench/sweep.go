@@ -206,6 +206,12 @@ func WriteTable(w io.Writer, rows []Row, skips []Skip) {
 		fmt.Fprintf(w, "%-9s %5d %6d %12.2f %14.2f %13.1f %13.2f %11.3f %11.4f\n", r.Trainer, r.T, r.Batch,
 			float64(r.HeldBytes)/1e6, float64(r.DevicePeak)/1e6, float64(r.PeakRSS)/1e6, float64(r.LiveHeap)/1e6, r.Seconds, r.SecondsPerStep)
 	}
+	for _, r := range rows {
+		if r.DeviceUsed > 0 {
+			fmt.Fprintf(w, "%s T=%d on %s: %.1f MB of device memory in use at the end (cuMemGetInfo: context, cuFFT plans and buffers)\n",
+				r.Trainer, r.T, r.Device, float64(r.DeviceUsed)/1e6)
+		}
+	}
 	for _, s := range skips {
 		fmt.Fprintf(w, "skipped %s T=%d: %s\n", s.Trainer, s.T, s.Reason)
 	}

@@ -24,7 +24,6 @@ type benchMemoryFlags struct {
 	ts         string
 	maxT       int
 	budgetGB   float64
-	device     string
 	out        string
 	inProcess  bool
 	childTrain string
@@ -47,7 +46,7 @@ func runBenchMemory(env *Env, args []string) error {
 	fs.StringVar(&f.ts, "T", "1,2,5,10,20,50,100", "horizons T to measure")
 	fs.IntVar(&f.maxT, "max-T", 100, "largest T to measure")
 	fs.Float64Var(&f.budgetGB, "budget-gb", 16, "skip horizons whose memory, extrapolated linearly in T, exceeds this many GB (0: no limit)")
-	fs.StringVar(&f.device, "device", "cpu", "device whose counters report the held bytes: cpu or cuda")
+	fs.StringVar(&f.cfg.Device, "device", "cpu", "device of greedy training's step losses, whose allocator reports their bytes: cpu, or cuda in a binary built with -tags l2ocuda (greedy only: unrolled and Banert training run on the CPU)")
 	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json")
 	fs.BoolVar(&f.inProcess, "in-process", false, "measure in this process instead of one child process per configuration (peak RSS is then cumulative)")
 	fs.StringVar(&f.childTrain, "child-trainer", "", "internal: measure one trainer and print its row as JSON")
@@ -57,12 +56,17 @@ func runBenchMemory(env *Env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if f.device != "cpu" {
-		d, err := gpu.Open(f.device)
+	if f.cfg.Device != "cpu" {
+		d, err := gpu.Open(f.cfg.Device)
 		if err != nil {
-			return usagef("--device %s: %v", f.device, err)
+			return usagef("--device %s: %v", f.cfg.Device, err)
 		}
-		return usagef("--device %s: opened %s, but the training graphs run on the CPU (gorgonia tape machine), so its counters would stay empty; use --device cpu", f.device, d.Name())
+		if _, ok := d.(gpu.Ops); !ok {
+			return usagef("--device %s: %s has no array operations to train on; use --device cpu", f.cfg.Device, d.Name())
+		}
+		if !fs.Changed("trainers") {
+			f.trainers = bench.Greedy
+		}
 	}
 	if f.childTrain != "" {
 		row, err := bench.Measure(f.childTrain, f.childT, f.cfg)
@@ -82,6 +86,9 @@ func runBenchMemory(env *Env, args []string) error {
 		trainers[i] = strings.TrimSpace(tr)
 		if !contains(bench.Trainers, trainers[i]) {
 			return usagef("--trainers: unknown trainer %q: use %s", tr, strings.Join(bench.Trainers, ", "))
+		}
+		if f.cfg.Device != "cpu" && trainers[i] != bench.Greedy {
+			return usagef("--trainers %s with --device %s: %s training runs on the CPU only; use --trainers greedy, or --device cpu", f.trainers, f.cfg.Device, trainers[i])
 		}
 	}
 	var ts []int
@@ -112,7 +119,7 @@ func runBenchMemory(env *Env, args []string) error {
 		run = func(tr string, T int) (bench.Row, error) { return benchMemoryChild(exe, f, tr, T) }
 	}
 	fmt.Fprintf(env.Stdout, "memory of training %s on %d %s functions of %d×%d (greedy and unrolled: %s), device %s, %s\n",
-		strings.Join(trainers, ", "), f.cfg.NTrain, f.cfg.Problem, f.cfg.Size, f.cfg.Size, f.cfg.Param, f.device,
+		strings.Join(trainers, ", "), f.cfg.NTrain, f.cfg.Problem, f.cfg.Size, f.cfg.Size, f.cfg.Param, f.cfg.Device,
 		map[bool]string{true: "in this process", false: "one child process per configuration"}[f.inProcess])
 	rows, skips := bench.Sweep(trainers, ts, f.maxT, int64(f.budgetGB*1e9), run, func(r bench.Row) {
 		fmt.Fprintf(env.Stderr, "  %s T=%d: held %.2f MB, peak RSS %.1f MB, %.3f s\n", r.Trainer, r.T, float64(r.HeldBytes)/1e6, float64(r.PeakRSS)/1e6, r.Seconds)
@@ -154,7 +161,7 @@ func benchMemoryChild(exe string, f benchMemoryFlags, trainer string, T int) (be
 		"--problem", c.Problem, "--size", strconv.Itoa(c.Size), "--n-train", strconv.Itoa(c.NTrain),
 		"--param", c.Param, "--batch", strconv.Itoa(c.Batch), "--seed", strconv.FormatInt(c.Seed, 10),
 		"--greedy-evals", strconv.Itoa(c.GreedyEvals), "--epochs", strconv.Itoa(c.Epochs),
-		"--banert-inputs", strconv.Itoa(c.BanertInputs)}
+		"--banert-inputs", strconv.Itoa(c.BanertInputs), "--device", c.Device}
 	cmd := exec.Command(exe, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

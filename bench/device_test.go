@@ -1,0 +1,87 @@
+package bench
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+)
+
+// countingOps is the CPU device under another name with its own counters,
+// so that the memory benchmark's greedy row comes from an allocator the test
+// controls.
+type countingOps struct {
+	*gpu.HostDevice
+	gpu.Counter
+	leak bool
+}
+
+func (c *countingOps) Name() string { return "counting-test" }
+
+func (c *countingOps) Alloc(n int) (gpu.Buffer, error) {
+	b, err := c.HostDevice.Alloc(n)
+	if err == nil {
+		c.Counter.Add(int64(n) * 8)
+	}
+	return b, err
+}
+
+func (c *countingOps) Free(b gpu.Buffer) {
+	if !c.leak {
+		c.Counter.Sub(int64(b.Len()) * 8)
+	}
+	c.HostDevice.Free(b)
+}
+
+func (c *countingOps) Stats() gpu.MemStats { return c.Counter.Stats() }
+func (c *countingOps) ResetPeak()          { c.Counter.ResetPeak() }
+
+var testOps = &countingOps{HostDevice: gpu.CPU()}
+
+func init() {
+	if err := gpu.Register("counting-test", func() (gpu.Device, error) { return testOps, nil }); err != nil {
+		panic(err)
+	}
+}
+
+// TestGreedyOnDeviceMeter measures greedy training on a device: the row's
+// held bytes are the allocator's high-water mark, which must equal the
+// step loss's buffers (x, x⁺, r, residual, scratch, y: 6 batches; the
+// difference field: 2; g, p: 2; M-PC's spectra: 2 terms + Σθ̂v̂ and r̂: 4
+// batches of 2·H·(W/2+1), and 3 single spectra: θ̂, φ̂, Σconj(v̂)r̂; the blur), the same for T = 2 and T = 6, and
+// a step loss that does not give its buffers back must show in the
+// counters after the run.
+func TestGreedyOnDeviceMeter(t *testing.T) {
+	cfg := Config{Size: 12, NTrain: 2, GreedyEvals: 3, Device: "counting-test"}
+	var held [2]int64
+	for i, T := range []int{2, 6} {
+		row, err := Measure(Greedy, T, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if row.Device != "counting-test" {
+			t.Errorf("row device %q", row.Device)
+		}
+		held[i] = row.HeldBytes
+	}
+	const n, h, w = 2, 12, 12
+	img, spec := n*h*w, n*2*h*(w/2+1)
+	want := int64(8 * (6*img + 2*img + 2*img + 4*spec + 3*(2*h*(w/2+1)) + 25))
+	if held[0] != want || held[1] != want {
+		t.Errorf("held %d bytes at T = 2 and %d at T = 6, want %d each", held[0], held[1], want)
+	}
+	if in := testOps.Stats().InUse; in != 0 {
+		t.Errorf("%d bytes still in use after training", in)
+	}
+	testOps.leak = true
+	defer func() { testOps.leak = false }()
+	if _, err := Measure(Greedy, 2, cfg); err != nil {
+		t.Fatal(err)
+	}
+	if in := testOps.Stats().InUse; in != want {
+		t.Errorf("a step loss that leaks its buffers left %d bytes in use, want %d", in, want)
+	}
+	if _, err := Measure(Unrolled, 2, cfg); err == nil || !strings.Contains(err.Error(), "CPU only") {
+		t.Errorf("unrolled on a device: %v, want a CPU-only error", err)
+	}
+}
