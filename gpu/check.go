@@ -17,7 +17,8 @@ import (
 // IRFFT2(t·RFFT2(v)) with IRFFT2(SpectralConjSum)), the round trip
 // IRFFT2(RFFT2(x)) = x, the spectral convolution against the direct circular
 // convolution, Axpby, Dot and Copy against host arithmetic, and the Huber
-// value and derivative against kernels.Huber. It returns every failure,
+// value, derivative and Hessian against kernels.Huber (and the Hessian's
+// symmetry). It returns every failure,
 // joined, or nil. Buffers it allocates are freed before it returns.
 func CheckOps(d Ops, s Batch, tol float64) error {
 	c := &opsCheck{d: d, s: s, tol: tol, rng: rand.New(rand.NewPCG(7, uint64(s.Len())))}
@@ -286,7 +287,41 @@ func (c *opsCheck) differences() error {
 	if err := (kernels.Huber{Eps: eps}).Derivative(wd, dv, c.s.N, c.s.H*c.s.W); err != nil {
 		return err
 	}
-	return c.closeVec("huber derivative", gd, wd)
+	if err := c.closeVec("huber derivative", gd, wd); err != nil {
+		return err
+	}
+	// The Hessian is symmetric, ⟨u, H v⟩ = ⟨H u, v⟩, and agrees with
+	// kernels.Huber.HessVec.
+	u, ub, err := c.random(2 * n)
+	if err != nil {
+		return err
+	}
+	v, vb, err := c.random(2 * n)
+	if err != nil {
+		return err
+	}
+	if err := c.d.HuberHessVec(field, db, vb, c.s, eps); err != nil {
+		return err
+	}
+	hv, err := c.read(field)
+	if err != nil {
+		return err
+	}
+	if err := c.d.HuberHessVec(field, db, ub, c.s, eps); err != nil {
+		return err
+	}
+	hu, err := c.read(field)
+	if err != nil {
+		return err
+	}
+	if err := c.adjoint("huber hessvec symmetry", u, hv, hu, v); err != nil {
+		return err
+	}
+	wh := make([]float64, 2*n)
+	if err := (kernels.Huber{Eps: eps}).HessVec(wh, dv, u, c.s.N, c.s.H*c.s.W); err != nil {
+		return err
+	}
+	return c.closeVec("huber hessvec against kernels.Huber", hu, wh)
 }
 
 func (c *opsCheck) pointwise() error {

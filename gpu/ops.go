@@ -72,6 +72,10 @@ type Ops interface {
 	// HuberDerivative writes g = d/max(|d|, eps) pixelwise (kernels.Huber.
 	// Derivative); g may be d.
 	HuberDerivative(g, d Buffer, s Batch, eps float64) error
+	// HuberHessVec writes out = the second derivative of the Huber
+	// potential at d applied to the field u, pixelwise (kernels.Huber.
+	// HessVec): the derivative of HuberDerivative.
+	HuberHessVec(out, d, u Buffer, s Batch, eps float64) error
 
 	// MulAdd adds c·t⊙v_n to dst_n for every image n: t is one H×W image,
 	// v and dst are batches.
@@ -276,6 +280,26 @@ func (d *HostDevice) HuberDerivative(g, f Buffer, s Batch, eps float64) error {
 		return fmt.Errorf("gpu: cpu huber derivative: eps = %g must be positive", eps)
 	}
 	return kernels.Huber{Eps: eps}.Derivative(gv, fv, s.N, s.H*s.W)
+}
+
+// HuberHessVec implements Ops.
+func (d *HostDevice) HuberHessVec(out, f, u Buffer, s Batch, eps float64) error {
+	_, fv, err := d.field("huber hessvec", s, nil, f)
+	if err != nil {
+		return err
+	}
+	uv, err := d.values(u, len(fv), "huber hessvec", "the direction field")
+	if err != nil {
+		return err
+	}
+	ov, err := d.values(out, len(fv), "huber hessvec", "the output field")
+	if err != nil {
+		return err
+	}
+	if !(eps > 0) {
+		return fmt.Errorf("gpu: cpu huber hessvec: eps = %g must be positive", eps)
+	}
+	return kernels.Huber{Eps: eps}.HessVec(ov, fv, uv, s.N, s.H*s.W)
 }
 
 // image returns the values of one image and of two batches.

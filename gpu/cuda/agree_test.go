@@ -246,7 +246,7 @@ func TestHuberAgreement(t *testing.T) {
 	agree(t, "huber derivative", download(t, d, out), want, tolDefault)
 
 	hb.HessVec(want, f, u, n, hw)
-	if err := d.HuberHessVec(out, fb, ub, n, hw, eps); err != nil {
+	if err := d.huberHessVec(out, fb, ub, n, hw, eps); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "huber hessvec", download(t, d, out), want, tolHessian)

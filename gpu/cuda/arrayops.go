@@ -173,6 +173,15 @@ func (d *Device) HuberDerivative(g, f gpu.Buffer, s gpu.Batch, eps float64) erro
 	return d.huberDerivative(bs[0], bs[1], s.N, s.H*s.W, eps)
 }
 
+// HuberHessVec implements gpu.Ops.
+func (d *Device) HuberHessVec(out, f, u gpu.Buffer, s gpu.Batch, eps float64) error {
+	bs, err := d.buffers("huber hessvec", out, -1, f, -1, u, -1)
+	if err != nil {
+		return err
+	}
+	return d.huberHessVec(bs[0], bs[1], bs[2], s.N, s.H*s.W, eps)
+}
+
 // MulAdd implements gpu.Ops.
 func (d *Device) MulAdd(dst, t, v gpu.Buffer, s gpu.Batch, c float64) error {
 	if err := batchCheck("mul add", s); err != nil {

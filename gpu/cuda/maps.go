@@ -239,7 +239,7 @@ func (p HuberTV) HessVec(dst, z, u []float64, s tensor.Shape) error {
 	if err != nil {
 		return err
 	}
-	return p.Dev.roundTrip(dst, func(o *Buffer, in []*Buffer) error { return p.Dev.HuberHessVec(o, in[0], in[1], n, hw, p.Eps) }, z, u)
+	return p.Dev.roundTrip(dst, func(o *Buffer, in []*Buffer) error { return p.Dev.huberHessVec(o, in[0], in[1], n, hw, p.Eps) }, z, u)
 }
 
 // PiecewiseQuadratic implements graph.Potential: the isotropic Huber

@@ -149,7 +149,7 @@ func (d *Device) huberDerivative(g, f *Buffer, n, hw int, eps float64) error {
 
 // HuberHessVec writes the Hessian of the potential at f applied to u
 // (kernels.Huber.HessVec).
-func (d *Device) HuberHessVec(out, f, u *Buffer, n, hw int, eps float64) error {
+func (d *Device) huberHessVec(out, f, u *Buffer, n, hw int, eps float64) error {
 	if err := huberCheck("huber hessvec", n, hw, eps); err != nil {
 		return err
 	}
