@@ -1,0 +1,17 @@
+// Package ondevice computes the pieces of a learned update with a device's
+// array operations (package gpu's Ops), so that training code can keep its
+// arrays on the device between operations: the objective of a batch of
+// deblurring functions (value, gradient and Hessian-vector product) and the
+// terms G_θ v of the built-in parametrizations (PS, PP, PC-k, PC) with
+// their transposes and parameter gradients.
+//
+// Everything here is written against gpu.Ops only: on gpu.CPU() it runs in
+// float64 on the host (and is tested against the CPU kernels and the
+// gorgonia graphs), on the CUDA device of package gpu/cuda in float32 with
+// float64 reductions. Parameters and the gradients with respect to them live
+// on the host (they are small); images, spectra and residuals live on the
+// device.
+//
+// The objective must be of problem.DeblurForm's kind (a blur with Huber-TV or
+// no regularizer); CT and WCRR stay on the CPU's own paths.
+package ondevice

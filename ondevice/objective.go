@@ -1,0 +1,166 @@
+package ondevice
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// Objective is F(x) = Σ_k f_k(x_k) over a batch of deblurring functions
+// (problem.DeblurForm) on a device, with its data y on the device.
+type Objective struct {
+	ops  gpu.Ops
+	s    gpu.Batch
+	form problem.DeblurForm
+	vals []float64
+	bufs []gpu.Buffer
+	y, blur, res, field, field2, field3, tmp gpu.Buffer
+}
+
+// NewObjective returns the objective of o's kind for batches of n functions
+// of o's image size, or an error if o is not of DeblurForm's kind. Load the
+// data of the batch with SetData.
+func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err error) {
+	form, ok := o.DeblurForm()
+	if !ok {
+		return nil, fmt.Errorf("ondevice: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+	}
+	if n < 1 {
+		return nil, fmt.Errorf("ondevice: batch of %d functions", n)
+	}
+	ob = &Objective{ops: ops, s: gpu.Batch{N: n, H: o.H, W: o.W}, form: form, vals: make([]float64, n)}
+	defer func() {
+		if err != nil {
+			ob.Close()
+		}
+	}()
+	m := ob.s.Len()
+	for _, b := range []*gpu.Buffer{&ob.y, &ob.res, &ob.tmp} {
+		if *b, err = ob.alloc(m); err != nil {
+			return nil, err
+		}
+	}
+	if form.Alpha != 0 {
+		for _, b := range []*gpu.Buffer{&ob.field, &ob.field2, &ob.field3} {
+			if *b, err = ob.alloc(2 * m); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if ob.blur, err = ob.alloc(len(form.Kernel)); err != nil {
+		return nil, err
+	}
+	if err := ops.CopyIn(ob.blur, form.Kernel); err != nil {
+		return nil, fmt.Errorf("ondevice: copy the blur to %s: %w", ops.Name(), err)
+	}
+	return ob, nil
+}
+
+func (ob *Objective) alloc(n int) (gpu.Buffer, error) {
+	b, err := ob.ops.Alloc(n)
+	if err != nil {
+		return nil, fmt.Errorf("ondevice: allocate %d values on %s: %w", n, ob.ops.Name(), err)
+	}
+	ob.bufs = append(ob.bufs, b)
+	return b, nil
+}
+
+// Batch is the shape of the objective's batches.
+func (ob *Objective) Batch() gpu.Batch { return ob.s }
+
+// SetData copies the data y of the batch's functions (n images) to the device.
+func (ob *Objective) SetData(y []float64) error {
+	if len(y) != ob.s.Len() {
+		return fmt.Errorf("ondevice: data of %d values, want %d", len(y), ob.s.Len())
+	}
+	if err := ob.ops.CopyIn(ob.y, y); err != nil {
+		return fmt.Errorf("ondevice: copy the data to %s: %w", ob.ops.Name(), err)
+	}
+	return nil
+}
+
+// ValueGrad returns F(x) and, if grad is not nil, writes ∇F(x) into it
+// (grad may not be x).
+func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
+	o, s, f := ob.ops, ob.s, ob.form
+	if err := o.Conv2D(ob.res, x, ob.blur, s, f.K, f.Boundary); err != nil {
+		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	}
+	if err := o.Axpby(ob.res, -1, ob.y, 1); err != nil {
+		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	}
+	sq, err := o.Dot(ob.res, ob.res)
+	if err != nil {
+		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	}
+	total := sq / 2
+	if grad != nil {
+		if err := o.Conv2DAdjointImage(grad, ob.res, ob.blur, s, f.K, f.Boundary); err != nil {
+			return 0, fmt.Errorf("ondevice: gradient: %w", err)
+		}
+	}
+	if f.Alpha == 0 {
+		return total, nil
+	}
+	if err := o.Grad(ob.field, x, s); err != nil {
+		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	}
+	if err := o.HuberValue(ob.vals, ob.field, s, f.Eps); err != nil {
+		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	}
+	var tv float64
+	for _, v := range ob.vals {
+		tv += v
+	}
+	total += f.Alpha * tv
+	if grad == nil {
+		return total, nil
+	}
+	if err := o.HuberDerivative(ob.field, ob.field, s, f.Eps); err != nil {
+		return 0, fmt.Errorf("ondevice: gradient: %w", err)
+	}
+	if err := o.GradAdjoint(ob.tmp, ob.field, s); err != nil {
+		return 0, fmt.Errorf("ondevice: gradient: %w", err)
+	}
+	if err := o.Axpby(grad, f.Alpha, ob.tmp, 1); err != nil {
+		return 0, fmt.Errorf("ondevice: gradient: %w", err)
+	}
+	return total, nil
+}
+
+// HessVec writes out = ∇²F(x)·v = kᵀ(k ⋆ v) + α Dᵀ ψ''(Dx)[Dv] (out may
+// not be x or v).
+func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
+	o, s, f := ob.ops, ob.s, ob.form
+	if err := o.Conv2D(ob.res, v, ob.blur, s, f.K, f.Boundary); err != nil {
+		return fmt.Errorf("ondevice: hessian: %w", err)
+	}
+	if err := o.Conv2DAdjointImage(out, ob.res, ob.blur, s, f.K, f.Boundary); err != nil {
+		return fmt.Errorf("ondevice: hessian: %w", err)
+	}
+	if f.Alpha == 0 {
+		return nil
+	}
+	if err := o.Grad(ob.field, x, s); err != nil {
+		return fmt.Errorf("ondevice: hessian: %w", err)
+	}
+	if err := o.Grad(ob.field2, v, s); err != nil {
+		return fmt.Errorf("ondevice: hessian: %w", err)
+	}
+	if err := o.HuberHessVec(ob.field3, ob.field, ob.field2, s, f.Eps); err != nil {
+		return fmt.Errorf("ondevice: hessian: %w", err)
+	}
+	if err := o.GradAdjoint(ob.tmp, ob.field3, s); err != nil {
+		return fmt.Errorf("ondevice: hessian: %w", err)
+	}
+	return o.Axpby(out, f.Alpha, ob.tmp, 1)
+}
+
+// Close frees the device buffers.
+func (ob *Objective) Close() {
+	for _, b := range ob.bufs {
+		ob.ops.Free(b)
+	}
+	ob.bufs = nil
+}

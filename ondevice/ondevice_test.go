@@ -1,0 +1,198 @@
+package ondevice
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+func deblur(t *testing.T, n, size int, boundary string, alpha float64) *problem.Objective {
+	t.Helper()
+	p, err := problem.Deblur(problem.Options{H: size, BlurBoundary: boundary})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := p.Instantiate(pix, n, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if alpha >= 0 {
+		o.Alpha = alpha
+	}
+	return o
+}
+
+func upload(t *testing.T, v []float64) gpu.Buffer {
+	t.Helper()
+	b, err := gpu.CPU().Alloc(len(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { gpu.CPU().Free(b) })
+	if err := gpu.CPU().CopyIn(b, v); err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func read(b gpu.Buffer) []float64 { return append([]float64(nil), b.(*gpu.HostBuffer).Float64s()...) }
+
+func randn(r *rand.Rand, n int, s float64) []float64 {
+	v := make([]float64, n)
+	for i := range v {
+		v[i] = s * r.NormFloat64()
+	}
+	return v
+}
+
+func dot(a, b []float64) float64 {
+	var s float64
+	for i := range a {
+		s += a[i] * b[i]
+	}
+	return s
+}
+
+func relDiff(a, b []float64) float64 {
+	var d, n float64
+	for i := range a {
+		d += (a[i] - b[i]) * (a[i] - b[i])
+		n += b[i] * b[i]
+	}
+	return math.Sqrt(d / n)
+}
+
+// TestObjective checks F and ∇F against problem.Objective.Eval for every
+// blur boundary, with and without the regularizer, and the Hessian-vector
+// product against central differences of ∇F.
+func TestObjective(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	for _, boundary := range []string{"zero", "reflect", "circular"} {
+		for _, alpha := range []float64{-1, 0} {
+			o := deblur(t, 3, 14, boundary, alpha)
+			ob, err := NewObjective(gpu.CPU(), o, o.N)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ob.Close()
+			if err := ob.SetData(o.Y); err != nil {
+				t.Fatal(err)
+			}
+			x := append([]float64(nil), o.X0...)
+			for i := range x {
+				x[i] += 0.05 * r.NormFloat64()
+			}
+			vals, want := make([]float64, o.N), make([]float64, len(x))
+			if err := o.Eval(vals, want, x, nil); err != nil {
+				t.Fatal(err)
+			}
+			xb, gb := upload(t, x), upload(t, make([]float64, len(x)))
+			f, err := ob.ValueGrad(xb, gb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var fw float64
+			for _, v := range vals {
+				fw += v
+			}
+			if math.Abs(f-fw) > 1e-12*fw || relDiff(read(gb), want) > 1e-12 {
+				t.Errorf("%s, α=%g: F %.17g vs %.17g, ∇F %.2g relative", boundary, o.Alpha, f, fw, relDiff(read(gb), want))
+			}
+			v := randn(r, len(x), 1)
+			hb := upload(t, make([]float64, len(x)))
+			if err := ob.HessVec(hb, xb, upload(t, v)); err != nil {
+				t.Fatal(err)
+			}
+			const h = 1e-6
+			xp, xm := append([]float64(nil), x...), append([]float64(nil), x...)
+			for i := range x {
+				xp[i] += h * v[i]
+				xm[i] -= h * v[i]
+			}
+			gp, gm := make([]float64, len(x)), make([]float64, len(x))
+			if err := o.Eval(nil, gp, xp, nil); err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Eval(nil, gm, xm, nil); err != nil {
+				t.Fatal(err)
+			}
+			fd := make([]float64, len(x))
+			for i := range fd {
+				fd[i] = (gp[i] - gm[i]) / (2 * h)
+			}
+			if d := relDiff(read(hb), fd); d > 1e-5 {
+				t.Errorf("%s, α=%g: Hessian-vector product differs from central differences by %.2g", boundary, o.Alpha, d)
+			}
+		}
+	}
+}
+
+// TestTerms checks every kind of term: Apply against the parametrization's
+// bound operator (param.Binder), Transpose by ⟨b, G v⟩ = ⟨Gᵀb, v⟩, and
+// AddParamGrad against the bound operator's adjoint.
+func TestTerms(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	const n, h, w = 2, 10, 12
+	s := gpu.Batch{N: n, H: h, W: w}
+	for _, name := range []string{"ps", "pp", "pc3", "pc5-reflect", "pc3-zero", "pc"} {
+		m, err := param.ParseMethod(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		term, err := NewTerm(gpu.CPU(), m.G, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer term.Close()
+		theta := randn(r, term.ParamLen(), 0.3)
+		v, b := randn(r, s.Len(), 1), randn(r, s.Len(), 1)
+		bound, err := m.G.(param.Binder).Bind(v, n, h, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([]float64, s.Len())
+		if err := bound.AddApply(want, theta, 0.7); err != nil {
+			t.Fatal(err)
+		}
+		if err := term.SetParams(theta); err != nil {
+			t.Fatal(err)
+		}
+		dst, vb, bb := upload(t, make([]float64, s.Len())), upload(t, v), upload(t, b)
+		if err := term.Apply(dst, vb, 0.7); err != nil {
+			t.Fatal(err)
+		}
+		gv := read(dst)
+		if d := relDiff(gv, want); d > 1e-13 {
+			t.Errorf("%s: Apply differs from the bound operator by %.2g", name, d)
+		}
+		tb := upload(t, make([]float64, s.Len()))
+		if err := term.Transpose(tb, bb); err != nil {
+			t.Fatal(err)
+		}
+		if lhs, rhs := 0.7*dot(read(tb), v), dot(b, gv); math.Abs(lhs-rhs) > 1e-12*(math.Abs(lhs)+math.Abs(rhs)) {
+			t.Errorf("%s: ⟨Gᵀb, v⟩ = %.17g, ⟨b, G v⟩ = %.17g", name, lhs, rhs)
+		}
+		gw, gd := make([]float64, term.ParamLen()), make([]float64, term.ParamLen())
+		if err := bound.AddAdjoint(gw, b, 1.5); err != nil {
+			t.Fatal(err)
+		}
+		if err := term.AddParamGrad(gd, vb, bb, 1.5); err != nil {
+			t.Fatal(err)
+		}
+		if d := relDiff(gd, gw); d > 1e-13 {
+			t.Errorf("%s: parameter gradient differs from the bound adjoint by %.2g", name, d)
+		}
+	}
+	if _, err := NewTerm(gpu.CPU(), param.Full{}, s); err == nil {
+		t.Error("a PF term on a device: no error")
+	}
+}
