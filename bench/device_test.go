@@ -81,7 +81,47 @@ func TestGreedyOnDeviceMeter(t *testing.T) {
 	if in := testOps.Stats().InUse; in != want {
 		t.Errorf("a step loss that leaks its buffers left %d bytes in use, want %d", in, want)
 	}
-	if _, err := Measure(Unrolled, 2, cfg); err == nil || !strings.Contains(err.Error(), "CPU only") {
-		t.Errorf("unrolled on a device: %v, want a CPU-only error", err)
+	testOps.leak = false
+	if _, err := Measure(Banert, 2, cfg); err == nil || !strings.Contains(err.Error(), "CPU only") {
+		t.Errorf("Banert on a device: %v, want a CPU-only error", err)
+	}
+}
+
+// TestUnrolledOnDeviceMeter measures unrolled training on a device: its
+// allocator counts the loss's buffers, 2(T+1) trajectory batches plus a
+// fixed part, so the bytes grow by exactly 2 batches per step of T, and the
+// greedy/unrolled ratio printed comes from that allocator.
+func TestUnrolledOnDeviceMeter(t *testing.T) {
+	cfg := Config{Size: 12, NTrain: 2, Batch: 2, Epochs: 1, GreedyEvals: 2, Device: "counting-test"}
+	var rows []Row
+	for _, T := range []int{2, 5} {
+		for _, tr := range []string{Greedy, Unrolled} {
+			row, err := Measure(tr, T, cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !row.Allocator {
+				t.Fatalf("%s T=%d: row not marked as counted by the allocator", tr, T)
+			}
+			rows = append(rows, row)
+		}
+	}
+	u2, _ := Find(rows, Unrolled, 2)
+	u5, _ := Find(rows, Unrolled, 5)
+	if got, want := u5.HeldBytes-u2.HeldBytes, int64(3*2*2*12*12*8); got != want {
+		t.Errorf("unrolled bytes grew by %d from T = 2 to 5, want %d (two batches per step)", got, want)
+	}
+	found := false
+	for _, g := range Growths(rows) {
+		if g.What == "greedy(5)/unrolled(5)" {
+			found = true
+			g5, _ := Find(rows, Greedy, 5)
+			if want := float64(g5.DevicePeak) / float64(u5.DevicePeak); g.Allocator != want {
+				t.Errorf("allocator ratio %v, want %v", g.Allocator, want)
+			}
+		}
+	}
+	if !found {
+		t.Error("no greedy(5)/unrolled(5) ratio")
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/unroll"
@@ -115,7 +116,8 @@ type Row struct {
 	// HeldBytes is graph.HeldBytes of the training graph after a run.
 	HeldBytes int64 `json:"held_bytes"`
 	// DevicePeak is the peak of the device counters during the measurement,
-	// above what was in use when it started.
+	// above what was in use when it started (on the CPU device without
+	// Config.Device: the tallies the trainers record there with gpu.Track).
 	DevicePeak int64 `json:"device_peak_bytes"`
 	// PeakRSS is the process's VmHWM at the end (per configuration only when
 	// the measurement ran in its own process).
@@ -140,6 +142,11 @@ type Row struct {
 	// the measurement, for devices that report it (CUDA): everything the
 	// process holds there, the context and cuFFT's work areas included.
 	DeviceUsed int64 `json:"device_used_bytes,omitempty"`
+	// Allocator is set when every buffer of the trainer's loss was
+	// allocated on the device (Config.Device other than cpu): DevicePeak
+	// and HeldBytes are then the device allocator's high-water mark, the
+	// same meter for greedy and unrolled.
+	Allocator bool `json:"allocator,omitempty"`
 }
 
 // memInfo is implemented by devices that report their free and total memory.
@@ -153,8 +160,8 @@ func openDevice(cfg Config, trainer string) (gpu.Ops, gpu.Device, error) {
 	if cfg.Device == "cpu" {
 		return nil, gpu.CPU(), nil
 	}
-	if trainer != Greedy {
-		return nil, nil, fmt.Errorf("bench: %s training runs on the CPU only (its gorgonia graphs have no device engine); measure it with device cpu, or measure greedy alone on %s", trainer, cfg.Device)
+	if trainer == Banert {
+		return nil, nil, fmt.Errorf("bench: Banert training runs on the CPU only (its gorgonia graph has no device path); measure it with device cpu, or measure greedy and unrolled on %s", cfg.Device)
 	}
 	d, err := gpu.Open(cfg.Device)
 	if err != nil {
@@ -219,7 +226,7 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 	case Greedy:
 		err = measureGreedy(&row, o, T, cfg, heap, ops)
 	case Unrolled:
-		err = measureUnrolled(&row, o, T, cfg, heap)
+		err = measureUnrolled(&row, o, T, cfg, heap, ops)
 	case Banert:
 		err = measureBanert(&row, o, T, cfg, heap)
 	default:
@@ -230,9 +237,9 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 	}
 	row.DevicePeak = dev.Stats().Peak - base
 	if ops != nil {
-		// Every buffer of the step loss was allocated on the device: its
-		// high-water mark is what the step loss held.
-		row.HeldBytes = row.DevicePeak
+		// Every buffer of the loss was allocated on the device: its
+		// high-water mark is what the loss held.
+		row.HeldBytes, row.Allocator, row.Device = row.DevicePeak, true, ops.Name()
 	}
 	row.LiveHeap = heap.peak
 	if mi, ok := dev.(memInfo); ok {
@@ -307,19 +314,26 @@ func greedyStepLossBytes(m param.Method, o *problem.Objective) (int64, error) {
 // measureUnrolled runs unroll.Train (which tracks its graph's bytes on the
 // device) for cfg.Epochs epochs and times the last, sampling the live heap
 // after every epoch.
-func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter) error {
+func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter, ops gpu.Ops) error {
 	m, err := param.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
 	row.Batch = cfg.Batch
-	res, err := unroll.Train(o, unroll.Config{Method: m, T: T, Batch: cfg.Batch, Epochs: cfg.Epochs, Seed: cfg.Seed,
+	if ops != nil {
+		if err := ondevice.Check(m, o); err != nil {
+			return fmt.Errorf("bench: %w", err)
+		}
+	}
+	res, err := unroll.Train(o, unroll.Config{Method: m, T: T, Batch: cfg.Batch, Epochs: cfg.Epochs, Seed: cfg.Seed, Device: ops,
 		Progress: func(unroll.EpochInfo) { heap.sample() }})
 	if err != nil {
 		return fmt.Errorf("bench: unrolled training: %w", err)
 	}
 	last := res.Epochs[len(res.Epochs)-1]
-	row.HeldBytes = res.HeldBytes
+	if ops == nil {
+		row.HeldBytes = res.HeldBytes
+	}
 	row.Seconds = last.Seconds
 	row.SecondsPerStep = last.SecondsPerStep
 	return nil

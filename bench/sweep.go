@@ -246,11 +246,17 @@ type Growth struct {
 	// (greedy against unrolled at shorter horizons, where the fixed cost of
 	// the process dominates).
 	Goal float64
+	// Allocator is the ratio of the device allocator's high-water marks
+	// when both trainers ran their losses on the same device
+	// (Row.Allocator), NaN otherwise (JSON: null).
+	Allocator float64 `json:"-"`
 }
 
 // Met reports whether the live-heap ratio is within the goal (true when
-// there is none).
-func (g Growth) Met() bool { return g.Goal == 0 || g.LiveHeap <= g.Goal }
+// there is none), and the allocator's ratio too when there is one.
+func (g Growth) Met() bool {
+	return g.Goal == 0 || (g.LiveHeap <= g.Goal && (math.IsNaN(g.Allocator) || g.Allocator <= g.Goal))
+}
 
 // Growths returns, from the rows, greedy(T)/greedy(10) for every measured
 // T > 10 and greedy(T)/unrolled(T) for every T both reached. Every ratio
@@ -266,11 +272,12 @@ func Growths(rows []Row) []Growth {
 		}
 		if has10 && r.T > 10 {
 			out = append(out, Growth{What: fmt.Sprintf("greedy(%d)/greedy(10)", r.T),
-				LiveHeap: ratio(r.LiveHeap, g10.LiveHeap), PeakRSS: ratio(r.PeakRSS, g10.PeakRSS), Goal: 1.05})
+				LiveHeap: ratio(r.LiveHeap, g10.LiveHeap), PeakRSS: ratio(r.PeakRSS, g10.PeakRSS), Goal: 1.05,
+				Allocator: allocatorRatio(r, g10)})
 		}
 		if u, ok := Find(rows, Unrolled, r.T); ok {
 			g := Growth{What: fmt.Sprintf("greedy(%d)/unrolled(%d)", r.T, r.T),
-				LiveHeap: ratio(r.LiveHeap, u.LiveHeap), PeakRSS: ratio(r.PeakRSS, u.PeakRSS)}
+				LiveHeap: ratio(r.LiveHeap, u.LiveHeap), PeakRSS: ratio(r.PeakRSS, u.PeakRSS), Allocator: allocatorRatio(r, u)}
 			if r.T >= 50 {
 				g.Goal = 0.1
 			}
@@ -278,6 +285,15 @@ func Growths(rows []Row) []Growth {
 		}
 	}
 	return out
+}
+
+// allocatorRatio is a.DevicePeak/b.DevicePeak when both rows counted every
+// buffer on the same device's allocator, NaN otherwise.
+func allocatorRatio(a, b Row) float64 {
+	if !a.Allocator || !b.Allocator || a.Device != b.Device {
+		return math.NaN()
+	}
+	return ratio(a.DevicePeak, b.DevicePeak)
 }
 
 // OneMeterLines prints Growths for people, each against its goal.
@@ -296,7 +312,11 @@ func OneMeterLines(rows []Row) []string {
 		default:
 			verdict = fmt.Sprintf("goal ≤ %g: MISSED", g.Goal)
 		}
-		lines = append(lines, fmt.Sprintf("  %-26s live heap %8.4g, peak RSS %8.4g  (%s)", g.What, g.LiveHeap, g.PeakRSS, verdict))
+		alloc := ""
+		if !math.IsNaN(g.Allocator) {
+			alloc = fmt.Sprintf(", device allocator %8.4g", g.Allocator)
+		}
+		lines = append(lines, fmt.Sprintf("  %-26s live heap %8.4g, peak RSS %8.4g%s  (%s)", g.What, g.LiveHeap, g.PeakRSS, alloc, verdict))
 	}
 	return lines
 }

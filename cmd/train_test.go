@@ -8,17 +8,12 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
-// testOpsDevice is the CPU device registered under another name, so that
-// the CLI's device path (the step loss on gpu.Ops) runs without a GPU.
-const testOpsDevice = "cpu-ops-test"
-
-func init() {
-	if err := gpu.Register(testOpsDevice, func() (gpu.Device, error) { return gpu.CPU(), nil }); err != nil {
-		panic(err)
-	}
-}
+// testOpsDevice is the CPU device under the name that runs the device code
+// paths (gpu.Ops), so that the CLI's device path runs without a GPU.
+const testOpsDevice = gpu.Host
 
 // TestTrainGreedyOnDevice trains M-PC through --device (the CPU device's
 // array operations) and checks the manifest records the device and the
@@ -163,7 +158,8 @@ func TestDeviceFlagRefusals(t *testing.T) {
 	}{
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "cuda", "--out", filepath.Join(dir, "a")}, "l2ocuda"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "tpu", "--out", filepath.Join(dir, "b")}, "unknown device"},
-		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "only `l2o train greedy`"},
+		{[]string{"train", "banert", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "only `l2o train greedy` and `l2o train unroll`"},
+		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pf", "--device", testOpsDevice, "--out", filepath.Join(dir, "f")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--precision", "float32", "--out", filepath.Join(dir, "e")}, "drop --precision"},
 	} {
@@ -171,5 +167,48 @@ func TestDeviceFlagRefusals(t *testing.T) {
 		if code := Main(c.args, &out, &errb); code != 2 || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d, want 2 naming %q: %s", c.args, code, c.want, errb.String())
 		}
+	}
+}
+
+// TestTrainUnrollOnDevice trains unrolled M-PC through --device (the CPU
+// device's reverse pass) and checks unroll.json records the device and the
+// learned parameters equal the graph's to 1e-9 relative.
+func TestTrainUnrollOnDevice(t *testing.T) {
+	dir := t.TempDir()
+	var thetas [2][]float64
+	for i, dev := range []string{"cpu", testOpsDevice} {
+		out := filepath.Join(dir, dev)
+		var o, errb bytes.Buffer
+		args := []string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pc", "--T", "3", "--epochs", "2",
+			"--device", dev, "--out", out}
+		if code := Main(args, &o, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		st, err := unroll.ReadState(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]string{"cpu": "", testOpsDevice: "cpu"}[dev]; st.Device != want {
+			t.Errorf("unroll.json device %q, want %q", st.Device, want)
+		}
+		l, _, err := unroll.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for step := 0; step < l.Steps; step++ {
+			th, ph, err := l.Params(step)
+			if err != nil {
+				t.Fatal(err)
+			}
+			thetas[i] = append(append(thetas[i], th...), ph...)
+		}
+	}
+	var d, n float64
+	for j := range thetas[0] {
+		d += (thetas[1][j] - thetas[0][j]) * (thetas[1][j] - thetas[0][j])
+		n += thetas[0][j] * thetas[0][j]
+	}
+	if len(thetas[0]) == 0 || len(thetas[0]) != len(thetas[1]) || d > 1e-18*n {
+		t.Errorf("parameters of %d and %d values differ by %.2g relative", len(thetas[0]), len(thetas[1]), d/n)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
@@ -82,9 +83,16 @@ func runTrainUnroll(env *Env, args []string) error {
 		return err
 	}
 	defer lock.Unlock()
+	pf.acceptsOps = true
 	prob, train, _, err := pf.build()
 	if err != nil {
 		return err
+	}
+	if pf.deviceOps != nil {
+		if err := ondevice.Check(method, train); err != nil {
+			return usagef("--device %s: %v", pf.Device, err)
+		}
+		fmt.Fprintf(env.Stdout, "on %s (float%d): the loss and its gradient by a reverse pass on the device's array operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())
 	}
 	fmt.Fprintf(env.Stdout, "unrolled training of %s, T = %d, on %d %s functions (%d×%d, L = %.4g): Adam lr %g, batch %d, %d epochs → %s\n",
 		method.Name(), *steps, train.N, prob.Name, prob.H, prob.W, train.L, *lr, *batch, *epochs, *out)
@@ -100,7 +108,7 @@ func runTrainUnroll(env *Env, args []string) error {
 	res, err := unroll.Train(train, unroll.Config{
 		Stop:       intr.Stop,
 		MaxSeconds: *maxMinutes * 60, Method: method, T: *steps, Tau: *tau, Weights: w, LearningRate: *lr, Batch: *batch, Epochs: *epochs,
-		Seed: pf.Seed, Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
+		Seed: pf.Seed, Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train), Device: pf.deviceOps,
 		Progress: func(e unroll.EpochInfo) {
 			fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)
 		},

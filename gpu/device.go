@@ -59,8 +59,8 @@ var registry = struct {
 // the init function of a device package (gpu/cuda registers "cuda"). It
 // returns an error if name is empty, "cpu" or already registered.
 func Register(name string, open func() (Device, error)) error {
-	if name == "" || name == "cpu" || open == nil {
-		return fmt.Errorf("gpu: register device %q: the name must be new and not \"cpu\", and open must not be nil", name)
+	if name == "" || name == "cpu" || name == Host || open == nil {
+		return fmt.Errorf("gpu: register device %q: the name must be new and not \"cpu\" or \"host\", and open must not be nil", name)
 	}
 	registry.Lock()
 	defer registry.Unlock()
@@ -71,25 +71,31 @@ func Register(name string, open func() (Device, error)) error {
 	return nil
 }
 
-// Devices returns the names Open accepts, sorted: "cpu" and every
-// registered device.
+// Host names the CPU device for commands that should run their device code
+// paths (gpu.Ops) on it instead of their CPU fast paths: `--device host`.
+const Host = "host"
+
+// Devices returns the names Open accepts: "cpu", "host" and every
+// registered device, sorted.
 func Devices() []string {
 	registry.Lock()
 	defer registry.Unlock()
-	names := []string{"cpu"}
+	names := []string{"cpu", Host}
 	for name := range registry.open {
 		names = append(names, name)
 	}
-	sort.Strings(names[1:])
+	sort.Strings(names[2:])
 	return names
 }
 
-// Open returns the device called name: "cpu" (the shared CPU device) or a
-// registered device such as "cuda". Without the CUDA device linked in,
+// Open returns the device called name: "cpu" (the shared CPU device), "host"
+// (the same device, named so that commands run their device code paths on
+// it: the array operations of Ops in float64 on the host) or a registered
+// device such as "cuda". Without the CUDA device linked in,
 // Open("cuda") returns an error wrapping ErrNoCUDA. A registered device that
 // cannot start (no GPU, no driver) returns its own error.
 func Open(name string) (Device, error) {
-	if name == "cpu" {
+	if name == "cpu" || name == Host {
 		return CPU(), nil
 	}
 	registry.Lock()

@@ -7,18 +7,19 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// deviceTerm is what deviceStep does with one term of x⁺.
-type deviceTerm int
+// deviceTerm is what deviceStep does with one term of x⁺ (ondevice.Kind).
+type deviceTerm = ondevice.Kind
 
 const (
-	deviceScalar    deviceTerm = iota // θ·v (PS)
-	devicePointwise                   // θ⊙v (PP)
-	deviceSmall                       // θ ⋆ v, K×K kernel, with a boundary (PC-k)
-	deviceSpectral                    // θ ⊛ v, image-sized, circular, by FFT (PC)
+	deviceScalar    = ondevice.Scalar
+	devicePointwise = ondevice.Pointwise
+	deviceSmall     = ondevice.SmallConv
+	deviceSpectral  = ondevice.Spectral
 )
 
 // deviceTerms classifies the method's terms for deviceStep, or returns an
@@ -28,20 +29,11 @@ func deviceTerms(m param.Method) ([]deviceTerm, []param.SmallConv, error) {
 	kinds := make([]deviceTerm, len(pars))
 	small := make([]param.SmallConv, len(pars))
 	for i, p := range pars {
-		switch q := p.(type) {
-		case param.Scalar, *param.Scalar:
-			kinds[i] = deviceScalar
-		case param.Pointwise, *param.Pointwise:
-			kinds[i] = devicePointwise
-		case param.SmallConv:
-			kinds[i], small[i] = deviceSmall, q
-		case *param.SmallConv:
-			kinds[i], small[i] = deviceSmall, *q
-		case *param.FullConv:
-			kinds[i] = deviceSpectral
-		default:
-			return nil, nil, fmt.Errorf("step loss: %s has no device path (a device runs ps, pp, pc-k and pc terms: ps, pp, pc3, pc, m-ps, m-pc, …); use --device cpu", m.Name())
+		k, sc, err := ondevice.KindOf(p)
+		if err != nil {
+			return nil, nil, fmt.Errorf("step loss: %w", err)
 		}
+		kinds[i], small[i] = k, sc
 	}
 	return kinds, small, nil
 }
@@ -49,13 +41,10 @@ func deviceTerms(m param.Method) ([]deviceTerm, []param.SmallConv, error) {
 // CheckDevice returns nil if the step loss of m on o can run on a device
 // (package gpu's Ops), or the reason it cannot: a term without a device
 // path, or an objective that is not a deblurring problem with Huber-TV or no
-// regularizer (problem.DeblurForm).
+// regularizer (problem.DeblurForm). See ondevice.Check.
 func CheckDevice(m param.Method, o *problem.Objective) error {
-	if _, _, err := deviceTerms(m); err != nil {
-		return err
-	}
-	if _, ok := o.DeblurForm(); !ok {
-		return fmt.Errorf("step loss: objective with operator %v and regularizer %v has no device path (a device evaluates deblurring with Huber-TV or no regularizer); use --device cpu", o.A, o.Reg)
+	if err := ondevice.Check(m, o); err != nil {
+		return fmt.Errorf("step loss: %w", err)
 	}
 	return nil
 }

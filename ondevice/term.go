@@ -6,6 +6,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // Kind is what a Term computes.
@@ -294,4 +295,18 @@ func (t *Term) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error {
 
 func (k Kind) String() string {
 	return [...]string{"ps", "pp", "pc-k", "pc"}[k]
+}
+
+// Check returns nil if the learned update of m on o can run on a device:
+// every term has a device path and o is of problem.DeblurForm's kind.
+// Otherwise the error names what has no device path and says to use
+// --device cpu.
+func Check(m param.Method, o *problem.Objective) error {
+	if err := CheckMethod(m); err != nil {
+		return err
+	}
+	if _, ok := o.DeblurForm(); !ok {
+		return fmt.Errorf("ondevice: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+	}
+	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -49,8 +50,11 @@ type State struct {
 	Eps          float64             `json:"eps"`
 	Seed         int64               `json:"seed"`
 	EpochsWanted int                 `json:"epochs_wanted"`
-	Epochs       []EpochInfo         `json:"epochs"`
-	AdamStep     int                 `json:"adam_step"`
+	// Device is the kind of Config.Device ("cpu", "cuda") when the loss ran
+	// on a device's array operations (absent: the gorgonia graph).
+	Device   string      `json:"device,omitempty"`
+	Epochs   []EpochInfo `json:"epochs"`
+	AdamStep int         `json:"adam_step"`
 	// Checksums holds the SHA-256 (hex) of the state vectors the state
 	// commits, by slash-separated path relative to the directory
 	// (greedy.Manifest.Checksums); nil in checkpoints written before they
@@ -64,8 +68,16 @@ func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
 		Format: StateFormat, Problem: cfg.Problem, Conventions: o.Conventions, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
 		Method: cfg.Method.Name(), T: cfg.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
 		Batch: cfg.Batch, LearningRate: cfg.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
-		Seed: cfg.Seed, EpochsWanted: cfg.Epochs,
+		Seed: cfg.Seed, EpochsWanted: cfg.Epochs, Device: deviceKind(cfg.Device),
 	}
+}
+
+// deviceKind is greedy.DeviceKind of d, or "" for nil.
+func deviceKind(d gpu.Ops) string {
+	if d == nil {
+		return ""
+	}
+	return greedy.DeviceKind(d)
 }
 
 func (old *State) compatible(cur *State) error {
@@ -86,6 +98,7 @@ func (old *State) compatible(cur *State) error {
 		{"batch size", old.Batch, cur.Batch},
 		{"learning rate", old.LearningRate, cur.LearningRate},
 		{"seed", old.Seed, cur.Seed},
+		{"device", old.Device, cur.Device},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

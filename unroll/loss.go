@@ -42,6 +42,9 @@ type Loss struct {
 	held       int64
 	evals      int
 	xbuf, ybuf []float64
+	// dev, if set, evaluates on a device's array operations instead of
+	// the graph (NewLossOn); the graph fields are then unused.
+	dev *deviceLoss
 }
 
 // NewLoss builds the unrolled loss graph for T steps of the method on
@@ -49,6 +52,24 @@ type Loss struct {
 // θ̃ (G = τI; 0 means 1/L of o); φ̃ gives H = 0. weights holds ω1, …, ωT
 // (nil: all ones).
 func NewLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64) (*Loss, error) {
+	return newLoss(m, o, steps, batch, tau, weights, nil)
+}
+
+// NewLossOn is NewLoss evaluated with the array operations of a device
+// (package gpu's Ops: gpu.CPU() in float64, CUDA in float32) by a
+// hand-written reverse pass (package ondevice) instead of a gorgonia graph:
+// the same loss and gradient, the trajectory kept on the device. It
+// supports PS, PP, PC-k and PC terms on deblurring with Huber-TV or no
+// regularizer, and returns an error naming what has no device path
+// otherwise.
+func NewLossOn(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
+	if device == nil {
+		return nil, errors.New("unroll: no device")
+	}
+	return newLoss(m, o, steps, batch, tau, weights, device)
+}
+
+func newLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
 	if m.G == nil {
 		return nil, errors.New("unroll: no parametrization for G")
 	}
@@ -88,6 +109,22 @@ func NewLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64
 	if m.H != nil {
 		l.refPhi = m.H.Reference(0, h, w)
 		l.nPhi = len(l.refPhi)
+	}
+	if device != nil {
+		dev, err := newDeviceLoss(device, m, o, steps, batch)
+		if err != nil {
+			return nil, err
+		}
+		l.dev = dev
+		idx := make([]int, batch)
+		for i := range idx {
+			idx[i] = i
+		}
+		if err := l.SetBatch(idx); err != nil {
+			dev.close()
+			return nil, err
+		}
+		return l, nil
 	}
 	g := G.NewGraph()
 	l.exprGraph = g
@@ -211,6 +248,9 @@ func (l *Loss) SetBatch(idx []int) error {
 		l.xbuf = append(l.xbuf, l.obj.X0[k*hw:(k+1)*hw]...)
 		l.ybuf = append(l.ybuf, l.obj.Y[k*m:(k+1)*m]...)
 	}
+	if l.dev != nil {
+		return l.dev.setBatch(l.xbuf, l.ybuf)
+	}
 	if err := graph.Set(l.x0, l.xbuf); err != nil {
 		return fmt.Errorf("unroll: %w", err)
 	}
@@ -230,6 +270,9 @@ func (l *Loss) Eval(u, grad []float64) (float64, error) {
 		return math.NaN(), fmt.Errorf("unroll: gradient has %d slots, want %d", len(grad), l.Dim())
 	}
 	theta, phi := l.Split(u)
+	if l.dev != nil {
+		return l.evalOnDevice(theta, phi, grad)
+	}
 	for t := 0; t < l.steps; t++ {
 		if err := graph.Set(l.theta[t], theta[t]); err != nil {
 			return math.NaN(), err
@@ -269,6 +312,25 @@ func (l *Loss) Eval(u, grad []float64) (float64, error) {
 	return v, nil
 }
 
+// evalOnDevice is Eval on the device.
+func (l *Loss) evalOnDevice(theta, phi [][]float64, grad []float64) (float64, error) {
+	c := make([]float64, l.steps)
+	for t, w := range l.weights {
+		c[t] = w / float64(l.batch)
+	}
+	var gt, gp [][]float64
+	if grad != nil {
+		gt, gp = l.Split(grad)
+	}
+	v, err := l.dev.eval(theta, phi, c, gt, gp)
+	if err != nil {
+		return math.NaN(), fmt.Errorf("unroll on %s: %w", l.dev.ops.Name(), err)
+	}
+	l.evals++
+	l.held = l.dev.bytes()
+	return v, nil
+}
+
 // account records the bytes the graph holds on the CPU device's counters.
 func (l *Loss) account() {
 	l.held = graph.HeldBytes(l.exprGraph)
@@ -281,6 +343,12 @@ func (l *Loss) account() {
 // StepValues returns (1/B) Σk fk(xk^t) for t = 1..T of the last Eval.
 func (l *Loss) StepValues() ([]float64, error) {
 	out := make([]float64, l.steps)
+	if l.dev != nil {
+		for t, v := range l.dev.values {
+			out[t] = v / float64(l.batch)
+		}
+		return out, nil
+	}
 	for t, n := range l.values {
 		v, err := graph.Scalar(n)
 		if err != nil {
@@ -295,6 +363,13 @@ func (l *Loss) StepValues() ([]float64, error) {
 func (l *Loss) Iterate(t int) ([]float64, error) {
 	if t < 1 || t > l.steps {
 		return nil, fmt.Errorf("unroll: iterate %d out of range [1, %d]", t, l.steps)
+	}
+	if l.dev != nil {
+		out := make([]float64, l.dev.s.Len())
+		if err := l.dev.ops.CopyOut(out, l.dev.xs[t]); err != nil {
+			return nil, fmt.Errorf("unroll: iterate %d from %s: %w", t, l.dev.ops.Name(), err)
+		}
+		return out, nil
 	}
 	v, err := graph.Value(l.iterates[t-1])
 	if err != nil {
@@ -312,6 +387,10 @@ func (l *Loss) Evaluations() int { return l.evals }
 
 // Close releases the graph machine and removes its bytes from the device counters.
 func (l *Loss) Close() error {
+	if l.dev != nil {
+		l.dev.close()
+		return nil
+	}
 	gpu.Untrack(l.tracked)
 	l.tracked = 0
 	return l.machine.Close()

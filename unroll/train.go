@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -49,6 +50,12 @@ type Config struct {
 	// it: a wall-clock budget for comparisons at equal training time. The
 	// run can be continued with Resume and a larger budget.
 	MaxSeconds float64
+	// Device, if set, evaluates the unrolled loss with its array
+	// operations (NewLossOn: gpu.CPU() in float64, the CUDA device in
+	// float32), the trajectory kept on the device; nil: the gorgonia graph
+	// on the CPU. Recorded in unroll.json ("device", the device's kind); a
+	// resume must ask for the same kind.
+	Device gpu.Ops
 	// Stop, if set, is asked before every epoch; when it returns true the
 	// run ends there with greedy.ErrInterrupted, its checkpoint complete
 	// up to the previous epoch (Resume continues it).
@@ -126,7 +133,13 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if tau == 0 {
 		tau = 1 / o.L
 	}
-	loss, err := NewLoss(cfg.Method, o, cfg.T, cfg.Batch, tau, cfg.Weights)
+	var loss *Loss
+	var err error
+	if cfg.Device != nil {
+		loss, err = NewLossOn(cfg.Method, o, cfg.T, cfg.Batch, tau, cfg.Weights, cfg.Device)
+	} else {
+		loss, err = NewLoss(cfg.Method, o, cfg.T, cfg.Batch, tau, cfg.Weights)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,248 @@
+package unroll
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/ondevice"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// deviceLoss evaluates the unrolled loss and its gradient with a device's
+// array operations (package ondevice), by a hand-written reverse pass
+// instead of a gorgonia graph. The forward pass keeps the trajectory
+// x^0, …, x^T and the gradients ∇F(x^0), …, ∇F(x^T) on the device (2(T+1)
+// batches: memory linear in T, as the graph's); the reverse pass carries the
+// adjoint b^{t+1} of x^{t+1} back through
+//
+//	∂ℓ/∂θt  = −∇θ⟨b^{t+1}, G_θt ∇F(x^t)⟩,   ∂ℓ/∂φt = ∇φ⟨b^{t+1}, H_φt (x^t − x^{t−1})⟩,
+//	b^t     = c_t ∇F(x^t) + b^{t+1} − ∇²F(x^t) G_θtᵀ b^{t+1} + H_φtᵀ b^{t+1} − H_φ(t+1)ᵀ b^{t+2},
+//
+// with c_t = ω_t/B, the exact gradient the graph's autodiff computes.
+type deviceLoss struct {
+	ops        gpu.Ops
+	s          gpu.Batch
+	obj        *ondevice.Objective
+	g, h       *ondevice.Term
+	xs, gs     []gpu.Buffer // x^t and ∇F(x^t), t = 0..T
+	adj, next  gpu.Buffer   // b^{t+1}, b^t
+	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
+	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
+	bufs       []gpu.Buffer
+	values     []float64 // F(x^t), t = 1..T
+	x0         []float64 // the batch's starting points (host)
+}
+
+func newDeviceLoss(ops gpu.Ops, m param.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
+	if err := ondevice.CheckMethod(m); err != nil {
+		return nil, err
+	}
+	s := gpu.Batch{N: batch, H: o.H, W: o.W}
+	d = &deviceLoss{ops: ops, s: s, values: make([]float64, steps)}
+	defer func() {
+		if err != nil {
+			d.close()
+		}
+	}()
+	if d.obj, err = ondevice.NewObjective(ops, o, batch); err != nil {
+		return nil, err
+	}
+	if d.g, err = ondevice.NewTerm(ops, m.G, s); err != nil {
+		return nil, err
+	}
+	if m.H != nil {
+		if d.h, err = ondevice.NewTerm(ops, m.H, s); err != nil {
+			return nil, err
+		}
+	}
+	for t := 0; t <= steps; t++ {
+		x, err := d.alloc()
+		if err != nil {
+			return nil, err
+		}
+		g, err := d.alloc()
+		if err != nil {
+			return nil, err
+		}
+		d.xs, d.gs = append(d.xs, x), append(d.gs, g)
+	}
+	for _, b := range []*gpu.Buffer{&d.adj, &d.next, &d.carry, &d.tmp, &d.mom, &d.hv} {
+		if *b, err = d.alloc(); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func (d *deviceLoss) alloc() (gpu.Buffer, error) {
+	b, err := d.ops.Alloc(d.s.Len())
+	if err != nil {
+		return nil, fmt.Errorf("unroll: allocate a batch on %s: %w", d.ops.Name(), err)
+	}
+	d.bufs = append(d.bufs, b)
+	return b, nil
+}
+
+func (d *deviceLoss) close() {
+	if d.obj != nil {
+		d.obj.Close()
+	}
+	if d.g != nil {
+		d.g.Close()
+	}
+	if d.h != nil {
+		d.h.Close()
+	}
+	for _, b := range d.bufs {
+		d.ops.Free(b)
+	}
+	d.bufs = nil
+}
+
+// setBatch loads the batch's starting points and data.
+func (d *deviceLoss) setBatch(x0, y []float64) error {
+	d.x0 = append(d.x0[:0], x0...)
+	if err := d.ops.CopyIn(d.xs[0], x0); err != nil {
+		return fmt.Errorf("unroll: copy x⁰ to %s: %w", d.ops.Name(), err)
+	}
+	return d.obj.SetData(y)
+}
+
+// momentum writes x^t − x^{t−1} into d.mom (zero at t = 0).
+func (d *deviceLoss) momentum(t int) error {
+	if t == 0 {
+		return d.ops.Zero(d.mom)
+	}
+	if err := d.ops.Copy(d.mom, d.xs[t]); err != nil {
+		return err
+	}
+	return d.ops.Axpby(d.mom, -1, d.xs[t-1], 1)
+}
+
+// eval runs the trajectory for the parameters theta[t], phi[t] and returns
+// the loss Σ_t c_t F(x^t); with gradT (and gradP with momentum) not nil it
+// writes the gradient blocks.
+func (d *deviceLoss) eval(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) (float64, error) {
+	o := d.ops
+	T := len(theta)
+	var loss float64
+	for t := 0; t < T; t++ {
+		if t == 0 {
+			if _, err := d.obj.ValueGrad(d.xs[0], d.gs[0]); err != nil {
+				return math.NaN(), err
+			}
+		}
+		if err := o.Copy(d.xs[t+1], d.xs[t]); err != nil {
+			return math.NaN(), err
+		}
+		if err := d.g.SetParams(theta[t]); err != nil {
+			return math.NaN(), err
+		}
+		if err := d.g.Apply(d.xs[t+1], d.gs[t], -1); err != nil {
+			return math.NaN(), err
+		}
+		if d.h != nil && t > 0 {
+			if err := d.momentum(t); err != nil {
+				return math.NaN(), err
+			}
+			if err := d.h.SetParams(phi[t]); err != nil {
+				return math.NaN(), err
+			}
+			if err := d.h.Apply(d.xs[t+1], d.mom, 1); err != nil {
+				return math.NaN(), err
+			}
+		}
+		v, err := d.obj.ValueGrad(d.xs[t+1], d.gs[t+1])
+		if err != nil {
+			return math.NaN(), err
+		}
+		d.values[t] = v
+		loss += c[t] * v
+	}
+	if gradT == nil {
+		return loss, nil
+	}
+	// Reverse pass: adj = b^{t+1}, starting from b^T = c_T ∇F(x^T).
+	if err := o.Zero(d.adj); err != nil {
+		return math.NaN(), err
+	}
+	if err := o.Axpby(d.adj, c[T-1], d.gs[T], 0); err != nil {
+		return math.NaN(), err
+	}
+	if err := o.Zero(d.carry); err != nil {
+		return math.NaN(), err
+	}
+	for t := T - 1; t >= 0; t-- {
+		clear(gradT[t])
+		if err := d.g.SetParams(theta[t]); err != nil {
+			return math.NaN(), err
+		}
+		if err := d.g.AddParamGrad(gradT[t], d.gs[t], d.adj, -1); err != nil {
+			return math.NaN(), err
+		}
+		if d.h != nil {
+			clear(gradP[t])
+			if t > 0 {
+				if err := d.momentum(t); err != nil {
+					return math.NaN(), err
+				}
+				if err := d.h.SetParams(phi[t]); err != nil {
+					return math.NaN(), err
+				}
+				if err := d.h.AddParamGrad(gradP[t], d.mom, d.adj, 1); err != nil {
+					return math.NaN(), err
+				}
+			}
+		}
+		if t == 0 {
+			break
+		}
+		// b^t = c_t ∇F(x^t) + b^{t+1} − ∇²F(x^t) G_θtᵀ b^{t+1} + carry (+ H_φtᵀ b^{t+1}).
+		if err := d.g.Transpose(d.tmp, d.adj); err != nil {
+			return math.NaN(), err
+		}
+		if err := d.obj.HessVec(d.hv, d.xs[t], d.tmp); err != nil {
+			return math.NaN(), err
+		}
+		if err := o.Copy(d.next, d.adj); err != nil {
+			return math.NaN(), err
+		}
+		if err := o.Axpby(d.next, -1, d.hv, 1); err != nil {
+			return math.NaN(), err
+		}
+		if err := o.Axpby(d.next, 1, d.carry, 1); err != nil {
+			return math.NaN(), err
+		}
+		if err := o.Axpby(d.next, c[t-1], d.gs[t], 1); err != nil {
+			return math.NaN(), err
+		}
+		if d.h != nil {
+			// H_φt was set above (t > 0).
+			if err := d.h.Transpose(d.tmp, d.adj); err != nil {
+				return math.NaN(), err
+			}
+			if err := o.Axpby(d.next, 1, d.tmp, 1); err != nil {
+				return math.NaN(), err
+			}
+			if err := o.Zero(d.carry); err != nil {
+				return math.NaN(), err
+			}
+			if err := o.Axpby(d.carry, -1, d.tmp, 0); err != nil {
+				return math.NaN(), err
+			}
+		}
+		d.adj, d.next = d.next, d.adj
+	}
+	return loss, nil
+}
+
+// bytes is what the device buffers hold.
+func (d *deviceLoss) bytes() int64 {
+	var n int64
+	for _, b := range d.bufs {
+		n += int64(b.Len())
+	}
+	return n * int64(d.ops.ValueSize())
+}
