@@ -10,11 +10,11 @@ import (
 // Objective is F(x) = Σ_k f_k(x_k) over a batch of deblurring functions
 // (problem.DeblurForm) on a device, with its data y on the device.
 type Objective struct {
-	ops  gpu.Ops
-	s    gpu.Batch
-	form problem.DeblurForm
-	vals []float64
-	bufs []gpu.Buffer
+	ops                                      gpu.Ops
+	s                                        gpu.Batch
+	form                                     problem.DeblurForm
+	vals                                     []float64
+	bufs                                     []gpu.Buffer
 	y, blur, res, field, field2, field3, tmp gpu.Buffer
 }
 
@@ -129,7 +129,7 @@ func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
 	return total, nil
 }
 
-// HessVec writes out = ∇²F(x)·v = kᵀ(k ⋆ v) + α Dᵀ ψ''(Dx)[Dv] (out may
+// HessVec writes out = ∇²F(x)·v = kᵀ(k ⋆ v) + α Dᵀ ψ”(Dx)[Dv] (out may
 // not be x or v).
 func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 	o, s, f := ob.ops, ob.s, ob.form
