@@ -66,26 +66,24 @@ func CheckDevice(m param.Method, o *problem.Objective) error {
 type deviceStep struct {
 	ops   gpu.Ops
 	s     gpu.Batch
-	form  problem.DeblurForm
+	obj   *ondevice.Objective
 	kinds []deviceTerm
 	small []param.SmallConv
 	signs []float64
 
-	bufs                []gpu.Buffer // every buffer, for close
-	x, xPlus, r, res, y gpu.Buffer
-	tmp, field, blur    gpu.Buffer
-	vs, specs, thetas   []gpu.Buffer // per term: g or p; spectra (PC); θ (PP, PC-k) or sign·θ̂ (PC)
-	acc, rSpec, gSpec   gpu.Buffer   // PC: Σ θ̂·v̂, r̂ and Σ conj(v̂)·r̂
-	gImg                gpu.Buffer   // PP: Σ r⊙v; PC-k: the kernel gradient (largest of the two)
-	coef                []float64    // scalar terms: sign·θ
-	host                []float64    // copies out of the device
-	plan64              *kernels.FFT2T[float64]
-	spec64              []kernels.Complex[float64]
-	img64               []float64
-	vals                []float64
-	loaded              bool
-	spectral, anyImage  bool
-	blockGrads          [2][]float64
+	bufs               []gpu.Buffer // every buffer, for close
+	x, xPlus, r, tmp   gpu.Buffer
+	vs, specs, thetas  []gpu.Buffer // per term: g or p; spectra (PC); θ (PP, PC-k) or sign·θ̂ (PC)
+	acc, rSpec, gSpec  gpu.Buffer   // PC: Σ θ̂·v̂, r̂ and Σ conj(v̂)·r̂
+	gImg               gpu.Buffer   // PP: Σ r⊙v; PC-k: the kernel gradient (largest of the two)
+	coef               []float64    // scalar terms: sign·θ
+	host               []float64    // copies out of the device
+	plan64             *kernels.FFT2T[float64]
+	spec64             []kernels.Complex[float64]
+	img64              []float64
+	loaded             bool
+	spectral, anyImage bool
+	blockGrads         [2][]float64
 }
 
 // newDeviceStep returns the device evaluator of m on o, or an error if a
@@ -95,33 +93,26 @@ func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *devic
 	if err != nil {
 		return nil, err
 	}
-	form, ok := o.DeblurForm()
-	if !ok {
-		return nil, CheckDevice(m, o)
-	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
-	d := &deviceStep{ops: ops, s: s, form: form, kinds: kinds, small: small, signs: termSigns[:len(kinds)],
-		coef: make([]float64, len(kinds)), vals: make([]float64, o.N)}
+	d := &deviceStep{ops: ops, s: s, kinds: kinds, small: small, signs: termSigns[:len(kinds)],
+		coef: make([]float64, len(kinds))}
 	defer func() {
 		if err != nil {
 			d.close()
 			ev = nil
 		}
 	}()
+	if d.obj, err = ondevice.NewObjective(ops, o, o.N); err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	if err = d.obj.SetData(o.Y); err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
 	n, hw, sl := s.Len(), o.H*o.W, s.SpectrumLen()
-	for _, b := range []*gpu.Buffer{&d.x, &d.xPlus, &d.r, &d.res, &d.y, &d.tmp} {
+	for _, b := range []*gpu.Buffer{&d.x, &d.xPlus, &d.r, &d.tmp} {
 		if *b, err = d.alloc(n); err != nil {
 			return nil, err
 		}
-	}
-	if d.field, err = d.alloc(2 * n); err != nil {
-		return nil, err
-	}
-	if d.blur, err = d.upload(form.Kernel); err != nil {
-		return nil, err
-	}
-	if err = ops.CopyIn(d.y, o.Y); err != nil {
-		return nil, fmt.Errorf("step loss: copy the data to %s: %w", ops.Name(), err)
 	}
 	gimg := 0
 	for i, k := range kinds {
@@ -179,22 +170,15 @@ func (d *deviceStep) alloc(n int) (gpu.Buffer, error) {
 	return b, nil
 }
 
-func (d *deviceStep) upload(v []float64) (gpu.Buffer, error) {
-	b, err := d.alloc(len(v))
-	if err != nil {
-		return nil, err
-	}
-	if err := d.ops.CopyIn(b, v); err != nil {
-		return nil, fmt.Errorf("step loss: copy %d values to %s: %w", len(v), d.ops.Name(), err)
-	}
-	return b, nil
-}
-
 // kind implements stepEvaluator.
 func (d *deviceStep) kind() string { return "device" }
 
 // close implements stepEvaluator.
 func (d *deviceStep) close() error {
+	if d.obj != nil {
+		d.obj.Close()
+		d.obj = nil
+	}
 	for _, b := range d.bufs {
 		d.ops.Free(b)
 	}
@@ -208,7 +192,7 @@ func (d *deviceStep) bytes() int64 {
 	for _, b := range d.bufs {
 		t += int64(b.Len())
 	}
-	return t*int64(d.ops.ValueSize()) + 8*int64(len(d.host)+len(d.img64)+2*len(d.spec64)+len(d.vals))
+	return t*int64(d.ops.ValueSize()) + d.obj.Bytes() + 8*int64(len(d.host)+len(d.img64)+2*len(d.spec64))
 }
 
 // setStep implements stepEvaluator.
@@ -320,47 +304,11 @@ func (d *deviceStep) advance(params [][]float64) error {
 
 // objective returns Σk fk(x⁺) and, if grad, writes ∇f(x⁺) into d.r.
 func (d *deviceStep) objective(grad bool) (float64, error) {
-	o, s, f := d.ops, d.s, d.form
-	if err := o.Conv2D(d.res, d.xPlus, d.blur, s, f.K, f.Boundary); err != nil {
-		return 0, err
-	}
-	if err := o.Axpby(d.res, -1, d.y, 1); err != nil {
-		return 0, err
-	}
-	sq, err := o.Dot(d.res, d.res)
-	if err != nil {
-		return 0, err
-	}
-	total := sq / 2
+	var r gpu.Buffer
 	if grad {
-		if err := o.Conv2DAdjointImage(d.r, d.res, d.blur, s, f.K, f.Boundary); err != nil {
-			return 0, err
-		}
+		r = d.r
 	}
-	if f.Alpha == 0 {
-		return total, nil
-	}
-	if err := o.Grad(d.field, d.xPlus, s); err != nil {
-		return 0, err
-	}
-	if err := o.HuberValue(d.vals, d.field, s, f.Eps); err != nil {
-		return 0, err
-	}
-	var tv float64
-	for _, v := range d.vals {
-		tv += v
-	}
-	total += f.Alpha * tv
-	if !grad {
-		return total, nil
-	}
-	if err := o.HuberDerivative(d.field, d.field, s, f.Eps); err != nil {
-		return 0, err
-	}
-	if err := o.GradAdjoint(d.tmp, d.field, s); err != nil {
-		return 0, err
-	}
-	return total, o.Axpby(d.r, f.Alpha, d.tmp, 1)
+	return d.obj.ValueGrad(d.xPlus, r)
 }
 
 // adjoints adds to grads[i] (for the terms with grads[i] not nil) the

@@ -42,10 +42,8 @@ func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err 
 		}
 	}
 	if form.Alpha != 0 {
-		for _, b := range []*gpu.Buffer{&ob.field, &ob.field2, &ob.field3} {
-			if *b, err = ob.alloc(2 * m); err != nil {
-				return nil, err
-			}
+		if ob.field, err = ob.alloc(2 * m); err != nil {
+			return nil, err
 		}
 	}
 	if ob.blur, err = ob.alloc(len(form.Kernel)); err != nil {
@@ -142,6 +140,16 @@ func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 	if f.Alpha == 0 {
 		return nil
 	}
+	if ob.field2 == nil {
+		// The Hessian's two more fields, allocated on first use.
+		var err error
+		if ob.field2, err = ob.alloc(2 * s.Len()); err != nil {
+			return err
+		}
+		if ob.field3, err = ob.alloc(2 * s.Len()); err != nil {
+			return err
+		}
+	}
 	if err := o.Grad(ob.field, x, s); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
 	}
@@ -155,6 +163,15 @@ func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 		return fmt.Errorf("ondevice: hessian: %w", err)
 	}
 	return o.Axpby(out, f.Alpha, ob.tmp, 1)
+}
+
+// Bytes is what the objective's device buffers hold.
+func (ob *Objective) Bytes() int64 {
+	var n int64
+	for _, b := range ob.bufs {
+		n += int64(b.Len())
+	}
+	return n * int64(ob.ops.ValueSize())
 }
 
 // Close frees the device buffers.
