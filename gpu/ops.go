@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -368,6 +369,24 @@ func (d *HostDevice) spectra(op string, s Batch, img, spec Buffer) ([]float64, [
 	return iv, kernels.ComplexView(sv), nil
 }
 
+// fftPlans keeps the CPU device's FFT plans by image size, for reuse
+// across calls and goroutines.
+var fftPlans sync.Map // [2]int → *sync.Pool of *kernels.FFT2T[float64]
+
+// eachImageFFT runs do on every image n of s in parallel, with a plan for
+// H×W images from the pool.
+func eachImageFFT(s Batch, do func(f *kernels.FFT2T[float64], n int)) {
+	p, _ := fftPlans.LoadOrStore([2]int{s.H, s.W}, &sync.Pool{New: func() any { return kernels.NewFFT2T[float64](s.H, s.W) }})
+	pool := p.(*sync.Pool)
+	kernels.ParallelFor(s.N, func(lo, hi int) {
+		f := pool.Get().(*kernels.FFT2T[float64])
+		defer pool.Put(f)
+		for n := lo; n < hi; n++ {
+			do(f, n)
+		}
+	})
+}
+
 // RFFT2 implements Ops.
 func (d *HostDevice) RFFT2(spec, x Buffer, s Batch) error {
 	xv, sv, err := d.spectra("rfft2", s, x, spec)
@@ -375,10 +394,7 @@ func (d *HostDevice) RFFT2(spec, x Buffer, s Batch) error {
 		return err
 	}
 	hw, sl := s.H*s.W, s.SpectrumLen()/2
-	f := kernels.NewFFT2T[float64](s.H, s.W)
-	for n := 0; n < s.N; n++ {
-		f.Forward(sv[n*sl:(n+1)*sl], xv[n*hw:(n+1)*hw])
-	}
+	eachImageFFT(s, func(f *kernels.FFT2T[float64], n int) { f.Forward(sv[n*sl:(n+1)*sl], xv[n*hw:(n+1)*hw]) })
 	return nil
 }
 
@@ -389,10 +405,7 @@ func (d *HostDevice) IRFFT2(x, spec Buffer, s Batch) error {
 		return err
 	}
 	hw, sl := s.H*s.W, s.SpectrumLen()/2
-	f := kernels.NewFFT2T[float64](s.H, s.W)
-	for n := 0; n < s.N; n++ {
-		f.Inverse(xv[n*hw:(n+1)*hw], sv[n*sl:(n+1)*sl])
-	}
+	eachImageFFT(s, func(f *kernels.FFT2T[float64], n int) { f.Inverse(xv[n*hw:(n+1)*hw], sv[n*sl:(n+1)*sl]) })
 	return nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -199,4 +200,14 @@ func BenchmarkGradF(b *testing.B) {
 		}
 	}
 	b.ReportMetric((processCPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+}
+
+// BenchmarkStepLossDevice times the step loss on the CPU device's array
+// operations (deviceStep on gpu.CPU(), the code path a CUDA device runs) against
+// the fast evaluators, N = 25 images of 96×96.
+func BenchmarkStepLossDevice(b *testing.B) {
+	for _, name := range []string{"m-ps", "m-pc"} {
+		b.Run(name+"/fast", func(b *testing.B) { benchStepLoss(b, name, stepPaths{}) })
+		b.Run(name+"/host-ops", func(b *testing.B) { benchStepLoss(b, name, stepPaths{device: gpu.CPU()}) })
+	}
 }
