@@ -53,10 +53,13 @@ go build -tags l2ocuda -o /tmp/l2o-cuda ./cmd/l2o
 /tmp/l2o-cuda problem list >/dev/null
 if [ ! -e /dev/nvidia0 ]; then
 	set +e
-	/tmp/l2o-cuda bench memory --device cuda >/dev/null 2>&1
-	code=$?
+	for cmd in "bench memory" "train greedy --size 12 --n-train 2 --out /tmp/l2o-cuda-run" "train unroll --size 12 --n-train 2 --batch 2 --out /tmp/l2o-cuda-run"; do
+		# shellcheck disable=SC2086
+		/tmp/l2o-cuda $cmd --device cuda >/dev/null 2>&1
+		code=$?
+		[ "$code" = 2 ] || { echo "cuda.sh: $cmd --device cuda without a GPU exited $code, want 2" >&2; exit 1; }
+	done
 	set -e
-	[ "$code" = 2 ] || { echo "cuda.sh: --device cuda without a GPU exited $code, want 2" >&2; exit 1; }
 fi
 echo "cuda.sh: the CUDA tests (they skip, saying why, without a GPU)"
 go test -count=1 -tags l2ocuda ./gpu/...

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# scripts/gpu-check.sh: issue 14's checks on a machine with an NVIDIA GPU, from
+# a fresh clone. It needs Go 1.26 and Debian's nvidia-cuda-dev (the CUDA
+# headers, libnvrtc and libcufft that .ci/cuda.sh installs) besides the
+# NVIDIA driver; with a prebuilt bin/l2o-cuda and bin/cuda.test (carried from
+# a machine that has them) it skips the build.
+#
+# It writes everything under $OUT (default runs/gpu-check):
+#   gpu.txt             nvidia-smi's GPU list
+#   test-cuda.txt       the CUDA tests: every kernel against the CPU, gpu.CheckOps
+#                       (adjoint pairs, cuFFT round trip and spectral convolution) up
+#                       to 96×96, and the greedy step loss at the paper's size
+#                       (N = 25, 96×96) against the CPU in float64
+#   memory-cuda/        bench memory --device cuda: greedy and unrolled training with
+#                       the device allocator as the one meter, cuMemGetInfo
+#   memory-host/        the same on the CPU's array operations (float64), one meter
+#   greedy-{cuda,cpu}.txt   a greedy M-PC training of 5 steps on 25 96×96 images
+#   unroll-{cuda,host,cpu}.txt  2 epochs of unrolled M-PC, T = 10 (cpu: the graph)
+# and prints the per-step times to compare (goal: the greedy step ≥ 20× faster
+# on the GPU than on this project's 2-core CPU).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+OUT=${OUT:-runs/gpu-check}
+mkdir -p "$OUT" bin
+nvidia-smi -L | tee "$OUT/gpu.txt"
+if [ ! -x bin/l2o-cuda ] || [ ! -x bin/cuda.test ]; then
+	go build -tags l2ocuda -o bin/l2o-cuda ./cmd/l2o
+	go test -c -tags l2ocuda -o bin/cuda.test ./gpu/cuda
+fi
+L2O=bin/l2o-cuda
+
+echo "== CUDA tests"
+bin/cuda.test -test.v -test.count=1 2>&1 | tee "$OUT/test-cuda.txt"
+grep -q '^--- SKIP' "$OUT/test-cuda.txt" && { echo "gpu-check: CUDA tests skipped: no usable GPU" >&2; exit 1; }
+
+echo "== memory against T (one meter: the device allocator)"
+$L2O bench memory --device cuda --size 96 --n-train 25 --T 1,10,50,100,200 --out "$OUT/memory-cuda" | tee "$OUT/memory-cuda.txt"
+$L2O bench memory --device host --size 96 --n-train 25 --T 1,10,50,100,200 --out "$OUT/memory-host" | tee "$OUT/memory-host.txt"
+
+echo "== greedy M-PC step and unrolled Adam step, GPU against CPU"
+common=(--param m-pc --size 96 --n-train 25 --seed 1)
+for dev in cuda cpu; do
+	rm -rf "$OUT/greedy-$dev"
+	$L2O train greedy "${common[@]}" --max-steps 5 --tol-rel 0 --device "$dev" --out "$OUT/greedy-$dev" | tee "$OUT/greedy-$dev.txt"
+done
+for dev in cuda host cpu; do
+	rm -rf "$OUT/unroll-$dev"
+	$L2O train unroll "${common[@]}" --T 10 --batch 4 --epochs 2 --device "$dev" --out "$OUT/unroll-$dev" | tee "$OUT/unroll-$dev.txt"
+done
+echo "gpu-check: done; results in $OUT"
