@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -75,4 +76,32 @@ func ExampleConfig_precision() {
 	fmt.Printf("mean f after 5 steps: float32 %.6f, float64 %.6f\n", meanF[greedy.Float32], meanF[greedy.Float64])
 	// Output:
 	// mean f after 5 steps: float32 0.031137, float64 0.031137
+}
+
+// ExampleConfig_device trains M-PC with its step losses on a device
+// (Config.Device): the step's arrays stay on the device and each evaluation
+// brings back only the loss and the parameters' gradient. gpu.Open("host")
+// runs that code path on the CPU in float64; gpu.Open("cuda"), in a binary
+// built with -tags l2ocuda, on a GPU in float32. The manifest records the
+// device's kind.
+func ExampleConfig_device() {
+	prob, _ := problem.Deblur(problem.Options{H: 24})
+	_, _, _, pix, _ := data.Stack(data.Synthetic(6, 24, 24, 5))
+	train, _ := prob.Instantiate(pix, 6, 0)
+	method, _ := param.ParseMethod("m-pc")
+	dev, err := gpu.Open(gpu.Host)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := greedy.Train(train, greedy.Config{
+		Method: method, Inner: greedy.NAG{Iters: 20, Rounds: 2}, MaxSteps: 5, Device: dev.(gpu.Ops),
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("device %s, mean f after 5 steps %.6f\n", res.Manifest.Device, res.Steps[len(res.Steps)-1].MeanF)
+	// Output:
+	// device cpu, mean f after 5 steps 0.031137
 }
