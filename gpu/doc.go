@@ -8,6 +8,18 @@
 // reads its counters, and code that allocates host tensors outside a Device can
 // report them with Track and Untrack.
 //
+// Ops are the array operations numerics run on a device (vectors, small
+// convolutions, finite differences, Huber, pointwise products, batched real
+// FFTs and spectral products), so that a computation written against Ops
+// keeps its arrays on the device between calls: package ondevice builds the
+// objective and the learned update's terms from them, and greedy and
+// unrolled training run on any device that has them (greedy.Config.Device,
+// unroll.Config.Device). The CPU device implements them in float64 with the
+// CPU kernels; Open("host") returns it under the name that asks commands to
+// take their device code paths (--device host). CheckOps tests any
+// implementation: adjoint pairs, the FFT round trip and the spectral
+// convolution against direct arithmetic.
+//
 // Other devices register themselves by name (Register) from packages that are
 // linked in only when wanted: the CUDA device lives in package gpu/cuda behind
 // the l2ocuda build tag, because importing gorgonia.org/cu ends the process at

@@ -20,6 +20,13 @@
 // gpu.CPU().Stats().Peak reports them; package bench compares them with the
 // constant memory of greedy training.
 //
+// NewLossOn (Config.Device) evaluates the same loss and gradient without a
+// graph: a hand-written reverse pass on a device's array operations (package
+// ondevice; gpu.CPU() in float64 or CUDA in float32) that keeps only the
+// trajectory and its gradients, 2(T+1) batches, and every buffer on the
+// device's allocator, so that bench memory compares it with greedy training
+// by one meter. It supports PS, PP, PC-k and PC terms on deblurring.
+//
 // Checkpoints are written after every epoch. The learned parameters are
 // stored in the layout of package greedy (manifest.json with one step per t,
 // params/theta_%05d.npy, params/phi_%05d.npy), so greedy.Load and `l2o apply`

@@ -17,6 +17,11 @@
 // 1e-5 (2e-5 for the ray transform and the multi-channel convolution, 1e-4
 // for the Huber Hessian-vector product).
 //
+// Device implements gpu.Ops, the array operations greedy and unrolled
+// training run on (--device cuda): the kernels above through gpu.Buffer,
+// device-to-device copies, and RFFT2/IRFFT2 with cuFFT (package gpu/cufft,
+// one plan per batch shape and direction).
+//
 // The graph adapters (FixedConv, Diff, SmallConv, HuberTV) implement
 // graph.LinearMap, graph.BilinearMap and graph.Potential by copying their
 // operands in, launching, and copying the result out, so they can replace the
