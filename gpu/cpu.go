@@ -12,9 +12,16 @@ const BytesPerFloat64 = 8
 // The only value is the one CPU returns, so its counters are process-wide.
 type HostDevice struct {
 	Counter
+	hostOps[float64]
 }
 
-var cpu = &HostDevice{}
+var cpu = &HostDevice{hostOps: hostOps[float64]{name: "cpu", get: func(b Buffer) ([]float64, bool) {
+	hb, ok := b.(*HostBuffer)
+	if !ok || hb == nil {
+		return nil, false
+	}
+	return hb.Float64s(), true
+}}}
 
 // CPU returns the CPU device, shared by the whole process.
 func CPU() *HostDevice { return cpu }

@@ -59,8 +59,8 @@ var registry = struct {
 // the init function of a device package (gpu/cuda registers "cuda"). It
 // returns an error if name is empty, "cpu" or already registered.
 func Register(name string, open func() (Device, error)) error {
-	if name == "" || name == "cpu" || name == Host || open == nil {
-		return fmt.Errorf("gpu: register device %q: the name must be new and not \"cpu\" or \"host\", and open must not be nil", name)
+	if name == "" || name == "cpu" || name == Host || name == Host32Name || open == nil {
+		return fmt.Errorf("gpu: register device %q: the name must be new and not cpu, host or host32, and open must not be nil", name)
 	}
 	registry.Lock()
 	defer registry.Unlock()
@@ -75,28 +75,31 @@ func Register(name string, open func() (Device, error)) error {
 // paths (gpu.Ops) on it instead of their CPU fast paths: `--device host`.
 const Host = "host"
 
-// Devices returns the names Open accepts: "cpu", "host" and every
+// Devices returns the names Open accepts: "cpu", "host", "host32" and every
 // registered device, sorted.
 func Devices() []string {
 	registry.Lock()
 	defer registry.Unlock()
-	names := []string{"cpu", Host}
+	names := []string{"cpu", Host, Host32Name}
 	for name := range registry.open {
 		names = append(names, name)
 	}
-	sort.Strings(names[2:])
+	sort.Strings(names[3:])
 	return names
 }
 
 // Open returns the device called name: "cpu" (the shared CPU device), "host"
 // (the same device, named so that commands run their device code paths on
-// it: the array operations of Ops in float64 on the host) or a registered
-// device such as "cuda". Without the CUDA device linked in,
+// it: the array operations of Ops in float64 on the host), "host32" (the
+// float32 host device, Host32) or a registered device such as "cuda". Without the CUDA device linked in,
 // Open("cuda") returns an error wrapping ErrNoCUDA. A registered device that
 // cannot start (no GPU, no driver) returns its own error.
 func Open(name string) (Device, error) {
 	if name == "cpu" || name == Host {
 		return CPU(), nil
+	}
+	if name == Host32Name {
+		return Host32(), nil
 	}
 	registry.Lock()
 	open := registry.open[name]

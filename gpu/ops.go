@@ -3,6 +3,7 @@ package gpu
 import (
 	"fmt"
 	"sync"
+	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -100,27 +101,38 @@ type Ops interface {
 	SpectralConjSum(dst, v, z Buffer, s Batch) error
 }
 
-var _ Ops = CPU()
+var (
+	_ Ops = CPU()
+	_ Ops = Host32()
+)
 
-// values returns the values of a CPU buffer with length n, or an error
-// naming the operation and the argument.
-func (d *HostDevice) values(b Buffer, n int, op, name string) ([]float64, error) {
-	hb, ok := b.(*HostBuffer)
-	if !ok || hb == nil {
-		return nil, fmt.Errorf("gpu: cpu %s: %s is a %T, not a buffer of the cpu device", op, name, b)
+// hostOps implements Ops (all but the Device methods) on host slices of F;
+// the float64 CPU device and the float32 host device embed it. get returns
+// a buffer's values, or false if the buffer is not the device's; nil
+// values mean a freed buffer. Reductions accumulate in float64.
+type hostOps[F kernels.Float] struct {
+	name string
+	get  func(Buffer) ([]F, bool)
+}
+
+// values returns the values of a buffer of the device with length n (any
+// length for n < 0), or an error naming the operation and the argument.
+func (d *hostOps[F]) values(b Buffer, n int, op, name string) ([]F, error) {
+	data, ok := d.get(b)
+	if !ok {
+		return nil, fmt.Errorf("gpu: %s %s: %s is a %T, not a buffer of the %s device", d.name, op, name, b, d.name)
 	}
-	data := hb.Float64s()
 	if data == nil && n > 0 {
-		return nil, fmt.Errorf("gpu: cpu %s: %s was freed", op, name)
+		return nil, fmt.Errorf("gpu: %s %s: %s was freed", d.name, op, name)
 	}
 	if n >= 0 && len(data) != n {
-		return nil, fmt.Errorf("gpu: cpu %s: %s has %d values, want %d", op, name, len(data), n)
+		return nil, fmt.Errorf("gpu: %s %s: %s has %d values, want %d", d.name, op, name, len(data), n)
 	}
 	return data, nil
 }
 
 // pair returns the values of two CPU buffers of equal length.
-func (d *HostDevice) pair(a, b Buffer, op string) ([]float64, []float64, error) {
+func (d *hostOps[F]) pair(a, b Buffer, op string) ([]F, []F, error) {
 	av, err := d.values(a, -1, op, "the first buffer")
 	if err != nil {
 		return nil, nil, err
@@ -129,11 +141,14 @@ func (d *HostDevice) pair(a, b Buffer, op string) ([]float64, []float64, error) 
 	return av, bv, err
 }
 
-// ValueSize implements Ops: 8 bytes.
-func (*HostDevice) ValueSize() int { return BytesPerFloat64 }
+// ValueSize implements Ops: 8 bytes (float64) or 4 (float32).
+func (*hostOps[F]) ValueSize() int {
+	var z F
+	return int(unsafe.Sizeof(z))
+}
 
 // Zero implements Ops.
-func (d *HostDevice) Zero(b Buffer) error {
+func (d *hostOps[F]) Zero(b Buffer) error {
 	v, err := d.values(b, -1, "zero", "the buffer")
 	if err != nil {
 		return err
@@ -143,7 +158,7 @@ func (d *HostDevice) Zero(b Buffer) error {
 }
 
 // Copy implements Ops.
-func (d *HostDevice) Copy(dst, src Buffer) error {
+func (d *hostOps[F]) Copy(dst, src Buffer) error {
 	a, b, err := d.pair(dst, src, "copy")
 	if err != nil {
 		return err
@@ -153,19 +168,20 @@ func (d *HostDevice) Copy(dst, src Buffer) error {
 }
 
 // Axpby implements Ops.
-func (d *HostDevice) Axpby(y Buffer, a float64, x Buffer, b float64) error {
+func (d *hostOps[F]) Axpby(y Buffer, a float64, x Buffer, b float64) error {
 	yv, xv, err := d.pair(y, x, "axpby")
 	if err != nil {
 		return err
 	}
+	af, bf := F(a), F(b)
 	for i, v := range xv {
-		yv[i] = a*v + b*yv[i]
+		yv[i] = af*v + bf*yv[i]
 	}
 	return nil
 }
 
 // Dot implements Ops.
-func (d *HostDevice) Dot(x, y Buffer) (float64, error) {
+func (d *hostOps[F]) Dot(x, y Buffer) (float64, error) {
 	xv, yv, err := d.pair(x, y, "dot")
 	if err != nil {
 		return 0, err
@@ -174,13 +190,13 @@ func (d *HostDevice) Dot(x, y Buffer) (float64, error) {
 }
 
 // conv returns the kernels.Conv of s, K and boundary with the buffers' values.
-func (d *HostDevice) conv(op string, s Batch, K int, boundary kernels.Boundary, img, out, k Buffer) (kernels.Conv, []float64, []float64, []float64, error) {
-	c := kernels.Conv{N: s.N, H: s.H, W: s.W, K: K, Boundary: boundary}
+func (d *hostOps[F]) conv(op string, s Batch, K int, boundary kernels.Boundary, img, out, k Buffer) (kernels.ConvT[F], []F, []F, []F, error) {
+	c := kernels.ConvT[F]{N: s.N, H: s.H, W: s.W, K: K, Boundary: boundary}
 	if err := s.check(op); err != nil {
 		return c, nil, nil, nil, err
 	}
 	if err := c.Validate(); err != nil {
-		return c, nil, nil, nil, fmt.Errorf("gpu: cpu %s: %w", op, err)
+		return c, nil, nil, nil, fmt.Errorf("gpu: %s %s: %w", d.name, op, err)
 	}
 	iv, err := d.values(img, s.Len(), op, "the image batch")
 	if err != nil {
@@ -195,7 +211,7 @@ func (d *HostDevice) conv(op string, s Batch, K int, boundary kernels.Boundary, 
 }
 
 // Conv2D implements Ops.
-func (d *HostDevice) Conv2D(y, x, k Buffer, s Batch, K int, boundary kernels.Boundary) error {
+func (d *hostOps[F]) Conv2D(y, x, k Buffer, s Batch, K int, boundary kernels.Boundary) error {
 	c, xv, yv, kv, err := d.conv("conv2d", s, K, boundary, x, y, k)
 	if err != nil {
 		return err
@@ -204,7 +220,7 @@ func (d *HostDevice) Conv2D(y, x, k Buffer, s Batch, K int, boundary kernels.Bou
 }
 
 // Conv2DAdjointImage implements Ops.
-func (d *HostDevice) Conv2DAdjointImage(x, y, k Buffer, s Batch, K int, boundary kernels.Boundary) error {
+func (d *hostOps[F]) Conv2DAdjointImage(x, y, k Buffer, s Batch, K int, boundary kernels.Boundary) error {
 	c, xv, yv, kv, err := d.conv("conv2d adjoint image", s, K, boundary, x, y, k)
 	if err != nil {
 		return err
@@ -213,7 +229,7 @@ func (d *HostDevice) Conv2DAdjointImage(x, y, k Buffer, s Batch, K int, boundary
 }
 
 // Conv2DAdjointKernel implements Ops.
-func (d *HostDevice) Conv2DAdjointKernel(g, x, y Buffer, s Batch, K int, boundary kernels.Boundary) error {
+func (d *hostOps[F]) Conv2DAdjointKernel(g, x, y Buffer, s Batch, K int, boundary kernels.Boundary) error {
 	c, xv, yv, gv, err := d.conv("conv2d adjoint kernel", s, K, boundary, x, y, g)
 	if err != nil {
 		return err
@@ -222,11 +238,11 @@ func (d *HostDevice) Conv2DAdjointKernel(g, x, y Buffer, s Batch, K int, boundar
 }
 
 // field returns the values of an image batch and of its difference field.
-func (d *HostDevice) field(op string, s Batch, img, f Buffer) ([]float64, []float64, error) {
+func (d *hostOps[F]) field(op string, s Batch, img, f Buffer) ([]F, []F, error) {
 	if err := s.check(op); err != nil {
 		return nil, nil, err
 	}
-	var iv []float64
+	var iv []F
 	if img != nil {
 		var err error
 		if iv, err = d.values(img, s.Len(), op, "the image batch"); err != nil {
@@ -238,37 +254,37 @@ func (d *HostDevice) field(op string, s Batch, img, f Buffer) ([]float64, []floa
 }
 
 // Grad implements Ops.
-func (d *HostDevice) Grad(dst, x Buffer, s Batch) error {
+func (d *hostOps[F]) Grad(dst, x Buffer, s Batch) error {
 	xv, dv, err := d.field("grad", s, x, dst)
 	if err != nil {
 		return err
 	}
-	return kernels.Grad(dv, xv, s.N, s.H, s.W)
+	return kernels.GradT(dv, xv, s.N, s.H, s.W)
 }
 
 // GradAdjoint implements Ops.
-func (d *HostDevice) GradAdjoint(x, src Buffer, s Batch) error {
+func (d *hostOps[F]) GradAdjoint(x, src Buffer, s Batch) error {
 	xv, dv, err := d.field("grad adjoint", s, x, src)
 	if err != nil {
 		return err
 	}
-	return kernels.GradAdjoint(xv, dv, s.N, s.H, s.W)
+	return kernels.GradAdjointT(xv, dv, s.N, s.H, s.W)
 }
 
 // HuberValue implements Ops.
-func (d *HostDevice) HuberValue(vals []float64, f Buffer, s Batch, eps float64) error {
+func (d *hostOps[F]) HuberValue(vals []float64, f Buffer, s Batch, eps float64) error {
 	_, fv, err := d.field("huber value", s, nil, f)
 	if err != nil {
 		return err
 	}
 	if !(eps > 0) {
-		return fmt.Errorf("gpu: cpu huber value: eps = %g must be positive", eps)
+		return fmt.Errorf("gpu: huber value: eps = %g must be positive", eps)
 	}
-	return kernels.Huber{Eps: eps}.Value(vals, fv, s.N, s.H*s.W)
+	return kernels.HuberT[F]{Eps: eps}.Value(vals, fv, s.N, s.H*s.W)
 }
 
 // HuberDerivative implements Ops.
-func (d *HostDevice) HuberDerivative(g, f Buffer, s Batch, eps float64) error {
+func (d *hostOps[F]) HuberDerivative(g, f Buffer, s Batch, eps float64) error {
 	_, fv, err := d.field("huber derivative", s, nil, f)
 	if err != nil {
 		return err
@@ -278,13 +294,13 @@ func (d *HostDevice) HuberDerivative(g, f Buffer, s Batch, eps float64) error {
 		return err
 	}
 	if !(eps > 0) {
-		return fmt.Errorf("gpu: cpu huber derivative: eps = %g must be positive", eps)
+		return fmt.Errorf("gpu: huber derivative: eps = %g must be positive", eps)
 	}
-	return kernels.Huber{Eps: eps}.Derivative(gv, fv, s.N, s.H*s.W)
+	return kernels.HuberT[F]{Eps: eps}.Derivative(gv, fv, s.N, s.H*s.W)
 }
 
 // HuberHessVec implements Ops.
-func (d *HostDevice) HuberHessVec(out, f, u Buffer, s Batch, eps float64) error {
+func (d *hostOps[F]) HuberHessVec(out, f, u Buffer, s Batch, eps float64) error {
 	_, fv, err := d.field("huber hessvec", s, nil, f)
 	if err != nil {
 		return err
@@ -298,13 +314,13 @@ func (d *HostDevice) HuberHessVec(out, f, u Buffer, s Batch, eps float64) error 
 		return err
 	}
 	if !(eps > 0) {
-		return fmt.Errorf("gpu: cpu huber hessvec: eps = %g must be positive", eps)
+		return fmt.Errorf("gpu: huber hessvec: eps = %g must be positive", eps)
 	}
-	return kernels.Huber{Eps: eps}.HessVec(ov, fv, uv, s.N, s.H*s.W)
+	return kernels.HuberT[F]{Eps: eps}.HessVec(ov, fv, uv, s.N, s.H*s.W)
 }
 
 // image returns the values of one image and of two batches.
-func (d *HostDevice) image(op string, s Batch, one, b1, b2 Buffer) ([]float64, []float64, []float64, error) {
+func (d *hostOps[F]) image(op string, s Batch, one, b1, b2 Buffer) ([]F, []F, []F, error) {
 	if err := s.check(op); err != nil {
 		return nil, nil, nil, err
 	}
@@ -321,40 +337,40 @@ func (d *HostDevice) image(op string, s Batch, one, b1, b2 Buffer) ([]float64, [
 }
 
 // MulAdd implements Ops.
-func (d *HostDevice) MulAdd(dst, t, v Buffer, s Batch, c float64) error {
+func (d *hostOps[F]) MulAdd(dst, t, v Buffer, s Batch, c float64) error {
 	tv, dv, vv, err := d.image("mul add", s, t, dst, v)
 	if err != nil {
 		return err
 	}
-	hw := s.H * s.W
+	hw, cf := s.H*s.W, F(c)
 	for n := 0; n < s.N; n++ {
 		dn, vn := dv[n*hw:(n+1)*hw], vv[n*hw:(n+1)*hw]
 		for i, ti := range tv {
-			dn[i] += c * ti * vn[i]
+			dn[i] += cf * ti * vn[i]
 		}
 	}
 	return nil
 }
 
 // ProductSum implements Ops.
-func (d *HostDevice) ProductSum(dst, r, v Buffer, s Batch) error {
+func (d *hostOps[F]) ProductSum(dst, r, v Buffer, s Batch) error {
 	dv, rv, vv, err := d.image("product sum", s, dst, r, v)
 	if err != nil {
 		return err
 	}
 	hw := s.H * s.W
-	clear(dv)
-	for n := 0; n < s.N; n++ {
-		rn, vn := rv[n*hw:(n+1)*hw], vv[n*hw:(n+1)*hw]
-		for i := range dv {
-			dv[i] += rn[i] * vn[i]
+	for i := range dv {
+		var sum float64
+		for n := 0; n < s.N; n++ {
+			sum += float64(rv[n*hw+i]) * float64(vv[n*hw+i])
 		}
+		dv[i] = F(sum)
 	}
 	return nil
 }
 
 // spectra returns the values of a batch of images and of its spectra.
-func (d *HostDevice) spectra(op string, s Batch, img, spec Buffer) ([]float64, []kernels.Complex[float64], error) {
+func (d *hostOps[F]) spectra(op string, s Batch, img, spec Buffer) ([]F, []kernels.Complex[F], error) {
 	if err := s.check(op); err != nil {
 		return nil, nil, err
 	}
@@ -369,17 +385,21 @@ func (d *HostDevice) spectra(op string, s Batch, img, spec Buffer) ([]float64, [
 	return iv, kernels.ComplexView(sv), nil
 }
 
-// fftPlans keeps the CPU device's FFT plans by image size, for reuse
-// across calls and goroutines.
-var fftPlans sync.Map // [2]int → *sync.Pool of *kernels.FFT2T[float64]
+// fftPlans keeps the host devices' FFT plans by image size and precision,
+// for reuse across calls and goroutines.
+var fftPlans sync.Map // fftKey → *sync.Pool of *kernels.FFT2T[F]
+
+type fftKey struct{ h, w, size int }
 
 // eachImageFFT runs do on every image n of s in parallel, with a plan for
 // H×W images from the pool.
-func eachImageFFT(s Batch, do func(f *kernels.FFT2T[float64], n int)) {
-	p, _ := fftPlans.LoadOrStore([2]int{s.H, s.W}, &sync.Pool{New: func() any { return kernels.NewFFT2T[float64](s.H, s.W) }})
+func eachImageFFT[F kernels.Float](s Batch, do func(f *kernels.FFT2T[F], n int)) {
+	var z F
+	key := fftKey{s.H, s.W, int(unsafe.Sizeof(z))}
+	p, _ := fftPlans.LoadOrStore(key, &sync.Pool{New: func() any { return kernels.NewFFT2T[F](s.H, s.W) }})
 	pool := p.(*sync.Pool)
 	kernels.ParallelFor(s.N, func(lo, hi int) {
-		f := pool.Get().(*kernels.FFT2T[float64])
+		f := pool.Get().(*kernels.FFT2T[F])
 		defer pool.Put(f)
 		for n := lo; n < hi; n++ {
 			do(f, n)
@@ -388,29 +408,29 @@ func eachImageFFT(s Batch, do func(f *kernels.FFT2T[float64], n int)) {
 }
 
 // RFFT2 implements Ops.
-func (d *HostDevice) RFFT2(spec, x Buffer, s Batch) error {
+func (d *hostOps[F]) RFFT2(spec, x Buffer, s Batch) error {
 	xv, sv, err := d.spectra("rfft2", s, x, spec)
 	if err != nil {
 		return err
 	}
 	hw, sl := s.H*s.W, s.SpectrumLen()/2
-	eachImageFFT(s, func(f *kernels.FFT2T[float64], n int) { f.Forward(sv[n*sl:(n+1)*sl], xv[n*hw:(n+1)*hw]) })
+	eachImageFFT(s, func(f *kernels.FFT2T[F], n int) { f.Forward(sv[n*sl:(n+1)*sl], xv[n*hw:(n+1)*hw]) })
 	return nil
 }
 
 // IRFFT2 implements Ops.
-func (d *HostDevice) IRFFT2(x, spec Buffer, s Batch) error {
+func (d *hostOps[F]) IRFFT2(x, spec Buffer, s Batch) error {
 	xv, sv, err := d.spectra("irfft2", s, x, spec)
 	if err != nil {
 		return err
 	}
 	hw, sl := s.H*s.W, s.SpectrumLen()/2
-	eachImageFFT(s, func(f *kernels.FFT2T[float64], n int) { f.Inverse(xv[n*hw:(n+1)*hw], sv[n*sl:(n+1)*sl]) })
+	eachImageFFT(s, func(f *kernels.FFT2T[F], n int) { f.Inverse(xv[n*hw:(n+1)*hw], sv[n*sl:(n+1)*sl]) })
 	return nil
 }
 
 // oneSpectrum returns the values of one spectrum and of two batches of spectra.
-func (d *HostDevice) oneSpectrum(op string, s Batch, one, b1, b2 Buffer) ([]kernels.Complex[float64], []kernels.Complex[float64], []kernels.Complex[float64], error) {
+func (d *hostOps[F]) oneSpectrum(op string, s Batch, one, b1, b2 Buffer) ([]kernels.Complex[F], []kernels.Complex[F], []kernels.Complex[F], error) {
 	if err := s.check(op); err != nil {
 		return nil, nil, nil, err
 	}
@@ -427,7 +447,7 @@ func (d *HostDevice) oneSpectrum(op string, s Batch, one, b1, b2 Buffer) ([]kern
 }
 
 // SpectralMulAdd implements Ops.
-func (d *HostDevice) SpectralMulAdd(dst, t, v Buffer, s Batch) error {
+func (d *hostOps[F]) SpectralMulAdd(dst, t, v Buffer, s Batch) error {
 	tv, dv, vv, err := d.oneSpectrum("spectral mul add", s, t, dst, v)
 	if err != nil {
 		return err
@@ -445,20 +465,21 @@ func (d *HostDevice) SpectralMulAdd(dst, t, v Buffer, s Batch) error {
 }
 
 // SpectralConjSum implements Ops.
-func (d *HostDevice) SpectralConjSum(dst, v, z Buffer, s Batch) error {
+func (d *hostOps[F]) SpectralConjSum(dst, v, z Buffer, s Batch) error {
 	dv, vv, zv, err := d.oneSpectrum("spectral conj sum", s, dst, v, z)
 	if err != nil {
 		return err
 	}
 	sl := len(dv)
-	clear(dv)
-	for n := 0; n < s.N; n++ {
-		vn, zn := vv[n*sl:(n+1)*sl], zv[n*sl:(n+1)*sl]
-		for q := range dv {
-			a, b := vn[q], zn[q]
-			dv[q].Re += a.Re*b.Re + a.Im*b.Im
-			dv[q].Im += a.Re*b.Im - a.Im*b.Re
+	for q := range dv {
+		var re, im float64
+		for n := 0; n < s.N; n++ {
+			a, b := vv[n*sl+q], zv[n*sl+q]
+			ar, ai, br, bi := float64(a.Re), float64(a.Im), float64(b.Re), float64(b.Im)
+			re += ar*br + ai*bi
+			im += ar*bi - ai*br
 		}
+		dv[q] = kernels.Complex[F]{Re: F(re), Im: F(im)}
 	}
 	return nil
 }

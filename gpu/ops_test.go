@@ -66,3 +66,28 @@ func TestCPUOpsRejectWrongSizes(t *testing.T) {
 		t.Error("dot of 10 and 12 values returned nil")
 	}
 }
+
+// TestHost32OpsIdentities runs CheckOps on the float32 host device with the
+// CUDA device's tolerances (1e-5; 1e-4 at 96×96).
+func TestHost32OpsIdentities(t *testing.T) {
+	for _, c := range []struct {
+		s   Batch
+		tol float64
+	}{{Batch{N: 3, H: 12, W: 13}, 1e-5}, {Batch{N: 2, H: 16, W: 16}, 1e-5}, {Batch{N: 2, H: 96, W: 96}, 1e-4}} {
+		if err := CheckOps(Host32(), c.s, c.tol); err != nil {
+			t.Errorf("batch %+v: %v", c.s, err)
+		}
+	}
+	b, _ := Host32().Alloc(3)
+	defer Host32().Free(b)
+	out := make([]float64, 3)
+	if err := Host32().CopyIn(b, []float64{1.0 / 3, 1e-50, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := Host32().CopyOut(out, b); err != nil {
+		t.Fatal(err)
+	}
+	if out[0] != float64(float32(1.0/3)) || out[1] != 0 || out[2] != 2 {
+		t.Errorf("host32 round trip %v, want float32 values", out)
+	}
+}
