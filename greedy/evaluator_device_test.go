@@ -147,3 +147,40 @@ func TestDeviceStepRefuses(t *testing.T) {
 		t.Errorf("least squares: device differs by %.2g", d)
 	}
 }
+
+// TestDeviceStepFloat32 runs the step loss on the float32 host device
+// (gpu.Host32: float32 arithmetic with float64 sums, as the CUDA device) at
+// the paper's size, N = 25 images of 96×96, against the float64 fast
+// evaluators: value and gradient within 1e-4 relative, the tolerance the
+// CUDA test at this size uses.
+func TestDeviceStepFloat32(t *testing.T) {
+	if testing.Short() {
+		t.Skip("paper-size float32 device test skipped in -short mode")
+	}
+	o := deblurSet(t, 25, 96, 3)
+	x, g, p := stepData(t, o, 1)
+	for _, name := range []string{"ps", "pp", "pc5", "pc", "m-ps", "m-pc", "m-pc5-reflect"} {
+		ref := loadedLoss(t, name, o, stepPaths{}, x, g, p, 0.01, 0.01)
+		dev := loadedLoss(t, name, o, stepPaths{device: gpu.Host32()}, x, g, p, 0.01, 0.01)
+		// Near the reference (a point where the data term dominates):
+		// 0.9·(θ̃, φ̃) plus noise of 1e-3/L per parameter.
+		u := perturbed(ref.Reference(), 1e-3/o.L, 2)
+		for i, r := range ref.Reference() {
+			u[i] -= 0.1 * r
+		}
+		gr, gd := make([]float64, len(u)), make([]float64, len(u))
+		vr, err := ref.Eval(u, gr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vd, err := dev.Eval(u, gd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dv, dg := math.Abs(vd-vr)/math.Abs(vr), normDiff(gd, gr)
+		t.Logf("%s: float32 device vs float64: value %.2g, gradient %.2g relative", name, dv, dg)
+		if dv > 1e-4 || !(dg <= 1e-4) {
+			t.Errorf("%s: float32 device differs from float64: value %.3g, gradient %.3g relative", name, dv, dg)
+		}
+	}
+}

@@ -108,3 +108,55 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 		dev.Close()
 	}
 }
+
+// TestDeviceLossFloat32 runs the unrolled loss (M-PC and M-PS, T = 10) on the
+// float32 host device, the CUDA device's arithmetic, against the graph in
+// float64: loss and gradient within 1e-4 relative.
+func TestDeviceLossFloat32(t *testing.T) {
+	p, err := problem.Deblur(problem.Options{H: 48})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, pix, err := data.Stack(data.Synthetic(4, 48, 48, 6))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := p.Instantiate(pix, 4, 6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"m-ps", "m-pc"} {
+		m, err := param.ParseMethod(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := NewLoss(m, o, 10, 4, 0, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev, err := NewLossOn(m, o, 10, 4, 0, nil, gpu.Host32())
+		if err != nil {
+			t.Fatal(err)
+		}
+		u := ref.Reference()
+		for i := range u {
+			u[i] = 0.9*u[i] + 1e-3/o.L*math.Sin(float64(i))
+		}
+		gr, gd := make([]float64, len(u)), make([]float64, len(u))
+		vr, err := ref.Eval(u, gr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vd, err := dev.Eval(u, gd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dv, dg := math.Abs(vd-vr)/vr, relDiff(gd, gr)
+		t.Logf("%s: float32 device vs float64 graph: loss %.2g, gradient %.2g relative", name, dv, dg)
+		if dv > 1e-4 || !(dg <= 1e-4) {
+			t.Errorf("%s: float32 device differs: loss %.3g, gradient %.3g relative", name, dv, dg)
+		}
+		ref.Close()
+		dev.Close()
+	}
+}
