@@ -46,7 +46,7 @@ func runBenchMemory(env *Env, args []string) error {
 	fs.StringVar(&f.ts, "T", "1,2,5,10,20,50,100", "horizons T to measure")
 	fs.IntVar(&f.maxT, "max-T", 100, "largest T to measure")
 	fs.Float64Var(&f.budgetGB, "budget-gb", 16, "skip horizons whose memory, extrapolated linearly in T, exceeds this many GB (0: no limit)")
-	fs.StringVar(&f.cfg.Device, "device", "cpu", "device of greedy and unrolled training's losses, whose allocator then holds and counts every buffer of both: cpu (the CPU's own paths), host (the device code path on the CPU, float64), cuda in a binary built with -tags l2ocuda (Banert training runs on the CPU only)")
+	fs.StringVar(&f.cfg.Device, "device", "cpu", "device of greedy and unrolled training's losses, whose allocator then holds and counts every buffer of both: cpu (the CPU's own paths), host (the device code path on the CPU, float64), host32 (the same in float32), cuda in a binary built with -tags l2ocuda (Banert training runs on the CPU only)")
 	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json")
 	fs.BoolVar(&f.inProcess, "in-process", false, "measure in this process instead of one child process per configuration (peak RSS is then cumulative)")
 	fs.StringVar(&f.childTrain, "child-trainer", "", "internal: measure one trainer and print its row as JSON")
