@@ -12,6 +12,8 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/report"
 )
@@ -81,12 +83,28 @@ func runApply(env *Env, args []string) error {
 	if pf.Size == 0 {
 		pf.Size = info.H
 	}
+	pf.acceptsOps = true
 	_, test, err := testObjective(&pf)
 	if err != nil {
 		return err
 	}
 	if err := checkTrained([]*LearnedInfo{info}, []string{*params}, test); err != nil {
 		return err
+	}
+	if pf.deviceOps != nil {
+		if guarded || prec != problem.Float64 {
+			return usagef("--device %s runs Algorithm 2 as published in the device's precision: drop --safeguard and --precision", pf.Device)
+		}
+		l, ok := learned.(*greedy.Learned)
+		if !ok {
+			return usagef("--device %s: %s is not a greedy or unrolled optimizer (Banert's runs on the CPU); use --device cpu", pf.Device, *params)
+		}
+		if err := ondevice.Check(l.Method, test); err != nil {
+			return usagef("--device %s: %v", pf.Device, err)
+		}
+		c := *l
+		c.Device = pf.deviceOps
+		learned = &c
 	}
 	if err := checkTrainedSize([]*LearnedInfo{info}, []string{*params}, test); err != nil {
 		return err

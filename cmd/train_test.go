@@ -158,7 +158,7 @@ func TestDeviceFlagRefusals(t *testing.T) {
 	}{
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "cuda", "--out", filepath.Join(dir, "a")}, "l2ocuda"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "tpu", "--out", filepath.Join(dir, "b")}, "unknown device"},
-		{[]string{"train", "banert", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "only `l2o train greedy` and `l2o train unroll`"},
+		{[]string{"train", "banert", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "only `l2o train greedy`, `l2o train unroll` and `l2o apply`"},
 		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pf", "--device", testOpsDevice, "--out", filepath.Join(dir, "f")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--precision", "float32", "--out", filepath.Join(dir, "e")}, "drop --precision"},
@@ -210,5 +210,32 @@ func TestTrainUnrollOnDevice(t *testing.T) {
 	}
 	if len(thetas[0]) == 0 || len(thetas[0]) != len(thetas[1]) || d > 1e-18*n {
 		t.Errorf("parameters of %d and %d values differ by %.2g relative", len(thetas[0]), len(thetas[1]), d/n)
+	}
+}
+
+// TestApplyOnDevice applies a trained M-PC with the iterations on the host
+// device and on the CPU: the printed table (mean f, max‖∇f‖ per iteration)
+// is the same; a safeguard on a device exits 2.
+func TestApplyOnDevice(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mpc")
+	var o, errb bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--size", "16", "--n-train", "3", "--param", "m-pc", "--max-steps", "3", "--tol-rel", "0", "--inner", "lbfgs", "--out", dir}, &o, &errb); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errb.String())
+	}
+	var tables [2]string
+	for i, dev := range []string{"cpu", gpu.Host} {
+		o.Reset()
+		errb.Reset()
+		if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--iters", "8", "--device", dev}, &o, &errb); code != 0 {
+			t.Fatalf("apply --device %s: exit %d: %s", dev, code, errb.String())
+		}
+		tables[i] = o.String()[strings.Index(o.String(), "iter"):]
+	}
+	if tables[0] != tables[1] {
+		t.Errorf("apply on the host device printed\n%s\nthe CPU\n%s", tables[1], tables[0])
+	}
+	errb.Reset()
+	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--device", gpu.Host, "--safeguard"}, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--safeguard") {
+		t.Errorf("apply --device host --safeguard: exit %d: %s", code, errb.String())
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -181,6 +182,63 @@ func TestDeviceStepFloat32(t *testing.T) {
 		t.Logf("%s: float32 device vs float64: value %.2g, gradient %.2g relative", name, dv, dg)
 		if dv > 1e-4 || !(dg <= 1e-4) {
 			t.Errorf("%s: float32 device differs from float64: value %.3g, gradient %.3g relative", name, dv, dg)
+		}
+	}
+}
+
+// TestLearnedOnDevice runs Algorithm 2 with the iterations on a device
+// (Learned.Device) against the CPU iterator: 12 iterations beyond the 3
+// trained steps, the iterates equal to 1e-10 on the host device and to 1e-3
+// on the float32 host device; safeguards are refused on a device.
+func TestLearnedOnDevice(t *testing.T) {
+	o := deblurSet(t, 3, 16, 2)
+	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect"} {
+		res, err := Train(o, Config{Method: method(t, name), MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 15}, KeepParams: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := NewLearned(name, method(t, name), o.H, o.W, res.Theta, res.Phi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := l.Start(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var its []baselines.Iterator
+		for _, d := range []gpu.Ops{gpu.CPU(), gpu.Host32()} {
+			c := *l
+			c.Device = d
+			it, err := c.Start(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			its = append(its, it)
+		}
+		for k := 0; k < 15; k++ {
+			if err := ref.Next(); err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range its {
+				if err := it.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if d := normDiff(its[0].X(), ref.X()); d > 1e-10 { // pp amplifies rounding ≈ 5e3× in 15 iterations
+			t.Errorf("%s: host device iterates differ by %.2g", name, d)
+		}
+		t.Logf("%s: float32 device iterates after 15 iterations: %.2g relative", name, normDiff(its[1].X(), ref.X()))
+		// Float32 rounding (1e-7 a step) grows along the learned steps'
+		// expanding directions: measured 1.7e-7 (m-ps) to 4.6e-4 (pp,
+		// learned from 3 short steps) after 15 iterations.
+		if d := normDiff(its[1].X(), ref.X()); d > 1e-3 {
+			t.Errorf("%s: float32 device iterates differ by %.2g", name, d)
+		}
+		c := *l
+		c.Device, c.Safeguard = gpu.CPU(), 1/o.L
+		if _, err := c.Start(o); err == nil || !strings.Contains(err.Error(), "safeguard") {
+			t.Errorf("%s: a safeguard on a device: %v", name, err)
 		}
 	}
 }

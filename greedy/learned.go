@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -38,6 +39,12 @@ type Learned struct {
 	Safeguard float64
 	// SafeguardRule is SafeguardDecrease ("" means it) or SafeguardBGD.
 	SafeguardRule string
+	// Device, if set, runs the learned iterations with its array
+	// operations (package gpu's Ops): the iterates, ∇f and the update stay
+	// on the device and each iteration copies the new iterates back for X.
+	// PS, PP, PC-k and PC terms on deblurring (ondevice.Check); not with
+	// Safeguard. nil: the CPU.
+	Device gpu.Ops
 	// params returns the parameters of step t < Steps.
 	params func(t int) (theta, phi []float64, err error)
 }
@@ -128,6 +135,9 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 		if err := problem.CheckTrainedFor(l.Problem, l.Conventions, o); err != nil {
 			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
+	}
+	if l.Device != nil {
+		return l.startOnDevice(o)
 	}
 	it := &learnedIterator{l: l, o: o}
 	upd, err := param.NewUpdater(l.Method, o.N, o.H, o.W)
