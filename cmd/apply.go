@@ -254,12 +254,25 @@ func runEval(env *Env, args []string) error {
 	if err := pf.adoptTrained(fs, infos, *params); err != nil {
 		return err
 	}
+	pf.acceptsOps = true
+	if err := pf.validate(); err != nil {
+		return err
+	}
 	for _, info := range infos {
 		if pf.Size == 0 {
 			pf.Size = info.H
 		}
-		ms = append(ms, info.Method)
-		trainSeconds[info.Method.Name()] = info.TrainSeconds
+		m := info.Method
+		if l, ok := m.(*greedy.Learned); ok && pf.deviceOps != nil {
+			// The learned iterations on the device; the safeguarded copies
+			// and the baselines on the CPU.
+			c := *l
+			c.Device = pf.deviceOps
+			c.Label = fmt.Sprintf("%s [%s]", l.Label, pf.Device)
+			m = &c
+		}
+		ms = append(ms, m)
+		trainSeconds[m.Name()] = info.TrainSeconds
 		for _, rule := range guard.rules {
 			if g, ok := safeguardedBy(info, rule); ok {
 				ms = append(ms, g)
@@ -312,6 +325,18 @@ func runEval(env *Env, args []string) error {
 	}
 	if err := checkTrainedSize(infos, *params, test); err != nil {
 		return err
+	}
+	if pf.deviceOps != nil {
+		if prec != problem.Float64 {
+			return usagef("--device %s computes the learned iterations in the device's precision: drop --precision %s", pf.Device, prec)
+		}
+		for _, m := range ms {
+			if l, ok := m.(*greedy.Learned); ok && l.Device != nil {
+				if err := ondevice.Check(l.Method, test); err != nil {
+					return usagef("--device %s: %s: %v", pf.Device, l.Label, err)
+				}
+			}
+		}
 	}
 	if _, err := test.InPrecision(prec); err != nil {
 		return usagef("--precision %s: %v", prec, err)

@@ -65,6 +65,7 @@ func safeguardedBy(info *LearnedInfo, rule string) (baselines.Method, bool) {
 		return nil, false
 	}
 	c := *l
+	c.Device = nil // the safeguards run on the CPU
 	c.Safeguard = info.Tau
 	c.SafeguardRule = rule
 	c.Label = l.Label + " (safeguarded)"

@@ -56,8 +56,8 @@ func (p *problemFlags) validate() error {
 		}
 		ops, ok := d.(gpu.Ops)
 		if !p.acceptsOps || !ok {
-			return usagef("--device %s: only `l2o train greedy`, `l2o train unroll` and `l2o apply` run on a device in this version (ps, pp, pc-k, pc terms on deblurring); "+
-				"eval and Banert training run on the CPU: use --device cpu", p.Device)
+			return usagef("--device %s: only `l2o train greedy`, `l2o train unroll`, `l2o apply` and `l2o eval` (its learned methods) run on a device in this version (ps, pp, pc-k, pc terms on deblurring); "+
+				"Banert training and the classical methods run on the CPU: use --device cpu", p.Device)
 		}
 		p.deviceOps = ops
 	}

@@ -2,10 +2,12 @@ package cmd
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/unroll"
@@ -158,7 +160,7 @@ func TestDeviceFlagRefusals(t *testing.T) {
 	}{
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "cuda", "--out", filepath.Join(dir, "a")}, "l2ocuda"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "tpu", "--out", filepath.Join(dir, "b")}, "unknown device"},
-		{[]string{"train", "banert", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "only `l2o train greedy`, `l2o train unroll` and `l2o apply`"},
+		{[]string{"train", "banert", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "only `l2o train greedy`, `l2o train unroll`, `l2o apply` and `l2o eval`"},
 		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pf", "--device", testOpsDevice, "--out", filepath.Join(dir, "f")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--precision", "float32", "--out", filepath.Join(dir, "e")}, "drop --precision"},
@@ -237,5 +239,39 @@ func TestApplyOnDevice(t *testing.T) {
 	errb.Reset()
 	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--device", gpu.Host, "--safeguard"}, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--safeguard") {
 		t.Errorf("apply --device host --safeguard: exit %d: %s", code, errb.String())
+	}
+}
+
+// TestEvalOnDevice evaluates a trained M-PS with --device host: its learned
+// curve (labelled "[host]") equals the CPU run's, its safeguarded copy runs
+// on the CPU.
+func TestEvalOnDevice(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "mps")
+	var o, errb bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--size", "16", "--n-train", "3", "--param", "m-ps", "--max-steps", "3", "--tol-rel", "0", "--inner", "lbfgs", "--out", dir}, &o, &errb); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errb.String())
+	}
+	curves := map[string][]*eval.Curve{}
+	for _, dev := range []string{"cpu", gpu.Host} {
+		out := filepath.Join(root, "eval-"+dev)
+		errb.Reset()
+		if code := Main([]string{"eval", "--params", dir, "--n-test", "2", "--iters", "6", "--fstar-iters", "50", "--methods", "gd",
+			"--safeguard", "decrease", "--cache", filepath.Join(root, "cache"), "--device", dev, "--out", out}, &o, &errb); code != 0 {
+			t.Fatalf("eval --device %s: exit %d: %s", dev, code, errb.String())
+		}
+		curves[dev] = readCurvesJSON(t, out)
+	}
+	if len(curves["cpu"]) != 3 || len(curves[gpu.Host]) != 3 {
+		t.Fatalf("%d and %d curves, want 3 each", len(curves["cpu"]), len(curves[gpu.Host]))
+	}
+	c, d := curves["cpu"][0], curves[gpu.Host][0]
+	if !strings.HasSuffix(d.Method, "[host]") || strings.Contains(curves[gpu.Host][1].Method, "[host]") {
+		t.Errorf("labels %q, %q: want the learned method marked [host] and its safeguarded copy not", d.Method, curves[gpu.Host][1].Method)
+	}
+	for it := range c.Mean {
+		if diff := math.Abs(c.Mean[it] - d.Mean[it]); diff > 1e-12*math.Abs(c.Mean[it])+1e-15 {
+			t.Errorf("iteration %d: mean optimality %.15g on the device, %.15g on the CPU", it, d.Mean[it], c.Mean[it])
+		}
 	}
 }
