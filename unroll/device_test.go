@@ -12,16 +12,22 @@ import (
 )
 
 func deviceTestObjective(t *testing.T, boundary string, alpha float64) *problem.Objective {
+	return deviceObjectiveSized(t, 3, 12, boundary, alpha)
+}
+
+// deviceObjectiveSized is n deblurring functions of size×size with the blur
+// boundary given and α (negative: the problem's).
+func deviceObjectiveSized(t *testing.T, n, size int, boundary string, alpha float64) *problem.Objective {
 	t.Helper()
-	p, err := problem.Deblur(problem.Options{H: 12, BlurBoundary: boundary})
+	p, err := problem.Deblur(problem.Options{H: size, BlurBoundary: boundary})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(3, 12, 12, 5))
+	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 5))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := p.Instantiate(pix, 3, 5)
+	o, err := p.Instantiate(pix, n, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,18 +119,7 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 // float32 host device, the CUDA device's arithmetic, against the graph in
 // float64: loss and gradient within 1e-4 relative.
 func TestDeviceLossFloat32(t *testing.T) {
-	p, err := problem.Deblur(problem.Options{H: 48})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(4, 48, 48, 6))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, 4, 6)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := deviceObjectiveSized(t, 4, 48, "", -1)
 	for _, name := range []string{"m-ps", "m-pc"} {
 		m, err := param.ParseMethod(name)
 		if err != nil {
