@@ -138,9 +138,11 @@ type Row struct {
 	SecondsPerStep float64 `json:"seconds_per_step"`
 	Device         string  `json:"device"`
 	Process        string  `json:"process"` // "child" or "shared"
-	// DeviceUsed is total − free device memory (cuMemGetInfo) at the end of
-	// the measurement, for devices that report it (CUDA): everything the
-	// process holds there, the context and cuFFT's work areas included.
+	// DeviceUsed is total − free device memory (cuMemGetInfo) after the
+	// training (its loss freed), for devices that report it (CUDA). It is
+	// device-wide: every context on the GPU (this process's, the parent
+	// bench process's, other programs'), cuFFT's plans and work areas
+	// (which the allocator does not count).
 	DeviceUsed int64 `json:"device_used_bytes,omitempty"`
 	// Allocator is set when every buffer of the trainer's loss was
 	// allocated on the device (Config.Device other than cpu): DevicePeak

@@ -217,5 +217,5 @@ func precisionOn(prec greedy.Precision, d gpu.Ops) string {
 	if d == nil {
 		return string(prec)
 	}
-	return fmt.Sprintf("float%d on %s", 8*d.ValueSize(), d.Name())
+	return fmt.Sprintf("float%d on %s (%s)", 8*d.ValueSize(), greedy.DeviceKind(d), d.Name())
 }

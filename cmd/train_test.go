@@ -31,7 +31,7 @@ func TestTrainGreedyOnDevice(t *testing.T) {
 		if code := Main(args, &o, &errb); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 		}
-		if dev != "cpu" && !strings.Contains(o.String(), "float64 on cpu") {
+		if dev != "cpu" && !strings.Contains(o.String(), "float64 on host") {
 			t.Errorf("the banner does not name the device's arithmetic: %s", o.String())
 		}
 		m, err := greedy.ReadManifest(out)
@@ -40,8 +40,8 @@ func TestTrainGreedyOnDevice(t *testing.T) {
 		}
 		ms[i] = m
 	}
-	if ms[0].Device != "" || ms[1].Device != "cpu" {
-		t.Errorf("manifest devices %q and %q, want none and cpu", ms[0].Device, ms[1].Device)
+	if ms[0].Device != "" || ms[1].Device != "host" {
+		t.Errorf("manifest devices %q and %q, want none and host", ms[0].Device, ms[1].Device)
 	}
 	if len(ms[0].Steps) != 3 || len(ms[1].Steps) != 3 {
 		t.Fatalf("%d and %d steps, want 3", len(ms[0].Steps), len(ms[1].Steps))
@@ -190,7 +190,7 @@ func TestTrainUnrollOnDevice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := map[string]string{"cpu": "", testOpsDevice: "cpu"}[dev]; st.Device != want {
+		if want := map[string]string{"cpu": "", testOpsDevice: "host"}[dev]; st.Device != want {
 			t.Errorf("unroll.json device %q, want %q", st.Device, want)
 		}
 		l, _, err := unroll.Load(out)

@@ -338,6 +338,29 @@ func (c *opsCheck) pointwise() error {
 	if err != nil {
 		return err
 	}
+	// Into a nonzero destination with c = −0.7, against host arithmetic.
+	d0, db, err := c.random(n)
+	if err != nil {
+		return err
+	}
+	if err := c.d.MulAdd(db, tb, vb, c.s, -0.7); err != nil {
+		return err
+	}
+	got, err := c.read(db)
+	if err != nil {
+		return err
+	}
+	vv, err := c.read(vb)
+	if err != nil {
+		return err
+	}
+	want := make([]float64, n)
+	for i := range want {
+		want[i] = d0[i] - 0.7*t[i%hw]*vv[i]
+	}
+	if err := c.closeVec("mul add into a nonzero destination", got, want); err != nil {
+		return err
+	}
 	out, err := c.zeros(n)
 	if err != nil {
 		return err
@@ -430,6 +453,36 @@ func (c *opsCheck) spectral() error {
 		return err
 	}
 	if err := c.d.RFFT2(ts, thb, one); err != nil {
+		return err
+	}
+	// Into a nonzero destination, against host complex arithmetic.
+	p0, pb, err := c.random(s.N * sl)
+	if err != nil {
+		return err
+	}
+	if err := c.d.SpectralMulAdd(pb, ts, vs, s); err != nil {
+		return err
+	}
+	gotP, err := c.read(pb)
+	if err != nil {
+		return err
+	}
+	tsv, err := c.read(ts)
+	if err != nil {
+		return err
+	}
+	vsv, err := c.read(vs)
+	if err != nil {
+		return err
+	}
+	wantP := make([]float64, len(p0))
+	for q := 0; q < len(p0)/2; q++ {
+		a := q % (sl / 2)
+		ar, ai, br, bi := tsv[2*a], tsv[2*a+1], vsv[2*q], vsv[2*q+1]
+		wantP[2*q] = p0[2*q] + ar*br - ai*bi
+		wantP[2*q+1] = p0[2*q+1] + ar*bi + ai*br
+	}
+	if err := c.closeVec("spectral mul add into a nonzero destination", gotP, wantP); err != nil {
 		return err
 	}
 	if err := c.d.Zero(prod); err != nil {

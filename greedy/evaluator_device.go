@@ -192,7 +192,10 @@ func (d *deviceStep) bytes() int64 {
 	for _, b := range d.bufs {
 		t += int64(b.Len())
 	}
-	return t*int64(d.ops.ValueSize()) + d.obj.Bytes() + 8*int64(len(d.host)+len(d.img64)+2*len(d.spec64))
+	if d.obj != nil {
+		t += d.obj.Bytes() / int64(d.ops.ValueSize())
+	}
+	return t*int64(d.ops.ValueSize()) + 8*int64(len(d.host)+len(d.img64)+2*len(d.spec64))
 }
 
 // setStep implements stepEvaluator.
@@ -417,9 +420,14 @@ func (d *deviceStep) next(dst []float64, params [][]float64) error {
 	return nil
 }
 
-// DeviceKind is the kind of a device, as recorded in manifests: its name up
-// to the first ':' or space ("cpu", "cuda" for "cuda:0 (NVIDIA H100)").
+// DeviceKind is the kind of a device, as recorded in manifests and given to
+// --device: "host" for the CPU device used through its array operations,
+// otherwise its name up to the first ':' or space ("host32", "cuda" for
+// "cuda:0 (NVIDIA H100)").
 func DeviceKind(d gpu.Device) string {
+	if _, ok := d.(*gpu.HostDevice); ok {
+		return gpu.Host
+	}
 	name := d.Name()
 	if i := strings.IndexAny(name, ": "); i >= 0 {
 		return name[:i]

@@ -113,8 +113,8 @@ func TestDeviceStepTrains(t *testing.T) {
 			t.Errorf("step %d: parameters differ by %.2g relative", i, d)
 		}
 	}
-	if got.Manifest.Device != "cpu" {
-		t.Errorf("manifest device %q, want cpu", got.Manifest.Device)
+	if got.Manifest.Device != "host" {
+		t.Errorf("manifest device %q, want host", got.Manifest.Device)
 	}
 }
 

@@ -103,5 +103,5 @@ func ExampleConfig_device() {
 	}
 	fmt.Printf("device %s, mean f after 5 steps %.6f\n", res.Manifest.Device, res.Steps[len(res.Steps)-1].MeanF)
 	// Output:
-	// device cpu, mean f after 5 steps 0.031137
+	// device host, mean f after 5 steps 0.031137
 }

@@ -285,7 +285,7 @@ func compatible(old, cur *Manifest) error {
 		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
 		{"validation patience", old.ValPatience, cur.ValPatience},
 		{"precision", orFloat64(old.Precision), orFloat64(cur.Precision)},
-		{"device", old.Device, cur.Device},
+		{"device", deviceFlag(old.Device), deviceFlag(cur.Device)},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)
@@ -415,4 +415,13 @@ func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature, pap
 		return nil, err
 	}
 	return c, nil
+}
+
+// deviceFlag names a recorded device kind as --device does ("" is the CPU's
+// own paths, --device cpu).
+func deviceFlag(kind string) string {
+	if kind == "" {
+		return "cpu"
+	}
+	return kind
 }

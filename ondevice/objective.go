@@ -140,15 +140,18 @@ func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 	if f.Alpha == 0 {
 		return nil
 	}
-	if ob.field2 == nil {
-		// The Hessian's two more fields, allocated on first use.
-		var err error
-		if ob.field2, err = ob.alloc(2 * s.Len()); err != nil {
+	if ob.field2 == nil || ob.field3 == nil {
+		// The Hessian's two more fields, allocated on first use (both or
+		// neither).
+		f2, err := ob.alloc(2 * s.Len())
+		if err != nil {
 			return err
 		}
-		if ob.field3, err = ob.alloc(2 * s.Len()); err != nil {
+		f3, err := ob.alloc(2 * s.Len())
+		if err != nil {
 			return err
 		}
+		ob.field2, ob.field3 = f2, f3
 	}
 	if err := o.Grad(ob.field, x, s); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)

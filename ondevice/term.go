@@ -135,6 +135,15 @@ func (t *Term) Kind() Kind { return t.kind }
 // ParamLen is len(θ).
 func (t *Term) ParamLen() int { return t.n }
 
+// Bytes is what the term's device buffers hold.
+func (t *Term) Bytes() int64 {
+	var n int64
+	for _, b := range t.bufs {
+		n += int64(b.Len())
+	}
+	return n * int64(t.ops.ValueSize())
+}
+
 // Close frees the device buffers.
 func (t *Term) Close() {
 	for _, b := range t.bufs {

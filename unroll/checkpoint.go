@@ -72,6 +72,15 @@ func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
 	}
 }
 
+// deviceFlag names a recorded device kind as --device does ("" is the
+// gorgonia graph on the CPU, --device cpu).
+func deviceFlag(kind string) string {
+	if kind == "" {
+		return "cpu"
+	}
+	return kind
+}
+
 // deviceKind is greedy.DeviceKind of d, or "" for nil.
 func deviceKind(d gpu.Ops) string {
 	if d == nil {
@@ -98,7 +107,7 @@ func (old *State) compatible(cur *State) error {
 		{"batch size", old.Batch, cur.Batch},
 		{"learning rate", old.LearningRate, cur.LearningRate},
 		{"seed", old.Seed, cur.Seed},
-		{"device", old.Device, cur.Device},
+		{"device", deviceFlag(old.Device), deviceFlag(cur.Device)},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

@@ -32,7 +32,6 @@ type deviceLoss struct {
 	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
 	bufs       []gpu.Buffer
 	values     []float64 // F(x^t), t = 1..T
-	x0         []float64 // the batch's starting points (host)
 }
 
 func newDeviceLoss(ops gpu.Ops, m param.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
@@ -103,7 +102,6 @@ func (d *deviceLoss) close() {
 
 // setBatch loads the batch's starting points and data.
 func (d *deviceLoss) setBatch(x0, y []float64) error {
-	d.x0 = append(d.x0[:0], x0...)
 	if err := d.ops.CopyIn(d.xs[0], x0); err != nil {
 		return fmt.Errorf("unroll: copy x⁰ to %s: %w", d.ops.Name(), err)
 	}
@@ -244,5 +242,14 @@ func (d *deviceLoss) bytes() int64 {
 	for _, b := range d.bufs {
 		n += int64(b.Len())
 	}
-	return n * int64(d.ops.ValueSize())
+	n *= int64(d.ops.ValueSize())
+	if d.obj != nil {
+		n += d.obj.Bytes()
+	}
+	for _, t := range []*ondevice.Term{d.g, d.h} {
+		if t != nil {
+			n += t.Bytes()
+		}
+	}
+	return n
 }

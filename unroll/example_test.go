@@ -65,5 +65,5 @@ func ExampleNewLossOn() {
 	fmt.Printf("memory: device %.0f%% of the graph's\n", 100*float64(devLoss.HeldBytes())/float64(graphLoss.HeldBytes()))
 	// Output:
 	// same loss: true, same gradient: true
-	// memory: device 5% of the graph's
+	// memory: device 8% of the graph's
 }

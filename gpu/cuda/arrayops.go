@@ -25,7 +25,8 @@ func (d *Device) ValueSize() int { return BytesPerFloat32 }
 func (d *Device) buffers(op string, pairs ...any) ([]*Buffer, error) {
 	out := make([]*Buffer, 0, len(pairs)/2)
 	for i := 0; i+1 < len(pairs); i += 2 {
-		b, err := d.buffer(pairs[i].(gpu.Buffer), op)
+		gb, _ := pairs[i].(gpu.Buffer) // nil stays nil: d.buffer rejects it
+		b, err := d.buffer(gb, op)
 		if err != nil {
 			return nil, err
 		}
