@@ -141,8 +141,8 @@ type Row struct {
 	// DeviceUsed is total − free device memory (cuMemGetInfo) after the
 	// training (its loss freed), for devices that report it (CUDA). It is
 	// device-wide: every context on the GPU (this process's, the parent
-	// bench process's, other programs'), cuFFT's plans and work areas
-	// (which the allocator does not count).
+	// bench process's, other programs') and cuFFT's plans (their work
+	// areas come from the allocator and are in DevicePeak too).
 	DeviceUsed int64 `json:"device_used_bytes,omitempty"`
 	// Allocator is set when every buffer of the trainer's loss was
 	// allocated on the device (Config.Device other than cpu): DevicePeak

@@ -208,7 +208,7 @@ func WriteTable(w io.Writer, rows []Row, skips []Skip) {
 	}
 	for _, r := range rows {
 		if r.DeviceUsed > 0 {
-			fmt.Fprintf(w, "%s T=%d on %s: %.1f MB of device memory in use after training, device-wide (cuMemGetInfo: this and the parent process's contexts, cuFFT plans and work areas, other processes)\n",
+			fmt.Fprintf(w, "%s T=%d on %s: %.1f MB of device memory in use after training, device-wide (cuMemGetInfo: this and the parent process's contexts, cuFFT plans, other processes)\n",
 				r.Trainer, r.T, r.Device, float64(r.DeviceUsed)/1e6)
 		}
 	}

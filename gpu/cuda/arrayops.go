@@ -13,8 +13,8 @@ import (
 // The CUDA device implements the array operations of package gpu in
 // float32 (reductions in double); RFFT2 and IRFFT2 run cuFFT (package
 // gpu/cufft) with one plan per batch shape and direction, kept for the life
-// of the device. cuFFT's work areas are not counted by the device's counters
-// (MemInfo sees them).
+// of the device; their work areas are allocated through the device (and
+// counted by its counters) and live as long as the device.
 var _ gpu.Ops = (*Device)(nil)
 
 // ValueSize implements gpu.Ops: 4 bytes (float32).
@@ -230,6 +230,18 @@ func (d *Device) plan(s gpu.Batch, dir cufft.Direction) (*cufft.Plan, error) {
 	})
 	if err != nil {
 		return nil, fmt.Errorf("cuda: %w", err)
+	}
+	// The work area comes from the device's allocator, so its counters (the
+	// memory benchmark's meter) include it; it lives as long as the plan.
+	if p.WorkSize > 0 {
+		ptr, err := d.allocLocked(p.WorkSize)
+		if err != nil {
+			_ = d.ctx.Do(p.Destroy)
+			return nil, fmt.Errorf("cuda: cuFFT work area of %d bytes: %w", p.WorkSize, err)
+		}
+		if err := d.ctx.Do(func() error { return p.SetWorkArea(uintptr(ptr)) }); err != nil {
+			return nil, fmt.Errorf("cuda: %w", err)
+		}
 	}
 	if d.plans == nil {
 		d.plans = map[planKey]*cufft.Plan{}

@@ -184,6 +184,17 @@ func (d *Device) alloc(n int, bytes int64) (*Buffer, error) {
 	return b, nil
 }
 
+// allocLocked allocates bytes of device memory, counted, for a buffer that
+// lives as long as the device (cuFFT work areas); d.mu is held.
+func (d *Device) allocLocked(bytes int64) (cu.DevicePtr, error) {
+	ptr, err := d.ctx.MemAlloc(bytes)
+	if err != nil {
+		return 0, fmt.Errorf("cuda: allocate %d bytes on %s: %w", bytes, d.name, err)
+	}
+	d.Add(bytes)
+	return ptr, nil
+}
+
 // Alloc implements gpu.Device: n float32 values, 4·n bytes, zeroed.
 func (d *Device) Alloc(n int) (gpu.Buffer, error) {
 	if n < 0 || int64(n) > math.MaxInt32 {

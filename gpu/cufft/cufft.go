@@ -7,9 +7,21 @@ package cufft
 #include <cufft.h>
 #include <stdint.h>
 
-static cufftResult l2o_plan(cufftHandle *plan, int h, int w, int batch, int inverse) {
+// A plan without its own work area: the caller allocates *work bytes and
+// passes them with l2o_set_work_area, so that its allocator counts them.
+static cufftResult l2o_plan(cufftHandle *plan, int h, int w, int batch, int inverse, size_t *work) {
 	int n[2] = {h, w};
-	return cufftPlanMany(plan, 2, n, NULL, 1, 0, NULL, 1, 0, inverse ? CUFFT_C2R : CUFFT_R2C, batch);
+	cufftResult r = cufftCreate(plan);
+	if (r != CUFFT_SUCCESS) return r;
+	r = cufftSetAutoAllocation(*plan, 0);
+	if (r != CUFFT_SUCCESS) { cufftDestroy(*plan); return r; }
+	r = cufftMakePlanMany(*plan, 2, n, NULL, 1, 0, NULL, 1, 0, inverse ? CUFFT_C2R : CUFFT_R2C, batch, work);
+	if (r != CUFFT_SUCCESS) cufftDestroy(*plan);
+	return r;
+}
+
+static cufftResult l2o_set_work_area(cufftHandle plan, uintptr_t area) {
+	return cufftSetWorkArea(plan, (void *)area);
 }
 
 static cufftResult l2o_r2c(cufftHandle plan, uintptr_t in, uintptr_t out) {
@@ -34,10 +46,14 @@ const (
 )
 
 // Plan is a cuFFT plan for N transforms of H×W images in one direction.
+// It has no work area of its own: allocate WorkSize bytes of device memory
+// and pass them to SetWorkArea before Exec.
 type Plan struct {
 	handle    C.cufftHandle
 	N, H, W   int
 	Direction Direction
+	// WorkSize is the number of bytes of work area the plan needs.
+	WorkSize int64
 }
 
 // NewPlan makes a plan. It must be called where the CUDA context that will
@@ -51,10 +67,21 @@ func NewPlan(n, h, w int, dir Direction) (*Plan, error) {
 	if dir == Inverse {
 		inv = 1
 	}
-	if r := C.l2o_plan(&p.handle, C.int(h), C.int(w), C.int(n), inv); r != C.CUFFT_SUCCESS {
+	var work C.size_t
+	if r := C.l2o_plan(&p.handle, C.int(h), C.int(w), C.int(n), inv, &work); r != C.CUFFT_SUCCESS {
 		return nil, fmt.Errorf("cufft: plan for %d images of %d×%d: %s", n, h, w, result(r))
 	}
+	p.WorkSize = int64(work)
 	return p, nil
+}
+
+// SetWorkArea gives the plan its work area: WorkSize bytes of device memory
+// at address area, which must outlive the plan's use.
+func (p *Plan) SetWorkArea(area uintptr) error {
+	if r := C.l2o_set_work_area(p.handle, C.uintptr_t(area)); r != C.CUFFT_SUCCESS {
+		return fmt.Errorf("cufft: work area: %s", result(r))
+	}
+	return nil
 }
 
 // Exec transforms the buffer at device address in into the buffer at out:
