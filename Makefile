@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build build-simd test test-simd test-cuda bench lint fuzz demo
+.PHONY: all build build-simd build-cuda test test-simd test-cuda bench lint fuzz demo
 
 all: lint test
 
@@ -24,6 +24,13 @@ test-simd:
 # CPU-against-CUDA agreement tests: run on a machine with a GPU.
 test-cuda:
 	$(GO) test -count=1 -tags l2ocuda ./gpu/...
+
+# The CUDA binaries for a GPU machine without Go or network (scripts/gpu-check.sh
+# uses them when present): they need only the driver's libcuda at start and load
+# cuFFT with dlopen (L2O_CUFFT, libcufft.so*, pip's nvidia-cufft).
+build-cuda:
+	$(GO) build -tags l2ocuda -ldflags '-s -w' -o bin/l2o-cuda ./cmd/l2o
+	$(GO) test -c -tags l2ocuda -ldflags '-s -w' -o bin/cuda.test ./gpu/cuda
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./param ./greedy ./wcrr ./tomo

@@ -6,7 +6,8 @@
 #   - builds and vets every package with the l2ocuda tag (the CUDA device on
 #     gorgonia.org/cu and its agreement tests are compiled, not run);
 #   - compiles every CUDA C kernel to PTX with NVRTC (go test -tags nvrtc),
-#     which runs on the CPU and needs no GPU;
+#     which runs on the CPU and needs no GPU,
+#     and checks that the PTX the CUDA device embeds is current;
 #   - checks that the default build does not link gorgonia.org/cu, whose init
 #     exits the process when no GPU is present.
 #
@@ -41,7 +42,7 @@ echo "cuda.sh: go build -tags l2ocuda ./..."
 go build -tags l2ocuda ./...
 echo "cuda.sh: go vet -tags l2ocuda ./..."
 go vet -tags l2ocuda ./...
-echo "cuda.sh: NVRTC compiles every CUDA C kernel to PTX"
+echo "cuda.sh: NVRTC compiles every CUDA C kernel to PTX; the embedded PTX is current"
 go test -count=1 -tags nvrtc ./gpu/...
 echo "cuda.sh: the default build must not link gorgonia.org/cu"
 if go list -deps ./... | grep -q '^gorgonia\.org/cu'; then

@@ -28,6 +28,10 @@ if [ ! -x bin/l2o-cuda ] || [ ! -x bin/cuda.test ]; then
 	go test -c -tags l2ocuda -o bin/cuda.test ./gpu/cuda
 fi
 L2O=bin/l2o-cuda
+if [ -z "${L2O_CUFFT:-}" ] && command -v python3 >/dev/null; then
+	lib=$(python3 -c 'import glob, nvidia.cufft as m, os; print((sorted(glob.glob(os.path.join(list(m.__path__)[0], "lib", "libcufft.so*"))) or [""])[0])' 2>/dev/null || true)
+	[ -n "$lib" ] && export L2O_CUFFT=$lib && echo "cuFFT: $lib"
+fi
 
 echo "== CUDA tests"
 bin/cuda.test -test.v -test.count=1 2>&1 | tee "$OUT/test-cuda.txt"

@@ -11,7 +11,6 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
 	"github.com/greedyl2o/greedyl2o/gpu/cufft"
-	"github.com/greedyl2o/greedyl2o/gpu/nvrtc"
 	"gorgonia.org/cu"
 )
 
@@ -100,26 +99,19 @@ func newContext(dev cu.Device) (ctx *cu.Ctx, err error) {
 	return cu.NewContext(dev, cu.SchedAuto), nil
 }
 
-// loadKernels compiles cudasrc.Source for the device's architecture (or,
-// if this NVRTC does not know it, for nvrtc.DefaultArch, which the driver
-// compiles on load) and looks up every kernel.
+// loadKernels loads the kernels' PTX (cudasrc.PTX, compiled from
+// cudasrc.Source by NVRTC at build time for cudasrc.PTXArch), which the
+// driver JIT-compiles for the device, and looks up every kernel. No NVRTC
+// library is needed at run time.
 func (d *Device) loadKernels(major, minor int) error {
-	arch := fmt.Sprintf("compute_%d%d", major, minor)
-	ptx, err := nvrtc.Compile(cudasrc.Source, "l2o_kernels.cu", arch)
-	if err != nil {
-		arch = nvrtc.DefaultArch
-		if ptx, err = nvrtc.Compile(cudasrc.Source, "l2o_kernels.cu", arch); err != nil {
-			return fmt.Errorf("cuda: compile kernels: %w", err)
-		}
-	}
-	d.arch = arch
-	err = d.ctx.Do(func() error {
-		m, err := cu.LoadData(ptx)
+	d.arch = fmt.Sprintf("%s PTX, JIT-compiled for sm_%d%d", cudasrc.PTXArch, major, minor)
+	err := d.ctx.Do(func() error {
+		m, err := cu.LoadData(cudasrc.PTX)
 		d.module = m
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("cuda: load kernels (%s PTX) on %s: %w", arch, d.name, err)
+		return fmt.Errorf("cuda: load kernels (%s PTX) on %s: %w", cudasrc.PTXArch, d.name, err)
 	}
 	for _, k := range cudasrc.Kernels {
 		fn, err := d.ctx.ModuleFunction(d.module, k.Name)
@@ -134,7 +126,8 @@ func (d *Device) loadKernels(major, minor int) error {
 // Name implements gpu.Device: "cuda:0 (<GPU name>)".
 func (d *Device) Name() string { return fmt.Sprintf("cuda:%d (%s)", d.ordinal, d.name) }
 
-// Arch is the virtual architecture the kernels were compiled for.
+// Arch describes the kernels' code: the PTX architecture and the GPU it was
+// JIT-compiled for.
 func (d *Device) Arch() string { return d.arch }
 
 // MemInfo returns the free and total device memory in bytes as the driver

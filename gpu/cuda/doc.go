@@ -1,7 +1,10 @@
 // Package cuda is the CUDA device of greedyl2o's device layer (package gpu),
 // built on gorgonia.org/cu v0.9.6 (contexts, device memory, copies, MemInfo,
 // module loading and kernel launches) with the CUDA C kernels of package
-// gpu/cudasrc compiled at run time by NVRTC (package gpu/nvrtc).
+// gpu/cudasrc, loaded as the PTX that package embeds (compiled by NVRTC at
+// build time; the driver JIT-compiles it), so that a CUDA binary needs only
+// the driver's libcuda at start and finds cuFFT when it first transforms
+// (package gpu/cufft).
 //
 // The package is built only with the l2ocuda build tag; without it the package
 // is empty. Importing it registers the device "cuda" with gpu.Open. Because

@@ -52,3 +52,16 @@ func TestCompileErrorsCarryTheLog(t *testing.T) {
 		t.Error("architecture sm_80 (not a virtual architecture): no error")
 	}
 }
+
+// TestEmbeddedPTXIsCurrent checks that the PTX package cudasrc embeds (and
+// the CUDA device loads) is what NVRTC makes of Source now: run `go generate
+// ./gpu/cudasrc` after editing the kernels.
+func TestEmbeddedPTXIsCurrent(t *testing.T) {
+	ptx, err := Compile(cudasrc.Source, "l2o_kernels.cu", cudasrc.PTXArch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ptx != cudasrc.PTX {
+		t.Errorf("the embedded PTX (%d bytes) differs from NVRTC's compilation of Source (%d bytes): run go generate ./gpu/cudasrc", len(cudasrc.PTX), len(ptx))
+	}
+}
