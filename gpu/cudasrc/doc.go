@@ -1,7 +1,9 @@
 // Package cudasrc holds the CUDA C source of greedyl2o's device kernels as a
-// Go string, so that it can be compiled at run time with NVRTC by the CUDA
-// device (package gpu/cuda) and checked to PTX in CI by package gpu/nvrtc,
-// neither of which this package depends on. It has no build tags and no cgo.
+// Go string, and its compilation to PTX (PTX, embedded from the file `go
+// generate` writes with NVRTC), which the CUDA device (package gpu/cuda)
+// loads; package gpu/nvrtc compiles the source in CI and checks that the
+// embedded PTX is current. This package depends on neither and has no build
+// tags and no cgo.
 //
 // All kernels work on float32 values with int sizes, are declared extern "C"
 // (their PTX entry names are the names in Kernels) and use one thread per
