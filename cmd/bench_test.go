@@ -72,3 +72,22 @@ func TestBenchMemoryChildAndDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchMemoryOnHostDevice runs bench memory with greedy and unrolled on
+// the host device in this process: the table prints the device allocator's
+// ratios, and Banert on a device exits 2.
+func TestBenchMemoryOnHostDevice(t *testing.T) {
+	var out, errb bytes.Buffer
+	args := []string{"bench", "memory", "--device", "host", "--in-process", "--T", "1,2", "--size", "12", "--n-train", "2",
+		"--epochs", "1", "--greedy-evals", "2", "--out", t.TempDir()}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "greedy(2)/unrolled(2)") || !strings.Contains(out.String(), "device allocator") {
+		t.Errorf("no allocator ratio in the table:\n%s", out.String())
+	}
+	errb.Reset()
+	if code := Main([]string{"bench", "memory", "--device", "host", "--trainers", "banert"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "Banert") {
+		t.Errorf("banert on a device: exit %d: %s", code, errb.String())
+	}
+}
