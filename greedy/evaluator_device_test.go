@@ -242,3 +242,31 @@ func TestLearnedOnDevice(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceResumeIsBitwise: a greedy run on the float32 host device stopped
+// after 2 steps and resumed to 4 has the parameters of an uninterrupted
+// 4-step run, bit for bit; resuming it without the device is refused.
+func TestDeviceResumeIsBitwise(t *testing.T) {
+	o := deblurSet(t, 3, 16, 6)
+	cfg := func(dir string, steps int, resume bool, dev gpu.Ops) Config {
+		return Config{Method: method(t, "m-pc"), MaxSteps: steps, Dir: dir, Resume: resume, Problem: "deblur", Device: dev,
+			Inner: NAG{Iters: 15}, Lambda: Constant(0), Mu: Constant(0)}
+	}
+	a, b := t.TempDir(), t.TempDir()
+	if _, err := Train(o, cfg(a, 2, false, gpu.Host32())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(o, cfg(a, 4, true, nil)); err == nil || !strings.Contains(err.Error(), "device host32") {
+		t.Errorf("resuming a host32 run on the CPU paths: %v, want a refusal naming the device", err)
+	}
+	if _, err := Train(o, cfg(a, 4, true, gpu.Host32())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(o, cfg(b, 4, false, gpu.Host32())); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ReadManifest(a); err != nil || len(m.Steps) != 4 || m.Device != "host32" {
+		t.Fatalf("resumed checkpoint: %v", err)
+	}
+	sameCheckpointParams(t, a, b)
+}

@@ -3,6 +3,8 @@ package unroll
 import (
 	"math"
 	"math/rand/v2"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
@@ -153,5 +155,46 @@ func TestDeviceLossFloat32(t *testing.T) {
 		}
 		ref.Close()
 		dev.Close()
+	}
+}
+
+// TestDeviceResumeIsBitwise: unrolled training on the float32 host device,
+// stopped after one epoch and resumed to three, ends with the parameters of
+// an uninterrupted run, bit for bit; a resume without the device is refused.
+func TestDeviceResumeIsBitwise(t *testing.T) {
+	o := deviceObjectiveSized(t, 5, 8, "", -1)
+	m, err := param.ParseMethod("m-pc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Method: m, T: 3, Batch: 2, Epochs: 3, LearningRate: 1e-3, Seed: 4, Problem: "deblur", Device: gpu.Host32()}
+	straight := cfg
+	straight.Dir = filepath.Join(t.TempDir(), "straight")
+	want, err := Train(o, straight)
+	if err != nil {
+		t.Fatal(err)
+	}
+	split := cfg
+	split.Dir = filepath.Join(t.TempDir(), "split")
+	split.Epochs = 1
+	if _, err := Train(o, split); err != nil {
+		t.Fatal(err)
+	}
+	cpu := split
+	cpu.Epochs, cpu.Resume, cpu.Device = 3, true, nil
+	if _, err := Train(o, cpu); err == nil || !strings.Contains(err.Error(), "device host32") {
+		t.Errorf("resuming a host32 run on the graph: %v, want a refusal naming the device", err)
+	}
+	split.Epochs, split.Resume = 3, true
+	got, err := Train(o, split)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for tt := range want.Theta {
+		for i := range want.Theta[tt] {
+			if got.Theta[tt][i] != want.Theta[tt][i] || got.Phi[tt][i] != want.Phi[tt][i] {
+				t.Fatalf("step %d parameter %d: resumed run differs from the uninterrupted one", tt, i)
+			}
+		}
 	}
 }
