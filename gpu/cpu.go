@@ -3,67 +3,81 @@ package gpu
 import (
 	"fmt"
 	"sync"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
 // BytesPerFloat64 is the size of one value of a CPU buffer.
 const BytesPerFloat64 = 8
 
-// HostDevice is the CPU device: buffers are float64 slices in host memory.
-// The only value is the one CPU returns, so its counters are process-wide.
-type HostDevice struct {
+// HostDeviceT is a device in host memory whose buffers hold values of type
+// F: the CPU device (HostDevice, float64) and the float32 host device
+// (Host32Device). Each has one value, returned by CPU and Host32, so its
+// counters are process-wide.
+type HostDeviceT[F kernels.Float] struct {
 	Counter
-	hostOps[float64]
+	hostOps[F]
 }
 
-var cpu = &HostDevice{hostOps: hostOps[float64]{name: "cpu", get: func(b Buffer) ([]float64, bool) {
-	hb, ok := b.(*HostBuffer)
-	if !ok || hb == nil {
-		return nil, false
-	}
-	return hb.Float64s(), true
-}}}
+// HostDevice is the CPU device: buffers are float64 slices in host memory.
+type HostDevice = HostDeviceT[float64]
+
+// HostBufferT is a buffer of a host device.
+type HostBufferT[F kernels.Float] struct {
+	mu   sync.Mutex
+	data []F
+	live bool
+}
+
+// HostBuffer is a buffer of the CPU device.
+type HostBuffer = HostBufferT[float64]
+
+func newHostDevice[F kernels.Float](name string) *HostDeviceT[F] {
+	return &HostDeviceT[F]{hostOps: hostOps[F]{name: name, get: func(b Buffer) ([]F, bool) {
+		hb, ok := b.(*HostBufferT[F])
+		if !ok || hb == nil {
+			return nil, false
+		}
+		return hb.Values(), true
+	}}}
+}
+
+var cpu = newHostDevice[float64]("cpu")
 
 // CPU returns the CPU device, shared by the whole process.
 func CPU() *HostDevice { return cpu }
 
-// HostBuffer is a buffer of the CPU device.
-type HostBuffer struct {
-	mu   sync.Mutex
-	data []float64
-	live bool
-}
-
 // Len implements Buffer. A freed buffer has length 0.
-func (b *HostBuffer) Len() int {
+func (b *HostBufferT[F]) Len() int {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return len(b.data)
 }
 
-// Float64s returns the buffer's values, to be used in place by CPU kernels.
+// Values returns the buffer's values, to be used in place by CPU kernels.
 // It returns nil after Free.
-func (b *HostBuffer) Float64s() []float64 {
+func (b *HostBufferT[F]) Values() []F {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return b.data
 }
 
-// Name implements Device.
-func (*HostDevice) Name() string { return "cpu" }
+// Name implements Device: "cpu" or "host32".
+func (d *HostDeviceT[F]) Name() string { return d.name }
 
-// Alloc implements Device: n float64 values, 8·n bytes.
-func (d *HostDevice) Alloc(n int) (Buffer, error) {
+// Alloc implements Device: n values of ValueSize bytes each.
+func (d *HostDeviceT[F]) Alloc(n int) (Buffer, error) {
 	if n < 0 {
-		return nil, fmt.Errorf("gpu: cpu alloc: size %d is negative", n)
+		return nil, fmt.Errorf("gpu: %s alloc: size %d is negative", d.name, n)
 	}
-	b := &HostBuffer{data: make([]float64, n), live: true}
-	d.Add(int64(n) * BytesPerFloat64)
+	b := &HostBufferT[F]{data: make([]F, n), live: true}
+	d.Add(int64(n) * int64(d.ValueSize()))
 	return b, nil
 }
 
 // Free implements Device.
-func (d *HostDevice) Free(b Buffer) {
-	hb, ok := b.(*HostBuffer)
+func (d *HostDeviceT[F]) Free(b Buffer) {
+	hb, ok := b.(*HostBufferT[F])
 	if !ok || hb == nil {
 		return
 	}
@@ -72,45 +86,33 @@ func (d *HostDevice) Free(b Buffer) {
 	if !hb.live {
 		return
 	}
-	d.Sub(int64(len(hb.data)) * BytesPerFloat64)
+	d.Sub(int64(len(hb.data)) * int64(d.ValueSize()))
 	hb.data, hb.live = nil, false
 }
 
-func (d *HostDevice) host(b Buffer, op string) (*HostBuffer, error) {
-	hb, ok := b.(*HostBuffer)
-	if !ok || hb == nil {
-		return nil, fmt.Errorf("gpu: cpu %s: buffer %T does not belong to the cpu device", op, b)
-	}
-	return hb, nil
-}
-
-// CopyIn implements Device.
-func (d *HostDevice) CopyIn(dst Buffer, src []float64) error {
-	hb, err := d.host(dst, "copy in")
+// CopyIn implements Device, rounding the values to F.
+func (d *HostDeviceT[F]) CopyIn(dst Buffer, src []float64) error {
+	v, err := d.values(dst, -1, "copy in", "the buffer")
 	if err != nil {
 		return err
 	}
-	hb.mu.Lock()
-	defer hb.mu.Unlock()
-	if len(src) > len(hb.data) {
-		return fmt.Errorf("gpu: cpu copy in: %d values do not fit a buffer of %d", len(src), len(hb.data))
+	if len(src) > len(v) {
+		return fmt.Errorf("gpu: %s copy in: %d values do not fit a buffer of %d", d.name, len(src), len(v))
 	}
-	copy(hb.data, src)
+	kernels.Convert(v[:len(src)], src)
 	return nil
 }
 
 // CopyOut implements Device.
-func (d *HostDevice) CopyOut(dst []float64, src Buffer) error {
-	hb, err := d.host(src, "copy out")
+func (d *HostDeviceT[F]) CopyOut(dst []float64, src Buffer) error {
+	v, err := d.values(src, -1, "copy out", "the buffer")
 	if err != nil {
 		return err
 	}
-	hb.mu.Lock()
-	defer hb.mu.Unlock()
-	if len(dst) > len(hb.data) {
-		return fmt.Errorf("gpu: cpu copy out: want %d values from a buffer of %d", len(dst), len(hb.data))
+	if len(dst) > len(v) {
+		return fmt.Errorf("gpu: %s copy out: want %d values from a buffer of %d", d.name, len(dst), len(v))
 	}
-	copy(dst, hb.data)
+	kernels.Convert(dst, v[:len(dst)])
 	return nil
 }
 

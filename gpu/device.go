@@ -19,7 +19,7 @@ type MemStats struct {
 
 // Buffer is a block of values owned by one Device. Its values are reached
 // only through the device's CopyIn and CopyOut (and, for the CPU device,
-// HostBuffer.Float64s).
+// HostBuffer.Values).
 type Buffer interface {
 	// Len is the number of values the buffer holds.
 	Len() int

@@ -18,7 +18,7 @@ func TestCPUOpsIdentities(t *testing.T) {
 type brokenAdjoint struct{ *HostDevice }
 
 func (b brokenAdjoint) GradAdjoint(x, d Buffer, s Batch) error {
-	dv := d.(*HostBuffer).Float64s()
+	dv := d.(*HostBuffer).Values()
 	half := make([]float64, len(dv))
 	hw := s.H * s.W
 	for n := 0; n < s.N; n++ {

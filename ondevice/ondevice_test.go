@@ -44,7 +44,7 @@ func upload(t *testing.T, v []float64) gpu.Buffer {
 	return b
 }
 
-func read(b gpu.Buffer) []float64 { return append([]float64(nil), b.(*gpu.HostBuffer).Float64s()...) }
+func read(b gpu.Buffer) []float64 { return append([]float64(nil), b.(*gpu.HostBuffer).Values()...) }
 
 func randn(r *rand.Rand, n int, s float64) []float64 {
 	v := make([]float64, n)
