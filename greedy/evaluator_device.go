@@ -6,37 +6,10 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
-
-// deviceTerm is what deviceStep does with one term of x⁺ (ondevice.Kind).
-type deviceTerm = ondevice.Kind
-
-const (
-	deviceScalar    = ondevice.Scalar
-	devicePointwise = ondevice.Pointwise
-	deviceSmall     = ondevice.SmallConv
-	deviceSpectral  = ondevice.Spectral
-)
-
-// deviceTerms classifies the method's terms for deviceStep, or returns an
-// error naming the first term without a device path.
-func deviceTerms(m param.Method) ([]deviceTerm, []param.SmallConv, error) {
-	pars := terms(m)
-	kinds := make([]deviceTerm, len(pars))
-	small := make([]param.SmallConv, len(pars))
-	for i, p := range pars {
-		k, sc, err := ondevice.KindOf(p)
-		if err != nil {
-			return nil, nil, fmt.Errorf("step loss: %w", err)
-		}
-		kinds[i], small[i] = k, sc
-	}
-	return kinds, small, nil
-}
 
 // CheckDevice returns nil if the step loss of m on o can run on a device
 // (package gpu's Ops), or the reason it cannot: a term without a device
@@ -67,35 +40,27 @@ type deviceStep struct {
 	ops   gpu.Ops
 	s     gpu.Batch
 	obj   *ondevice.Objective
-	kinds []deviceTerm
-	small []param.SmallConv
+	terms []*ondevice.Term // G, then H: applied at sign·(θ, φ)
 	signs []float64
 
-	bufs               []gpu.Buffer // every buffer, for close
-	x, xPlus, r, tmp   gpu.Buffer
-	vs, specs, thetas  []gpu.Buffer // per term: g or p; spectra (PC); θ (PP, PC-k) or sign·θ̂ (PC)
-	acc, rSpec, gSpec  gpu.Buffer   // PC: Σ θ̂·v̂, r̂ and Σ conj(v̂)·r̂
-	gImg               gpu.Buffer   // PP: Σ r⊙v; PC-k: the kernel gradient (largest of the two)
-	coef               []float64    // scalar terms: sign·θ
-	host               []float64    // copies out of the device
-	plan64             *kernels.FFT2T[float64]
-	spec64             []kernels.Complex[float64]
-	img64              []float64
-	loaded             bool
-	spectral, anyImage bool
-	blockGrads         [2][]float64
+	bufs             []gpu.Buffer // the step's buffers, for close
+	x, xPlus, r, tmp gpu.Buffer
+	vs, specs        []gpu.Buffer // per term: g or p; their spectra (PC terms)
+	acc, rSpec       gpu.Buffer   // PC: Σ sign·θ̂·v̂ and r̂
+	scaled           [2][]float64 // sign·θ, sign·φ (host)
+	loaded, spectral bool
+	blockGrads       [2][]float64
 }
 
 // newDeviceStep returns the device evaluator of m on o, or an error if a
 // term or o has no device path, or the device cannot hold the buffers.
 func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *deviceStep, err error) {
-	kinds, small, err := deviceTerms(m)
-	if err != nil {
+	if err := CheckDevice(m, o); err != nil {
 		return nil, err
 	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
-	d := &deviceStep{ops: ops, s: s, kinds: kinds, small: small, signs: termSigns[:len(kinds)],
-		coef: make([]float64, len(kinds))}
+	pars := terms(m)
+	d := &deviceStep{ops: ops, s: s, signs: termSigns[:len(pars)]}
 	defer func() {
 		if err != nil {
 			d.close()
@@ -108,42 +73,30 @@ func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *devic
 	if err = d.obj.SetData(o.Y); err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
-	n, hw, sl := s.Len(), o.H*o.W, s.SpectrumLen()
+	n, sl := s.Len(), s.SpectrumLen()
 	for _, b := range []*gpu.Buffer{&d.x, &d.xPlus, &d.r, &d.tmp} {
 		if *b, err = d.alloc(n); err != nil {
 			return nil, err
 		}
 	}
-	gimg := 0
-	for i, k := range kinds {
+	for _, p := range pars {
+		t, err := ondevice.NewTerm(ops, p, s)
+		if err != nil {
+			return nil, fmt.Errorf("step loss: %w", err)
+		}
+		d.terms = append(d.terms, t)
 		v, err := d.alloc(n)
 		if err != nil {
 			return nil, err
 		}
-		var spec, theta gpu.Buffer
-		switch k {
-		case devicePointwise:
-			theta, err = d.alloc(hw)
-			gimg = max(gimg, hw)
-		case deviceSmall:
-			theta, err = d.alloc(small[i].K * small[i].K)
-			gimg = max(gimg, small[i].K*small[i].K)
-		case deviceSpectral:
+		var spec gpu.Buffer
+		if t.Kind() == ondevice.Spectral {
 			d.spectral = true
-			if spec, err = d.alloc(o.N * sl); err == nil {
-				theta, err = d.alloc(sl)
+			if spec, err = d.alloc(o.N * sl); err != nil {
+				return nil, err
 			}
 		}
-		if err != nil {
-			return nil, err
-		}
-		d.vs, d.specs, d.thetas = append(d.vs, v), append(d.specs, spec), append(d.thetas, theta)
-	}
-	if gimg > 0 {
-		d.anyImage = true
-		if d.gImg, err = d.alloc(gimg); err != nil {
-			return nil, err
-		}
+		d.vs, d.specs = append(d.vs, v), append(d.specs, spec)
 	}
 	if d.spectral {
 		for _, b := range []*gpu.Buffer{&d.acc, &d.rSpec} {
@@ -151,12 +104,6 @@ func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *devic
 				return nil, err
 			}
 		}
-		if d.gSpec, err = d.alloc(sl); err != nil {
-			return nil, err
-		}
-		d.plan64 = kernels.NewFFT2T[float64](o.H, o.W)
-		d.spec64 = make([]kernels.Complex[float64], sl/2)
-		d.img64 = make([]float64, hw)
 	}
 	return d, nil
 }
@@ -179,6 +126,10 @@ func (d *deviceStep) close() error {
 		d.obj.Close()
 		d.obj = nil
 	}
+	for _, t := range d.terms {
+		t.Close()
+	}
+	d.terms = nil
 	for _, b := range d.bufs {
 		d.ops.Free(b)
 	}
@@ -192,10 +143,14 @@ func (d *deviceStep) bytes() int64 {
 	for _, b := range d.bufs {
 		t += int64(b.Len())
 	}
+	t *= int64(d.ops.ValueSize())
 	if d.obj != nil {
-		t += d.obj.Bytes() / int64(d.ops.ValueSize())
+		t += d.obj.Bytes()
 	}
-	return t*int64(d.ops.ValueSize()) + 8*int64(len(d.host)+len(d.img64)+2*len(d.spec64))
+	for _, term := range d.terms {
+		t += term.Bytes()
+	}
+	return t
 }
 
 // setStep implements stepEvaluator.
@@ -204,7 +159,7 @@ func (d *deviceStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 	if err := d.ops.CopyIn(d.x, x); err != nil {
 		return nil, fmt.Errorf("step loss: copy x to %s: %w", d.ops.Name(), err)
 	}
-	for i, k := range d.kinds {
+	for i, t := range d.terms {
 		v := g
 		if i == 1 {
 			v = p
@@ -212,7 +167,7 @@ func (d *deviceStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 		if err := d.ops.CopyIn(d.vs[i], v); err != nil {
 			return nil, fmt.Errorf("step loss: copy term %d's operand to %s: %w", i, d.ops.Name(), err)
 		}
-		if k == deviceSpectral {
+		if t.Kind() == ondevice.Spectral {
 			if err := d.ops.RFFT2(d.specs[i], d.vs[i], d.s); err != nil {
 				return nil, fmt.Errorf("step loss: %w", err)
 			}
@@ -222,41 +177,22 @@ func (d *deviceStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 	return nil, nil
 }
 
-// setParams copies the parameters of every term to the device.
+// setParams sets every term at sign·(its parameters): x⁺ = x + Σ G_{sign·θ} v.
 func (d *deviceStep) setParams(params [][]float64) error {
 	if !d.loaded {
 		return errors.New("step loss: SetStep was not called")
 	}
-	hw := d.s.H * d.s.W
-	for i, k := range d.kinds {
+	for i, t := range d.terms {
 		th := params[i]
-		want := 1
-		switch k {
-		case devicePointwise, deviceSpectral:
-			want = hw
-		case deviceSmall:
-			want = d.small[i].K * d.small[i].K
+		if len(th) != t.ParamLen() {
+			return fmt.Errorf("step loss: term %d has %d parameters, want %d", i, len(th), t.ParamLen())
 		}
-		if len(th) != want {
-			return fmt.Errorf("step loss: term %d has %d parameters, want %d", i, len(th), want)
+		d.scaled[i] = growFloats(d.scaled[i], len(th))
+		for j, v := range th {
+			d.scaled[i][j] = d.signs[i] * v
 		}
-		switch k {
-		case deviceScalar:
-			d.coef[i] = d.signs[i] * th[0]
-		case devicePointwise, deviceSmall:
-			if err := d.ops.CopyIn(d.thetas[i], th); err != nil {
-				return fmt.Errorf("step loss: copy term %d's parameters to %s: %w", i, d.ops.Name(), err)
-			}
-		case deviceSpectral:
-			d.plan64.Forward(d.spec64, th)
-			c := d.signs[i]
-			d.host = growFloats(d.host, 2*len(d.spec64))
-			for q, t := range d.spec64 {
-				d.host[2*q], d.host[2*q+1] = c*t.Re, c*t.Im
-			}
-			if err := d.ops.CopyIn(d.thetas[i], d.host); err != nil {
-				return fmt.Errorf("step loss: copy term %d's spectrum to %s: %w", i, d.ops.Name(), err)
-			}
+		if err := t.SetParams(d.scaled[i]); err != nil {
+			return fmt.Errorf("step loss: term %d: %w", i, err)
 		}
 	}
 	return nil
@@ -276,19 +212,13 @@ func (d *deviceStep) advance(params [][]float64) error {
 			return err
 		}
 	}
-	for i, k := range d.kinds {
+	for i, t := range d.terms {
 		var err error
-		switch k {
-		case deviceScalar:
-			err = o.Axpby(d.xPlus, d.coef[i], d.vs[i], 1)
-		case devicePointwise:
-			err = o.MulAdd(d.xPlus, d.thetas[i], d.vs[i], s, d.signs[i])
-		case deviceSmall:
-			if err = o.Conv2D(d.tmp, d.vs[i], d.thetas[i], s, d.small[i].K, d.small[i].Boundary); err == nil {
-				err = o.Axpby(d.xPlus, d.signs[i], d.tmp, 1)
-			}
-		case deviceSpectral:
-			err = o.SpectralMulAdd(d.acc, d.thetas[i], d.specs[i], s)
+		if t.Kind() == ondevice.Spectral {
+			// From the operand's spectrum kept by SetStep.
+			err = t.AddSpectra(d.acc, d.specs[i])
+		} else {
+			err = t.Apply(d.xPlus, d.vs[i], 1)
 		}
 		if err != nil {
 			return fmt.Errorf("step loss: x⁺, term %d: %w", i, err)
@@ -315,60 +245,30 @@ func (d *deviceStep) objective(grad bool) (float64, error) {
 }
 
 // adjoints adds to grads[i] (for the terms with grads[i] not nil) the
-// gradient c_i·(adjoint of term i at r), c_i = sign_i/N.
+// gradient c_i·(adjoint of term i at r), c_i = sign_i/N; one forward FFT of
+// r serves the PC terms.
 func (d *deviceStep) adjoints(grads [][]float64) error {
-	o, s := d.ops, d.s
-	inv := 1 / float64(s.N)
+	inv := 1 / float64(d.s.N)
 	rSpec := false
-	for i, k := range d.kinds {
+	for i, t := range d.terms {
 		if grads[i] == nil {
 			continue
 		}
 		c := d.signs[i] * inv
-		switch k {
-		case deviceScalar:
-			v, err := o.Dot(d.r, d.vs[i])
-			if err != nil {
+		if t.Kind() != ondevice.Spectral {
+			if err := t.AddParamGrad(grads[i], d.vs[i], d.r, c); err != nil {
 				return err
-			}
-			grads[i][0] += c * v
-			continue
-		case devicePointwise:
-			if err := o.ProductSum(d.gImg, d.r, d.vs[i], s); err != nil {
-				return err
-			}
-		case deviceSmall:
-			if err := o.Conv2DAdjointKernel(d.gImg, d.vs[i], d.r, s, d.small[i].K, d.small[i].Boundary); err != nil {
-				return err
-			}
-		case deviceSpectral:
-			if !rSpec {
-				if err := o.RFFT2(d.rSpec, d.r, s); err != nil {
-					return err
-				}
-				rSpec = true
-			}
-			if err := o.SpectralConjSum(d.gSpec, d.specs[i], d.rSpec, s); err != nil {
-				return err
-			}
-			d.host = growFloats(d.host, d.gSpec.Len())
-			if err := o.CopyOut(d.host, d.gSpec); err != nil {
-				return err
-			}
-			copy(d.spec64, kernels.ComplexView(d.host))
-			d.plan64.Inverse(d.img64, d.spec64)
-			for j, v := range d.img64 {
-				grads[i][j] += c * v
 			}
 			continue
 		}
-		// PP and PC-k: the gradient image is in gImg.
-		d.host = growFloats(d.host, len(grads[i]))
-		if err := o.CopyOut(d.host, d.gImg); err != nil {
+		if !rSpec {
+			if err := d.ops.RFFT2(d.rSpec, d.r, d.s); err != nil {
+				return err
+			}
+			rSpec = true
+		}
+		if err := t.AddParamGradSpectra(grads[i], d.specs[i], d.rSpec, c); err != nil {
 			return err
-		}
-		for j, v := range d.host {
-			grads[i][j] += c * v
 		}
 	}
 	return nil

@@ -61,9 +61,9 @@ type Term struct {
 	n     int // len(θ)
 
 	coef               float64    // Scalar: θ
-	theta, conjTheta   gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂)
-	tmp                gpu.Buffer // a batch
-	specA, specB, gsum gpu.Buffer // PC: two batches of spectra and one spectrum
+	theta, conjTheta   gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂) (the latter made by Transpose)
+	tmp                gpu.Buffer // a batch (PC-k, PC; made on first use)
+	specA, specB, gsum gpu.Buffer // PC: two batches of spectra (made on first use) and one spectrum
 	gimg               gpu.Buffer // PP: Σ r⊙v; PC-k: the kernel gradient
 	bufs               []gpu.Buffer
 
@@ -71,6 +71,8 @@ type Term struct {
 	spec64 []kernels.Complex[float64]
 	img64  []float64
 	host   []float64
+	// thetaSpec is θ̂ (PC) on the host, interleaved, as last set.
+	thetaSpec []float64
 }
 
 // NewTerm returns the term of parametrization p for batches of shape s.
@@ -86,9 +88,6 @@ func NewTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (t *Term, err er
 		}
 	}()
 	hw, sl := s.H*s.W, s.SpectrumLen()
-	if t.tmp, err = t.alloc(s.Len()); err != nil {
-		return nil, err
-	}
 	switch kind {
 	case Pointwise:
 		if t.theta, err = t.alloc(hw); err == nil {
@@ -99,13 +98,8 @@ func NewTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (t *Term, err er
 			t.gimg, err = t.alloc(small.K * small.K)
 		}
 	case Spectral:
-		for _, b := range []*gpu.Buffer{&t.theta, &t.conjTheta, &t.gsum} {
+		for _, b := range []*gpu.Buffer{&t.theta, &t.gsum} {
 			if *b, err = t.alloc(sl); err != nil {
-				return nil, err
-			}
-		}
-		for _, b := range []*gpu.Buffer{&t.specA, &t.specB} {
-			if *b, err = t.alloc(s.N * sl); err != nil {
 				return nil, err
 			}
 		}
@@ -113,11 +107,25 @@ func NewTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (t *Term, err er
 		t.spec64 = make([]kernels.Complex[float64], sl/2)
 		t.img64 = make([]float64, hw)
 		t.host = make([]float64, sl)
+		t.thetaSpec = make([]float64, sl)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return t, nil
+}
+
+// lazy allocates *b with n values if it is not allocated yet.
+func (t *Term) lazy(b *gpu.Buffer, n int) error {
+	if *b != nil {
+		return nil
+	}
+	nb, err := t.alloc(n)
+	if err != nil {
+		return err
+	}
+	*b = nb
+	return nil
 }
 
 func (t *Term) alloc(n int) (gpu.Buffer, error) {
@@ -168,16 +176,13 @@ func (t *Term) SetParams(theta []float64) error {
 	case Spectral:
 		t.plan.Forward(t.spec64, theta)
 		for q, c := range t.spec64 {
-			t.host[2*q], t.host[2*q+1] = c.Re, c.Im
+			t.thetaSpec[2*q], t.thetaSpec[2*q+1] = c.Re, c.Im
 		}
-		if err := t.ops.CopyIn(t.theta, t.host); err != nil {
+		if err := t.ops.CopyIn(t.theta, t.thetaSpec); err != nil {
 			return fmt.Errorf("ondevice: copy θ̂ to %s: %w", t.ops.Name(), err)
 		}
-		for q := range t.spec64 {
-			t.host[2*q+1] = -t.host[2*q+1]
-		}
-		if err := t.ops.CopyIn(t.conjTheta, t.host); err != nil {
-			return fmt.Errorf("ondevice: copy conj θ̂ to %s: %w", t.ops.Name(), err)
+		if t.conjTheta != nil {
+			return t.conjugate()
 		}
 	}
 	return nil
@@ -185,6 +190,9 @@ func (t *Term) SetParams(theta []float64) error {
 
 // spectralProduct writes dst = F⁻¹(t̂·F(v)) with t̂ = θ̂ or its conjugate.
 func (t *Term) spectralProduct(dst, v, that gpu.Buffer) error {
+	if err := t.spectra(); err != nil {
+		return err
+	}
 	o := t.ops
 	if err := o.RFFT2(t.specA, v, t.s); err != nil {
 		return err
@@ -208,12 +216,16 @@ func (t *Term) Apply(dst, v gpu.Buffer, c float64) error {
 	case Pointwise:
 		err = o.MulAdd(dst, t.theta, v, s, c)
 	case SmallConv:
-		if err = o.Conv2D(t.tmp, v, t.theta, s, t.small.K, t.small.Boundary); err == nil {
-			err = o.Axpby(dst, c, t.tmp, 1)
+		if err = t.lazy(&t.tmp, s.Len()); err == nil {
+			if err = o.Conv2D(t.tmp, v, t.theta, s, t.small.K, t.small.Boundary); err == nil {
+				err = o.Axpby(dst, c, t.tmp, 1)
+			}
 		}
 	case Spectral:
-		if err = t.spectralProduct(t.tmp, v, t.theta); err == nil {
-			err = o.Axpby(dst, c, t.tmp, 1)
+		if err = t.lazy(&t.tmp, s.Len()); err == nil {
+			if err = t.spectralProduct(t.tmp, v, t.theta); err == nil {
+				err = o.Axpby(dst, c, t.tmp, 1)
+			}
 		}
 	}
 	if err != nil {
@@ -238,7 +250,15 @@ func (t *Term) Transpose(dst, b gpu.Buffer) error {
 	case SmallConv:
 		err = o.Conv2DAdjointImage(dst, b, t.theta, s, t.small.K, t.small.Boundary)
 	case Spectral:
-		err = t.spectralProduct(dst, b, t.conjTheta)
+		if t.conjTheta == nil {
+			// First transpose: make conj(θ̂) from the θ̂ on the device.
+			if err = t.lazy(&t.conjTheta, t.s.SpectrumLen()); err == nil {
+				err = t.conjugate()
+			}
+		}
+		if err == nil {
+			err = t.spectralProduct(dst, b, t.conjTheta)
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("ondevice: transpose %v: %w", t.kind, err)
@@ -262,24 +282,16 @@ func (t *Term) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error {
 		grad[0] += c * d
 		return nil
 	case Spectral:
+		if err := t.spectra(); err != nil {
+			return fmt.Errorf("ondevice: parameter gradient: %w", err)
+		}
 		if err := o.RFFT2(t.specA, v, s); err != nil {
 			return fmt.Errorf("ondevice: parameter gradient: %w", err)
 		}
 		if err := o.RFFT2(t.specB, r, s); err != nil {
 			return fmt.Errorf("ondevice: parameter gradient: %w", err)
 		}
-		if err := o.SpectralConjSum(t.gsum, t.specA, t.specB, s); err != nil {
-			return fmt.Errorf("ondevice: parameter gradient: %w", err)
-		}
-		if err := o.CopyOut(t.host, t.gsum); err != nil {
-			return fmt.Errorf("ondevice: parameter gradient: %w", err)
-		}
-		copy(t.spec64, kernels.ComplexView(t.host))
-		t.plan.Inverse(t.img64, t.spec64)
-		for j, x := range t.img64 {
-			grad[j] += c * x
-		}
-		return nil
+		return t.AddParamGradSpectra(grad, t.specA, t.specB, c)
 	case Pointwise:
 		if err := o.ProductSum(t.gimg, r, v, s); err != nil {
 			return fmt.Errorf("ondevice: parameter gradient: %w", err)
@@ -297,6 +309,59 @@ func (t *Term) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error {
 		return fmt.Errorf("ondevice: parameter gradient: %w", err)
 	}
 	for j, x := range h {
+		grad[j] += c * x
+	}
+	return nil
+}
+
+// spectra makes the PC term's two batches of spectra on first use.
+func (t *Term) spectra() error {
+	if err := t.lazy(&t.specA, t.s.N*t.s.SpectrumLen()); err != nil {
+		return err
+	}
+	return t.lazy(&t.specB, t.s.N*t.s.SpectrumLen())
+}
+
+// conjugate writes conj(θ̂) into conjTheta from the host copy of θ̂.
+func (t *Term) conjugate() error {
+	for q := 0; q < len(t.thetaSpec); q += 2 {
+		t.host[q], t.host[q+1] = t.thetaSpec[q], -t.thetaSpec[q+1]
+	}
+	if err := t.ops.CopyIn(t.conjTheta, t.host); err != nil {
+		return fmt.Errorf("ondevice: copy conj θ̂ to %s: %w", t.ops.Name(), err)
+	}
+	return nil
+}
+
+// AddSpectra adds θ̂·v̂_n to acc_n for every image n (a PC term): v̂ are the
+// spectra of the operands (gpu.Ops.RFFT2), kept by a caller that applies the
+// term to the same operands many times; F⁻¹(acc) is then Σ G_θ v.
+func (t *Term) AddSpectra(acc, vSpec gpu.Buffer) error {
+	if t.kind != Spectral {
+		return fmt.Errorf("ondevice: AddSpectra on a %v term", t.kind)
+	}
+	return t.ops.SpectralMulAdd(acc, t.theta, vSpec, t.s)
+}
+
+// AddParamGradSpectra is AddParamGrad for a PC term from the spectra of v
+// and r: grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the inverse transform on the host
+// in float64.
+func (t *Term) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error {
+	if t.kind != Spectral {
+		return fmt.Errorf("ondevice: AddParamGradSpectra on a %v term", t.kind)
+	}
+	if len(grad) != t.n {
+		return fmt.Errorf("ondevice: parameter gradient of %d values, want %d", len(grad), t.n)
+	}
+	if err := t.ops.SpectralConjSum(t.gsum, vSpec, rSpec, t.s); err != nil {
+		return fmt.Errorf("ondevice: parameter gradient: %w", err)
+	}
+	if err := t.ops.CopyOut(t.host, t.gsum); err != nil {
+		return fmt.Errorf("ondevice: parameter gradient: %w", err)
+	}
+	copy(t.spec64, kernels.ComplexView(t.host))
+	t.plan.Inverse(t.img64, t.spec64)
+	for j, x := range t.img64 {
 		grad[j] += c * x
 	}
 	return nil
