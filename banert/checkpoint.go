@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -39,6 +40,9 @@ type Manifest struct {
 	LearningRate float64             `json:"learning_rate"`
 	Epochs       int                 `json:"epochs"`
 	AdamSteps    int                 `json:"adam_steps"`
+	// Device is the kind of Config.Device ("host", "host32", "cuda") when
+	// the loss ran on a device; empty for the gorgonia graph on the CPU.
+	Device string `json:"device,omitempty"`
 	// Params, AdamM and AdamV are .npy files (flat float64) in the directory.
 	Params   string            `json:"params"`
 	AdamM    string            `json:"adam_m"`
@@ -56,9 +60,25 @@ func newManifest(o *problem.Objective, cfg Config) *Manifest {
 		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Inputs: cfg.Inputs, NumParams: NumParams(cfg.Inputs), T: cfg.T, RandomLength: cfg.RandomLength,
-		LearningRate: cfg.LearningRate,
+		LearningRate: cfg.LearningRate, Device: deviceKind(cfg.Device),
 		Software:     map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
 	}
+}
+
+// deviceKind is greedy.DeviceKind of d, or "" for nil.
+func deviceKind(d gpu.Ops) string {
+	if d == nil {
+		return ""
+	}
+	return greedy.DeviceKind(d)
+}
+
+// deviceFlag is the --device value of a recorded device kind.
+func deviceFlag(kind string) string {
+	if kind == "" {
+		return "cpu"
+	}
+	return kind
 }
 
 func manifestExists(dir string) bool {
@@ -186,6 +206,7 @@ func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, err
 		{"training functions", man.NTrain, want.NTrain}, {"data hash", man.DataHash, want.DataHash},
 		{"seed", man.Seed, want.Seed}, {"inputs", man.Inputs, want.Inputs}, {"T", man.T, want.T},
 		{"random length", man.RandomLength, want.RandomLength}, {"learning rate", man.LearningRate, want.LearningRate},
+		{"--device", deviceFlag(man.Device), deviceFlag(want.Device)},
 	} {
 		if f.got != f.want {
 			return nil, fmt.Errorf("banert: %w %s: it was trained with %s %v, this run asks for %v", greedy.ErrCannotResume, dir, f.name, f.got, f.want)

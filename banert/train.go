@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -41,6 +42,14 @@ type Config struct {
 	// the training time of all epochs so far (resumed ones included) reaches
 	// it; Resume with a larger budget continues the run.
 	MaxSeconds float64
+	// Device, if set, evaluates the unrolled loss with its array operations
+	// (DeviceLoss: the device must implement gpu.NetOps) instead of the
+	// gorgonia graph: the trajectory and the network's activations stay on
+	// the device, its allocator meters them, and the parameters and Adam
+	// stay float64 on the host. Deblurring with Huber-TV or no regularizer
+	// and the 3-input network only. The manifest records the device's kind
+	// and a resume must use the same.
+	Device gpu.Ops
 	// Stop, if set, is asked before every epoch; when it returns true the
 	// run ends there with greedy.ErrInterrupted, its checkpoint complete
 	// up to the previous epoch (Resume continues it).
@@ -126,11 +135,28 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	res := &Result{Method: &Method{Net: net, Label: label(cfg.T, cfg.Inputs)}, History: man.History}
 
 	var tg *TrainingGraph
+	var dl *DeviceLoss
 	defer func() {
 		if tg != nil {
 			tg.Close()
 		}
+		if dl != nil {
+			dl.Close()
+		}
 	}()
+	if cfg.Device != nil {
+		if err := CheckDevice(cfg.Device, o, cfg.Inputs); err != nil {
+			return nil, err
+		}
+		ops := cfg.Device.(gpu.NetOps)
+		maxT := cfg.T
+		if cfg.RandomLength {
+			maxT = 2*cfg.T - 1
+		}
+		if dl, err = NewDeviceLoss(ops, o, maxT, cfg.Inputs, 1); err != nil {
+			return nil, err
+		}
+	}
 	grad := make([]float64, len(net.Theta))
 	for epoch := len(man.History); epoch < cfg.Epochs; epoch++ {
 		if cfg.Stop != nil && cfg.Stop() {
@@ -143,6 +169,15 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 			length := cfg.T
 			if cfg.RandomLength {
 				length += rng.IntN(cfg.T)
+			}
+			if dl != nil {
+				loss, err := deviceLossAndGradient(dl, o, length, k, net.Theta, grad)
+				if err != nil {
+					return nil, fmt.Errorf("banert: epoch %d, function %d: %w", epoch+1, k, err)
+				}
+				sum += loss
+				opt.step(net.Theta, grad)
+				continue
 			}
 			if tg == nil || tg.T != length {
 				if tg != nil {
@@ -203,15 +238,34 @@ func lossAndGradient(tg *TrainingGraph, k int, theta, grad []float64) (float64, 
 	if err := tg.Gradient(grad); err != nil {
 		return 0, err
 	}
+	if err := checkFinite(loss, grad); err != nil {
+		return 0, err
+	}
+	return loss, nil
+}
+
+// deviceLossAndGradient evaluates the device loss of length iterations on
+// function k with parameters theta.
+func deviceLossAndGradient(dl *DeviceLoss, o *problem.Objective, length, k int, theta, grad []float64) (float64, error) {
+	hw, m := o.ImageLen(), o.DataLen()
+	loss, err := dl.Eval(length, theta, o.X0[k*hw:(k+1)*hw], o.Y[k*m:(k+1)*m], grad)
+	if err != nil {
+		return 0, err
+	}
+	return loss, checkFinite(loss, grad)
+}
+
+// checkFinite reports a loss or gradient that is not finite as divergence.
+func checkFinite(loss float64, grad []float64) error {
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return 0, fmt.Errorf("unrolled loss is %g: training diverged; try a smaller learning rate", loss)
+		return fmt.Errorf("unrolled loss is %g: training diverged; try a smaller learning rate", loss)
 	}
 	for _, g := range grad {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return 0, fmt.Errorf("gradient of the unrolled loss is not finite: training diverged; try a smaller learning rate")
+			return fmt.Errorf("gradient of the unrolled loss is not finite: training diverged; try a smaller learning rate")
 		}
 	}
-	return loss, nil
+	return nil
 }
 
 // label is the method name of a network trained with T iterations.

@@ -162,9 +162,6 @@ func openDevice(cfg Config, trainer string) (gpu.Ops, gpu.Device, error) {
 	if cfg.Device == "cpu" {
 		return nil, gpu.CPU(), nil
 	}
-	if trainer == Banert {
-		return nil, nil, fmt.Errorf("bench: Banert training runs on the CPU only (its gorgonia graph has no device path); measure it with device cpu, or measure greedy and unrolled on %s", cfg.Device)
-	}
 	d, err := gpu.Open(cfg.Device)
 	if err != nil {
 		return nil, nil, fmt.Errorf("bench: %w", err)
@@ -172,6 +169,9 @@ func openDevice(cfg Config, trainer string) (gpu.Ops, gpu.Device, error) {
 	ops, ok := d.(gpu.Ops)
 	if !ok {
 		return nil, nil, fmt.Errorf("bench: device %s has no array operations to train on", d.Name())
+	}
+	if _, ok := d.(gpu.NetOps); trainer == Banert && !ok {
+		return nil, nil, fmt.Errorf("bench: device %s has no network operations for Banert training; measure it with device cpu", d.Name())
 	}
 	return ops, d, nil
 }
@@ -230,7 +230,11 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 	case Unrolled:
 		err = measureUnrolled(&row, o, T, cfg, heap, ops)
 	case Banert:
-		err = measureBanert(&row, o, T, cfg, heap)
+		if ops != nil {
+			err = measureBanertOn(&row, o, T, cfg, heap, ops.(gpu.NetOps))
+		} else {
+			err = measureBanert(&row, o, T, cfg, heap)
+		}
 	default:
 		err = fmt.Errorf("bench: unknown trainer %q: use %s", trainer, strings.Join(Trainers, ", "))
 	}
@@ -372,6 +376,40 @@ func measureBanert(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 		heap.sample()
 	}
 	row.HeldBytes = tracked
+	row.SecondsPerStep = row.Seconds / float64(o.N)
+	return nil
+}
+
+// measureBanertOn is measureBanert with the unrolled loss on a device
+// (banert.DeviceLoss, its reverse pass instead of the graph): every buffer
+// comes from the device's allocator.
+func measureBanertOn(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter, ops gpu.NetOps) error {
+	if err := banert.CheckDevice(ops, o, cfg.BanertInputs); err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	dl, err := banert.NewDeviceLoss(ops, o, T, cfg.BanertInputs, 1)
+	if err != nil {
+		return fmt.Errorf("bench: %w", err)
+	}
+	defer dl.Close()
+	net, err := banert.NewNetwork(cfg.BanertInputs, uint64(cfg.Seed))
+	if err != nil {
+		return err
+	}
+	row.Batch = 1
+	row.Device = ops.Name()
+	grad := make([]float64, len(net.Theta))
+	hw, m := o.ImageLen(), o.DataLen()
+	for pass := 0; pass < 2; pass++ {
+		began := time.Now()
+		for k := 0; k < o.N; k++ {
+			if _, err := dl.Eval(T, net.Theta, o.X0[k*hw:(k+1)*hw], o.Y[k*m:(k+1)*m], grad); err != nil {
+				return fmt.Errorf("bench: banert on %s: %w", ops.Name(), err)
+			}
+		}
+		row.Seconds = time.Since(began).Seconds()
+		heap.sample()
+	}
 	row.SecondsPerStep = row.Seconds / float64(o.N)
 	return nil
 }

@@ -65,9 +65,16 @@ func runTrainBanert(env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(man.History), *epochs)
 		}
 	}
+	pf.acceptsOps = true
 	prob, train, _, err := pf.build()
 	if err != nil {
 		return err
+	}
+	if pf.deviceOps != nil {
+		if err := banert.CheckDevice(pf.deviceOps, train, *inputs); err != nil {
+			return usagef("--device %s: %v", pf.Device, err)
+		}
+		fmt.Fprintf(env.Stdout, "on %s (float%d): the unrolled loss and its gradient by a reverse pass on the device's network operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())
 	}
 	fmt.Fprintf(env.Stdout, "training Banert (%d inputs, %d parameters, T = %d) on %d %s functions (%d×%d, L = %.4g) → %s\n",
 		*inputs, banert.NumParams(*inputs), *T, train.N, prob.Name, prob.H, prob.W, train.L, *out)
@@ -78,7 +85,7 @@ func runTrainBanert(env *Env, args []string) error {
 	cfg := banert.Config{
 		Stop:       intr.Stop,
 		MaxSeconds: *maxMinutes * 60, Inputs: *inputs, T: *T, RandomLength: *randomLength, Epochs: *epochs, LearningRate: *lr,
-		Seed: uint64(pf.Seed), Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train),
+		Seed: uint64(pf.Seed), Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train), Device: pf.deviceOps,
 		Progress: func(e banert.EpochInfo) {
 			fmt.Fprintf(env.Stdout, "%6d %16.8g %10.2f %12.4f\n", e.Epoch, e.MeanLoss, e.Seconds, e.StepSeconds)
 		},

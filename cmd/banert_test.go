@@ -2,9 +2,12 @@ package cmd
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/banert"
 )
 
 func TestTrainBanertThenApply(t *testing.T) {
@@ -29,5 +32,42 @@ func TestTrainBanertThenApply(t *testing.T) {
 	}
 	if code := Main([]string{"train", "banert", "--size", "8", "--banert-inputs", "5", "--out", dir + "x"}, &out, &errb); code != 2 {
 		t.Errorf("--banert-inputs 5: exit %d, want 2", code)
+	}
+}
+
+// TestTrainBanertOnDevice trains through --device (the CPU device's reverse
+// pass): the manifest records the device, the parameters equal the graph's
+// run to 1e-9 relative, and resuming without --device is refused.
+func TestTrainBanertOnDevice(t *testing.T) {
+	dir := t.TempDir()
+	var thetas [2][]float64
+	for i, dev := range []string{"cpu", testOpsDevice} {
+		out := filepath.Join(dir, dev)
+		var o, errb bytes.Buffer
+		args := []string{"train", "banert", "--size", "10", "--n-train", "2", "--T", "2", "--epochs", "2", "--device", dev, "--out", out}
+		if code := Main(args, &o, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		m, man, err := banert.Load(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[string]string{"cpu": "", testOpsDevice: "host"}[dev]; man.Device != want {
+			t.Errorf("manifest device %q, want %q", man.Device, want)
+		}
+		thetas[i] = m.Net.Theta
+	}
+	var diff, scale float64
+	for i, v := range thetas[0] {
+		diff = math.Max(diff, math.Abs(thetas[1][i]-v))
+		scale = math.Max(scale, math.Abs(v))
+	}
+	if diff > 1e-9*scale {
+		t.Errorf("device-trained parameters differ from the graph's by %.3g (relative)", diff/scale)
+	}
+	var o, errb bytes.Buffer
+	args := []string{"train", "banert", "--size", "10", "--n-train", "2", "--T", "2", "--epochs", "3", "--resume", "--out", filepath.Join(dir, testOpsDevice)}
+	if code := Main(args, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--device") {
+		t.Errorf("resume of a device run without --device: exit %d, want 2 naming --device: %s", code, errb.String())
 	}
 }

@@ -73,21 +73,43 @@ func TestBenchMemoryChildAndDevice(t *testing.T) {
 	}
 }
 
-// TestBenchMemoryOnHostDevice runs bench memory with greedy and unrolled on
-// the host device in this process: the table prints the device allocator's
-// ratios, and Banert on a device exits 2.
+// TestBenchMemoryOnHostDevice runs bench memory with greedy, unrolled and
+// Banert on the host device in this process: the table prints the device
+// allocator's ratios and a Banert row from the allocator, and the 4-input
+// Banert network on a device exits 2.
 func TestBenchMemoryOnHostDevice(t *testing.T) {
 	var out, errb bytes.Buffer
+	dir := t.TempDir()
 	args := []string{"bench", "memory", "--device", "host", "--in-process", "--T", "1,2", "--size", "12", "--n-train", "2",
-		"--epochs", "1", "--greedy-evals", "2", "--out", t.TempDir()}
+		"--epochs", "1", "--greedy-evals", "2", "--out", dir}
 	if code := Main(args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	var rep bench.Report
+	b, err := os.ReadFile(filepath.Join(dir, "memory.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &rep); err != nil {
+		t.Fatal(err)
+	}
+	var banertRows int
+	for _, r := range rep.Rows {
+		if r.Trainer == bench.Banert {
+			banertRows++
+			if !r.Allocator || r.DevicePeak <= 0 || r.HeldBytes != r.DevicePeak {
+				t.Errorf("banert row T = %d not from the allocator: %+v", r.T, r)
+			}
+		}
+	}
+	if banertRows != 2 {
+		t.Errorf("%d banert rows, want 2 (T = 1, 2)", banertRows)
 	}
 	if !strings.Contains(out.String(), "greedy(2)/unrolled(2)") || !strings.Contains(out.String(), "device allocator") {
 		t.Errorf("no allocator ratio in the table:\n%s", out.String())
 	}
 	errb.Reset()
-	if code := Main([]string{"bench", "memory", "--device", "host", "--trainers", "banert"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "Banert") {
-		t.Errorf("banert on a device: exit %d: %s", code, errb.String())
+	if code := Main([]string{"bench", "memory", "--device", "host", "--trainers", "banert", "--banert-inputs", "4"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--banert-inputs 3") {
+		t.Errorf("4-input banert on a device: exit %d: %s", code, errb.String())
 	}
 }

@@ -42,7 +42,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
 	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
 	fs.Float64Var(&p.Alpha, "alpha", 0, "regularizer weight α (0: the problem's own; L follows it)")
-	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; host (the device code path, gpu.Ops, on the CPU in float64: train greedy and train unroll); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
+	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
 }
 
 func (p *problemFlags) validate() error {
@@ -56,8 +56,8 @@ func (p *problemFlags) validate() error {
 		}
 		ops, ok := d.(gpu.Ops)
 		if !p.acceptsOps || !ok {
-			return usagef("--device %s: only `l2o train greedy`, `l2o train unroll`, `l2o apply` and `l2o eval` (its learned methods) run on a device in this version (ps, pp, pc-k, pc terms on deblurring); "+
-				"Banert training and the classical methods run on the CPU: use --device cpu", p.Device)
+			return usagef("--device %s: only `l2o train greedy`, `l2o train unroll`, `l2o train banert`, `l2o apply` and `l2o eval` (its learned methods) run on a device in this version (ps, pp, pc-k, pc terms and the 3-input Banert network on deblurring); "+
+				"the classical methods run on the CPU: use --device cpu", p.Device)
 		}
 		p.deviceOps = ops
 	}

@@ -1,0 +1,218 @@
+package banert
+
+import (
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// graphLossAndGradient evaluates the gorgonia training graph on function k.
+func graphLossAndGradient(t *testing.T, o *problem.Objective, T, k int, theta []float64) (float64, []float64) {
+	t.Helper()
+	tg, err := BuildTrainingGraph(o, T, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	grad := make([]float64, len(theta))
+	loss, err := lossAndGradient(tg, k, theta, grad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return loss, grad
+}
+
+func maxRelDiff(a, b []float64) float64 {
+	var d, s float64
+	for i := range a {
+		d = math.Max(d, math.Abs(a[i]-b[i]))
+		s = math.Max(s, math.Abs(b[i]))
+	}
+	return d / s
+}
+
+// The device loss's value and hand-written reverse pass agree with the
+// gorgonia graph's autodiff, for one function at a time (as training runs)
+// and for a batch (the sum), at a random network and after the safeguard
+// is active.
+func TestDeviceLossMatchesGraph(t *testing.T) {
+	const T, size = 3, 10
+	for _, reg := range []string{"huber-tv", "least-squares"} {
+		o := tinyObjective(t, 2, size, false)
+		if reg == "least-squares" {
+			o.Alpha = 0
+		}
+		net, err := NewNetwork(3, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hw := o.ImageLen()
+		var wantSum float64
+		wantGrad := make([]float64, len(net.Theta))
+		for k := 0; k < o.N; k++ {
+			want, wg := graphLossAndGradient(t, o, T, k, net.Theta)
+			wantSum += want
+			for i := range wg {
+				wantGrad[i] += wg[i]
+			}
+			d, err := NewDeviceLoss(gpu.CPU(), o, T+2, 3, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			grad := make([]float64, len(net.Theta))
+			got, err := d.Eval(T, net.Theta, o.X0[k*hw:(k+1)*hw], o.Y[k*hw:(k+1)*hw], grad)
+			d.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := relErr(got, want); e > 1e-11 {
+				t.Errorf("%s, function %d: loss %.15g, graph %.15g (relative %.2g)", reg, k, got, want, e)
+			}
+			if e := maxRelDiff(grad, wg); e > 1e-8 {
+				t.Errorf("%s, function %d: gradient differs from the graph's by %.3g (max-norm relative)", reg, k, e)
+			}
+			// Per block, so a wrong layer shows even when its gradient is
+			// small; conv1's and conv2's biases have zero gradient (the
+			// instance norm after them removes any constant), so their
+			// blocks are compared against the whole gradient's scale.
+			got1, want1 := &Network{Inputs: 3, Theta: grad}, &Network{Inputs: 3, Theta: wg}
+			for i, b := range Layout(3) {
+				e := maxRelDiff(got1.Block(i), want1.Block(i))
+				if b.Name == "conv1.bias" || b.Name == "conv2.bias" {
+					e *= maxAbs(want1.Block(i)) / maxAbs(wg)
+				}
+				if e > 1e-7 {
+					t.Errorf("%s, function %d: gradient of %s differs from the graph's by %.3g", reg, k, b.Name, e)
+				}
+			}
+		}
+		d, err := NewDeviceLoss(gpu.CPU(), o, T, 3, o.N)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grad := make([]float64, len(net.Theta))
+		got, err := d.Eval(T, net.Theta, o.X0, o.Y, grad)
+		d.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := relErr(got, wantSum); e > 1e-11 {
+			t.Errorf("%s, batch of %d: loss %.15g, graph sum %.15g", reg, o.N, got, wantSum)
+		}
+		if e := maxRelDiff(grad, wantGrad); e > 1e-8 {
+			t.Errorf("%s, batch of %d: gradient differs from the graphs' sum by %.3g", reg, o.N, e)
+		}
+	}
+}
+
+// In float32 (the CUDA device's precision, on the host) the loss and
+// gradient stay close to float64's.
+func TestDeviceLossFloat32(t *testing.T) {
+	const T, size = 4, 16
+	o := tinyObjective(t, 1, size, false)
+	net, err := NewNetwork(3, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eval := func(ops gpu.NetOps) (float64, []float64) {
+		d, err := NewDeviceLoss(ops, o, T, 3, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer d.Close()
+		grad := make([]float64, len(net.Theta))
+		loss, err := d.Eval(T, net.Theta, o.X0, o.Y, grad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return loss, grad
+	}
+	l64, g64 := eval(gpu.CPU())
+	l32, g32 := eval(gpu.Host32())
+	if e := relErr(l32, l64); e > 1e-5 {
+		t.Errorf("float32 loss %.9g, float64 %.9g (relative %.2g)", l32, l64, e)
+	}
+	if e := maxRelDiff(g32, g64); e > 1e-3 {
+		t.Errorf("float32 gradient differs from float64's by %.3g", e)
+	}
+	t.Logf("float32 against float64: loss %.2g, gradient %.2g (relative)", relErr(l32, l64), maxRelDiff(g32, g64))
+}
+
+func TestDeviceLossBadInput(t *testing.T) {
+	o := tinyObjective(t, 1, 8, false)
+	if _, err := NewDeviceLoss(gpu.CPU(), o, 3, 4, 1); err == nil || !strings.Contains(err.Error(), "--device cpu") {
+		t.Errorf("4 inputs on a device: %v, want an error naming --device cpu", err)
+	}
+	d, err := NewDeviceLoss(gpu.CPU(), o, 3, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	net, _ := NewNetwork(3, 1)
+	grad := make([]float64, len(net.Theta))
+	if _, err := d.Eval(4, net.Theta, o.X0, o.Y, grad); err == nil {
+		t.Error("T = 4 on a loss built for 3 returned nil")
+	}
+	net.Theta[7] = math.NaN()
+	if _, err := d.Eval(2, net.Theta, o.X0, o.Y, grad); err == nil || !strings.Contains(err.Error(), "not finite") {
+		t.Errorf("NaN parameter: %v", err)
+	}
+}
+
+// Training on a device follows the graph's training (same Adam steps, the
+// same order and random lengths) to rounding; a device run resumes
+// bitwise and refuses to resume on the graph.
+func TestTrainOnDevice(t *testing.T) {
+	o := tinyObjective(t, 2, 8, false)
+	dir := t.TempDir()
+	cfg := Config{T: 2, Epochs: 3, Seed: 5, RandomLength: true, Problem: "deblur", DataHash: "h"}
+	graph, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := cfg
+	dev.Device = gpu.CPU()
+	straight, err := Train(o, dev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := maxRelDiff(straight.Method.Net.Theta, graph.Method.Net.Theta); e > 1e-9 {
+		t.Errorf("after 6 Adam steps the device's parameters differ from the graph's by %.3g", e)
+	}
+	for i, h := range graph.History {
+		if e := relErr(straight.History[i].MeanLoss, h.MeanLoss); e > 1e-9 {
+			t.Errorf("epoch %d: device mean loss %.15g, graph %.15g", i+1, straight.History[i].MeanLoss, h.MeanLoss)
+		}
+	}
+	part := dev
+	part.Epochs, part.Dir = 2, filepath.Join(dir, "dev")
+	if _, err := Train(o, part); err != nil {
+		t.Fatal(err)
+	}
+	onGraph := part
+	onGraph.Device, onGraph.Epochs, onGraph.Resume = nil, 3, true
+	if _, err := Train(o, onGraph); err == nil || !strings.Contains(err.Error(), "--device") {
+		t.Errorf("resuming a device run on the graph: %v, want a refusal naming --device", err)
+	}
+	part.Epochs, part.Resume = 3, true
+	resumed, err := Train(o, part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range straight.Method.Net.Theta {
+		if resumed.Method.Net.Theta[i] != v {
+			t.Fatalf("parameter %d: resumed %g, uninterrupted %g", i, resumed.Method.Net.Theta[i], v)
+		}
+	}
+	_, man, err := Load(part.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if man.Device != "host" {
+		t.Errorf("manifest device %q, want host", man.Device)
+	}
+}

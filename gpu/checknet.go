@@ -1,0 +1,299 @@
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/greedyl2o/greedyl2o/mconv"
+)
+
+// CheckNetOps tests a NetOps implementation on random data of shape s, to
+// relative tolerance tol (1e-12 for float64 devices, 1e-5 for float32): MConv
+// against mconv.Forward (with and without bias), the adjoint identities
+// ⟨y, w⋆x⟩ = ⟨MConvAdjointInput(y), x⟩ = ⟨MConvAdjointWeights(x, y), w⟩, the
+// bias adjoint against the channel sums, and PlaneDots, PlaneCombine (with
+// and without z and constants, in place), LeakyMask and CopyPlanes against
+// host arithmetic. It returns every failure, joined, or nil.
+func CheckNetOps(d NetOps, s mconv.Shape, tol float64) error {
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("gpu: check net ops: %w", err)
+	}
+	c := &opsCheck{d: d, tol: tol, rng: rand.New(rand.NewPCG(11, uint64(s.InputLen())))}
+	defer c.free()
+	n := &netCheck{opsCheck: c, d: d, s: s}
+	for _, f := range []func() error{n.convolution, n.planes, n.leaky, n.copies} {
+		if err := f(); err != nil {
+			c.errs = append(c.errs, err)
+		}
+	}
+	return errors.Join(c.errs...)
+}
+
+type netCheck struct {
+	*opsCheck
+	d NetOps
+	s mconv.Shape
+}
+
+func (c *netCheck) convolution() error {
+	s := c.s
+	x, xb, err := c.random(s.InputLen())
+	if err != nil {
+		return err
+	}
+	w, wb, err := c.random(s.WeightLen())
+	if err != nil {
+		return err
+	}
+	bias, bb, err := c.random(s.Cout)
+	if err != nil {
+		return err
+	}
+	y, yb, err := c.random(s.OutputLen())
+	if err != nil {
+		return err
+	}
+	out, err := c.zeros(s.OutputLen())
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, withBias := range []bool{true, false} {
+		want := make([]float64, s.OutputLen())
+		var bv []float64
+		var bbuf Buffer
+		if withBias {
+			bv, bbuf = bias, bb
+		}
+		if err := mconv.Forward(want, x, w, bv, s); err != nil {
+			return err
+		}
+		if err := c.d.MConv(out, xb, wb, bbuf, s); err != nil {
+			return fmt.Errorf("mconv: %w", err)
+		}
+		got, err := c.read(out)
+		if err != nil {
+			return err
+		}
+		errs = append(errs, c.closeVec(fmt.Sprintf("mconv (bias %v) against mconv.Forward", withBias), got, want))
+	}
+	wx, err := c.read(out) // w ⋆ x without bias
+	if err != nil {
+		return err
+	}
+	xa, err := c.zeros(s.InputLen())
+	if err != nil {
+		return err
+	}
+	if err := c.d.MConvAdjointInput(xa, yb, wb, s); err != nil {
+		return fmt.Errorf("mconv adjoint input: %w", err)
+	}
+	aty, err := c.read(xa)
+	if err != nil {
+		return err
+	}
+	errs = append(errs, c.adjoint("mconv and its input adjoint", y, wx, aty, x))
+	gw, err := c.zeros(s.WeightLen())
+	if err != nil {
+		return err
+	}
+	gb, err := c.zeros(s.Cout)
+	if err != nil {
+		return err
+	}
+	if err := c.d.MConvAdjointWeights(gw, gb, xb, yb, s); err != nil {
+		return fmt.Errorf("mconv adjoint weights: %w", err)
+	}
+	gwv, err := c.read(gw)
+	if err != nil {
+		return err
+	}
+	errs = append(errs, c.adjoint("mconv and its weight adjoint", y, wx, gwv, w))
+	gbv, err := c.read(gb)
+	if err != nil {
+		return err
+	}
+	hw := s.H * s.W
+	sums := make([]float64, s.Cout)
+	for n := 0; n < s.N; n++ {
+		for o := 0; o < s.Cout; o++ {
+			for _, v := range y[(n*s.Cout+o)*hw : (n*s.Cout+o+1)*hw] {
+				sums[o] += v
+			}
+		}
+	}
+	errs = append(errs, c.closeVec("mconv bias adjoint against channel sums", gbv, sums))
+	return errors.Join(errs...)
+}
+
+// planes checks PlaneDots and PlaneCombine on the input's N·Cin planes.
+func (c *netCheck) planes() error {
+	s := c.s
+	planes, hw := s.N*s.Cin, s.H*s.W
+	x, xb, err := c.random(planes * hw)
+	if err != nil {
+		return err
+	}
+	z, zb, err := c.random(planes * hw)
+	if err != nil {
+		return err
+	}
+	coef := func() []float64 {
+		v := make([]float64, planes)
+		for i := range v {
+			v[i] = 2*c.rng.Float64() - 1
+		}
+		return v
+	}
+	a, b, k := coef(), coef(), coef()
+	var errs []error
+	dots, sums := make([]float64, planes), make([]float64, planes)
+	if err := c.d.PlaneDots(dots, xb, zb, hw); err != nil {
+		return fmt.Errorf("plane dots: %w", err)
+	}
+	if err := c.d.PlaneDots(sums, xb, nil, hw); err != nil {
+		return fmt.Errorf("plane sums: %w", err)
+	}
+	wantDots, wantSums := make([]float64, planes), make([]float64, planes)
+	for p := 0; p < planes; p++ {
+		wantDots[p] = dot(x[p*hw:(p+1)*hw], z[p*hw:(p+1)*hw])
+		for _, v := range x[p*hw : (p+1)*hw] {
+			wantSums[p] += v
+		}
+	}
+	errs = append(errs, c.closeVec("plane dots", dots, wantDots), c.closeVec("plane sums", sums, wantSums))
+
+	want := make([]float64, planes*hw)
+	for p := 0; p < planes; p++ {
+		for i := p * hw; i < (p+1)*hw; i++ {
+			want[i] = a[p]*x[i] + b[p]*z[i] + k[p]
+		}
+	}
+	out, err := c.zeros(planes * hw)
+	if err != nil {
+		return err
+	}
+	if err := c.d.PlaneCombine(out, a, xb, b, zb, k, hw); err != nil {
+		return fmt.Errorf("plane combine: %w", err)
+	}
+	got, err := c.read(out)
+	if err != nil {
+		return err
+	}
+	errs = append(errs, c.closeVec("plane combine a·x + b·z + c", got, want))
+	// In place on z, without constants: z ← a·x + b·z.
+	for p := 0; p < planes; p++ {
+		for i := p * hw; i < (p+1)*hw; i++ {
+			want[i] = a[p]*x[i] + b[p]*z[i]
+		}
+	}
+	if err := c.d.PlaneCombine(zb, a, xb, b, zb, nil, hw); err != nil {
+		return fmt.Errorf("plane combine in place: %w", err)
+	}
+	if got, err = c.read(zb); err != nil {
+		return err
+	}
+	errs = append(errs, c.closeVec("plane combine in place (y = z)", got, want))
+	// In place on x, without z: x ← a·x + c.
+	for p := 0; p < planes; p++ {
+		for i := p * hw; i < (p+1)*hw; i++ {
+			want[i] = a[p]*x[i] + k[p]
+		}
+	}
+	if err := c.d.PlaneCombine(xb, a, xb, nil, nil, k, hw); err != nil {
+		return fmt.Errorf("plane combine without z: %w", err)
+	}
+	if got, err = c.read(xb); err != nil {
+		return err
+	}
+	errs = append(errs, c.closeVec("plane combine a·x + c in place", got, want))
+	return errors.Join(errs...)
+}
+
+func (c *netCheck) leaky() error {
+	n := c.s.InputLen()
+	x, xb, err := c.random(n)
+	if err != nil {
+		return err
+	}
+	u, ub, err := c.random(n)
+	if err != nil {
+		return err
+	}
+	const slope = 0.2
+	want := make([]float64, n)
+	for i, v := range x {
+		want[i] = u[i]
+		if !(v > 0) {
+			want[i] = slope * u[i]
+		}
+	}
+	out, err := c.zeros(n)
+	if err != nil {
+		return err
+	}
+	if err := c.d.LeakyMask(out, xb, ub, slope); err != nil {
+		return fmt.Errorf("leaky mask: %w", err)
+	}
+	got, err := c.read(out)
+	if err != nil {
+		return err
+	}
+	e1 := c.closeVec("leaky mask", got, want)
+	for i, v := range x {
+		want[i] = v
+		if !(v > 0) {
+			want[i] = slope * v
+		}
+	}
+	if err := c.d.LeakyMask(xb, xb, xb, slope); err != nil {
+		return fmt.Errorf("leaky relu in place: %w", err)
+	}
+	if got, err = c.read(xb); err != nil {
+		return err
+	}
+	return errors.Join(e1, c.closeVec("leaky relu in place", got, want))
+}
+
+// copies stacks the channels of N images into [N,Cin,H,W] and takes channel
+// Cin−1 out again.
+func (c *netCheck) copies() error {
+	s := c.s
+	hw, C := s.H*s.W, s.Cin
+	stack, err := c.zeros(s.InputLen())
+	if err != nil {
+		return err
+	}
+	want := make([]float64, s.InputLen())
+	var last []float64
+	for ch := 0; ch < C; ch++ {
+		v, b, err := c.random(s.N * hw)
+		if err != nil {
+			return err
+		}
+		if err := c.d.CopyPlanes(stack, ch, C, b, 0, 1, s.N, hw); err != nil {
+			return fmt.Errorf("copy planes into channel %d: %w", ch, err)
+		}
+		for n := 0; n < s.N; n++ {
+			copy(want[(n*C+ch)*hw:(n*C+ch+1)*hw], v[n*hw:(n+1)*hw])
+		}
+		last = v
+	}
+	got, err := c.read(stack)
+	if err != nil {
+		return err
+	}
+	e1 := c.closeVec("copy planes (stack channels)", got, want)
+	out, err := c.zeros(s.N * hw)
+	if err != nil {
+		return err
+	}
+	if err := c.d.CopyPlanes(out, 0, 1, stack, C-1, C, s.N, hw); err != nil {
+		return fmt.Errorf("copy planes out of channel %d: %w", C-1, err)
+	}
+	if got, err = c.read(out); err != nil {
+		return err
+	}
+	return errors.Join(e1, c.closeVec("copy planes (take a channel out)", got, last))
+}

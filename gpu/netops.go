@@ -1,0 +1,311 @@
+package gpu
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/mconv"
+)
+
+// NetOps are the operations of a small convolutional network (Banert et
+// al.'s learned optimizer: multi-channel convolutions, instance
+// normalisation, channel affine maps, leaky ReLU, a per-image safeguard)
+// on a device, on top of Ops. The per-plane operations take their
+// coefficients from host slices, one value per plane (a plane is one H·W
+// channel of one image, planes stored one after the other), and give their
+// reductions back in host slices; everything else stays on the device.
+// Both host devices and the CUDA device implement it.
+type NetOps interface {
+	Ops
+	// MConv writes y = w ⋆ x + bias: the multi-channel cross-correlation of
+	// mconv.Forward (stride 1, zero "same" padding); bias may be nil.
+	MConv(y, x, w, bias Buffer, s mconv.Shape) error
+	// MConvAdjointInput writes x, the adjoint of MConv in its input
+	// (mconv.AdjointInput).
+	MConvAdjointInput(x, y, w Buffer, s mconv.Shape) error
+	// MConvAdjointWeights writes gw, the adjoint of MConv in its weights at
+	// input x and output direction y, and gb (if not nil) the bias's: the
+	// sums of each output channel of y (mconv.AdjointWeights).
+	MConvAdjointWeights(gw, gb, x, y Buffer, s mconv.Shape) error
+	// PlaneDots writes vals[p] = Σ_i x_p[i]·y_p[i] for each of the
+	// len(vals) planes of hw values, accumulated in float64; y nil means
+	// the plane sums Σ_i x_p[i].
+	PlaneDots(vals []float64, x, y Buffer, hw int) error
+	// PlaneCombine writes y_p = a[p]·x_p + b[p]·z_p + c[p] for each of the
+	// len(a) planes of hw values. z and b may both be nil (no z term), c may
+	// be nil (no constant); y may be x or z.
+	PlaneCombine(y Buffer, a []float64, x Buffer, b []float64, z Buffer, c []float64, hw int) error
+	// LeakyMask writes dst = u where x > 0 and slope·u elsewhere: the leaky
+	// ReLU of x when u is x, and its transposed Jacobian at x applied to u
+	// otherwise. dst may be x or u.
+	LeakyMask(dst, x, u Buffer, slope float64) error
+	// CopyPlanes copies count planes of hw values: plane dstStart+i·dstStep
+	// of dst ← plane srcStart+i·srcStep of src, for i < count. It stacks an
+	// image batch into channel c of C (dstStart c, dstStep C, srcStep 1)
+	// and takes it out again. dst and src must differ.
+	CopyPlanes(dst Buffer, dstStart, dstStep int, src Buffer, srcStart, srcStep, count, hw int) error
+}
+
+var (
+	_ NetOps = CPU()
+	_ NetOps = Host32()
+)
+
+// float64s returns v as float64 values, and a function that writes values
+// changed in that slice back into v (nothing to do when F is float64).
+func float64s[F interface{ ~float32 | ~float64 }](v []F) ([]float64, func()) {
+	if f, ok := any(v).([]float64); ok {
+		return f, func() {}
+	}
+	f := make([]float64, len(v))
+	for i, x := range v {
+		f[i] = float64(x)
+	}
+	return f, func() {
+		for i, x := range f {
+			v[i] = F(x)
+		}
+	}
+}
+
+// mconvBuffers returns the values of the input, output and weight buffers of
+// a multi-channel convolution of shape s.
+func (d *hostOps[F]) mconvBuffers(op string, s mconv.Shape, x, y, w Buffer) ([]F, []F, []F, error) {
+	if err := s.Validate(); err != nil {
+		return nil, nil, nil, fmt.Errorf("gpu: %s %s: %w", d.name, op, err)
+	}
+	xv, err := d.values(x, s.InputLen(), op, "the input")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	yv, err := d.values(y, s.OutputLen(), op, "the output")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	wv, err := d.values(w, s.WeightLen(), op, "the weights")
+	return xv, yv, wv, err
+}
+
+// MConv implements NetOps.
+func (d *hostOps[F]) MConv(y, x, w, bias Buffer, s mconv.Shape) error {
+	xv, yv, wv, err := d.mconvBuffers("mconv", s, x, y, w)
+	if err != nil {
+		return err
+	}
+	var bf []float64
+	if bias != nil {
+		bv, err := d.values(bias, s.Cout, "mconv", "the bias")
+		if err != nil {
+			return err
+		}
+		bf, _ = float64s(bv)
+	}
+	xf, _ := float64s(xv)
+	wf, _ := float64s(wv)
+	yf, back := float64s(yv)
+	if err := mconv.Forward(yf, xf, wf, bf, s); err != nil {
+		return fmt.Errorf("gpu: %s mconv: %w", d.name, err)
+	}
+	back()
+	return nil
+}
+
+// MConvAdjointInput implements NetOps.
+func (d *hostOps[F]) MConvAdjointInput(x, y, w Buffer, s mconv.Shape) error {
+	xv, yv, wv, err := d.mconvBuffers("mconv adjoint input", s, x, y, w)
+	if err != nil {
+		return err
+	}
+	yf, _ := float64s(yv)
+	wf, _ := float64s(wv)
+	xf, back := float64s(xv)
+	if err := mconv.AdjointInput(xf, yf, wf, s); err != nil {
+		return fmt.Errorf("gpu: %s mconv adjoint input: %w", d.name, err)
+	}
+	back()
+	return nil
+}
+
+// MConvAdjointWeights implements NetOps.
+func (d *hostOps[F]) MConvAdjointWeights(gw, gb, x, y Buffer, s mconv.Shape) error {
+	xv, yv, wv, err := d.mconvBuffers("mconv adjoint weights", s, x, y, gw)
+	if err != nil {
+		return err
+	}
+	xf, _ := float64s(xv)
+	yf, _ := float64s(yv)
+	wf, backW := float64s(wv)
+	var bf []float64
+	backB := func() {}
+	if gb != nil {
+		bv, err := d.values(gb, s.Cout, "mconv adjoint weights", "the bias gradient")
+		if err != nil {
+			return err
+		}
+		bf, backB = float64s(bv)
+	}
+	if err := mconv.AdjointWeights(wf, bf, xf, yf, s); err != nil {
+		return fmt.Errorf("gpu: %s mconv adjoint weights: %w", d.name, err)
+	}
+	backW()
+	backB()
+	return nil
+}
+
+// planeValues returns the values of a buffer of planes·hw values.
+func (d *hostOps[F]) planeValues(b Buffer, planes, hw int, op, name string) ([]F, error) {
+	if planes < 1 || hw < 1 {
+		return nil, fmt.Errorf("gpu: %s %s: %d planes of %d values: both must be positive", d.name, op, planes, hw)
+	}
+	return d.values(b, planes*hw, op, name)
+}
+
+// PlaneDots implements NetOps.
+func (d *hostOps[F]) PlaneDots(vals []float64, x, y Buffer, hw int) error {
+	xv, err := d.planeValues(x, len(vals), hw, "plane dots", "the first buffer")
+	if err != nil {
+		return err
+	}
+	var yv []F
+	if y != nil {
+		if yv, err = d.values(y, len(xv), "plane dots", "the second buffer"); err != nil {
+			return err
+		}
+	}
+	for p := range vals {
+		var s float64
+		xs := xv[p*hw : (p+1)*hw]
+		if yv == nil {
+			for _, v := range xs {
+				s += float64(v)
+			}
+		} else {
+			ys := yv[p*hw : (p+1)*hw]
+			for i, v := range xs {
+				s += float64(v) * float64(ys[i])
+			}
+		}
+		vals[p] = s
+	}
+	return nil
+}
+
+// CheckCoefficients checks the lengths of NetOps.PlaneCombine's
+// coefficients for planes planes, for every device; op names the call.
+func CheckCoefficients(op string, planes int, b, c []float64, z Buffer) error {
+	if (b == nil) != (z == nil) {
+		return fmt.Errorf("gpu: %s: the z coefficients and z must both be given or both be nil", op)
+	}
+	if b != nil && len(b) != planes {
+		return fmt.Errorf("gpu: %s: %d z coefficients for %d planes", op, len(b), planes)
+	}
+	if c != nil && len(c) != planes {
+		return fmt.Errorf("gpu: %s: %d constants for %d planes", op, len(c), planes)
+	}
+	return nil
+}
+
+// PlaneCombine implements NetOps.
+func (d *hostOps[F]) PlaneCombine(y Buffer, a []float64, x Buffer, b []float64, z Buffer, c []float64, hw int) error {
+	planes := len(a)
+	if err := CheckCoefficients(d.name+" plane combine", planes, b, c, z); err != nil {
+		return err
+	}
+	yv, err := d.planeValues(y, planes, hw, "plane combine", "the output")
+	if err != nil {
+		return err
+	}
+	xv, err := d.values(x, len(yv), "plane combine", "x")
+	if err != nil {
+		return err
+	}
+	var zv []F
+	if z != nil {
+		if zv, err = d.values(z, len(yv), "plane combine", "z"); err != nil {
+			return err
+		}
+	}
+	for p := 0; p < planes; p++ {
+		ap, bp, cp := F(a[p]), F(0), F(0)
+		if b != nil {
+			bp = F(b[p])
+		}
+		if c != nil {
+			cp = F(c[p])
+		}
+		ys, xs := yv[p*hw:(p+1)*hw], xv[p*hw:(p+1)*hw]
+		if zv == nil {
+			for i, v := range xs {
+				ys[i] = ap*v + cp
+			}
+			continue
+		}
+		zs := zv[p*hw : (p+1)*hw]
+		for i, v := range xs {
+			ys[i] = ap*v + bp*zs[i] + cp
+		}
+	}
+	return nil
+}
+
+// LeakyMask implements NetOps.
+func (d *hostOps[F]) LeakyMask(dst, x, u Buffer, slope float64) error {
+	dv, xv, err := d.pair(dst, x, "leaky mask")
+	if err != nil {
+		return err
+	}
+	uv, err := d.values(u, len(xv), "leaky mask", "u")
+	if err != nil {
+		return err
+	}
+	sf := F(slope)
+	for i, v := range xv {
+		if v > 0 {
+			dv[i] = uv[i]
+		} else {
+			dv[i] = sf * uv[i]
+		}
+	}
+	return nil
+}
+
+// CopyPlanes implements NetOps.
+func (d *hostOps[F]) CopyPlanes(dst Buffer, dstStart, dstStep int, src Buffer, srcStart, srcStep, count, hw int) error {
+	if err := CheckPlaneCopy(d.name, dst, dstStart, dstStep, src, srcStart, srcStep, count, hw); err != nil {
+		return err
+	}
+	dv, err := d.values(dst, -1, "copy planes", "dst")
+	if err != nil {
+		return err
+	}
+	sv, err := d.values(src, -1, "copy planes", "src")
+	if err != nil {
+		return err
+	}
+	for i := 0; i < count; i++ {
+		p, q := dstStart+i*dstStep, srcStart+i*srcStep
+		copy(dv[p*hw:(p+1)*hw], sv[q*hw:(q+1)*hw])
+	}
+	return nil
+}
+
+// CheckPlaneCopy checks the arguments of NetOps.CopyPlanes against the
+// buffers' lengths, for every device.
+func CheckPlaneCopy(device string, dst Buffer, dstStart, dstStep int, src Buffer, srcStart, srcStep, count, hw int) error {
+	if dst == nil || src == nil {
+		return fmt.Errorf("gpu: %s copy planes: a buffer is nil", device)
+	}
+	if dst == src {
+		return fmt.Errorf("gpu: %s copy planes: dst and src are the same buffer", device)
+	}
+	if count < 1 || hw < 1 || dstStart < 0 || srcStart < 0 || dstStep < 0 || srcStep < 0 {
+		return fmt.Errorf("gpu: %s copy planes: %d planes of %d values from plane %d step %d to plane %d step %d: counts must be positive and starts and steps non-negative",
+			device, count, hw, srcStart, srcStep, dstStart, dstStep)
+	}
+	if last := dstStart + (count-1)*dstStep; (last+1)*hw > dst.Len() {
+		return fmt.Errorf("gpu: %s copy planes: plane %d of dst ends past its %d values", device, last, dst.Len())
+	}
+	if last := srcStart + (count-1)*srcStep; (last+1)*hw > src.Len() {
+		return fmt.Errorf("gpu: %s copy planes: plane %d of src ends past its %d values", device, last, src.Len())
+	}
+	return nil
+}

@@ -1,0 +1,63 @@
+package gpu
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/mconv"
+)
+
+func TestCheckNetOps(t *testing.T) {
+	for _, s := range []mconv.Shape{
+		{N: 1, Cin: 3, Cout: 4, H: 7, W: 9, K: 3},
+		{N: 2, Cin: 2, Cout: 3, H: 6, W: 5, K: 5},
+	} {
+		if err := CheckNetOps(CPU(), s, 1e-12); err != nil {
+			t.Errorf("cpu, %+v:\n%v", s, err)
+		}
+		if err := CheckNetOps(Host32(), s, 1e-5); err != nil {
+			t.Errorf("host32, %+v:\n%v", s, err)
+		}
+	}
+}
+
+// brokenWeights is the CPU device with a weight adjoint that forgets the
+// last output channel.
+type brokenWeights struct{ *HostDevice }
+
+func (b brokenWeights) MConvAdjointWeights(gw, gb, x, y Buffer, s mconv.Shape) error {
+	if err := b.HostDevice.MConvAdjointWeights(gw, gb, x, y, s); err != nil {
+		return err
+	}
+	v := gw.(*HostBuffer).Values()
+	clear(v[len(v)-s.Cin*s.K*s.K:])
+	return nil
+}
+
+func TestCheckNetOpsCatchesAWrongAdjoint(t *testing.T) {
+	err := CheckNetOps(brokenWeights{CPU()}, mconv.Shape{N: 1, Cin: 2, Cout: 3, H: 5, W: 5, K: 3}, 1e-12)
+	if err == nil || !strings.Contains(err.Error(), "weight adjoint") {
+		t.Fatalf("CheckNetOps with a wrong weight adjoint returned %v, want a weight adjoint failure", err)
+	}
+}
+
+func TestNetOpsRejectBadArguments(t *testing.T) {
+	d := CPU()
+	a, _ := d.Alloc(12)
+	b, _ := d.Alloc(8)
+	defer d.Free(a)
+	defer d.Free(b)
+	for name, err := range map[string]error{
+		"plane dots":          d.PlaneDots(make([]float64, 3), a, nil, 5),
+		"combine lengths":     d.PlaneCombine(a, []float64{1, 2}, a, []float64{1}, a, nil, 6),
+		"combine z without b": d.PlaneCombine(a, []float64{1, 2}, a, nil, a, nil, 6),
+		"copy past the end":   d.CopyPlanes(a, 2, 1, b, 0, 1, 2, 4),
+		"copy onto itself":    d.CopyPlanes(a, 0, 1, a, 1, 1, 1, 4),
+		"mconv":               d.MConv(a, b, a, nil, mconv.Shape{N: 1, Cin: 1, Cout: 1, H: 3, W: 4, K: 3}),
+		"leaky":               d.LeakyMask(a, b, a, 0.2),
+	} {
+		if err == nil {
+			t.Errorf("%s with bad arguments returned nil", name)
+		}
+	}
+}
