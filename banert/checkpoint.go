@@ -61,7 +61,7 @@ func newManifest(o *problem.Objective, cfg Config) *Manifest {
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Inputs: cfg.Inputs, NumParams: NumParams(cfg.Inputs), T: cfg.T, RandomLength: cfg.RandomLength,
 		LearningRate: cfg.LearningRate, Device: deviceKind(cfg.Device),
-		Software:     map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
+		Software: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
 	}
 }
 

@@ -82,8 +82,33 @@ func TestGreedyOnDeviceMeter(t *testing.T) {
 		t.Errorf("a step loss that leaks its buffers left %d bytes in use, want %d", in, want)
 	}
 	testOps.leak = false
-	if _, err := Measure(Banert, 2, cfg); err == nil || !strings.Contains(err.Error(), "CPU only") {
-		t.Errorf("Banert on a device: %v, want a CPU-only error", err)
+}
+
+// TestBanertOnDeviceMeter measures Banert training on a device: its
+// allocator counts the unrolled loss's buffers, which grow by exactly three
+// images (x^t, ∇f(x^t), Δ_t) per step of T, and gives them all back.
+func TestBanertOnDeviceMeter(t *testing.T) {
+	cfg := Config{Size: 12, NTrain: 2, Epochs: 1, Device: "counting-test"}
+	base := testOps.Stats().InUse // what other tests' leaking step losses left
+	var held [2]int64
+	for i, T := range []int{2, 5} {
+		row, err := Measure(Banert, T, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !row.Allocator || row.HeldBytes != row.DevicePeak || row.Batch != 1 {
+			t.Errorf("T = %d: row not from the allocator: %+v", T, row)
+		}
+		held[i] = row.HeldBytes
+	}
+	if got, want := held[1]-held[0], int64(3*3*12*12*8); got != want {
+		t.Errorf("Banert's device bytes grew by %d from T = 2 to 5, want %d (three images per step)", got, want)
+	}
+	if in := testOps.Stats().InUse - base; in != 0 {
+		t.Errorf("%d bytes still in use after Banert training", in)
+	}
+	if _, err := Measure(Banert, 2, Config{Size: 12, NTrain: 2, Epochs: 1, Device: "counting-test", BanertInputs: 4}); err == nil || !strings.Contains(err.Error(), "3-input") {
+		t.Errorf("4-input Banert on a device: %v, want an error naming the 3-input network", err)
 	}
 }
 
