@@ -9,13 +9,17 @@
 #   gpu.txt             nvidia-smi's GPU list
 #   test-cuda.txt       the CUDA tests: every kernel against the CPU, gpu.CheckOps
 #                       (adjoint pairs, cuFFT round trip and spectral convolution) up
-#                       to 96×96, and the greedy step loss at the paper's size
-#                       (N = 25, 96×96) against the CPU in float64
-#   memory-cuda/        bench memory --device cuda: greedy and unrolled training with
-#                       the device allocator as the one meter, cuMemGetInfo
-#   memory-host/        the same on the CPU's array operations (float64), one meter
+#                       to 96×96, gpu.CheckNetOps (Banert's network operations) at
+#                       32 channels of 96×96, the greedy step loss at the paper's size
+#                       (N = 25, 96×96) and Banert's unrolled loss (T = 10, 96×96)
+#                       against the CPU in float64
+#   memory-cuda/        bench memory --device cuda: greedy, unrolled and Banert training
+#                       with the device allocator as the one meter, cuMemGetInfo
+#   memory-host/        greedy and unrolled on the CPU's array operations (float64), one
+#                       meter (Banert's host rows take minutes per T: see docs/benchmarks.md)
 #   greedy-{cuda,cpu}.txt   a greedy M-PC training of 5 steps on 25 96×96 images
 #   unroll-{cuda,host,cpu}.txt  2 epochs of unrolled M-PC, T = 10 (cpu: the graph)
+#   banert-{cuda,cpu}.txt       1 epoch of Banert training on 5 functions, T = 10
 # and prints the per-step times to compare (goal: the greedy step ≥ 20× faster
 # on the GPU than on this project's 2-core CPU).
 set -euo pipefail
@@ -39,7 +43,7 @@ grep -q '^--- SKIP' "$OUT/test-cuda.txt" && { echo "gpu-check: CUDA tests skippe
 
 echo "== memory against T (one meter: the device allocator)"
 $L2O bench memory --device cuda --size 96 --n-train 25 --T 1,10,50,100,200 --out "$OUT/memory-cuda" | tee "$OUT/memory-cuda.txt"
-$L2O bench memory --device host --size 96 --n-train 25 --T 1,10,50,100,200 --out "$OUT/memory-host" | tee "$OUT/memory-host.txt"
+$L2O bench memory --device host --trainers greedy,unrolled --size 96 --n-train 25 --T 1,10,50,100,200 --out "$OUT/memory-host" | tee "$OUT/memory-host.txt"
 
 echo "== greedy M-PC step and unrolled Adam step, GPU against CPU"
 common=(--param m-pc --size 96 --n-train 25 --seed 1)
@@ -50,5 +54,9 @@ done
 for dev in cuda host cpu; do
 	rm -rf "$OUT/unroll-$dev"
 	$L2O train unroll "${common[@]}" --T 10 --batch 4 --epochs 2 --device "$dev" --out "$OUT/unroll-$dev" | tee "$OUT/unroll-$dev.txt"
+done
+for dev in cuda cpu; do
+	rm -rf "$OUT/banert-$dev"
+	$L2O train banert --size 96 --n-train 5 --seed 1 --T 10 --epochs 1 --device "$dev" --out "$OUT/banert-$dev" | tee "$OUT/banert-$dev.txt"
 done
 echo "gpu-check: done; results in $OUT"

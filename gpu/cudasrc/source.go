@@ -39,6 +39,10 @@ var Kernels = []Kernel{
 	{"l2o_mconv_adjoint_input", "x, y, w, N, Cin, Cout, H, W, K", "one thread per x value"},
 	{"l2o_mconv_adjoint_weights", "gw, x, y, N, Cin, Cout, H, W, K", "Cout·Cin·K·K blocks of BlockSize"},
 	{"l2o_mconv_adjoint_bias", "gb, y, N, Cout, HW", "Cout blocks of BlockSize"},
+	{"l2o_plane_dots", "vals, x, y, HW", "one block of BlockSize per plane; vals is double[planes]; y may be 0 (plane sums)"},
+	{"l2o_plane_combine", "y, coef, x, z, HW, total", "one thread per value; coef is (a, b, c) per plane; z may be 0"},
+	{"l2o_leaky_mask", "dst, x, u, slope, n", "one thread per value"},
+	{"l2o_copy_planes", "dst, src, dstStart, dstStep, srcStart, srcStep, HW, total", "one thread per copied value"},
 	{"l2o_ray_forward", "y, x, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image"},
 	{"l2o_ray_adjoint", "x, y, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image; x zeroed first"},
 }
@@ -452,6 +456,49 @@ __global__ void l2o_mconv_adjoint_bias(float *gb, const float *y, int N, int Cou
 	}
 	s = l2o_block_sum(s);
 	if (threadIdx.x == 0) gb[o] = (float)s;
+}
+
+/* ---- per-plane operations of the Banert network (gpu.NetOps) ----
+   A plane is one HW channel of one image; planes are stored one after the other. */
+
+/* vals[p] = sum_i x[p,i] y[p,i] (y == 0: sum_i x[p,i]), in double; block p. */
+__global__ void l2o_plane_dots(double *vals, const float *x, const float *y, int HW) {
+	int p = blockIdx.x;
+	const float *xp = x + (size_t)p * HW;
+	const float *yp = y ? y + (size_t)p * HW : 0;
+	double s = 0.0;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x)
+		s += yp ? (double)xp[i] * (double)yp[i] : (double)xp[i];
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) vals[p] = s;
+}
+
+/* y[p,i] = a_p x[p,i] + b_p z[p,i] + c_p with (a_p, b_p, c_p) = coef[3p..3p+2];
+   no z term when z == 0. y may be x or z. */
+__global__ void l2o_plane_combine(float *y, const float *coef, const float *x, const float *z, int HW, int total) {
+	int idx = l2o_index();
+	if (idx >= total) return;
+	const float *c = coef + 3 * (idx / HW);
+	float v = c[0] * x[idx] + c[2];
+	if (z) v += c[1] * z[idx];
+	y[idx] = v;
+}
+
+/* dst = u where x > 0 and slope u elsewhere; dst may be x or u. */
+__global__ void l2o_leaky_mask(float *dst, const float *x, const float *u, float slope, int n) {
+	int idx = l2o_index();
+	if (idx >= n) return;
+	float v = u[idx];
+	dst[idx] = x[idx] > 0.f ? v : slope * v;
+}
+
+/* Plane dstStart + i dstStep of dst = plane srcStart + i srcStep of src. */
+__global__ void l2o_copy_planes(float *dst, const float *src, int dstStart, int dstStep,
+		int srcStart, int srcStep, int HW, int total) {
+	int idx = l2o_index();
+	if (idx >= total) return;
+	int i = idx / HW, q = idx % HW;
+	dst[(size_t)(dstStart + i * dstStep) * HW + q] = src[(size_t)(srcStart + i * srcStep) * HW + q];
 }
 
 /* ---- Joseph parallel-beam ray transform (tomo) ----

@@ -1,0 +1,168 @@
+//go:build l2ocuda
+
+package cuda
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/mconv"
+)
+
+// The CUDA device implements the network operations of package gpu in
+// float32 (plane dots in double): the multi-channel convolutions run the
+// mconv kernels, the per-plane coefficients of PlaneCombine go to the
+// device as float32 for each call.
+var _ gpu.NetOps = (*Device)(nil)
+
+// MConv implements gpu.NetOps.
+func (d *Device) MConv(y, x, w, bias gpu.Buffer, s mconv.Shape) error {
+	bs, err := d.buffers("mconv", y, -1, x, -1, w, -1)
+	if err != nil {
+		return err
+	}
+	var bb *Buffer
+	if bias != nil {
+		b, err := d.buffers("mconv", bias, -1)
+		if err != nil {
+			return err
+		}
+		bb = b[0]
+	}
+	return d.MconvForward(bs[0], bs[1], bs[2], bb, s)
+}
+
+// MConvAdjointInput implements gpu.NetOps.
+func (d *Device) MConvAdjointInput(x, y, w gpu.Buffer, s mconv.Shape) error {
+	bs, err := d.buffers("mconv adjoint input", x, -1, y, -1, w, -1)
+	if err != nil {
+		return err
+	}
+	return d.MconvAdjointInput(bs[0], bs[1], bs[2], s)
+}
+
+// MConvAdjointWeights implements gpu.NetOps.
+func (d *Device) MConvAdjointWeights(gw, gb, x, y gpu.Buffer, s mconv.Shape) error {
+	bs, err := d.buffers("mconv adjoint weights", gw, -1, x, -1, y, -1)
+	if err != nil {
+		return err
+	}
+	var bb *Buffer
+	if gb != nil {
+		b, err := d.buffers("mconv adjoint weights", gb, -1)
+		if err != nil {
+			return err
+		}
+		bb = b[0]
+	}
+	return d.MconvAdjointWeights(bs[0], bb, bs[1], bs[2], s)
+}
+
+func planeCheck(op string, planes, hw int) error {
+	if planes < 1 || hw < 1 {
+		return fmt.Errorf("cuda: %s: %d planes of %d values: both must be positive", op, planes, hw)
+	}
+	return nil
+}
+
+// PlaneDots implements gpu.NetOps.
+func (d *Device) PlaneDots(vals []float64, x, y gpu.Buffer, hw int) error {
+	planes := len(vals)
+	if err := planeCheck("plane dots", planes, hw); err != nil {
+		return err
+	}
+	bs, err := d.buffers("plane dots", x, planes*hw)
+	if err != nil {
+		return err
+	}
+	ya := nullArg()
+	if y != nil {
+		yb, err := d.buffers("plane dots", y, planes*hw)
+		if err != nil {
+			return err
+		}
+		ya = ptrArg(yb[0])
+	}
+	out, err := d.alloc(planes, int64(planes)*8)
+	if err != nil {
+		return err
+	}
+	defer d.Free(out)
+	if err := d.launchBlocks("l2o_plane_dots", planes, ptrArg(out), ptrArg(bs[0]), ya, intArg(hw)); err != nil {
+		return err
+	}
+	return d.copyOutRaw(unsafe.Pointer(&vals[0]), out.ptr, int64(planes)*8)
+}
+
+// PlaneCombine implements gpu.NetOps.
+func (d *Device) PlaneCombine(y gpu.Buffer, a []float64, x gpu.Buffer, b []float64, z gpu.Buffer, c []float64, hw int) error {
+	planes := len(a)
+	if err := planeCheck("plane combine", planes, hw); err != nil {
+		return err
+	}
+	if err := gpu.CheckCoefficients("cuda", planes, b, c, z); err != nil {
+		return err
+	}
+	n := planes * hw
+	bs, err := d.buffers("plane combine", y, n, x, n)
+	if err != nil {
+		return err
+	}
+	za := nullArg()
+	if z != nil {
+		zb, err := d.buffers("plane combine", z, n)
+		if err != nil {
+			return err
+		}
+		za = ptrArg(zb[0])
+	}
+	coef := make([]float32, 3*planes)
+	for p := 0; p < planes; p++ {
+		coef[3*p] = float32(a[p])
+		if b != nil {
+			coef[3*p+1] = float32(b[p])
+		}
+		if c != nil {
+			coef[3*p+2] = float32(c[p])
+		}
+	}
+	cb, err := d.alloc(3*planes, int64(3*planes)*BytesPerFloat32)
+	if err != nil {
+		return err
+	}
+	defer d.Free(cb)
+	if err := d.copyInRaw(cb.ptr, unsafe.Pointer(&coef[0]), cb.bytes); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_plane_combine", n, ptrArg(bs[0]), ptrArg(cb), ptrArg(bs[1]), za, intArg(hw), intArg(n))
+}
+
+// LeakyMask implements gpu.NetOps.
+func (d *Device) LeakyMask(dst, x, u gpu.Buffer, slope float64) error {
+	bs, err := d.buffers("leaky mask", dst, -1, x, -1, u, -1)
+	if err != nil {
+		return err
+	}
+	n := bs[0].n
+	if bs[1].n != n || bs[2].n != n {
+		return fmt.Errorf("cuda: leaky mask: buffers of %d, %d and %d values", n, bs[1].n, bs[2].n)
+	}
+	if n == 0 {
+		return nil
+	}
+	return d.launchEach("l2o_leaky_mask", n, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), f32Arg(slope), intArg(n))
+}
+
+// CopyPlanes implements gpu.NetOps.
+func (d *Device) CopyPlanes(dst gpu.Buffer, dstStart, dstStep int, src gpu.Buffer, srcStart, srcStep, count, hw int) error {
+	bs, err := d.buffers("copy planes", dst, -1, src, -1)
+	if err != nil {
+		return err
+	}
+	if err := gpu.CheckPlaneCopy("cuda", dst, dstStart, dstStep, src, srcStart, srcStep, count, hw); err != nil {
+		return err
+	}
+	return d.launchEach("l2o_copy_planes", count*hw, ptrArg(bs[0]), ptrArg(bs[1]), intArg(dstStart), intArg(dstStep),
+		intArg(srcStart), intArg(srcStep), intArg(hw), intArg(count*hw))
+}
