@@ -347,7 +347,19 @@ func runEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: *iters, Precision: prec, Progress: evalProgress(mt, ms, *iters, test.N)})
+	opts := eval.Options{Iters: *iters, Precision: prec, Progress: evalProgress(mt, ms, *iters, test.N)}
+	if pf.deviceOps != nil {
+		// The classical methods' (and the safeguards') f and ∇f on the
+		// device, one round trip per evaluation.
+		be, err := ondevice.NewBatchEvaluator(pf.deviceOps, test)
+		if err != nil {
+			return usagef("--device %s: %v", pf.Device, err)
+		}
+		defer be.Close()
+		opts.Evaluator = be
+		fmt.Fprintf(env.Stdout, "on %s: the learned iterations, and f and ∇f of every other method (curves measured in float64 on the CPU)\n", pf.deviceOps.Name())
+	}
+	curves, err := eval.Run(test, fstar, ms, opts)
 	if err != nil {
 		return err
 	}

@@ -244,8 +244,9 @@ func TestApplyOnDevice(t *testing.T) {
 }
 
 // TestEvalOnDevice evaluates a trained M-PS with --device host: its learned
-// curve (labelled "[host]") equals the CPU run's, its safeguarded copy runs
-// on the CPU.
+// curve (labelled "[host]") equals the CPU run's; its safeguarded copy and
+// gradient descent take f and ∇f from the device (their curves record the
+// evaluator) and equal the CPU's too.
 func TestEvalOnDevice(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "mps")
@@ -266,13 +267,19 @@ func TestEvalOnDevice(t *testing.T) {
 	if len(curves["cpu"]) != 3 || len(curves[gpu.Host]) != 3 {
 		t.Fatalf("%d and %d curves, want 3 each", len(curves["cpu"]), len(curves[gpu.Host]))
 	}
-	c, d := curves["cpu"][0], curves[gpu.Host][0]
+	d := curves[gpu.Host][0]
 	if !strings.HasSuffix(d.Method, "[host]") || strings.Contains(curves[gpu.Host][1].Method, "[host]") {
 		t.Errorf("labels %q, %q: want the learned method marked [host] and its safeguarded copy not", d.Method, curves[gpu.Host][1].Method)
 	}
-	for it := range c.Mean {
-		if diff := math.Abs(c.Mean[it] - d.Mean[it]); diff > 1e-12*math.Abs(c.Mean[it])+1e-15 {
-			t.Errorf("iteration %d: mean optimality %.15g on the device, %.15g on the CPU", it, d.Mean[it], c.Mean[it])
+	for i := range curves["cpu"] {
+		c, d := curves["cpu"][i], curves[gpu.Host][i]
+		for it := range c.Mean {
+			if diff := math.Abs(c.Mean[it] - d.Mean[it]); diff > 1e-12*math.Abs(c.Mean[it])+1e-15 {
+				t.Errorf("%s, iteration %d: mean optimality %.15g on the device, %.15g on the CPU", c.Method, it, d.Mean[it], c.Mean[it])
+			}
+		}
+		if i > 0 && d.Setting["evaluator"] != "cpu" {
+			t.Errorf("%s on the device: setting %v does not record the evaluator", d.Method, d.Setting)
 		}
 	}
 }

@@ -95,6 +95,13 @@ type Options struct {
 	// in float64 whatever it is, so that a float32 curve shows what float32
 	// evaluations reach; the curves' Setting records "precision".
 	Precision problem.Precision
+	// Evaluator, if set, evaluates f and ∇f for the methods instead of the
+	// objective's own Eval (problem.Objective.OnEvaluator): the classical
+	// methods' gradients and the safeguards' tests then come from a device
+	// (ondevice.BatchEvaluator of the same functions). The curves still
+	// measure the iterates in float64 on the host, and the curves' Setting
+	// records "evaluator". It needs Precision float64.
+	Evaluator problem.BatchEvaluator
 }
 
 // DefaultDivergeAbove is the mean optimality (f − f*)/(f(x⁰) − f*) above
@@ -155,6 +162,12 @@ func Run(o *problem.Objective, fstar []float64, methods []baselines.Method, opt 
 	mo, err := o.InPrecision(opt.Precision)
 	if err != nil {
 		return nil, fmt.Errorf("eval: %w", err)
+	}
+	if opt.Evaluator != nil {
+		if mo.Precision() != problem.Float64 {
+			return nil, fmt.Errorf("eval: an evaluator computes in its own precision: drop precision %s", mo.Precision())
+		}
+		mo = mo.OnEvaluator(opt.Evaluator)
 	}
 	var curves []*Curve
 	for _, m := range methods {

@@ -37,6 +37,30 @@ type Objective struct {
 
 	// single, if set, evaluates Eval in float32 (InPrecision).
 	single *singleEval
+	// external, if set, evaluates Eval instead (OnEvaluator).
+	external BatchEvaluator
+}
+
+// BatchEvaluator evaluates f_k(x_k) and ∇f_k(x_k) of a whole batch of an
+// objective's functions elsewhere, for example on a device (package
+// ondevice): Eval's contract without the workspace.
+type BatchEvaluator interface {
+	// Eval writes f_k(x_k) into vals (length N, may be nil) and ∇f_k(x_k)
+	// into grad ([N,H,W], may be nil) for the batch x.
+	Eval(vals, grad, x []float64) error
+	// Name says where it evaluates ("cuda:0 (…)", "cpu"); recorded in
+	// Setting as "evaluator".
+	Name() string
+}
+
+// OnEvaluator returns a copy of o whose Eval runs ev, which must evaluate
+// o's functions (the caller builds it from o); the data, starting points
+// and constants are shared with o. Subsets and precision changes of the
+// copy drop ev.
+func (o *Objective) OnEvaluator(ev BatchEvaluator) *Objective {
+	c := *o
+	c.single, c.external = nil, ev
+	return &c
 }
 
 // Setting describes where the functions come from, for output files: the
@@ -51,6 +75,9 @@ func (o *Objective) Setting() map[string]string {
 	}
 	if o.Problem != "" {
 		s["problem"] = o.Problem
+	}
+	if o.external != nil {
+		s["evaluator"] = o.external.Name()
 	}
 	if o.single != nil {
 		s["precision"] = string(Float32)
@@ -90,6 +117,7 @@ func (o *Objective) Subset(idx []int) (*Objective, error) {
 			s.Truth = append(s.Truth, o.Truth[k*hw:(k+1)*hw]...)
 		}
 	}
+	s.external = nil
 	if o.single != nil {
 		s.single = nil
 		return s.InPrecision(Float32)
@@ -118,6 +146,12 @@ func (o *Objective) Eval(vals, grad, x []float64, ws *Workspace) error {
 	}
 	if grad != nil && len(grad) != len(x) {
 		return fmt.Errorf("objective: gradient has %d values, want %d", len(grad), len(x))
+	}
+	if o.external != nil {
+		if err := o.external.Eval(vals, grad, x); err != nil {
+			return fmt.Errorf("objective on %s: %w", o.external.Name(), err)
+		}
+		return nil
 	}
 	if o.single != nil {
 		return o.single.eval(vals, grad, x)

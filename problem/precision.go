@@ -154,9 +154,9 @@ func (o *Objective) InPrecision(p Precision) (*Objective, error) {
 		return nil, err
 	}
 	c := *o
-	c.single = nil
+	c.single, c.external = nil, nil
 	if p == Float64 {
-		if o.single == nil {
+		if o.single == nil && o.external == nil {
 			return o, nil
 		}
 		return &c, nil

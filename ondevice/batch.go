@@ -1,0 +1,139 @@
+package ondevice
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// BatchEvaluator evaluates every f_k and ∇f_k of an objective on a device
+// (problem.BatchEvaluator): each Eval copies the batch x to the device,
+// computes there, and brings back the N values and the gradient. It lets the
+// classical methods (package baselines) and the safeguards take their ∇f
+// from the device with one round trip per evaluation; attach it with
+// problem.Objective.OnEvaluator. The device must implement gpu.NetOps (for
+// the per-function values). It is safe for concurrent use; calls are
+// serialised.
+type BatchEvaluator struct {
+	mu   sync.Mutex
+	ops  gpu.NetOps
+	obj  *Objective
+	x, g gpu.Buffer
+	hw   int
+}
+
+var _ problem.BatchEvaluator = (*BatchEvaluator)(nil)
+
+// NewBatchEvaluator returns the evaluator of o's N functions on the device
+// ops, with o's data copied there, or an error if the device lacks the
+// operations or o has no device path (deblurring with Huber-TV or no
+// regularizer). Close frees its buffers.
+func NewBatchEvaluator(ops gpu.Ops, o *problem.Objective) (be *BatchEvaluator, err error) {
+	net, ok := ops.(gpu.NetOps)
+	if !ok {
+		return nil, fmt.Errorf("ondevice: device %s has no per-plane reductions (gpu.NetOps) for the functions' values; use --device cpu", ops.Name())
+	}
+	be = &BatchEvaluator{ops: net, hw: o.ImageLen()}
+	defer func() {
+		if err != nil {
+			be.Close()
+		}
+	}()
+	if be.obj, err = NewObjective(ops, o, o.N); err != nil {
+		return nil, err
+	}
+	if err := be.obj.SetData(o.Y); err != nil {
+		return nil, err
+	}
+	n := o.N * be.hw
+	if be.x, err = ops.Alloc(n); err != nil {
+		return nil, fmt.Errorf("ondevice: allocate the iterates on %s: %w", ops.Name(), err)
+	}
+	if be.g, err = ops.Alloc(n); err != nil {
+		return nil, fmt.Errorf("ondevice: allocate the gradients on %s: %w", ops.Name(), err)
+	}
+	return be, nil
+}
+
+// Name implements problem.BatchEvaluator: the device's name.
+func (be *BatchEvaluator) Name() string { return be.ops.Name() }
+
+// Eval implements problem.BatchEvaluator.
+func (be *BatchEvaluator) Eval(vals, grad, x []float64) error {
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	s := be.obj.Batch()
+	if len(x) != s.Len() || (vals != nil && len(vals) != s.N) || (grad != nil && len(grad) != s.Len()) {
+		return fmt.Errorf("ondevice: evaluation of %d functions of %d values got %d values, %d value slots and %d gradient values", s.N, be.hw, len(x), len(vals), len(grad))
+	}
+	if err := be.ops.CopyIn(be.x, x); err != nil {
+		return fmt.Errorf("ondevice: copy the iterates to %s: %w", be.ops.Name(), err)
+	}
+	var g gpu.Buffer
+	if grad != nil {
+		g = be.g
+	}
+	if err := be.obj.values(vals, be.x, g); err != nil {
+		return err
+	}
+	if grad != nil {
+		if err := be.ops.CopyOut(grad, be.g); err != nil {
+			return fmt.Errorf("ondevice: copy the gradients from %s: %w", be.ops.Name(), err)
+		}
+	}
+	return nil
+}
+
+// Close frees the device buffers.
+func (be *BatchEvaluator) Close() {
+	if be.obj != nil {
+		be.obj.Close()
+	}
+	for _, b := range []gpu.Buffer{be.x, be.g} {
+		if b != nil {
+			be.ops.Free(b)
+		}
+	}
+	be.x, be.g = nil, nil
+}
+
+// values writes f_k(x_k) of every function into vals (if not nil) and
+// ∇F(x) into grad (if not nil); the device must implement gpu.NetOps.
+func (ob *Objective) values(vals []float64, x, grad gpu.Buffer) error {
+	if vals == nil {
+		_, err := ob.ValueGrad(x, grad)
+		return err
+	}
+	net, ok := ob.ops.(gpu.NetOps)
+	if !ok {
+		return fmt.Errorf("ondevice: device %s has no per-plane reductions for per-function values", ob.ops.Name())
+	}
+	if _, err := ob.ValueGrad(x, grad); err != nil {
+		return err
+	}
+	// ValueGrad left the residuals k ⋆ x − y in res and, with a
+	// regularizer, the differences Dx (or ψ'(Dx) when grad was asked) in
+	// field: recompute Dx for the values.
+	s := ob.s
+	if err := net.PlaneDots(vals, ob.res, ob.res, s.H*s.W); err != nil {
+		return fmt.Errorf("ondevice: objective values: %w", err)
+	}
+	for k := range vals {
+		vals[k] /= 2
+	}
+	if ob.form.Alpha == 0 {
+		return nil
+	}
+	if err := ob.ops.Grad(ob.field, x, s); err != nil {
+		return fmt.Errorf("ondevice: objective values: %w", err)
+	}
+	if err := ob.ops.HuberValue(ob.vals, ob.field, s, ob.form.Eps); err != nil {
+		return fmt.Errorf("ondevice: objective values: %w", err)
+	}
+	for k := range vals {
+		vals[k] += ob.form.Alpha * ob.vals[k]
+	}
+	return nil
+}
