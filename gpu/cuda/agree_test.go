@@ -13,12 +13,10 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/tomo"
 	"gorgonia.org/cu"
-	"gorgonia.org/tensor"
 )
 
 // Tolerances on max|gpu − cpu| / max|cpu| (float32 device values).
@@ -421,72 +419,6 @@ func TestRayTransformAgreement(t *testing.T) {
 	}
 }
 
-func TestGraphMapsAgreement(t *testing.T) {
-	d := device(t)
-	r := rand.New(rand.NewSource(8))
-	in := tensor.Shape{2, 8, 9}
-	x, k := randVec(r, in.TotalSize()), randVec(r, 9)
-	f := randVec(r, 2*in.TotalSize())
-
-	linear := []struct{ gpuMap, cpuMap graph.LinearMap }{
-		{Diff{Dev: d}, graph.Diff{}},
-		{&FixedConv{Dev: d, Kernel: k, K: 3, Boundary: kernels.Reflect, Name: "k"}, &graph.FixedConv{Kernel: k, K: 3, Boundary: kernels.Reflect, Name: "k"}},
-	}
-	for _, m := range linear {
-		outShape, err := m.cpuMap.OutShape(in)
-		if err != nil {
-			t.Fatal(err)
-		}
-		y := randVec(r, outShape.TotalSize())
-		got, want := make([]float64, len(y)), make([]float64, len(y))
-		if err := m.gpuMap.Apply(got, x, in); err != nil {
-			t.Fatal(err)
-		}
-		m.cpuMap.Apply(want, x, in)
-		agree(t, m.gpuMap.String()+" apply", got, want, tolDefault)
-		gotA, wantA := make([]float64, len(x)), make([]float64, len(x))
-		if err := m.gpuMap.Adjoint(gotA, y, in); err != nil {
-			t.Fatal(err)
-		}
-		m.cpuMap.Adjoint(wantA, y, in)
-		agree(t, m.gpuMap.String()+" adjoint", gotA, wantA, tolDefault)
-	}
-
-	sc, cc := SmallConv{Dev: d, Boundary: kernels.Circular}, graph.SmallConv{Boundary: kernels.Circular}
-	sk := tensor.Shape{3, 3}
-	y := randVec(r, len(x))
-	got, want := make([]float64, len(x)), make([]float64, len(x))
-	if err := sc.Apply(got, k, x, sk, in); err != nil {
-		t.Fatal(err)
-	}
-	cc.Apply(want, k, x, sk, in)
-	agree(t, "smallconv apply", got, want, tolDefault)
-	gotK, wantK := make([]float64, 9), make([]float64, 9)
-	if err := sc.AdjointA(gotK, y, x, sk, in); err != nil {
-		t.Fatal(err)
-	}
-	cc.AdjointA(wantK, y, x, sk, in)
-	agree(t, "smallconv adjoint kernel", gotK, wantK, tolDefault)
-	if err := sc.AdjointB(got, k, y, sk, in); err != nil {
-		t.Fatal(err)
-	}
-	cc.AdjointB(want, k, y, sk, in)
-	agree(t, "smallconv adjoint image", got, want, tolDefault)
-
-	fs := tensor.Shape{2, 2, 8, 9}
-	hg, hc := HuberTV{Dev: d, Eps: 0.05}, graph.HuberTV{Eps: 0.05}
-	v, err := hg.Value(f, fs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vc, _ := hc.Value(f, fs)
-	agree(t, "huber potential", []float64{v}, []float64{vc}, tolDefault)
-}
-
-// ExampleOpen uploads a 2×2 image and takes its forward differences on the
-// GPU. It has no Output line, so `go test` compiles it but does not run it
-// (a machine without a GPU would print Open's error); TestExampleOpen runs
-// it where a GPU is present.
 func ExampleOpen() {
 	dev, err := Open(0)
 	if err != nil {

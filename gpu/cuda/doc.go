@@ -23,11 +23,12 @@
 // Device implements gpu.Ops, the array operations greedy and unrolled
 // training run on (--device cuda): the kernels above through gpu.Buffer,
 // device-to-device copies, and RFFT2/IRFFT2 with cuFFT (package gpu/cufft,
-// one plan per batch shape and direction).
-//
-// The graph adapters (FixedConv, Diff, SmallConv, HuberTV) implement
-// graph.LinearMap, graph.BilinearMap and graph.Potential by copying their
-// operands in, launching, and copying the result out, so they can replace the
-// CPU maps in a gorgonia graph unchanged; keeping tensors on the device
-// between operations is future work.
+// one plan per batch shape and direction); and gpu.NetOps, the operations of
+// Banert's network (multi-channel convolutions, per-plane reductions and
+// affine combinations, leaky ReLU, plane copies). The numerics (packages
+// ondevice, greedy, unroll, banert) run on these interfaces; this package
+// depends only on the kernel packages (kernels, mconv) for shapes and
+// boundary codes, and on tomo for the ray transform's geometry tables (CT
+// training stays on the CPU: the transform has kernels here but no gpu.Ops
+// entry yet).
 package cuda
