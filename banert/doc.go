@@ -26,6 +26,14 @@
 // operations (first derivatives only, which is all unrolling needs: the
 // network is never inside ∇f).
 //
+// DeviceLoss (Config.Device, `l2o train banert --device`) computes the same
+// loss and gradient on a device's array operations (gpu.NetOps) with a
+// hand-written reverse pass: it keeps x^t, ∇f(x^t) and Δ_t per iteration
+// (three images, not the graph's every activation), recomputes the network
+// at each iteration on the way back, and differentiates through ∇f with
+// Hessian-vector products (package ondevice). It has the 3-input network on
+// deblurring with Huber-TV or no regularizer.
+//
 // A trained network runs as a baselines.Method (Method) for any number of
 // iterations, batched over all functions of an objective, with the direct
 // gradient path Objective.Eval and a plain-Go forward pass of the network.

@@ -20,6 +20,14 @@
 // implementation: adjoint pairs, the FFT round trip and the spectral
 // convolution against direct arithmetic.
 //
+// NetOps add what Banert's network needs (multi-channel convolutions,
+// per-plane reductions and affine combinations with host coefficients, the
+// leaky ReLU mask, plane copies): package banert's DeviceLoss trains it on
+// any device that has them, and ondevice.BatchEvaluator uses their
+// per-plane reductions for the functions' values. CheckNetOps tests an
+// implementation. Both host devices and the CUDA device implement Ops and
+// NetOps.
+//
 // Other devices register themselves by name (Register) from packages that are
 // linked in only when wanted: the CUDA device lives in package gpu/cuda behind
 // the l2ocuda build tag, because importing gorgonia.org/cu ends the process at
