@@ -168,13 +168,7 @@ func (d *DeviceLoss) stack(t int) error {
 	if t > 0 {
 		prev = d.ds[t-1]
 	}
-	n, hw := d.s.N, d.s.H*d.s.W
-	for c, b := range []gpu.Buffer{d.xs[t], d.gs[t], prev} {
-		if err := d.ops.CopyPlanes(d.in, c, 3, b, 0, 1, n, hw); err != nil {
-			return err
-		}
-	}
-	return nil
+	return stackInput(d.ops, d.in, d.s.N, d.s.H*d.s.W, d.xs[t], d.gs[t], prev)
 }
 
 // norms returns ‖g_k‖ and ‖h_k‖² of every function k of the batch.
@@ -228,14 +222,7 @@ func (d *DeviceLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 		if err := d.net.forward(d.h, d.in); err != nil {
 			return 0, err
 		}
-		gn, hn, err := d.norms(d.h, d.gs[t])
-		if err != nil {
-			return 0, err
-		}
-		for k := range d.scale {
-			d.scale[k] = SafeguardAlpha * gn[k] / math.Sqrt(1+hn[k])
-		}
-		if err := ops.PlaneCombine(d.ds[t], d.scale, d.h, nil, nil, nil, hw); err != nil {
+		if err := safeguardOn(ops, d.ds[t], d.h, d.gs[t], s.N, hw, d.scale); err != nil {
 			return 0, err
 		}
 		if err := ops.Copy(d.xs[t+1], d.xs[t]); err != nil {

@@ -216,3 +216,42 @@ func TestTrainOnDevice(t *testing.T) {
 		t.Errorf("manifest device %q, want host", man.Device)
 	}
 }
+
+// A trained network run on a device (Method.Device) follows its CPU run:
+// after 30 iterations the iterates agree to 1e-11 on the CPU device and to
+// float32 rounding on the float32 host device, with a network whose large
+// output puts ‖Δ‖ near α‖∇f‖.
+func TestMethodOnDevice(t *testing.T) {
+	o := tinyObjective(t, 3, 10, false)
+	net, err := NewNetwork(3, 13)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Scale the output layer up so that the safeguard binds.
+	for i, v := range net.Block(10) {
+		net.Block(10)[i] = 50 * v
+	}
+	run := func(dev gpu.Ops) []float64 {
+		it, err := (&Method{Net: net, Device: dev}).Start(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; i < 30; i++ {
+			if err := it.Next(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return append([]float64(nil), it.X()...)
+	}
+	want := run(nil)
+	if e := maxRelDiff(run(gpu.CPU()), want); e > 1e-11 {
+		t.Errorf("on the CPU device the iterates differ from the CPU method's by %.3g after 30 iterations", e)
+	}
+	if e := maxRelDiff(run(gpu.Host32()), want); e > 1e-4 {
+		t.Errorf("on the float32 host device the iterates differ from the CPU method's by %.3g after 30 iterations", e)
+	}
+	four, _ := NewNetwork(4, 1)
+	if _, err := (&Method{Net: four, Device: gpu.CPU()}).Start(o); err == nil || !strings.Contains(err.Error(), "3-input") {
+		t.Errorf("4-input network on a device: %v", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
@@ -16,6 +17,11 @@ type Method struct {
 	Net *Network
 	// Label is the name reported by Name ("banert" when empty).
 	Label string
+	// Device, if set, runs the iterations on its array operations (it must
+	// implement gpu.NetOps; 3-input networks on deblurring with Huber-TV
+	// or no regularizer, as CheckDevice): the iterates, ∇f, the network and
+	// the safeguard stay there and each iteration copies x^{t+1} back.
+	Device gpu.Ops
 }
 
 // Name implements baselines.Method.
@@ -43,6 +49,9 @@ func (m *Method) Start(o *problem.Objective) (baselines.Iterator, error) {
 	}
 	if !(o.L > 0) || math.IsInf(o.L, 0) {
 		return nil, fmt.Errorf("banert: objective's smoothness constant L = %g is not positive and finite", o.L)
+	}
+	if m.Device != nil {
+		return m.startOnDevice(o)
 	}
 	it := &iterator{
 		net: m.Net, o: o,

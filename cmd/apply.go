@@ -10,6 +10,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/greedyl2o/greedyl2o/banert"
+
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
@@ -95,16 +97,24 @@ func runApply(env *Env, args []string) error {
 		if guarded || prec != problem.Float64 {
 			return usagef("--device %s runs Algorithm 2 as published in the device's precision: drop --safeguard and --precision", pf.Device)
 		}
-		l, ok := learned.(*greedy.Learned)
-		if !ok {
-			return usagef("--device %s: %s is not a greedy or unrolled optimizer (Banert's runs on the CPU); use --device cpu", pf.Device, *params)
+		switch l := learned.(type) {
+		case *greedy.Learned:
+			if err := ondevice.Check(l.Method, test); err != nil {
+				return usagef("--device %s: %v", pf.Device, err)
+			}
+			c := *l
+			c.Device = pf.deviceOps
+			learned = &c
+		case *banert.Method:
+			if err := banert.CheckDevice(pf.deviceOps, test, l.Net.Inputs); err != nil {
+				return usagef("--device %s: %v", pf.Device, err)
+			}
+			c := *l
+			c.Device = pf.deviceOps
+			learned = &c
+		default:
+			return usagef("--device %s: %s is not a greedy, unrolled or Banert optimizer; use --device cpu", pf.Device, *params)
 		}
-		if err := ondevice.Check(l.Method, test); err != nil {
-			return usagef("--device %s: %v", pf.Device, err)
-		}
-		c := *l
-		c.Device = pf.deviceOps
-		learned = &c
 	}
 	if err := checkTrainedSize([]*LearnedInfo{info}, []string{*params}, test); err != nil {
 		return err
@@ -265,10 +275,16 @@ func runEval(env *Env, args []string) error {
 		m := info.Method
 		if l, ok := m.(*greedy.Learned); ok && pf.deviceOps != nil {
 			// The learned iterations on the device; the safeguarded copies
-			// and the baselines on the CPU.
+			// and the baselines take f and ∇f from it (eval.Options.Evaluator).
 			c := *l
 			c.Device = pf.deviceOps
 			c.Label = fmt.Sprintf("%s [%s]", l.Label, pf.Device)
+			m = &c
+		}
+		if b, ok := m.(*banert.Method); ok && pf.deviceOps != nil && b.Net.Inputs == 3 {
+			c := *b
+			c.Device = pf.deviceOps
+			c.Label = fmt.Sprintf("%s [%s]", b.Name(), pf.Device)
 			m = &c
 		}
 		ms = append(ms, m)
@@ -334,6 +350,11 @@ func runEval(env *Env, args []string) error {
 			if l, ok := m.(*greedy.Learned); ok && l.Device != nil {
 				if err := ondevice.Check(l.Method, test); err != nil {
 					return usagef("--device %s: %s: %v", pf.Device, l.Label, err)
+				}
+			}
+			if b, ok := m.(*banert.Method); ok && b.Device != nil {
+				if err := banert.CheckDevice(b.Device, test, b.Net.Inputs); err != nil {
+					return usagef("--device %s: %s: %v", pf.Device, b.Name(), err)
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/eval"
 )
 
 func TestTrainBanertThenApply(t *testing.T) {
@@ -69,5 +70,39 @@ func TestTrainBanertOnDevice(t *testing.T) {
 	args := []string{"train", "banert", "--size", "10", "--n-train", "2", "--T", "2", "--epochs", "3", "--resume", "--out", filepath.Join(dir, testOpsDevice)}
 	if code := Main(args, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--device") {
 		t.Errorf("resume of a device run without --device: exit %d, want 2 naming --device: %s", code, errb.String())
+	}
+}
+
+// TestEvalBanertOnDevice evaluates a trained Banert network with --device
+// host: its curve is labelled "[host]" and equals the CPU run's.
+func TestEvalBanertOnDevice(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "banert")
+	var o, errb bytes.Buffer
+	if code := Main([]string{"train", "banert", "--size", "10", "--n-train", "2", "--T", "2", "--epochs", "2", "--out", dir}, &o, &errb); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errb.String())
+	}
+	curves := map[string][]*eval.Curve{}
+	for _, dev := range []string{"cpu", testOpsDevice} {
+		out := filepath.Join(root, "eval-"+dev)
+		errb.Reset()
+		if code := Main([]string{"eval", "--params", dir, "--n-test", "2", "--iters", "8", "--fstar-iters", "50", "--methods", "gd",
+			"--cache", filepath.Join(root, "cache"), "--device", dev, "--out", out}, &o, &errb); code != 0 {
+			t.Fatalf("eval --device %s: exit %d: %s", dev, code, errb.String())
+		}
+		curves[dev] = readCurvesJSON(t, out)
+	}
+	c, d := curves["cpu"][0], curves[testOpsDevice][0]
+	if !strings.HasSuffix(d.Method, "["+testOpsDevice+"]") {
+		t.Errorf("label %q: want the Banert network marked [%s]", d.Method, testOpsDevice)
+	}
+	for it := range c.Mean {
+		if diff := math.Abs(c.Mean[it] - d.Mean[it]); diff > 1e-10*math.Abs(c.Mean[it])+1e-15 {
+			t.Errorf("iteration %d: mean optimality %.15g on the device, %.15g on the CPU", it, d.Mean[it], c.Mean[it])
+		}
+	}
+	errb.Reset()
+	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--device", testOpsDevice}, &o, &errb); code != 0 {
+		t.Errorf("apply --device %s with a Banert network: exit %d: %s", testOpsDevice, code, errb.String())
 	}
 }
