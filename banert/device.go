@@ -32,8 +32,11 @@ type DeviceLoss struct {
 	obj    *ondevice.Objective
 	net    *deviceNet
 	maxT   int
+	inputs int
 	xs     []gpu.Buffer // x^t, t = 0..maxT
 	gs, ds []gpu.Buffer // ∇f(x^t) and Δ_t, t = 0..maxT−1
+	grs    []gpu.Buffer // 4 inputs: the regularizer's part of ∇f(x^t)
+	gd     gpu.Buffer   // 4 inputs: the data term's part of ∇f (scratch)
 	// adjoints and scratch: b, c, b_Δ, b_g, b_h, h, the stacked input and its adjoint, zero
 	bx, carry, bd, bg, bh, h, in, din, zero, tmp gpu.Buffer
 	bufs                                         []gpu.Buffer
@@ -48,9 +51,6 @@ func NewDeviceLoss(ops gpu.NetOps, o *problem.Objective, maxT, inputs, n int) (d
 	if err := checkInputs(inputs); err != nil {
 		return nil, err
 	}
-	if inputs != 3 {
-		return nil, fmt.Errorf("banert: the device path has the 3-input network only ([x, ∇f, Δ]); use --banert-inputs 3 or --device cpu")
-	}
 	if o == nil || o.N < 1 {
 		return nil, fmt.Errorf("banert: device loss needs an objective with at least one function")
 	}
@@ -61,7 +61,7 @@ func NewDeviceLoss(ops gpu.NetOps, o *problem.Objective, maxT, inputs, n int) (d
 		return nil, fmt.Errorf("banert: objective's smoothness constant L = %g is not positive and finite", o.L)
 	}
 	s := gpu.Batch{N: n, H: o.H, W: o.W}
-	d = &DeviceLoss{ops: ops, s: s, o: o, maxT: maxT, scale: make([]float64, n)}
+	d = &DeviceLoss{ops: ops, s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
 	defer func() {
 		if err != nil {
 			d.Close()
@@ -91,6 +91,18 @@ func NewDeviceLoss(ops gpu.NetOps, o *problem.Objective, maxT, inputs, n int) (d
 			return nil, err
 		}
 		d.gs, d.ds = append(d.gs, g), append(d.ds, dl)
+		if inputs == 4 {
+			gr, err := d.alloc(s.Len())
+			if err != nil {
+				return nil, err
+			}
+			d.grs = append(d.grs, gr)
+		}
+	}
+	if inputs == 4 {
+		if d.gd, err = d.alloc(s.Len()); err != nil {
+			return nil, err
+		}
 	}
 	for _, b := range []*gpu.Buffer{&d.bx, &d.carry, &d.bd, &d.bg, &d.bh, &d.h, &d.zero, &d.tmp} {
 		if *b, err = d.alloc(s.Len()); err != nil {
@@ -107,14 +119,14 @@ func NewDeviceLoss(ops gpu.NetOps, o *problem.Objective, maxT, inputs, n int) (d
 
 // CheckDevice reports, before training starts, whether Banert training with
 // a network of the given number of inputs on o can run on the device d: it
-// must implement gpu.NetOps, the network must have 3 inputs and o must be
-// deblurring with Huber-TV or no regularizer.
+// must implement gpu.NetOps, the network must have 3 or 4 inputs and o must
+// be deblurring with Huber-TV or no regularizer.
 func CheckDevice(d gpu.Ops, o *problem.Objective, inputs int) error {
 	if _, ok := d.(gpu.NetOps); !ok {
 		return fmt.Errorf("banert: device %s has no network operations (gpu.NetOps); use --device cpu", d.Name())
 	}
-	if inputs != 3 {
-		return fmt.Errorf("banert: the device path has the 3-input network only ([x, ∇f, Δ]); use --banert-inputs 3 or --device cpu")
+	if err := checkInputs(inputs); err != nil {
+		return err
 	}
 	if _, ok := o.DeblurForm(); !ok {
 		return fmt.Errorf("banert: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
@@ -162,13 +174,29 @@ func (d *DeviceLoss) Close() {
 	}
 }
 
-// stack writes the network's input [x^t, ∇f(x^t), Δ_{t−1}] into d.in.
+// stack writes the network's input [x^t, ∇f(x^t), Δ_{t−1}] (4 inputs:
+// [x^t, ∇f_data, ∇f_reg, Δ_{t−1}]) into d.in.
 func (d *DeviceLoss) stack(t int) error {
 	prev := d.zero
 	if t > 0 {
 		prev = d.ds[t-1]
 	}
-	return stackInput(d.ops, d.in, d.s.N, d.s.H*d.s.W, d.xs[t], d.gs[t], prev)
+	n, hw := d.s.N, d.s.H*d.s.W
+	if d.inputs == 3 {
+		return stackInput(d.ops, d.in, n, hw, d.xs[t], d.gs[t], prev)
+	}
+	if err := dataPart(d.ops, d.gd, d.gs[t], d.grs[t]); err != nil {
+		return err
+	}
+	return stackInput(d.ops, d.in, n, hw, d.xs[t], d.gd, d.grs[t], prev)
+}
+
+// dataPart writes gd = g − gr, the data term's part of ∇f.
+func dataPart(ops gpu.NetOps, gd, g, gr gpu.Buffer) error {
+	if err := ops.Copy(gd, g); err != nil {
+		return err
+	}
+	return ops.Axpby(gd, -1, gr, 1)
 }
 
 // norms returns ‖g_k‖ and ‖h_k‖² of every function k of the batch.
@@ -215,6 +243,11 @@ func (d *DeviceLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 	for t := 0; t < T; t++ {
 		if _, err := d.obj.ValueGrad(d.xs[t], d.gs[t]); err != nil {
 			return 0, err
+		}
+		if d.inputs == 4 {
+			if err := d.obj.RegGrad(d.grs[t], d.xs[t]); err != nil {
+				return 0, err
+			}
 		}
 		if err := d.stack(t); err != nil {
 			return 0, err
@@ -272,31 +305,62 @@ func (d *DeviceLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 		if err := d.net.backward(d.din, d.bh, grad); err != nil {
 			return 0, err
 		}
-		// Unstack the input's adjoint: x into b, ∇f into b_g, Δ_{t−1} into c.
-		n := s.N
-		if err := ops.CopyPlanes(d.tmp, 0, 1, d.din, 0, 3, n, hw); err != nil {
-			return 0, err
-		}
-		if err := ops.Axpby(d.bx, 1, d.tmp, 1); err != nil {
-			return 0, err
-		}
-		if err := ops.CopyPlanes(d.tmp, 0, 1, d.din, 1, 3, n, hw); err != nil {
-			return 0, err
-		}
-		if err := ops.Axpby(d.bg, 1, d.tmp, 1); err != nil {
-			return 0, err
-		}
-		if err := ops.CopyPlanes(d.carry, 0, 1, d.din, 2, 3, n, hw); err != nil {
-			return 0, err
-		}
-		if err := d.obj.HessVec(d.tmp, d.xs[t], d.bg); err != nil {
-			return 0, err
-		}
-		if err := ops.Axpby(d.bx, 1, d.tmp, 1); err != nil {
+		if err := d.unstack(t); err != nil {
 			return 0, err
 		}
 	}
 	return loss, nil
+}
+
+// unstack adds the adjoint of the network's input at iteration t: its x
+// channel to b, its Δ_{t−1} channel into c, and its gradient channels, with
+// b_g, through ∇²f(x^t) to b (the 4-input network's two parts through their
+// own Hessians).
+func (d *DeviceLoss) unstack(t int) error {
+	ops, n, hw, C := d.ops, d.s.N, d.s.H*d.s.W, d.inputs
+	if err := ops.CopyPlanes(d.tmp, 0, 1, d.din, 0, C, n, hw); err != nil {
+		return err
+	}
+	if err := ops.Axpby(d.bx, 1, d.tmp, 1); err != nil {
+		return err
+	}
+	if err := ops.CopyPlanes(d.carry, 0, 1, d.din, C-1, C, n, hw); err != nil {
+		return err
+	}
+	if C == 3 {
+		if err := ops.CopyPlanes(d.tmp, 0, 1, d.din, 1, C, n, hw); err != nil {
+			return err
+		}
+		if err := ops.Axpby(d.bg, 1, d.tmp, 1); err != nil {
+			return err
+		}
+		if err := d.obj.HessVec(d.tmp, d.xs[t], d.bg); err != nil {
+			return err
+		}
+		return ops.Axpby(d.bx, 1, d.tmp, 1)
+	}
+	for part := 1; part <= 2; part++ {
+		// u = b_g + the channel's adjoint; b += H_part(x^t) u.
+		if err := ops.CopyPlanes(d.tmp, 0, 1, d.din, part, C, n, hw); err != nil {
+			return err
+		}
+		if err := ops.Axpby(d.tmp, 1, d.bg, 1); err != nil {
+			return err
+		}
+		var err error
+		if part == 1 {
+			err = d.obj.HessVecData(d.gd, d.tmp)
+		} else {
+			err = d.obj.HessVecReg(d.gd, d.xs[t], d.tmp)
+		}
+		if err != nil {
+			return err
+		}
+		if err := ops.Axpby(d.bx, 1, d.gd, 1); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // safeguardBackward adds S_gᵀ b_Δ to b_g and writes b_h = S_hᵀ b_Δ at

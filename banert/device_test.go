@@ -1,6 +1,7 @@
 package banert
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -11,9 +12,9 @@ import (
 )
 
 // graphLossAndGradient evaluates the gorgonia training graph on function k.
-func graphLossAndGradient(t *testing.T, o *problem.Objective, T, k int, theta []float64) (float64, []float64) {
+func graphLossAndGradient(t *testing.T, o *problem.Objective, T, inputs, k int, theta []float64) (float64, []float64) {
 	t.Helper()
-	tg, err := BuildTrainingGraph(o, T, 3)
+	tg, err := BuildTrainingGraph(o, T, inputs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,12 +42,16 @@ func maxRelDiff(a, b []float64) float64 {
 // is active.
 func TestDeviceLossMatchesGraph(t *testing.T) {
 	const T, size = 3, 10
-	for _, reg := range []string{"huber-tv", "least-squares"} {
+	for _, c := range []struct {
+		reg    string
+		inputs int
+	}{{"huber-tv", 3}, {"least-squares", 3}, {"huber-tv", 4}, {"least-squares", 4}} {
+		reg, inputs := fmt.Sprintf("%s, %d inputs", c.reg, c.inputs), c.inputs
 		o := tinyObjective(t, 2, size, false)
-		if reg == "least-squares" {
+		if c.reg == "least-squares" {
 			o.Alpha = 0
 		}
-		net, err := NewNetwork(3, 5)
+		net, err := NewNetwork(inputs, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,12 +59,12 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 		var wantSum float64
 		wantGrad := make([]float64, len(net.Theta))
 		for k := 0; k < o.N; k++ {
-			want, wg := graphLossAndGradient(t, o, T, k, net.Theta)
+			want, wg := graphLossAndGradient(t, o, T, inputs, k, net.Theta)
 			wantSum += want
 			for i := range wg {
 				wantGrad[i] += wg[i]
 			}
-			d, err := NewDeviceLoss(gpu.CPU(), o, T+2, 3, 1)
+			d, err := NewDeviceLoss(gpu.CPU(), o, T+2, inputs, 1)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -79,8 +84,8 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 			// small; conv1's and conv2's biases have zero gradient (the
 			// instance norm after them removes any constant), so their
 			// blocks are compared against the whole gradient's scale.
-			got1, want1 := &Network{Inputs: 3, Theta: grad}, &Network{Inputs: 3, Theta: wg}
-			for i, b := range Layout(3) {
+			got1, want1 := &Network{Inputs: inputs, Theta: grad}, &Network{Inputs: inputs, Theta: wg}
+			for i, b := range Layout(inputs) {
 				e := maxRelDiff(got1.Block(i), want1.Block(i))
 				if b.Name == "conv1.bias" || b.Name == "conv2.bias" {
 					e *= maxAbs(want1.Block(i)) / maxAbs(wg)
@@ -90,7 +95,7 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 				}
 			}
 		}
-		d, err := NewDeviceLoss(gpu.CPU(), o, T, 3, o.N)
+		d, err := NewDeviceLoss(gpu.CPU(), o, T, inputs, o.N)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -144,8 +149,8 @@ func TestDeviceLossFloat32(t *testing.T) {
 
 func TestDeviceLossBadInput(t *testing.T) {
 	o := tinyObjective(t, 1, 8, false)
-	if _, err := NewDeviceLoss(gpu.CPU(), o, 3, 4, 1); err == nil || !strings.Contains(err.Error(), "--device cpu") {
-		t.Errorf("4 inputs on a device: %v, want an error naming --device cpu", err)
+	if _, err := NewDeviceLoss(gpu.CPU(), o, 3, 5, 1); err == nil || !strings.Contains(err.Error(), "use 3") {
+		t.Errorf("5 inputs on a device: %v, want an error naming 3 and 4", err)
 	}
 	d, err := NewDeviceLoss(gpu.CPU(), o, 3, 3, 1)
 	if err != nil {
@@ -251,7 +256,23 @@ func TestMethodOnDevice(t *testing.T) {
 		t.Errorf("on the float32 host device the iterates differ from the CPU method's by %.3g after 30 iterations", e)
 	}
 	four, _ := NewNetwork(4, 1)
-	if _, err := (&Method{Net: four, Device: gpu.CPU()}).Start(o); err == nil || !strings.Contains(err.Error(), "3-input") {
-		t.Errorf("4-input network on a device: %v", err)
+	itc, err := (&Method{Net: four}).Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	itd, err := (&Method{Net: four, Device: gpu.CPU()}).Start(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 10; i++ {
+		if err := itc.Next(); err != nil {
+			t.Fatal(err)
+		}
+		if err := itd.Next(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if e := maxRelDiff(itd.X(), itc.X()); e > 1e-11 {
+		t.Errorf("4-input network: on the CPU device the iterates differ from the CPU method's by %.3g after 10 iterations", e)
 	}
 }

@@ -31,8 +31,9 @@
 // hand-written reverse pass: it keeps x^t, ∇f(x^t) and Δ_t per iteration
 // (three images, not the graph's every activation), recomputes the network
 // at each iteration on the way back, and differentiates through ∇f with
-// Hessian-vector products (package ondevice). It has the 3-input network on
-// deblurring with Huber-TV or no regularizer.
+// Hessian-vector products (package ondevice; the 4-input network's two
+// gradient parts through their own Hessians), on deblurring with Huber-TV or
+// no regularizer.
 //
 // A trained network runs as a baselines.Method (Method) for any number of
 // iterations, batched over all functions of an objective, with the direct

@@ -18,8 +18,8 @@ type Method struct {
 	// Label is the name reported by Name ("banert" when empty).
 	Label string
 	// Device, if set, runs the iterations on its array operations (it must
-	// implement gpu.NetOps; 3-input networks on deblurring with Huber-TV
-	// or no regularizer, as CheckDevice): the iterates, ∇f, the network and
+	// implement gpu.NetOps; deblurring with Huber-TV or no regularizer, as
+	// CheckDevice): the iterates, ∇f, the network and
 	// the safeguard stay there and each iteration copies x^{t+1} back.
 	Device gpu.Ops
 }

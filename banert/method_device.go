@@ -11,10 +11,11 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// stackInput writes the network's input [x, g, prev] ([n][3][hw]) into in.
-func stackInput(ops gpu.NetOps, in gpu.Buffer, n, hw int, x, g, prev gpu.Buffer) error {
-	for c, b := range []gpu.Buffer{x, g, prev} {
-		if err := ops.CopyPlanes(in, c, 3, b, 0, 1, n, hw); err != nil {
+// stackInput writes the network's input channels ([n][C][hw], C =
+// len(channels)) into in.
+func stackInput(ops gpu.NetOps, in gpu.Buffer, n, hw int, channels ...gpu.Buffer) error {
+	for c, b := range channels {
+		if err := ops.CopyPlanes(in, c, len(channels), b, 0, 1, n, hw); err != nil {
 			return err
 		}
 	}
@@ -57,6 +58,7 @@ type deviceRun struct {
 	obj                *ondevice.Objective
 	net                *deviceNet
 	x, g, delta, h, in gpu.Buffer
+	gd, gr             gpu.Buffer // 4 inputs: the two parts of ∇f
 	bufs               []gpu.Buffer
 }
 
@@ -104,7 +106,11 @@ func (m *Method) startOnDevice(o *problem.Objective) (it *deviceIterator, err er
 	for _, b := range []struct {
 		p *gpu.Buffer
 		n int
-	}{{&run.x, o.N * hw}, {&run.g, o.N * hw}, {&run.delta, o.N * hw}, {&run.h, o.N * hw}, {&run.in, 3 * o.N * hw}} {
+	}{{&run.x, o.N * hw}, {&run.g, o.N * hw}, {&run.delta, o.N * hw}, {&run.h, o.N * hw}, {&run.in, m.Net.Inputs * o.N * hw},
+		{&run.gd, o.N * hw}, {&run.gr, o.N * hw}} {
+		if b.p == &run.gd && m.Net.Inputs == 3 {
+			break
+		}
 		if *b.p, err = ops.Alloc(b.n); err != nil {
 			return nil, fmt.Errorf("%s: allocate on %s: %w", m.Name(), ops.Name(), err)
 		}
@@ -139,7 +145,17 @@ func (it *deviceIterator) Next() error {
 	if _, err := it.obj.ValueGrad(it.x, it.g); err != nil {
 		return wrap(err)
 	}
-	if err := stackInput(ops, it.in, it.n, it.hw, it.x, it.g, it.delta); err != nil {
+	channels := []gpu.Buffer{it.x, it.g, it.delta}
+	if it.gr != nil {
+		if err := it.obj.RegGrad(it.gr, it.x); err != nil {
+			return wrap(err)
+		}
+		if err := dataPart(ops, it.gd, it.g, it.gr); err != nil {
+			return wrap(err)
+		}
+		channels = []gpu.Buffer{it.x, it.gd, it.gr, it.delta}
+	}
+	if err := stackInput(ops, it.in, it.n, it.hw, channels...); err != nil {
 		return wrap(err)
 	}
 	if err := it.net.forward(it.h, it.in); err != nil {

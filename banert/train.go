@@ -47,7 +47,7 @@ type Config struct {
 	// gorgonia graph: the trajectory and the network's activations stay on
 	// the device, its allocator meters them, and the parameters and Adam
 	// stay float64 on the host. Deblurring with Huber-TV or no regularizer
-	// and the 3-input network only. The manifest records the device's kind
+	// (3 or 4 inputs). The manifest records the device's kind
 	// and a resume must use the same.
 	Device gpu.Ops
 	// Stop, if set, is asked before every epoch; when it returns true the

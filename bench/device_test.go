@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
@@ -107,8 +106,19 @@ func TestBanertOnDeviceMeter(t *testing.T) {
 	if in := testOps.Stats().InUse - base; in != 0 {
 		t.Errorf("%d bytes still in use after Banert training", in)
 	}
-	if _, err := Measure(Banert, 2, Config{Size: 12, NTrain: 2, Epochs: 1, Device: "counting-test", BanertInputs: 4}); err == nil || !strings.Contains(err.Error(), "3-input") {
-		t.Errorf("4-input Banert on a device: %v, want an error naming the 3-input network", err)
+	// The 4-input network keeps the regularizer's part of ∇f too: four
+	// images per step.
+	cfg.BanertInputs = 4
+	var four [2]int64
+	for i, T := range []int{2, 5} {
+		row, err := Measure(Banert, T, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		four[i] = row.HeldBytes
+	}
+	if got, want := four[1]-four[0], int64(3*4*12*12*8); got != want {
+		t.Errorf("4-input Banert's device bytes grew by %d from T = 2 to 5, want %d (four images per step)", got, want)
 	}
 }
 

@@ -281,7 +281,7 @@ func runEval(env *Env, args []string) error {
 			c.Label = fmt.Sprintf("%s [%s]", l.Label, pf.Device)
 			m = &c
 		}
-		if b, ok := m.(*banert.Method); ok && pf.deviceOps != nil && b.Net.Inputs == 3 {
+		if b, ok := m.(*banert.Method); ok && pf.deviceOps != nil {
 			c := *b
 			c.Device = pf.deviceOps
 			c.Label = fmt.Sprintf("%s [%s]", b.Name(), pf.Device)

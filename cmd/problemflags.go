@@ -56,7 +56,7 @@ func (p *problemFlags) validate() error {
 		}
 		ops, ok := d.(gpu.Ops)
 		if !p.acceptsOps || !ok {
-			return usagef("--device %s: only `l2o train greedy`, `l2o train unroll`, `l2o train banert`, `l2o apply` and `l2o eval` (learned iterations on the device, every other method's f and ∇f from it) run on a device in this version (ps, pp, pc-k, pc terms and the 3-input Banert network on deblurring); "+
+			return usagef("--device %s: only `l2o train greedy`, `l2o train unroll`, `l2o train banert`, `l2o apply` and `l2o eval` (learned iterations on the device, every other method's f and ∇f from it) run on a device in this version (ps, pp, pc-k, pc terms and Banert's network on deblurring); "+
 				"this command runs on the CPU: use --device cpu", p.Device)
 		}
 		p.deviceOps = ops

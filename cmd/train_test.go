@@ -160,7 +160,7 @@ func TestDeviceFlagRefusals(t *testing.T) {
 	}{
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "cuda", "--out", filepath.Join(dir, "a")}, "l2ocuda"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "tpu", "--out", filepath.Join(dir, "b")}, "unknown device"},
-		{[]string{"train", "banert", "--size", "12", "--n-train", "2", "--banert-inputs", "4", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "--banert-inputs 3"},
+		{[]string{"train", "banert", "--problem", "ct-small", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "no device path"},
 		{[]string{"tune", "pgd", "--size", "12", "--n-train", "2", "--device", testOpsDevice}, "only `l2o train greedy`"},
 		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pf", "--device", testOpsDevice, "--out", filepath.Join(dir, "f")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},

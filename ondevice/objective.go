@@ -130,6 +130,21 @@ func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
 // HessVec writes out = ∇²F(x)·v = kᵀ(k ⋆ v) + α Dᵀ ψ”(Dx)[Dv] (out may
 // not be x or v).
 func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
+	if err := ob.HessVecData(out, v); err != nil {
+		return err
+	}
+	if ob.form.Alpha == 0 {
+		return nil
+	}
+	if err := ob.hessVecReg(ob.tmp, x, v); err != nil {
+		return err
+	}
+	return ob.ops.Axpby(out, 1, ob.tmp, 1)
+}
+
+// HessVecData writes out = kᵀ(k ⋆ v), the data term's Hessian applied to v
+// (out may not be v).
+func (ob *Objective) HessVecData(out, v gpu.Buffer) error {
 	o, s, f := ob.ops, ob.s, ob.form
 	if err := o.Conv2D(ob.res, v, ob.blur, s, f.K, f.Boundary); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
@@ -137,9 +152,21 @@ func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 	if err := o.Conv2DAdjointImage(out, ob.res, ob.blur, s, f.K, f.Boundary); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
 	}
-	if f.Alpha == 0 {
-		return nil
+	return nil
+}
+
+// HessVecReg writes out = α Dᵀ ψ”(Dx)[Dv], the regularizer's Hessian at x
+// applied to v (zero without a regularizer; out may not be x or v).
+func (ob *Objective) HessVecReg(out, x, v gpu.Buffer) error {
+	if ob.form.Alpha == 0 {
+		return ob.ops.Zero(out)
 	}
+	return ob.hessVecReg(out, x, v)
+}
+
+// hessVecReg writes α Dᵀ ψ”(Dx)[Dv] into out (α ≠ 0).
+func (ob *Objective) hessVecReg(out, x, v gpu.Buffer) error {
+	o, s, f := ob.ops, ob.s, ob.form
 	if ob.field2 == nil || ob.field3 == nil {
 		// The Hessian's two more fields, allocated on first use (both or
 		// neither).
@@ -162,10 +189,29 @@ func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 	if err := o.HuberHessVec(ob.field3, ob.field, ob.field2, s, f.Eps); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
 	}
-	if err := o.GradAdjoint(ob.tmp, ob.field3, s); err != nil {
+	if err := o.GradAdjoint(out, ob.field3, s); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
 	}
-	return o.Axpby(out, f.Alpha, ob.tmp, 1)
+	return o.Axpby(out, 0, out, f.Alpha)
+}
+
+// RegGrad writes out = α Dᵀψ'(Dx), the regularizer's part of ∇F(x) (zero
+// without a regularizer; out may not be x).
+func (ob *Objective) RegGrad(out, x gpu.Buffer) error {
+	o, s, f := ob.ops, ob.s, ob.form
+	if f.Alpha == 0 {
+		return o.Zero(out)
+	}
+	if err := o.Grad(ob.field, x, s); err != nil {
+		return fmt.Errorf("ondevice: regularizer gradient: %w", err)
+	}
+	if err := o.HuberDerivative(ob.field, ob.field, s, f.Eps); err != nil {
+		return fmt.Errorf("ondevice: regularizer gradient: %w", err)
+	}
+	if err := o.GradAdjoint(out, ob.field, s); err != nil {
+		return fmt.Errorf("ondevice: regularizer gradient: %w", err)
+	}
+	return o.Axpby(out, 0, out, f.Alpha)
 }
 
 // Bytes is what the objective's device buffers hold.

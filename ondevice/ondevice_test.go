@@ -9,6 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"gorgonia.org/tensor"
 )
 
 func deblur(t *testing.T, n, size int, boundary string, alpha float64) *problem.Objective {
@@ -29,6 +30,19 @@ func deblur(t *testing.T, n, size int, boundary string, alpha float64) *problem.
 		o.Alpha = alpha
 	}
 	return o
+}
+
+// residual returns k ⋆ x − y of o's functions.
+func residual(t *testing.T, o *problem.Objective, x []float64) []float64 {
+	t.Helper()
+	r := make([]float64, len(o.Y))
+	if err := o.A.Apply(r, x, tensor.Shape{o.N, o.H, o.W}); err != nil {
+		t.Fatal(err)
+	}
+	for i, y := range o.Y {
+		r[i] -= y
+	}
+	return r
 }
 
 func upload(t *testing.T, v []float64) gpu.Buffer {
@@ -131,6 +145,37 @@ func TestObjective(t *testing.T) {
 			}
 			if d := relDiff(read(hb), fd); d > 1e-5 {
 				t.Errorf("%s, α=%g: Hessian-vector product differs from central differences by %.2g", boundary, o.Alpha, d)
+			}
+			// The parts: the regularizer's gradient is ∇F minus the data
+			// term's kᵀ(k⋆x − y), and the two Hessian parts add up.
+			reg, hd, hr := upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x)))
+			if err := ob.RegGrad(reg, xb); err != nil {
+				t.Fatal(err)
+			}
+			data := make([]float64, len(x))
+			if err := o.A.Adjoint(data, residual(t, o, x), tensor.Shape{o.N, o.H, o.W}); err != nil {
+				t.Fatal(err)
+			}
+			sum := read(reg)
+			for i := range sum {
+				sum[i] += data[i]
+			}
+			if d := relDiff(sum, want); d > 1e-12 {
+				t.Errorf("%s, α=%g: data gradient + RegGrad differs from ∇F by %.2g", boundary, o.Alpha, d)
+			}
+			vb := upload(t, v)
+			if err := ob.HessVecData(hd, vb); err != nil {
+				t.Fatal(err)
+			}
+			if err := ob.HessVecReg(hr, xb, vb); err != nil {
+				t.Fatal(err)
+			}
+			parts := read(hd)
+			for i, w := range read(hr) {
+				parts[i] += w
+			}
+			if d := relDiff(parts, read(hb)); d > 1e-12 {
+				t.Errorf("%s, α=%g: HessVecData + HessVecReg differs from HessVec by %.2g", boundary, o.Alpha, d)
 			}
 		}
 	}
