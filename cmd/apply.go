@@ -99,7 +99,7 @@ func runApply(env *Env, args []string) error {
 		}
 		switch l := learned.(type) {
 		case *greedy.Learned:
-			if err := ondevice.Check(l.Method, test); err != nil {
+			if err := greedy.CheckDevice(l.Method, test); err != nil {
 				return usagef("--device %s: %v", pf.Device, err)
 			}
 			c := *l
@@ -348,7 +348,7 @@ func runEval(env *Env, args []string) error {
 		}
 		for _, m := range ms {
 			if l, ok := m.(*greedy.Learned); ok && l.Device != nil {
-				if err := ondevice.Check(l.Method, test); err != nil {
+				if err := greedy.CheckDevice(l.Method, test); err != nil {
 					return usagef("--device %s: %s: %v", pf.Device, l.Label, err)
 				}
 			}

@@ -163,7 +163,7 @@ func TestDeviceFlagRefusals(t *testing.T) {
 		{[]string{"train", "banert", "--problem", "ct-small", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "no device path"},
 		{[]string{"tune", "pgd", "--size", "12", "--n-train", "2", "--device", testOpsDevice}, "only `l2o train greedy`"},
 		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pf", "--device", testOpsDevice, "--out", filepath.Join(dir, "f")}, "no device path"},
-		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
+		{[]string{"train", "greedy", "--problem", "ct-small", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--precision", "float32", "--out", filepath.Join(dir, "e")}, "drop --precision"},
 	} {
 		var out, errb bytes.Buffer

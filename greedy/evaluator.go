@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -138,6 +139,13 @@ func reducers(pars []param.Parametrization) []param.Reducer {
 // The reducers of the reduced terms are returned (nil without any).
 func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []param.Reducer, error) {
 	pars := terms(m)
+	if paths.device != nil && ondevice.CheckMethod(m) != nil {
+		ev, err := newDeviceGraphStep(pars, o, paths.device)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ev, nil, nil
+	}
 	if paths.device != nil {
 		ev, err := newDeviceStep(m, o, paths.device)
 		if err != nil {

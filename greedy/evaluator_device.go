@@ -16,10 +16,53 @@ import (
 // path, or an objective that is not a deblurring problem with Huber-TV or no
 // regularizer (problem.DeblurForm). See ondevice.Check.
 func CheckDevice(m param.Method, o *problem.Objective) error {
+	if ondevice.CheckMethod(m) != nil {
+		// Terms without device kinds (PF, user parametrizations) take the
+		// graph path with the objective on the device (deviceGraphStep).
+		if _, ok := o.DeblurForm(); !ok {
+			return fmt.Errorf("step loss: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+		}
+		return nil
+	}
 	if err := ondevice.Check(m, o); err != nil {
 		return fmt.Errorf("step loss: %w", err)
 	}
 	return nil
+}
+
+// deviceGraphStep is the graph path (graphStep) for terms that have no
+// device kind (PF, user parametrizations: their forward expressions run in
+// gorgonia on the host) with the objective on the device: each evaluation
+// copies x⁺ there and brings back f_k(x⁺) and r = ∇f(x⁺)
+// (ondevice.BatchEvaluator), which the terms' backward passes take on the
+// host. The objective, the part that costs, runs on the device and its
+// buffers are on the device's allocator; the terms' graphs hold host memory.
+type deviceGraphStep struct {
+	*graphStep
+	be *ondevice.BatchEvaluator
+}
+
+func newDeviceGraphStep(pars []param.Parametrization, o *problem.Objective, ops gpu.Ops) (*deviceGraphStep, error) {
+	be, err := ondevice.NewBatchEvaluator(ops, o)
+	if err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	gs, err := newGraphStep(pars, o.OnEvaluator(be))
+	if err != nil {
+		be.Close()
+		return nil, err
+	}
+	return &deviceGraphStep{graphStep: gs, be: be}, nil
+}
+
+// kind implements stepEvaluator.
+func (d *deviceGraphStep) kind() string { return "device-graph" }
+
+// close implements stepEvaluator.
+func (d *deviceGraphStep) close() error {
+	err := d.graphStep.close()
+	d.be.Close()
+	return err
 }
 
 // deviceStep evaluates the data part of the greedy step loss with a

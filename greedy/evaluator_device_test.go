@@ -8,6 +8,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -120,13 +121,15 @@ func TestDeviceStepTrains(t *testing.T) {
 
 func TestDeviceStepRefuses(t *testing.T) {
 	o := deblurSet(t, 2, 12, 1)
-	if _, err := newStepLoss(method(t, "m-pf"), o, 1/o.L, stepPaths{device: gpu.CPU()}); err == nil || !strings.Contains(err.Error(), "no device path") {
-		t.Errorf("m-pf on a device: %v, want a no-device-path error", err)
+	if err := CheckDevice(method(t, "m-pf"), o); err != nil {
+		t.Errorf("m-pf on a device (the graph path): %v", err)
 	}
 	objs := affineObjectives(t)
 	for _, name := range []string{"ct-small", "wcrr"} {
-		if err := CheckDevice(method(t, "m-ps"), objs[name]); err == nil || !strings.Contains(err.Error(), "--device cpu") {
-			t.Errorf("%s on a device: %v, want an error naming --device cpu", name, err)
+		for _, m := range []string{"m-ps", "m-pf"} {
+			if err := CheckDevice(method(t, m), objs[name]); err == nil || !strings.Contains(err.Error(), "--device cpu") {
+				t.Errorf("%s, %s on a device: %v, want an error naming --device cpu", name, m, err)
+			}
 		}
 	}
 	// Least squares (α = 0) runs on the device.
@@ -187,12 +190,13 @@ func TestDeviceStepFloat32(t *testing.T) {
 }
 
 // TestLearnedOnDevice runs Algorithm 2 with the iterations on a device
-// (Learned.Device) against the CPU iterator: 12 iterations beyond the 3
-// trained steps, the iterates equal to 1e-10 on the host device and to 1e-3
-// on the float32 host device; safeguards are refused on a device.
+// (Learned.Device; m-pf: the update on the host with ∇f from the device)
+// against the CPU iterator: 12 iterations beyond the 3 trained steps, the
+// iterates equal to 1e-10 on the host device and to 1e-3 on the float32
+// host device; safeguards are refused on a device.
 func TestLearnedOnDevice(t *testing.T) {
 	o := deblurSet(t, 3, 16, 2)
-	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect"} {
+	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect", "m-pf"} {
 		res, err := Train(o, Config{Method: method(t, name), MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 15}, KeepParams: true})
 		if err != nil {
 			t.Fatal(err)
@@ -269,4 +273,61 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 		t.Fatalf("resumed checkpoint: %v", err)
 	}
 	sameCheckpointParams(t, a, b)
+}
+
+// TestDeviceGraphStepAgrees checks the device's graph path: terms without a
+// device kind (PF, and a user parametrization known only by its forward
+// expression) run their graphs on the host with the objective on the
+// device, and agree with the CPU's graph evaluator to 1e-12 (value and
+// gradient, block gradients included) and a greedy training run with
+// Config.Device follows the CPU's.
+func TestDeviceGraphStepAgrees(t *testing.T) {
+	const lambda, mu = 0.05, 0.3
+	o := deblurWith(t, 3, 12, "zero")
+	x, g, p := stepData(t, o, 5)
+	for _, m := range []param.Method{
+		method(t, "pf"),
+		{G: outerWeights{}},
+		{G: outerWeights{}, H: param.Pointwise{}},
+	} {
+		mk := func(paths stepPaths) *StepLoss {
+			s, err := newStepLoss(m, o, 1/o.L, paths)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { s.Close() })
+			if err := s.SetStep(x, g, p, lambda, mu); err != nil {
+				t.Fatal(err)
+			}
+			return s
+		}
+		ref, dev := mk(stepPaths{graphOnly: true}), mk(stepPaths{device: gpu.CPU()})
+		if k := dev.ev.kind(); k != "device-graph" {
+			t.Fatalf("%s: evaluator %q, want device-graph", m.Name(), k)
+		}
+		u := testPoint(ref, 1)
+		want, got := make([]float64, len(u)), make([]float64, len(u))
+		vw, err := ref.Eval(u, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vg, err := dev.Eval(u, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(vg-vw) > 1e-12*math.Abs(vw) || relDiff(got, want) > 1e-12 {
+			t.Errorf("%s: value %.15g vs %.15g, gradient %.2g relative", m.Name(), vg, vw, relDiff(got, want))
+		}
+	}
+	m := param.Method{G: outerWeights{}, H: param.Scalar{}}
+	run := func(dev gpu.Ops) []float64 {
+		res, err := Train(o, Config{Method: m, MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 20}, Device: dev, KeepParams: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Theta[2]
+	}
+	if e := maxRelDiff(run(gpu.CPU()), run(nil)); e > 1e-9 {
+		t.Errorf("greedy training of a user parametrization on the device differs from the CPU's by %.2g after 3 steps", e)
+	}
 }

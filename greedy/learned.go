@@ -3,9 +3,11 @@ package greedy
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -42,8 +44,10 @@ type Learned struct {
 	// Device, if set, runs the learned iterations with its array
 	// operations (package gpu's Ops): the iterates, ∇f and the update stay
 	// on the device and each iteration copies the new iterates back for X.
-	// PS, PP, PC-k and PC terms on deblurring (ondevice.Check); not with
-	// Safeguard. nil: the CPU.
+	// PS, PP, PC-k and PC terms on deblurring (ondevice.Check); other
+	// terms (PF, user parametrizations) run the update on the host with f
+	// and ∇f from the device (ondevice.BatchEvaluator). Not with Safeguard.
+	// nil: the CPU.
 	Device gpu.Ops
 	// params returns the parameters of step t < Steps.
 	params func(t int) (theta, phi []float64, err error)
@@ -136,8 +140,30 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
 	}
-	if l.Device != nil {
+	if l.Device != nil && ondevice.CheckMethod(l.Method) == nil {
 		return l.startOnDevice(o)
+	}
+	if l.Device != nil {
+		// Terms without a device kind (PF, user parametrizations): the
+		// update on the host with ∇f from the device.
+		if l.Safeguard > 0 {
+			return nil, fmt.Errorf("learned optimizer %s: the safeguards run on the CPU; use --device cpu to safeguard", l.Label)
+		}
+		be, err := ondevice.NewBatchEvaluator(l.Device, o)
+		if err != nil {
+			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
+		}
+		c := *l
+		c.Device = nil
+		it, err := c.Start(o.OnEvaluator(be))
+		if err != nil {
+			be.Close()
+			return nil, err
+		}
+		if li, ok := it.(*learnedIterator); ok {
+			runtime.AddCleanup(li, func(b *ondevice.BatchEvaluator) { b.Close() }, be)
+		}
+		return it, nil
 	}
 	it := &learnedIterator{l: l, o: o}
 	upd, err := param.NewUpdater(l.Method, o.N, o.H, o.W)
