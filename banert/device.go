@@ -24,7 +24,8 @@ import (
 //	(b_x', b_g', c') = net(x^t, ∇f(x^t), Δ_{t−1})ᵀ b_h   (and the parameters' gradient),
 //	b ← b + b_x' + ∇²f(x^t)(b_g + b_g'),   c ← c',
 //
-// where S is the safeguard Δ = α·h·‖g‖/√(1+‖h‖²).
+// where S is the safeguard Δ = α·h·‖g‖/√(1+‖h‖²). A DeviceLoss is not safe
+// for concurrent use.
 type DeviceLoss struct {
 	ops    gpu.NetOps
 	s      gpu.Batch
@@ -268,14 +269,15 @@ func (d *DeviceLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 			return 0, err
 		}
 	}
+	clear(grad)
 	loss, err := d.obj.ValueGrad(d.xs[T], d.bx)
 	if err != nil {
 		return 0, err
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		// Diverged: the loss says so; the gradient is left at zero.
 		return loss, nil
 	}
-	clear(grad)
 	if err := ops.Zero(d.carry); err != nil {
 		return 0, err
 	}

@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -125,6 +126,9 @@ func runApply(env *Env, args []string) error {
 		return usagef("--precision %s: %v", prec, err)
 	}
 	it, err := learned.Start(runOn)
+	if c, ok := it.(io.Closer); ok && err == nil {
+		defer c.Close()
+	}
 	if err != nil {
 		return asUsage(err)
 	}

@@ -3,6 +3,7 @@ package eval
 import (
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"sort"
 	"time"
@@ -213,6 +214,10 @@ func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int
 	it, err := m.Start(mo)
 	if err != nil {
 		return nil, fmt.Errorf("eval: starting %s: %w", name, err)
+	}
+	if c, ok := it.(io.Closer); ok {
+		// Iterators on a device hold its memory until closed.
+		defer c.Close()
 	}
 	r := &recorder{
 		o: o, fstar: fstar, psnrAt: psnrAt,

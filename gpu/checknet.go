@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/greedyl2o/greedyl2o/mconv"
+	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
 // CheckNetOps tests a NetOps implementation on random data of shape s, to
@@ -22,7 +23,7 @@ func CheckNetOps(d NetOps, s mconv.Shape, tol float64) error {
 	c := &opsCheck{d: d, tol: tol, rng: rand.New(rand.NewPCG(11, uint64(s.InputLen())))}
 	defer c.free()
 	n := &netCheck{opsCheck: c, d: d, s: s}
-	for _, f := range []func() error{n.convolution, n.planes, n.leaky, n.copies} {
+	for _, f := range []func() error{n.convolution, n.planes, n.leaky, n.copies, n.refusals} {
 		if err := f(); err != nil {
 			c.errs = append(c.errs, err)
 		}
@@ -163,6 +164,14 @@ func (c *netCheck) planes() error {
 		}
 	}
 	errs = append(errs, c.closeVec("plane dots", dots, wantDots), c.closeVec("plane sums", sums, wantSums))
+	squares, wantSquares := make([]float64, planes), make([]float64, planes)
+	if err := c.d.PlaneDots(squares, xb, xb, hw); err != nil {
+		return fmt.Errorf("plane dots of x with itself: %w", err)
+	}
+	for p := range wantSquares {
+		wantSquares[p] = dot(x[p*hw:(p+1)*hw], x[p*hw:(p+1)*hw])
+	}
+	errs = append(errs, c.closeVec("plane dots of x with itself", squares, wantSquares))
 
 	want := make([]float64, planes*hw)
 	for p := 0; p < planes; p++ {
@@ -182,6 +191,21 @@ func (c *netCheck) planes() error {
 		return err
 	}
 	errs = append(errs, c.closeVec("plane combine a·x + b·z + c", got, want))
+	// In place on x with z: a copy of x ← a·x + b·z + c.
+	xc, err := c.zeros(planes * hw)
+	if err != nil {
+		return err
+	}
+	if err := c.d.Copy(xc, xb); err != nil {
+		return err
+	}
+	if err := c.d.PlaneCombine(xc, a, xc, b, zb, k, hw); err != nil {
+		return fmt.Errorf("plane combine in place on x: %w", err)
+	}
+	if got, err = c.read(xc); err != nil {
+		return err
+	}
+	errs = append(errs, c.closeVec("plane combine in place (y = x, with z)", got, want))
 	// In place on z, without constants: z ← a·x + b·z.
 	for p := 0; p < planes; p++ {
 		for i := p * hw; i < (p+1)*hw; i++ {
@@ -241,6 +265,13 @@ func (c *netCheck) leaky() error {
 		return err
 	}
 	e1 := c.closeVec("leaky mask", got, want)
+	if err := c.d.LeakyMask(ub, xb, ub, slope); err != nil {
+		return fmt.Errorf("leaky mask in place on u: %w", err)
+	}
+	if got, err = c.read(ub); err != nil {
+		return err
+	}
+	e1 = errors.Join(e1, c.closeVec("leaky mask in place (dst = u)", got, want))
 	for i, v := range x {
 		want[i] = v
 		if !(v > 0) {
@@ -254,6 +285,51 @@ func (c *netCheck) leaky() error {
 		return err
 	}
 	return errors.Join(e1, c.closeVec("leaky relu in place", got, want))
+}
+
+// refusals checks that bad arguments are errors, not silent results: wrong
+// lengths, aliased convolution operands, coefficients without their
+// buffer, plane copies onto themselves or with a zero step.
+func (c *netCheck) refusals() error {
+	s := c.s
+	hw := s.H * s.W
+	x, err := c.zeros(s.InputLen())
+	if err != nil {
+		return err
+	}
+	w, err := c.zeros(s.WeightLen())
+	if err != nil {
+		return err
+	}
+	y, err := c.zeros(s.OutputLen())
+	if err != nil {
+		return err
+	}
+	short, err := c.zeros(hw)
+	if err != nil {
+		return err
+	}
+	planes := s.N * s.Cin
+	one := make([]float64, planes)
+	cases := map[string]error{
+		"mconv with a short output":          c.d.MConv(short, x, w, nil, s),
+		"mconv with the input as output":     c.d.MConv(x, x, w, nil, s),
+		"mconv adjoint input onto its input": c.d.MConvAdjointInput(y, y, w, s),
+		"plane dots of the wrong length":     c.d.PlaneDots(make([]float64, planes+1), x, nil, hw),
+		"plane combine with b but no z":      c.d.PlaneCombine(x, one, x, one, nil, nil, hw),
+		"leaky mask of unequal lengths":      c.d.LeakyMask(short, x, x, 0.2),
+		"copy planes onto the same buffer":   c.d.CopyPlanes(x, 0, 1, x, 0, 1, 1, hw),
+	}
+	if planes > 1 {
+		cases["copy planes with a zero step"] = c.d.CopyPlanes(y, 0, 0, x, 0, 1, 2, hw)
+	}
+	var errs []error
+	for name, err := range cases {
+		if err == nil {
+			errs = append(errs, fmt.Errorf("%s: accepted, want an error", name))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // copies stacks the channels of N images into [N,Cin,H,W] and takes channel
@@ -296,4 +372,62 @@ func (c *netCheck) copies() error {
 		return err
 	}
 	return errors.Join(e1, c.closeVec("copy planes (take a channel out)", got, last))
+}
+
+// CheckRay tests a device's ray transform of geometry g on a batch of 2, to
+// relative tolerance tol: Forward against tomo's float64 projector and the
+// adjoint identity ⟨y, Rx⟩ = ⟨Rᵀy, x⟩. It returns every failure, joined.
+func CheckRay(d RayOps, g tomo.Geometry, tol float64) error {
+	ops, ok := d.(Ops)
+	if !ok {
+		return fmt.Errorf("gpu: check ray: %T has no array operations", d)
+	}
+	r, err := d.NewRay(g)
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	p, err := tomo.NewProjector(g)
+	if err != nil {
+		return err
+	}
+	c := &opsCheck{d: ops, tol: tol, rng: rand.New(rand.NewPCG(13, uint64(g.N)))}
+	defer c.free()
+	const batch = 2
+	x, xb, err := c.random(batch * g.ImageLen())
+	if err != nil {
+		return err
+	}
+	y, yb, err := c.random(batch * g.SinoLen())
+	if err != nil {
+		return err
+	}
+	rx, err := c.zeros(batch * g.SinoLen())
+	if err != nil {
+		return err
+	}
+	rty, err := c.zeros(batch * g.ImageLen())
+	if err != nil {
+		return err
+	}
+	if err := r.Forward(rx, xb, batch); err != nil {
+		return fmt.Errorf("ray forward: %w", err)
+	}
+	if err := r.Adjoint(rty, yb, batch); err != nil {
+		return fmt.Errorf("ray adjoint: %w", err)
+	}
+	want := make([]float64, batch*g.SinoLen())
+	if err := p.Forward(want, x, batch); err != nil {
+		return err
+	}
+	got, err := c.read(rx)
+	if err != nil {
+		return err
+	}
+	back, err := c.read(rty)
+	if err != nil {
+		return err
+	}
+	return errors.Join(c.closeVec("ray forward against tomo's projector", got, want),
+		c.adjoint("ray transform and its adjoint", y, got, back, x))
 }

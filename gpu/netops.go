@@ -2,6 +2,7 @@ package gpu
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/greedyl2o/greedyl2o/mconv"
 )
@@ -70,6 +71,9 @@ func float64s[F interface{ ~float32 | ~float64 }](v []F) ([]float64, func()) {
 // mconvBuffers returns the values of the input, output and weight buffers of
 // a multi-channel convolution of shape s.
 func (d *hostOps[F]) mconvBuffers(op string, s mconv.Shape, x, y, w Buffer) ([]F, []F, []F, error) {
+	if err := CheckMConvAliasing(d.name+" "+op, x, y, w); err != nil {
+		return nil, nil, nil, err
+	}
 	if err := s.Validate(); err != nil {
 		return nil, nil, nil, fmt.Errorf("gpu: %s %s: %w", d.name, op, err)
 	}
@@ -90,6 +94,9 @@ func (d *hostOps[F]) MConv(y, x, w, bias Buffer, s mconv.Shape) error {
 	xv, yv, wv, err := d.mconvBuffers("mconv", s, x, y, w)
 	if err != nil {
 		return err
+	}
+	if bias != nil && bias == y {
+		return fmt.Errorf("gpu: %s mconv: the bias must not be the output", d.name)
 	}
 	var bf []float64
 	if bias != nil {
@@ -130,6 +137,9 @@ func (d *hostOps[F]) MConvAdjointWeights(gw, gb, x, y Buffer, s mconv.Shape) err
 	xv, yv, wv, err := d.mconvBuffers("mconv adjoint weights", s, x, y, gw)
 	if err != nil {
 		return err
+	}
+	if gb != nil && (gb == x || gb == y || gb == gw) {
+		return fmt.Errorf("gpu: %s mconv adjoint weights: the bias gradient must be its own buffer", d.name)
 	}
 	xf, _ := float64s(xv)
 	yf, _ := float64s(yv)
@@ -185,6 +195,16 @@ func (d *hostOps[F]) PlaneDots(vals []float64, x, y Buffer, hw int) error {
 			}
 		}
 		vals[p] = s
+	}
+	return nil
+}
+
+// CheckMConvAliasing refuses a multi-channel convolution (or adjoint) whose
+// input, output and weights are not three different buffers: every device
+// writes its output while it reads the others. op names the call.
+func CheckMConvAliasing(op string, x, y, w Buffer) error {
+	if x == y || x == w || y == w {
+		return fmt.Errorf("gpu: %s: the input, output and weights must be three different buffers", op)
 	}
 	return nil
 }
@@ -296,6 +316,12 @@ func CheckPlaneCopy(device string, dst Buffer, dstStart, dstStep int, src Buffer
 	}
 	if dst == src {
 		return fmt.Errorf("gpu: %s copy planes: dst and src are the same buffer", device)
+	}
+	if count > 1 && (dstStep < 1 || srcStep < 1) {
+		return fmt.Errorf("gpu: %s copy planes: steps %d and %d for %d planes: steps must be at least 1 when copying more than one plane", device, dstStep, srcStep, count)
+	}
+	if int64(count)*int64(hw) > math.MaxInt32 {
+		return fmt.Errorf("gpu: %s copy planes: %d planes of %d values exceed 2³¹ values", device, count, hw)
 	}
 	if count < 1 || hw < 1 || dstStart < 0 || srcStart < 0 || dstStep < 0 || srcStep < 0 {
 		return fmt.Errorf("gpu: %s copy planes: %d planes of %d values from plane %d step %d to plane %d step %d: counts must be positive and starts and steps non-negative",

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/mconv"
+	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
 func TestCheckNetOps(t *testing.T) {
@@ -58,6 +59,17 @@ func TestNetOpsRejectBadArguments(t *testing.T) {
 	} {
 		if err == nil {
 			t.Errorf("%s with bad arguments returned nil", name)
+		}
+	}
+}
+
+func TestCheckRay(t *testing.T) {
+	for _, g := range []tomo.Geometry{{N: 16, Angles: 12, Det: tomo.DefaultDet(16)}, {N: 9, Angles: 7, Det: 11}} {
+		if err := CheckRay(CPU(), g, 1e-12); err != nil {
+			t.Errorf("cpu, %+v: %v", g, err)
+		}
+		if err := CheckRay(Host32(), g, 1e-5); err != nil {
+			t.Errorf("host32, %+v: %v", g, err)
 		}
 	}
 }

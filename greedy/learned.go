@@ -161,6 +161,7 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 			return nil, err
 		}
 		if li, ok := it.(*learnedIterator); ok {
+			li.evaluator = be
 			runtime.AddCleanup(li, func(b *ondevice.BatchEvaluator) { b.Close() }, be)
 		}
 		return it, nil
@@ -197,6 +198,9 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 }
 
 type learnedIterator struct {
+	// evaluator, if set, is the device evaluator the objective runs on
+	// (Learned.Device for terms without a device kind); Close frees it.
+	evaluator              *ondevice.BatchEvaluator
 	l                      *Learned
 	o                      *problem.Objective
 	update                 *param.Updater
@@ -219,6 +223,15 @@ type learnedIterator struct {
 }
 
 func (it *learnedIterator) X() []float64 { return it.xk }
+
+// Close frees the device memory of an iterator whose f and ∇f come from a
+// device (Learned.Device); it does nothing otherwise.
+func (it *learnedIterator) Close() error {
+	if it.evaluator != nil {
+		it.evaluator.Close()
+	}
+	return nil
+}
 
 func (it *learnedIterator) Next() error {
 	step := min(it.t, it.l.Steps-1)

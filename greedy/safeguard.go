@@ -137,10 +137,26 @@ func (it *learnedIterator) guardBGD() error {
 		return nil
 	case r == o.N:
 		return o.Eval(it.fx, it.grad, it.xk, &it.ws)
+	case o.WholeBatchOnly():
+		// A device's evaluator or a float32 evaluation is bound to the
+		// whole batch: evaluate it (x_k = x_g for the functions taken) and
+		// keep the functions taken.
+		if it.sub == nil {
+			it.sub = &subBatch{grad: make([]float64, len(o.X0)), f: make([]float64, o.N)}
+		}
+		sb := it.sub
+		if err := o.Eval(sb.f, sb.grad, it.xk, &sb.ws); err != nil {
+			return err
+		}
+		for _, k := range it.taken {
+			it.fx[k] = sb.f[k]
+			copy(it.grad[k*hw:(k+1)*hw], sb.grad[k*hw:(k+1)*hw])
+		}
+		return nil
 	default:
 		// f and ∇f at the gradient points taken, as a batch of r functions.
 		m := o.DataLen()
-		if it.sub == nil {
+		if it.sub == nil || it.sub.x == nil {
 			it.sub = &subBatch{x: make([]float64, len(o.X0)), y: make([]float64, len(o.Y)), grad: make([]float64, len(o.X0)), f: make([]float64, o.N)}
 		}
 		sb := it.sub

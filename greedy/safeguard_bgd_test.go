@@ -4,7 +4,9 @@ import (
 	"math"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -342,5 +344,63 @@ func TestBGDSafeguardAllObjectives(t *testing.T) {
 				t.Errorf("no iteration mixed accepted and rejected steps: the smaller batch went untested (rates %v)", li.Acceptance())
 			}
 		})
+	}
+}
+
+// With an objective bound to its whole batch (a device's evaluator, a
+// float32 evaluation), the BGD safeguard evaluates the functions it rejects
+// with the whole batch: the momentum adversary (accepted at times, so some
+// iterations take the gradient step for part of the batch) runs the same
+// iterates as with the CPU's Eval (to 1e-10 on the CPU device's evaluator),
+// and in float32 without error.
+func TestBGDSafeguardWholeBatchObjectives(t *testing.T) {
+	o := deblurSet(t, 3, 12, 9)
+	tau := 1 / o.L
+	m := method(t, "m-ps")
+	l, err := NewLearned("adversary", m, o.H, o.W, [][]float64{m.G.Reference(tau, o.H, o.W)}, [][]float64{m.H.Reference(1.5, o.H, o.W)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.Safeguard, l.SafeguardRule = tau, SafeguardBGD
+	const iters = 60
+	_, _, want, acc, err := bgdTrace(t, l, o, iters)
+	if err != nil {
+		t.Fatal(err)
+	}
+	partial := false
+	for _, a := range acc {
+		partial = partial || (a > 0 && a < 1)
+	}
+	if !partial {
+		t.Fatalf("no iteration rejected part of the batch (rates %v): the case does not test the sub-batch", acc)
+	}
+	be, err := ondevice.NewBatchEvaluator(gpu.CPU(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer be.Close()
+	it, err := l.Start(o.OnEvaluator(be))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range iters {
+		if err := it.Next(); err != nil {
+			t.Fatalf("iteration %d on the device's evaluator: %v", s+1, err)
+		}
+		if d := normDiff(it.X(), want[s+1]); d > 1e-10 {
+			t.Fatalf("iteration %d: iterates differ from the CPU's by %.2g", s+1, d)
+		}
+	}
+	o32, err := o.InPrecision(problem.Float32)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if it, err = l.Start(o32); err != nil {
+		t.Fatal(err)
+	}
+	for s := range iters {
+		if err := it.Next(); err != nil {
+			t.Fatalf("iteration %d in float32: %v", s+1, err)
+		}
 	}
 }

@@ -64,6 +64,9 @@ func (be *BatchEvaluator) Name() string { return be.ops.Name() }
 func (be *BatchEvaluator) Eval(vals, grad, x []float64) error {
 	be.mu.Lock()
 	defer be.mu.Unlock()
+	if be.x == nil {
+		return fmt.Errorf("ondevice: the evaluator on %s was closed", be.ops.Name())
+	}
 	s := be.obj.Batch()
 	if len(x) != s.Len() || (vals != nil && len(vals) != s.N) || (grad != nil && len(grad) != s.Len()) {
 		return fmt.Errorf("ondevice: evaluation of %d functions of %d values got %d values, %d value slots and %d gradient values", s.N, be.hw, len(x), len(vals), len(grad))
@@ -86,8 +89,10 @@ func (be *BatchEvaluator) Eval(vals, grad, x []float64) error {
 	return nil
 }
 
-// Close frees the device buffers.
+// Close frees the device buffers; Eval fails after it.
 func (be *BatchEvaluator) Close() {
+	be.mu.Lock()
+	defer be.mu.Unlock()
 	if be.obj != nil {
 		be.obj.Close()
 	}
@@ -113,27 +118,16 @@ func (ob *Objective) values(vals []float64, x, grad gpu.Buffer) error {
 	if _, err := ob.ValueGrad(x, grad); err != nil {
 		return err
 	}
-	// ValueGrad left the residuals k ⋆ x − y in res and, with a
-	// regularizer, the differences Dx (or ψ'(Dx) when grad was asked) in
-	// field: recompute Dx for the values.
-	s := ob.s
-	if err := net.PlaneDots(vals, ob.res, ob.res, s.H*s.W); err != nil {
+	// ValueGrad left the residuals A x − y in res and, with a regularizer,
+	// each function's Huber sum in ob.vals.
+	if err := net.PlaneDots(vals, ob.res, ob.res, ob.res.Len()/len(vals)); err != nil {
 		return fmt.Errorf("ondevice: objective values: %w", err)
 	}
 	for k := range vals {
 		vals[k] /= 2
-	}
-	if ob.form.Alpha == 0 {
-		return nil
-	}
-	if err := ob.ops.Grad(ob.field, x, s); err != nil {
-		return fmt.Errorf("ondevice: objective values: %w", err)
-	}
-	if err := ob.ops.HuberValue(ob.vals, ob.field, s, ob.form.Eps); err != nil {
-		return fmt.Errorf("ondevice: objective values: %w", err)
-	}
-	for k := range vals {
-		vals[k] += ob.form.Alpha * ob.vals[k]
+		if ob.form.Alpha != 0 {
+			vals[k] += ob.form.Alpha * ob.vals[k]
+		}
 	}
 	return nil
 }

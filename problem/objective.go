@@ -53,10 +53,17 @@ type BatchEvaluator interface {
 	Name() string
 }
 
+// WholeBatchOnly reports whether Eval is bound to o's N functions and their
+// data (an evaluator from OnEvaluator, or a float32 evaluation from
+// InPrecision): a copy of o with fewer functions or other data must be made
+// with Subset, not by changing its fields.
+func (o *Objective) WholeBatchOnly() bool { return o.external != nil || o.single != nil }
+
 // OnEvaluator returns a copy of o whose Eval runs ev, which must evaluate
 // o's functions (the caller builds it from o); the data, starting points
 // and constants are shared with o. Subsets and precision changes of the
-// copy drop ev.
+// copy drop ev, and so does it drop a float32 evaluation of o (the
+// evaluator computes in its own precision).
 func (o *Objective) OnEvaluator(ev BatchEvaluator) *Objective {
 	c := *o
 	c.single, c.external = nil, ev

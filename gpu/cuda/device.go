@@ -36,6 +36,12 @@ type Device struct {
 	module  cu.Module
 	funcs   map[string]cu.Function
 	plans   map[planKey]*cufft.Plan // cuFFT plans by batch shape and direction (guarded by mu)
+
+	// scratchMu guards the small buffers that the per-plane operations
+	// reuse (double results, float32 coefficients), grown on demand and
+	// kept for the life of the device like the cuFFT plans.
+	scratchMu        sync.Mutex
+	dotsBuf, coefBuf *Buffer
 }
 
 var (

@@ -13,11 +13,18 @@ import (
 // The CUDA device implements the network operations of package gpu in
 // float32 (plane dots in double): the multi-channel convolutions run the
 // mconv kernels, the per-plane coefficients of PlaneCombine go to the
-// device as float32 for each call.
+// device as float32 for each call, into a buffer kept for reuse (as is
+// PlaneDots's result buffer), so that these calls allocate nothing.
 var _ gpu.NetOps = (*Device)(nil)
 
 // MConv implements gpu.NetOps.
 func (d *Device) MConv(y, x, w, bias gpu.Buffer, s mconv.Shape) error {
+	if err := gpu.CheckMConvAliasing("cuda mconv", x, y, w); err != nil {
+		return err
+	}
+	if bias != nil && bias == y {
+		return fmt.Errorf("cuda: mconv: the bias must not be the output")
+	}
 	bs, err := d.buffers("mconv", y, -1, x, -1, w, -1)
 	if err != nil {
 		return err
@@ -35,6 +42,9 @@ func (d *Device) MConv(y, x, w, bias gpu.Buffer, s mconv.Shape) error {
 
 // MConvAdjointInput implements gpu.NetOps.
 func (d *Device) MConvAdjointInput(x, y, w gpu.Buffer, s mconv.Shape) error {
+	if err := gpu.CheckMConvAliasing("cuda mconv adjoint input", x, y, w); err != nil {
+		return err
+	}
 	bs, err := d.buffers("mconv adjoint input", x, -1, y, -1, w, -1)
 	if err != nil {
 		return err
@@ -44,6 +54,12 @@ func (d *Device) MConvAdjointInput(x, y, w gpu.Buffer, s mconv.Shape) error {
 
 // MConvAdjointWeights implements gpu.NetOps.
 func (d *Device) MConvAdjointWeights(gw, gb, x, y gpu.Buffer, s mconv.Shape) error {
+	if err := gpu.CheckMConvAliasing("cuda mconv adjoint weights", x, y, gw); err != nil {
+		return err
+	}
+	if gb != nil && (gb == x || gb == y || gb == gw) {
+		return fmt.Errorf("cuda: mconv adjoint weights: the bias gradient must be its own buffer")
+	}
 	bs, err := d.buffers("mconv adjoint weights", gw, -1, x, -1, y, -1)
 	if err != nil {
 		return err
@@ -57,6 +73,25 @@ func (d *Device) MConvAdjointWeights(gw, gb, x, y gpu.Buffer, s mconv.Shape) err
 		bb = b[0]
 	}
 	return d.MconvAdjointWeights(bs[0], bb, bs[1], bs[2], s)
+}
+
+// scratch returns the reusable buffer *b with room for n values of size
+// bytes, replacing it by a larger one when needed; d.scratchMu is held. The
+// buffers count in the device's memory statistics while they live.
+func (d *Device) scratch(b **Buffer, n int, size int64) (*Buffer, error) {
+	if *b != nil && (*b).bytes >= int64(n)*size {
+		return *b, nil
+	}
+	if *b != nil {
+		d.Free(*b)
+		*b = nil
+	}
+	nb, err := d.alloc(n, int64(n)*size)
+	if err != nil {
+		return nil, err
+	}
+	*b = nb
+	return nb, nil
 }
 
 func planeCheck(op string, planes, hw int) error {
@@ -84,11 +119,12 @@ func (d *Device) PlaneDots(vals []float64, x, y gpu.Buffer, hw int) error {
 		}
 		ya = ptrArg(yb[0])
 	}
-	out, err := d.alloc(planes, int64(planes)*8)
+	d.scratchMu.Lock()
+	defer d.scratchMu.Unlock()
+	out, err := d.scratch(&d.dotsBuf, planes, 8)
 	if err != nil {
 		return err
 	}
-	defer d.Free(out)
 	if err := d.launchBlocks("l2o_plane_dots", planes, ptrArg(out), ptrArg(bs[0]), ya, intArg(hw)); err != nil {
 		return err
 	}
@@ -101,7 +137,7 @@ func (d *Device) PlaneCombine(y gpu.Buffer, a []float64, x gpu.Buffer, b []float
 	if err := planeCheck("plane combine", planes, hw); err != nil {
 		return err
 	}
-	if err := gpu.CheckCoefficients("cuda", planes, b, c, z); err != nil {
+	if err := gpu.CheckCoefficients("cuda plane combine", planes, b, c, z); err != nil {
 		return err
 	}
 	n := planes * hw
@@ -127,12 +163,13 @@ func (d *Device) PlaneCombine(y gpu.Buffer, a []float64, x gpu.Buffer, b []float
 			coef[3*p+2] = float32(c[p])
 		}
 	}
-	cb, err := d.alloc(3*planes, int64(3*planes)*BytesPerFloat32)
+	d.scratchMu.Lock()
+	defer d.scratchMu.Unlock()
+	cb, err := d.scratch(&d.coefBuf, 3*planes, BytesPerFloat32)
 	if err != nil {
 		return err
 	}
-	defer d.Free(cb)
-	if err := d.copyInRaw(cb.ptr, unsafe.Pointer(&coef[0]), cb.bytes); err != nil {
+	if err := d.copyInRaw(cb.ptr, unsafe.Pointer(&coef[0]), int64(len(coef))*BytesPerFloat32); err != nil {
 		return err
 	}
 	return d.launchEach("l2o_plane_combine", n, ptrArg(bs[0]), ptrArg(cb), ptrArg(bs[1]), za, intArg(hw), intArg(n))

@@ -347,15 +347,17 @@ func (d *Device) MconvAdjointWeights(gw, gb, x, y *Buffer, s mconv.Shape) error 
 	if err := d.need("mconv adjoint weights", "gw", gw, s.WeightLen(), "x", x, s.InputLen(), "y", y, s.OutputLen()); err != nil {
 		return err
 	}
+	if gb != nil {
+		if err := d.need("mconv adjoint weights", "gb", gb, s.Cout); err != nil {
+			return err
+		}
+	}
 	args := append([]arg{ptrArg(gw), ptrArg(x), ptrArg(y)}, mconvArgs(s)...)
 	if err := d.launchBlocks("l2o_mconv_adjoint_weights", s.WeightLen(), args...); err != nil {
 		return err
 	}
 	if gb == nil {
 		return nil
-	}
-	if err := d.need("mconv adjoint weights", "gb", gb, s.Cout); err != nil {
-		return err
 	}
 	return d.launchBlocks("l2o_mconv_adjoint_bias", s.Cout, ptrArg(gb), ptrArg(y), intArg(s.N), intArg(s.Cout), intArg(s.H*s.W))
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
 // TestOpsIdentities runs gpu.CheckOps on the CUDA device: adjoint pairs,
@@ -168,4 +169,15 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 		t.Errorf("gradient on CUDA differs from the CPU's by %.3g (max-norm relative)", diff/scale)
 	}
 	t.Logf("CUDA against CPU float64 at 96×96, T = 10: loss %.2g, gradient %.2g (relative)", math.Abs(got-want)/math.Abs(want), diff/scale)
+}
+
+// TestRayIdentities runs gpu.CheckRay on the CUDA device up to ct-small's
+// geometry (40×40, 90 angles) and the paper's 256×256 with 180 angles.
+func TestRayIdentities(t *testing.T) {
+	d := device(t)
+	for _, g := range []tomo.Geometry{{N: 40, Angles: 90, Det: tomo.DefaultDet(40)}, {N: 256, Angles: 180, Det: 363}} {
+		if err := gpu.CheckRay(d, g, 1e-4); err != nil {
+			t.Errorf("geometry %+v: %v", g, err)
+		}
+	}
 }

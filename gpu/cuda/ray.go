@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
@@ -115,3 +116,40 @@ func (rt *RayTransform) Adjoint(x, y *Buffer, batch int) error {
 	}
 	return d.launchEach("l2o_ray_adjoint", batch*g.SinoLen(), rt.args(x, y, batch)...)
 }
+
+// The CUDA device runs the ray transform for the device code paths
+// (gpu.RayOps).
+var _ gpu.RayOps = (*Device)(nil)
+
+// rayOp is a RayTransform behind gpu.Ray's buffer-typed methods.
+type rayOp struct{ *RayTransform }
+
+// NewRay implements gpu.RayOps.
+func (d *Device) NewRay(g tomo.Geometry) (gpu.Ray, error) {
+	rt, err := d.NewRayTransform(g)
+	if err != nil {
+		return nil, err
+	}
+	return rayOp{rt}, nil
+}
+
+// Forward implements gpu.Ray.
+func (r rayOp) Forward(y, x gpu.Buffer, batch int) error {
+	bs, err := r.dev.buffers("ray forward", y, -1, x, -1)
+	if err != nil {
+		return err
+	}
+	return r.RayTransform.Forward(bs[0], bs[1], batch)
+}
+
+// Adjoint implements gpu.Ray.
+func (r rayOp) Adjoint(x, y gpu.Buffer, batch int) error {
+	bs, err := r.dev.buffers("ray adjoint", x, -1, y, -1)
+	if err != nil {
+		return err
+	}
+	return r.RayTransform.Adjoint(bs[0], bs[1], batch)
+}
+
+// Close implements gpu.Ray.
+func (r rayOp) Close() { r.Free() }
