@@ -129,8 +129,8 @@ func CheckDevice(d gpu.Ops, o *problem.Objective, inputs int) error {
 	if err := checkInputs(inputs); err != nil {
 		return err
 	}
-	if _, ok := o.DeblurForm(); !ok {
-		return fmt.Errorf("banert: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+	if _, ok := o.DeviceForm(); !ok {
+		return fmt.Errorf("banert: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -27,6 +28,25 @@ func graphLossAndGradient(t *testing.T, o *problem.Objective, T, inputs, k int, 
 	return loss, grad
 }
 
+// ctSmall returns n ct-small functions (the scaled ray transform with
+// Huber-TV) on size×size phantoms.
+func ctSmall(t *testing.T, n, size int) *problem.Objective {
+	t.Helper()
+	p, err := problem.CTSmall(problem.Options{H: size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, pix, err := data.Stack(data.Phantoms(n, size, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := p.Instantiate(pix, n, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return o
+}
+
 func maxRelDiff(a, b []float64) float64 {
 	var d, s float64
 	for i := range a {
@@ -45,11 +65,14 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 	for _, c := range []struct {
 		reg    string
 		inputs int
-	}{{"huber-tv", 3}, {"least-squares", 3}, {"huber-tv", 4}, {"least-squares", 4}} {
+	}{{"huber-tv", 3}, {"least-squares", 3}, {"huber-tv", 4}, {"least-squares", 4}, {"ct", 3}, {"ct", 4}} {
 		reg, inputs := fmt.Sprintf("%s, %d inputs", c.reg, c.inputs), c.inputs
 		o := tinyObjective(t, 2, size, false)
-		if c.reg == "least-squares" {
+		switch c.reg {
+		case "least-squares":
 			o.Alpha = 0
+		case "ct":
+			o = ctSmall(t, 2, size)
 		}
 		net, err := NewNetwork(inputs, 5)
 		if err != nil {
@@ -69,7 +92,8 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 				t.Fatal(err)
 			}
 			grad := make([]float64, len(net.Theta))
-			got, err := d.Eval(T, net.Theta, o.X0[k*hw:(k+1)*hw], o.Y[k*hw:(k+1)*hw], grad)
+			m := o.DataLen()
+			got, err := d.Eval(T, net.Theta, o.X0[k*hw:(k+1)*hw], o.Y[k*m:(k+1)*m], grad)
 			d.Close()
 			if err != nil {
 				t.Fatal(err)

@@ -2,7 +2,9 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -149,6 +151,30 @@ func TestTrainGreedyFloat32(t *testing.T) {
 	}
 }
 
+// wcrrWeights writes a small valid WCRR weights file (1→2→2→1 channels of
+// identity-like 3×3 kernels) and returns its path.
+func wcrrWeights(t *testing.T) string {
+	t.Helper()
+	layer := func(in, out int) string {
+		var fs []string
+		for range out {
+			var ch []string
+			for range in {
+				ch = append(ch, "[[1,0,0],[0,1,0],[0,0,1]]")
+			}
+			fs = append(fs, "["+strings.Join(ch, ",")+"]")
+		}
+		return fmt.Sprintf(`{"in_channels":%d,"out_channels":%d,"kernel_size":3,"padding":1,"weight":[%s]}`, in, out, strings.Join(fs, ","))
+	}
+	js := `{"mu":2,"L":3,"conv":{"layers":[` + layer(1, 2) + "," + layer(2, 2) + "," + layer(2, 1) +
+		`]},"potential":{"closed_form":{"h_c":[0.1],"T_c":[0.5]}}}`
+	path := filepath.Join(t.TempDir(), "wcrr.json")
+	if err := os.WriteFile(path, []byte(js), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // TestDeviceFlagRefusals: without the CUDA device in the binary, --device
 // cuda exits 2 saying how to build one; commands that do not run on a device
 // say so; bad combinations name the flag.
@@ -160,10 +186,10 @@ func TestDeviceFlagRefusals(t *testing.T) {
 	}{
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "cuda", "--out", filepath.Join(dir, "a")}, "l2ocuda"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "tpu", "--out", filepath.Join(dir, "b")}, "unknown device"},
-		{[]string{"train", "banert", "--problem", "ct-small", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "no device path"},
+		{[]string{"train", "banert", "--problem", "deblur-wcrr", "--wcrr-weights", wcrrWeights(t), "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--out", filepath.Join(dir, "c")}, "no device path"},
 		{[]string{"tune", "pgd", "--size", "12", "--n-train", "2", "--device", testOpsDevice}, "only `l2o train greedy`"},
 		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pf", "--device", testOpsDevice, "--out", filepath.Join(dir, "f")}, "no device path"},
-		{[]string{"train", "greedy", "--problem", "ct-small", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
+		{[]string{"train", "greedy", "--problem", "deblur-wcrr", "--wcrr-weights", wcrrWeights(t), "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--param", "m-pf", "--out", filepath.Join(dir, "d")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--precision", "float32", "--out", filepath.Join(dir, "e")}, "drop --precision"},
 	} {
 		var out, errb bytes.Buffer
@@ -281,5 +307,39 @@ func TestEvalOnDevice(t *testing.T) {
 		if i > 0 && d.Setting["evaluator"] != "cpu" {
 			t.Errorf("%s on the device: setting %v does not record the evaluator", d.Method, d.Setting)
 		}
+	}
+}
+
+// TestTrainCTOnDevice trains greedy M-PC on ct-small through --device host
+// (the ray transform through gpu.RayOps) and checks that its parameters
+// follow the CPU run's.
+func TestTrainCTOnDevice(t *testing.T) {
+	dir := t.TempDir()
+	var thetas [2][]float64
+	for i, dev := range []string{"cpu", testOpsDevice} {
+		out := filepath.Join(dir, dev)
+		var o, errb bytes.Buffer
+		args := []string{"train", "greedy", "--problem", "ct-small", "--size", "12", "--n-train", "2", "--param", "m-pc", "--max-steps", "2",
+			"--tol-rel", "0", "--inner", "lbfgs", "--device", dev, "--out", out}
+		if code := Main(args, &o, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		man, err := greedy.ReadManifest(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		theta, phi, err := greedy.LoadParams(out, man, len(man.Steps)-1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		thetas[i] = append(theta, phi...)
+	}
+	var diff, scale float64
+	for i, v := range thetas[0] {
+		diff = math.Max(diff, math.Abs(thetas[1][i]-v))
+		scale = math.Max(scale, math.Abs(v))
+	}
+	if diff > 1e-8*scale {
+		t.Errorf("CT on the device: parameters differ from the CPU's by %.3g (relative)", diff/scale)
 	}
 }

@@ -12,15 +12,16 @@ import (
 )
 
 // CheckDevice returns nil if the step loss of m on o can run on a device
-// (package gpu's Ops), or the reason it cannot: a term without a device
-// path, or an objective that is not a deblurring problem with Huber-TV or no
-// regularizer (problem.DeblurForm). See ondevice.Check.
+// (package gpu's Ops), or the reason it cannot: an objective without a
+// device form (deblurring or CT with Huber-TV or no regularizer:
+// problem.DeviceForm). Terms without a device kind (PF, user
+// parametrizations) take the graph path with the objective on the device.
 func CheckDevice(m param.Method, o *problem.Objective) error {
 	if ondevice.CheckMethod(m) != nil {
 		// Terms without device kinds (PF, user parametrizations) take the
 		// graph path with the objective on the device (deviceGraphStep).
-		if _, ok := o.DeblurForm(); !ok {
-			return fmt.Errorf("step loss: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+		if _, ok := o.DeviceForm(); !ok {
+			return fmt.Errorf("step loss: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
 		}
 		return nil
 	}
@@ -73,7 +74,7 @@ func (d *deviceGraphStep) close() error {
 // only the loss and the parameters' gradient:
 //
 //	x⁺ = x − G_θ g + H_φ p
-//	res = k ⋆ x⁺ − y,  f = ½‖res‖² + α Σ huber(|Dx⁺|)   (problem.DeblurForm)
+//	res = A x⁺ − y,  f = ½‖res‖² + α Σ huber(|Dx⁺|)   (problem.DeviceForm)
 //	r = ∇f(x⁺) = kᵀres + α DᵀΨ(Dx⁺)
 //	∇θ = −(1/N)·(adjoint of θ ↦ G_θ g at r), ∇φ likewise with +, p
 //

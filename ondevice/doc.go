@@ -12,6 +12,8 @@
 // on the host (they are small); images, spectra and residuals live on the
 // device.
 //
-// The objective must be of problem.DeblurForm's kind (a blur with Huber-TV or
-// no regularizer); CT and WCRR stay on the CPU's own paths.
+// The objective must have a device form (problem.DeviceForm): a blur or the
+// CT ray transform (on devices with gpu.RayOps), with Huber-TV or no
+// regularizer; WCRR stays on the CPU's own paths. BatchEvaluator gives any
+// method f and ∇f of a batch from the device.
 package ondevice

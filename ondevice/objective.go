@@ -7,44 +7,66 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// Objective is F(x) = Σ_k f_k(x_k) over a batch of deblurring functions
-// (problem.DeblurForm) on a device, with its data y on the device.
+// Objective is F(x) = Σ_k f_k(x_k) over a batch of deblurring or CT
+// functions (problem.DeviceForm) on a device, with its data y on the
+// device.
 type Objective struct {
 	ops                                      gpu.Ops
 	s                                        gpu.Batch
-	form                                     problem.DeblurForm
+	form                                     problem.DeviceForm
+	m                                        int // data values per function
+	ray                                      gpu.Ray
 	vals                                     []float64
 	bufs                                     []gpu.Buffer
 	y, blur, res, field, field2, field3, tmp gpu.Buffer
 }
 
+// noDevicePath is the error for an objective without a device form.
+func noDevicePath(o *problem.Objective) error {
+	return fmt.Errorf("ondevice: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+}
+
 // NewObjective returns the objective of o's kind for batches of n functions
-// of o's image size, or an error if o is not of DeblurForm's kind. Load the
-// data of the batch with SetData.
+// of o's image size, or an error if o has no device form
+// (problem.Objective.DeviceForm) or, for CT, the device has no ray
+// transform (gpu.RayOps). Load the data of the batch with SetData.
 func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err error) {
-	form, ok := o.DeblurForm()
+	form, ok := o.DeviceForm()
 	if !ok {
-		return nil, fmt.Errorf("ondevice: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+		return nil, noDevicePath(o)
 	}
 	if n < 1 {
 		return nil, fmt.Errorf("ondevice: batch of %d functions", n)
 	}
-	ob = &Objective{ops: ops, s: gpu.Batch{N: n, H: o.H, W: o.W}, form: form, vals: make([]float64, n)}
+	ob = &Objective{ops: ops, s: gpu.Batch{N: n, H: o.H, W: o.W}, form: form, m: form.DataLen(o.H, o.W), vals: make([]float64, n)}
 	defer func() {
 		if err != nil {
 			ob.Close()
 		}
 	}()
-	m := ob.s.Len()
-	for _, b := range []*gpu.Buffer{&ob.y, &ob.res, &ob.tmp} {
-		if *b, err = ob.alloc(m); err != nil {
+	img := ob.s.Len()
+	for _, b := range []struct {
+		p *gpu.Buffer
+		n int
+	}{{&ob.y, n * ob.m}, {&ob.res, n * ob.m}, {&ob.tmp, img}} {
+		if *b.p, err = ob.alloc(b.n); err != nil {
 			return nil, err
 		}
 	}
 	if form.Alpha != 0 {
-		if ob.field, err = ob.alloc(2 * m); err != nil {
+		if ob.field, err = ob.alloc(2 * img); err != nil {
 			return nil, err
 		}
+	}
+	if form.Ray != nil {
+		ro, ok := ops.(gpu.RayOps)
+		if !ok {
+			return nil, fmt.Errorf("ondevice: device %s has no ray transform (gpu.RayOps); use --device cpu for CT", ops.Name())
+		}
+		if ob.ray, err = ro.NewRay(*form.Ray); err != nil {
+			return nil, fmt.Errorf("ondevice: %w", err)
+		}
+		return ob, nil
 	}
 	if ob.blur, err = ob.alloc(len(form.Kernel)); err != nil {
 		return nil, err
@@ -53,6 +75,36 @@ func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err 
 		return nil, fmt.Errorf("ondevice: copy the blur to %s: %w", ops.Name(), err)
 	}
 	return ob, nil
+}
+
+// forward writes dst = A x (data of the batch).
+func (ob *Objective) forward(dst, x gpu.Buffer) error {
+	f := ob.form
+	if ob.ray == nil {
+		return ob.ops.Conv2D(dst, x, ob.blur, ob.s, f.K, f.Boundary)
+	}
+	if err := ob.ray.Forward(dst, x, ob.s.N); err != nil {
+		return err
+	}
+	if f.RayScale == 1 {
+		return nil
+	}
+	return ob.ops.Axpby(dst, 0, dst, f.RayScale)
+}
+
+// adjoint writes dst = Aᵀ r (images of the batch).
+func (ob *Objective) adjoint(dst, r gpu.Buffer) error {
+	f := ob.form
+	if ob.ray == nil {
+		return ob.ops.Conv2DAdjointImage(dst, r, ob.blur, ob.s, f.K, f.Boundary)
+	}
+	if err := ob.ray.Adjoint(dst, r, ob.s.N); err != nil {
+		return err
+	}
+	if f.RayScale == 1 {
+		return nil
+	}
+	return ob.ops.Axpby(dst, 0, dst, f.RayScale)
 }
 
 func (ob *Objective) alloc(n int) (gpu.Buffer, error) {
@@ -67,10 +119,11 @@ func (ob *Objective) alloc(n int) (gpu.Buffer, error) {
 // Batch is the shape of the objective's batches.
 func (ob *Objective) Batch() gpu.Batch { return ob.s }
 
-// SetData copies the data y of the batch's functions (n images) to the device.
+// SetData copies the data y of the batch's functions (n images, or n
+// sinograms for CT) to the device.
 func (ob *Objective) SetData(y []float64) error {
-	if len(y) != ob.s.Len() {
-		return fmt.Errorf("ondevice: data of %d values, want %d", len(y), ob.s.Len())
+	if len(y) != ob.s.N*ob.m {
+		return fmt.Errorf("ondevice: data of %d values, want %d", len(y), ob.s.N*ob.m)
 	}
 	if err := ob.ops.CopyIn(ob.y, y); err != nil {
 		return fmt.Errorf("ondevice: copy the data to %s: %w", ob.ops.Name(), err)
@@ -82,7 +135,7 @@ func (ob *Objective) SetData(y []float64) error {
 // (grad may not be x).
 func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
 	o, s, f := ob.ops, ob.s, ob.form
-	if err := o.Conv2D(ob.res, x, ob.blur, s, f.K, f.Boundary); err != nil {
+	if err := ob.forward(ob.res, x); err != nil {
 		return 0, fmt.Errorf("ondevice: objective: %w", err)
 	}
 	if err := o.Axpby(ob.res, -1, ob.y, 1); err != nil {
@@ -94,7 +147,7 @@ func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
 	}
 	total := sq / 2
 	if grad != nil {
-		if err := o.Conv2DAdjointImage(grad, ob.res, ob.blur, s, f.K, f.Boundary); err != nil {
+		if err := ob.adjoint(grad, ob.res); err != nil {
 			return 0, fmt.Errorf("ondevice: gradient: %w", err)
 		}
 	}
@@ -127,7 +180,7 @@ func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
 	return total, nil
 }
 
-// HessVec writes out = ∇²F(x)·v = kᵀ(k ⋆ v) + α Dᵀ ψ”(Dx)[Dv] (out may
+// HessVec writes out = ∇²F(x)·v = AᵀA v + α Dᵀ ψ”(Dx)[Dv] (out may
 // not be x or v).
 func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 	if err := ob.HessVecData(out, v); err != nil {
@@ -142,14 +195,13 @@ func (ob *Objective) HessVec(out, x, v gpu.Buffer) error {
 	return ob.ops.Axpby(out, 1, ob.tmp, 1)
 }
 
-// HessVecData writes out = kᵀ(k ⋆ v), the data term's Hessian applied to v
+// HessVecData writes out = AᵀA v, the data term's Hessian applied to v
 // (out may not be v).
 func (ob *Objective) HessVecData(out, v gpu.Buffer) error {
-	o, s, f := ob.ops, ob.s, ob.form
-	if err := o.Conv2D(ob.res, v, ob.blur, s, f.K, f.Boundary); err != nil {
+	if err := ob.forward(ob.res, v); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
 	}
-	if err := o.Conv2DAdjointImage(out, ob.res, ob.blur, s, f.K, f.Boundary); err != nil {
+	if err := ob.adjoint(out, ob.res); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
 	}
 	return nil
@@ -225,6 +277,10 @@ func (ob *Objective) Bytes() int64 {
 
 // Close frees the device buffers.
 func (ob *Objective) Close() {
+	if ob.ray != nil {
+		ob.ray.Close()
+		ob.ray = nil
+	}
 	for _, b := range ob.bufs {
 		ob.ops.Free(b)
 	}

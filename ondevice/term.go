@@ -372,15 +372,15 @@ func (k Kind) String() string {
 }
 
 // Check returns nil if the learned update of m on o can run on a device:
-// every term has a device path and o is of problem.DeblurForm's kind.
+// every term has a device path and o has a device form (problem.DeviceForm).
 // Otherwise the error names what has no device path and says to use
 // --device cpu.
 func Check(m param.Method, o *problem.Objective) error {
 	if err := CheckMethod(m); err != nil {
 		return err
 	}
-	if _, ok := o.DeblurForm(); !ok {
-		return fmt.Errorf("ondevice: objective with operator %v and regularizer %v has no device path (deblurring with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+	if _, ok := o.DeviceForm(); !ok {
+		return noDevicePath(o)
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package problem
 
-import "github.com/greedyl2o/greedyl2o/kernels"
+import (
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/tomo"
+)
 
 // DeblurForm is a deblurring objective written in the terms of a device's
 // array operations (package gpu's Ops): image k's function is
@@ -36,16 +39,74 @@ func (o *Objective) DeblurForm() (DeblurForm, bool) {
 	for i, v := range b.Kernel {
 		form.Kernel[i] = s * v
 	}
+	if form.Alpha, form.Eps, ok = o.huberTV(); !ok {
+		return DeblurForm{}, false
+	}
+	return form, true
+}
+
+// huberTV returns α and ε of o's regularizer when it is Huber-TV (or none:
+// α = 0), and false for any other regularizer.
+func (o *Objective) huberTV() (alpha, eps float64, ok bool) {
 	if o.Alpha == 0 || o.Reg == nil || o.Reg.Zero() {
-		return form, true
+		return 0, 0, true
 	}
 	switch r := o.Reg.(type) {
 	case HuberTV:
-		form.Alpha, form.Eps = o.Alpha, r.Eps
+		return o.Alpha, r.Eps, true
 	case *HuberTV:
-		form.Alpha, form.Eps = o.Alpha, r.Eps
-	default:
-		return DeblurForm{}, false
+		return o.Alpha, r.Eps, true
+	}
+	return 0, 0, false
+}
+
+// DeviceForm is an objective in the terms of a device's operations
+// (packages gpu and ondevice): image k's function is
+//
+//	f_k(x) = ½‖A x − y_k‖² + Alpha·Σ_pixels huber_Eps(|Dx|),
+//
+// with A the blur of the embedded DeblurForm when Ray is nil (Problems 1),
+// and RayScale times the parallel-beam ray transform of geometry *Ray
+// otherwise (Problem 2, CT); Alpha and Eps are the DeblurForm's.
+type DeviceForm struct {
+	DeblurForm
+	Ray      *tomo.Geometry
+	RayScale float64
+}
+
+// DataLen is the number of data values of one function: H·W for the blur,
+// the sinogram's Angles·Det for the ray transform.
+func (f DeviceForm) DataLen(h, w int) int {
+	if f.Ray != nil {
+		return f.Ray.SinoLen()
+	}
+	return h * w
+}
+
+// DeviceForm returns o as a DeviceForm, or false if o has no device form:
+// its operator must be a blur (as DeblurForm) or a ray transform (problems
+// "ct" and "ct-small"), possibly scaled, and its regularizer Huber-TV or
+// none.
+func (o *Objective) DeviceForm() (DeviceForm, bool) {
+	if f, ok := o.DeblurForm(); ok {
+		return DeviceForm{DeblurForm: f}, true
+	}
+	s := 1.0
+	a := o.A
+	if sc, ok := a.(*Scaled); ok {
+		s, a = sc.Scale, sc.Op
+	}
+	rt, ok := a.(*RayTransform)
+	if !ok {
+		return DeviceForm{}, false
+	}
+	g := rt.P.Geometry()
+	if o.H != g.N || o.W != g.N || len(o.Y) != o.N*g.SinoLen() {
+		return DeviceForm{}, false
+	}
+	form := DeviceForm{Ray: &g, RayScale: s}
+	if form.Alpha, form.Eps, ok = o.huberTV(); !ok {
+		return DeviceForm{}, false
 	}
 	return form, true
 }

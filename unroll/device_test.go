@@ -61,9 +61,25 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 	}{
 		{"ps", "zero", -1}, {"m-ps", "zero", -1}, {"pp", "reflect", -1}, {"m-pc", "zero", -1},
 		{"pc3", "circular", -1}, {"m-pc5-reflect", "reflect", -1}, {"pc", "zero", 0}, {"m-pp", "zero", -1},
+		{"m-pc", "ct", -1}, // ct-small: the ray transform through gpu.RayOps
 	}
 	for _, c := range cases {
-		o := deviceTestObjective(t, c.boundary, c.alpha)
+		var o *problem.Objective
+		if c.boundary != "ct" {
+			o = deviceTestObjective(t, c.boundary, c.alpha)
+		} else {
+			p, err := problem.CTSmall(problem.Options{H: 12})
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _, _, pix, err := data.Stack(data.Phantoms(3, 12, 5))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o, err = p.Instantiate(pix, 3, 5); err != nil {
+				t.Fatal(err)
+			}
+		}
 		m, err := param.ParseMethod(c.method)
 		if err != nil {
 			t.Fatal(err)

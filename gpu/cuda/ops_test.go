@@ -181,3 +181,79 @@ func TestRayIdentities(t *testing.T) {
 		}
 	}
 }
+
+// TestCTStepLossAgrees compares the greedy M-PC step loss on CT (the ray
+// transform on the device) with the CPU's float64 path: ct-small (25
+// functions of 40×40, 90 angles) and the paper's 256×256 with 180 angles
+// (2 functions): value and gradient to 1e-4 relative.
+func TestCTStepLossAgrees(t *testing.T) {
+	d := device(t)
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"ct-small", 25}, {"ct", 2}} {
+		p, err := problem.Lookup(c.name, problem.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, _, pix, err := data.Stack(data.Phantoms(c.n, p.H, 3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := p.Instantiate(pix, c.n, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := make([]float64, len(o.X0))
+		for i := range x {
+			x[i] = 0.5 * pix[i]
+		}
+		g := make([]float64, len(x))
+		if err := o.Eval(nil, g, x, nil); err != nil {
+			t.Fatal(err)
+		}
+		pm := make([]float64, len(g))
+		for i := range pm {
+			pm[i] = 0.02 * g[i]
+		}
+		m, err := param.ParseMethod("m-pc")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := greedy.NewStepLoss(m, o, 1/o.L)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dev, err := greedy.NewStepLossOn(m, o, 1/o.L, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range []*greedy.StepLoss{ref, dev} {
+			if err := s.SetStep(x, g, pm, 0.01, 0.01); err != nil {
+				t.Fatal(err)
+			}
+		}
+		u := ref.Reference()
+		gr, gd := make([]float64, len(u)), make([]float64, len(u))
+		vr, err := ref.Eval(u, gr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vd, err := dev.Eval(u, gd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var diff, norm float64
+		for i := range gr {
+			diff += (gd[i] - gr[i]) * (gd[i] - gr[i])
+			norm += gr[i] * gr[i]
+		}
+		rel := math.Sqrt(diff / norm)
+		t.Logf("%s: value %.9g (cuda) vs %.9g (cpu float64), gradient %.2g relative", c.name, vd, vr, rel)
+		if math.Abs(vd-vr)/math.Abs(vr) > 1e-4 || !(rel <= 1e-4) {
+			t.Errorf("%s: cuda differs from the cpu: value %.3g relative, gradient %.3g relative", c.name, math.Abs(vd-vr)/math.Abs(vr), rel)
+		}
+		ref.Close()
+		dev.Close()
+	}
+}
