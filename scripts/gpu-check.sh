@@ -20,6 +20,7 @@
 #   greedy-{cuda,cpu}.txt   a greedy M-PC training of 5 steps on 25 96×96 images
 #   unroll-{cuda,host,cpu}.txt  2 epochs of unrolled M-PC, T = 10 (cpu: the graph)
 #   banert-{cuda,cpu}.txt       1 epoch of Banert training on 5 functions, T = 10
+#   ct-{cuda,cpu}.txt           greedy M-PC on ct-small (25 functions of 40×40), 5 steps
 # and prints the per-step times to compare (goal: the greedy step ≥ 20× faster
 # on the GPU than on this project's 2-core CPU).
 set -euo pipefail
@@ -58,5 +59,9 @@ done
 for dev in cuda cpu; do
 	rm -rf "$OUT/banert-$dev"
 	$L2O train banert --size 96 --n-train 5 --seed 1 --T 10 --epochs 1 --device "$dev" --out "$OUT/banert-$dev" | tee "$OUT/banert-$dev.txt"
+done
+for dev in cuda cpu; do
+	rm -rf "$OUT/ct-$dev"
+	$L2O train greedy --problem ct-small --param m-pc --n-train 25 --seed 1 --max-steps 5 --tol-rel 0 --device "$dev" --out "$OUT/ct-$dev" | tee "$OUT/ct-$dev.txt"
 done
 echo "gpu-check: done; results in $OUT"
