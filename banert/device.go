@@ -130,7 +130,7 @@ func CheckDevice(d gpu.Ops, o *problem.Objective, inputs int) error {
 		return err
 	}
 	if _, ok := o.DeviceForm(); !ok {
-		return fmt.Errorf("banert: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+		return fmt.Errorf("banert: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV, WCRR or no regularizer only); use --device cpu", o.A, o.Reg)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 // graphLossAndGradient evaluates the gorgonia training graph on function k.
@@ -65,7 +66,7 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 	for _, c := range []struct {
 		reg    string
 		inputs int
-	}{{"huber-tv", 3}, {"least-squares", 3}, {"huber-tv", 4}, {"least-squares", 4}, {"ct", 3}, {"ct", 4}} {
+	}{{"huber-tv", 3}, {"least-squares", 3}, {"huber-tv", 4}, {"least-squares", 4}, {"ct", 3}, {"ct", 4}, {"wcrr", 3}, {"wcrr", 4}} {
 		reg, inputs := fmt.Sprintf("%s, %d inputs", c.reg, c.inputs), c.inputs
 		o := tinyObjective(t, 2, size, false)
 		switch c.reg {
@@ -73,6 +74,9 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 			o.Alpha = 0
 		case "ct":
 			o = ctSmall(t, 2, size)
+		case "wcrr":
+			o.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
+			o.Alpha = 3e-3
 		}
 		net, err := NewNetwork(inputs, 5)
 		if err != nil {

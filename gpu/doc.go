@@ -25,8 +25,9 @@
 // leaky ReLU mask, plane copies): package banert's DeviceLoss trains it on
 // any device that has them, and ondevice.BatchEvaluator uses their
 // per-plane reductions for the functions' values. CheckNetOps tests an
-// implementation. Both host devices and the CUDA device implement Ops and
-// NetOps.
+// implementation. RayOps (the CT ray transform, CheckRay) and RidgeOps (the
+// WCRR potentials, CheckRidge) let the CT and Problem 3 objectives run on a
+// device. Both host devices and the CUDA device implement all four.
 //
 // Other devices register themselves by name (Register) from packages that are
 // linked in only when wanted: the CUDA device lives in package gpu/cuda behind

@@ -73,3 +73,15 @@ func TestCheckRay(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckRidge(t *testing.T) {
+	if err := CheckRidge(CPU(), 2, 3, 20, 1e-12); err != nil {
+		t.Errorf("cpu: %v", err)
+	}
+	if err := CheckRidge(Host32(), 2, 3, 20, 1e-5); err != nil {
+		t.Errorf("host32: %v", err)
+	}
+	if _, err := CPU().NewRidge([]float64{0.2}, []float64{0.1}, 1); err == nil {
+		t.Error("thresholds h > T accepted")
+	}
+}

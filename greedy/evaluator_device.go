@@ -21,7 +21,7 @@ func CheckDevice(m param.Method, o *problem.Objective) error {
 		// Terms without device kinds (PF, user parametrizations) take the
 		// graph path with the objective on the device (deviceGraphStep).
 		if _, ok := o.DeviceForm(); !ok {
-			return fmt.Errorf("step loss: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+			return fmt.Errorf("step loss: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV, WCRR or no regularizer only); use --device cpu", o.A, o.Reg)
 		}
 		return nil
 	}

@@ -125,30 +125,36 @@ func TestDeviceStepRefuses(t *testing.T) {
 		t.Errorf("m-pf on a device (the graph path): %v", err)
 	}
 	objs := affineObjectives(t)
+	// A regularizer without device operations (here WCRR behind a wrapper
+	// type) is refused.
+	hidden := *objs["wcrr"]
+	hidden.Reg = noAnalysis{hidden.Reg}
 	for _, m := range []string{"m-ps", "m-pf"} {
-		if err := CheckDevice(method(t, m), objs["wcrr"]); err == nil || !strings.Contains(err.Error(), "--device cpu") {
-			t.Errorf("wcrr, %s on a device: %v, want an error naming --device cpu", m, err)
+		if err := CheckDevice(method(t, m), &hidden); err == nil || !strings.Contains(err.Error(), "--device cpu") {
+			t.Errorf("an unknown regularizer, %s on a device: %v, want an error naming --device cpu", m, err)
 		}
 	}
-	// CT (the ray transform, scaled) runs on the device: the step loss
-	// agrees with the CPU's paths for device terms and the graph path.
-	ct := objs["ct-small"]
-	xc, gc, pc := stepData(t, ct, 3)
-	for _, name := range []string{"m-ps", "m-pc", "m-pf"} {
-		ref := loadedLoss(t, name, ct, stepPaths{noReduce: true}, xc, gc, pc, 0.1, 0.1)
-		dev := loadedLoss(t, name, ct, stepPaths{device: gpu.CPU()}, xc, gc, pc, 0.1, 0.1)
-		u := testPoint(ref, 2)
-		gr, gd := make([]float64, len(u)), make([]float64, len(u))
-		vr, err := ref.Eval(u, gr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vd, err := dev.Eval(u, gd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := max(math.Abs(vd-vr)/vr, normDiff(gd, gr)); d > 1e-11 {
-			t.Errorf("ct-small, %s (%s): device differs by %.2g", name, dev.ev.kind(), d)
+	// CT (the ray transform, scaled) and WCRR run on the device: the step
+	// loss agrees with the CPU's paths for device terms and the graph path.
+	for _, obj := range []string{"ct-small", "wcrr"} {
+		ct := objs[obj]
+		xc, gc, pc := stepData(t, ct, 3)
+		for _, name := range []string{"m-ps", "m-pc", "m-pf"} {
+			ref := loadedLoss(t, name, ct, stepPaths{noReduce: true}, xc, gc, pc, 0.1, 0.1)
+			dev := loadedLoss(t, name, ct, stepPaths{device: gpu.CPU()}, xc, gc, pc, 0.1, 0.1)
+			u := testPoint(ref, 2)
+			gr, gd := make([]float64, len(u)), make([]float64, len(u))
+			vr, err := ref.Eval(u, gr)
+			if err != nil {
+				t.Fatal(err)
+			}
+			vd, err := dev.Eval(u, gd)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := max(math.Abs(vd-vr)/vr, normDiff(gd, gr)); d > 1e-11 {
+				t.Errorf("%s, %s (%s): device differs by %.2g", obj, name, dev.ev.kind(), d)
+			}
 		}
 	}
 	// Least squares (α = 0) runs on the device.

@@ -16,6 +16,7 @@ type Objective struct {
 	form                                     problem.DeviceForm
 	m                                        int // data values per function
 	ray                                      gpu.Ray
+	ridge                                    *ridgeReg // WCRR, or nil for Huber-TV
 	vals                                     []float64
 	bufs                                     []gpu.Buffer
 	y, blur, res, field, field2, field3, tmp gpu.Buffer
@@ -23,7 +24,7 @@ type Objective struct {
 
 // noDevicePath is the error for an objective without a device form.
 func noDevicePath(o *problem.Objective) error {
-	return fmt.Errorf("ondevice: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV or no regularizer only); use --device cpu", o.A, o.Reg)
+	return fmt.Errorf("ondevice: objective with operator %v and regularizer %v has no device path (deblurring or CT with Huber-TV, WCRR or no regularizer only); use --device cpu", o.A, o.Reg)
 }
 
 // NewObjective returns the objective of o's kind for batches of n functions
@@ -53,7 +54,12 @@ func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err 
 			return nil, err
 		}
 	}
-	if form.Alpha != 0 {
+	switch {
+	case form.Alpha != 0 && form.Ridge != nil:
+		if ob.ridge, err = newRidgeReg(ops, form.Ridge, n, o.H, o.W); err != nil {
+			return nil, err
+		}
+	case form.Alpha != 0:
 		if ob.field, err = ob.alloc(2 * img); err != nil {
 			return nil, err
 		}
@@ -154,6 +160,15 @@ func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
 	if f.Alpha == 0 {
 		return total, nil
 	}
+	if ob.ridge != nil {
+		if err := ob.ridge.valueGrad(ob.vals, x, grad, ob.tmp, f.Alpha); err != nil {
+			return 0, fmt.Errorf("ondevice: wcrr: %w", err)
+		}
+		for _, v := range ob.vals {
+			total += f.Alpha * v
+		}
+		return total, nil
+	}
 	if err := o.Grad(ob.field, x, s); err != nil {
 		return 0, fmt.Errorf("ondevice: objective: %w", err)
 	}
@@ -216,9 +231,15 @@ func (ob *Objective) HessVecReg(out, x, v gpu.Buffer) error {
 	return ob.hessVecReg(out, x, v)
 }
 
-// hessVecReg writes α Dᵀ ψ”(Dx)[Dv] into out (α ≠ 0).
+// hessVecReg writes α Dᵀ ψ”(Dx)[Dv] (WCRR: α ∇²S(x) v) into out (α ≠ 0).
 func (ob *Objective) hessVecReg(out, x, v gpu.Buffer) error {
 	o, s, f := ob.ops, ob.s, ob.form
+	if ob.ridge != nil {
+		if err := ob.ridge.hessVec(out, x, v); err != nil {
+			return fmt.Errorf("ondevice: wcrr hessian: %w", err)
+		}
+		return o.Axpby(out, 0, out, f.Alpha)
+	}
 	if ob.field2 == nil || ob.field3 == nil {
 		// The Hessian's two more fields, allocated on first use (both or
 		// neither).
@@ -254,6 +275,12 @@ func (ob *Objective) RegGrad(out, x gpu.Buffer) error {
 	if f.Alpha == 0 {
 		return o.Zero(out)
 	}
+	if ob.ridge != nil {
+		if err := ob.ridge.grad(out, x); err != nil {
+			return fmt.Errorf("ondevice: wcrr gradient: %w", err)
+		}
+		return o.Axpby(out, 0, out, f.Alpha)
+	}
 	if err := o.Grad(ob.field, x, s); err != nil {
 		return fmt.Errorf("ondevice: regularizer gradient: %w", err)
 	}
@@ -272,11 +299,19 @@ func (ob *Objective) Bytes() int64 {
 	for _, b := range ob.bufs {
 		n += int64(b.Len())
 	}
-	return n * int64(ob.ops.ValueSize())
+	n *= int64(ob.ops.ValueSize())
+	if ob.ridge != nil {
+		n += ob.ridge.bytes()
+	}
+	return n
 }
 
 // Close frees the device buffers.
 func (ob *Objective) Close() {
+	if ob.ridge != nil {
+		ob.ridge.close()
+		ob.ridge = nil
+	}
 	if ob.ray != nil {
 		ob.ray.Close()
 		ob.ray = nil

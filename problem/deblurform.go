@@ -3,6 +3,7 @@ package problem
 import (
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/tomo"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 // DeblurForm is a deblurring objective written in the terms of a device's
@@ -63,15 +64,18 @@ func (o *Objective) huberTV() (alpha, eps float64, ok bool) {
 // DeviceForm is an objective in the terms of a device's operations
 // (packages gpu and ondevice): image k's function is
 //
-//	f_k(x) = ½‖A x − y_k‖² + Alpha·Σ_pixels huber_Eps(|Dx|),
+//	f_k(x) = ½‖A x − y_k‖² + Alpha·S(x),
 //
-// with A the blur of the embedded DeblurForm when Ray is nil (Problems 1),
-// and RayScale times the parallel-beam ray transform of geometry *Ray
-// otherwise (Problem 2, CT); Alpha and Eps are the DeblurForm's.
+// with A the blur of the embedded DeblurForm when Ray is nil (Problems 1
+// and 3), and RayScale times the parallel-beam ray transform of geometry
+// *Ray otherwise (Problem 2, CT); S is Huber-TV with parameter Eps
+// (Σ_pixels huber_Eps(|Dx|)) when Ridge is nil, and the weakly convex ridge
+// regularizer Ridge otherwise (Problem 3); Alpha is 0 without a regularizer.
 type DeviceForm struct {
 	DeblurForm
 	Ray      *tomo.Geometry
 	RayScale float64
+	Ridge    *wcrr.Model
 }
 
 // DataLen is the number of data values of one function: H·W for the blur,
@@ -84,29 +88,41 @@ func (f DeviceForm) DataLen(h, w int) int {
 }
 
 // DeviceForm returns o as a DeviceForm, or false if o has no device form:
-// its operator must be a blur (as DeblurForm) or a ray transform (problems
-// "ct" and "ct-small"), possibly scaled, and its regularizer Huber-TV or
-// none.
+// its operator must be a blur or a ray transform (problems "deblur",
+// "deblur-wcrr", "ct" and "ct-small"), possibly scaled, and its regularizer
+// Huber-TV, WCRR or none.
 func (o *Objective) DeviceForm() (DeviceForm, bool) {
-	if f, ok := o.DeblurForm(); ok {
-		return DeviceForm{DeblurForm: f}, true
-	}
 	s := 1.0
 	a := o.A
 	if sc, ok := a.(*Scaled); ok {
 		s, a = sc.Scale, sc.Op
 	}
-	rt, ok := a.(*RayTransform)
-	if !ok {
+	var form DeviceForm
+	switch op := a.(type) {
+	case *Blur:
+		if len(o.Y) != o.N*o.ImageLen() || op.K*op.K != len(op.Kernel) {
+			return DeviceForm{}, false
+		}
+		form.Kernel, form.K, form.Boundary = make([]float64, len(op.Kernel)), op.K, op.Boundary
+		for i, v := range op.Kernel {
+			form.Kernel[i] = s * v
+		}
+	case *RayTransform:
+		g := op.P.Geometry()
+		if o.H != g.N || o.W != g.N || len(o.Y) != o.N*g.SinoLen() {
+			return DeviceForm{}, false
+		}
+		form.Ray, form.RayScale = &g, s
+	default:
 		return DeviceForm{}, false
 	}
-	g := rt.P.Geometry()
-	if o.H != g.N || o.W != g.N || len(o.Y) != o.N*g.SinoLen() {
-		return DeviceForm{}, false
+	if alpha, eps, ok := o.huberTV(); ok {
+		form.Alpha, form.Eps = alpha, eps
+		return form, true
 	}
-	form := DeviceForm{Ray: &g, RayScale: s}
-	if form.Alpha, form.Eps, ok = o.huberTV(); !ok {
-		return DeviceForm{}, false
+	if r, ok := o.Reg.(*WCRR); ok && r.Model != nil {
+		form.Alpha, form.Ridge = o.Alpha, r.Model
+		return form, true
 	}
-	return form, true
+	return DeviceForm{}, false
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 func deviceTestObjective(t *testing.T, boundary string, alpha float64) *problem.Objective {
@@ -61,13 +62,17 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 	}{
 		{"ps", "zero", -1}, {"m-ps", "zero", -1}, {"pp", "reflect", -1}, {"m-pc", "zero", -1},
 		{"pc3", "circular", -1}, {"m-pc5-reflect", "reflect", -1}, {"pc", "zero", 0}, {"m-pp", "zero", -1},
-		{"m-pc", "ct", -1}, // ct-small: the ray transform through gpu.RayOps
+		{"m-pc", "ct", -1},   // ct-small: the ray transform through gpu.RayOps
+		{"m-pc", "wcrr", -1}, // WCRR through gpu.NetOps and gpu.RidgeOps
 	}
 	for _, c := range cases {
 		var o *problem.Objective
-		if c.boundary != "ct" {
-			o = deviceTestObjective(t, c.boundary, c.alpha)
-		} else {
+		switch c.boundary {
+		case "wcrr":
+			o = deviceTestObjective(t, "zero", c.alpha)
+			o.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
+			o.Alpha = 3e-3
+		case "ct":
 			p, err := problem.CTSmall(problem.Options{H: 12})
 			if err != nil {
 				t.Fatal(err)
@@ -79,6 +84,8 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 			if o, err = p.Instantiate(pix, 3, 5); err != nil {
 				t.Fatal(err)
 			}
+		default:
+			o = deviceTestObjective(t, c.boundary, c.alpha)
 		}
 		m, err := param.ParseMethod(c.method)
 		if err != nil {

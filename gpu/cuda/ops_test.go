@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/tomo"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 // TestOpsIdentities runs gpu.CheckOps on the CUDA device: adjoint pairs,
@@ -255,5 +256,83 @@ func TestCTStepLossAgrees(t *testing.T) {
 		}
 		ref.Close()
 		dev.Close()
+	}
+}
+
+// TestRidgeIdentities runs gpu.CheckRidge on the CUDA device (the WCRR
+// potentials at Problem 3's 60 channels of 96×96).
+func TestRidgeIdentities(t *testing.T) {
+	d := device(t)
+	if err := gpu.CheckRidge(d, 2, 60, 96*96, 1e-5); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestWCRRStepLossAgrees compares the greedy M-PC step loss on Problem 3's
+// shape (a random WCRR of 1 → 4 → 8 → 60 channels of 5×5, 96×96, 4
+// functions) on the CUDA device with the CPU's float64 path: value and
+// gradient to 1e-4 relative.
+func TestWCRRStepLossAgrees(t *testing.T) {
+	d := device(t)
+	p, err := problem.Deblur(problem.Options{H: 96})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, pix, err := data.Stack(data.Synthetic(4, 96, 96, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := p.Instantiate(pix, 4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{4, 8, 60}, 9), Name: "random"}
+	o.Alpha = 3e-3
+	g := make([]float64, len(o.X0))
+	if err := o.Eval(nil, g, o.X0, nil); err != nil {
+		t.Fatal(err)
+	}
+	pm := make([]float64, len(g))
+	for i := range pm {
+		pm[i] = 0.02 * g[i]
+	}
+	m, err := param.ParseMethod("m-pc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := greedy.NewStepLoss(m, o, 1/o.L)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	dev, err := greedy.NewStepLossOn(m, o, 1/o.L, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	for _, s := range []*greedy.StepLoss{ref, dev} {
+		if err := s.SetStep(o.X0, g, pm, 0.01, 0.01); err != nil {
+			t.Fatal(err)
+		}
+	}
+	u := ref.Reference()
+	gr, gd := make([]float64, len(u)), make([]float64, len(u))
+	vr, err := ref.Eval(u, gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vd, err := dev.Eval(u, gd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diff, norm float64
+	for i := range gr {
+		diff += (gd[i] - gr[i]) * (gd[i] - gr[i])
+		norm += gr[i] * gr[i]
+	}
+	rel := math.Sqrt(diff / norm)
+	t.Logf("wcrr: value %.9g (cuda) vs %.9g (cpu float64), gradient %.2g relative", vd, vr, rel)
+	if math.Abs(vd-vr)/math.Abs(vr) > 1e-4 || !(rel <= 1e-4) {
+		t.Errorf("wcrr: cuda differs from the cpu: value %.3g relative, gradient %.3g relative", math.Abs(vd-vr)/math.Abs(vr), rel)
 	}
 }
