@@ -9,7 +9,9 @@
 #     which runs on the CPU and needs no GPU,
 #     and checks that the PTX the CUDA device embeds is current;
 #   - checks that the default build does not link gorgonia.org/cu, whose init
-#     exits the process when no GPU is present.
+#     exits the process when no GPU is present;
+#   - without a GPU, runs the CUDA tests and the tagged binary against a CPU
+#     emulation of the driver and cuFFT (scripts/cuda-emu/run.sh; needs g++).
 #
 # The tag is l2ocuda, not cuda: gorgonia's own "cuda" tag switches gorgonia to
 # its cuDNN engine, and cuDNN cannot be installed from Debian.
@@ -64,4 +66,12 @@ if [ ! -e /dev/nvidia0 ]; then
 fi
 echo "cuda.sh: the CUDA tests (they skip, saying why, without a GPU)"
 go test -count=1 -tags l2ocuda ./gpu/...
+if [ ! -e /dev/nvidia0 ]; then
+	if command -v g++ >/dev/null && command -v nm >/dev/null; then
+		echo "cuda.sh: the CUDA tests and the tagged binary on a CPU emulation of the driver and cuFFT (scripts/cuda-emu)"
+		OUT=$(mktemp -d) ./scripts/cuda-emu/run.sh
+	else
+		echo "cuda.sh: no g++ or nm: the CUDA emulation (scripts/cuda-emu/run.sh) was not run"
+	fi
+fi
 echo "cuda.sh: ok"

@@ -7,6 +7,7 @@ package cuda
 // run them with `make test-cuda` (go test -tags l2ocuda ./gpu/...).
 
 import (
+	"strings"
 	"fmt"
 	"math"
 	"math/rand"
@@ -36,6 +37,19 @@ func device(t testing.TB) *Device {
 		t.Fatalf("open CUDA device: %v", err)
 	}
 	return d
+}
+
+// emulated reports whether d is the CPU emulation of scripts/cuda-emu, on
+// which the tests at the paper's sizes run at smaller sizes (the emulation
+// is orders of magnitude slower than a GPU; the code paths are the same).
+func emulated(d *Device) bool { return strings.Contains(d.Name(), "CPU emulation") }
+
+// paperSize returns size, or small on the emulation.
+func paperSize(d *Device, size, small int) int {
+	if emulated(d) {
+		return small
+	}
+	return size
 }
 
 func randVec(r *rand.Rand, n int) []float64 {

@@ -25,7 +25,7 @@ func TestOpsIdentities(t *testing.T) {
 	for _, c := range []struct {
 		s   gpu.Batch
 		tol float64
-	}{{gpu.Batch{N: 3, H: 12, W: 13}, 1e-5}, {gpu.Batch{N: 2, H: 16, W: 16}, 1e-5}, {gpu.Batch{N: 2, H: 96, W: 96}, 1e-4}} {
+	}{{gpu.Batch{N: 3, H: 12, W: 13}, 1e-5}, {gpu.Batch{N: 2, H: 16, W: 16}, 1e-5}, {gpu.Batch{N: 2, H: paperSize(d, 96, 24), W: paperSize(d, 96, 24)}, 1e-4}} {
 		if err := gpu.CheckOps(d, c.s, c.tol); err != nil {
 			t.Errorf("batch %+v: %v", c.s, err)
 		}
@@ -38,15 +38,16 @@ func TestOpsIdentities(t *testing.T) {
 // 1e-4 relative.
 func TestStepLossAgreesAtPaperSize(t *testing.T) {
 	d := device(t)
-	p, err := problem.Deblur(problem.Options{H: 96})
+	size, n := paperSize(d, 96, 24), paperSize(d, 25, 3)
+	p, err := problem.Deblur(problem.Options{H: size})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(25, 96, 96, 3))
+	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, err := p.Instantiate(pix, 25, 3)
+	o, err := p.Instantiate(pix, n, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +114,7 @@ func TestNetOpsIdentities(t *testing.T) {
 	for _, c := range []struct {
 		s   mconv.Shape
 		tol float64
-	}{{mconv.Shape{N: 2, Cin: 3, Cout: 4, H: 11, W: 9, K: 3}, 1e-5}, {mconv.Shape{N: 1, Cin: 32, Cout: 32, H: 96, W: 96, K: 3}, 1e-4}} {
+	}{{mconv.Shape{N: 2, Cin: 3, Cout: 4, H: 11, W: 9, K: 3}, 1e-5}, {mconv.Shape{N: paperSize(d, 1, 2), Cin: paperSize(d, 32, 6), Cout: paperSize(d, 32, 5), H: paperSize(d, 96, 16), W: paperSize(d, 96, 16), K: 3}, 1e-4}} {
 		if err := gpu.CheckNetOps(d, c.s, c.tol); err != nil {
 			t.Errorf("shape %+v: %v", c.s, err)
 		}
@@ -127,11 +128,12 @@ func TestNetOpsIdentities(t *testing.T) {
 // arithmetic in another summation order, is within 6e-8 and 1.5e-5).
 func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 	d := device(t)
-	p, err := problem.Deblur(problem.Options{H: 96})
+	size, T := paperSize(d, 96, 12), paperSize(d, 10, 3)
+	p, err := problem.Deblur(problem.Options{H: size})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(1, 96, 96, 3))
+	_, _, _, pix, err := data.Stack(data.Synthetic(1, size, size, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -144,13 +146,13 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	eval := func(ops gpu.NetOps) (float64, []float64) {
-		l, err := banert.NewDeviceLoss(ops, o, 10, 3, 1)
+		l, err := banert.NewDeviceLoss(ops, o, T, 3, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer l.Close()
 		grad := make([]float64, len(net.Theta))
-		v, err := l.Eval(10, net.Theta, o.X0, o.Y, grad)
+		v, err := l.Eval(T, net.Theta, o.X0, o.Y, grad)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,14 +171,18 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 	if diff > 1e-3*scale {
 		t.Errorf("gradient on CUDA differs from the CPU's by %.3g (max-norm relative)", diff/scale)
 	}
-	t.Logf("CUDA against CPU float64 at 96×96, T = 10: loss %.2g, gradient %.2g (relative)", math.Abs(got-want)/math.Abs(want), diff/scale)
+	t.Logf("CUDA against CPU float64 at %d×%d, T = %d: loss %.2g, gradient %.2g (relative)", size, size, T, math.Abs(got-want)/math.Abs(want), diff/scale)
 }
 
 // TestRayIdentities runs gpu.CheckRay on the CUDA device up to ct-small's
 // geometry (40×40, 90 angles) and the paper's 256×256 with 180 angles.
 func TestRayIdentities(t *testing.T) {
 	d := device(t)
-	for _, g := range []tomo.Geometry{{N: 40, Angles: 90, Det: tomo.DefaultDet(40)}, {N: 256, Angles: 180, Det: 363}} {
+	geoms := []tomo.Geometry{{N: 40, Angles: 90, Det: tomo.DefaultDet(40)}, {N: 256, Angles: 180, Det: 363}}
+	if emulated(d) {
+		geoms = geoms[:1]
+	}
+	for _, g := range geoms {
 		if err := gpu.CheckRay(d, g, 1e-4); err != nil {
 			t.Errorf("geometry %+v: %v", g, err)
 		}
@@ -192,7 +198,10 @@ func TestCTStepLossAgrees(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		n    int
-	}{{"ct-small", 25}, {"ct", 2}} {
+	}{{"ct-small", paperSize(d, 25, 3)}, {"ct", 2}} {
+		if c.name == "ct" && emulated(d) {
+			continue
+		}
 		p, err := problem.Lookup(c.name, problem.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -263,7 +272,7 @@ func TestCTStepLossAgrees(t *testing.T) {
 // potentials at Problem 3's 60 channels of 96×96).
 func TestRidgeIdentities(t *testing.T) {
 	d := device(t)
-	if err := gpu.CheckRidge(d, 2, 60, 96*96, 1e-5); err != nil {
+	if err := gpu.CheckRidge(d, 2, 60, paperSize(d, 96*96, 24*24), 1e-5); err != nil {
 		t.Error(err)
 	}
 }
@@ -274,11 +283,12 @@ func TestRidgeIdentities(t *testing.T) {
 // gradient to 1e-4 relative.
 func TestWCRRStepLossAgrees(t *testing.T) {
 	d := device(t)
-	p, err := problem.Deblur(problem.Options{H: 96})
+	size, channels := paperSize(d, 96, 16), [3]int{4, 8, paperSize(d, 60, 12)}
+	p, err := problem.Deblur(problem.Options{H: size})
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(4, 96, 96, 3))
+	_, _, _, pix, err := data.Stack(data.Synthetic(4, size, size, 3))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -286,7 +296,7 @@ func TestWCRRStepLossAgrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{4, 8, 60}, 9), Name: "random"}
+	o.Reg = &problem.WCRR{Model: wcrr.Random(3, channels, 9), Name: "random"}
 	o.Alpha = 3e-3
 	g := make([]float64, len(o.X0))
 	if err := o.Eval(nil, g, o.X0, nil); err != nil {

@@ -1,0 +1,165 @@
+// A CPU emulation of the CUDA driver API functions that gorgonia.org/cu (as
+// used by gpu/cuda) calls: one device, "device memory" in host memory, the
+// kernels of gpu/cudasrc compiled for the CPU (kernels.cpp, generated) and
+// launched one at a time. Every other driver function the binaries import is
+// a stub returning CUDA_ERROR_NOT_SUPPORTED (stubs.cpp, generated).
+#include "prelude.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <mutex>
+#include <setjmp.h>
+#include <ucontext.h>
+#include <vector>
+
+l2o_dim3 threadIdx, blockIdx, blockDim, gridDim;
+
+static std::mutex mu;          // one driver call at a time
+static size_t in_use;          // bytes allocated
+static const size_t total = (size_t)16 << 30;
+static int context_token;
+
+typedef unsigned long long devptr;
+
+extern "C" {
+int cuInit(unsigned flags) { return 0; }
+int cuDriverGetVersion(int *v) { *v = 12000; return 0; }
+int cuDeviceGetCount(int *n) { *n = 1; return 0; }
+int cuDeviceGet(int *d, int ordinal) { if (ordinal != 0) return 101; *d = 0; return 0; }
+int cuDeviceGetName(char *name, int len, int dev) { snprintf(name, len, "CPU emulation (scripts/cuda-emu)"); return 0; }
+int cuDeviceGetAttribute(int *v, int attrib, int dev) {
+	switch (attrib) {
+	case 75: *v = 5; break; // compute capability major
+	case 76: *v = 2; break; // minor
+	case 1: *v = 1024; break; // max threads per block
+	default: *v = 0;
+	}
+	return 0;
+}
+int cuDeviceTotalMem_v2(size_t *b, int dev) { *b = total; return 0; }
+int cuCtxCreate_v2(void **ctx, unsigned flags, int dev) { *ctx = &context_token; return 0; }
+int cuCtxDestroy_v2(void *ctx) { return 0; }
+int cuCtxSetCurrent(void *ctx) { return 0; }
+int cuCtxGetCurrent(void **ctx) { *ctx = &context_token; return 0; }
+int cuCtxPushCurrent_v2(void *ctx) { return 0; }
+int cuCtxPopCurrent_v2(void **ctx) { if (ctx) *ctx = &context_token; return 0; }
+int cuCtxGetDevice(int *d) { *d = 0; return 0; }
+int cuCtxSynchronize(void) { return 0; }
+int cuMemAlloc_v2(devptr *p, size_t n) {
+	std::lock_guard<std::mutex> g(mu);
+	void *m = calloc(n ? n : 1, 1);
+	if (!m) return 2; // CUDA_ERROR_OUT_OF_MEMORY
+	*p = (devptr)(uintptr_t)m;
+	in_use += n;
+	return 0;
+}
+int cuMemFree_v2(devptr p) {
+	std::lock_guard<std::mutex> g(mu);
+	free((void *)(uintptr_t)p);
+	return 0;
+}
+int cuMemsetD8_v2(devptr p, unsigned char v, size_t n) { memset((void *)(uintptr_t)p, v, n); return 0; }
+int cuMemcpyHtoD_v2(devptr dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
+int cuMemcpyDtoH_v2(void *dst, devptr src, size_t n) { memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemcpyDtoD_v2(devptr dst, devptr src, size_t n) { memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemGetInfo_v2(size_t *free_, size_t *total_) { *free_ = total - in_use; *total_ = total; return 0; }
+int cuModuleLoadData(void **mod, const void *image) { *mod = (void *)l2o_emu_kernels; return 0; }
+int cuModuleUnload(void *mod) { return 0; }
+int cuModuleGetFunction(void **fn, void *mod, const char *name) {
+	for (const l2o_emu_kernel *k = l2o_emu_kernels; k->name; k++) {
+		if (strcmp(k->name, name) == 0) {
+			*fn = (void *)k;
+			return 0;
+		}
+	}
+	return 500; // CUDA_ERROR_NOT_FOUND
+}
+int cuGetErrorString(int e, const char **s) { *s = e == 801 ? "not supported by the CPU emulation" : "error in the CPU emulation"; return 0; }
+int cuGetErrorName(int e, const char **s) { *s = "CUDA_ERROR_EMULATION"; return 0; }
+
+// The fibers of one block: the scheduler runs each until it reaches
+// __syncthreads (or finishes), then the next, and starts a new round when
+// all have: the CUDA semantics of a barrier. A fiber starts on its own stack
+// with makecontext/swapcontext; every later switch is a _setjmp/_longjmp
+// pair (no system call), and a finished fiber jumps back to the scheduler.
+static ucontext_t scheduler;
+static jmp_buf scheduler_jb;
+static std::vector<ucontext_t> fibers;
+struct saved_point { jmp_buf jb; };
+static std::vector<saved_point> fiber_jb;
+static std::vector<char> stacks;
+static std::vector<char> started, done;
+static const size_t stack_size = 64 << 10;
+static const l2o_emu_kernel *fiber_kernel;
+static void **fiber_params;
+
+void l2o_emu_sync(void) {
+	if (!_setjmp(fiber_jb[threadIdx.x].jb)) _longjmp(scheduler_jb, 1);
+}
+
+static void fiber_main(unsigned t) {
+	fiber_kernel->call(fiber_params);
+	done[t] = 1;
+	_longjmp(scheduler_jb, 1);
+}
+
+static int run_block(unsigned bx) {
+	if (fibers.size() < bx) {
+		fibers.resize(bx);
+		fiber_jb.resize(bx);
+		stacks.resize(bx * stack_size);
+		started.resize(bx);
+		done.resize(bx);
+		for (unsigned t = 0; t < bx; t++)
+			if (getcontext(&fibers[t]) != 0) return 999;
+	}
+	for (unsigned t = 0; t < bx; t++) started[t] = done[t] = 0;
+	for (;;) {
+		unsigned running = 0;
+		for (unsigned t = 0; t < bx; t++) {
+			if (done[t]) continue;
+			threadIdx = {t, 0, 0};
+			if (!_setjmp(scheduler_jb)) {
+				if (!started[t]) {
+					started[t] = 1;
+					fibers[t].uc_stack.ss_sp = &stacks[t * stack_size];
+					fibers[t].uc_stack.ss_size = stack_size;
+					fibers[t].uc_link = 0;
+					makecontext(&fibers[t], (void (*)())fiber_main, 1, t);
+					swapcontext(&scheduler, &fibers[t]);
+				} else {
+					_longjmp(fiber_jb[t].jb, 1);
+				}
+			}
+			running += !done[t];
+		}
+		if (running == 0) return 0;
+		if (running != bx) return 998; // some threads finished before a barrier the others reached
+	}
+}
+
+int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+		unsigned shmem, void *stream, void **params, void **extra) {
+	if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0) return 1; // CUDA_ERROR_INVALID_VALUE
+	std::lock_guard<std::mutex> g(mu);
+	const l2o_emu_kernel *k = (const l2o_emu_kernel *)f;
+	gridDim = {gx, 1, 1};
+	blockDim = {bx, 1, 1};
+	if (!k->sync) {
+		for (unsigned b = 0; b < gx; b++) {
+			blockIdx = {b, 0, 0};
+			for (unsigned t = 0; t < bx; t++) {
+				threadIdx = {t, 0, 0};
+				k->call(params);
+			}
+		}
+		return 0;
+	}
+	fiber_kernel = k;
+	fiber_params = params;
+	for (unsigned b = 0; b < gx; b++) {
+		blockIdx = {b, 0, 0};
+		if (int r = run_block(bx)) return r;
+	}
+	return 0;
+}
+} // extern "C"

@@ -1,0 +1,42 @@
+// The CUDA C dialect of gpu/cudasrc on the CPU: one launch at a time; a
+// kernel that synchronises its block runs its CUDA threads as fibers
+// (ucontext) that switch to the block's scheduler at __syncthreads, so that
+// every thread of the block has reached the barrier before any goes on;
+// other kernels run their threads in a loop.
+#pragma once
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct l2o_dim3 { unsigned x, y, z; };
+extern l2o_dim3 threadIdx, blockIdx, blockDim, gridDim;
+extern "C" void l2o_emu_sync(void);
+
+#define __global__ static
+#define __device__ static
+#define __forceinline__ inline
+#define __shared__ static
+#define __syncthreads() l2o_emu_sync()
+
+static inline double __dadd_rn(double a, double b) { return a + b; }
+static inline double __dmul_rn(double a, double b) { return a * b; }
+
+static inline float atomicAdd(float *p, float v) {
+	uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
+	float f;
+	do {
+		memcpy(&f, &old, 4);
+		f += v;
+		memcpy(&next, &f, 4);
+	} while (!__atomic_compare_exchange_n(q, &old, next, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));
+	memcpy(&f, &old, 4);
+	return f;
+}
+
+struct l2o_emu_kernel {
+	const char *name;
+	void (*call)(void **params);
+	bool sync;
+};
+extern const l2o_emu_kernel l2o_emu_kernels[];
