@@ -7,10 +7,10 @@ package cuda
 // run them with `make test-cuda` (go test -tags l2ocuda ./gpu/...).
 
 import (
-	"strings"
 	"fmt"
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
