@@ -28,7 +28,13 @@
 // affine combinations, leaky ReLU, plane copies). The numerics (packages
 // ondevice, greedy, unroll, banert) run on these interfaces; this package
 // depends only on the kernel packages (kernels, mconv) for shapes and
-// boundary codes, and on tomo for the ray transform's geometry tables (CT
-// training stays on the CPU: the transform has kernels here but no gpu.Ops
-// entry yet).
+// boundary codes, and on tomo for the ray transform's geometry tables.
+//
+// Device also implements gpu.RayOps (the CT ray transform) and gpu.RidgeOps
+// (the WCRR potentials), so that every problem's objective runs here.
+//
+// Without a GPU, scripts/cuda-emu/run.sh runs this package's tests and the
+// tagged binary against a CPU emulation of the driver and cuFFT: the Go code
+// is this package's, unchanged; the kernels are gpu/cudasrc's CUDA C compiled
+// for the CPU.
 package cuda
