@@ -7,11 +7,12 @@
 // (package gpu/cufft).
 //
 // The package is built only with the l2ocuda build tag; without it the package
-// is empty. Importing it registers the device "cuda" with gpu.Open. Because
-// gorgonia.org/cu's init calls cuInit and exits the process (code 1) when no
-// GPU or driver is found, a binary that links this package cannot start on a
-// machine without a GPU: keep it out of the default build. (The tag is not
-// "cuda" because that tag switches gorgonia itself to its cuDNN engine.)
+// is empty. Importing it registers the device "cuda" with gpu.Open. The
+// vendored gorgonia.org/cu (third_party/cu) records cuInit's failure instead
+// of exiting the process, so a tagged binary runs its CPU commands on a
+// machine without a GPU and Open reports why it cannot (exit 2 from the
+// commands). (The tag is not "cuda" because that tag switches gorgonia
+// itself to its cuDNN engine.)
 //
 // Values on the device are float32 (4 bytes each); copies convert from and to
 // float64. Reductions accumulate in double. The agreement tests (go test
