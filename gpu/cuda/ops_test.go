@@ -51,57 +51,66 @@ func TestStepLossAgreesAtPaperSize(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := make([]float64, len(o.X0))
-	if err := o.Eval(nil, g, o.X0, nil); err != nil {
+	for _, name := range []string{"ps", "pp", "pc5", "pc", "m-ps", "m-pc", "m-pc5-reflect"} {
+		m, err := param.ParseMethod(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkStepLoss(t, d, name, m, o, o.X0, 0.9)
+	}
+}
+
+// checkStepLoss compares the greedy step loss of m on o at the step (x, g =
+// ∇f(x), p = 0.02·g) on the device with the CPU's float64 path, at the
+// reference parameters scaled by scale: value and gradient (2-norm) to 1e-4
+// relative. what names the case.
+func checkStepLoss(t *testing.T, d *Device, what string, m param.Method, o *problem.Objective, x []float64, scale float64) {
+	t.Helper()
+	g := make([]float64, len(x))
+	if err := o.Eval(nil, g, x, nil); err != nil {
 		t.Fatal(err)
 	}
 	pm := make([]float64, len(g))
 	for i := range pm {
 		pm[i] = 0.02 * g[i]
 	}
-	for _, name := range []string{"ps", "pp", "pc5", "pc", "m-ps", "m-pc", "m-pc5-reflect"} {
-		m, err := param.ParseMethod(name)
-		if err != nil {
+	ref, err := greedy.NewStepLoss(m, o, 1/o.L)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	dev, err := greedy.NewStepLossOn(m, o, 1/o.L, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dev.Close()
+	for _, s := range []*greedy.StepLoss{ref, dev} {
+		if err := s.SetStep(x, g, pm, 0.01, 0.01); err != nil {
 			t.Fatal(err)
 		}
-		ref, err := greedy.NewStepLoss(m, o, 1/o.L)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev, err := greedy.NewStepLossOn(m, o, 1/o.L, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range []*greedy.StepLoss{ref, dev} {
-			if err := s.SetStep(o.X0, g, pm, 0.01, 0.01); err != nil {
-				t.Fatal(err)
-			}
-		}
-		u := ref.Reference()
-		for i := range u {
-			u[i] *= 0.9
-		}
-		gr, gd := make([]float64, len(u)), make([]float64, len(u))
-		vr, err := ref.Eval(u, gr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vd, err := dev.Eval(u, gd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var diff, norm float64
-		for i := range gr {
-			diff += (gd[i] - gr[i]) * (gd[i] - gr[i])
-			norm += gr[i] * gr[i]
-		}
-		rel := math.Sqrt(diff / norm)
-		t.Logf("%s: value %.9g (cuda) vs %.9g (cpu float64), gradient %.2g relative", name, vd, vr, rel)
-		if math.Abs(vd-vr)/math.Abs(vr) > 1e-4 || !(rel <= 1e-4) {
-			t.Errorf("%s: cuda differs from the cpu: value %.3g relative, gradient %.3g relative", name, math.Abs(vd-vr)/math.Abs(vr), rel)
-		}
-		ref.Close()
-		dev.Close()
+	}
+	u := ref.Reference()
+	for i := range u {
+		u[i] *= scale
+	}
+	gr, gd := make([]float64, len(u)), make([]float64, len(u))
+	vr, err := ref.Eval(u, gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vd, err := dev.Eval(u, gd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var diff, norm float64
+	for i := range gr {
+		diff += (gd[i] - gr[i]) * (gd[i] - gr[i])
+		norm += gr[i] * gr[i]
+	}
+	rel := math.Sqrt(diff / norm)
+	t.Logf("%s: value %.9g (cuda) vs %.9g (cpu float64), gradient %.2g relative", what, vd, vr, rel)
+	if math.Abs(vd-vr)/math.Abs(vr) > 1e-4 || !(rel <= 1e-4) {
+		t.Errorf("%s: cuda differs from the cpu: value %.3g relative, gradient %.3g relative", what, math.Abs(vd-vr)/math.Abs(vr), rel)
 	}
 }
 
@@ -218,53 +227,11 @@ func TestCTStepLossAgrees(t *testing.T) {
 		for i := range x {
 			x[i] = 0.5 * pix[i]
 		}
-		g := make([]float64, len(x))
-		if err := o.Eval(nil, g, x, nil); err != nil {
-			t.Fatal(err)
-		}
-		pm := make([]float64, len(g))
-		for i := range pm {
-			pm[i] = 0.02 * g[i]
-		}
 		m, err := param.ParseMethod("m-pc")
 		if err != nil {
 			t.Fatal(err)
 		}
-		ref, err := greedy.NewStepLoss(m, o, 1/o.L)
-		if err != nil {
-			t.Fatal(err)
-		}
-		dev, err := greedy.NewStepLossOn(m, o, 1/o.L, d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range []*greedy.StepLoss{ref, dev} {
-			if err := s.SetStep(x, g, pm, 0.01, 0.01); err != nil {
-				t.Fatal(err)
-			}
-		}
-		u := ref.Reference()
-		gr, gd := make([]float64, len(u)), make([]float64, len(u))
-		vr, err := ref.Eval(u, gr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vd, err := dev.Eval(u, gd)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var diff, norm float64
-		for i := range gr {
-			diff += (gd[i] - gr[i]) * (gd[i] - gr[i])
-			norm += gr[i] * gr[i]
-		}
-		rel := math.Sqrt(diff / norm)
-		t.Logf("%s: value %.9g (cuda) vs %.9g (cpu float64), gradient %.2g relative", c.name, vd, vr, rel)
-		if math.Abs(vd-vr)/math.Abs(vr) > 1e-4 || !(rel <= 1e-4) {
-			t.Errorf("%s: cuda differs from the cpu: value %.3g relative, gradient %.3g relative", c.name, math.Abs(vd-vr)/math.Abs(vr), rel)
-		}
-		ref.Close()
-		dev.Close()
+		checkStepLoss(t, d, c.name, m, o, x, 1)
 	}
 }
 
@@ -298,51 +265,9 @@ func TestWCRRStepLossAgrees(t *testing.T) {
 	}
 	o.Reg = &problem.WCRR{Model: wcrr.Random(3, channels, 9), Name: "random"}
 	o.Alpha = 3e-3
-	g := make([]float64, len(o.X0))
-	if err := o.Eval(nil, g, o.X0, nil); err != nil {
-		t.Fatal(err)
-	}
-	pm := make([]float64, len(g))
-	for i := range pm {
-		pm[i] = 0.02 * g[i]
-	}
 	m, err := param.ParseMethod("m-pc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := greedy.NewStepLoss(m, o, 1/o.L)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ref.Close()
-	dev, err := greedy.NewStepLossOn(m, o, 1/o.L, d)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dev.Close()
-	for _, s := range []*greedy.StepLoss{ref, dev} {
-		if err := s.SetStep(o.X0, g, pm, 0.01, 0.01); err != nil {
-			t.Fatal(err)
-		}
-	}
-	u := ref.Reference()
-	gr, gd := make([]float64, len(u)), make([]float64, len(u))
-	vr, err := ref.Eval(u, gr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vd, err := dev.Eval(u, gd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var diff, norm float64
-	for i := range gr {
-		diff += (gd[i] - gr[i]) * (gd[i] - gr[i])
-		norm += gr[i] * gr[i]
-	}
-	rel := math.Sqrt(diff / norm)
-	t.Logf("wcrr: value %.9g (cuda) vs %.9g (cpu float64), gradient %.2g relative", vd, vr, rel)
-	if math.Abs(vd-vr)/math.Abs(vr) > 1e-4 || !(rel <= 1e-4) {
-		t.Errorf("wcrr: cuda differs from the cpu: value %.3g relative, gradient %.3g relative", math.Abs(vd-vr)/math.Abs(vr), rel)
-	}
+	checkStepLoss(t, d, "wcrr", m, o, o.X0, 1)
 }
