@@ -81,6 +81,39 @@ func TestBaselineOnDeviceEvaluator(t *testing.T) {
 	}
 }
 
+// checkBatchEvaluator compares the batch evaluator's values and gradients
+// at x with o's own Eval on the CPU device (1e-12) and the float32 host
+// device (1e-5), and returns the gradient.
+func checkBatchEvaluator(t *testing.T, what string, o *problem.Objective, x []float64) []float64 {
+	t.Helper()
+	want, wantG := make([]float64, o.N), make([]float64, len(x))
+	if err := o.Eval(want, wantG, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []struct {
+		ops gpu.Ops
+		tol float64
+	}{{gpu.CPU(), 1e-12}, {gpu.Host32(), 1e-5}} {
+		be, err := NewBatchEvaluator(d.ops, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals, grad := make([]float64, o.N), make([]float64, len(x))
+		err = be.Eval(vals, grad, x)
+		be.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := relDiff(vals, want); e > d.tol {
+			t.Errorf("%s, %s: values differ by %.3g", what, d.ops.Name(), e)
+		}
+		if e := relDiff(grad, wantG); e > d.tol {
+			t.Errorf("%s, %s: gradients differ by %.3g", what, d.ops.Name(), e)
+		}
+	}
+	return wantG
+}
+
 // ctSmall returns n ct-small functions (the scaled ray transform with
 // Huber-TV) on size×size phantoms.
 func ctSmall(t *testing.T, n, size int) *problem.Objective {
@@ -111,31 +144,7 @@ func TestObjectiveCT(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(5, 5))
 	x := randn(rng, len(o.X0), 0.3)
-	want, wantG := make([]float64, o.N), make([]float64, len(x))
-	if err := o.Eval(want, wantG, x, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct {
-		ops gpu.Ops
-		tol float64
-	}{{gpu.CPU(), 1e-12}, {gpu.Host32(), 1e-5}} {
-		be, err := NewBatchEvaluator(d.ops, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vals, grad := make([]float64, o.N), make([]float64, len(x))
-		err = be.Eval(vals, grad, x)
-		be.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e := relDiff(vals, want); e > d.tol {
-			t.Errorf("%s: CT values differ by %.3g", d.ops.Name(), e)
-		}
-		if e := relDiff(grad, wantG); e > d.tol {
-			t.Errorf("%s: CT gradients differ by %.3g", d.ops.Name(), e)
-		}
-	}
+	checkBatchEvaluator(t, "CT", o, x)
 	ob, err := NewObjective(gpu.CPU(), o, o.N)
 	if err != nil {
 		t.Fatal(err)
@@ -149,23 +158,7 @@ func TestObjectiveCT(t *testing.T) {
 	if err := ob.HessVec(hb, upload(t, x), upload(t, v)); err != nil {
 		t.Fatal(err)
 	}
-	const h = 1e-6
-	xp, xm := append([]float64(nil), x...), append([]float64(nil), x...)
-	for i := range x {
-		xp[i] += h * v[i]
-		xm[i] -= h * v[i]
-	}
-	gp, gm := make([]float64, len(x)), make([]float64, len(x))
-	if err := o.Eval(nil, gp, xp, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Eval(nil, gm, xm, nil); err != nil {
-		t.Fatal(err)
-	}
-	fd := make([]float64, len(x))
-	for i := range fd {
-		fd[i] = (gp[i] - gm[i]) / (2 * h)
-	}
+	fd := gradDiff(t, o, x, v, 1e-6)
 	if e := relDiff(read(hb), fd); e > 1e-5 {
 		t.Errorf("CT Hessian-vector product differs from central differences by %.2g", e)
 	}
@@ -188,31 +181,7 @@ func TestObjectiveWCRR(t *testing.T) {
 	for i := range x {
 		x[i] += o.X0[i]
 	}
-	want, wantG := make([]float64, o.N), make([]float64, len(x))
-	if err := o.Eval(want, wantG, x, nil); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range []struct {
-		ops gpu.Ops
-		tol float64
-	}{{gpu.CPU(), 1e-12}, {gpu.Host32(), 1e-5}} {
-		be, err := NewBatchEvaluator(d.ops, o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		vals, grad := make([]float64, o.N), make([]float64, len(x))
-		err = be.Eval(vals, grad, x)
-		be.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if e := relDiff(vals, want); e > d.tol {
-			t.Errorf("%s: WCRR values differ by %.3g", d.ops.Name(), e)
-		}
-		if e := relDiff(grad, wantG); e > d.tol {
-			t.Errorf("%s: WCRR gradients differ by %.3g", d.ops.Name(), e)
-		}
-	}
+	wantG := checkBatchEvaluator(t, "WCRR", o, x)
 	ob, err := NewObjective(gpu.CPU(), o, o.N)
 	if err != nil {
 		t.Fatal(err)
@@ -227,23 +196,7 @@ func TestObjectiveWCRR(t *testing.T) {
 	if err := ob.HessVec(hb, xb, vb); err != nil {
 		t.Fatal(err)
 	}
-	const h = 1e-7
-	xp, xm := append([]float64(nil), x...), append([]float64(nil), x...)
-	for i := range x {
-		xp[i] += h * v[i]
-		xm[i] -= h * v[i]
-	}
-	gp, gm := make([]float64, len(x)), make([]float64, len(x))
-	if err := o.Eval(nil, gp, xp, nil); err != nil {
-		t.Fatal(err)
-	}
-	if err := o.Eval(nil, gm, xm, nil); err != nil {
-		t.Fatal(err)
-	}
-	fd := make([]float64, len(x))
-	for i := range fd {
-		fd[i] = (gp[i] - gm[i]) / (2 * h)
-	}
+	fd := gradDiff(t, o, x, v, 1e-7)
 	if e := relDiff(read(hb), fd); e > 1e-4 {
 		t.Errorf("WCRR Hessian-vector product differs from central differences by %.2g", e)
 	}
