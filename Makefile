@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build build-simd build-cuda test test-simd test-cuda bench lint fuzz demo
+.PHONY: all build build-simd build-cuda test test-simd test-cuda test-cuda-emu bench lint fuzz demo
 
 all: lint test
 
@@ -24,6 +24,11 @@ test-simd:
 # CPU-against-CUDA agreement tests: run on a machine with a GPU.
 test-cuda:
 	$(GO) test -count=1 -tags l2ocuda ./gpu/...
+
+# The CUDA tests and the tagged binary on a CPU emulation of the driver and
+# cuFFT, without a GPU (needs g++ and the CUDA headers; scripts/cuda-emu/run.sh).
+test-cuda-emu:
+	./scripts/cuda-emu/run.sh
 
 # The CUDA binaries for a GPU machine without Go or network (scripts/gpu-check.sh
 # uses them when present): they need only the driver's libcuda at start and load
