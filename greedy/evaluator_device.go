@@ -59,6 +59,10 @@ func newDeviceGraphStep(pars []param.Parametrization, o *problem.Objective, ops 
 // kind implements stepEvaluator.
 func (d *deviceGraphStep) kind() string { return "device-graph" }
 
+// bytes implements stepEvaluator: the graphs' host memory and the
+// objective's device buffers.
+func (d *deviceGraphStep) bytes() int64 { return d.graphStep.bytes() + d.be.Bytes() }
+
 // close implements stepEvaluator.
 func (d *deviceGraphStep) close() error {
 	err := d.graphStep.close()

@@ -89,6 +89,23 @@ func (be *BatchEvaluator) Eval(vals, grad, x []float64) error {
 	return nil
 }
 
+// Bytes is what the evaluator's device buffers hold (the objective's and
+// the batch's iterates and gradients).
+func (be *BatchEvaluator) Bytes() int64 {
+	be.mu.Lock()
+	defer be.mu.Unlock()
+	var n int64
+	if be.obj != nil {
+		n += be.obj.Bytes()
+	}
+	for _, b := range []gpu.Buffer{be.x, be.g} {
+		if b != nil {
+			n += int64(b.Len()) * int64(be.ops.ValueSize())
+		}
+	}
+	return n
+}
+
 // Close frees the device buffers; Eval fails after it.
 func (be *BatchEvaluator) Close() {
 	be.mu.Lock()

@@ -243,15 +243,17 @@ func (ob *Objective) hessVecReg(out, x, v gpu.Buffer) error {
 	if ob.field2 == nil || ob.field3 == nil {
 		// The Hessian's two more fields, allocated on first use (both or
 		// neither).
-		f2, err := ob.alloc(2 * s.Len())
+		f2, err := o.Alloc(2 * s.Len())
 		if err != nil {
-			return err
+			return fmt.Errorf("ondevice: allocate the Hessian's fields on %s: %w", o.Name(), err)
 		}
-		f3, err := ob.alloc(2 * s.Len())
+		f3, err := o.Alloc(2 * s.Len())
 		if err != nil {
-			return err
+			o.Free(f2)
+			return fmt.Errorf("ondevice: allocate the Hessian's fields on %s: %w", o.Name(), err)
 		}
 		ob.field2, ob.field3 = f2, f3
+		ob.bufs = append(ob.bufs, f2, f3)
 	}
 	if err := o.Grad(ob.field, x, s); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)

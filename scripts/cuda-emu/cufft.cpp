@@ -39,11 +39,25 @@ int cufftMakePlanMany(int handle, int rank, int *n, int *inembed, int istride, i
 	*work = 4096; // a work area, to exercise the caller's allocation of it
 	return 0;
 }
-int cufftSetWorkArea(int handle, void *area) { plans[handle].work = area; return 0; }
-int cufftDestroy(int handle) { plans[handle].live = 0; return 0; }
+int cufftSetWorkArea(int handle, void *area) {
+	std::lock_guard<std::mutex> g(mu);
+	plans[handle].work = area;
+	return 0;
+}
+int cufftDestroy(int handle) {
+	std::lock_guard<std::mutex> g(mu);
+	plans[handle].live = 0;
+	return 0;
+}
+
+static plan get(int handle) {
+	std::lock_guard<std::mutex> g(mu);
+	return plans[handle];
+}
 
 int cufftExecR2C(int handle, float *in, float *out) {
-	const plan p = plans[handle];
+	const plan p = get(handle);
+	if ((void *)in == (void *)out) return 9; // in place: not how the device calls it
 	if (!p.live || p.inverse || !p.work) return 5; // CUFFT_EXEC_FAILED
 	int h = p.h, w = p.w, wc = w / 2 + 1;
 	std::vector<cd> rows(h * wc);
@@ -68,7 +82,8 @@ int cufftExecR2C(int handle, float *in, float *out) {
 }
 
 int cufftExecC2R(int handle, float *in, float *out) {
-	const plan p = plans[handle];
+	const plan p = get(handle);
+	if ((void *)in == (void *)out) return 9;
 	if (!p.live || !p.inverse || !p.work) return 5;
 	int h = p.h, w = p.w, wc = w / 2 + 1;
 	std::vector<cd> cols(h * wc);

@@ -3,7 +3,13 @@
 // kernels of gpu/cudasrc compiled for the CPU (kernels.cpp, generated) and
 // launched one at a time. Every other driver function the binaries import is
 // a stub returning CUDA_ERROR_NOT_SUPPORTED (stubs.cpp, generated).
+// Fibers switch stacks with _longjmp, which glibc's fortified longjmp
+// check rejects ("longjmp causes uninitialized stack frame").
+#undef _FORTIFY_SOURCE
 #include "prelude.h"
+#include <algorithm>
+#include <random>
+#include <unordered_map>
 #include <stdio.h>
 #include <stdlib.h>
 #include <mutex>
@@ -15,6 +21,7 @@ l2o_dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 static std::mutex mu;          // one driver call at a time
 static size_t in_use;          // bytes allocated
+static std::unordered_map<uintptr_t, size_t> sizes; // live allocations
 static const size_t total = (size_t)16 << 30;
 static int context_token;
 
@@ -49,11 +56,16 @@ int cuMemAlloc_v2(devptr *p, size_t n) {
 	void *m = calloc(n ? n : 1, 1);
 	if (!m) return 2; // CUDA_ERROR_OUT_OF_MEMORY
 	*p = (devptr)(uintptr_t)m;
+	sizes[(uintptr_t)m] = n;
 	in_use += n;
 	return 0;
 }
 int cuMemFree_v2(devptr p) {
 	std::lock_guard<std::mutex> g(mu);
+	auto it = sizes.find((uintptr_t)p);
+	if (it == sizes.end()) return 1; // CUDA_ERROR_INVALID_VALUE: not allocated, or freed twice
+	in_use -= it->second;
+	sizes.erase(it);
 	free((void *)(uintptr_t)p);
 	return 0;
 }
@@ -91,9 +103,31 @@ static std::vector<char> started, done;
 static const size_t stack_size = 64 << 10;
 static const l2o_emu_kernel *fiber_kernel;
 static void **fiber_params;
+static bool in_fibers;
+
+// The order in which a launch runs its blocks and a block its threads:
+// L2O_EMU_ORDER=forward (default), reverse or shuffle (seed L2O_EMU_SEED).
+// A kernel whose result depends on the order has a race on a GPU.
+static std::vector<unsigned> order(unsigned n) {
+	std::vector<unsigned> o(n);
+	for (unsigned i = 0; i < n; i++) o[i] = i;
+	const char *mode = getenv("L2O_EMU_ORDER");
+	if (mode && strcmp(mode, "reverse") == 0) std::reverse(o.begin(), o.end());
+	if (mode && strcmp(mode, "shuffle") == 0) {
+		static std::mt19937 rng(getenv("L2O_EMU_SEED") ? atoi(getenv("L2O_EMU_SEED")) : 1);
+		std::shuffle(o.begin(), o.end(), rng);
+	}
+	return o;
+}
 
 void l2o_emu_sync(void) {
+	if (!in_fibers) {
+		fprintf(stderr, "cuda-emu: __syncthreads in %s, which the generator did not mark as synchronising\n", fiber_kernel ? fiber_kernel->name : "a kernel");
+		abort();
+	}
+	asm volatile("" ::: "memory");
 	if (!_setjmp(fiber_jb[threadIdx.x].jb)) _longjmp(scheduler_jb, 1);
+	asm volatile("" ::: "memory");
 }
 
 static void fiber_main(unsigned t) {
@@ -113,9 +147,10 @@ static int run_block(unsigned bx) {
 			if (getcontext(&fibers[t]) != 0) return 999;
 	}
 	for (unsigned t = 0; t < bx; t++) started[t] = done[t] = 0;
+	const std::vector<unsigned> threads = order(bx);
 	for (;;) {
 		unsigned running = 0;
-		for (unsigned t = 0; t < bx; t++) {
+		for (unsigned t : threads) {
 			if (done[t]) continue;
 			threadIdx = {t, 0, 0};
 			if (!_setjmp(scheduler_jb)) {
@@ -144,22 +179,29 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 	const l2o_emu_kernel *k = (const l2o_emu_kernel *)f;
 	gridDim = {gx, 1, 1};
 	blockDim = {bx, 1, 1};
+	fiber_kernel = k;
+	const std::vector<unsigned> blocks = order(gx);
 	if (!k->sync) {
-		for (unsigned b = 0; b < gx; b++) {
+		const std::vector<unsigned> threads = order(bx);
+		for (unsigned b : blocks) {
 			blockIdx = {b, 0, 0};
-			for (unsigned t = 0; t < bx; t++) {
+			for (unsigned t : threads) {
 				threadIdx = {t, 0, 0};
 				k->call(params);
 			}
 		}
 		return 0;
 	}
-	fiber_kernel = k;
 	fiber_params = params;
-	for (unsigned b = 0; b < gx; b++) {
+	in_fibers = true;
+	for (unsigned b : blocks) {
 		blockIdx = {b, 0, 0};
-		if (int r = run_block(bx)) return r;
+		if (int r = run_block(bx)) {
+			in_fibers = false;
+			return r;
+		}
 	}
+	in_fibers = false;
 	return 0;
 }
 } // extern "C"

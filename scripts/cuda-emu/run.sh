@@ -21,7 +21,9 @@
 #
 # Needs g++, nm and the CUDA headers the tagged build needs (.ci/cuda.sh
 # installs them). OUT (default: a temporary directory) receives the
-# libraries, binaries and test-emu.txt. Extra arguments go to the test
+# libraries, binaries and test-emu-{forward,reverse}.txt. L2O_EMU_ORDER=shuffle
+# (with L2O_EMU_SEED) runs blocks and threads in a random order when the test
+# binary is run by hand. Extra arguments go to the test
 # binary (for example -test.run TestNetOps).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -40,16 +42,21 @@ go run ./$EMU/gen > "$OUT/kernels.cpp"
 		done
 	echo '}'
 } > "$OUT/stubs.cpp"
-flags=(-O2 -std=c++17 -shared -fPIC -pthread -ffp-contract=off -I "$EMU")
+flags=(-O2 -U_FORTIFY_SOURCE -std=c++17 -shared -fPIC -pthread -ffp-contract=off -I "$EMU")
 g++ "${flags[@]}" -Wl,-soname,libcuda.so.1 -o "$OUT/libcuda.so.1" $EMU/driver.cpp "$OUT/kernels.cpp" "$OUT/stubs.cpp"
 ln -sf libcuda.so.1 "$OUT/libcuda.so"
 g++ "${flags[@]}" -o "$OUT/libcufft.so" $EMU/cufft.cpp
 export LD_LIBRARY_PATH="$OUT${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" L2O_CUFFT="$OUT/libcufft.so"
-echo "== CUDA tests on the CPU emulation (results in $OUT/test-emu.txt)"
-"$OUT/cuda.test" -test.v -test.count=1 "$@" 2>&1 | tee "$OUT/test-emu.txt"
-grep -q '^--- SKIP' "$OUT/test-emu.txt" && { echo "cuda-emu: tests skipped: the emulated driver was not loaded" >&2; exit 1; }
-grep -q '^--- FAIL\|^FAIL' "$OUT/test-emu.txt" && { echo "cuda-emu: tests failed" >&2; exit 1; }
-echo "cuda-emu: all CUDA tests pass on the emulation"
+# Blocks and threads in forward and in reverse order: a kernel whose result
+# depends on the order (a missing barrier, a race) fails in one of them.
+for ord in forward reverse; do
+	echo "== CUDA tests on the CPU emulation, $ord order (results in $OUT/test-emu-$ord.txt)"
+	L2O_EMU_ORDER=$ord "$OUT/cuda.test" -test.v -test.count=1 "$@" > "$OUT/test-emu-$ord.txt" 2>&1 || true
+	grep -E '^(--- |PASS|FAIL|ok)' "$OUT/test-emu-$ord.txt" | tail -n 40
+	grep -q '^--- SKIP' "$OUT/test-emu-$ord.txt" && { echo "cuda-emu: tests skipped: the emulated driver was not loaded" >&2; exit 1; }
+	grep -q '^PASS$' "$OUT/test-emu-$ord.txt" || { echo "cuda-emu: tests failed in $ord order" >&2; exit 1; }
+done
+echo "cuda-emu: all CUDA tests pass on the emulation, in forward and reverse order"
 [ $# -gt 0 ] && exit 0 # a chosen subset of the tests: no commands
 
 echo "== the tagged binary with --device cuda on the emulation"
