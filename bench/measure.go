@@ -327,7 +327,7 @@ func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *he
 	}
 	row.Batch = cfg.Batch
 	if ops != nil {
-		if err := ondevice.Check(m, o); err != nil {
+		if err := ondevice.CheckObjective(o); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
 	}

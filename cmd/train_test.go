@@ -189,7 +189,6 @@ func TestDeviceFlagRefusals(t *testing.T) {
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "cuda", "--out", filepath.Join(dir, "a")}, "l2ocuda"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", "tpu", "--out", filepath.Join(dir, "b")}, "unknown device"},
 		{[]string{"tune", "pgd", "--size", "12", "--n-train", "2", "--device", testOpsDevice}, "only `l2o train greedy`"},
-		{[]string{"train", "unroll", "--size", "12", "--n-train", "2", "--batch", "2", "--param", "m-pf", "--device", testOpsDevice, "--out", filepath.Join(dir, "f")}, "no device path"},
 		{[]string{"train", "greedy", "--size", "12", "--n-train", "2", "--device", testOpsDevice, "--precision", "float32", "--out", filepath.Join(dir, "e")}, "drop --precision"},
 	} {
 		var out, errb bytes.Buffer

@@ -89,7 +89,7 @@ func runTrainUnroll(env *Env, args []string) error {
 		return err
 	}
 	if pf.deviceOps != nil {
-		if err := ondevice.Check(method, train); err != nil {
+		if err := ondevice.CheckObjective(train); err != nil {
 			return usagef("--device %s: %v", pf.Device, err)
 		}
 		fmt.Fprintf(env.Stdout, "on %s (float%d): the loss and its gradient by a reverse pass on the device's array operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())

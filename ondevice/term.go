@@ -379,6 +379,12 @@ func Check(m param.Method, o *problem.Objective) error {
 	if err := CheckMethod(m); err != nil {
 		return err
 	}
+	return CheckObjective(o)
+}
+
+// CheckObjective reports whether o has a device form (problem.DeviceForm):
+// what a computation whose terms may be graph terms (NewDeviceTerm) needs.
+func CheckObjective(o *problem.Objective) error {
 	if _, ok := o.DeviceForm(); !ok {
 		return noDevicePath(o)
 	}

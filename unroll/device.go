@@ -25,7 +25,7 @@ type deviceLoss struct {
 	ops        gpu.Ops
 	s          gpu.Batch
 	obj        *ondevice.Objective
-	g, h       *ondevice.Term
+	g, h       ondevice.DeviceTerm
 	xs, gs     []gpu.Buffer // x^t and ∇F(x^t), t = 0..T
 	adj, next  gpu.Buffer   // b^{t+1}, b^t
 	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
@@ -35,9 +35,6 @@ type deviceLoss struct {
 }
 
 func newDeviceLoss(ops gpu.Ops, m param.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
-	if err := ondevice.CheckMethod(m); err != nil {
-		return nil, err
-	}
 	s := gpu.Batch{N: batch, H: o.H, W: o.W}
 	d = &deviceLoss{ops: ops, s: s, values: make([]float64, steps)}
 	defer func() {
@@ -48,11 +45,11 @@ func newDeviceLoss(ops gpu.Ops, m param.Method, o *problem.Objective, steps, bat
 	if d.obj, err = ondevice.NewObjective(ops, o, batch); err != nil {
 		return nil, err
 	}
-	if d.g, err = ondevice.NewTerm(ops, m.G, s); err != nil {
+	if d.g, err = ondevice.NewDeviceTerm(ops, m.G, s); err != nil {
 		return nil, err
 	}
 	if m.H != nil {
-		if d.h, err = ondevice.NewTerm(ops, m.H, s); err != nil {
+		if d.h, err = ondevice.NewDeviceTerm(ops, m.H, s); err != nil {
 			return nil, err
 		}
 	}
@@ -246,7 +243,7 @@ func (d *deviceLoss) bytes() int64 {
 	if d.obj != nil {
 		n += d.obj.Bytes()
 	}
-	for _, t := range []*ondevice.Term{d.g, d.h} {
+	for _, t := range []ondevice.DeviceTerm{d.g, d.h} {
 		if t != nil {
 			n += t.Bytes()
 		}

@@ -1,0 +1,216 @@
+package ondevice
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/param"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
+)
+
+// DeviceTerm is a parametrized operator G_θ of a learned update whose
+// operands live on a device: Term (PS, PP, PC-k, PC on the device's
+// operations) and GraphTerm (any parametrization, by its gorgonia forward
+// expression on the host) implement it.
+type DeviceTerm interface {
+	// ParamLen is the number of parameters θ.
+	ParamLen() int
+	// SetParams sets θ.
+	SetParams(theta []float64) error
+	// Apply adds c·G_θ v to dst (dst may not be v).
+	Apply(dst, v gpu.Buffer, c float64) error
+	// Transpose writes dst = G_θᵀ b (dst may not be b).
+	Transpose(dst, b gpu.Buffer) error
+	// AddParamGrad adds c·∇_θ⟨r, G_θ v⟩ to grad.
+	AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error
+	// Bytes is what the term holds on the device.
+	Bytes() int64
+	// Close frees what the term holds.
+	Close()
+}
+
+var (
+	_ DeviceTerm = (*Term)(nil)
+	_ DeviceTerm = (*GraphTerm)(nil)
+)
+
+// NewDeviceTerm returns the term of p for batches of shape s on ops: a Term
+// when p has a device kind (KindOf), a GraphTerm otherwise.
+func NewDeviceTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (DeviceTerm, error) {
+	if _, _, err := KindOf(p); err == nil {
+		t, err := NewTerm(ops, p, s)
+		if err != nil {
+			return nil, err // not a nil *Term in an interface
+		}
+		return t, nil
+	}
+	t, err := NewGraphTerm(ops, p, s)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// GraphTerm is a term known only by its forward expression
+// (param.Parametrization.Apply: PF, user parametrizations): its products
+// run in a small gorgonia graph on the host, whose vector–Jacobian
+// products give G_θᵀ b and ∇_θ⟨r, G_θ v⟩ (no hand-written adjoint); each
+// call copies its operands from the device and its result back. G_θ v must
+// be linear in v, as every parametrization of the update is.
+type GraphTerm struct {
+	ops          gpu.Ops
+	s            gpu.Batch
+	n            int
+	theta, v, r  *G.Node
+	vjp          *graph.VJP
+	vHost, rHost []float64
+	thetaSet     bool
+	tmp          gpu.Buffer
+}
+
+// NewGraphTerm builds p's graph for batches of shape s.
+func NewGraphTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (*GraphTerm, error) {
+	if s.N < 1 || s.H < 1 || s.W < 1 {
+		return nil, fmt.Errorf("ondevice: term on a batch %d×%d×%d", s.N, s.H, s.W)
+	}
+	g := G.NewGraph()
+	t := &GraphTerm{ops: ops, s: s, vHost: make([]float64, s.Len()), rHost: make([]float64, s.Len())}
+	t.theta = graph.Input(g, "theta", p.ParamShape(s.H, s.W)...)
+	t.v = graph.Input(g, "v", s.N, s.H, s.W)
+	t.r = graph.Input(g, "r", s.N, s.H, s.W)
+	t.n = tensor.Shape(t.theta.Shape()).TotalSize()
+	out, err := p.Apply(t.theta, t.v)
+	if err != nil {
+		return nil, fmt.Errorf("ondevice: %s: %w", p.Name(), err)
+	}
+	if want := (tensor.Shape{s.N, s.H, s.W}); !out.Shape().Eq(want) {
+		return nil, fmt.Errorf("ondevice: %s gives shape %v for a batch %v", p.Name(), out.Shape(), want)
+	}
+	if t.vjp, err = graph.NewVJP(g, G.Nodes{out}, G.Nodes{t.r}, G.Nodes{t.theta, t.v}); err != nil {
+		return nil, fmt.Errorf("ondevice: differentiating %s: %w", p.Name(), err)
+	}
+	if t.tmp, err = ops.Alloc(s.Len()); err != nil {
+		t.vjp.Close()
+		return nil, fmt.Errorf("ondevice: allocate on %s: %w", ops.Name(), err)
+	}
+	return t, nil
+}
+
+// ParamLen implements DeviceTerm.
+func (t *GraphTerm) ParamLen() int { return t.n }
+
+// SetParams implements DeviceTerm.
+func (t *GraphTerm) SetParams(theta []float64) error {
+	if len(theta) != t.n {
+		return fmt.Errorf("ondevice: %d parameters, want %d", len(theta), t.n)
+	}
+	t.thetaSet = true
+	return graph.Set(t.theta, theta)
+}
+
+// load copies the device buffer b into host and sets node to it.
+func (t *GraphTerm) load(node *G.Node, host []float64, b gpu.Buffer) error {
+	if err := t.ops.CopyOut(host, b); err != nil {
+		return fmt.Errorf("ondevice: copy an operand from %s: %w", t.ops.Name(), err)
+	}
+	return graph.Set(node, host)
+}
+
+// Apply implements DeviceTerm.
+func (t *GraphTerm) Apply(dst, v gpu.Buffer, c float64) error {
+	if !t.thetaSet {
+		return fmt.Errorf("ondevice: graph term applied before SetParams")
+	}
+	if err := t.load(t.v, t.vHost, v); err != nil {
+		return err
+	}
+	if err := t.vjp.Forward(); err != nil {
+		return fmt.Errorf("ondevice: graph term: %w", err)
+	}
+	out, err := t.vjp.Output(0)
+	if err != nil {
+		return err
+	}
+	if err := t.ops.CopyIn(t.tmp, out); err != nil {
+		return fmt.Errorf("ondevice: copy a product to %s: %w", t.ops.Name(), err)
+	}
+	return t.ops.Axpby(dst, c, t.tmp, 1)
+}
+
+// backward sets r and runs the products; v must be set.
+func (t *GraphTerm) backward(r gpu.Buffer) error {
+	if !t.thetaSet {
+		return fmt.Errorf("ondevice: graph term differentiated before SetParams")
+	}
+	if err := t.load(t.r, t.rHost, r); err != nil {
+		return err
+	}
+	if err := t.vjp.Forward(); err != nil {
+		return fmt.Errorf("ondevice: graph term: %w", err)
+	}
+	if err := t.vjp.Backward(); err != nil {
+		return fmt.Errorf("ondevice: graph term: %w", err)
+	}
+	return nil
+}
+
+// Transpose implements DeviceTerm: the product's gradient in v, J_vᵀ b =
+// G_θᵀ b for an operator linear in v (taken at v = 0).
+func (t *GraphTerm) Transpose(dst, b gpu.Buffer) error {
+	clear(t.vHost)
+	if err := graph.Set(t.v, t.vHost); err != nil {
+		return err
+	}
+	if err := t.backward(b); err != nil {
+		return err
+	}
+	gv, err := t.vjp.Grad(1)
+	if err != nil {
+		return err
+	}
+	return t.ops.CopyIn(dst, gv)
+}
+
+// AddParamGrad implements DeviceTerm.
+func (t *GraphTerm) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error {
+	if len(grad) != t.n {
+		return fmt.Errorf("ondevice: parameter gradient of %d values, want %d", len(grad), t.n)
+	}
+	if err := t.load(t.v, t.vHost, v); err != nil {
+		return err
+	}
+	if err := t.backward(r); err != nil {
+		return err
+	}
+	gt, err := t.vjp.Grad(0)
+	if err != nil {
+		return err
+	}
+	for j, x := range gt {
+		grad[j] += c * x
+	}
+	return nil
+}
+
+// Bytes implements DeviceTerm: its one device buffer (the graph holds host
+// memory).
+func (t *GraphTerm) Bytes() int64 {
+	if t.tmp == nil {
+		return 0
+	}
+	return int64(t.tmp.Len()) * int64(t.ops.ValueSize())
+}
+
+// Close implements DeviceTerm.
+func (t *GraphTerm) Close() {
+	if t.tmp != nil {
+		t.ops.Free(t.tmp)
+		t.tmp = nil
+	}
+	if t.vjp != nil {
+		t.vjp.Close()
+		t.vjp = nil
+	}
+}
