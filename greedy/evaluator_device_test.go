@@ -119,6 +119,23 @@ func TestDeviceStepTrains(t *testing.T) {
 	}
 }
 
+// stepLossDiff evaluates two step losses at testPoint(ref, seed) and returns
+// the larger of the value's relative difference and the gradient's.
+func stepLossDiff(t *testing.T, ref, dev *StepLoss, seed uint64) float64 {
+	t.Helper()
+	u := testPoint(ref, seed)
+	gr, gd := make([]float64, len(u)), make([]float64, len(u))
+	vr, err := ref.Eval(u, gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vd, err := dev.Eval(u, gd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return max(math.Abs(vd-vr)/vr, normDiff(gd, gr))
+}
+
 func TestDeviceStepRefuses(t *testing.T) {
 	o := deblurSet(t, 2, 12, 1)
 	if err := CheckDevice(method(t, "m-pf"), o); err != nil {
@@ -142,17 +159,7 @@ func TestDeviceStepRefuses(t *testing.T) {
 		for _, name := range []string{"m-ps", "m-pc", "m-pf"} {
 			ref := loadedLoss(t, name, ct, stepPaths{noReduce: true}, xc, gc, pc, 0.1, 0.1)
 			dev := loadedLoss(t, name, ct, stepPaths{device: gpu.CPU()}, xc, gc, pc, 0.1, 0.1)
-			u := testPoint(ref, 2)
-			gr, gd := make([]float64, len(u)), make([]float64, len(u))
-			vr, err := ref.Eval(u, gr)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vd, err := dev.Eval(u, gd)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := max(math.Abs(vd-vr)/vr, normDiff(gd, gr)); d > 1e-11 {
+			if d := stepLossDiff(t, ref, dev, 2); d > 1e-11 {
 				t.Errorf("%s, %s (%s): device differs by %.2g", obj, name, dev.ev.kind(), d)
 			}
 		}
@@ -162,17 +169,7 @@ func TestDeviceStepRefuses(t *testing.T) {
 	x, g, p := stepData(t, ls, 2)
 	ref := loadedLoss(t, "m-pc", ls, stepPaths{}, x, g, p, 0.1, 0.1)
 	dev := loadedLoss(t, "m-pc", ls, stepPaths{device: gpu.CPU()}, x, g, p, 0.1, 0.1)
-	u := testPoint(ref, 4)
-	gr, gd := make([]float64, len(u)), make([]float64, len(u))
-	vr, err := ref.Eval(u, gr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	vd, err := dev.Eval(u, gd)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := max(math.Abs(vd-vr)/vr, normDiff(gd, gr)); d > 1e-12 {
+	if d := stepLossDiff(t, ref, dev, 4); d > 1e-12 {
 		t.Errorf("least squares: device differs by %.2g", d)
 	}
 }

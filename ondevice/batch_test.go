@@ -9,7 +9,6 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
-	"gorgonia.org/tensor"
 )
 
 // The batch evaluator's values and gradients equal problem.Objective.Eval's
@@ -200,32 +199,5 @@ func TestObjectiveWCRR(t *testing.T) {
 	if e := relDiff(read(hb), fd); e > 1e-4 {
 		t.Errorf("WCRR Hessian-vector product differs from central differences by %.2g", e)
 	}
-	hd, hr, reg := upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x)))
-	if err := ob.HessVecData(hd, vb); err != nil {
-		t.Fatal(err)
-	}
-	if err := ob.HessVecReg(hr, xb, vb); err != nil {
-		t.Fatal(err)
-	}
-	parts := read(hd)
-	for i, w := range read(hr) {
-		parts[i] += w
-	}
-	if e := relDiff(parts, read(hb)); e > 1e-12 {
-		t.Errorf("WCRR HessVecData + HessVecReg differs from HessVec by %.2g", e)
-	}
-	if err := ob.RegGrad(reg, xb); err != nil {
-		t.Fatal(err)
-	}
-	data := make([]float64, len(x))
-	if err := o.A.Adjoint(data, residual(t, o, x), tensor.Shape{o.N, o.H, o.W}); err != nil {
-		t.Fatal(err)
-	}
-	sum := read(reg)
-	for i := range sum {
-		sum[i] += data[i]
-	}
-	if e := relDiff(sum, wantG); e > 1e-12 {
-		t.Errorf("WCRR data gradient + RegGrad differs from ∇F by %.2g", e)
-	}
+	checkParts(t, "WCRR", ob, o, x, v, read(hb), wantG)
 }

@@ -1,6 +1,7 @@
 package ondevice
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -85,6 +86,42 @@ func relDiff(a, b []float64) float64 {
 	return math.Sqrt(d / n)
 }
 
+// checkParts checks the objective's parts at x: the regularizer's gradient
+// (RegGrad) plus the data term's Aᵀ(Ax − y) is ∇F (wantGrad), and
+// HessVecData + HessVecReg applied to v is ∇²F v (hessVec), to 1e-12.
+func checkParts(t *testing.T, what string, ob *Objective, o *problem.Objective, x, v, hessVec, wantGrad []float64) {
+	t.Helper()
+	xb, vb := upload(t, x), upload(t, v)
+	reg, hd, hr := upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x)))
+	if err := ob.RegGrad(reg, xb); err != nil {
+		t.Fatal(err)
+	}
+	data := make([]float64, len(x))
+	if err := o.A.Adjoint(data, residual(t, o, x), tensor.Shape{o.N, o.H, o.W}); err != nil {
+		t.Fatal(err)
+	}
+	sum := read(reg)
+	for i := range sum {
+		sum[i] += data[i]
+	}
+	if d := relDiff(sum, wantGrad); d > 1e-12 {
+		t.Errorf("%s: data gradient + RegGrad differs from ∇F by %.2g", what, d)
+	}
+	if err := ob.HessVecData(hd, vb); err != nil {
+		t.Fatal(err)
+	}
+	if err := ob.HessVecReg(hr, xb, vb); err != nil {
+		t.Fatal(err)
+	}
+	parts := read(hd)
+	for i, w := range read(hr) {
+		parts[i] += w
+	}
+	if d := relDiff(parts, hessVec); d > 1e-12 {
+		t.Errorf("%s: HessVecData + HessVecReg differs from HessVec by %.2g", what, d)
+	}
+}
+
 // gradDiff returns (∇F(x + h·v) − ∇F(x − h·v))/(2h) by o's own Eval: the
 // central difference that the Hessian-vector products are checked against.
 func gradDiff(t *testing.T, o *problem.Objective, x, v []float64, h float64) []float64 {
@@ -153,37 +190,7 @@ func TestObjective(t *testing.T) {
 			if d := relDiff(read(hb), fd); d > 1e-5 {
 				t.Errorf("%s, α=%g: Hessian-vector product differs from central differences by %.2g", boundary, o.Alpha, d)
 			}
-			// The parts: the regularizer's gradient is ∇F minus the data
-			// term's kᵀ(k⋆x − y), and the two Hessian parts add up.
-			reg, hd, hr := upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x))), upload(t, make([]float64, len(x)))
-			if err := ob.RegGrad(reg, xb); err != nil {
-				t.Fatal(err)
-			}
-			data := make([]float64, len(x))
-			if err := o.A.Adjoint(data, residual(t, o, x), tensor.Shape{o.N, o.H, o.W}); err != nil {
-				t.Fatal(err)
-			}
-			sum := read(reg)
-			for i := range sum {
-				sum[i] += data[i]
-			}
-			if d := relDiff(sum, want); d > 1e-12 {
-				t.Errorf("%s, α=%g: data gradient + RegGrad differs from ∇F by %.2g", boundary, o.Alpha, d)
-			}
-			vb := upload(t, v)
-			if err := ob.HessVecData(hd, vb); err != nil {
-				t.Fatal(err)
-			}
-			if err := ob.HessVecReg(hr, xb, vb); err != nil {
-				t.Fatal(err)
-			}
-			parts := read(hd)
-			for i, w := range read(hr) {
-				parts[i] += w
-			}
-			if d := relDiff(parts, read(hb)); d > 1e-12 {
-				t.Errorf("%s, α=%g: HessVecData + HessVecReg differs from HessVec by %.2g", boundary, o.Alpha, d)
-			}
+			checkParts(t, fmt.Sprintf("%s, α=%g", boundary, o.Alpha), ob, o, x, v, read(hb), want)
 		}
 	}
 }
