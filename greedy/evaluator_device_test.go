@@ -212,7 +212,7 @@ func TestDeviceStepFloat32(t *testing.T) {
 }
 
 // TestLearnedOnDevice runs Algorithm 2 with the iterations on a device
-// (Learned.Device; m-pf: the update on the host with ∇f from the device)
+// (Learned.Device; m-pf: its products by its graph on the host)
 // against the CPU iterator: 12 iterations beyond the 3 trained steps, the
 // iterates equal to 1e-10 on the host device and to 1e-3 on the float32
 // host device; safeguards are refused on a device.

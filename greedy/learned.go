@@ -3,11 +3,9 @@ package greedy
 import (
 	"fmt"
 	"math"
-	"runtime"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -44,10 +42,9 @@ type Learned struct {
 	// Device, if set, runs the learned iterations with its array
 	// operations (package gpu's Ops): the iterates, ∇f and the update stay
 	// on the device and each iteration copies the new iterates back for X.
-	// PS, PP, PC-k and PC terms on deblurring (ondevice.Check); other
-	// terms (PF, user parametrizations) run the update on the host with f
-	// and ∇f from the device (ondevice.BatchEvaluator). Not with Safeguard.
-	// nil: the CPU.
+	// Every parametrization (PF and user ones by their graphs on the host:
+	// ondevice.NewDeviceTerm) on objectives with a device form
+	// (ondevice.CheckObjective). Not with Safeguard. nil: the CPU.
 	Device gpu.Ops
 	// params returns the parameters of step t < Steps.
 	params func(t int) (theta, phi []float64, err error)
@@ -140,31 +137,8 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
 	}
-	if l.Device != nil && ondevice.CheckMethod(l.Method) == nil {
-		return l.startOnDevice(o)
-	}
 	if l.Device != nil {
-		// Terms without a device kind (PF, user parametrizations): the
-		// update on the host with ∇f from the device.
-		if l.Safeguard > 0 {
-			return nil, fmt.Errorf("learned optimizer %s: the safeguards run on the CPU; use --device cpu to safeguard", l.Label)
-		}
-		be, err := ondevice.NewBatchEvaluator(l.Device, o)
-		if err != nil {
-			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
-		}
-		c := *l
-		c.Device = nil
-		it, err := c.Start(o.OnEvaluator(be))
-		if err != nil {
-			be.Close()
-			return nil, err
-		}
-		if li, ok := it.(*learnedIterator); ok {
-			li.evaluator = be
-			runtime.AddCleanup(li, func(b *ondevice.BatchEvaluator) { b.Close() }, be)
-		}
-		return it, nil
+		return l.startOnDevice(o)
 	}
 	it := &learnedIterator{l: l, o: o}
 	upd, err := param.NewUpdater(l.Method, o.N, o.H, o.W)
@@ -198,9 +172,6 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 }
 
 type learnedIterator struct {
-	// evaluator, if set, is the device evaluator the objective runs on
-	// (Learned.Device for terms without a device kind); Close frees it.
-	evaluator              *ondevice.BatchEvaluator
 	l                      *Learned
 	o                      *problem.Objective
 	update                 *param.Updater
@@ -223,15 +194,6 @@ type learnedIterator struct {
 }
 
 func (it *learnedIterator) X() []float64 { return it.xk }
-
-// Close frees the device memory of an iterator whose f and ∇f come from a
-// device (Learned.Device); it does nothing otherwise.
-func (it *learnedIterator) Close() error {
-	if it.evaluator != nil {
-		it.evaluator.Close()
-	}
-	return nil
-}
 
 func (it *learnedIterator) Next() error {
 	step := min(it.t, it.l.Steps-1)

@@ -30,7 +30,7 @@ type deviceIterator struct {
 type deviceResources struct {
 	ops  gpu.Ops
 	obj  *ondevice.Objective
-	g, h *ondevice.Term
+	g, h ondevice.DeviceTerm
 	bufs []gpu.Buffer
 }
 
@@ -39,7 +39,7 @@ func (l *Learned) startOnDevice(o *problem.Objective) (it *deviceIterator, err e
 	if l.Safeguard > 0 {
 		return nil, fmt.Errorf("learned optimizer %s: the safeguards run on the CPU; use --device cpu to safeguard", l.Label)
 	}
-	if err := ondevice.Check(l.Method, o); err != nil {
+	if err := ondevice.CheckObjective(o); err != nil {
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
@@ -57,11 +57,11 @@ func (l *Learned) startOnDevice(o *problem.Objective) (it *deviceIterator, err e
 	if err = it.obj.SetData(o.Y); err != nil {
 		return nil, err
 	}
-	if it.g, err = ondevice.NewTerm(l.Device, l.Method.G, s); err != nil {
+	if it.g, err = ondevice.NewDeviceTerm(l.Device, l.Method.G, s); err != nil {
 		return nil, err
 	}
 	if l.Method.H != nil {
-		if it.h, err = ondevice.NewTerm(l.Device, l.Method.H, s); err != nil {
+		if it.h, err = ondevice.NewDeviceTerm(l.Device, l.Method.H, s); err != nil {
 			return nil, err
 		}
 	}
