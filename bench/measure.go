@@ -52,11 +52,12 @@ type Config struct {
 	Epochs int
 	// BanertInputs is the number of input channels of the Banert network (default 3).
 	BanertInputs int
-	// Device is the device greedy training's step losses run on: "cpu"
-	// (default: the CPU's fast evaluators) or a device of package gpu with
-	// array operations ("cuda" in l2ocuda builds), whose allocator then
-	// holds every buffer of the step loss and whose counters give the row's
-	// DevicePeak. Unrolled and Banert training run on the CPU only.
+	// Device is the device the trainers' losses run on: "cpu" (default:
+	// the CPU's own paths) or a device of package gpu with array operations
+	// ("host", "host32", "cuda" in l2ocuda builds), whose allocator then
+	// holds every buffer of greedy's step loss, the unrolled loss and
+	// Banert's unrolled loss (gpu.NetOps), and whose counters give the
+	// row's DevicePeak.
 	Device string
 }
 

@@ -28,8 +28,8 @@ var _ problem.BatchEvaluator = (*BatchEvaluator)(nil)
 
 // NewBatchEvaluator returns the evaluator of o's N functions on the device
 // ops, with o's data copied there, or an error if the device lacks the
-// operations or o has no device path (deblurring with Huber-TV or no
-// regularizer). Close frees its buffers.
+// operations or o has no device form (problem.DeviceForm). Close frees its
+// buffers.
 func NewBatchEvaluator(ops gpu.Ops, o *problem.Objective) (be *BatchEvaluator, err error) {
 	net, ok := ops.(gpu.NetOps)
 	if !ok {

@@ -58,10 +58,11 @@ func NewLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64
 // NewLossOn is NewLoss evaluated with the array operations of a device
 // (package gpu's Ops: gpu.CPU() in float64, CUDA in float32) by a
 // hand-written reverse pass (package ondevice) instead of a gorgonia graph:
-// the same loss and gradient, the trajectory kept on the device. It
-// supports PS, PP, PC-k and PC terms on deblurring with Huber-TV or no
-// regularizer, and returns an error naming what has no device path
-// otherwise.
+// the same loss and gradient, the trajectory kept on the device. Every
+// parametrization runs (PF and user ones as ondevice.GraphTerm: their
+// graph's products on the host) on objectives with a device form
+// (problem.DeviceForm); others get an error naming what has no device
+// path.
 func NewLossOn(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
 	if device == nil {
 		return nil, errors.New("unroll: no device")
