@@ -95,8 +95,8 @@ func runApply(env *Env, args []string) error {
 		return err
 	}
 	if pf.deviceOps != nil {
-		if guarded || prec != problem.Float64 {
-			return usagef("--device %s runs Algorithm 2 as published in the device's precision: drop --safeguard and --precision", pf.Device)
+		if prec != problem.Float64 {
+			return usagef("--device %s computes in the device's precision: drop --precision %s", pf.Device, prec)
 		}
 		switch l := learned.(type) {
 		case *greedy.Learned:

@@ -65,7 +65,7 @@ func safeguardedBy(info *LearnedInfo, rule string) (baselines.Method, bool) {
 		return nil, false
 	}
 	c := *l
-	c.Device = nil // the safeguards run on the CPU
+	c.Device = nil // iterations on the host (eval's evaluator gives f and ∇f from a device)
 	c.Safeguard = info.Tau
 	c.SafeguardRule = rule
 	c.Label = l.Label + " (safeguarded)"

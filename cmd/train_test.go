@@ -243,7 +243,7 @@ func TestTrainUnrollOnDevice(t *testing.T) {
 
 // TestApplyOnDevice applies a trained M-PC with the iterations on the host
 // device and on the CPU: the printed table (mean f, max‖∇f‖ per iteration)
-// is the same; a safeguard on a device exits 2.
+// is the same, safeguarded too; --precision on a device exits 2.
 func TestApplyOnDevice(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "mpc")
 	var o, errb bytes.Buffer
@@ -262,9 +262,21 @@ func TestApplyOnDevice(t *testing.T) {
 	if tables[0] != tables[1] {
 		t.Errorf("apply on the host device printed\n%s\nthe CPU\n%s", tables[1], tables[0])
 	}
+	// Safeguarded: the iterations on the host with f and ∇f from the device.
+	for i, dev := range []string{"cpu", gpu.Host} {
+		o.Reset()
+		errb.Reset()
+		if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--iters", "8", "--safeguard", "bgd", "--device", dev}, &o, &errb); code != 0 {
+			t.Fatalf("apply --safeguard bgd --device %s: exit %d: %s", dev, code, errb.String())
+		}
+		tables[i] = o.String()[strings.Index(o.String(), "iter"):]
+	}
+	if tables[0] != tables[1] {
+		t.Errorf("safeguarded apply on the host device printed\n%s\nthe CPU\n%s", tables[1], tables[0])
+	}
 	errb.Reset()
-	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--device", gpu.Host, "--safeguard"}, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--safeguard") {
-		t.Errorf("apply --device host --safeguard: exit %d: %s", code, errb.String())
+	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--device", gpu.Host, "--precision", "float32"}, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
+		t.Errorf("apply --device host --precision float32: exit %d: %s", code, errb.String())
 	}
 }
 

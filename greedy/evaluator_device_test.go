@@ -1,6 +1,7 @@
 package greedy
 
 import (
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -215,7 +216,7 @@ func TestDeviceStepFloat32(t *testing.T) {
 // (Learned.Device; m-pf: its products by its graph on the host)
 // against the CPU iterator: 12 iterations beyond the 3 trained steps, the
 // iterates equal to 1e-10 on the host device and to 1e-3 on the float32
-// host device; safeguards are refused on a device.
+// host device; safeguarded, the device's f and ∇f give the CPU's iterates.
 func TestLearnedOnDevice(t *testing.T) {
 	o := deblurSet(t, 3, 16, 2)
 	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect", "m-pf"} {
@@ -261,10 +262,32 @@ func TestLearnedOnDevice(t *testing.T) {
 		if d := normDiff(its[1].X(), ref.X()); d > 1e-3 {
 			t.Errorf("%s: float32 device iterates differ by %.2g", name, d)
 		}
-		c := *l
-		c.Device, c.Safeguard = gpu.CPU(), 1/o.L
-		if _, err := c.Start(o); err == nil || !strings.Contains(err.Error(), "safeguard") {
-			t.Errorf("%s: a safeguard on a device: %v", name, err)
+		// Safeguarded on a device: the same iterates as safeguarded on the
+		// CPU (f and ∇f from the device's evaluator), to 1e-10.
+		for _, rule := range []string{SafeguardDecrease, SafeguardBGD} {
+			c, h := *l, *l
+			c.Device, c.Safeguard, c.SafeguardRule = gpu.CPU(), 1/o.L, rule
+			h.Safeguard, h.SafeguardRule = 1/o.L, rule
+			itd, err := c.Start(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ith, err := h.Start(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := 0; k < 10; k++ {
+				if err := itd.Next(); err != nil {
+					t.Fatal(err)
+				}
+				if err := ith.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if d := normDiff(itd.X(), ith.X()); d > 1e-10 {
+				t.Errorf("%s, safeguard %s: device iterates differ from the CPU's by %.2g", name, rule, d)
+			}
+			itd.(io.Closer).Close()
 		}
 	}
 }

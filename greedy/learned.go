@@ -3,9 +3,11 @@ package greedy
 import (
 	"fmt"
 	"math"
+	"runtime"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -44,7 +46,9 @@ type Learned struct {
 	// on the device and each iteration copies the new iterates back for X.
 	// Every parametrization (PF and user ones by their graphs on the host:
 	// ondevice.NewDeviceTerm) on objectives with a device form
-	// (ondevice.CheckObjective). Not with Safeguard. nil: the CPU.
+	// (ondevice.CheckObjective). With Safeguard, the iterations and the
+	// safeguard's tests run on the host with f and ∇f from the device.
+	// nil: the CPU.
 	Device gpu.Ops
 	// params returns the parameters of step t < Steps.
 	params func(t int) (theta, phi []float64, err error)
@@ -137,6 +141,26 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
 	}
+	if l.Device != nil && l.Safeguard > 0 {
+		// The safeguard's tests need f and ∇f of every function at the
+		// candidate points: the iterations run on the host with f and ∇f
+		// from the device (ondevice.BatchEvaluator).
+		be, err := ondevice.NewBatchEvaluator(l.Device, o)
+		if err != nil {
+			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
+		}
+		c := *l
+		c.Device = nil
+		it, err := c.Start(o.OnEvaluator(be))
+		if err != nil {
+			be.Close()
+			return nil, err
+		}
+		li := it.(*learnedIterator)
+		li.evaluator = be
+		runtime.AddCleanup(li, func(b *ondevice.BatchEvaluator) { b.Close() }, be)
+		return li, nil
+	}
 	if l.Device != nil {
 		return l.startOnDevice(o)
 	}
@@ -172,6 +196,9 @@ func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
 }
 
 type learnedIterator struct {
+	// evaluator, if set, gives f and ∇f from a device (a safeguarded
+	// Learned with a Device); Close frees it.
+	evaluator              *ondevice.BatchEvaluator
 	l                      *Learned
 	o                      *problem.Objective
 	update                 *param.Updater
@@ -194,6 +221,15 @@ type learnedIterator struct {
 }
 
 func (it *learnedIterator) X() []float64 { return it.xk }
+
+// Close frees the device memory of an iterator whose f and ∇f come from a
+// device; it does nothing otherwise.
+func (it *learnedIterator) Close() error {
+	if it.evaluator != nil {
+		it.evaluator.Close()
+	}
+	return nil
+}
 
 func (it *learnedIterator) Next() error {
 	step := min(it.t, it.l.Steps-1)

@@ -36,9 +36,6 @@ type deviceResources struct {
 
 // startOnDevice is Start for a Learned with a Device.
 func (l *Learned) startOnDevice(o *problem.Objective) (it *deviceIterator, err error) {
-	if l.Safeguard > 0 {
-		return nil, fmt.Errorf("learned optimizer %s: the safeguards run on the CPU; use --device cpu to safeguard", l.Label)
-	}
 	if err := ondevice.CheckObjective(o); err != nil {
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}
