@@ -21,9 +21,8 @@
 #
 # Needs g++, nm and the CUDA headers the tagged build needs (.ci/cuda.sh
 # installs them). OUT (default: a temporary directory) receives the
-# libraries, binaries and test-emu-{forward,reverse}.txt. L2O_EMU_ORDER=shuffle
-# (with L2O_EMU_SEED) runs blocks and threads in a random order when the test
-# binary is run by hand. EMU_ASAN=1 builds the stand-ins with
+# libraries, binaries and test-emu-{forward,reverse,shuffle}.txt
+# (L2O_EMU_SEED chooses the shuffle, default 1). EMU_ASAN=1 builds the stand-ins with
 # AddressSanitizer, which stops at a kernel's access outside its buffers
 # (about 10× slower: the forward-order tests pass under it in ~5 minutes).
 # Extra arguments go to the test
@@ -57,18 +56,19 @@ g++ "${flags[@]}" -Wl,-soname,libcuda.so.1 -o "$OUT/libcuda.so.1" $EMU/driver.cp
 ln -sf libcuda.so.1 "$OUT/libcuda.so"
 g++ "${flags[@]}" -o "$OUT/libcufft.so" $EMU/cufft.cpp
 export LD_LIBRARY_PATH="$OUT${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" L2O_CUFFT="$OUT/libcufft.so"
-# Blocks and threads in forward and in reverse order: a kernel whose result
-# depends on the order (a missing barrier, a race) fails in one of them.
-for ord in forward reverse; do
+# Blocks and threads in forward, reverse and a shuffled order: a kernel
+# whose result depends on the order (a missing barrier, a race) fails in one
+# of them.
+for ord in forward reverse shuffle; do
 	echo "== CUDA tests on the CPU emulation, $ord order (results in $OUT/test-emu-$ord.txt)"
-	L2O_EMU_ORDER=$ord LD_PRELOAD="${asan:-}" ASAN_OPTIONS=detect_leaks=0:handle_segv=0 \
+	L2O_EMU_ORDER=$ord L2O_EMU_SEED=${L2O_EMU_SEED:-1} LD_PRELOAD="${asan:-}" ASAN_OPTIONS=detect_leaks=0:handle_segv=0 \
 		"$OUT/cuda.test" -test.v -test.count=1 "$@" > "$OUT/test-emu-$ord.txt" 2>&1 || true
 	grep -A20 'ERROR: AddressSanitizer' "$OUT/test-emu-$ord.txt" && { echo "cuda-emu: AddressSanitizer found an out-of-bounds access" >&2; exit 1; }
 	grep -E '^(--- |PASS|FAIL|ok)' "$OUT/test-emu-$ord.txt" | tail -n 40
 	grep -q '^--- SKIP' "$OUT/test-emu-$ord.txt" && { echo "cuda-emu: tests skipped: the emulated driver was not loaded" >&2; exit 1; }
 	grep -q '^PASS$' "$OUT/test-emu-$ord.txt" || { echo "cuda-emu: tests failed in $ord order" >&2; exit 1; }
 done
-echo "cuda-emu: all CUDA tests pass on the emulation, in forward and reverse order"
+echo "cuda-emu: all CUDA tests pass on the emulation, in forward, reverse and shuffled order"
 [ $# -gt 0 ] && exit 0 # a chosen subset of the tests: no commands
 
 echo "== the tagged binary with --device cuda on the emulation"
