@@ -85,3 +85,23 @@ func TestCheckRidge(t *testing.T) {
 		t.Error("thresholds h > T accepted")
 	}
 }
+
+func TestCheckMat(t *testing.T) {
+	s := Batch{N: 3, H: 5, W: 4}
+	if err := CheckMat(CPU(), s, 1e-12); err != nil {
+		t.Errorf("cpu: %v", err)
+	}
+	if err := CheckMat(Host32(), s, 1e-5); err != nil {
+		t.Errorf("host32: %v", err)
+	}
+	a, _ := CPU().Alloc(s.Len())
+	defer CPU().Free(a)
+	m, _ := CPU().Alloc(400)
+	defer CPU().Free(m)
+	if err := CPU().MatMulAdd(a, m, a, s, 1, false); err == nil {
+		t.Error("mat mul add with dst = v accepted")
+	}
+	if err := CPU().MatMulAdd(a, a, a, s, 1, false); err == nil {
+		t.Error("mat mul add with a batch as the matrix accepted")
+	}
+}

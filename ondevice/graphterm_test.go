@@ -5,12 +5,15 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/param"
+	G "gorgonia.org/gorgonia"
+	"gorgonia.org/tensor"
 )
 
 // A GraphTerm (the parametrization's gorgonia expression on the host) agrees
-// with the device Term of the same parametrization in every product, and a
-// PF term (no device kind) satisfies the adjoint identities.
+// with the device Term of the same parametrization in every product (PF's
+// included: gpu.MatOps), and both satisfy the adjoint identities.
 func TestGraphTermMatchesTerm(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	s := gpu.Batch{N: 2, H: 6, W: 7}
@@ -29,8 +32,8 @@ func TestGraphTermMatchesTerm(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer dt.Close()
-		if _, isGraph := dt.(*GraphTerm); isGraph != (name == "pf") {
-			t.Errorf("%s: NewDeviceTerm gave a %T", name, dt)
+		if _, isTerm := dt.(*Term); !isTerm {
+			t.Errorf("%s: NewDeviceTerm gave a %T, want the device kind's *Term", name, dt)
 		}
 		theta := randn(r, gt.ParamLen(), 0.3)
 		v, b := randn(r, s.Len(), 1), randn(r, s.Len(), 1)
@@ -71,5 +74,67 @@ func TestGraphTermMatchesTerm(t *testing.T) {
 		if e := dot(grads[0], theta)/0.5 - gv; e*e > 1e-20*gv*gv {
 			t.Errorf("%s: ⟨∇_θ, θ⟩ − ⟨b, G_θ v⟩ = %.3g", name, e)
 		}
+	}
+}
+
+// doubled is a user parametrization without a device kind: G_θ v = 2θ v.
+type doubled struct{}
+
+func (doubled) Name() string                     { return "doubled" }
+func (doubled) ParamShape(h, w int) tensor.Shape { return tensor.Shape{1} }
+func (doubled) Apply(theta, v *G.Node) (*G.Node, error) {
+	two, err := G.Mul(v, G.NewConstant(2.0))
+	if err != nil {
+		return nil, err
+	}
+	return graph.Bilinear(graph.Scale{}, theta, two)
+}
+func (doubled) Reference(tau float64, h, w int) []float64 { return []float64{tau / 2} }
+
+// NewDeviceTerm gives a user parametrization a GraphTerm, whose products are
+// those of PS at 2θ.
+func TestDeviceTermOfAUserParametrization(t *testing.T) {
+	s := gpu.Batch{N: 2, H: 5, W: 6}
+	dt, err := NewDeviceTerm(gpu.CPU(), doubled{}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dt.Close()
+	if _, ok := dt.(*GraphTerm); !ok {
+		t.Fatalf("NewDeviceTerm of a user parametrization gave a %T", dt)
+	}
+	ps, err := NewTerm(gpu.CPU(), param.Scalar{}, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ps.Close()
+	r := rand.New(rand.NewPCG(3, 3))
+	v, b := randn(r, s.Len(), 1), randn(r, s.Len(), 1)
+	vb, bb := upload(t, v), upload(t, b)
+	if err := dt.SetParams([]float64{0.3}); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.SetParams([]float64{0.6}); err != nil {
+		t.Fatal(err)
+	}
+	got, want := upload(t, make([]float64, s.Len())), upload(t, make([]float64, s.Len()))
+	if err := dt.Apply(got, vb, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.Apply(want, vb, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(read(got), read(want)); d > 1e-14 {
+		t.Errorf("user term's Apply differs from PS at 2θ by %.2g", d)
+	}
+	gd, gp := make([]float64, 1), make([]float64, 1)
+	if err := dt.AddParamGrad(gd, vb, bb, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := ps.AddParamGrad(gp, vb, bb, 1); err != nil {
+		t.Fatal(err)
+	}
+	if d := gd[0] - 2*gp[0]; d*d > 1e-24*gp[0]*gp[0] {
+		t.Errorf("user term's parameter gradient %.15g, want 2×%.15g", gd[0], gp[0])
 	}
 }

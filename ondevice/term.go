@@ -18,6 +18,7 @@ const (
 	Pointwise             // G_θ v = θ⊙v (PP)
 	SmallConv             // G_θ v = θ ⋆ v, K×K kernel with a boundary (PC-k)
 	Spectral              // G_θ v = θ ⊛ v, image-sized, circular, by FFT (PC)
+	Full                  // G_θ v = Θ v, Θ an (H·W)×(H·W) matrix (PF; needs gpu.MatOps)
 )
 
 // KindOf returns the kind of a parametrization, or an error naming it if it
@@ -34,8 +35,10 @@ func KindOf(p param.Parametrization) (Kind, param.SmallConv, error) {
 		return SmallConv, *q, nil
 	case *param.FullConv:
 		return Spectral, param.SmallConv{}, nil
+	case param.Full, *param.Full:
+		return Full, param.SmallConv{}, nil
 	}
-	return 0, param.SmallConv{}, fmt.Errorf("ondevice: %s has no device path (ps, pp, pc-k and pc terms do); use --device cpu", p.Name())
+	return 0, param.SmallConv{}, fmt.Errorf("ondevice: %s has no device kind (ps, pp, pc-k, pc and pf terms do); use --device cpu, or ondevice.NewDeviceTerm for its graph", p.Name())
 }
 
 // CheckMethod returns nil if every term of m has a device path.
@@ -96,6 +99,13 @@ func NewTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (t *Term, err er
 	case SmallConv:
 		if t.theta, err = t.alloc(small.K * small.K); err == nil {
 			t.gimg, err = t.alloc(small.K * small.K)
+		}
+	case Full:
+		if _, ok := ops.(gpu.MatOps); !ok {
+			return nil, fmt.Errorf("ondevice: device %s has no matrix products (gpu.MatOps) for pf; use --device cpu", ops.Name())
+		}
+		if t.theta, err = t.alloc(hw * hw); err == nil {
+			t.gimg, err = t.alloc(hw * hw)
 		}
 	case Spectral:
 		for _, b := range []*gpu.Buffer{&t.theta, &t.gsum} {
@@ -169,7 +179,7 @@ func (t *Term) SetParams(theta []float64) error {
 	switch t.kind {
 	case Scalar:
 		t.coef = theta[0]
-	case Pointwise, SmallConv:
+	case Pointwise, SmallConv, Full:
 		if err := t.ops.CopyIn(t.theta, theta); err != nil {
 			return fmt.Errorf("ondevice: copy θ to %s: %w", t.ops.Name(), err)
 		}
@@ -227,6 +237,8 @@ func (t *Term) Apply(dst, v gpu.Buffer, c float64) error {
 				err = o.Axpby(dst, c, t.tmp, 1)
 			}
 		}
+	case Full:
+		err = o.(gpu.MatOps).MatMulAdd(dst, t.theta, v, s, c, false)
 	}
 	if err != nil {
 		return fmt.Errorf("ondevice: apply %v: %w", t.kind, err)
@@ -258,6 +270,10 @@ func (t *Term) Transpose(dst, b gpu.Buffer) error {
 		}
 		if err == nil {
 			err = t.spectralProduct(dst, b, t.conjTheta)
+		}
+	case Full:
+		if err = o.Zero(dst); err == nil {
+			err = o.(gpu.MatOps).MatMulAdd(dst, t.theta, b, s, 1, true)
 		}
 	}
 	if err != nil {
@@ -298,6 +314,10 @@ func (t *Term) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error {
 		}
 	case SmallConv:
 		if err := o.Conv2DAdjointKernel(t.gimg, v, r, s, t.small.K, t.small.Boundary); err != nil {
+			return fmt.Errorf("ondevice: parameter gradient: %w", err)
+		}
+	case Full:
+		if err := o.(gpu.MatOps).OuterSum(t.gimg, r, v, s); err != nil {
 			return fmt.Errorf("ondevice: parameter gradient: %w", err)
 		}
 	}
@@ -368,7 +388,7 @@ func (t *Term) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c fl
 }
 
 func (k Kind) String() string {
-	return [...]string{"ps", "pp", "pc-k", "pc"}[k]
+	return [...]string{"ps", "pp", "pc-k", "pc", "pf"}[k]
 }
 
 // Check returns nil if the learned update of m on o can run on a device:

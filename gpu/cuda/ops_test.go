@@ -271,3 +271,12 @@ func TestWCRRStepLossAgrees(t *testing.T) {
 	}
 	checkStepLoss(t, d, "wcrr", m, o, o.X0, 1)
 }
+
+// TestMatIdentities runs gpu.CheckMat on the CUDA device (PF's products at
+// ct-small's 40×40, 4 images).
+func TestMatIdentities(t *testing.T) {
+	d := device(t)
+	if err := gpu.CheckMat(d, gpu.Batch{N: 4, H: paperSize(d, 40, 12), W: paperSize(d, 40, 12)}, 1e-5); err != nil {
+		t.Error(err)
+	}
+}

@@ -43,6 +43,8 @@ var Kernels = []Kernel{
 	{"l2o_plane_combine", "y, coef, x, z, HW, total", "one thread per value; coef is (a, b, c) per plane; z may be 0"},
 	{"l2o_leaky_mask", "dst, x, u, slope, n", "one thread per value"},
 	{"l2o_copy_planes", "dst, src, dstStart, dstStep, srcStart, srcStep, HW, total", "one thread per copied value"},
+	{"l2o_mat_mul_add", "dst, a, v, c, transpose, N, M", "one thread per batch value; a is M×M"},
+	{"l2o_outer_sum", "dst, r, v, N, M", "one thread per matrix value; dst is M×M"},
 	{"l2o_ray_forward", "y, x, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image"},
 	{"l2o_ray_adjoint", "x, y, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image; x zeroed first"},
 }
@@ -499,6 +501,33 @@ __global__ void l2o_copy_planes(float *dst, const float *src, int dstStart, int 
 	if (idx >= total) return;
 	int i = idx / HW, q = idx % HW;
 	dst[(size_t)(dstStart + i * dstStep) * HW + q] = src[(size_t)(srcStart + i * srcStep) * HW + q];
+}
+
+/* ---- dense products of the PF parametrization (gpu.MatOps) ----
+   A is M×M row-major (M = H·W); batches are N vectors of M values. */
+
+/* dst[n,i] += c * sum_j A[i,j] v[n,j]   (A[j,i] when transpose), in double. */
+__global__ void l2o_mat_mul_add(float *dst, const float *a, const float *v, float c, int transpose, int N, int M) {
+	int idx = l2o_index();
+	if (idx >= N * M) return;
+	int n = idx / M, i = idx % M;
+	const float *vn = v + (size_t)n * M;
+	double s = 0.0;
+	if (transpose)
+		for (int j = 0; j < M; j++) s += (double)a[(size_t)j * M + i] * (double)vn[j];
+	else
+		for (int j = 0; j < M; j++) s += (double)a[(size_t)i * M + j] * (double)vn[j];
+	dst[idx] += (float)(c * s);
+}
+
+/* dst[i,j] = sum_n r[n,i] v[n,j], in double. */
+__global__ void l2o_outer_sum(float *dst, const float *r, const float *v, int N, int M) {
+	int idx = l2o_index();
+	if (idx >= M * M) return;
+	int i = idx / M, j = idx % M;
+	double s = 0.0;
+	for (int n = 0; n < N; n++) s += (double)r[(size_t)n * M + i] * (double)v[(size_t)n * M + j];
+	dst[idx] = (float)s;
 }
 
 /* ---- Joseph parallel-beam ray transform (tomo) ----

@@ -76,7 +76,7 @@ L2O="$OUT/l2o-cuda"
 run() { echo "+ l2o $*"; LD_PRELOAD="${asan:-}" ASAN_OPTIONS=detect_leaks=0:handle_segv=0 "$L2O" "$@" > "$OUT/cmd.txt" 2>&1 || { cat "$OUT/cmd.txt"; echo "cuda-emu: l2o $* failed" >&2; exit 1; }; tail -2 "$OUT/cmd.txt"; }
 rm -rf "$OUT/runs"
 run train greedy --size 16 --n-train 3 --param m-pc --max-steps 2 --tol-rel 0 --inner nag --nag-iters 10 --nag-rounds 1 --device cuda --out "$OUT/runs/greedy"
-run train greedy --problem ct-small --size 16 --n-train 2 --param m-ps --max-steps 2 --tol-rel 0 --inner nag --nag-iters 10 --nag-rounds 1 --device cuda --out "$OUT/runs/ct"
+run train greedy --problem ct-small --size 16 --n-train 2 --param m-pf --max-steps 2 --tol-rel 0 --inner nag --nag-iters 10 --nag-rounds 1 --device cuda --out "$OUT/runs/ct"
 run train unroll --size 16 --n-train 3 --param m-pc --T 3 --batch 3 --epochs 1 --device cuda --out "$OUT/runs/unroll"
 run train banert --size 12 --n-train 2 --T 2 --epochs 1 --device cuda --out "$OUT/runs/banert"
 run eval --params "$OUT/runs/greedy" --n-test 2 --iters 5 --fstar-iters 50 --methods gd --device cuda --cache "$OUT/runs/cache" --out "$OUT/runs/eval"

@@ -1,0 +1,188 @@
+package gpu
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// MatOps are the dense products of the PF parametrization, G_θ v = Θ v with
+// Θ an (H·W)×(H·W) matrix (row-major) acting on each image of a batch as a
+// vector. Both host devices and the CUDA device implement them.
+type MatOps interface {
+	// MatMulAdd adds c·A v_n (c·Aᵀ v_n when transpose) to dst_n for every
+	// image n of s; dst may not be v.
+	MatMulAdd(dst, a, v Buffer, s Batch, c float64, transpose bool) error
+	// OuterSum writes dst = Σ_n r_n v_nᵀ ((H·W)×(H·W)), accumulated in
+	// float64: the gradient of ⟨r, A v⟩ in A.
+	OuterSum(dst, r, v Buffer, s Batch) error
+}
+
+var (
+	_ MatOps = CPU()
+	_ MatOps = Host32()
+)
+
+// CheckMatArgs checks MatMulAdd's and OuterSum's buffers against s, for every
+// device: a batch dst, v (or r, v) and an (H·W)² matrix.
+func CheckMatArgs(op string, s Batch, mat Buffer, batches ...Buffer) error {
+	if err := s.check(op); err != nil {
+		return err
+	}
+	hw := s.H * s.W
+	if int64(hw)*int64(hw) > 1<<31-1 {
+		return fmt.Errorf("gpu: %s: a %d×%d matrix exceeds 2³¹ values", op, hw, hw)
+	}
+	if mat == nil || mat.Len() != hw*hw {
+		return fmt.Errorf("gpu: %s: the matrix must hold (H·W)² = %d values", op, hw*hw)
+	}
+	for i, b := range batches {
+		if b == nil || b.Len() != s.Len() {
+			return fmt.Errorf("gpu: %s: batch operand %d must hold %d values", op, i+1, s.Len())
+		}
+	}
+	return nil
+}
+
+// matValues returns the values of the named buffers of a host device.
+func (d *hostOps[F]) matValues(op string, bufs map[string]Buffer) (map[string][]F, error) {
+	out := map[string][]F{}
+	for name, b := range bufs {
+		v, err := d.values(b, -1, op, name)
+		if err != nil {
+			return nil, err
+		}
+		out[name] = v
+	}
+	return out, nil
+}
+
+// MatMulAdd implements MatOps.
+func (d *hostOps[F]) MatMulAdd(dst, a, v Buffer, s Batch, c float64, transpose bool) error {
+	if err := CheckMatArgs(d.name+" mat mul add", s, a, dst, v); err != nil {
+		return err
+	}
+	if dst == v {
+		return fmt.Errorf("gpu: %s mat mul add: dst may not be v", d.name)
+	}
+	vals, err := d.matValues("mat mul add", map[string]Buffer{"dst": dst, "the matrix": a, "v": v})
+	if err != nil {
+		return err
+	}
+	dv, av, vv := vals["dst"], vals["the matrix"], vals["v"]
+	hw := s.H * s.W
+	kernels.ParallelFor(s.N*hw, func(lo, hi int) {
+		for idx := lo; idx < hi; idx++ {
+			n, i := idx/hw, idx%hw
+			vn := vv[n*hw : (n+1)*hw]
+			var sum float64
+			if transpose {
+				for j, x := range vn {
+					sum += float64(av[j*hw+i]) * float64(x)
+				}
+			} else {
+				row := av[i*hw : (i+1)*hw]
+				for j, x := range vn {
+					sum += float64(row[j]) * float64(x)
+				}
+			}
+			dv[idx] += F(c * sum)
+		}
+	})
+	return nil
+}
+
+// OuterSum implements MatOps.
+func (d *hostOps[F]) OuterSum(dst, r, v Buffer, s Batch) error {
+	if err := CheckMatArgs(d.name+" outer sum", s, dst, r, v); err != nil {
+		return err
+	}
+	vals, err := d.matValues("outer sum", map[string]Buffer{"dst": dst, "r": r, "v": v})
+	if err != nil {
+		return err
+	}
+	dv, rv, vv := vals["dst"], vals["r"], vals["v"]
+	hw := s.H * s.W
+	kernels.ParallelFor(hw, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for j := 0; j < hw; j++ {
+				var sum float64
+				for n := 0; n < s.N; n++ {
+					sum += float64(rv[n*hw+i]) * float64(vv[n*hw+j])
+				}
+				dv[i*hw+j] = F(sum)
+			}
+		}
+	})
+	return nil
+}
+
+// CheckMat tests a device's MatOps on a random batch of shape s to relative
+// tolerance tol: MatMulAdd against host arithmetic, its transpose by
+// ⟨b, A v⟩ = ⟨Aᵀ b, v⟩, and OuterSum by ⟨Σ r_n v_nᵀ, A⟩ = Σ_n ⟨r_n, A v_n⟩.
+func CheckMat(d MatOps, s Batch, tol float64) error {
+	ops, ok := d.(Ops)
+	if !ok {
+		return fmt.Errorf("gpu: check mat: %T has no array operations", d)
+	}
+	c := &opsCheck{d: ops, tol: tol, rng: rand.New(rand.NewPCG(19, uint64(s.Len())))}
+	defer c.free()
+	hw := s.H * s.W
+	a, ab, err := c.random(hw * hw)
+	if err != nil {
+		return err
+	}
+	v, vb, err := c.random(s.Len())
+	if err != nil {
+		return err
+	}
+	b, bb, err := c.random(s.Len())
+	if err != nil {
+		return err
+	}
+	av, err := c.zeros(s.Len())
+	if err != nil {
+		return err
+	}
+	atb, err := c.zeros(s.Len())
+	if err != nil {
+		return err
+	}
+	outer, err := c.zeros(hw * hw)
+	if err != nil {
+		return err
+	}
+	if err := d.MatMulAdd(av, ab, vb, s, 1, false); err != nil {
+		return fmt.Errorf("mat mul add: %w", err)
+	}
+	if err := d.MatMulAdd(atb, ab, bb, s, 1, true); err != nil {
+		return fmt.Errorf("mat mul add (transpose): %w", err)
+	}
+	if err := d.OuterSum(outer, bb, vb, s); err != nil {
+		return fmt.Errorf("outer sum: %w", err)
+	}
+	gotAv, err := c.read(av)
+	if err != nil {
+		return err
+	}
+	gotAtb, err := c.read(atb)
+	if err != nil {
+		return err
+	}
+	gotOuter, err := c.read(outer)
+	if err != nil {
+		return err
+	}
+	want := make([]float64, s.Len())
+	for n := 0; n < s.N; n++ {
+		for i := 0; i < hw; i++ {
+			want[n*hw+i] = dot(a[i*hw:(i+1)*hw], v[n*hw:(n+1)*hw])
+		}
+	}
+	return errors.Join(c.closeVec("mat mul add against host arithmetic", gotAv, want),
+		c.adjoint("mat mul add and its transpose", b, gotAv, gotAtb, v),
+		c.close("outer sum: ⟨Σ b_n v_nᵀ, A⟩ against ⟨b, A v⟩", dot(gotOuter, a), dot(b, want), math.Sqrt(dot(gotOuter, gotOuter)*dot(a, a))))
+}
