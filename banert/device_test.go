@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
 )
@@ -33,19 +33,7 @@ func graphLossAndGradient(t *testing.T, o *problem.Objective, T, inputs, k int, 
 // Huber-TV) on size×size phantoms.
 func ctSmall(t *testing.T, n, size int) *problem.Objective {
 	t.Helper()
-	p, err := problem.CTSmall(problem.Options{H: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Phantoms(n, size, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, n, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return testproblems.CTSmall(t, n, size, 3)
 }
 
 func maxRelDiff(a, b []float64) float64 {

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -16,19 +16,7 @@ import (
 // deblurWith is deblurSet with a blur boundary.
 func deblurWith(t testing.TB, n, size int, boundary string) *problem.Objective {
 	t.Helper()
-	p, err := problem.Deblur(problem.Options{H: size, BlurBoundary: boundary})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 4))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, n, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return testproblems.Deblur(t, n, size, boundary, -1, 4)
 }
 
 // TestDeviceStepAgrees checks the step loss computed with the CPU device's

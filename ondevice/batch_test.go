@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
 )
@@ -117,19 +117,7 @@ func checkBatchEvaluator(t *testing.T, what string, o *problem.Objective, x []fl
 // Huber-TV) on size×size phantoms.
 func ctSmall(t *testing.T, n, size int) *problem.Objective {
 	t.Helper()
-	p, err := problem.CTSmall(problem.Options{H: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Phantoms(n, size, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, n, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return testproblems.CTSmall(t, n, size, 3)
 }
 
 // On CT (the ray transform through gpu.RayOps), the objective's values,

@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
@@ -15,22 +15,7 @@ import (
 
 func deblur(t *testing.T, n, size int, boundary string, alpha float64) *problem.Objective {
 	t.Helper()
-	p, err := problem.Deblur(problem.Options{H: size, BlurBoundary: boundary})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, n, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if alpha >= 0 {
-		o.Alpha = alpha
-	}
-	return o
+	return testproblems.Deblur(t, n, size, boundary, alpha, 2)
 }
 
 // residual returns k ⋆ x − y of o's functions.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
@@ -22,22 +22,7 @@ func deviceTestObjective(t *testing.T, boundary string, alpha float64) *problem.
 // boundary given and α (negative: the problem's).
 func deviceObjectiveSized(t *testing.T, n, size int, boundary string, alpha float64) *problem.Objective {
 	t.Helper()
-	p, err := problem.Deblur(problem.Options{H: size, BlurBoundary: boundary})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 5))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, n, 5)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if alpha >= 0 {
-		o.Alpha = alpha
-	}
-	return o
+	return testproblems.Deblur(t, n, size, boundary, alpha, 5)
 }
 
 func relDiff(a, b []float64) float64 {
@@ -74,17 +59,7 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 			o.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
 			o.Alpha = 3e-3
 		case "ct":
-			p, err := problem.CTSmall(problem.Options{H: 12})
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, _, _, pix, err := data.Stack(data.Phantoms(3, 12, 5))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if o, err = p.Instantiate(pix, 3, 5); err != nil {
-				t.Fatal(err)
-			}
+			o = testproblems.CTSmall(t, 3, 12, 5)
 		default:
 			o = deviceTestObjective(t, c.boundary, c.alpha)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -39,18 +40,7 @@ func TestOpsIdentities(t *testing.T) {
 func TestStepLossAgreesAtPaperSize(t *testing.T) {
 	d := device(t)
 	size, n := paperSize(d, 96, 24), paperSize(d, 25, 3)
-	p, err := problem.Deblur(problem.Options{H: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, n, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := testproblems.Deblur(t, n, size, "", -1, 3)
 	for _, name := range []string{"ps", "pp", "pc5", "pc", "m-ps", "m-pc", "m-pc5-reflect"} {
 		m, err := param.ParseMethod(name)
 		if err != nil {
@@ -138,18 +128,7 @@ func TestNetOpsIdentities(t *testing.T) {
 func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 	d := device(t)
 	size, T := paperSize(d, 96, 12), paperSize(d, 10, 3)
-	p, err := problem.Deblur(problem.Options{H: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(1, size, size, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, 1, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := testproblems.Deblur(t, 1, size, "", -1, 3)
 	net, err := banert.NewNetwork(3, 1)
 	if err != nil {
 		t.Fatal(err)
@@ -251,18 +230,7 @@ func TestRidgeIdentities(t *testing.T) {
 func TestWCRRStepLossAgrees(t *testing.T) {
 	d := device(t)
 	size, channels := paperSize(d, 96, 16), [3]int{4, 8, paperSize(d, 60, 12)}
-	p, err := problem.Deblur(problem.Options{H: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(4, size, size, 3))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, 4, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := testproblems.Deblur(t, 4, size, "", -1, 3)
 	o.Reg = &problem.WCRR{Model: wcrr.Random(3, channels, 9), Name: "random"}
 	o.Alpha = 3e-3
 	m, err := param.ParseMethod("m-pc")
