@@ -22,11 +22,11 @@ import (
 // M-PC, M-PS and PF, an unrolled and a Banert checkpoint, and the curves of
 // an evaluation. Recorded at commit 0b63678, before the first change.
 var goldenRuns = map[string]string{
-	"banert": "024198a797f3182f7146cebe62368427be72c6347fc083227bae33e6ab5f7e10",
-	"eval": "35516300ed3303a6e96e1db9e56734adc9a0336203505aa4245f7a9a43649875",
+	"banert":      "024198a797f3182f7146cebe62368427be72c6347fc083227bae33e6ab5f7e10",
+	"eval":        "35516300ed3303a6e96e1db9e56734adc9a0336203505aa4245f7a9a43649875",
 	"greedy-m-pc": "ebe59d6fa1250c631670c667f56a3ea2d073644db10fa123c73060e44e354d1f",
 	"greedy-m-ps": "20a2ec0f515e550ae88ab624b2f35dc74260e45cb35497fd3fa58af8e856be3a",
-	"greedy-pf": "56b774ca1c78abe90291e1ab75c0f9114500ae981becd3e1a3ddeb8f49cef0fa",
+	"greedy-pf":   "56b774ca1c78abe90291e1ab75c0f9114500ae981becd3e1a3ddeb8f49cef0fa",
 	"unroll-m-pc": "9d54d7789e9cc60771d064e4392e54d53a1c3e71ef761e4985a1219e65506fe7",
 }
 
