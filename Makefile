@@ -4,14 +4,16 @@ GO ?= go
 
 all: lint test
 
+# -buildvcs=true stamps the VCS revision that every output records
+# (provenance), whatever GOFLAGS says.
 build:
-	$(GO) build -o bin/l2o ./cmd/l2o
+	$(GO) build -buildvcs=true -o bin/l2o ./cmd/l2o
 
 # The float32 vector kernels (problem/vector_amd64.go) need Go's experimental
 # simd/archsimd: GOEXPERIMENT=simd, amd64 with AVX2. Without it the scalar
 # loops run; results are the same (gradients bitwise, see test-simd).
 build-simd:
-	GOEXPERIMENT=simd $(GO) build -o bin/l2o-simd ./cmd/l2o
+	GOEXPERIMENT=simd $(GO) build -buildvcs=true -o bin/l2o-simd ./cmd/l2o
 
 # The test command CI runs (README): every package, then the float32 paths
 # again with the vector kernels compiled in.

@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // FormatVersion identifies the checkpoint layout.
@@ -53,6 +54,8 @@ type Manifest struct {
 	// name (greedy.Manifest.Checksums); nil in checkpoints written before
 	// they were recorded, which load unverified.
 	Checksums map[string]string `json:"sha256,omitempty"`
+	// Provenance: see greedy.Manifest.Provenance.
+	Provenance *provenance.Record `json:"provenance,omitempty"`
 }
 
 func newManifest(o *problem.Objective, cfg Config) *Manifest {
@@ -60,7 +63,7 @@ func newManifest(o *problem.Objective, cfg Config) *Manifest {
 		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Inputs: cfg.Inputs, NumParams: NumParams(cfg.Inputs), T: cfg.T, RandomLength: cfg.RandomLength,
-		LearningRate: cfg.LearningRate, Device: deviceKind(cfg.Device),
+		LearningRate: cfg.LearningRate, Device: deviceKind(cfg.Device), Provenance: cfg.Provenance,
 		Software: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // Config sets up Banert training.
@@ -36,6 +37,8 @@ type Config struct {
 	Resume bool
 	// Problem and DataHash are recorded in the manifest and checked on resume.
 	Problem, DataHash string
+	// Provenance: see greedy.Config.Provenance.
+	Provenance *provenance.Record
 	// Progress, when set, is called after every epoch.
 	Progress func(EpochInfo)
 	// MaxSeconds, if positive, ends training after the first epoch at which
@@ -128,6 +131,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		if man, err = resume(cfg.Dir, man, net, opt); err != nil {
 			return nil, err
 		}
+		man.Provenance = provenance.Continued(man.Provenance, cfg.Provenance)
 	} else if cfg.Dir != "" && manifestExists(cfg.Dir) {
 		return nil, fmt.Errorf("banert: %s already holds a checkpoint: resume it or choose another directory", cfg.Dir)
 	}

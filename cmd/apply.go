@@ -18,6 +18,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
 )
 
@@ -33,22 +34,10 @@ func defaultCacheDir() string {
 	return filepath.Join(os.TempDir(), "greedyl2o-cache")
 }
 
-// testObjective builds the test functions for evaluation commands.
-func testObjective(pf *problemFlags) (*problem.Problem, *problem.Objective, error) {
-	prob, _, test, err := pf.build()
-	if err != nil {
-		return nil, nil, err
-	}
-	if test == nil {
-		return nil, nil, usagef("--n-test must be at least 1")
-	}
-	return prob, test, nil
-}
-
 func runApply(env *Env, args []string) error {
 	var pf problemFlags
-	fs := newFlags(env, "apply", "apply --params DIR --problem NAME [--data DIR|synthetic] [--iters 200]")
-	pf.add(fs, 1, 10)
+	fs := newFlags(env, "apply", "apply --params DIR [--data DIR|synthetic] [--iters 200] [--out DIR --save-at 15,50,final]")
+	pf.add(fs, -1, 10)
 	params := fs.String("params", "", "greedy checkpoint directory")
 	iters := fs.Int("iters", 200, "iterations to run")
 	tol := fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
@@ -87,10 +76,16 @@ func runApply(env *Env, args []string) error {
 		pf.Size = info.H
 	}
 	pf.acceptsOps = true
-	_, test, err := testObjective(&pf)
+	held, err := pf.adoptData(env, fs, []*LearnedInfo{info}, []string{*params})
 	if err != nil {
 		return err
 	}
+	sp, _, err := pf.evalSplit(held, "test")
+	if err != nil {
+		return err
+	}
+	test := sp.test
+	noteSkipped(env, sp)
 	if err := checkTrained([]*LearnedInfo{info}, []string{*params}, test); err != nil {
 		return err
 	}
@@ -215,7 +210,8 @@ func runEval(env *Env, args []string) error {
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f*")
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
-	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json")
+	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json (refused if it holds results, unless --force)")
+	force := fs.Bool("force", false, "replace the results a previous eval left in --out")
 	set := fs.String("set", "test", "functions to evaluate on: test (held out), or train (the training functions: same images and noise as 'train' with the same --data, --seed and --n-train)")
 	shifts := fs.StringSlice("shift", nil, "also evaluate out of distribution, the learned parameters applied unchanged: sigma=S (blur width), noise=V, size=N (size-free parametrizations: ps, pc-k), images=phantoms|DATA (other images, resampled), or all ("+strings.Join(allShifts, ",")+"); curves in OUT/shift/, table in OUT/shift.md")
 	shiftAt := fs.IntSlice("shift-at", []int{10, 50, 100, 200}, "iterations reported in the --shift table")
@@ -249,7 +245,7 @@ func runEval(env *Env, args []string) error {
 	if len(shiftSpecs) > 0 && prec != problem.Float64 {
 		return usagef("--shift evaluates in float64: drop --precision %s or --shift", prec)
 	}
-	lock, err := lockOut("--out", *out)
+	lock, err := claimResultsDir(env, "--out", *out, *force)
 	if err != nil {
 		return err
 	}
@@ -308,38 +304,21 @@ func runEval(env *Env, args []string) error {
 		base = append(base, m)
 	}
 	ms = append(ms, base...)
-	var test *problem.Objective
-	switch *set {
-	case "test":
-		if _, test, err = testObjective(&pf); err != nil {
-			return err
-		}
-	case "train":
-		if !fs.Changed("n-train") {
-			pf.NTrain = pf.NTest
-		}
-		keep := pf.NTest
-		pf.NTest = 0
-		_, train, _, err := pf.build()
-		if err != nil {
-			return err
-		}
-		if train == nil {
-			return usagef("--set train needs --n-train ≥ 1")
-		}
-		if keep < train.N {
-			idx := make([]int, keep)
-			for i := range idx {
-				idx[i] = i
-			}
-			if train, err = train.Subset(idx); err != nil {
-				return err
-			}
-		}
-		test = train
-	default:
+	if *set != "test" && *set != "train" {
 		return usagef("--set must be test or train, got %q", *set)
 	}
+	held, err := pf.adoptData(env, fs, infos, *params)
+	if err != nil {
+		return err
+	}
+	pf.nTestGiven = fs.Changed("n-test")
+	sp, testRec, err := pf.evalSplit(held, *set)
+	if err != nil {
+		return err
+	}
+	test := sp.test
+	noteSkipped(env, sp)
+	prov := &provenance.Record{Invocation: env.invocation(), Test: testRec, FStar: fmt.Sprintf("%s(iters=%d)", *fstarMethod, *fstarIters), Checkpoints: checkpointsOf(infos)}
 	if err := checkTrained(infos, *params, test); err != nil {
 		return err
 	}
@@ -388,7 +367,10 @@ func runEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := writeCurves(*out, curves); err != nil {
+	if err := clearResults(*out, evalResults...); err != nil {
+		return err
+	}
+	if err := writeCurves(*out, curves, prov); err != nil {
 		return err
 	}
 	printSummary(env, curves, []float64{1e-4, 1e-6})
@@ -401,12 +383,17 @@ func runEval(env *Env, args []string) error {
 		}
 	}
 	if len(shiftSpecs) > 0 {
-		return runShifts(env, mt, &pf, shiftSpecs, infos, guard.rules, base, curves, *iters, *fstarIters, *fstarMethod, *cache, *out, *shiftAt)
+		return runShifts(env, mt, &pf, held.exclude, prov, shiftSpecs, infos, guard.rules, base, curves, *iters, *fstarIters, *fstarMethod, *cache, *out, *shiftAt)
 	}
 	return nil
 }
 
-func writeCurves(dir string, curves []*eval.Curve) error {
+// evalResults are the files and folders eval writes in --out.
+var evalResults = []string{"curves.csv", "curves.json", "breakeven.json", "shift/", "shift.md", "recon/"}
+
+// writeCurves writes curves.csv (with the provenance as header comments)
+// and curves.json (with the provenance) into dir.
+func writeCurves(dir string, curves []*eval.Curve, prov *provenance.Record) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -414,7 +401,11 @@ func writeCurves(dir string, curves []*eval.Curve) error {
 	if err != nil {
 		return err
 	}
-	if err := eval.WriteCSV(f, curves); err != nil {
+	var header []string
+	if prov != nil {
+		header = prov.Lines()
+	}
+	if err := eval.WriteCSVWith(f, curves, header); err != nil {
 		f.Close()
 		return err
 	}
@@ -425,7 +416,7 @@ func writeCurves(dir string, curves []*eval.Curve) error {
 	if err != nil {
 		return err
 	}
-	if err := eval.WriteJSON(j, curves); err != nil {
+	if err := eval.WriteJSONWith(j, curves, prov); err != nil {
 		j.Close()
 		return err
 	}

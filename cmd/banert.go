@@ -21,14 +21,15 @@ func init() {
 		for _, ep := range man.History {
 			secs += ep.Seconds
 		}
-		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil, TrainSeconds: secs}, nil
+		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil, TrainSeconds: secs,
+			Provenance: man.Provenance, NTrain: man.NTrain, Seed: int64(man.Seed)}, nil
 	}
 }
 
 func runTrainBanert(env *Env, args []string) error {
 	var pf problemFlags
 	fs := newFlags(env, "train banert", "train banert --problem deblur --data DIR|synthetic --T 10 --epochs E --banert-inputs 3|4 --out DIR [--resume]")
-	pf.add(fs, 25, 0)
+	pf.add(fs, 25, -1)
 	T := fs.Int("T", 10, "number of unrolled iterations")
 	randomLength := fs.Bool("random-length", false, "unroll a random length in [T, 2T−1] at every step, as the original code does")
 	epochs := fs.Int("epochs", 100, "passes over the training functions (one Adam step per function)")
@@ -66,10 +67,11 @@ func runTrainBanert(env *Env, args []string) error {
 		}
 	}
 	pf.acceptsOps = true
-	prob, train, _, err := pf.build()
+	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
 	}
+	prob, train := sp.prob, sp.train
 	if pf.deviceOps != nil {
 		if err := banert.CheckDevice(pf.deviceOps, train, *inputs); err != nil {
 			return usagef("--device %s: %v", pf.Device, err)
@@ -86,6 +88,7 @@ func runTrainBanert(env *Env, args []string) error {
 		Stop:       intr.Stop,
 		MaxSeconds: *maxMinutes * 60, Inputs: *inputs, T: *T, RandomLength: *randomLength, Epochs: *epochs, LearningRate: *lr,
 		Seed: uint64(pf.Seed), Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train), Device: pf.deviceOps,
+		Provenance: env.trainingProvenance(sp, 0),
 		Progress: func(e banert.EpochInfo) {
 			fmt.Fprintf(env.Stdout, "%6d %16.8g %10.2f %12.4f\n", e.Epoch, e.MeanLoss, e.Seconds, e.StepSeconds)
 		},

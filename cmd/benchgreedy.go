@@ -15,6 +15,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 func init() {
@@ -43,6 +44,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	force := fs.Bool("force", false, "replace the results a previous run left in --out (its checkpoints and curves)")
 	precision := fs.String("precision", "float64", "arithmetic of training (step losses, iterates) and of every test evaluation: float64 or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur or CT)")
 	sf.add(fs)
 	addProtocol(fs, &protocol)
@@ -77,19 +79,28 @@ func runBenchGreedy(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--precision: %v", err)
 	}
-	lock, err := lockOut("--out", *out)
+	lock, err := claimResultsDir(env, "--out", *out, *force)
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
+	if err := clearResults(*out, "curves.csv", "curves.json"); err != nil {
+		return err
+	}
 	muS, err := greedy.ParseSchedule(*mu)
 	if err != nil {
 		return usagef("--mu: %v", err)
 	}
 	pf.NTrain += vf.NVal
-	prob, train, test, err := pf.build()
+	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
+	}
+	prob, train, test := sp.prob, sp.train, sp.test
+	prov := &provenance.Record{Invocation: env.invocation(), Data: sp.trainRecord(vf.NVal)}
+	if test != nil {
+		prov.Test = sp.testRecord("test", sp.sel.TestRefs, "")
+		prov.FStar = fmt.Sprintf("%s(iters=%d)", *fstarMethod, *fstarIters)
 	}
 	pf.NTrain -= vf.NVal
 	train, val, err := splitValidation(train, vf.NVal)
@@ -158,7 +169,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			began := time.Now()
 			res, err := greedy.Train(train, greedy.Config{
 				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: protocol, MaxSteps: steps, Dir: dir, Precision: prec,
-				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Provenance: prov, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 				Progress: func(s greedy.StepInfo) {
 					evals += s.Evaluations
 					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
@@ -231,7 +242,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			fmt.Fprintln(env.Stdout)
 		}
 		all = append(all, curves...)
-		if err := writeCurves(*out, all); err != nil {
+		if err := writeCurves(*out, all, prov); err != nil {
 			return err
 		}
 		fmt.Fprintf(env.Stdout, "curves (mean/min/max optimality per iteration and per second): %s\n", filepath.Join(*out, "curves.csv"))

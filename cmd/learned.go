@@ -11,8 +11,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // LearnedInfo describes a trained optimizer loaded from a checkpoint directory.
@@ -35,6 +37,23 @@ type LearnedInfo struct {
 	// TrainPrecision is the arithmetic a greedy optimizer was trained in
 	// ("" for float64 or not recorded). Learned steps are applied in float64.
 	TrainPrecision greedy.Precision
+	// Provenance is the checkpoint's record (nil for checkpoints written
+	// before it was recorded); its Data names the training images.
+	Provenance *provenance.Record
+	// NTrain and Seed are the training split's count and seed as every
+	// manifest records them (for checkpoints without Provenance).
+	NTrain int
+	Seed   int64
+	// Checkpoint names the directory and its manifest's SHA-256.
+	Checkpoint provenance.Checkpoint
+}
+
+// trainingData is the checkpoint's data record, or nil.
+func (info *LearnedInfo) trainingData() *data.Record {
+	if info.Provenance == nil {
+		return nil
+	}
+	return info.Provenance.Data
 }
 
 // noteUnverified tells the user which checkpoints loaded without checksums.
@@ -150,7 +169,8 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 		for _, st := range man.Steps {
 			secs += st.Seconds
 		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision}, nil
+		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision,
+			Provenance: man.Provenance, NTrain: man.NTrain + man.NVal, Seed: man.Seed}, nil
 	},
 }
 
@@ -173,6 +193,9 @@ func loadLearned(dir string) (*LearnedInfo, error) {
 	info, err := load(dir)
 	if err != nil {
 		return nil, asUsage(fmt.Errorf("loading %s: %w", dir, err))
+	}
+	if info.Checkpoint, err = provenance.CheckpointOf(info.Method.Name(), dir); err != nil {
+		return nil, asUsage(err)
 	}
 	return info, nil
 }

@@ -54,6 +54,9 @@ func resumeUsage(err error) error {
 // Env is what a command sees of the world.
 type Env struct {
 	Stdout, Stderr io.Writer
+	// Args are the arguments Main was given (without the program name), for
+	// the provenance every output records.
+	Args []string
 }
 
 // Command is one l2o subcommand.
@@ -73,7 +76,7 @@ func register(c *Command) { commands[c.Name] = c }
 // input errors (bad flags, unreadable, corrupt or mismatched files, an
 // output directory in use), 1 for failed runs, 130 for an interrupted one.
 func Main(args []string, stdout, stderr io.Writer) int {
-	env := &Env{Stdout: stdout, Stderr: stderr}
+	env := &Env{Stdout: stdout, Stderr: stderr, Args: args}
 	if len(args) == 0 {
 		printUsage(stdout)
 		return 0

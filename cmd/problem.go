@@ -25,7 +25,7 @@ func runProblemList(env *Env, args []string) error {
 func runProblemInfo(env *Env, args []string) error {
 	var pf problemFlags
 	fs := newFlags(env, "problem info", "problem info --problem NAME [--data DIR|synthetic]")
-	pf.add(fs, 4, 0)
+	pf.add(fs, 4, -1)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

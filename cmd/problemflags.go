@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
@@ -30,14 +29,26 @@ type problemFlags struct {
 	// validate opens --device and keeps its array operations here.
 	deviceOps  gpu.Ops
 	acceptsOps bool
+	// nTestGiven is set when --n-test was given (eval --set train).
+	nTestGiven bool
+	// testOnly takes every function of --data as a test candidate (eval and
+	// apply on other data than a checkpoint was trained on).
+	testOnly bool
 }
 
+// add defines the flags on fs with the default numbers of training and test
+// functions; a negative default leaves that flag out (a command whose
+// functions are not split that way).
 func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.StringVar(&p.Problem, "problem", "deblur", "problem: "+strings.Join(problem.Names(), ", "))
 	fs.StringVar(&p.Data, "data", "synthetic", "data: 'synthetic', a folder with train/ and test/ image folders, a folder of images, or an STL-10 *_X.bin file")
 	fs.IntVar(&p.Size, "size", 0, "image size for synthetic data (0: the problem's default)")
-	fs.IntVar(&p.NTrain, "n-train", nTrain, "number of training functions")
-	fs.IntVar(&p.NTest, "n-test", nTest, "number of test functions")
+	if nTrain >= 0 {
+		fs.IntVar(&p.NTrain, "n-train", nTrain, "number of training functions")
+	}
+	if nTest >= 0 {
+		fs.IntVar(&p.NTest, "n-test", nTest, "number of test functions")
+	}
 	fs.Int64Var(&p.Seed, "seed", 1, "seed for synthetic data and noise")
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
 	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
@@ -70,53 +81,11 @@ func (p *problemFlags) validate() error {
 // build returns the problem (sized for the data) and the training and test objectives.
 // A set with zero functions is returned as nil.
 func (p *problemFlags) build() (*problem.Problem, *problem.Objective, *problem.Objective, error) {
-	if err := p.validate(); err != nil {
-		return nil, nil, nil, err
-	}
-	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha}
-	prob, err := problem.Lookup(p.Problem, opt)
-	if err != nil {
-		return nil, nil, nil, asUsage(err)
-	}
-	var train, test []*data.Image
-	if p.Data == "" || p.Data == "synthetic" {
-		gen := data.Synthetic
-		if strings.HasPrefix(p.Problem, "ct") {
-			gen = func(n, h, w int, seed int64) []*data.Image { return data.Phantoms(n, h, seed) }
-		}
-		train = gen(p.NTrain, prob.H, prob.W, p.Seed)
-		test = gen(p.NTest, prob.H, prob.W, p.Seed+1_000_003)
-	} else {
-		train, test, err = data.Open(p.Data, p.NTrain, max(p.NTest, 0), prob.H, prob.W, p.Seed)
-		if err != nil {
-			return nil, nil, nil, asUsage(fmt.Errorf("--data %s: %w", p.Data, err))
-		}
-		if p.NTest == 0 {
-			test = nil
-		}
-	}
-	mk := func(imgs []*data.Image, offset uint64) (*problem.Objective, error) {
-		if len(imgs) == 0 {
-			return nil, nil
-		}
-		n, h, w, pix, err := data.Stack(imgs)
-		if err != nil {
-			return nil, asUsage(err)
-		}
-		if h != prob.H || w != prob.W {
-			return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", p.Data, h, w, prob.Name, prob.H, prob.W)
-		}
-		return prob.Instantiate(pix, n, offset)
-	}
-	trainObj, err := mk(train, 0)
+	s, err := p.buildSplit(nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	testObj, err := mk(test, 1)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return prob, trainObj, testObj, nil
+	return s.prob, s.train, s.test, nil
 }
 
 // dataHash identifies the ground truth of an objective.

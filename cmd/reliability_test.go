@@ -164,7 +164,7 @@ func TestCorruptParameterFileRefused(t *testing.T) {
 	if len(m.Checksums) != 3*2+2 {
 		t.Errorf("manifest records %d checksums, want 8 (θ and φ of 3 steps, x and x⁻ after the last): %v", len(m.Checksums), m.Checksums)
 	}
-	eval := []string{"eval", "--params", dir, "--methods", "gd", "--n-test", "2", "--iters", "3", "--fstar-iters", "10", "--cache", t.TempDir(), "--out", filepath.Join(t.TempDir(), "e")}
+	eval := []string{"eval", "--params", dir, "--methods", "gd", "--n-test", "2", "--iters", "3", "--fstar-iters", "10", "--cache", t.TempDir(), "--force", "--out", filepath.Join(t.TempDir(), "e")}
 	commands := map[string][]string{
 		"apply":   {"apply", "--params", dir, "--n-test", "2", "--iters", "3"},
 		"eval":    eval,

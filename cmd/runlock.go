@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
 )
@@ -73,4 +74,54 @@ func checkWritable(dir string) error {
 		return fmt.Errorf("removing %s: %w", name, err)
 	}
 	return nil
+}
+
+// claimResultsDir locks a results directory (lockOut) and refuses one that
+// already holds another run's results (any file but the lock) unless force.
+// The caller unlocks the returned lock, and calls clearResults before it
+// writes, so that nothing of the previous results is left behind.
+func claimResultsDir(env *Env, flag, dir string, force bool) (*greedy.DirLock, error) {
+	lock, err := lockOut(flag, dir)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		lock.Unlock()
+		return nil, usagef("%s %s cannot be read: %v", flag, dir, err)
+	}
+	var held []string
+	for _, e := range entries {
+		if e.Name() != greedy.LockName && !strings.HasPrefix(e.Name(), ".l2o-write-check-") {
+			held = append(held, e.Name())
+		}
+	}
+	if len(held) == 0 {
+		return lock, nil
+	}
+	if !force {
+		lock.Unlock()
+		return nil, usagef("%s %s already holds results (%s): choose another %s, or pass --force to replace them", flag, dir, listSome(held, 4), flag)
+	}
+	fmt.Fprintf(env.Stderr, "note: --force: the results in %s will be replaced\n", dir)
+	return lock, nil
+}
+
+// clearResults removes the files (names; a trailing "/" names a folder) of
+// previous results from dir, once a run has results to write in their place.
+func clearResults(dir string, names ...string) error {
+	for _, n := range names {
+		if err := os.RemoveAll(filepath.Join(dir, strings.TrimSuffix(n, "/"))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// listSome joins the first n names and says how many more there are.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }

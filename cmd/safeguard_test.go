@@ -55,7 +55,14 @@ func TestEvalSafeguardRules(t *testing.T) {
 		t.Errorf("eval does not print the acceptance rates:\n%s", stdout)
 	}
 	csvb, err := os.ReadFile(filepath.Join(out, "curves.csv"))
-	if err != nil || !strings.HasPrefix(string(csvb), "method,iter,seconds,mean,min,max,setting,status,accepted\n") {
+	body := string(csvb)
+	if !strings.HasPrefix(body, "# command: l2o eval ") {
+		t.Errorf("curves.csv does not start with its provenance:\n%.200s", body)
+	}
+	for strings.HasPrefix(body, "#") {
+		_, body, _ = strings.Cut(body, "\n")
+	}
+	if err != nil || !strings.HasPrefix(body, "method,iter,seconds,mean,min,max,setting,status,accepted\n") {
 		t.Errorf("curves.csv has no accepted column (%v)", err)
 	}
 	// While the BGD safeguard accepts every step its curve is the unguarded one.

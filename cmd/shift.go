@@ -15,6 +15,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // shiftSpec is one out-of-distribution setting of eval --shift: the test
@@ -88,7 +89,7 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 // same problem, conventions, α, seed and number of functions; the test
 // images of --data (or those of the shift's source), resampled when the
 // shift changes the size or the source's size differs.
-func shiftedTest(pf *problemFlags, sh shiftSpec) (*problem.Objective, error) {
+func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*problem.Objective, error) {
 	size := pf.Size
 	if sh.Size > 0 {
 		size = sh.Size
@@ -111,10 +112,11 @@ func shiftedTest(pf *problemFlags, sh shiftSpec) (*problem.Objective, error) {
 	case source == "" || source == "synthetic":
 		imgs = data.Synthetic(pf.NTest, prob.H, prob.W, seed)
 	default:
-		_, test, err := data.Open(source, nTrain, pf.NTest, 0, 0, pf.Seed)
+		sel, err := data.Select(source, data.Request{NTrain: nTrain, NTest: pf.NTest, Seed: pf.Seed, Exclude: exclude})
 		if err != nil {
 			return nil, usagef("--shift %s: images from %s: %v", sh.Label, source, err)
 		}
+		test := sel.Test
 		for i, im := range test {
 			if test[i], err = data.Resize(im, prob.H, prob.W); err != nil {
 				return nil, usagef("--shift %s: image %d of %s: %v", sh.Label, i, source, err)
@@ -174,11 +176,11 @@ type shiftResult struct {
 
 // runShifts evaluates methods under every shift, writes each shift's curves
 // to out/shift/LABEL/ and the table to out/shift.md, and prints it.
-func runShifts(env *Env, mt *meter, pf *problemFlags, specs []shiftSpec, infos []*LearnedInfo, rules []string, base []baselines.Method,
+func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, prov *provenance.Record, specs []shiftSpec, infos []*LearnedInfo, rules []string, base []baselines.Method,
 	inDist []*eval.Curve, iters, fstarIters int, fstarMethod, cache, out string, at []int) error {
 	results := []shiftResult{{Label: "none (trained setting)", Curves: inDist}}
 	for _, sh := range specs {
-		test, err := shiftedTest(pf, sh)
+		test, err := shiftedTest(pf, sh, exclude)
 		if err != nil {
 			return err
 		}
@@ -197,7 +199,13 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, specs []shiftSpec, infos [
 			}
 			c.Setting["shift"] = sh.Label
 		}
-		if err := writeCurves(filepath.Join(out, "shift", shiftDirName(sh.Label)), curves); err != nil {
+		sp := *prov
+		if sp.Test != nil {
+			t := *sp.Test
+			t.Note = strings.TrimSpace(t.Note + " shift " + sh.Label + " (images as listed before the shift)")
+			sp.Test = &t
+		}
+		if err := writeCurves(filepath.Join(out, "shift", shiftDirName(sh.Label)), curves, &sp); err != nil {
 			return err
 		}
 		results = append(results, shiftResult{Label: sh.Label, Curves: curves, Skipped: skipped})

@@ -43,7 +43,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	var sf solverFlags
 	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc [--protocol paper] [--inner auto|lbfgs|nag|closed] [--blur-boundary zero|circular|reflect] --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
 	addProtocol(fs, &gf.Protocol)
-	pf.add(fs, 25, 0)
+	pf.add(fs, 25, -1)
 	fs.StringVar(&gf.Param, "param", "m-pc", "parametrization, a registered name (l2o param list): ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
 	fs.StringVar(&gf.Inner, "inner", "auto", "inner solver: auto (L-BFGS for scalar parametrizations, NAG with 250 iterations a block and 1 round otherwise), lbfgs, nag or closed (least squares only)")
 	fs.Float64Var(&gf.TolRel, "tol-rel", 1e7, "stop when every ‖∇fk(x^t)‖² < ‖∇fk(x^0)‖²/tol-rel (0: off)")
@@ -115,10 +115,11 @@ func runTrainGreedy(env *Env, args []string) error {
 	defer lock.Unlock()
 	pf.NTrain += vf.NVal
 	pf.acceptsOps = true
-	prob, train, _, err := pf.build()
+	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
 	}
+	prob, train := sp.prob, sp.train
 	pf.NTrain -= vf.NVal
 	train, val, err := splitValidation(train, vf.NVal)
 	if err != nil {
@@ -170,6 +171,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
 		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: prec, Device: pf.deviceOps, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
+		Provenance: env.trainingProvenance(sp, vf.NVal),
 		Progress: func(s greedy.StepInfo) {
 			mark := ""
 			if s.FellBack {

@@ -19,7 +19,7 @@ func init() {
 func runTunePGD(env *Env, args []string) error {
 	var pf problemFlags
 	fs := newFlags(env, "tune pgd", "tune pgd --problem deblur [--blur-boundary zero] --data DIR|synthetic [--n-train 25] [--iters 100]")
-	pf.add(fs, 25, 0)
+	pf.add(fs, 25, -1)
 	iters := fs.Int("iters", 100, "PGD iterations after which the mean training objective is minimised over δ")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -55,7 +55,7 @@ const maxTuneMemory = 1000
 func runTuneLBFGS(env *Env, args []string) error {
 	var pf problemFlags
 	fs := newFlags(env, "tune lbfgs", "tune lbfgs --problem deblur [--blur-boundary zero] --data DIR|synthetic [--n-train 25] [--iters 100] [--memories 3,5,10,20,40]")
-	pf.add(fs, 25, 0)
+	pf.add(fs, 25, -1)
 	iters := fs.Int("iters", 100, "L-BFGS iterations after which the mean training optimality is compared between memories")
 	memories := fs.IntSlice("memories", baselines.LBFGSMemories, "memories M to try (a tie goes to the smaller)")
 	fstarIters := fs.Int("fstar-iters", 2000, "iterations of --fstar-method estimating f* of the training functions; 0 ranks by the mean objective instead of the mean optimality")

@@ -41,7 +41,7 @@ func init() {
 func runTrainUnroll(env *Env, args []string) error {
 	var pf problemFlags
 	fs := newFlags(env, "train unroll", "train unroll --problem deblur --data DIR|synthetic --param m-pc --T 10 --lr 2e-5 --batch 4 --epochs E --out DIR [--resume]")
-	pf.add(fs, 25, 0)
+	pf.add(fs, 25, -1)
 	paramName := fs.String("param", "m-pc", "parametrization, a registered name (l2o param list): ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
 	steps := fs.Int("T", 10, "number of unrolled iterations")
 	lr := fs.Float64("lr", unroll.DefaultLearningRate, "Adam learning rate")
@@ -84,10 +84,11 @@ func runTrainUnroll(env *Env, args []string) error {
 	}
 	defer lock.Unlock()
 	pf.acceptsOps = true
-	prob, train, _, err := pf.build()
+	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
 	}
+	prob, train := sp.prob, sp.train
 	if pf.deviceOps != nil {
 		if err := ondevice.CheckObjective(train); err != nil {
 			return usagef("--device %s: %v", pf.Device, err)
@@ -109,6 +110,7 @@ func runTrainUnroll(env *Env, args []string) error {
 		Stop:       intr.Stop,
 		MaxSeconds: *maxMinutes * 60, Method: method, T: *steps, Tau: *tau, Weights: w, LearningRate: *lr, Batch: *batch, Epochs: *epochs,
 		Seed: pf.Seed, Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train), Device: pf.deviceOps,
+		Provenance: env.trainingProvenance(sp, 0),
 		Progress: func(e unroll.EpochInfo) {
 			fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)
 		},

@@ -106,11 +106,14 @@ const DefaultSyntheticSize = 96
 //     images (by file name) of each; nTrain or nTest ≤ 0 means all of that
 //     subfolder. It is an error if a subfolder has fewer images than asked.
 //   - any other folder of .pgm/.png images, or an STL-10 *_X.bin file: the
-//     images are shuffled by seed with Split into nTrain train images and
-//     nTest test images. If nTrain ≤ 0 the train set takes every image not
-//     in the test set, and likewise if nTest ≤ 0; one of them must be positive.
-//     When both are positive, only the first nTrain+nTest images of an
-//     STL-10 file are read before shuffling.
+//     whole source is shuffled by seed (as Split does); the train set is the
+//     first nTrain images and the test set the next nTest. If nTrain ≤ 0 the
+//     train set takes every image not in the test set, and likewise if
+//     nTest ≤ 0; one of them must be positive. The split does not depend on
+//     nTest, and only the images used are read (Select).
+//
+// In the last two cases no test image equals a training image: such
+// candidates are skipped (Select).
 //
 // If h and w are positive, every image must be h×w; otherwise Open returns
 // an error naming the size found and the size expected.
@@ -128,51 +131,11 @@ func Open(spec string, nTrain, nTest int, h, w int, seed int64) (train, test []*
 		}
 		return train, test, nil
 	}
-	info, err := os.Stat(spec)
+	sel, err := Select(spec, Request{NTrain: nTrain, NTest: nTest, H: h, W: w, Seed: seed})
 	if err != nil {
-		return nil, nil, fmt.Errorf("data: --data %q is neither \"synthetic\" nor an existing folder or STL-10 file: %w", spec, err)
+		return nil, nil, err
 	}
-	if info.IsDir() {
-		trainDir, testDir := filepath.Join(spec, "train"), filepath.Join(spec, "test")
-		if isDir(trainDir) && isDir(testDir) {
-			if train, err = loadFirst(trainDir, nTrain); err != nil {
-				return nil, nil, err
-			}
-			if test, err = loadFirst(testDir, nTest); err != nil {
-				return nil, nil, err
-			}
-		} else {
-			images, err := LoadDir(spec)
-			if err != nil {
-				return nil, nil, err
-			}
-			if train, test, err = splitCounts(images, nTrain, nTest, seed, spec); err != nil {
-				return nil, nil, err
-			}
-		}
-	} else {
-		limit := 0
-		if nTrain > 0 && nTest > 0 {
-			limit = nTrain + nTest
-		}
-		images, err := LoadSTL10(spec, limit)
-		if err != nil {
-			return nil, nil, err
-		}
-		if train, test, err = splitCounts(images, nTrain, nTest, seed, spec); err != nil {
-			return nil, nil, err
-		}
-	}
-	if h > 0 && w > 0 {
-		for _, set := range [][]*Image{train, test} {
-			for _, im := range set {
-				if im.H != h || im.W != w {
-					return nil, nil, fmt.Errorf("data: %s: images are %dx%d (HxW), expected %dx%d", spec, im.H, im.W, h, w)
-				}
-			}
-		}
-	}
-	return train, test, nil
+	return sel.Train, sel.Test, nil
 }
 
 func isDir(path string) bool {
@@ -193,28 +156,6 @@ func loadFirst(dir string, n int) ([]*Image, error) {
 		return nil, fmt.Errorf("data: %s has %d images, but %d were asked for", dir, len(images), n)
 	}
 	return images[:n:n], nil
-}
-
-// splitCounts splits images into nTrain and nTest images, either of which
-// may be ≤ 0 to mean "the rest".
-func splitCounts(images []*Image, nTrain, nTest int, seed int64, source string) (train, test []*Image, err error) {
-	switch {
-	case nTrain <= 0 && nTest <= 0:
-		return nil, nil, fmt.Errorf("data: %s: give the number of train or test images to split the %d images", source, len(images))
-	case nTrain <= 0:
-		nTrain = len(images) - nTest
-	case nTest <= 0:
-		nTest = len(images) - nTrain
-	}
-	if nTrain < 0 || nTest < 0 || nTrain+nTest > len(images) {
-		return nil, nil, fmt.Errorf("data: %s has %d images, fewer than the %d train + %d test asked for",
-			source, len(images), max(nTrain, 0), max(nTest, 0))
-	}
-	train, test, err = Split(images, nTrain, seed)
-	if err != nil {
-		return nil, nil, fmt.Errorf("data: %s: %w", source, err)
-	}
-	return train, test[:nTest:nTest], nil
 }
 
 // mix is the SplitMix64 finaliser; it turns nearby seeds into unrelated

@@ -23,7 +23,6 @@ const stl10Bytes = 3 * STL10Size * STL10Size
 func ReadSTL10(r io.Reader, max int) ([]*Image, error) {
 	br := bufio.NewReaderSize(r, stl10Bytes)
 	buf := make([]byte, stl10Bytes)
-	const plane = STL10Size * STL10Size
 	var out []*Image
 	for max <= 0 || len(out) < max {
 		n, err := io.ReadFull(br, buf)
@@ -37,21 +36,28 @@ func ReadSTL10(r io.Reader, max int) ([]*Image, error) {
 		if err != nil {
 			return nil, fmt.Errorf("stl10: reading image %d: %w", len(out), err)
 		}
-		im := NewImage(STL10Size, STL10Size)
-		for col := range STL10Size {
-			for row := range STL10Size {
-				k := col*STL10Size + row
-				red, green, blue := float64(buf[k]), float64(buf[plane+k]), float64(buf[2*plane+k])
-				// min guards against the weights summing a hair above 1.
-				im.Pix[row*STL10Size+col] = min((LumaR*red+LumaG*green+LumaB*blue)/255, 1)
-			}
-		}
+		im := decodeSTL10(buf)
 		out = append(out, im)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("stl10: no images: expected at least %d bytes (one 3×96×96 image)", stl10Bytes)
 	}
 	return out, nil
+}
+
+// decodeSTL10 converts one STL-10 image (stl10Bytes bytes) to grey.
+func decodeSTL10(buf []byte) *Image {
+	const plane = STL10Size * STL10Size
+	im := NewImage(STL10Size, STL10Size)
+	for col := range STL10Size {
+		for row := range STL10Size {
+			k := col*STL10Size + row
+			red, green, blue := float64(buf[k]), float64(buf[plane+k]), float64(buf[2*plane+k])
+			// min guards against the weights summing a hair above 1.
+			im.Pix[row*STL10Size+col] = min((LumaR*red+LumaG*green+LumaB*blue)/255, 1)
+		}
+	}
+	return im
 }
 
 // LoadSTL10 reads at most max images (all if max ≤ 0) from the STL-10

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // WriteCSV writes the curves in long format, one row per method and
@@ -24,16 +26,27 @@ import (
 // steps accepted at that iteration, empty at iteration 0, on the diverged
 // row and for curves without a safeguard.
 func WriteCSV(w io.Writer, curves []*Curve) error {
+	return WriteCSVWith(w, curves, nil)
+}
+
+// WriteCSVWith writes the curves as WriteCSV does, after the lines of
+// header as comments ("# " + line; read with pandas' comment='#').
+func WriteCSVWith(w io.Writer, curves []*Curve, header []string) error {
+	for _, line := range header {
+		if _, err := fmt.Fprintf(w, "# %s\n", strings.ReplaceAll(line, "\n", " ")); err != nil {
+			return fmt.Errorf("eval: writing CSV: %w", err)
+		}
+	}
 	cw := csv.NewWriter(w)
 	withAcc := false
 	for _, c := range curves {
 		withAcc = withAcc || c.Accepted != nil
 	}
-	header := []string{"method", "iter", "seconds", "mean", "min", "max", "setting", "status"}
+	columns := []string{"method", "iter", "seconds", "mean", "min", "max", "setting", "status"}
 	if withAcc {
-		header = append(header, "accepted")
+		columns = append(columns, "accepted")
 	}
-	if err := cw.Write(header); err != nil {
+	if err := cw.Write(columns); err != nil {
 		return fmt.Errorf("eval: writing CSV: %w", err)
 	}
 	ff := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
@@ -205,8 +218,9 @@ type curveJSON struct {
 }
 
 type fileJSON struct {
-	Format string      `json:"format"`
-	Curves []curveJSON `json:"curves"`
+	Format     string             `json:"format"`
+	Provenance *provenance.Record `json:"provenance,omitempty"`
+	Curves     []curveJSON        `json:"curves"`
 }
 
 const jsonFormat = "greedyl2o-eval-curves-v1"
@@ -214,7 +228,13 @@ const jsonFormat = "greedyl2o-eval-curves-v1"
 // WriteJSON writes the curves as JSON (all fields; NaN and ±Inf as the
 // strings "NaN", "+Inf", "-Inf").
 func WriteJSON(w io.Writer, curves []*Curve) error {
-	file := fileJSON{Format: jsonFormat, Curves: make([]curveJSON, 0, len(curves))}
+	return WriteJSONWith(w, curves, nil)
+}
+
+// WriteJSONWith writes the curves as WriteJSON does, with the provenance of
+// the run that measured them (omitted when nil).
+func WriteJSONWith(w io.Writer, curves []*Curve, prov *provenance.Record) error {
+	file := fileJSON{Format: jsonFormat, Provenance: prov, Curves: make([]curveJSON, 0, len(curves))}
 	for _, c := range curves {
 		if err := c.check(); err != nil {
 			return fmt.Errorf("eval: writing JSON: %w", err)
@@ -243,10 +263,22 @@ func WriteJSON(w io.Writer, curves []*Curve) error {
 
 // ReadJSON reads curves written by WriteJSON.
 func ReadJSON(r io.Reader) ([]*Curve, error) {
+	curves, _, err := ReadJSONWith(r)
+	return curves, err
+}
+
+// ReadJSONWith reads curves and their provenance (nil in files written
+// without one) written by WriteJSONWith.
+func ReadJSONWith(r io.Reader) ([]*Curve, *provenance.Record, error) {
 	var file fileJSON
 	if err := json.NewDecoder(r).Decode(&file); err != nil {
-		return nil, fmt.Errorf("eval: reading JSON curves: %w", err)
+		return nil, nil, fmt.Errorf("eval: reading JSON curves: %w", err)
 	}
+	curves, err := file.curves()
+	return curves, file.Provenance, err
+}
+
+func (file *fileJSON) curves() ([]*Curve, error) {
 	if file.Format != jsonFormat {
 		return nil, fmt.Errorf("eval: reading JSON curves: format %q, want %q (not a file written by eval.WriteJSON?)", file.Format, jsonFormat)
 	}

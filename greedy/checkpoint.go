@@ -19,6 +19,7 @@ import (
 	"sync"
 
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/sbinet/npyio"
 )
 
@@ -96,6 +97,10 @@ type Manifest struct {
 	// (Manifest.Verified reports it), and a resume records the checksums of
 	// their files as they are.
 	Checksums map[string]string `json:"sha256,omitempty"`
+	// Provenance records the command, the l2o build, the machine and the
+	// training data split (nil in checkpoints written before it was
+	// recorded); each resume appends its invocation.
+	Provenance *provenance.Record `json:"provenance,omitempty"`
 }
 
 // Verified reports whether the manifest records checksums of its files.

@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // Config sets up greedy training (Algorithm 1).
@@ -51,6 +52,9 @@ type Config struct {
 	Problem  string
 	DataHash string
 	Seed     int64
+	// Provenance is recorded in the manifest (a resume appends its
+	// invocation to the checkpoint's record).
+	Provenance *provenance.Record
 	// Progress, if set, is called after every step.
 	Progress func(StepInfo)
 	// Recorder, if set, follows the run besides the checkpoint and

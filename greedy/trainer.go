@@ -11,6 +11,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // trainer holds one run of Algorithm 1: its settings checked and defaulted
@@ -172,7 +173,7 @@ func (tr *trainer) manifest() (*Manifest, error) {
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Method: cfg.Method.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
-		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi,
+		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Provenance,
 	}
 	if tr.prec == Float32 {
 		man.Precision = Float32
@@ -227,6 +228,7 @@ func (tr *trainer) open() (done *Result, err error) {
 		tr.start = len(old.Steps)
 		man.Steps = old.Steps
 		man.TrainTolSteps = old.TrainTolSteps
+		man.Provenance = provenance.Continued(old.Provenance, cfg.Provenance)
 		// Every committed file is checked before the run builds on it; a
 		// checkpoint without checksums gets those of its files as they are.
 		if old.Checksums == nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // StateFormat identifies the layout of unroll.json.
@@ -60,6 +61,8 @@ type State struct {
 	// (greedy.Manifest.Checksums); nil in checkpoints written before they
 	// were recorded, which resume unverified.
 	Checksums map[string]string `json:"sha256,omitempty"`
+	// Provenance: see greedy.Manifest.Provenance.
+	Provenance *provenance.Record `json:"provenance,omitempty"`
 }
 
 func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
@@ -68,7 +71,7 @@ func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
 		Format: StateFormat, Problem: cfg.Problem, Conventions: o.Conventions, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
 		Method: cfg.Method.Name(), T: cfg.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
 		Batch: cfg.Batch, LearningRate: cfg.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
-		Seed: cfg.Seed, EpochsWanted: cfg.Epochs, Device: deviceKind(cfg.Device),
+		Seed: cfg.Seed, EpochsWanted: cfg.Epochs, Device: deviceKind(cfg.Device), Provenance: cfg.Provenance,
 	}
 }
 
@@ -232,7 +235,7 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 		Inner:    fmt.Sprintf("%s(T=%d,adam,lr=%g,batch=%d,epochs=%d/%d)", InnerPrefix, st.T, st.LearningRate, st.Batch, e, st.EpochsWanted),
 		MaxSteps: st.T,
 		Versions: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": greedy.FormatVersion, "unroll": StateFormat},
-		ThetaLen: l.ThetaLen(), PhiLen: l.PhiLen(), Steps: steps, Finished: finished, Checksums: sums,
+		ThetaLen: l.ThetaLen(), PhiLen: l.PhiLen(), Steps: steps, Finished: finished, Checksums: sums, Provenance: st.Provenance,
 	}
 	if finished {
 		man.StopCause = fmt.Sprintf("unrolled training: %d epochs completed", e)

@@ -11,6 +11,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // DefaultLearningRate is the Adam learning rate of the paper's unrolled baseline.
@@ -43,6 +44,8 @@ type Config struct {
 	// Problem and DataHash are recorded in the manifest and checked on resume.
 	Problem  string
 	DataHash string
+	// Provenance: see greedy.Config.Provenance.
+	Provenance *provenance.Record
 	// Progress, if set, is called after every epoch.
 	Progress func(EpochInfo)
 	// MaxSeconds, if positive, ends training after the first epoch at which
@@ -157,6 +160,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		}
 		st.Epochs = old.Epochs
 		st.AdamStep = old.AdamStep
+		st.Provenance = provenance.Continued(old.Provenance, cfg.Provenance)
 		if u, adam.M, adam.V, err = readVectors(cfg.Dir, len(st.Epochs), loss.Dim(), old.Checksums); err != nil {
 			return nil, fmt.Errorf("unroll: %w %s: %w", greedy.ErrCannotResume, cfg.Dir, err)
 		}

@@ -1,0 +1,170 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/provenance"
+)
+
+// writeFlatFolder writes n distinct size×size PGM images into a new folder.
+func writeFlatFolder(t *testing.T, n, size int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for k, im := range data.Synthetic(n, size, size, 5) {
+		var buf bytes.Buffer
+		if err := data.WritePGM(&buf, im, 16); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "img"+strconv.Itoa(1000+k)+".pgm"), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// writeSTL10File writes n distinct images in the STL-10 binary layout.
+func writeSTL10File(t *testing.T, n int) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "train_X.bin")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := data.WriteSTL10(f, data.Synthetic(n, 96, 96, 6)); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func readCurvesFile(t *testing.T, dir string) ([]*eval.Curve, *provenance.Record) {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "curves.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	curves, prov, err := eval.ReadJSONWith(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prov == nil {
+		t.Fatalf("%s/curves.json records no provenance", dir)
+	}
+	return curves, prov
+}
+
+// TestHeldOutIsHeldOut is issue 27's bar on a 45-image flat folder and on an
+// STL-10 file: train on 25, evaluate with default flags: the test images
+// (curves.json) and the training images (manifest) are disjoint by content,
+// curves.json names the l2o revision and the data's fingerprint, --set train
+// re-creates the training functions, and a second eval into the same --out
+// exits 2.
+func TestHeldOutIsHeldOut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains on 96×96 images")
+	}
+	_, gitErr := exec.LookPath("git")
+	for _, c := range []struct {
+		name, data string
+		size       int
+	}{{"flat folder", writeFlatFolder(t, 45, 12), 12}, {"STL-10 file", writeSTL10File(t, 45), 96}} {
+		ckpt := filepath.Join(t.TempDir(), "ps")
+		size := strconv.Itoa(c.size)
+		run := func(want int, args ...string) string {
+			t.Helper()
+			var o, e bytes.Buffer
+			if code := Main(args, &o, &e); code != want {
+				t.Fatalf("%s: %v: exit %d, want %d: %s", c.name, args, code, want, e.String())
+			}
+			return e.String()
+		}
+		run(0, "train", "greedy", "--data", c.data, "--size", size, "--n-train", "25", "--param", "ps", "--max-steps", "1", "--out", ckpt)
+		man, err := greedy.ReadManifest(ckpt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if man.Provenance == nil || man.Provenance.Data == nil || len(man.Provenance.Data.Train) != 25 {
+			t.Fatalf("%s: the manifest does not record the 25 training images: %+v", c.name, man.Provenance)
+		}
+		trained := man.Provenance.Data.Train
+		out := filepath.Join(t.TempDir(), "eval")
+		evalArgs := []string{"eval", "--params", ckpt, "--methods", "gd", "--n-test", "10", "--iters", "2", "--fstar-iters", "5", "--cache", t.TempDir(), "--out", out}
+		run(0, evalArgs...)
+		_, prov := readCurvesFile(t, out)
+		if prov.Test == nil || len(prov.Test.Images) != 10 {
+			t.Fatalf("%s: curves.json does not list the 10 test images: %+v", c.name, prov.Test)
+		}
+		if o := data.Overlap(trained, prov.Test.Images); len(o) > 0 {
+			t.Errorf("%s: %d of 10 test images are training images (%s, …)", c.name, len(o), o[0].Name)
+		}
+		if prov.Test.Fingerprint != data.Fingerprint(prov.Test.Images) || len(prov.Checkpoints) != 1 || prov.Checkpoints[0].ManifestSHA256 == "" {
+			t.Errorf("%s: curves.json's fingerprint or checkpoint record is wrong: %+v %+v", c.name, prov.Test.Fingerprint, prov.Checkpoints)
+		}
+		if gitErr == nil && prov.Build.Revision == "" {
+			t.Errorf("%s: curves.json names no l2o revision: %+v", c.name, prov.Build)
+		}
+		if msg := run(2, evalArgs...); !strings.Contains(msg, "already holds results") {
+			t.Errorf("%s: a second eval into %s: %s", c.name, out, msg)
+		}
+		trainOut := filepath.Join(t.TempDir(), "train-set")
+		run(0, "eval", "--params", ckpt, "--set", "train", "--methods", "gd", "--iters", "2", "--fstar-iters", "5", "--cache", t.TempDir(), "--out", trainOut)
+		_, tp := readCurvesFile(t, trainOut)
+		if tp.Test == nil || !data.SameRefs(tp.Test.Images, trained) || tp.Test.Set != "train" {
+			t.Errorf("%s: --set train evaluated on other images than the training record", c.name)
+		}
+		if msg := run(2, "eval", "--params", ckpt, "--n-train", "1", "--methods", "gd", "--out", t.TempDir()); !strings.Contains(msg, "--n-train 1") {
+			t.Errorf("%s: eval --n-train 1 against a checkpoint trained on 25: %s", c.name, msg)
+		}
+	}
+}
+
+// TestEvalOnOtherDataIsSaid evaluates a checkpoint trained on one folder
+// on a copy of it: the training images are kept out by content, and the
+// change of data is said and recorded.
+func TestEvalOnOtherDataIsSaid(t *testing.T) {
+	src := writeFlatFolder(t, 20, 8)
+	ckpt := filepath.Join(t.TempDir(), "ps")
+	var o, e bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--data", src, "--size", "8", "--n-train", "10", "--param", "ps", "--max-steps", "1", "--out", ckpt}, &o, &e); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, e.String())
+	}
+	copyDir := t.TempDir()
+	entries, _ := os.ReadDir(src)
+	for _, en := range entries {
+		b, _ := os.ReadFile(filepath.Join(src, en.Name()))
+		os.WriteFile(filepath.Join(copyDir, "copy-"+en.Name()), b, 0o644)
+	}
+	out := filepath.Join(t.TempDir(), "eval")
+	e.Reset()
+	if code := Main([]string{"eval", "--params", ckpt, "--data", copyDir, "--n-test", "10", "--methods", "gd", "--iters", "2", "--fstar-iters", "5", "--cache", t.TempDir(), "--out", out}, &o, &e); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, e.String())
+	}
+	if !strings.Contains(e.String(), "was trained on "+src) {
+		t.Errorf("eval on other data does not say so: %s", e.String())
+	}
+	_, prov := readCurvesFile(t, out)
+	man, _ := greedy.ReadManifest(ckpt)
+	if o := data.Overlap(man.Provenance.Data.Train, prov.Test.Images); len(o) > 0 {
+		t.Errorf("a copy of a training image (%s) is in the test set", o[0].Name)
+	}
+	if !strings.Contains(prov.Test.Note, "trained on") {
+		t.Errorf("curves.json does not record the change of data: %q", prov.Test.Note)
+	}
+	b, _ := json.Marshal(prov)
+	if !strings.Contains(string(b), `"skipped_as_training":`) {
+		t.Errorf("the skipped copies are not recorded: %s", b)
+	}
+}

@@ -1,0 +1,300 @@
+package cmd
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/spf13/pflag"
+)
+
+// split is a problem and the training and test functions a command runs on,
+// with the images they came from.
+type split struct {
+	prob        *problem.Problem
+	train, test *problem.Objective // nil for a set of zero functions
+	sel         *data.Selection
+	noiseSeed   uint64
+}
+
+// invocation is this run's provenance: the command line, l2o's version and
+// VCS revision, the time and the machine.
+func (env *Env) invocation() provenance.Invocation {
+	inv := provenance.Here(env.Args)
+	inv.Build.Version = Version
+	return inv
+}
+
+// selectImages splits the --data source into training and test images. The
+// test images never equal a training image or one of exclude (SHA-256s).
+func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bool) (*data.Selection, error) {
+	if p.Data != "" && p.Data != "synthetic" {
+		sel, err := data.Select(p.Data, data.Request{NTrain: p.NTrain, NTest: max(p.NTest, 0), H: prob.H, W: prob.W, Seed: p.Seed, Exclude: exclude, TestOnly: p.testOnly})
+		if err != nil {
+			return nil, asUsage(fmt.Errorf("--data %s: %w", p.Data, err))
+		}
+		if p.NTest == 0 {
+			sel.Test, sel.TestRefs = nil, nil
+		}
+		return sel, nil
+	}
+	gen, kind := data.Synthetic, "synthetic"
+	if strings.HasPrefix(p.Problem, "ct") {
+		gen, kind = func(n, h, w int, seed int64) []*data.Image { return data.Phantoms(n, h, seed) }, "phantoms"
+	}
+	named := func(seed int64) func(int) string {
+		return func(k int) string { return fmt.Sprintf("%s(seed %d)#%d", kind, seed, k) }
+	}
+	sel := &data.Selection{Source: "synthetic", Layout: data.LayoutSynthetic, Seed: p.Seed}
+	sel.Train = gen(p.NTrain, prob.H, prob.W, p.Seed)
+	sel.TrainRefs = data.Refs(sel.Train, named(p.Seed))
+	testSeed := p.Seed + 1_000_003
+	sel.Test = gen(p.NTest, prob.H, prob.W, testSeed)
+	sel.TestRefs = data.Refs(sel.Test, named(testSeed))
+	bad := data.Overlap(sel.TrainRefs, sel.TestRefs)
+	for _, r := range sel.TestRefs {
+		if exclude[r.SHA256] {
+			bad = append(bad, r)
+		}
+	}
+	if len(bad) > 0 {
+		return nil, usagef("--seed %d: the synthetic test image %s equals a training image; choose another --seed", p.Seed, bad[0].Name)
+	}
+	return sel, nil
+}
+
+// buildSplit returns the problem (sized for the data) and the training and
+// test objectives with the images they came from.
+func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
+	if err := p.validate(); err != nil {
+		return nil, err
+	}
+	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha}
+	prob, err := problem.Lookup(p.Problem, opt)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	sel, err := p.selectImages(prob, exclude)
+	if err != nil {
+		return nil, err
+	}
+	mk := func(imgs []*data.Image, offset uint64) (*problem.Objective, error) {
+		if len(imgs) == 0 {
+			return nil, nil
+		}
+		n, h, w, pix, err := data.Stack(imgs)
+		if err != nil {
+			return nil, asUsage(err)
+		}
+		if h != prob.H || w != prob.W {
+			return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", p.Data, h, w, prob.Name, prob.H, prob.W)
+		}
+		return prob.Instantiate(pix, n, offset)
+	}
+	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed}
+	if s.train, err = mk(sel.Train, 0); err != nil {
+		return nil, err
+	}
+	if s.test, err = mk(sel.Test, 1); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// trainRecord is the data record a checkpoint keeps: the training images
+// (the last nVal of them validation images) and the noise.
+func (s *split) trainRecord(nVal int) *data.Record {
+	path := ""
+	if s.sel.Layout != data.LayoutSynthetic {
+		path, _ = filepath.Abs(s.sel.Source)
+	}
+	return &data.Record{
+		Source: s.sel.Source, Path: path, Layout: s.sel.Layout, Seed: s.sel.Seed, NTrain: len(s.sel.TrainRefs), NVal: nVal,
+		Noise: s.prob.Noise, NoiseSeed: s.noiseSeed, Fingerprint: data.Fingerprint(s.sel.TrainRefs), Train: s.sel.TrainRefs,
+	}
+}
+
+// trainingProvenance is the provenance a trainer records in its checkpoint.
+func (env *Env) trainingProvenance(s *split, nVal int) *provenance.Record {
+	return &provenance.Record{Invocation: env.invocation(), Data: s.trainRecord(nVal)}
+}
+
+// testRecord describes the functions an evaluation runs on: refs are the
+// images' (the test images, or the training images for --set train).
+func (s *split) testRecord(set string, refs []data.Ref, note string) *provenance.Test {
+	return &provenance.Test{
+		Source: s.sel.Source, Layout: s.sel.Layout, Set: set, Seed: s.sel.Seed, Noise: s.prob.Noise, NoiseSeed: s.noiseSeed,
+		Fingerprint: data.Fingerprint(refs), Images: refs, Skipped: s.sel.Skipped, Note: note,
+	}
+}
+
+// sameSource reports whether two --data values name the same source.
+func sameSource(a, b string) bool {
+	norm := func(s string) string {
+		if s == "" || s == "synthetic" {
+			return "synthetic"
+		}
+		if abs, err := filepath.Abs(s); err == nil {
+			return abs
+		}
+		return filepath.Clean(s)
+	}
+	return norm(a) == norm(b)
+}
+
+// heldOut is what eval and apply know of the training data of the
+// checkpoints they run: the hashes of every recorded training image (the
+// test functions never include one), the reference record whose split the
+// test functions follow, and a note when the data differ from it.
+type heldOut struct {
+	exclude map[string]bool
+	ref     *data.Record // nil when no checkpoint records its data
+	note    string
+}
+
+// adoptData makes the functions of eval and apply follow the training split
+// of the checkpoints: --data, --n-train and --seed, when not given, are the
+// first checkpoint's; a --n-train or --seed that contradicts it on the same
+// data is refused (exit 2). Other data is allowed and said in one line.
+func (p *problemFlags) adoptData(env *Env, fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) (*heldOut, error) {
+	h := &heldOut{exclude: map[string]bool{}}
+	refDir := ""
+	for i, info := range infos {
+		rec := info.trainingData()
+		if rec == nil {
+			continue
+		}
+		for _, r := range rec.Train {
+			h.exclude[r.SHA256] = true
+		}
+		if h.ref == nil {
+			h.ref, refDir = rec, dirs[i]
+		}
+	}
+	if h.ref == nil {
+		return h, p.adoptLegacy(env, fs, infos, dirs)
+	}
+	src := h.ref.Source
+	if _, err := os.Stat(src); err != nil && h.ref.Path != "" {
+		src = h.ref.Path // trained from another working directory
+	}
+	if !fs.Changed("data") {
+		p.Data = src
+	}
+	if !sameSource(p.Data, src) && !sameSource(p.Data, h.ref.Path) {
+		h.note = fmt.Sprintf("tested on --data %s; %s was trained on %s (its %d training images are kept out by content)", p.Data, refDir, h.ref.Source, len(h.ref.Train))
+		fmt.Fprintf(env.Stderr, "note: %s\n", h.note)
+		p.testOnly = fs.Lookup("n-train") == nil || !fs.Changed("n-train")
+		return h, nil
+	}
+	for _, f := range []struct {
+		flag      string
+		got, want int64
+		set       func()
+	}{
+		{"n-train", int64(p.NTrain), int64(h.ref.NTrain), func() { p.NTrain = h.ref.NTrain }},
+		{"seed", p.Seed, h.ref.Seed, func() { p.Seed = h.ref.Seed }},
+	} {
+		if fs.Lookup(f.flag) == nil || !fs.Changed(f.flag) {
+			f.set()
+		} else if f.got != f.want {
+			return nil, usagef("--%s %d: %s was trained with --%s %d on %s, and its test functions follow that split: drop --%s", f.flag, f.got, refDir, f.flag, f.want, h.ref.Source, f.flag)
+		}
+	}
+	return h, nil
+}
+
+// adoptLegacy takes --n-train and --seed from checkpoints written before
+// data records: their manifests record both, not the data.
+func (p *problemFlags) adoptLegacy(env *Env, fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) error {
+	for i, info := range infos {
+		if info.NTrain <= 0 {
+			continue
+		}
+		if fs.Lookup("n-train") == nil || !fs.Changed("n-train") {
+			p.NTrain = info.NTrain
+		}
+		if !fs.Changed("seed") {
+			p.Seed = info.Seed
+		}
+		fmt.Fprintf(env.Stderr, "note: %s does not record its training images (written by an older l2o): the held-out split follows its n_train %d and seed %d; give --data as in its training\n",
+			dirs[i], info.NTrain, info.Seed)
+		return nil
+	}
+	return nil
+}
+
+// evalSplit builds the functions eval and apply run on: the held-out test
+// functions (set "test"), or the recorded training functions re-created
+// exactly (set "train"; refused when the data no longer give them).
+func (p *problemFlags) evalSplit(h *heldOut, set string) (*split, *provenance.Test, error) {
+	if set == "train" {
+		return p.trainingSplit(h)
+	}
+	if p.NTest < 1 {
+		return nil, nil, usagef("--n-test must be at least 1")
+	}
+	s, err := p.buildSplit(h.exclude)
+	if err != nil {
+		return nil, nil, err
+	}
+	return s, s.testRecord("test", s.sel.TestRefs, h.note), nil
+}
+
+// trainingSplit re-creates the training functions of h's checkpoint.
+func (p *problemFlags) trainingSplit(h *heldOut) (*split, *provenance.Test, error) {
+	nTest := p.NTest
+	p.NTest = 0
+	defer func() { p.NTest = nTest }()
+	s, err := p.buildSplit(nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if s.train == nil {
+		return nil, nil, usagef("--set train needs --n-train ≥ 1")
+	}
+	refs := s.sel.TrainRefs
+	if r := h.ref; r != nil {
+		if h.note != "" {
+			return nil, nil, usagef("--set train re-creates the training functions: drop --data (they came from %s)", r.Source)
+		}
+		if !data.SameRefs(refs, r.Train) {
+			return nil, nil, usagef("--set train: %s no longer gives the checkpoint's training images (fingerprint %.12s…, recorded %.12s…): the data changed since training", p.Data, data.Fingerprint(refs), r.Fingerprint)
+		}
+		refs = refs[:r.NTrain-r.NVal] // the validation images were not trained on
+	}
+	keep := len(refs)
+	if nTest > 0 && nTest < keep && (h.ref == nil || p.nTestGiven) {
+		keep = nTest
+	}
+	idx := make([]int, keep)
+	for i := range idx {
+		idx[i] = i
+	}
+	if s.test, err = s.train.Subset(idx); err != nil {
+		return nil, nil, err
+	}
+	return s, s.testRecord("train", refs[:keep], ""), nil
+}
+
+// noteSkipped says how many candidate test images were left out because
+// their content equals a training image's.
+func noteSkipped(env *Env, s *split) {
+	if s.sel.Skipped > 0 {
+		fmt.Fprintf(env.Stderr, "note: %d candidate test images of %s equal training images and were left out\n", s.sel.Skipped, s.sel.Source)
+	}
+}
+
+// checkpointsOf names the checkpoints of infos for a provenance record.
+func checkpointsOf(infos []*LearnedInfo) []provenance.Checkpoint {
+	out := make([]provenance.Checkpoint, len(infos))
+	for i, info := range infos {
+		out[i] = info.Checkpoint
+		out[i].Label = info.Method.Name()
+	}
+	return out
+}

@@ -1,0 +1,284 @@
+package provenance
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/greedyl2o/greedyl2o/data"
+)
+
+// Build identifies the l2o binary.
+type Build struct {
+	// Version is the main module's version ("(devel)" for a build from a
+	// working tree), Revision the VCS revision it was built from ("" when
+	// the build has no VCS information, as under go test or go run), and
+	// Modified whether the working tree had uncommitted changes.
+	Version  string `json:"version"`
+	Revision string `json:"revision,omitempty"`
+	Modified bool   `json:"modified,omitempty"`
+	// RevisionFrom says where Revision was read: "binary" (its VCS stamp)
+	// or "working tree" (a binary without a stamp, run inside a git
+	// checkout of this module, as `go run ./cmd/l2o` is).
+	RevisionFrom string `json:"revision_from,omitempty"`
+	Go           string `json:"go"`
+}
+
+// String is "version revision[+modified]" or "version (no VCS information)".
+func (b Build) String() string {
+	if b.Revision == "" {
+		return b.Version + " (no VCS information: built by go run or go test)"
+	}
+	s := b.Version + " " + b.Revision
+	if b.Modified {
+		s += "+modified"
+	}
+	if b.RevisionFrom == "working tree" {
+		s += " (the working tree's)"
+	}
+	return s
+}
+
+// Machine describes the computer a run used.
+type Machine struct {
+	CPU        string `json:"cpu"`
+	Cores      int    `json:"cores"`
+	GOMAXPROCS int    `json:"gomaxprocs"`
+	OS         string `json:"os"`
+	Arch       string `json:"arch"`
+}
+
+// Invocation is one run of a command.
+type Invocation struct {
+	Command string  `json:"command"`
+	Build   Build   `json:"build"`
+	Time    string  `json:"time_utc"`
+	Machine Machine `json:"machine"`
+}
+
+// Checkpoint names a trained optimizer an output used.
+type Checkpoint struct {
+	Label          string `json:"label"`
+	Path           string `json:"path"`
+	ManifestSHA256 string `json:"manifest_sha256"`
+}
+
+// Test describes the functions an evaluation ran on.
+type Test struct {
+	Source      string     `json:"source"`
+	Layout      string     `json:"layout"`
+	Set         string     `json:"set"` // "test" (held out) or "train"
+	Seed        int64      `json:"seed"`
+	Noise       float64    `json:"noise"`
+	NoiseSeed   uint64     `json:"noise_seed"`
+	Fingerprint string     `json:"fingerprint"`
+	Images      []data.Ref `json:"images"`
+	// Skipped counts candidate test images left out because their content
+	// equals a training image's.
+	Skipped int `json:"skipped_as_training,omitempty"`
+	// Note says when the data differ from the training data.
+	Note string `json:"note,omitempty"`
+}
+
+// Record is the provenance of one output.
+type Record struct {
+	Invocation
+	// Resumed lists the later invocations that continued a checkpoint.
+	Resumed []Invocation `json:"resumed,omitempty"`
+	// Data is the training split (checkpoints); Test the evaluated
+	// functions (curves).
+	Data *data.Record `json:"data,omitempty"`
+	Test *Test        `json:"test,omitempty"`
+	// FStar is how f* was estimated ("nag(iters=2000)").
+	FStar       string       `json:"fstar,omitempty"`
+	Checkpoints []Checkpoint `json:"checkpoints,omitempty"`
+}
+
+// Here returns the invocation of this process as the command args (without
+// the program name, which is written as "l2o").
+func Here(args []string) Invocation {
+	return Invocation{
+		Command: CommandLine(args),
+		Build:   ReadBuild(),
+		Time:    time.Now().UTC().Format(time.RFC3339),
+		Machine: ThisMachine(),
+	}
+}
+
+// CommandLine quotes args for a POSIX shell after "l2o".
+func CommandLine(args []string) string {
+	parts := []string{"l2o"}
+	for _, a := range args {
+		parts = append(parts, quote(a))
+	}
+	return strings.Join(parts, " ")
+}
+
+func quote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '-' || r == '_' || r == '.' || r == '/' || r == ',' || r == ':' || r == '=' || r == '+' ||
+			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// ReadBuild reads the binary's build information.
+func ReadBuild() Build {
+	b := Build{Version: "unknown", Go: runtime.Version()}
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return b
+	}
+	b.Version = info.Main.Version
+	if b.Version == "" {
+		b.Version = "(devel)"
+	}
+	for _, s := range info.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			b.Revision, b.RevisionFrom = s.Value, "binary"
+		case "vcs.modified":
+			b.Modified = s.Value == "true"
+		}
+	}
+	if b.Revision == "" {
+		b.Revision, b.Modified = workingTreeRevision(info.Main.Path)
+		if b.Revision != "" {
+			b.RevisionFrom = "working tree"
+		}
+	}
+	return b
+}
+
+// workingTreeRevision returns the commit and dirtiness of the git checkout
+// around the working directory when it is a checkout of module, or "".
+func workingTreeRevision(module string) (string, bool) {
+	git := func(args ...string) string {
+		out, err := exec.Command("git", args...).Output()
+		if err != nil {
+			return ""
+		}
+		return strings.TrimSpace(string(out))
+	}
+	top := git("rev-parse", "--show-toplevel")
+	if top == "" || module == "" {
+		return "", false
+	}
+	mod, err := os.ReadFile(filepath.Join(top, "go.mod"))
+	if err != nil || !strings.Contains(string(mod), "module "+module+"\n") {
+		return "", false
+	}
+	return git("rev-parse", "HEAD"), git("status", "--porcelain", "--untracked-files=no") != ""
+}
+
+// ThisMachine describes the machine this process runs on.
+func ThisMachine() Machine {
+	return Machine{CPU: cpuModel(), Cores: runtime.NumCPU(), GOMAXPROCS: runtime.GOMAXPROCS(0), OS: runtime.GOOS, Arch: runtime.GOARCH}
+}
+
+// cpuModel reads the CPU's model name (Linux), or returns the architecture.
+func cpuModel() string {
+	f, err := os.Open("/proc/cpuinfo")
+	if err != nil {
+		return runtime.GOARCH
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		k, v, ok := strings.Cut(sc.Text(), ":")
+		if ok && strings.TrimSpace(k) == "model name" {
+			return strings.TrimSpace(v)
+		}
+	}
+	return runtime.GOARCH
+}
+
+// FileSHA256 returns the SHA-256 (hex) of a file's content.
+func FileSHA256(path string) (string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:]), nil
+}
+
+// CheckpointOf names the checkpoint directory dir by the SHA-256 of the
+// manifest file in it (manifest.json, or the first of names that exists).
+func CheckpointOf(label, dir string, names ...string) (Checkpoint, error) {
+	if len(names) == 0 {
+		names = []string{"manifest.json"}
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	for _, n := range names {
+		if sum, err := FileSHA256(filepath.Join(dir, n)); err == nil {
+			return Checkpoint{Label: label, Path: abs, ManifestSHA256: sum}, nil
+		}
+	}
+	return Checkpoint{}, fmt.Errorf("provenance: %s has none of %s", dir, strings.Join(names, ", "))
+}
+
+// Lines returns the record in a few human lines (for `l2o runs show` and
+// CSV header comments).
+func (r *Record) Lines() []string {
+	out := []string{
+		"command: " + r.Command,
+		"l2o:     " + r.Build.String() + ", " + r.Build.Go,
+		fmt.Sprintf("run:     %s on %s (%d cores, GOMAXPROCS %d, %s/%s)", r.Time, r.Machine.CPU, r.Machine.Cores, r.Machine.GOMAXPROCS, r.Machine.OS, r.Machine.Arch),
+	}
+	for _, inv := range r.Resumed {
+		out = append(out, fmt.Sprintf("resumed: %s by %s (%s)", inv.Time, inv.Command, inv.Build))
+	}
+	if d := r.Data; d != nil {
+		out = append(out, fmt.Sprintf("data:    %s (%s, seed %d): %d training images%s, fingerprint %.16s…; noise %g (seed %d)",
+			d.Source, d.Layout, d.Seed, d.NTrain, valNote(d.NVal), d.Fingerprint, d.Noise, d.NoiseSeed))
+	}
+	if t := r.Test; t != nil {
+		out = append(out, fmt.Sprintf("tested:  %s set of %s (%s, seed %d): %d images, fingerprint %.16s…; noise %g (seed %d)",
+			t.Set, t.Source, t.Layout, t.Seed, len(t.Images), t.Fingerprint, t.Noise, t.NoiseSeed))
+		if t.Note != "" {
+			out = append(out, "         "+t.Note)
+		}
+	}
+	if r.FStar != "" {
+		out = append(out, "f*:      "+r.FStar)
+	}
+	for _, c := range r.Checkpoints {
+		out = append(out, fmt.Sprintf("learned: %s from %s (manifest sha256 %.16s…)", c.Label, c.Path, c.ManifestSHA256))
+	}
+	return out
+}
+
+func valNote(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (the last %d for validation)", n)
+}
+
+// Continued returns the record of a checkpoint continued by the invocation
+// of cur: old's record with cur's invocation appended to Resumed; cur when
+// the checkpoint has none (written by an older l2o); nil when both are nil.
+func Continued(old, cur *Record) *Record {
+	if old == nil {
+		return cur
+	}
+	r := *old
+	if cur != nil {
+		r.Resumed = append(append([]Invocation(nil), old.Resumed...), cur.Invocation)
+	}
+	return &r
+}
