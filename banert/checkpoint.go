@@ -204,8 +204,8 @@ func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, err
 	}
 	for _, f := range []field{
 		{"problem", man.Problem, want.Problem}, {"conventions", man.Conventions.String(), want.Conventions.String()},
-		{"operator", man.Operator, want.Operator},
-		{"regularizer", man.Regularizer, want.Regularizer}, {"image size", [2]int{man.H, man.W}, [2]int{want.H, want.W}},
+		{"image size", fmt.Sprintf("%d×%d", man.H, man.W), fmt.Sprintf("%d×%d", want.H, want.W)},
+		{"operator", man.Operator, want.Operator}, {"regularizer", man.Regularizer, want.Regularizer},
 		{"training functions", man.NTrain, want.NTrain}, {"data hash", man.DataHash, want.DataHash},
 		{"seed", man.Seed, want.Seed}, {"inputs", man.Inputs, want.Inputs}, {"T", man.T, want.T},
 		{"random length", man.RandomLength, want.RandomLength}, {"learning rate", man.LearningRate, want.LearningRate},

@@ -38,6 +38,10 @@ func runTrainBanert(env *Env, args []string) error {
 	lr := fs.Float64("lr", 1e-3, "Adam learning rate")
 	out := fs.String("out", "runs/banert", "checkpoint directory")
 	resume := fs.Bool("resume", false, "continue the run in --out from its last completed epoch")
+	args, err := resumeArgs(fs, "train banert", args)
+	if err != nil {
+		return err
+	}
 	if err := parse(fs, args); err != nil {
 		return err
 	}

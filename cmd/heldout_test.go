@@ -168,3 +168,36 @@ func TestEvalOnOtherDataIsSaid(t *testing.T) {
 		t.Errorf("the skipped copies are not recorded: %s", b)
 	}
 }
+
+// TestRunsShow checks that `l2o runs show` names the command and data of a
+// checkpoint and, for an eval, the checkpoint by its manifest's SHA-256.
+func TestRunsShow(t *testing.T) {
+	dir := t.TempDir()
+	ckpt, out := filepath.Join(dir, "ps"), filepath.Join(dir, "eval")
+	for _, args := range [][]string{
+		{"train", "greedy", "--size", "8", "--n-train", "3", "--param", "ps", "--max-steps", "1", "--out", ckpt},
+		{"eval", "--params", ckpt, "--size", "8", "--methods", "gd", "--n-test", "2", "--iters", "2", "--fstar-iters", "5", "--cache", dir, "--out", out},
+	} {
+		var o, e bytes.Buffer
+		if code := Main(args, &o, &e); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, e.String())
+		}
+	}
+	var o, e bytes.Buffer
+	if code := Main([]string{"runs", "show", ckpt, out}, &o, &e); code != 0 {
+		t.Fatalf("runs show: exit %d: %s", code, e.String())
+	}
+	sum, err := provenance.FileSHA256(filepath.Join(ckpt, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"greedy checkpoint: ps, 1 steps", "command: l2o train greedy --size 8", "3 training images",
+		"command: l2o eval --params", "tested:  test set of synthetic", "manifest sha256 " + sum[:16]} {
+		if !strings.Contains(o.String(), want) {
+			t.Errorf("runs show does not say %q:\n%s", want, o.String())
+		}
+	}
+	if code := Main([]string{"runs", "show", dir}, &o, &e); code != 2 {
+		t.Errorf("runs show on a folder with neither: exit %d", code)
+	}
+}

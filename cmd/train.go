@@ -62,6 +62,10 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.StringVar(&gf.CertKind, "certificate", "lyapunov", "certificate for --stop-when-certified: paper (the paper's P(ε1, ε2) with a γ making C1, C2 > 0) or lyapunov (the tool's own bound)")
 	sf.add(fs)
 	vf.add(fs)
+	args, err := resumeArgs(fs, "train greedy", args)
+	if err != nil {
+		return err
+	}
 	if err := parse(fs, args); err != nil {
 		return err
 	}

@@ -52,6 +52,10 @@ func runTrainUnroll(env *Env, args []string) error {
 	weights := fs.String("weights", "1", "loss weights ω1..ωT: one value for all, or T comma-separated values")
 	out := fs.String("out", "runs/unroll", "checkpoint directory")
 	resume := fs.Bool("resume", false, "continue the run in --out after its last completed epoch")
+	args, err := resumeArgs(fs, "train unroll", args)
+	if err != nil {
+		return err
+	}
 	if err := parse(fs, args); err != nil {
 		return err
 	}

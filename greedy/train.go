@@ -269,10 +269,10 @@ func compatible(old, cur *Manifest) error {
 	for _, f := range []field{
 		{"problem", old.Problem, cur.Problem},
 		{"conventions", old.Conventions.String(), cur.Conventions.String()},
+		{"image size", fmt.Sprintf("%d×%d", old.H, old.W), fmt.Sprintf("%d×%d", cur.H, cur.W)},
+		{"alpha", old.Alpha, cur.Alpha},
 		{"operator", old.Operator, cur.Operator},
 		{"regularizer", old.Regular, cur.Regular},
-		{"alpha", old.Alpha, cur.Alpha},
-		{"image size", [2]int{old.H, old.W}, [2]int{cur.H, cur.W}},
 		{"training functions", old.NTrain, cur.NTrain},
 		{"data hash", old.DataHash, cur.DataHash},
 		{"seed", old.Seed, cur.Seed},

@@ -35,7 +35,7 @@ type Build struct {
 // String is "version revision[+modified]" or "version (no VCS information)".
 func (b Build) String() string {
 	if b.Revision == "" {
-		return b.Version + " (no VCS information: built by go run or go test)"
+		return b.Version + " (no VCS revision: the binary has no stamp and ran outside a checkout)"
 	}
 	s := b.Version + " " + b.Revision
 	if b.Modified {
@@ -58,10 +58,13 @@ type Machine struct {
 
 // Invocation is one run of a command.
 type Invocation struct {
-	Command string  `json:"command"`
-	Build   Build   `json:"build"`
-	Time    string  `json:"time_utc"`
-	Machine Machine `json:"machine"`
+	Command string `json:"command"`
+	// Args are the command's arguments after the program name, unquoted
+	// (a resume re-reads them: l2o train greedy --out DIR --resume).
+	Args    []string `json:"args,omitempty"`
+	Build   Build    `json:"build"`
+	Time    string   `json:"time_utc"`
+	Machine Machine  `json:"machine"`
 }
 
 // Checkpoint names a trained optimizer an output used.
@@ -107,6 +110,7 @@ type Record struct {
 func Here(args []string) Invocation {
 	return Invocation{
 		Command: CommandLine(args),
+		Args:    append([]string(nil), args...),
 		Build:   ReadBuild(),
 		Time:    time.Now().UTC().Format(time.RFC3339),
 		Machine: ThisMachine(),

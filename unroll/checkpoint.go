@@ -102,7 +102,7 @@ func (old *State) compatible(cur *State) error {
 		{"conventions", old.Conventions.String(), cur.Conventions.String()},
 		{"data hash", old.DataHash, cur.DataHash},
 		{"training functions", old.NTrain, cur.NTrain},
-		{"image size", [2]int{old.H, old.W}, [2]int{cur.H, cur.W}},
+		{"image size", fmt.Sprintf("%d×%d", old.H, old.W), fmt.Sprintf("%d×%d", cur.H, cur.W)},
 		{"method", old.Method, cur.Method},
 		{"T", old.T, cur.T},
 		{"tau", old.Tau, cur.Tau},

@@ -1,0 +1,130 @@
+package cmd
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/unroll"
+)
+
+func init() {
+	register(&Command{Name: "runs show", Summary: "say in a few lines what a checkpoint, eval or report directory holds and where it came from", Run: runRunsShow})
+}
+
+func runRunsShow(env *Env, args []string) error {
+	fs := newFlags(env, "runs show", "runs show DIR [DIR…]   (a checkpoint of train greedy/unroll/banert, or the --out of eval, bench greedy, report or demo)")
+	var flags, dirs []string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") {
+			flags = append(flags, a)
+		} else {
+			dirs = append(dirs, a)
+		}
+	}
+	if err := parse(fs, flags); err != nil {
+		return err
+	}
+	if len(dirs) == 0 {
+		return usagef("give a directory: l2o runs show DIR")
+	}
+	for i, dir := range dirs {
+		if i > 0 {
+			fmt.Fprintln(env.Stdout)
+		}
+		lines, err := describeRun(dir)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(env.Stdout, "%s\n", dir)
+		for _, l := range lines {
+			fmt.Fprintf(env.Stdout, "  %s\n", l)
+		}
+	}
+	return nil
+}
+
+// describeRun reads what dir holds: a checkpoint (manifest.json) or
+// results (curves.json).
+func describeRun(dir string) ([]string, error) {
+	if b, err := os.ReadFile(filepath.Join(dir, "manifest.json")); err == nil {
+		var head struct {
+			Format string `json:"format"`
+		}
+		if err := json.Unmarshal(b, &head); err != nil {
+			return nil, usagef("%s/manifest.json is corrupt: %v", dir, err)
+		}
+		switch head.Format {
+		case greedy.FormatVersion:
+			return describeGreedy(dir)
+		case banert.FormatVersion:
+			return describeBanert(dir)
+		}
+		return nil, usagef("%s holds a checkpoint of unknown format %q", dir, head.Format)
+	}
+	f, err := os.Open(filepath.Join(dir, "curves.json"))
+	if err != nil {
+		return nil, usagef("%s holds neither a checkpoint (manifest.json) nor results (curves.json)", dir)
+	}
+	defer f.Close()
+	curves, prov, err := eval.ReadJSONWith(f)
+	if err != nil {
+		return nil, usagef("%s/curves.json: %v", dir, err)
+	}
+	names := make([]string, len(curves))
+	for i, c := range curves {
+		names[i] = c.Method
+	}
+	iters := 0
+	if len(curves) > 0 && len(curves[0].Iter) > 0 {
+		iters = curves[0].Iter[len(curves[0].Iter)-1]
+	}
+	lines := []string{fmt.Sprintf("results: %d curves to iteration %d: %s", len(curves), iters, strings.Join(names, ", "))}
+	return append(lines, provenanceLines(prov)...), nil
+}
+
+func describeGreedy(dir string) ([]string, error) {
+	man, err := greedy.ReadManifest(dir)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	kind := "greedy checkpoint"
+	if unroll.IsUnrolled(man) {
+		kind = "unrolled checkpoint"
+	}
+	state := "unfinished (l2o train … --out " + dir + " --resume continues it)"
+	if man.Finished {
+		state = "finished: " + man.StopCause
+	}
+	lines := []string{
+		fmt.Sprintf("%s: %s, %d steps, %s", kind, man.Method, len(man.Steps), state),
+		fmt.Sprintf("problem: %s %d×%d (%s), %d training functions, τ = %.4g, L = %.4g, inner %s",
+			man.Problem, man.H, man.W, orNone(man.Conventions.String()), man.NTrain, man.Tau, man.L, orNone2(man.InnerSettings, man.Inner)),
+	}
+	return append(lines, provenanceLines(man.Provenance)...), nil
+}
+
+func describeBanert(dir string) ([]string, error) {
+	man, err := banert.ReadManifest(dir)
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	lines := []string{
+		fmt.Sprintf("Banert checkpoint: %d inputs, T = %d, %d of %d epochs", man.Inputs, man.T, len(man.History), man.Epochs),
+		fmt.Sprintf("problem: %s %d×%d (%s), %d training functions", man.Problem, man.H, man.W, orNone(man.Conventions.String()), man.NTrain),
+	}
+	return append(lines, provenanceLines(man.Provenance)...), nil
+}
+
+func provenanceLines(p *provenance.Record) []string {
+	if p == nil {
+		return []string{"provenance: not recorded (written by an older l2o)"}
+	}
+	return p.Lines()
+}
