@@ -9,6 +9,8 @@ import (
 	"math"
 	"sort"
 	"strconv"
+
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // Runner measures one (trainer, T) configuration, typically in a child process.
@@ -170,6 +172,9 @@ type Report struct {
 	Rows      []Row     `json:"rows"`
 	Skipped   []Skip    `json:"skipped,omitempty"`
 	Summaries []Summary `json:"summaries"`
+	// Provenance says where the measurements came from (command, l2o
+	// revision, machine).
+	Provenance *provenance.Record `json:"provenance,omitempty"`
 }
 
 // WriteJSON writes the report, indented.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/bench"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 func init() {
@@ -28,6 +29,7 @@ type benchMemoryFlags struct {
 	inProcess  bool
 	childTrain string
 	childT     int
+	force      bool
 }
 
 func runBenchMemory(env *Env, args []string) error {
@@ -47,7 +49,8 @@ func runBenchMemory(env *Env, args []string) error {
 	fs.IntVar(&f.maxT, "max-T", 100, "largest T to measure")
 	fs.Float64Var(&f.budgetGB, "budget-gb", 16, "skip horizons whose memory, extrapolated linearly in T, exceeds this many GB (0: no limit)")
 	fs.StringVar(&f.cfg.Device, "device", "cpu", "device of greedy, unrolled and Banert training's losses, whose allocator then holds and counts every buffer of all three: cpu (the CPU's own paths), host (the device code path on the CPU, float64), host32 (the same in float32), cuda in a binary built with -tags l2ocuda (Banert's network too)")
-	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json")
+	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json (refused if it holds results, unless --force)")
+	fs.BoolVar(&f.force, "force", false, "replace the results already in --out")
 	fs.BoolVar(&f.inProcess, "in-process", false, "measure in this process instead of one child process per configuration (peak RSS is then cumulative)")
 	fs.StringVar(&f.childTrain, "child-trainer", "", "internal: measure one trainer and print its row as JSON")
 	fs.IntVar(&f.childT, "child-T", 0, "internal: horizon of --child-trainer")
@@ -105,7 +108,7 @@ func runBenchMemory(env *Env, args []string) error {
 	if _, err := bench.Objective(f.cfg); err != nil {
 		return asUsage(err)
 	}
-	lock, err := lockOut("--out", f.out)
+	lock, err := claimResultsDir(env, "--out", f.out, f.force)
 	if err != nil {
 		return err
 	}
@@ -125,7 +128,8 @@ func runBenchMemory(env *Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "  %s T=%d: held %.2f MB, peak RSS %.1f MB, %.3f s\n", r.Trainer, r.T, float64(r.HeldBytes)/1e6, float64(r.PeakRSS)/1e6, r.Seconds)
 	})
 	bench.WriteTable(env.Stdout, rows, skips)
-	rep := &bench.Report{Config: f.cfg, Rows: rows, Skipped: skips, Summaries: bench.Summarize(rows)}
+	inv := env.invocation()
+	rep := &bench.Report{Config: f.cfg, Rows: rows, Skipped: skips, Summaries: bench.Summarize(rows), Provenance: &provenance.Record{Invocation: inv}}
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return fmt.Errorf("--out: %w", err)
 	}

@@ -88,7 +88,8 @@ var (
 
 func runDemo(env *Env, args []string) error {
 	fs := newFlags(env, "demo", "demo [--out ./l2o-demo] [--size 64] [--n-train 25] [--n-test 10] [--quick] [--seed 1] [--noise 0.005] [--lambda 0] [--safeguard m-pc]")
-	out := fs.String("out", "l2o-demo", "output directory of the report (its checkpoints/ subdirectory is replaced)")
+	out := fs.String("out", "l2o-demo", "output directory of the report and its checkpoints/ (refused if it holds results, unless --force)")
+	force := fs.Bool("force", false, "replace the results of an earlier demo in --out")
 	size := fs.Int("size", 0, "image size (0: 64, or 24 with --quick)")
 	nTrain := fs.Int("n-train", 0, "training functions (0: 25, the paper's number)")
 	nTest := fs.Int("n-test", 0, "held-out test functions (0: 10, or 3 with --quick)")
@@ -145,6 +146,14 @@ func runDemo(env *Env, args []string) error {
 	}
 	if cfg.Out == "" {
 		return usagef("--out must not be empty")
+	}
+	lock, err := claimResultsDir(env, "--out", cfg.Out, *force)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if err := clearResults(cfg.Out, append(reportResults, "checkpoints/")...); err != nil {
+		return err
 	}
 	res, err := demo(env, cfg)
 	if err != nil {

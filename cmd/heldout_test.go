@@ -201,3 +201,43 @@ func TestRunsShow(t *testing.T) {
 		t.Errorf("runs show on a folder with neither: exit %d", code)
 	}
 }
+
+// TestResultsNotOverwritten checks that report, demo and bench memory refuse
+// an --out holding results (exit 2, naming what is there) and replace them
+// with --force, leaving none of the old files behind.
+func TestResultsNotOverwritten(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the quick demo")
+	}
+	dir := t.TempDir()
+	demoOut := filepath.Join(dir, "demo")
+	run := func(want int, args ...string) string {
+		t.Helper()
+		var o, e bytes.Buffer
+		if code := Main(args, &o, &e); code != want {
+			t.Fatalf("%v: exit %d, want %d: %s", args, code, want, e.String())
+		}
+		return e.String()
+	}
+	run(0, "demo", "--quick", "--out", demoOut)
+	if msg := run(2, "demo", "--quick", "--out", demoOut); !strings.Contains(msg, "already holds results") || !strings.Contains(msg, "curves.json") {
+		t.Errorf("a second demo into %s: %s", demoOut, msg)
+	}
+	stale := filepath.Join(demoOut, "stale-figure.svg")
+	os.WriteFile(stale, []byte("<svg/>"), 0o644)
+	if msg := run(2, "report", "--curves", filepath.Join(demoOut, "curves.json"), "--out", demoOut); !strings.Contains(msg, "--force") {
+		t.Errorf("report --out over the demo's report: %s", msg)
+	}
+	run(0, "report", "--curves", filepath.Join(demoOut, "curves.json"), "--out", filepath.Join(dir, "report"))
+	os.Rename(filepath.Join(demoOut, "curves.json"), filepath.Join(dir, "demo-curves.json"))
+	run(0, "report", "--curves", filepath.Join(dir, "demo-curves.json"), "--out", demoOut, "--force")
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("report --force left a figure of the earlier results behind")
+	}
+	benchOut := filepath.Join(dir, "bench")
+	os.MkdirAll(benchOut, 0o755)
+	os.WriteFile(filepath.Join(benchOut, "memory.json"), []byte("{}"), 0o644)
+	if msg := run(2, "bench", "memory", "--in-process", "--size", "12", "--n-train", "2", "--T", "1", "--trainers", "greedy", "--out", benchOut); !strings.Contains(msg, "memory.json") {
+		t.Errorf("bench memory into a folder with results: %s", msg)
+	}
+}

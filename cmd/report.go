@@ -23,6 +23,7 @@ func runReport(env *Env, args []string) error {
 	out := fs.String("out", "", "output directory of the report")
 	title := fs.String("title", "greedyl2o report", "title of index.html")
 	psnrIter := fs.Int("psnr-iter", report.DefaultPSNRIter, "iteration whose mean PSNR the table shows")
+	force := fs.Bool("force", false, "replace the report (or results) already in --out")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -43,6 +44,14 @@ func runReport(env *Env, args []string) error {
 	}
 	if len(curves) == 0 {
 		return usagef("--curves %s holds no curves", *curvesPath)
+	}
+	lock, err := claimResultsDir(env, "--out", *out, *force)
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	if err := clearResults(*out, reportResults...); err != nil {
+		return err
 	}
 	rep := &report.Report{Title: *title, Curves: curves, PSNRIter: *psnrIter,
 		Notes: []string{fmt.Sprintf("Curves from %s.", *curvesPath)}}

@@ -81,6 +81,9 @@ func checkWritable(dir string) error {
 // The caller unlocks the returned lock, and calls clearResults before it
 // writes, so that nothing of the previous results is left behind.
 func claimResultsDir(env *Env, flag, dir string, force bool) (*greedy.DirLock, error) {
+	if dir == "" {
+		return nil, usagef("%s must not be empty", flag)
+	}
 	lock, err := lockOut(flag, dir)
 	if err != nil {
 		return nil, err
@@ -107,16 +110,26 @@ func claimResultsDir(env *Env, flag, dir string, force bool) (*greedy.DirLock, e
 	return lock, nil
 }
 
-// clearResults removes the files (names; a trailing "/" names a folder) of
-// previous results from dir, once a run has results to write in their place.
+// clearResults removes the files (names or glob patterns; a trailing "/"
+// names a folder) of previous results from dir, once a run has results to
+// write in their place.
 func clearResults(dir string, names ...string) error {
 	for _, n := range names {
-		if err := os.RemoveAll(filepath.Join(dir, strings.TrimSuffix(n, "/"))); err != nil {
+		paths, err := filepath.Glob(filepath.Join(dir, strings.TrimSuffix(n, "/")))
+		if err != nil {
 			return err
+		}
+		for _, p := range paths {
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
+
+// reportResults are the files a report (report, demo) writes in its folder.
+var reportResults = []string{"index.html", "*.svg", "*.png", "curves.csv", "curves.json"}
 
 // listSome joins the first n names and says how many more there are.
 func listSome(names []string, n int) string {
