@@ -27,6 +27,9 @@ func init() {
 	register(&Command{Name: "eval", Summary: "compare learned optimizers and baselines on a test set (CSV/JSON curves)", Run: runEval})
 }
 
+// cacheHelp documents --cache.
+const cacheHelp = "directory of the f* cache: one file per test set, named by the SHA-256 of its functions' data and starting points, operator, regularizer, α, size and the f* method and iterations, so a changed function never reuses a stale f*; safe to delete"
+
 func defaultCacheDir() string {
 	if d, err := os.UserCacheDir(); err == nil {
 		return filepath.Join(d, "greedyl2o")
@@ -209,7 +212,7 @@ func runEval(env *Env, args []string) error {
 	iters := fs.Int("iters", 200, "iterations")
 	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f*")
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
-	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	cache := fs.String("cache", defaultCacheDir(), cacheHelp)
 	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json (refused if it holds results, unless --force)")
 	force := fs.Bool("force", false, "replace the results a previous eval left in --out")
 	set := fs.String("set", "test", "functions to evaluate on: test (held out), or train (the training functions: same images and noise as 'train' with the same --data, --seed and --n-train)")

@@ -43,7 +43,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	lambda := fs.String("lambda", "0", "λt schedule")
 	mu := fs.String("mu", "0", "μt schedule")
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
-	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	cache := fs.String("cache", defaultCacheDir(), cacheHelp)
 	force := fs.Bool("force", false, "replace the results a previous run left in --out (its checkpoints and curves)")
 	precision := fs.String("precision", "float64", "arithmetic of training (step losses, iterates) and of every test evaluation: float64 or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur or CT)")
 	sf.add(fs)

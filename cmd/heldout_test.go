@@ -241,3 +241,21 @@ func TestResultsNotOverwritten(t *testing.T) {
 		t.Errorf("bench memory into a folder with results: %s", msg)
 	}
 }
+
+// TestFlagsThatDoNotApplyAreRefused: flags that did nothing are gone and a
+// flag of another problem is refused, each with exit 2 naming it.
+func TestFlagsThatDoNotApplyAreRefused(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"problem", "info", "--problem", "deblur", "--wcrr-weights", "w.json"}, "--wcrr-weights"},
+		{[]string{"train", "greedy", "--n-test", "5", "--out", t.TempDir()}, "n-test"},
+		{[]string{"apply", "--params", t.TempDir(), "--n-train", "5"}, "n-train"},
+	} {
+		var o, e bytes.Buffer
+		if code := Main(c.args, &o, &e); code != 2 || !strings.Contains(e.String(), c.want) {
+			t.Errorf("%v: exit %d: %s", c.args, code, e.String())
+		}
+	}
+}

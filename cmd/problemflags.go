@@ -72,6 +72,9 @@ func (p *problemFlags) validate() error {
 		}
 		p.deviceOps = ops
 	}
+	if p.WCRRWeights != "" && p.Problem != "deblur-wcrr" {
+		return usagef("--wcrr-weights applies to --problem deblur-wcrr only (the weakly convex ridge regularizer); problem %s has its own regularizer: drop --wcrr-weights", p.Problem)
+	}
 	if p.Size < 0 || p.Size > 4096 {
 		return usagef("--size %d out of range: use 0 (default) or a size up to 4096", p.Size)
 	}

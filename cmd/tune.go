@@ -60,7 +60,7 @@ func runTuneLBFGS(env *Env, args []string) error {
 	memories := fs.IntSlice("memories", baselines.LBFGSMemories, "memories M to try (a tie goes to the smaller)")
 	fstarIters := fs.Int("fstar-iters", 2000, "iterations of --fstar-method estimating f* of the training functions; 0 ranks by the mean objective instead of the mean optimality")
 	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
-	cache := fs.String("cache", defaultCacheDir(), "cache directory for f*")
+	cache := fs.String("cache", defaultCacheDir(), cacheHelp)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
