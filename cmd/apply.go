@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -46,11 +47,17 @@ func runApply(env *Env, args []string) error {
 	tol := fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
 	guard := addSafeguardFlag(fs, false, "safeguard the learned steps with a gradient step of size τ: decrease (a bare --safeguard) replaces a step that raises f (monotone), bgd one that does worse than the gradient step (∇f → 0 whatever was learned; one more f per iteration); Algorithm 2 as published without it")
 	precision := fs.String("precision", "float64", "arithmetic of the learned optimizer's f and ∇f evaluations: float64, or float32 (deblurring with a separable blur or CT); the printed f and ‖∇f‖ are float64")
+	out := fs.String("out", "", "folder for the iterates of --save-at (refused if it holds results, unless --force)")
+	saveAt := fs.StringSlice("save-at", []string{"final"}, "with --out: iterations (or final) whose iterates are written as x_tNNNN.npy (N×H×W) and one PNG per function, with their PSNR and SSIM in saved.json")
+	force := fs.Bool("force", false, "replace the results already in --out")
 	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
 		return err
 	}
 	if *params == "" {
 		return usagef("--params is required")
+	}
+	if fs.Changed("save-at") && *out == "" {
+		return usagef("--save-at needs --out DIR")
 	}
 	prec, err := problem.ParsePrecision(*precision)
 	if err != nil {
@@ -83,7 +90,7 @@ func runApply(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sp, _, err := pf.evalSplit(held, "test")
+	sp, testRec, err := pf.evalSplit(held, "test")
 	if err != nil {
 		return err
 	}
@@ -130,6 +137,20 @@ func runApply(env *Env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	var saver *applySaver
+	if *out != "" {
+		lock, err := claimResultsDir(env, "--out", *out, *force)
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+		if saver, err = newApplySaver(*out, test, *saveAt); err != nil {
+			return err
+		}
+		for _, r := range testRec.Images {
+			saver.names = append(saver.names, r.Name)
+		}
+	}
 	vals := make([]float64, test.N)
 	grad := make([]float64, len(test.X0))
 	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", learned.Name(), test.N, prec)
@@ -162,12 +183,25 @@ func runApply(env *Env, args []string) error {
 	if _, err := row(0, test.X0); err != nil {
 		return err
 	}
+	if err := saver.save(0, test.X0, false); err != nil {
+		return err
+	}
 	steps := *iters
+	last, lastT := test.X0, 0
+	defer func() {
+		if err := saver.save(lastT, last, true); err == nil && saver != nil {
+			fmt.Fprintf(env.Stdout, "iterates saved in %s (saved.json lists them with their PSNR and SSIM)\n", *out)
+		}
+	}()
 	for t := 1; t <= *iters; t++ {
 		err := it.Next()
 		var g float64
 		if err == nil {
 			g, err = row(t, it.X())
+		}
+		if err == nil && saver != nil {
+			last, lastT = append(make([]float64, 0, len(last)), it.X()...), t
+			err = saver.save(t, last, false)
 		}
 		if errors.Is(err, baselines.ErrDiverged) {
 			// A diverging learned optimizer is a result, not a failure.
@@ -215,6 +249,8 @@ func runEval(env *Env, args []string) error {
 	cache := fs.String("cache", defaultCacheDir(), cacheHelp)
 	out := fs.String("out", "runs/eval", "output directory for curves.csv and curves.json (refused if it holds results, unless --force)")
 	force := fs.Bool("force", false, "replace the results a previous eval left in --out")
+	psnrAt := fs.IntSlice("psnr-at", []int{report.DefaultPSNRIter}, "iterations at which curves.json records every function's PSNR and SSIM against the ground truth (0 and the last are always recorded); report's table shows --psnr-iter's")
+	reconAt := fs.StringSlice("recon-at", []string{strconv.Itoa(report.DefaultPSNRIter), "final"}, "iterations (or final) at which the first test function's iterates are saved in OUT/recon/ (.npy, .png, PSNR, SSIM) with the ground truth, observation and a minimiser, for report's reconstruction figure; none: --recon-at ''")
 	set := fs.String("set", "test", "functions to evaluate on: test (held out), or train (the training functions: same images and noise as 'train' with the same --data, --seed and --n-train)")
 	shifts := fs.StringSlice("shift", nil, "also evaluate out of distribution, the learned parameters applied unchanged: sigma=S (blur width), noise=V, size=N (size-free parametrizations: ps, pc-k), images=phantoms|DATA (other images, resampled), or all ("+strings.Join(allShifts, ",")+"); curves in OUT/shift/, table in OUT/shift.md")
 	shiftAt := fs.IntSlice("shift-at", []int{10, 50, 100, 200}, "iterations reported in the --shift table")
@@ -354,7 +390,11 @@ func runEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	opts := eval.Options{Iters: *iters, Precision: prec, Progress: evalProgress(mt, ms, *iters, test.N)}
+	opts := eval.Options{Iters: *iters, Precision: prec, Progress: evalProgress(mt, ms, *iters, test.N), PSNRAt: append([]int{0, *iters}, *psnrAt...)}
+	recon, err := evalRecon(&opts, test, testRec, *reconAt)
+	if err != nil {
+		return err
+	}
 	if pf.deviceOps != nil {
 		// The classical methods' (and the safeguards') f and ∇f on the
 		// device, one round trip per evaluation.
@@ -375,6 +415,11 @@ func runEval(env *Env, args []string) error {
 	}
 	if err := writeCurves(*out, curves, prov); err != nil {
 		return err
+	}
+	if recon != nil {
+		if err := recon.write(filepath.Join(*out, "recon"), *fstarMethod, min(*fstarIters, 1000)); err != nil {
+			return err
+		}
 	}
 	printSummary(env, curves, []float64{1e-4, 1e-6})
 	fmt.Fprintf(env.Stdout, "curves written to %s\n", *out)

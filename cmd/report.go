@@ -3,6 +3,7 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -37,7 +38,7 @@ func runReport(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--curves: %v", err)
 	}
-	curves, err := eval.ReadJSON(f)
+	curves, prov, err := eval.ReadJSONWith(f)
 	f.Close()
 	if err != nil {
 		return usagef("--curves %s: %v", *curvesPath, err)
@@ -57,6 +58,12 @@ func runReport(env *Env, args []string) error {
 		Notes: []string{fmt.Sprintf("Curves from %s.", *curvesPath)}}
 	if set := curves[0].Setting; set != nil {
 		rep.Notes = append(rep.Notes, "Functions: "+settingString(set)+".")
+	}
+	if prov != nil {
+		rep.Notes = append(rep.Notes, "Provenance of the curves: "+strings.Join(prov.Lines(), "; ")+".")
+	}
+	if err := reportRecon(rep, filepath.Join(filepath.Dir(*curvesPath), "recon"), *psnrIter); err != nil {
+		return usagef("--curves %s: reconstructions: %v", *curvesPath, err)
 	}
 	for _, dir := range *params {
 		l, man, err := greedy.Load(dir)

@@ -39,6 +39,9 @@ type Curve struct {
 	// PSNR[t][k] is the PSNR (peak 1) of x_k^t against the ground truth, at
 	// the iterations Options.PSNRAt (empty when the objective has no truth).
 	PSNR map[int][]float64
+	// SSIM[t][k] is the structural similarity of x_k^t against the ground
+	// truth (SSIM), at the same iterations as PSNR.
+	SSIM map[int][]float64
 	// DivergedAt is the iteration k > 0 at which the method diverged (0 if
 	// it did not): an iterate, value or gradient left the finite numbers,
 	// or the mean optimality exceeded Options.DivergeAbove. The curve then
@@ -79,9 +82,15 @@ func (c *Curve) Status() string {
 type Options struct {
 	// Iters is the number T of iterations of every method; 0 means 100.
 	Iters int
-	// PSNRAt lists the iterations at which to record PSNR; nil means {0, T}.
-	// Iterations outside 0…T are ignored.
+	// PSNRAt lists the iterations at which to record PSNR and SSIM; nil
+	// means {0, T}. Iterations outside 0…T are ignored.
 	PSNRAt []int
+	// Snapshot, if set, is called with a copy of the first function's
+	// iterate x_0^t at the iterations SnapshotAt (and at the last one
+	// recorded when SnapshotAt holds a negative number: "final"), for
+	// reconstructions.
+	Snapshot   func(method string, t int, x []float64)
+	SnapshotAt []int
 	// Tol lists the optimality tolerances that Summaries reports; nil means
 	// DefaultTolerances.
 	Tol []float64
@@ -179,7 +188,7 @@ func Run(o *problem.Objective, fstar []float64, methods []baselines.Method, opt 
 		if limit <= 0 {
 			limit = DefaultDivergeAbove
 		}
-		c, err := runOne(o, mo, fstar, m, T, psnrAt, limit, opt.Progress)
+		c, err := runOne(o, mo, fstar, m, T, psnrAt, limit, opt.Progress, snapshots(opt, o.ImageLen()))
 		if err != nil {
 			return curves, err
 		}
@@ -209,7 +218,7 @@ type acceptor interface{ Acceptance() []float64 }
 
 // runOne runs method m on mo (o in the evaluations' precision) and records
 // its iterates on o.
-func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int)) (*Curve, error) {
+func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int), snap *snapshotter) (*Curve, error) {
 	name := m.Name()
 	it, err := m.Start(mo)
 	if err != nil {
@@ -236,11 +245,12 @@ func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int
 		},
 	}
 	if psnrAt != nil {
-		r.c.PSNR = map[int][]float64{}
+		r.c.PSNR, r.c.SSIM = map[int][]float64{}, map[int][]float64{}
 	}
 	if err := r.record(0, 0, it.X()); err != nil {
 		return nil, fmt.Errorf("eval: %s: %w", name, err)
 	}
+	snap.take(name, 0, it.X())
 	if progress != nil {
 		progress(name, 0)
 	}
@@ -266,10 +276,12 @@ func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int
 			break
 		}
 		r.c.Steps += o.N
+		snap.take(name, t, it.X())
 		if progress != nil {
 			progress(name, t)
 		}
 	}
+	snap.final(name)
 	if counts {
 		r.c.Rejected = rej.Rejected()
 	}
@@ -312,6 +324,7 @@ func (r *recorder) drop() {
 	c.Iter, c.Seconds, c.F, c.GradNorm, c.Optimality = c.Iter[:n], c.Seconds[:n], c.F[:n], c.GradNorm[:n], c.Optimality[:n]
 	c.Mean, c.Min, c.Max = c.Mean[:n], c.Min[:n], c.Max[:n]
 	delete(c.PSNR, t)
+	delete(c.SSIM, t)
 }
 
 func (r *recorder) record(t int, seconds float64, x []float64) error {
@@ -356,8 +369,60 @@ func (r *recorder) record(t int, seconds float64, x []float64) error {
 			p[k] = PSNR(x[k*hw:(k+1)*hw], o.Truth[k*hw:(k+1)*hw])
 		}
 		c.PSNR[t] = p
+		s := make([]float64, o.N)
+		for k := range s {
+			s[k] = SSIM(x[k*hw:(k+1)*hw], o.Truth[k*hw:(k+1)*hw], o.H, o.W)
+		}
+		c.SSIM[t] = s
 	}
 	return nil
+}
+
+// snapshotter hands the first function's iterates to Options.Snapshot.
+type snapshotter struct {
+	fn       func(method string, t int, x []float64)
+	at       map[int]bool
+	wantLast bool
+	hw       int
+	last     []float64
+	lastIter int
+}
+
+func snapshots(opt Options, hw int) *snapshotter {
+	if opt.Snapshot == nil {
+		return nil
+	}
+	s := &snapshotter{fn: opt.Snapshot, at: map[int]bool{}, hw: hw}
+	for _, t := range opt.SnapshotAt {
+		if t < 0 {
+			s.wantLast = true
+		} else {
+			s.at[t] = true
+		}
+	}
+	return s
+}
+
+func (s *snapshotter) take(method string, t int, x []float64) {
+	if s == nil {
+		return
+	}
+	if s.at[t] {
+		s.fn(method, t, append([]float64(nil), x[:s.hw]...))
+	}
+	if s.wantLast {
+		s.last, s.lastIter = append(s.last[:0], x[:s.hw]...), t
+	}
+}
+
+// final hands over the last finite iterate taken, unless it was handed over.
+func (s *snapshotter) final(method string) {
+	if s != nil && s.wantLast && s.last != nil && !s.at[s.lastIter] {
+		s.fn(method, s.lastIter, s.last)
+	}
+	if s != nil {
+		s.last = nil
+	}
 }
 
 // ItersTo returns the first recorded iteration whose mean optimality is at

@@ -210,6 +210,7 @@ type curveJSON struct {
 	Min        []jsonFloat         `json:"min"`
 	Max        []jsonFloat         `json:"max"`
 	PSNR       map[int][]jsonFloat `json:"psnr,omitempty"`
+	SSIM       map[int][]jsonFloat `json:"ssim,omitempty"`
 	DivergedAt int                 `json:"diverged_at,omitempty"`
 	Status     string              `json:"status,omitempty"`
 	Rejected   int                 `json:"safeguard_rejected,omitempty"`
@@ -250,6 +251,12 @@ func WriteJSONWith(w io.Writer, curves []*Curve, prov *provenance.Record) error 
 			cj.PSNR = map[int][]jsonFloat{}
 			for t, p := range c.PSNR {
 				cj.PSNR[t] = toJSON(p)
+			}
+		}
+		if c.SSIM != nil {
+			cj.SSIM = map[int][]jsonFloat{}
+			for t, p := range c.SSIM {
+				cj.SSIM[t] = toJSON(p)
 			}
 		}
 		file.Curves = append(file.Curves, cj)
@@ -306,6 +313,12 @@ func (file *fileJSON) curves() ([]*Curve, error) {
 			c.PSNR = map[int][]float64{}
 			for t, p := range cj.PSNR {
 				c.PSNR[t] = fromJSON(p)
+			}
+		}
+		if cj.SSIM != nil {
+			c.SSIM = map[int][]float64{}
+			for t, p := range cj.SSIM {
+				c.SSIM[t] = fromJSON(p)
 			}
 		}
 		if err := c.check(); err != nil {

@@ -6,14 +6,12 @@ import (
 	"image/color"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/eval"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -21,8 +19,8 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// palette holds distinguishable line colours (Tableau 10): MethodStyle's
-// colours for methods it does not know.
+// palette holds distinguishable line colours (Tableau 10), for the lines of
+// the learned scalars.
 var palette = []color.RGBA{
 	{0x1f, 0x77, 0xb4, 0xff}, {0xd6, 0x27, 0x28, 0xff}, {0x2c, 0xa0, 0x2c, 0xff},
 	{0xff, 0x7f, 0x0e, 0xff}, {0x94, 0x67, 0xbd, 0xff}, {0x8c, 0x56, 0x4b, 0xff},
@@ -84,17 +82,23 @@ func legendLabel(c *eval.Curve) string {
 	return l
 }
 
+// optimalityTitle heads the optimality figures; belowNote explains the
+// mark of a curve with optimality ≤ 0.
+const (
+	optimalityTitle = "Function optimality over the test set\nmean (line), min–max (band)"
+	belowNote       = "† optimality ≤ 0 (below the estimate of f*), drawn at the bottom edge"
+)
+
 // optimalityPlot draws the mean optimality of every curve with its min–max
 // band against iterations or seconds, each method in its MethodStyle; a
 // method that diverged ends with a cross, and one with optimality ≤ 0
 // (below the estimate of f*) is marked † and explained under the title.
 func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure, error) {
 	p := plot.New()
-	leg := plot.NewLegend()
-	p.Title.Text = "Function optimality over the test set\nmean (line), min–max (band)"
+	f := &figure{p: p, title: optimalityTitle}
 	for _, c := range curves {
 		if belowFStar(c) >= 0 {
-			p.Title.Text += "\n† optimality ≤ 0 (below the estimate of f*), drawn at the bottom edge"
+			f.title += "\n" + belowNote
 			break
 		}
 	}
@@ -113,6 +117,7 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 	}
 	yMax := 1.0
 	xMax := 0.0
+	var lines []plot.Plotter
 	for _, c := range curves {
 		n := len(c.Iter)
 		mean := make(plotter.XYs, n)
@@ -149,7 +154,9 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 		line.Color = st.Color
 		line.Width = st.Width
 		line.Dashes = st.Dashes
-		p.Add(poly, line)
+		// The bands first, then the lines over all bands.
+		p.Add(poly)
+		lines = append(lines, line)
 		thumbs := []plot.Thumbnailer{line}
 		if c.Diverged() && n > 0 {
 			end, err := plotter.NewScatter(mean[n-1:])
@@ -157,53 +164,80 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 				return nil, err
 			}
 			end.GlyphStyle = draw.GlyphStyle{Color: st.Color, Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
-			p.Add(end)
+			lines = append(lines, end)
 			thumbs = append(thumbs, end)
 		}
-		leg.Add(legendLabel(c), thumbs...)
+		f.add(legendLabel(c), thumbs...)
 	}
+	p.Add(lines...)
 	// Diverging runs leave through the top of the axis instead of
 	// squeezing the others.
 	p.Y.Min, p.Y.Max = floor, math.Min(yMax*1.5, axisTop)
 	p.X.Min, p.X.Max = 0, math.Max(xMax, 1e-9)
-	p.Title.TextStyle.Font.Size = vg.Points(12)
-	return &figure{p, leg}, nil
+	return f, nil
 }
 
 // axisTop is the highest optimality shown on the axis.
 const axisTop = 100
 
-// figure is a plot with its legend, drawn to the right of the plot.
-type figure struct {
-	p      *plot.Plot
-	legend plot.Legend
-}
-
-// decadeTicks labels the powers of ten of a log axis ("1e-6"), every
-// second or third one when the axis spans many decades, with unlabelled
-// ticks at the other decades.
+// decadeTicks labels every power of ten of a log axis ("1e-6", "1",
+// "1e2"). On an axis of at most four decades it adds unlabelled ticks at
+// 2…9 times the powers of ten, and labels 2 and 5 times them when fewer
+// than three powers of ten fall on it.
 type decadeTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (decadeTicks) Ticks(min, max float64) []plot.Tick {
+	if !(min > 0) || !(max > min) {
+		return nil
+	}
 	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
-	step := 1 + (hi-lo)/10
+	in := func(v float64) bool { return v >= min*(1-1e-9) && v <= max*(1+1e-9) }
+	decades := 0
+	for e := lo; e <= hi; e++ {
+		if in(math.Pow(10, float64(e))) {
+			decades++
+		}
+	}
+	minor := hi-lo <= 4
 	var ticks []plot.Tick
 	for e := lo; e <= hi; e++ {
-		v := math.Pow(10, float64(e))
-		if v < min*(1-1e-9) || v > max*(1+1e-9) {
+		p := math.Pow(10, float64(e))
+		if in(p) {
+			ticks = append(ticks, plot.Tick{Value: p, Label: decadeLabel(e)})
+		}
+		if !minor {
 			continue
 		}
-		t := plot.Tick{Value: v}
-		if e%step == 0 {
-			t.Label = "1e" + strconv.Itoa(e)
-			if e == 0 {
-				t.Label = "1"
+		for m := 2; m <= 9; m++ {
+			v := float64(m) * p
+			if !in(v) {
+				continue
 			}
+			t := plot.Tick{Value: v}
+			if decades < 3 && (m == 2 || m == 5) {
+				t.Label = mantissaLabel(m, e)
+			}
+			ticks = append(ticks, t)
 		}
-		ticks = append(ticks, t)
 	}
 	return ticks
+}
+
+// decadeLabel writes 10^e as "1e-6", "1", "1e2".
+func decadeLabel(e int) string {
+	if e == 0 {
+		return "1"
+	}
+	return "1e" + strconv.Itoa(e)
+}
+
+// mantissaLabel writes m·10^e as "0.2", "5", "20" near 1 and "2e-6" else.
+func mantissaLabel(m, e int) string {
+	if e >= -2 && e <= 2 {
+		return strconv.FormatFloat(float64(m)*math.Pow(10, float64(e)), 'f', max(0, -e), 64)
+	}
+	return strconv.Itoa(m) + "e" + strconv.Itoa(e)
 }
 
 // niceTicks labels about five round values (steps of 1, 2 or 5 times a
@@ -267,9 +301,8 @@ func premultiplied(c color.RGBA) color.RGBA {
 // scalarPlot draws α_t and β_t against t with the heavy-ball references.
 func scalarPlot(s *ScalarSeries) (*figure, error) {
 	p := plot.New()
-	leg := plot.NewLegend()
+	f := &figure{p: p, title: "Learned scalars of " + s.Method}
 	p.X.Tick.Marker = integerTicks{}
-	p.Title.Text = "Learned scalars of " + s.Method
 	p.X.Label.Text = "step t"
 	p.Y.Label.Text = "value"
 	p.Add(plotter.NewGrid())
@@ -301,7 +334,7 @@ func scalarPlot(s *ScalarSeries) (*figure, error) {
 			l.Width = vg.Points(2)
 			sc.Radius = vg.Points(2)
 			p.Add(l, sc)
-			leg.Add(ser.name, l, sc)
+			f.add(ser.name, l, sc)
 		}
 		if ser.ref > 0 && len(ser.v) > 0 {
 			ref, err := plotter.NewLine(plotter.XYs{{X: 0, Y: ser.ref}, {X: float64(max(n-1, 1)), Y: ser.ref}})
@@ -312,37 +345,30 @@ func scalarPlot(s *ScalarSeries) (*figure, error) {
 			ref.Dashes = []vg.Length{vg.Points(6), vg.Points(3)}
 			ref.Width = vg.Points(1.2)
 			p.Add(ref)
-			leg.Add(fmt.Sprintf("heavy ball %s* = %.4g", ser.symbol, ser.ref), ref)
+			f.add(fmt.Sprintf("heavy ball %s* = %.4g", ser.symbol, ser.ref), ref)
 		}
 	}
 	p.Y.Min = math.Min(p.Y.Min, 0)
-	return &figure{p, leg}, nil
+	return f, nil
 }
 
-// savePlot writes f as name.png and name.svg (w×h centimetres), the plot
-// on the left and the legend on the right.
+// pngDPI is the resolution of the figures' PNGs: twice the 120 dpi of
+// earlier versions (a 16 cm wide figure is 1512 pixels wide).
+const pngDPI = 240
+
+// savePlot writes f as name.png and name.svg, on a canvas of at least w×h
+// centimetres (figure.layout): the title on top, the plot, the legend to its
+// right or below it.
 func savePlot(f *figure, dir, name string, w, h float64) error {
-	width, height := vg.Length(w)*vg.Centimeter, vg.Length(h)*vg.Centimeter
-	for _, ext := range []string{".png", ".svg"} {
-		path := filepath.Join(dir, name+ext)
-		var c vg.CanvasWriterTo
-		if ext == ".png" {
-			c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(120), vgimg.UseBackgroundColor(color.White))}
-		} else {
-			c = vgsvg.New(width, height)
-		}
-		dc := draw.New(c)
-		f.legend.TextStyle.Font.Size = vg.Points(10)
-		f.legend.Top, f.legend.Left = true, true
-		lw := f.legend.Rectangle(dc).Size().X + vg.Centimeter/2
-		f.p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
-		top := f.p.Title.TextStyle.Height(f.p.Title.Text) + vg.Centimeter/2
-		f.legend.Draw(draw.Crop(dc, width-lw+vg.Centimeter/4, 0, 0, -top))
-		if err := writeFile(path, func(wr io.Writer) error { _, err := c.WriteTo(wr); return err }); err != nil {
-			return err
-		}
+	l := f.layout(vg.Length(w)*vg.Centimeter, vg.Length(h)*vg.Centimeter)
+	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(l.width, l.height), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))}
+	f.draw(draw.New(png), l)
+	if err := writeFile(filepath.Join(dir, name+".png"), func(wr io.Writer) error { _, err := png.WriteTo(wr); return err }); err != nil {
+		return err
 	}
-	return nil
+	svg := vgsvg.New(l.width, l.height)
+	f.draw(draw.New(svg), l)
+	return writeFile(filepath.Join(dir, name+".svg"), func(wr io.Writer) error { return writeSVG(wr, svg) })
 }
 
 // gridColumns is the largest number of panels in one row of a grid.
@@ -357,35 +383,79 @@ type rendered struct {
 	caption   string
 	barLabels []string
 	barWidth  int
+	// framed is the width in pixels of the image's left part that is the
+	// panel proper, drawn with a thin grey frame (0: all of it).
+	framed int
+}
+
+// Grid figures: tiles of gridTile×(gridTile+gridCaption) inches, drawn at
+// pngDPI (earlier versions: 110 dpi), labels of gridLabelSize and a title of
+// gridTitleSize.
+const (
+	gridTile    = 1.9
+	gridCaption = 0.35
+)
+
+var (
+	gridLabelSize = vg.Points(9)
+	gridTitleSize = vg.Points(11)
+	gridPad       = 2 * vg.Millimeter
+)
+
+// gridPlot is one panel of a grid with the extent of its content in data
+// units: the image (and its colour bar's labels) from (0, 0) to (w, h).
+type gridPlot struct {
+	p    *plot.Plot
+	w, h float64
 }
 
 // saveGrid draws panels in a grid of cols columns (0: up to gridColumns),
 // each turned into an image by render, under an optional title, and
-// writes it as a PNG.
+// writes it as a PNG at path and as an SVG beside it. Titles and labels are
+// wrapped to their width and images keep their aspect ratio.
 func saveGrid(path, title string, panels []Panel, cols int, render func(Panel) rendered) error {
 	if cols <= 0 {
 		cols = gridColumns
 	}
 	cols = min(len(panels), cols)
 	rows := (len(panels) + cols - 1) / cols
-	plots := make([][]*plot.Plot, rows)
+	width := vg.Length(gridTile*float64(cols)) * vg.Inch
+	labelW := vg.Length(gridTile)*vg.Inch - gridPad
+	plots := make([][]*gridPlot, rows)
 	for r := range plots {
-		plots[r] = make([]*plot.Plot, cols)
+		plots[r] = make([]*gridPlot, cols)
 	}
 	for i, pn := range panels {
 		rd := render(pn)
 		p := plot.New()
-		p.Title.Text = pn.Label
+		label := pn.Label
 		if rd.caption != "" {
-			p.Title.Text += "\n" + rd.caption
+			label += "\n" + rd.caption
 		}
-		p.Title.TextStyle.Font.Size = vg.Points(9)
+		p.Title.TextStyle.Font.Size = gridLabelSize
+		var lines []string
+		for _, l := range strings.Split(label, "\n") {
+			lines = append(lines, wrap(p.Title.TextStyle, l, labelW)...)
+		}
+		p.Title.Text = strings.Join(lines, "\n")
 		p.HideAxes()
 		p.X.Padding, p.Y.Padding = 0, 0
 		b := rd.img.Bounds()
 		scale := float64(pn.H) / float64(b.Dy()) // data units per pixel
 		wd := float64(b.Dx()) * scale
 		p.Add(plotter.NewImage(rd.img, 0, 0, wd, float64(pn.H)))
+		// A frame shows where an image with white borders ends.
+		fw := wd
+		if rd.framed > 0 {
+			fw = float64(rd.framed) * scale
+		}
+		frame, err := plotter.NewLine(plotter.XYs{{X: 0, Y: 0}, {X: fw, Y: 0}, {X: fw, Y: float64(pn.H)}, {X: 0, Y: float64(pn.H)}, {X: 0, Y: 0}})
+		if err != nil {
+			return fmt.Errorf("report: frame of %q: %w", pn.Label, err)
+		}
+		frame.Color, frame.Width = color.Gray{Y: 0xa0}, vg.Points(0.5)
+		p.Add(frame)
+		gp := &gridPlot{p: p, w: wd, h: float64(pn.H)}
 		if n := len(rd.barLabels); n > 0 {
 			xy := make(plotter.XYs, n)
 			for k := range xy {
@@ -401,51 +471,77 @@ func saveGrid(path, title string, panels []Panel, cols int, render func(Panel) r
 			}
 			lb.Offset = vg.Point{X: vg.Points(2)}
 			p.Add(lb)
-			p.X.Max = wd * 1.3 // room for the labels
+			gp.w = wd * 1.3 // room for the labels
 		}
-		plots[i/cols][i%cols] = p
+		plots[i/cols][i%cols] = gp
 	}
-	const side = 1.9 // inches per tile
-	top := vg.Length(0)
+	var titles []textLine
 	if title != "" {
-		top = 0.4 * vg.Inch
+		sty := textStyle(gridTitleSize)
+		sty.XAlign, sty.YAlign = draw.XCenter, draw.YTop
+		for _, l := range wrap(sty, title, width-2*margin) {
+			titles = append(titles, textLine{l, sty})
+		}
 	}
-	c := vgimg.NewWith(vgimg.UseWH(vg.Length(side*float64(cols))*vg.Inch, vg.Length((side+0.35)*float64(rows))*vg.Inch+top),
-		vgimg.UseDPI(110), vgimg.UseBackgroundColor(color.White))
-	dc := draw.New(c)
-	if title != "" {
-		ts := draw.TextStyle{Color: color.Black, Font: font.From(plot.DefaultFont, vg.Points(11)),
-			XAlign: draw.XCenter, YAlign: draw.YTop, Handler: plot.DefaultTextHandler}
-		dc.FillText(ts, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: dc.Max.Y - vg.Points(6)}, title)
+	top := linesHeight(titles)
+	height := vg.Length((gridTile+gridCaption)*float64(rows))*vg.Inch + top
+	drawGrid := func(dc draw.Canvas) {
+		dc.SetColor(color.White)
+		dc.Fill(dc.Rectangle.Path())
+		y := dc.Max.Y - margin/2
+		for _, t := range titles {
+			dc.FillText(t.sty, vg.Point{X: (dc.Min.X + dc.Max.X) / 2, Y: y}, t.text)
+			y -= lineHeight(t.sty)
+		}
 		dc = draw.Crop(dc, 0, 0, 0, -top)
-	}
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 2, PadY: vg.Millimeter * 2,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align(plots, tiles, dc)
-	for r := range plots {
-		for k, p := range plots[r] {
-			if p != nil {
-				p.Draw(canvases[r][k])
+		all := make([][]*plot.Plot, rows)
+		for r := range plots {
+			all[r] = make([]*plot.Plot, cols)
+			for k, gp := range plots[r] {
+				if gp != nil {
+					gp.p.X.Min, gp.p.X.Max, gp.p.Y.Min, gp.p.Y.Max = 0, gp.w, 0, gp.h
+					all[r][k] = gp.p
+				}
+			}
+		}
+		tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: gridPad, PadY: gridPad,
+			PadTop: gridPad, PadBottom: gridPad, PadLeft: gridPad, PadRight: gridPad}
+		canvases := plot.Align(all, tiles, dc)
+		for r := range plots {
+			for k, gp := range plots[r] {
+				if gp == nil {
+					continue
+				}
+				// Equal scales in x and y: widen the range that the data
+				// area has room to spare for, centring the image
+				// horizontally and keeping it under its label.
+				da := gp.p.DataCanvas(canvases[r][k])
+				dw, dh := float64(da.Max.X-da.Min.X), float64(da.Max.Y-da.Min.Y)
+				if dw > 0 && dh > 0 {
+					if dw/dh > gp.w/gp.h {
+						extra := gp.h*dw/dh - gp.w
+						gp.p.X.Min, gp.p.X.Max = -extra/2, gp.w+extra/2
+					} else {
+						gp.p.Y.Min = gp.h - gp.w*dh/dw
+					}
+				}
+				gp.p.Draw(canvases[r][k])
 			}
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
+	png := vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(pngDPI), vgimg.UseBackgroundColor(color.White))}
+	drawGrid(draw.New(png))
+	if err := writeFile(path, func(w io.Writer) error { _, err := png.WriteTo(w); return err }); err != nil {
+		return err
 	}
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("report: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("report: writing %s: %w", path, err)
-	}
-	return nil
+	svg := vgsvg.New(width, height)
+	drawGrid(draw.New(svg))
+	return writeFile(strings.TrimSuffix(path, ".png")+".svg", func(w io.Writer) error { return writeSVG(w, svg) })
 }
 
 // upscale is the factor by which panels are enlarged (nearest neighbour)
 // before drawing, so that the renderer's interpolation does not blur pixels.
-func upscale(h, w int) int { return max(1, 160/max(h, w, 1)) }
+func upscale(h, w int) int { return max(1, 420/max(h, w, 1)) }
 
 // greyPanel renders values clipped to [0, 1] in grey.
 func greyPanel(p Panel) rendered {
@@ -489,7 +585,7 @@ func kernelPanel(p Panel) rendered {
 		}
 	}
 	s := kernelScale(p)
-	return rendered{img: out, caption: caption, barWidth: bar,
+	return rendered{img: out, caption: caption, barWidth: bar, framed: k.Dx(),
 		barLabels: []string{"+" + strconv.FormatFloat(s, 'g', 2, 64), "0", "−" + strconv.FormatFloat(s, 'g', 2, 64)}}
 }
 

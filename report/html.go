@@ -103,8 +103,8 @@ iteration {{.PSNRIter}}. Curves: <a href="curves.csv">curves.csv</a>, <a href="c
 <h2>Function optimality</h2>
 <figure><img src="optimality_iter.png" alt="function optimality against iteration">
 <figcaption>Mean function optimality (line) and its minimum and maximum over the test set (band) against iteration,
-log scale. Each method has one colour and line style in every figure and table (learned optimizers solid, baselines dashed,
-safeguarded ones dotted in the colour of the optimizer they guard).
+log scale. Each method has one colour and line pattern in every figure and table, and no two methods share either
+(learned optimizers thick, baselines thin), except that a safeguarded optimizer is dotted in the colour of the one it guards.
 <a href="optimality_iter.svg">SVG</a></figcaption></figure>
 {{range .Figure}}<p>{{.}}</p>
 {{end}}
@@ -119,11 +119,13 @@ heavy-ball values (dashed). <a href="scalars.svg">SVG</a>, <a href="scalars.csv"
 <h2>Learned kernels</h2>
 <figure><img src="kernels.png" alt="centre crops of learned kernels">
 <figcaption>Centre crops of learned kernels (origin in the middle). Blue is negative, red positive; each panel has its own
-colour bar, scaled to the largest magnitude away from its centre, so the centre pixel may saturate (its value is printed).</figcaption></figure>
+colour bar, scaled to the largest magnitude away from its centre, so the centre pixel may saturate (its value is printed).
+<a href="kernels.svg">SVG</a></figcaption></figure>
 {{end}}{{if .Recons}}
 <h2>Reconstructions</h2>
 <figure><img src="reconstructions.png" alt="reconstructions">
-<figcaption>{{if .ReconOf}}Reconstructions of {{.ReconOf}}: {{end}}the ground truth beside the methods' iterates, values clipped to [0, 1].</figcaption></figure>
+<figcaption>{{if .ReconOf}}Reconstructions of {{.ReconOf}}: {{end}}the ground truth beside the methods' iterates, values clipped to [0, 1].
+<a href="reconstructions.svg">SVG</a></figcaption></figure>
 {{end}}
 </body>
 </html>

@@ -34,40 +34,115 @@ func (s Style) DashCSS() string {
 	return "dashed"
 }
 
-// methodColors fixes the colours of the methods the tool knows (Tableau 10).
-var methodColors = map[string]color.RGBA{
-	"greedy m-ps":   {0x1f, 0x77, 0xb4, 0xff}, // blue
-	"greedy m-pc":   {0xd6, 0x27, 0x28, 0xff}, // red
-	"lbfgs":         {0x2c, 0xa0, 0x2c, 0xff}, // green
-	"unrolled m-pc": {0xff, 0x7f, 0x0e, 0xff}, // orange
-	"nag":           {0x94, 0x67, 0xbd, 0xff}, // purple
-	"heavy-ball":    {0x8c, 0x56, 0x4b, 0xff}, // brown
-	"greedy m-pp":   {0xe3, 0x77, 0xc2, 0xff}, // pink
-	"gd":            {0x7f, 0x7f, 0x7f, 0xff}, // grey
-	"pgd":           {0xbc, 0xbd, 0x22, 0xff}, // olive
-	"banert":        {0x17, 0xbe, 0xcf, 0xff}, // cyan
-}
-
-// variantColors fixes the colours of the stronger classical baselines that
-// vary a method above (package baselines): a shade of the colour of the
-// method they vary, drawn with long dashes (variantDashes). BB varies no
-// method above and has a colour of its own (dark goldenrod).
-var variantColors = map[string]color.RGBA{
-	"silver":      shade(methodColors["gd"], -0.5),  // dark grey: GD with the silver step sizes
-	"nag-restart": shade(methodColors["nag"], -0.4), // dark purple: NAG with adaptive restart
-	"bb":          {0xb8, 0x86, 0x0b, 0xff},         // dark goldenrod
-}
-
-// Line patterns of the baselines: baselineDashes for the methods of
-// methodColors and BB, variantDashes (long dashes) for a variant of one of
-// them (silver, nag-restart, lbfgs(m=M), bb(m=M), pgd(δ=…) keeps
-// baselineDashes), altVariantDashes (long–short) for a second variant of the
-// same method (nag-restart(function)).
+// Line widths: learned optimizers thick, baselines thin.
 var (
-	baselineDashes   = []vg.Length{vg.Points(5), vg.Points(2.5)}
-	variantDashes    = []vg.Length{vg.Points(9), vg.Points(2.5)}
-	altVariantDashes = []vg.Length{vg.Points(9), vg.Points(2.5), vg.Points(3), vg.Points(2.5)}
+	learnedWidth  = vg.Points(2.5)
+	baselineWidth = vg.Points(1.5)
 )
+
+// dashes builds a dash pattern from lengths in points (on, off, on, off, …).
+func dashes(pts ...float64) []vg.Length {
+	out := make([]vg.Length, len(pts))
+	for i, p := range pts {
+		out[i] = vg.Points(p)
+	}
+	return out
+}
+
+// The line patterns. Each method the tool knows has a pattern of its own:
+// the sequence of its strokes (dot ·, short –, medium —, long ——) differs
+// between any two of them, so that two methods differ in line as well as
+// in colour and a figure reads in grey print. Learned optimizers have long
+// strokes (or none: greedy M-PC is solid), baselines shorter ones.
+var (
+	// Learned optimizers (thick).
+	patLong         = dashes(12, 3)                 // —— greedy M-PS
+	patLongShort    = dashes(12, 3, 3, 3)           // —— – unrolled M-PC
+	patLongDotDot   = dashes(12, 3, 1.5, 3, 1.5, 3) // —— · · Banert
+	patLongShortTwo = dashes(12, 3, 3, 3, 3, 3)     // —— – – greedy M-PP
+	patSafeguard    = dashes(1.5, 2)                // · · · a safeguarded learned optimizer
+	patSafeguardBGD = dashes(1.5, 2, 6, 2)          // · — under the BGD rule
+	// Baselines (thin).
+	patMedium        = dashes(6, 3)                         // — GD
+	patMediumDotDot  = dashes(6, 3, 1.5, 3, 1.5, 3)         // — · · silver
+	patLongMedium    = dashes(12, 3, 6, 3)                  // —— — heavy ball
+	patShort         = dashes(3.5, 2.5)                     // – NAG
+	patShortDot      = dashes(3.5, 2.5, 1.5, 2.5)           // – · NAG with restart
+	patShortDotDot   = dashes(3.5, 2.5, 1.5, 2.5, 1.5, 2.5) // – · · its function scheme
+	patLongDot       = dashes(12, 3, 1.5, 3)                // —— · L-BFGS
+	patLongLongDot   = dashes(12, 3, 12, 3, 1.5, 3)         // —— —— · L-BFGS with another memory
+	patMediumShort   = dashes(6, 3, 3, 3)                   // — – PGD
+	patMediumShort2  = dashes(6, 3, 3, 3, 3, 3)             // — – – PGD with another δ
+	patLongShortDot  = dashes(12, 3, 3, 3, 1.5, 3)          // —— – · BB
+	patLongShortDot2 = dashes(12, 3, 3, 3, 1.5, 3, 1.5, 3)  // —— – · · BB with another memory
+)
+
+// fallbackDashes are the patterns of baselines MethodStyle does not know,
+// chosen by a hash of the name: none of them is a known method's.
+var fallbackDashes = [][]vg.Length{
+	dashes(6, 3, 6, 3, 1.5, 3),           // — — ·
+	dashes(6, 3, 3.5, 3, 1.5, 3),         // — – ·
+	dashes(3.5, 2.5, 3.5, 2.5, 1.5, 2.5), // – – ·
+	dashes(12, 3, 12, 3, 3, 3),           // —— —— –
+}
+
+// hexColor parses "rrggbb".
+func hexColor(s string) color.RGBA {
+	v, err := strconv.ParseUint(s, 16, 32)
+	if err != nil || len(s) != 6 {
+		panic("report: bad colour " + s)
+	}
+	return color.RGBA{uint8(v >> 16), uint8(v >> 8), uint8(v), 0xff}
+}
+
+// knownStyle is the colour and pattern of a method MethodStyle knows.
+type knownStyle struct {
+	color  color.RGBA
+	dashes []vg.Length
+}
+
+// knownStyles fixes the colours and lines of the methods the tool knows.
+// The colours are Tableau 10's where they stay apart and others where two
+// of them looked alike: any two differ by a CIEDE2000 colour difference of
+// at least 20 (TestMethodStylesDiffer), and any two lines by their pattern.
+var knownStyles = map[string]knownStyle{
+	"greedy m-ps":   {hexColor("1f77b4"), patLong},         // blue
+	"greedy m-pc":   {hexColor("d62728"), nil},             // red, solid
+	"unrolled m-pc": {hexColor("ff7f0e"), patLongShort},    // orange
+	"banert":        {hexColor("17becf"), patLongDotDot},   // cyan
+	"greedy m-pp":   {hexColor("f781bf"), patLongShortTwo}, // pink
+	"gd":            {hexColor("7f7f7f"), patMedium},       // grey
+	"silver":        {hexColor("1a1a1a"), patMediumDotDot}, // near-black: GD with the silver step sizes
+	"heavy-ball":    {hexColor("8c6d31"), patLongMedium},   // bronze
+	"nag":           {hexColor("9467bd"), patShort},        // purple
+	"nag-restart":   {hexColor("1a237e"), patShortDot},     // navy: NAG with adaptive restart
+	"lbfgs":         {hexColor("2ca02c"), patLongDot},      // green
+	"pgd":           {hexColor("bcbd22"), patMediumShort},  // olive
+	"bb":            {hexColor("00766c"), patLongShortDot}, // teal
+}
+
+// aliases are other spellings of known methods.
+var aliases = map[string]string{
+	"nag-restart(gradient)": "nag-restart",
+	"nag-restart:gradient":  "nag-restart",
+	"lbfgs(m=10)":           "lbfgs",
+	"lbfgs:m=10":            "lbfgs",
+	"bb(m=10)":              "bb",
+	"bb:m=10":               "bb",
+}
+
+// fallbackColors are the colours of methods MethodStyle does not know,
+// chosen by a hash of the name: none of them is a known method's.
+var fallbackColors = []color.RGBA{
+	hexColor("e7298a"), // magenta
+	hexColor("e6ab02"), // gold
+	hexColor("7a0177"), // plum
+	hexColor("8b0000"), // dark red
+	hexColor("0047ab"), // cobalt
+	hexColor("66a61e"), // lime green
+	hexColor("a0522d"), // sienna
+	hexColor("6a5acd"), // slate blue
+}
 
 // shade mixes c with white (f > 0) or black (f < 0) in proportion |f| ≤ 1.
 func shade(c color.RGBA, f float64) color.RGBA {
@@ -124,63 +199,105 @@ func cutSafeguard(name string) (base, suffix string) {
 	return name, ""
 }
 
-// MethodStyle returns the style of the method named name: a fixed colour for
-// the methods the tool knows (greedy M-PS blue, M-PC red, L-BFGS green, …)
-// and one chosen by a hash of the name for others; learned optimizers solid
-// and thick, baselines dashed, a safeguarded optimizer dotted in the colour
-// of the optimizer it guards (dash-dotted under the BGD rule). The stronger
-// classical baselines are drawn with long dashes in a shade of the method
-// they vary: silver dark grey (GD), nag-restart dark purple (NAG; its
-// function scheme long–short), lbfgs(m=M) (also "lbfgs:m=M") L-BFGS's green,
-// lighter for M < 10 and darker for M > 10; bb is dark goldenrod with the
-// baselines' dashes and bb(m=M) a shade of it with long dashes.
+// cutTag splits "greedy m-pc [cuda:0]" into "greedy m-pc" and "cuda:0": the
+// tag l2o apply gives a method run on a device and l2o eval a checkpoint
+// whose method another checkpoint shares; ok is false without a tag.
+func cutTag(name string) (base, tag string, ok bool) {
+	if !strings.HasSuffix(name, "]") {
+		return name, "", false
+	}
+	i := strings.LastIndex(name, " [")
+	if i <= 0 {
+		return name, "", false
+	}
+	return name[:i], name[i+2 : len(name)-1], true
+}
+
+// tagShades and tagDashes are the shades and patterns of a tagged method
+// (cutTag), chosen by a hash of the tag: the method's colour, lighter or
+// darker, with a pattern no known method has.
+var (
+	tagShades = []float64{-0.45, 0.35, -0.25, -0.65}
+	tagDashes = [][]vg.Length{
+		dashes(8, 2, 1.5, 2, 1.5, 2, 1.5, 2),  // — · · ·
+		dashes(12, 2, 3, 2, 3, 2, 3, 2),       // —— – – –
+		dashes(1.5, 2, 1.5, 2, 1.5, 2, 12, 2), // · · · ——
+	}
+)
+
+func hash(s string) uint32 {
+	h := fnv.New32a()
+	h.Write([]byte(s))
+	return h.Sum32()
+}
+
+// baseStyle returns the colour and pattern of a method without safeguard
+// suffix, and whether MethodStyle knows it (else both come from a hash).
+func baseStyle(key string) (color.RGBA, []vg.Length, bool) {
+	if a, ok := aliases[key]; ok {
+		key = a
+	}
+	if k, ok := knownStyles[key]; ok {
+		return k.color, k.dashes, true
+	}
+	if base, tag, ok := cutTag(key); ok {
+		col, _, _ := baseStyle(base)
+		h := hash(tag)
+		return shade(col, tagShades[h%uint32(len(tagShades))]), tagDashes[(h/uint32(len(tagShades)))%uint32(len(tagDashes))], true
+	}
+	switch {
+	case key == "nag-restart(function)" || key == "nag-restart:function":
+		return knownStyles["nag-restart"].color, patShortDotDot, true
+	case strings.HasPrefix(key, "lbfgs"):
+		if m, has := memoryOf(key, "lbfgs"); has {
+			return shade(knownStyles["lbfgs"].color, memoryShade(m, 10)), patLongLongDot, true
+		}
+	case strings.HasPrefix(key, "bb"):
+		if m, has := memoryOf(key, "bb"); has {
+			return shade(knownStyles["bb"].color, memoryShade(m, 10)), patLongShortDot2, true
+		}
+	case strings.HasPrefix(key, "pgd"):
+		return knownStyles["pgd"].color, patMediumShort2, true
+	case strings.HasPrefix(key, "banert"):
+		return knownStyles["banert"].color, patLongDotDot, true
+	}
+	h := hash(key)
+	col := fallbackColors[h%uint32(len(fallbackColors))]
+	var pat []vg.Length
+	if !learned(key) {
+		pat = fallbackDashes[(h/uint32(len(fallbackColors)))%uint32(len(fallbackDashes))]
+	}
+	return col, pat, false
+}
+
+// MethodStyle returns the style of the method named name, which depends on
+// the name only. Every method the tool knows has a colour and a line
+// pattern of its own, and no two of them share either: greedy M-PC red and
+// solid, M-PS blue, unrolled M-PC orange, Banert cyan, M-PP pink (learned
+// optimizers, thick lines with long strokes); GD grey, silver near-black,
+// heavy ball bronze, NAG purple, nag-restart navy (its function scheme with
+// another pattern), L-BFGS green, PGD olive, BB teal (baselines, thin
+// lines). lbfgs(m=M) (also "lbfgs:m=M") and bb(m=M) are shades of L-BFGS's
+// and BB's colours, lighter for M < 10 and darker for M > 10, with a
+// pattern of their own; pgd(δ=…) has PGD's colour and banert-… Banert's
+// style. A safeguarded optimizer is dotted in the colour of the optimizer it
+// guards (dot–dash under the BGD rule); a tagged one ("greedy m-pc
+// [cuda:0]", as l2o apply names a method run on a device) is a lighter or
+// darker shade of it with a pattern of its own. Other names get a colour and
+// a pattern (solid for learned optimizers) chosen by a hash of the name
+// among ones no known method has.
 func MethodStyle(name string) Style {
 	base, suffix := cutSafeguard(name)
-	key := strings.ToLower(base)
-	dashes := baselineDashes
-	col, ok := methodColors[key]
-	if !ok {
-		if c, v := variantColors[key]; v {
-			col, ok = c, true
-			if key != "bb" {
-				dashes = variantDashes
-			}
-		}
-	}
-	if !ok {
-		switch {
-		case key == "nag-restart(function)" || key == "nag-restart:function":
-			col, ok, dashes = variantColors["nag-restart"], true, altVariantDashes
-		case key == "nag-restart(gradient)" || key == "nag-restart:gradient":
-			col, ok, dashes = variantColors["nag-restart"], true, variantDashes
-		case strings.HasPrefix(key, "lbfgs"):
-			if m, has := memoryOf(key, "lbfgs"); has {
-				col, ok, dashes = shade(methodColors["lbfgs"], memoryShade(m, 10)), true, variantDashes
-			}
-		case strings.HasPrefix(key, "bb"):
-			if m, has := memoryOf(key, "bb"); has {
-				col, ok, dashes = shade(variantColors["bb"], memoryShade(m, 10)), true, variantDashes
-			}
-		case strings.HasPrefix(key, "pgd"):
-			col, ok = methodColors["pgd"], true
-		case strings.HasPrefix(key, "banert"):
-			col, ok = methodColors["banert"], true
-		}
-	}
-	if !ok {
-		h := fnv.New32a()
-		h.Write([]byte(key))
-		col = palette[h.Sum32()%uint32(len(palette))]
-	}
-	s := Style{Color: col, Width: vg.Points(1.5), Dashes: slices.Clone(dashes)}
+	col, pat, _ := baseStyle(strings.ToLower(base))
+	s := Style{Color: col, Width: baselineWidth, Dashes: slices.Clone(pat)}
 	if learned(base) {
-		s.Width, s.Dashes = vg.Points(2.5), nil
+		s.Width = learnedWidth
 	}
 	switch suffix {
 	case safeguardSuffix:
-		s.Width, s.Dashes = vg.Points(2.5), []vg.Length{vg.Points(1.5), vg.Points(2)}
+		s.Width, s.Dashes = learnedWidth, slices.Clone(patSafeguard)
 	case bgdSuffix:
-		s.Width, s.Dashes = vg.Points(2.5), []vg.Length{vg.Points(1.5), vg.Points(2), vg.Points(6), vg.Points(2)}
+		s.Width, s.Dashes = learnedWidth, slices.Clone(patSafeguardBGD)
 	}
 	return s
 }

@@ -1,0 +1,357 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/report"
+)
+
+// reconAtFlag parses "15,50,final" into iterations, final as −1.
+func reconAtFlag(list []string, flag string) ([]int, error) {
+	var at []int
+	for _, s := range list {
+		s = strings.TrimSpace(s)
+		if s == "" || s == "none" {
+			continue
+		}
+		if s == "final" || s == "last" {
+			at = append(at, -1)
+			continue
+		}
+		t, err := strconv.Atoi(s)
+		if err != nil || t < 0 {
+			return nil, usagef("%s %q: give iterations ≥ 0 or final, e.g. 15,50,final", flag, s)
+		}
+		at = append(at, t)
+	}
+	return at, nil
+}
+
+// reconImage is one saved reconstruction (recon/index.json).
+type reconImage struct {
+	Label  string  `json:"label"`
+	Method string  `json:"method,omitempty"`
+	Iter   int     `json:"iter,omitempty"`
+	File   string  `json:"file"` // without extension: File.npy and File.png
+	PSNR   float64 `json:"psnr,omitempty"`
+	SSIM   float64 `json:"ssim,omitempty"`
+}
+
+// reconIndex lists the reconstructions of one test image.
+type reconIndex struct {
+	Image  string       `json:"image"` // the test image's name
+	H      int          `json:"height"`
+	W      int          `json:"width"`
+	Images []reconImage `json:"images"`
+}
+
+// reconWriter keeps eval's snapshots of the first test function and writes
+// them, with the ground truth, the observation and a minimiser, to recon/.
+type reconWriter struct {
+	one   *problem.Objective
+	image string
+	shots []reconImage
+	pix   map[string][]float64
+}
+
+func newReconWriter(test *problem.Objective, image string) (*reconWriter, error) {
+	one, err := test.Subset([]int{0})
+	if err != nil {
+		return nil, err
+	}
+	return &reconWriter{one: one, image: image, pix: map[string][]float64{}}, nil
+}
+
+// take is eval.Options.Snapshot.
+func (r *reconWriter) take(method string, t int, x []float64) {
+	file := fmt.Sprintf("%s_t%04d", slug(method), t)
+	r.shots = append(r.shots, reconImage{Label: fmt.Sprintf("%s, t = %d", method, t), Method: method, Iter: t, File: file})
+	r.pix[file] = x
+}
+
+// write saves every image as .npy and .png in dir with recon/index.json;
+// the minimiser is fstarMethod's iterate after iters iterations.
+func (r *reconWriter) write(dir, fstarMethod string, iters int) error {
+	o := r.one
+	var list []reconImage
+	if o.Truth != nil {
+		list = append(list, reconImage{Label: "ground truth", File: "truth"})
+		r.pix["truth"] = o.Truth
+	}
+	if len(o.Y) == len(o.X0) {
+		list = append(list, reconImage{Label: "observation y", File: "observation"})
+		r.pix["observation"] = o.Y
+	}
+	list = append(list, r.shots...)
+	m, err := baselines.ParseMethod(fstarMethod)
+	if err != nil {
+		return asUsage(err)
+	}
+	x, err := runIters(m, o, iters)
+	if err != nil {
+		return fmt.Errorf("reconstructions: the minimiser: %w", err)
+	}
+	list = append(list, reconImage{Label: fmt.Sprintf("minimiser (%s, t = %d)", fstarMethod, iters), File: "minimiser"})
+	r.pix["minimiser"] = x
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for i := range list {
+		im := &list[i]
+		if o.Truth != nil && im.File != "truth" {
+			im.PSNR, im.SSIM = eval.PSNR(r.pix[im.File], o.Truth), eval.SSIM(r.pix[im.File], o.Truth, o.H, o.W)
+		}
+		if err := writeImageFiles(filepath.Join(dir, im.File), r.pix[im.File], o.H, o.W); err != nil {
+			return err
+		}
+	}
+	b, err := json.MarshalIndent(reconIndex{Image: r.image, H: o.H, W: o.W, Images: list}, "", "  ")
+	if err != nil {
+		return err
+	}
+	return greedy.WriteFileAtomic(filepath.Join(dir, "index.json"), append(b, '\n'))
+}
+
+// runIters runs m for iters iterations on o and returns its last iterate.
+func runIters(m baselines.Method, o *problem.Objective, iters int) ([]float64, error) {
+	it, err := m.Start(o)
+	if err != nil {
+		return nil, err
+	}
+	for t := 0; t < iters; t++ {
+		if err := it.Next(); err != nil {
+			return nil, fmt.Errorf("%s, iteration %d: %w", m.Name(), t+1, err)
+		}
+	}
+	return append([]float64(nil), it.X()...), nil
+}
+
+// readRecon reads recon/index.json of an eval directory (nil when absent).
+func readRecon(dir string) (*reconIndex, map[string][]float64, error) {
+	b, err := os.ReadFile(filepath.Join(dir, "index.json"))
+	if os.IsNotExist(err) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	var idx reconIndex
+	if err := json.Unmarshal(b, &idx); err != nil {
+		return nil, nil, fmt.Errorf("%s/index.json: %w", dir, err)
+	}
+	pix := map[string][]float64{}
+	for _, im := range idx.Images {
+		v, err := greedy.ReadNPY(filepath.Join(dir, im.File+".npy"), idx.H*idx.W)
+		if err != nil {
+			return nil, nil, err
+		}
+		pix[im.File] = v
+	}
+	return &idx, pix, nil
+}
+
+// slug turns a method's name into a file name.
+func slug(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '.':
+			b.WriteRune(r)
+		default:
+			if b.Len() > 0 && !strings.HasSuffix(b.String(), "-") {
+				b.WriteByte('-')
+			}
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+// writeImageFiles writes x (h×w, row-major) as base.npy (float64, shape
+// (h, w)) and base.png (grey, values clipped to [0, 1]).
+func writeImageFiles(base string, x []float64, h, w int) error {
+	if err := writeNPYShaped(base+".npy", x, h, w); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	im := &data.Image{H: h, W: w, Pix: make([]float64, len(x))}
+	for i, v := range x {
+		im.Pix[i] = math.Min(1, math.Max(0, v))
+	}
+	if err := data.WritePNG(&buf, im); err != nil {
+		return err
+	}
+	return greedy.WriteFileAtomic(base+".png", buf.Bytes())
+}
+
+// writeNPYShaped writes v as a little-endian float64 .npy array (format
+// 1.0) of the given shape. (github.com/sbinet/npyio writes one- and
+// two-dimensional arrays only through gonum matrices; the header is short.)
+func writeNPYShaped(path string, v []float64, shape ...int) error {
+	n := 1
+	dims := make([]string, len(shape))
+	for i, d := range shape {
+		n *= d
+		dims[i] = strconv.Itoa(d)
+	}
+	if n != len(v) {
+		return fmt.Errorf("writing %s: %d values for shape %v", path, len(v), shape)
+	}
+	tuple := strings.Join(dims, ", ")
+	if len(shape) == 1 {
+		tuple += ","
+	}
+	header := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%s), }", tuple)
+	pad := 64 - (10+len(header)+1)%64
+	header += strings.Repeat(" ", pad%64) + "\n"
+	var buf bytes.Buffer
+	buf.WriteString("\x93NUMPY\x01\x00")
+	binary.Write(&buf, binary.LittleEndian, uint16(len(header)))
+	buf.WriteString(header)
+	for _, x := range v {
+		binary.Write(&buf, binary.LittleEndian, math.Float64bits(x))
+	}
+	return greedy.WriteFileAtomic(path, buf.Bytes())
+}
+
+// sortedKeys returns the keys of m in increasing order.
+func sortedKeys(m map[int][]float64) []int {
+	out := make([]int, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Ints(out)
+	return out
+}
+
+// evalRecon sets eval's snapshots of the first test function at the
+// iterations of the --recon-at list; nil when the list is empty.
+func evalRecon(opts *eval.Options, test *problem.Objective, rec *provenance.Test, list []string) (*reconWriter, error) {
+	at, err := reconAtFlag(list, "--recon-at")
+	if err != nil || len(at) == 0 {
+		return nil, err
+	}
+	name := "test function 0"
+	if rec != nil && len(rec.Images) > 0 {
+		name = rec.Images[0].Name
+	}
+	r, err := newReconWriter(test, name)
+	if err != nil {
+		return nil, err
+	}
+	opts.Snapshot, opts.SnapshotAt = r.take, at
+	return r, nil
+}
+
+// applySaver writes apply's iterates at chosen iterations: x_tNNNN.npy
+// (shape N×H×W), one PNG per function and saved.json with their PSNR and
+// SSIM against the ground truth when it exists.
+type applySaver struct {
+	dir   string
+	o     *problem.Objective
+	at    map[int]bool
+	final bool
+	saved []appliedIterate
+	names []string // the test images' names
+}
+
+// appliedIterate is one saved iterate of apply (saved.json).
+type appliedIterate struct {
+	Iter  int       `json:"iter"`
+	File  string    `json:"file"`
+	PSNR  []float64 `json:"psnr,omitempty"`
+	SSIM  []float64 `json:"ssim,omitempty"`
+	Names []string  `json:"images,omitempty"`
+}
+
+func newApplySaver(dir string, o *problem.Objective, list []string) (*applySaver, error) {
+	at, err := reconAtFlag(list, "--save-at")
+	if err != nil {
+		return nil, err
+	}
+	s := &applySaver{dir: dir, o: o, at: map[int]bool{}}
+	for _, t := range at {
+		if t < 0 {
+			s.final = true
+		} else {
+			s.at[t] = true
+		}
+	}
+	return s, nil
+}
+
+// save writes x_t when t was asked for (or always when last and final).
+func (s *applySaver) save(t int, x []float64, last bool) error {
+	if s == nil || !(s.at[t] || last && s.final) || (last && s.at[t] && len(s.saved) > 0 && s.saved[len(s.saved)-1].Iter == t) {
+		return nil
+	}
+	o, hw := s.o, s.o.ImageLen()
+	rec := appliedIterate{Iter: t, File: fmt.Sprintf("x_t%04d", t), Names: s.names}
+	if err := writeNPYShaped(filepath.Join(s.dir, rec.File+".npy"), x, o.N, o.H, o.W); err != nil {
+		return err
+	}
+	for k := range o.N {
+		xk := x[k*hw : (k+1)*hw]
+		if err := writeImageFiles(filepath.Join(s.dir, fmt.Sprintf("%s_f%02d", rec.File, k)), xk, o.H, o.W); err != nil {
+			return err
+		}
+		os.Remove(filepath.Join(s.dir, fmt.Sprintf("%s_f%02d.npy", rec.File, k))) // the stack holds the values
+		if o.Truth != nil {
+			tk := o.Truth[k*hw : (k+1)*hw]
+			rec.PSNR, rec.SSIM = append(rec.PSNR, eval.PSNR(xk, tk)), append(rec.SSIM, eval.SSIM(xk, tk, o.H, o.W))
+		}
+	}
+	s.saved = append(s.saved, rec)
+	b, err := json.MarshalIndent(s.saved, "", "  ")
+	if err != nil {
+		return err
+	}
+	return greedy.WriteFileAtomic(filepath.Join(s.dir, "saved.json"), append(b, '\n'))
+}
+
+// reportRecon adds the paper's reconstruction figure to rep from an eval's
+// recon/ folder (nothing when it has none): ground truth, observation, NAG
+// and every learned method at iteration t, and the minimiser.
+func reportRecon(rep *report.Report, dir string, t int) error {
+	idx, pix, err := readRecon(dir)
+	if err != nil || idx == nil {
+		return err
+	}
+	for _, im := range idx.Images {
+		shown := im.Method == "" || (im.Iter == t && (im.Method == "nag" || isLearnedName(im.Method)))
+		if !shown {
+			continue
+		}
+		label := im.Label
+		if im.PSNR != 0 {
+			label = fmt.Sprintf("%s\n%s dB, SSIM %.3f", label, report.FormatPSNR(im.PSNR), im.SSIM)
+		}
+		rep.Reconstructions = append(rep.Reconstructions, report.Panel{Label: label, H: idx.H, W: idx.W, Pix: pix[im.File]})
+	}
+	rep.ReconstructionImage = idx.Image
+	return nil
+}
+
+// isLearnedName reports whether a curve's method is a learned optimizer.
+func isLearnedName(m string) bool {
+	for _, p := range []string{"greedy", "unrolled", "unroll", "banert"} {
+		if strings.HasPrefix(strings.ToLower(m), p) {
+			return true
+		}
+	}
+	return false
+}
