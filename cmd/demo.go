@@ -16,6 +16,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/pflag"
@@ -263,10 +264,11 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 	var pf problemFlags
 	pf.add(pflag.NewFlagSet("demo", pflag.ContinueOnError), cfg.NTrain, cfg.NTest)
 	pf.Problem, pf.Data, pf.Size, pf.Seed = "deblur", "synthetic", cfg.Size, cfg.Seed
-	prob, train, test, err := pf.build()
+	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return nil, err
 	}
+	prob, train, test := sp.prob, sp.train, sp.test
 	paperNoise := prob.Noise
 	if cfg.Noise > 0 && cfg.Noise != prob.Noise {
 		// The demo's own noise level: the same images, observations drawn
@@ -362,11 +364,15 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 		rl = append(rl, fmt.Sprintf("%s %s/%s", r.Label, report.FormatPSNR(r.PSNR), report.FormatPSNR(r.Interior)))
 	}
 	reconLine := fmt.Sprintf("PSNR (dB) on test function 1, whole image/without its %d-pixel rim: %s", demoRim, strings.Join(rl, "; "))
+	prov := &provenance.Record{Invocation: env.invocation(), Data: sp.trainRecord(0), Test: sp.testRecord("test", sp.sel.TestRefs, ""),
+		FStar: fmt.Sprintf("nag(iters=%d)", cfg.FStarIters)}
+	prov.Data.Noise, prov.Test.Noise = prob.Noise, prob.Noise // the demo's own level
 	rep := &report.Report{
-		Title:    "l2o demo: greedy learned optimizers on synthetic deblurring",
-		Curves:   curves,
-		PSNRIter: cfg.ReconIter,
-		Scalars:  scalars, Kernels: kernels, KernelColumns: kernelCols, Reconstructions: recons,
+		Provenance: prov,
+		Title:      "l2o demo: greedy learned optimizers on synthetic deblurring",
+		Curves:     curves,
+		PSNRIter:   cfg.ReconIter,
+		Scalars:    scalars, Kernels: kernels, KernelColumns: kernelCols, Reconstructions: recons,
 		Notes: []string{
 			strings.ToUpper(winner[:1]) + winner[1:] + fmt.Sprintf(" (mean optimality over the %d test functions, %d iterations).", test.N, cfg.Iters),
 			fmt.Sprintf("Problem %s (%s, %s, α = %g, noise %g%s) on %d×%d synthetic images; greedy M-PS and M-PC trained on %d functions "+

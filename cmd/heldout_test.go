@@ -220,6 +220,13 @@ func TestResultsNotOverwritten(t *testing.T) {
 		return e.String()
 	}
 	run(0, "demo", "--quick", "--out", demoOut)
+	_, prov := readCurvesFile(t, demoOut)
+	if prov.Data == nil || prov.Test == nil || data.Overlap(prov.Data.Train, prov.Test.Images) != nil || len(prov.Test.Images) != 3 {
+		t.Errorf("the demo's curves.json does not record disjoint training and test images: %+v", prov)
+	}
+	if b, _ := os.ReadFile(filepath.Join(demoOut, "index.html")); !strings.Contains(string(b), "command: l2o demo --quick") {
+		t.Error("the demo's index.html does not say the command that made it")
+	}
 	if msg := run(2, "demo", "--quick", "--out", demoOut); !strings.Contains(msg, "already holds results") || !strings.Contains(msg, "curves.json") {
 		t.Errorf("a second demo into %s: %s", demoOut, msg)
 	}

@@ -59,9 +59,7 @@ func runReport(env *Env, args []string) error {
 	if set := curves[0].Setting; set != nil {
 		rep.Notes = append(rep.Notes, "Functions: "+settingString(set)+".")
 	}
-	if prov != nil {
-		rep.Notes = append(rep.Notes, "Provenance of the curves: "+strings.Join(prov.Lines(), "; ")+".")
-	}
+	rep.Provenance = prov
 	if err := reportRecon(rep, filepath.Join(filepath.Dir(*curvesPath), "recon"), *psnrIter); err != nil {
 		return usagef("--curves %s: reconstructions: %v", *curvesPath, err)
 	}

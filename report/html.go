@@ -10,9 +10,11 @@ import (
 
 // page is the data of index.html.
 type page struct {
-	Title  string
-	Notes  []string
-	Winner string
+	Title string
+	Notes []string
+	// Provenance lists where the curves came from (Report.Provenance).
+	Provenance []string
+	Winner     string
 	// Classical compares the learned optimizers with the best classical
 	// method per iteration and per second (BestClassicalLines).
 	Classical []string
@@ -48,7 +50,7 @@ func (r *Report) page() page {
 		Scalars: r.Scalars != nil && len(r.Scalars.Alpha) > 0,
 		Kernels: len(r.Kernels) > 0, Recons: len(r.Reconstructions) > 0,
 		Winner: Winner(r.Curves, tols), Classical: BestClassicalLines(r.Curves, tols), Guard: SafeguardLines(r.Curves), Figure: FigureNotes(r.Curves),
-		ReconOf: r.ReconstructionImage,
+		ReconOf: r.ReconstructionImage, Provenance: r.provenanceLines(),
 	}
 	var css strings.Builder
 	for i, h := range Headlines(r.Curves, tols, psnrIter) {
@@ -126,6 +128,10 @@ colour bar, scaled to the largest magnitude away from its centre, so the centre 
 <figure><img src="reconstructions.png" alt="reconstructions">
 <figcaption>{{if .ReconOf}}Reconstructions of {{.ReconOf}}: {{end}}the ground truth beside the methods' iterates, values clipped to [0, 1].
 <a href="reconstructions.svg">SVG</a></figcaption></figure>
+{{end}}{{if .Provenance}}
+<h2>Provenance</h2>
+<pre id="provenance">{{range .Provenance}}{{.}}
+{{end}}</pre>
 {{end}}
 </body>
 </html>

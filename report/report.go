@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
 // DefaultPSNRIter is the iteration whose PSNR the table shows when
@@ -47,6 +48,10 @@ type Report struct {
 	ReconstructionImage string
 	// Notes are paragraphs of plain text shown under the title.
 	Notes []string
+	// Provenance says where the report's curves came from (command, l2o
+	// revision, data, seeds, checkpoints): index.html lists it, curves.json
+	// keeps it and curves.csv starts with it as comments. Nil: not known.
+	Provenance *provenance.Record
 }
 
 // GroundTruthLabel starts the label of the ground-truth panel among
@@ -261,10 +266,10 @@ func (r *Report) Write(dir string) (index string, err error) {
 	}
 	page := r.page()
 
-	if err := writeFile(filepath.Join(dir, "curves.csv"), func(w io.Writer) error { return eval.WriteCSV(w, r.Curves) }); err != nil {
+	if err := writeFile(filepath.Join(dir, "curves.csv"), func(w io.Writer) error { return eval.WriteCSVWith(w, r.Curves, r.provenanceLines()) }); err != nil {
 		return "", err
 	}
-	if err := writeFile(filepath.Join(dir, "curves.json"), func(w io.Writer) error { return eval.WriteJSON(w, r.Curves) }); err != nil {
+	if err := writeFile(filepath.Join(dir, "curves.json"), func(w io.Writer) error { return eval.WriteJSONWith(w, r.Curves, r.Provenance) }); err != nil {
 		return "", err
 	}
 	for _, x := range []struct {
@@ -342,4 +347,12 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("report: writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// provenanceLines are the lines of r.Provenance (nil when unknown).
+func (r *Report) provenanceLines() []string {
+	if r.Provenance == nil {
+		return nil
+	}
+	return r.Provenance.Lines()
 }
