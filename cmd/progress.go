@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/greedyl2o/greedyl2o/greedy"
 )
 
 // meter reports the progress of a long phase (evaluation, f*, benchmarks)
@@ -69,6 +71,48 @@ func (m *meter) done(format string, a ...any) {
 		return
 	}
 	fmt.Fprintln(m.w, s)
+}
+
+// innerMeterInterval is how often a training log gets a line of the inner
+// solver's progress inside a step (on a terminal it is a status line).
+const innerMeterInterval = 30 * time.Second
+
+// innerMeters are the status lines of the running trainings, by Env.
+var innerMeters sync.Map
+
+// innerProgress shows where the inner solver of a greedy step is: the
+// evaluations of its budget, the current step loss and an estimate of the
+// time left, on stderr (a status line on a terminal, a line every
+// innerMeterInterval elsewhere).
+func innerProgress(env *Env) func(greedy.InnerProgress) {
+	m := newMeter(env.Stderr)
+	if !m.tty {
+		m.interval = innerMeterInterval
+	}
+	innerMeters.Store(env, m)
+	return func(p greedy.InnerProgress) {
+		of, left := "", ""
+		if p.Budget > 0 {
+			of = fmt.Sprintf(" of %d", p.Budget)
+			left = ", about " + eta(p.Evaluations, p.Budget, p.Elapsed) + " left in the step"
+		}
+		m.update("step %d: %d%s step-loss evaluations, loss %.8g, %s%s", p.Step, p.Evaluations, of, p.Loss, shortDuration(p.Elapsed), left)
+	}
+}
+
+// clearStatus removes the inner solver's status line from a terminal
+// before a step's row is printed.
+func clearStatus(env *Env) {
+	if v, ok := innerMeters.Load(env); ok {
+		m := v.(*meter)
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if m.tty && m.width > 0 {
+			fmt.Fprintf(m.w, "\r%s\r", strings.Repeat(" ", m.width))
+			m.width = 0
+		}
+		m.last = time.Now()
+	}
 }
 
 // eta estimates the time left when done of total units took elapsed.

@@ -166,6 +166,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	fmt.Fprintf(env.Stdout, " %9s %9s\n", "elapsed", "ETA≤")
 	start := time.Now()
 	done := 0
+	defer innerMeters.Delete(env)
 	intr := catchInterrupts(env, gf.Out, resumeCommand("train greedy", args))
 	defer intr.release()
 	cfg := greedy.Config{
@@ -175,8 +176,10 @@ func runTrainGreedy(env *Env, args []string) error {
 		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
 		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: prec, Device: pf.deviceOps, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
-		Provenance: env.trainingProvenance(sp, vf.NVal),
+		Provenance:    env.trainingProvenance(sp, vf.NVal),
+		InnerProgress: innerProgress(env),
 		Progress: func(s greedy.StepInfo) {
+			clearStatus(env)
 			mark := ""
 			if s.FellBack {
 				mark = "  (kept τI: solver did no better)"

@@ -34,6 +34,8 @@ import (
 // expands a point to the full parameters. The reduction is exact (see
 // param.Reducer).
 type StepLoss struct {
+	// observe, if set, sees every evaluation (Observe).
+	observe  func(evaluations int, loss float64)
 	method   param.Method
 	obj      *problem.Objective
 	ev       stepEvaluator
@@ -133,6 +135,16 @@ func (s *StepLoss) Reference() []float64 {
 	return append(append([]float64(nil), s.refTheta...), s.refPhi...)
 }
 
+// Observe makes fn see every evaluation of the loss: the count so far
+// (Evaluations) and the value g(u); nil stops it. For progress reports.
+func (s *StepLoss) Observe(fn func(evaluations int, loss float64)) { s.observe = fn }
+
+func (s *StepLoss) notify(v float64) {
+	if s.observe != nil {
+		s.observe(s.evaluations, v)
+	}
+}
+
 // Evaluations counts the calls of Eval that evaluated the loss (not those
 // answered from the last value).
 func (s *StepLoss) Evaluations() int { return s.evaluations }
@@ -185,7 +197,9 @@ func (s *StepLoss) Eval(u, grad []float64) (float64, error) {
 			return math.NaN(), err
 		}
 		s.evaluations++
-		return v + s.penalties(params, nil), nil
+		v += s.penalties(params, nil)
+		s.notify(v)
+		return v, nil
 	}
 	if cap(s.lastGrad) < s.Dim() {
 		s.lastGrad = make([]float64, s.Dim())
@@ -200,6 +214,7 @@ func (s *StepLoss) Eval(u, grad []float64) (float64, error) {
 	}
 	s.evaluations++
 	v += s.penalties(params, grads)
+	s.notify(v)
 	s.lastGrad = g
 	s.lastU = append(s.lastU[:0], u...)
 	s.lastLoss = v
@@ -263,6 +278,7 @@ func (s *StepLoss) EvalBlock(b int, u, grad []float64) (float64, error) {
 		pen += penaltyAdd(gp, params[1], s.refPhi, s.muValue)
 	}
 	v += pen
+	s.notify(v)
 	s.blockU = append(s.blockU[:0], u...)
 	s.blockGrad = append(s.blockGrad[:0], grad...)
 	s.blockB, s.blockLoss, s.haveBlock = b, v, true

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -57,6 +58,9 @@ type Config struct {
 	Provenance *provenance.Record
 	// Progress, if set, is called after every step.
 	Progress func(StepInfo)
+	// InnerProgress, if set, is called after every evaluation of the step
+	// loss inside a step (for progress lines in steps that take minutes).
+	InnerProgress func(InnerProgress)
 	// Recorder, if set, follows the run besides the checkpoint and
 	// Progress (see Recorder).
 	Recorder Recorder
@@ -428,4 +432,31 @@ func deviceFlag(kind string) string {
 		return "cpu"
 	}
 	return kind
+}
+
+// InnerProgress is where the inner solver of a step is.
+type InnerProgress struct {
+	Step        int           // the step t
+	Evaluations int           // of the step loss so far in this step
+	Budget      int           // the inner solvers' budget of evaluations (0: unknown)
+	Loss        float64       // the last value of the step loss
+	Elapsed     time.Duration // since the step's solve began
+}
+
+// innerBudget is the number of step-loss evaluations the inner solver may
+// spend on one solve (0 when it has no fixed budget).
+func innerBudget(inner InnerSolver, loss *StepLoss) int {
+	switch s := inner.(type) {
+	case NAG:
+		iters, rounds := s.Budget(loss.ParamLens())
+		n := 0
+		for _, it := range iters {
+			n += it
+		}
+		return n * rounds
+	case LBFGS:
+		_, maxEval, _ := s.settings()
+		return maxEval
+	}
+	return 0
 }

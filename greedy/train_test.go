@@ -90,3 +90,29 @@ func maxAbsDiff(a, b []float64) float64 {
 	}
 	return m
 }
+
+// TestInnerProgressCountsTheStep checks that the inner solver's progress
+// reports count up to the evaluations the step records, against NAG's
+// budget, with the loss of the step loss's last evaluation.
+func TestInnerProgressCountsTheStep(t *testing.T) {
+	o := deblurSet(t, 3, 12, 1)
+	var seen []InnerProgress
+	res, err := Train(o, Config{Method: method(t, "m-pc"), MaxSteps: 2, Inner: NAG{Iters: 20, Rounds: 1},
+		InnerProgress: func(p InnerProgress) { seen = append(seen, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := map[int]InnerProgress{}
+	for i, p := range seen {
+		if i > 0 && p.Step == seen[i-1].Step && p.Evaluations != seen[i-1].Evaluations+1 {
+			t.Fatalf("step %d: evaluation %d follows %d", p.Step, p.Evaluations, seen[i-1].Evaluations)
+		}
+		last[p.Step] = p
+	}
+	for _, s := range res.Steps {
+		p := last[s.T]
+		if p.Evaluations != s.Evaluations || p.Budget != 40 || p.Loss < s.Loss-1e-12*math.Abs(s.Loss) {
+			t.Errorf("step %d: last report %d of %d evaluations (loss %g); the step recorded %d evaluations, loss %g", s.T, p.Evaluations, p.Budget, p.Loss, s.Evaluations, s.Loss)
+		}
+	}
+}

@@ -429,6 +429,14 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		}
 	}
 	evalsBefore := loss.Evaluations()
+	if cfg.InnerProgress != nil {
+		budget := innerBudget(tr.inner, loss) * len(tr.scales)
+		began := time.Now()
+		loss.Observe(func(n int, v float64) {
+			cfg.InnerProgress(InnerProgress{Step: t, Evaluations: n - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
+		})
+		defer loss.Observe(nil)
+	}
 	// One solve per candidate weight scale; with validation functions the
 	// candidate with the lowest validation objective is kept.
 	var best *candidate
