@@ -53,7 +53,7 @@ lint:
 # spending the budget minimising large inputs.
 FUZZTIME ?= 1000000x
 FUZZ_TARGETS = data:FuzzReadPGM data:FuzzReadPNG data:FuzzReadSTL10 \
-	greedy:FuzzDecodeNPY greedy:FuzzParseManifest unroll:FuzzParseState \
+	checkpoint:FuzzDecodeNPY checkpoint:FuzzParseManifest unroll:FuzzParseState \
 	banert:FuzzParseManifest wcrr:FuzzParseWeights eval:FuzzReadJSON
 
 fuzz:

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -102,7 +103,7 @@ func save(dir string, man *Manifest, net *Network, opt *adam) error {
 	next.Checksums = map[string]string{}
 	for i, f := range files {
 		name := fmt.Sprintf("%s_%05d.npy", []string{"params", "adam_m", "adam_v"}[i], e)
-		sum, err := greedy.WriteNPYSum(filepath.Join(dir, name), f.v)
+		sum, err := checkpoint.WriteNPYSum(filepath.Join(dir, name), f.v)
 		if err != nil {
 			return fmt.Errorf("banert: checkpoint: %w", err)
 		}
@@ -132,12 +133,12 @@ func save(dir string, man *Manifest, net *Network, opt *adam) error {
 	return nil
 }
 
-func writeAtomic(path string, data []byte) error { return greedy.WriteFileAtomic(path, data) }
+func writeAtomic(path string, data []byte) error { return checkpoint.WriteFileAtomic(path, data) }
 
 // ReadManifest reads and checks dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
 	var raw json.RawMessage
-	if err := greedy.ReadCheckpointJSON(dir, "manifest.json", "Banert", "l2o train banert", &raw); err != nil {
+	if err := checkpoint.ReadCheckpointJSON(dir, "manifest.json", "Banert", "l2o train banert", &raw); err != nil {
 		return nil, err
 	}
 	return parseManifest(dir, filepath.Join(dir, "manifest.json"), raw)
@@ -172,7 +173,7 @@ func parseManifest(dir, path string, b []byte) (*Manifest, error) {
 			return nil, fmt.Errorf("checkpoint manifest %s names the file %q outside its directory", path, f)
 		}
 	}
-	if err := greedy.CheckChecksumList(m.Checksums); err != nil {
+	if err := checkpoint.CheckChecksumList(m.Checksums); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest %s: %w", path, err)
 	}
 	return &m, nil
@@ -184,7 +185,7 @@ func Load(dir string) (*Method, *Manifest, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	theta, err := greedy.ReadNPYVerified(dir, man.Params, man.NumParams, man.Checksums)
+	theta, err := checkpoint.ReadNPYVerified(dir, man.Params, man.NumParams, man.Checksums)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -196,7 +197,7 @@ func Load(dir string) (*Method, *Manifest, error) {
 func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, error) {
 	man, err := ReadManifest(dir)
 	if err != nil {
-		return nil, fmt.Errorf("banert: %w %s: %w", greedy.ErrCannotResume, dir, err)
+		return nil, fmt.Errorf("banert: %w %s: %w", checkpoint.ErrCannotResume, dir, err)
 	}
 	type field struct {
 		name      string
@@ -212,14 +213,14 @@ func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, err
 		{"--device", deviceFlag(man.Device), deviceFlag(want.Device)},
 	} {
 		if f.got != f.want {
-			return nil, fmt.Errorf("banert: %w %s: it was trained with %s %v, this run asks for %v", greedy.ErrCannotResume, dir, f.name, f.got, f.want)
+			return nil, fmt.Errorf("banert: %w %s: it was trained with %s %v, this run asks for %v", checkpoint.ErrCannotResume, dir, f.name, f.got, f.want)
 		}
 	}
 	n := len(net.Theta)
 	read := func(name string) ([]float64, error) {
-		v, err := greedy.ReadNPYVerified(dir, name, n, man.Checksums)
+		v, err := checkpoint.ReadNPYVerified(dir, name, n, man.Checksums)
 		if err != nil {
-			return nil, fmt.Errorf("banert: %w %s: %w", greedy.ErrCannotResume, dir, err)
+			return nil, fmt.Errorf("banert: %w %s: %w", checkpoint.ErrCannotResume, dir, err)
 		}
 		return v, nil
 	}

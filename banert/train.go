@@ -6,8 +6,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -164,7 +164,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	grad := make([]float64, len(net.Theta))
 	for epoch := len(man.History); epoch < cfg.Epochs; epoch++ {
 		if cfg.Stop != nil && cfg.Stop() {
-			return nil, fmt.Errorf("banert: %w after %d epochs: the checkpoint in %s holds them", greedy.ErrInterrupted, len(man.History), cfg.Dir)
+			return nil, fmt.Errorf("banert: %w after %d epochs: the checkpoint in %s holds them", checkpoint.ErrInterrupted, len(man.History), cfg.Dir)
 		}
 		start := time.Now()
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)+1))

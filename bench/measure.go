@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
@@ -288,7 +289,7 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 	}
 	began := time.Now()
 	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: T, Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}, Device: ops,
-		Progress: func(greedy.StepInfo) { heap.sample() }})
+		Progress: func(checkpoint.StepInfo) { heap.sample() }})
 	if err != nil {
 		return fmt.Errorf("bench: greedy training: %w", err)
 	}

@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
-
 	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 func init() {
@@ -98,7 +97,7 @@ func runTrainBanert(env *Env, args []string) error {
 		},
 	}
 	if _, err := banert.Train(train, cfg); err != nil {
-		if errors.Is(err, greedy.ErrInterrupted) {
+		if errors.Is(err, checkpoint.ErrInterrupted) {
 			return intr.interrupted(err.Error())
 		}
 		return resumeUsage(err)

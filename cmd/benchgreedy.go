@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/bench"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -170,7 +171,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			res, err := greedy.Train(train, greedy.Config{
 				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: protocol, MaxSteps: steps, Dir: dir, Precision: prec,
 				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Provenance: prov, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
-				Progress: func(s greedy.StepInfo) {
+				Progress: func(s checkpoint.StepInfo) {
 					evals += s.Evaluations
 					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
 						rss, _, _ := bench.RSS() // 0 where /proc is missing

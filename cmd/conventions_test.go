@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // TestBoundaryRecordedAndEnforced trains under a reflecting blur and checks
@@ -23,7 +23,7 @@ func TestBoundaryRecordedAndEnforced(t *testing.T) {
 	if code := Main(args, &out, &errb); code != 0 {
 		t.Fatalf("train greedy: exit %d: %s", code, errb.String())
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -435,7 +436,7 @@ func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.O
 		Inner:  greedy.LBFGS{MaxEvaluations: cfg.InnerEvals},
 		TolRel: cfg.TolRel, MaxSteps: cfg.MaxSteps, Dir: dir,
 		Problem: prob.Name, DataHash: dataHash(train), Seed: cfg.Seed, KeepParams: true,
-		Progress: func(s greedy.StepInfo) { p.set(s.T + 1) },
+		Progress: func(s checkpoint.StepInfo) { p.set(s.T + 1) },
 	})
 	if err != nil {
 		return nil, fmt.Errorf("demo: training %s: %w", name, err)

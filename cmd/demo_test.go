@@ -14,8 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/report"
 )
 
@@ -215,7 +215,7 @@ func checkDemoNumbers(t *testing.T, dir, printed, html string, curves []*eval.Cu
 
 	// Plain M-PC (Algorithm 2, no safeguard) is below L-BFGS at every
 	// iteration that uses trained parameters.
-	man, err := greedy.ReadManifest(filepath.Join(dir, "checkpoints", "m-pc"))
+	man, err := checkpoint.ReadManifest(filepath.Join(dir, "checkpoints", "m-pc"))
 	if err != nil {
 		t.Fatal(err)
 	}

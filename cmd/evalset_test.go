@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // TestEvalOnTrainingFunctions checks that eval --set train runs the learned
@@ -23,7 +23,7 @@ func TestEvalOnTrainingFunctions(t *testing.T) {
 		"--fstar-iters", "50", "--cache", t.TempDir(), "--out", evalDir}, &out, &errb); code != 0 {
 		t.Fatalf("eval --set train: exit %d: %s", code, errb.String())
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
@@ -92,7 +92,7 @@ func TestHeldOutIsHeldOut(t *testing.T) {
 			return e.String()
 		}
 		run(0, "train", "greedy", "--data", c.data, "--size", size, "--n-train", "25", "--param", "ps", "--max-steps", "1", "--out", ckpt)
-		man, err := greedy.ReadManifest(ckpt)
+		man, err := checkpoint.ReadManifest(ckpt)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestEvalOnOtherDataIsSaid(t *testing.T) {
 		t.Errorf("eval on other data does not say so: %s", e.String())
 	}
 	_, prov := readCurvesFile(t, out)
-	man, _ := greedy.ReadManifest(ckpt)
+	man, _ := checkpoint.ReadManifest(ckpt)
 	if o := data.Overlap(man.Provenance.Data.Train, prov.Test.Images); len(o) > 0 {
 		t.Errorf("a copy of a training image (%s) is in the test set", o[0].Name)
 	}

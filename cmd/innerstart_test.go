@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // TestInnerStartFlag: --inner-start previous reaches the trainer (the
@@ -18,7 +18,7 @@ func TestInnerStartFlag(t *testing.T) {
 		"--inner-start", "previous", "--out", dir}, &out, &errb); code != 0 {
 		t.Fatalf("train --inner-start previous: exit %d: %s", code, errb.String())
 	}
-	man, err := greedy.ReadManifest(dir)
+	man, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

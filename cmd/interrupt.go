@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"syscall"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // interrupts turns Ctrl-C (SIGINT, or SIGTERM) during a training run into
@@ -47,8 +47,8 @@ func (in *interrupts) loop() {
 			fmt.Fprintln(in.env.Stderr, "\ninterrupt: finishing the step in progress and its checkpoint (Ctrl-C again to abandon the step)")
 			continue
 		}
-		greedy.HoldWrites()
-		for _, p := range greedy.RemoveTemps(in.dir) {
+		checkpoint.HoldWrites()
+		for _, p := range checkpoint.RemoveTemps(in.dir) {
 			fmt.Fprintf(in.env.Stderr, "removed %s\n", p)
 		}
 		fmt.Fprintf(in.env.Stderr, "\ninterrupt: abandoned the step in progress; the checkpoint in %s holds every completed step. Continue with:\n  %s\n", in.dir, in.resume)

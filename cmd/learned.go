@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -160,7 +161,7 @@ func optionalValue(args []string, name string) []string {
 // learnedLoaders maps a checkpoint format (the "format" field of
 // manifest.json) to its loader. Packages that train optimizers register here.
 var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
-	greedy.FormatVersion: func(dir string) (*LearnedInfo, error) {
+	checkpoint.FormatVersion: func(dir string) (*LearnedInfo, error) {
 		l, man, err := greedy.Load(dir)
 		if err != nil {
 			return nil, err

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/spf13/pflag"
@@ -45,7 +45,7 @@ func asUsage(err error) error {
 // resumeUsage turns a refused resume (greedy.ErrCannotResume: another
 // configuration, an unreadable checkpoint) into a usage error, exit 2.
 func resumeUsage(err error) error {
-	if errors.Is(err, greedy.ErrCannotResume) {
+	if errors.Is(err, checkpoint.ErrCannotResume) {
 		return asUsage(err)
 	}
 	return err
@@ -176,7 +176,7 @@ func exitCode(env *Env, name string, err error) int {
 // whose checksum does not match its manifest.
 func isUsage(err error) bool {
 	var u *UsageError
-	return errors.As(err, &u) || errors.Is(err, greedy.ErrLocked) || errors.Is(err, greedy.ErrCannotResume) || errors.Is(err, greedy.ErrChecksum) || errors.Is(err, param.ErrVersion) || errors.Is(err, problem.ErrFirstOrderOnly)
+	return errors.As(err, &u) || errors.Is(err, checkpoint.ErrLocked) || errors.Is(err, checkpoint.ErrCannotResume) || errors.Is(err, checkpoint.ErrChecksum) || errors.Is(err, param.ErrVersion) || errors.Is(err, problem.ErrFirstOrderOnly)
 }
 
 func printUsage(w io.Writer) {

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 )
 
 // TestEvalFloat32OnTrainingFunctions trains M-PC in float32 and runs it with
@@ -34,7 +34,7 @@ func TestEvalFloat32OnTrainingFunctions(t *testing.T) {
 	if !strings.Contains(errb.String(), "trained in float32") {
 		t.Errorf("no note on the training precision: %s", errb.String())
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

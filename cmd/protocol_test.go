@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // TestPaperProtocolExpands checks that --protocol paper sets the paper's
@@ -36,7 +36,7 @@ func TestPaperProtocolExpands(t *testing.T) {
 		if !strings.Contains(out.String(), "protocol paper:") || !strings.Contains(out.String(), "lambda=0") {
 			t.Errorf("%s: the preset is not printed:\n%s", c.name, out.String())
 		}
-		m, err := greedy.ReadManifest(dir)
+		m, err := checkpoint.ReadManifest(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -73,7 +73,7 @@ func TestAutoInnerSolver(t *testing.T) {
 		if code := Main(args, &out, &errb); code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, errb.String())
 		}
-		m, err := greedy.ReadManifest(dir)
+		m, err := checkpoint.ReadManifest(dir)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,9 +13,9 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
@@ -124,7 +124,7 @@ func (r *reconWriter) write(dir, fstarMethod string, iters int) error {
 	if err != nil {
 		return err
 	}
-	return greedy.WriteFileAtomic(filepath.Join(dir, "index.json"), append(b, '\n'))
+	return checkpoint.WriteFileAtomic(filepath.Join(dir, "index.json"), append(b, '\n'))
 }
 
 // runIters runs m for iters iterations on o and returns its last iterate.
@@ -156,7 +156,7 @@ func readRecon(dir string) (*reconIndex, map[string][]float64, error) {
 	}
 	pix := map[string][]float64{}
 	for _, im := range idx.Images {
-		v, err := greedy.ReadNPY(filepath.Join(dir, im.File+".npy"), idx.H*idx.W)
+		v, err := checkpoint.ReadNPY(filepath.Join(dir, im.File+".npy"), idx.H*idx.W)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -195,7 +195,7 @@ func writeImageFiles(base string, x []float64, h, w int) error {
 	if err := data.WritePNG(&buf, im); err != nil {
 		return err
 	}
-	return greedy.WriteFileAtomic(base+".png", buf.Bytes())
+	return checkpoint.WriteFileAtomic(base+".png", buf.Bytes())
 }
 
 // writeNPYShaped writes v as a little-endian float64 .npy array (format
@@ -225,7 +225,7 @@ func writeNPYShaped(path string, v []float64, shape ...int) error {
 	for _, x := range v {
 		binary.Write(&buf, binary.LittleEndian, math.Float64bits(x))
 	}
-	return greedy.WriteFileAtomic(path, buf.Bytes())
+	return checkpoint.WriteFileAtomic(path, buf.Bytes())
 }
 
 // sortedKeys returns the keys of m in increasing order.
@@ -320,7 +320,7 @@ func (s *applySaver) save(t int, x []float64, last bool) error {
 	if err != nil {
 		return err
 	}
-	return greedy.WriteFileAtomic(filepath.Join(s.dir, "saved.json"), append(b, '\n'))
+	return checkpoint.WriteFileAtomic(filepath.Join(s.dir, "saved.json"), append(b, '\n'))
 }
 
 // reportRecon adds the paper's reconstruction figure to rep from an eval's

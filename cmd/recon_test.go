@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // TestReconstructionsAgree trains a small M-PS, saves iterates with apply
@@ -38,11 +38,11 @@ func TestReconstructionsAgree(t *testing.T) {
 	if !strings.Contains(string(b[:128]), "'shape': (3, 12, 12)") {
 		t.Errorf("x_t0005.npy header %q does not give the shape (3, 12, 12)", b[10:80])
 	}
-	stack, err := greedy.DecodeNPY(b, "x_t0005.npy", 3*144)
+	stack, err := checkpoint.DecodeNPY(b, "x_t0005.npy", 3*144)
 	if err != nil {
 		t.Fatal(err)
 	}
-	one, err := greedy.ReadNPY(filepath.Join(evaled, "recon", "greedy-m-ps_t0005.npy"), 144)
+	one, err := checkpoint.ReadNPY(filepath.Join(evaled, "recon", "greedy-m-ps_t0005.npy"), 144)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // childArgsEnv carries the arguments of l2o to the child process
@@ -97,14 +97,14 @@ func TestConcurrentRunsIntoOneDirectory(t *testing.T) {
 	if want := fmt.Sprintf("pid %d", winner.Process.Pid); !strings.Contains(loserErr, want) || !strings.Contains(loserErr, "in use") {
 		t.Errorf("the refused run (pid %d) does not name the holder (%s):\n%s", loser.Process.Pid, want, loserErr)
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Lambda != lambda || len(m.Steps) != 2 || !m.Finished {
 		t.Errorf("manifest: λ %s, %d steps, finished %v; want the winner's λ %s, 2 steps", m.Lambda, len(m.Steps), m.Finished, lambda)
 	}
-	if err := greedy.VerifyChecksums(dir, m.Checksums); err != nil || len(m.Checksums) < 2 {
+	if err := checkpoint.VerifyChecksums(dir, m.Checksums); err != nil || len(m.Checksums) < 2 {
 		t.Errorf("checksums of the winner's files (%d): %v", len(m.Checksums), err)
 	}
 
@@ -133,7 +133,7 @@ func TestConcurrentRunsIntoOneDirectory(t *testing.T) {
 func waitForLock(t *testing.T, dir string, pid int) {
 	t.Helper()
 	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		if b, err := os.ReadFile(filepath.Join(dir, greedy.LockName)); err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(pid) {
+		if b, err := os.ReadFile(filepath.Join(dir, checkpoint.LockName)); err == nil && strings.TrimSpace(string(b)) == strconv.Itoa(pid) {
 			return
 		}
 	}
@@ -157,7 +157,7 @@ func trainSmall(t *testing.T, dir string, extra ...string) string {
 // parameter file copied from another run.
 func TestCorruptParameterFileRefused(t *testing.T) {
 	dir := trainSmall(t, filepath.Join(t.TempDir(), "run"))
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -233,12 +233,12 @@ func TestCorruptParameterFileRefused(t *testing.T) {
 // files are unverified, and a resume records checksums for them.
 func TestLegacyCheckpointLoadsUnverified(t *testing.T) {
 	dir := trainSmall(t, filepath.Join(t.TempDir(), "run"))
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	m.Checksums = nil
-	if err := greedy.WriteManifest(dir, m); err != nil {
+	if err := checkpoint.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
 	var out, errb bytes.Buffer
@@ -249,7 +249,7 @@ func TestLegacyCheckpointLoadsUnverified(t *testing.T) {
 	if code := Main(args, &out, &errb); code != 0 {
 		t.Fatalf("resume: exit %d: %s", code, errb.String())
 	}
-	if m, err = greedy.ReadManifest(dir); err != nil || len(m.Checksums) != 4*2+2 {
+	if m, err = checkpoint.ReadManifest(dir); err != nil || len(m.Checksums) != 4*2+2 {
 		t.Fatalf("after the resume: %v, %d checksums, want 10", err, len(m.Checksums))
 	}
 }
@@ -271,7 +271,7 @@ func TestDivergentTrainingStops(t *testing.T) {
 	if code != 1 || !regexp.MustCompile(`step \d+: the mean training objective \S+ exceeds 10 times its starting value`).MatchString(errb.String()) {
 		t.Fatalf("τ = 100 with --force: exit %d, want 1 naming the step and value:\n%s%s", code, out.String(), errb.String())
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,16 +295,16 @@ func TestDivergedMethodIsAResult(t *testing.T) {
 	if code := Main([]string{"train", "greedy", "--param", "ps", "--size", "8", "--n-train", "2", "--max-steps", "1", "--out", dir}, &out, &errb); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errb.String())
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	sum, err := greedy.WriteNPYSum(filepath.Join(dir, "params", "theta_00000.npy"), []float64{50 / m.L})
+	sum, err := checkpoint.WriteNPYSum(filepath.Join(dir, "params", "theta_00000.npy"), []float64{50 / m.L})
 	if err != nil {
 		t.Fatal(err)
 	}
-	m.Checksums[greedy.ParamFile("theta", 0)] = sum
-	if err := greedy.WriteManifest(dir, m); err != nil {
+	m.Checksums[checkpoint.ParamFile("theta", 0)] = sum
+	if err := checkpoint.WriteManifest(dir, m); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()
@@ -408,7 +408,7 @@ func TestInterruptStopsCleanly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(5 * time.Millisecond) {
-		if m, err := greedy.ReadManifest(dir); err == nil && len(m.Steps) >= 1 {
+		if m, err := checkpoint.ReadManifest(dir); err == nil && len(m.Steps) >= 1 {
 			break
 		}
 		if time.Now().After(deadline) {
@@ -425,18 +425,18 @@ func TestInterruptStopsCleanly(t *testing.T) {
 	if !strings.Contains(cErr.String(), want) {
 		t.Errorf("stderr does not print the resume command %q:\n%s", want, cErr.String())
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Finished || len(m.Steps) >= 400 {
 		t.Errorf("interrupted run: finished %v with %d steps", m.Finished, len(m.Steps))
 	}
-	if err := greedy.VerifyChecksums(dir, m.Checksums); err != nil {
+	if err := checkpoint.VerifyChecksums(dir, m.Checksums); err != nil {
 		t.Error(err)
 	}
 	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err == nil && strings.HasPrefix(d.Name(), greedy.TempPrefix) {
+		if err == nil && strings.HasPrefix(d.Name(), checkpoint.TempPrefix) {
 			t.Errorf("temporary file left: %s", p)
 		}
 		return nil

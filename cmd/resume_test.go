@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/banert"
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // TestResumeTakesItsSettings trains with settings other than the defaults,
@@ -29,11 +29,11 @@ func TestResumeTakesItsSettings(t *testing.T) {
 	run(0, append(first, "--max-steps", "2", "--out", resumed)...)
 	run(0, "train", "greedy", "--out", resumed, "--resume", "--max-steps", "4")
 	run(0, append(first, "--max-steps", "4", "--out", whole)...)
-	a, err := greedy.ReadManifest(resumed)
+	a, err := checkpoint.ReadManifest(resumed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, _ := greedy.ReadManifest(whole)
+	b, _ := checkpoint.ReadManifest(whole)
 	if len(a.Steps) != 4 || a.Steps[3].Loss != b.Steps[3].Loss || a.Seed != 7 || a.H != 12 {
 		t.Fatalf("resumed run: %d steps, loss %v (uninterrupted %v), seed %d, size %d", len(a.Steps), a.Steps[len(a.Steps)-1].Loss, b.Steps[3].Loss, a.Seed, a.H)
 	}

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // lockOut takes the run lock of an output directory (greedy.LockDir: an
@@ -15,13 +15,13 @@ import (
 // directory can be written, before any work is done. A directory another run
 // holds, or one that cannot be created or written, is a usage error (exit 2)
 // naming the flag, the directory and, for a held one, the holder's pid.
-func lockOut(flag, dir string) (*greedy.DirLock, error) {
+func lockOut(flag, dir string) (*checkpoint.DirLock, error) {
 	if dir == "" {
 		return nil, usagef("%s must not be empty", flag)
 	}
-	l, err := greedy.LockDir(dir)
+	l, err := checkpoint.LockDir(dir)
 	if err != nil {
-		var le *greedy.LockedError
+		var le *checkpoint.LockedError
 		if errors.As(err, &le) {
 			return nil, usagef("%s %v", flag, err)
 		}
@@ -41,12 +41,12 @@ func lockOut(flag, dir string) (*greedy.DirLock, error) {
 // (lockOut), removes the temporary files a killed run left, and refuses a
 // directory that already holds a checkpoint (any of the files marker) unless
 // the run resumes it. The caller unlocks the returned lock.
-func claimCheckpointDir(dir string, resume bool, marker ...string) (*greedy.DirLock, error) {
+func claimCheckpointDir(dir string, resume bool, marker ...string) (*checkpoint.DirLock, error) {
 	lock, err := lockOut("--out", dir)
 	if err != nil {
 		return nil, err
 	}
-	greedy.RemoveTemps(dir)
+	checkpoint.RemoveTemps(dir)
 	if !resume {
 		for _, name := range marker {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
@@ -80,7 +80,7 @@ func checkWritable(dir string) error {
 // already holds another run's results (any file but the lock) unless force.
 // The caller unlocks the returned lock, and calls clearResults before it
 // writes, so that nothing of the previous results is left behind.
-func claimResultsDir(env *Env, flag, dir string, force bool) (*greedy.DirLock, error) {
+func claimResultsDir(env *Env, flag, dir string, force bool) (*checkpoint.DirLock, error) {
 	if dir == "" {
 		return nil, usagef("%s must not be empty", flag)
 	}
@@ -95,7 +95,7 @@ func claimResultsDir(env *Env, flag, dir string, force bool) (*greedy.DirLock, e
 	}
 	var held []string
 	for _, e := range entries {
-		if e.Name() != greedy.LockName && !strings.HasPrefix(e.Name(), ".l2o-write-check-") {
+		if e.Name() != checkpoint.LockName && !strings.HasPrefix(e.Name(), ".l2o-write-check-") {
 			held = append(held, e.Name())
 		}
 	}

@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
@@ -61,7 +61,7 @@ func describeRun(dir string) ([]string, error) {
 			return nil, usagef("%s/manifest.json is corrupt: %v", dir, err)
 		}
 		switch head.Format {
-		case greedy.FormatVersion:
+		case checkpoint.FormatVersion:
 			return describeGreedy(dir)
 		case banert.FormatVersion:
 			return describeBanert(dir)
@@ -90,7 +90,7 @@ func describeRun(dir string) ([]string, error) {
 }
 
 func describeGreedy(dir string) ([]string, error) {
-	man, err := greedy.ReadManifest(dir)
+	man, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		return nil, asUsage(err)
 	}

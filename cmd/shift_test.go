@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 )
 
 // TestEvalShiftAndBreakEven runs eval --shift on a size-free (ps) and a
@@ -76,7 +76,7 @@ func TestEvalShiftAndBreakEven(t *testing.T) {
 	if len(be) != 4 {
 		t.Fatalf("breakeven.json has %d rows, want 4 (2 learned × 2 baselines)", len(be))
 	}
-	man, err := greedy.ReadManifest(ps)
+	man, err := checkpoint.ReadManifest(ps)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -155,7 +156,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, vf.Scales)
 	}
 	if gf.Resume {
-		if m, err := greedy.ReadManifest(gf.Out); err == nil {
+		if m, err := checkpoint.ReadManifest(gf.Out); err == nil {
 			fmt.Fprintf(env.Stdout, "resuming %s at step t = %d (%d steps completed, at most %d)\n", gf.Out, len(m.Steps), len(m.Steps), gf.MaxSteps)
 		}
 	}
@@ -178,7 +179,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
 		Provenance:    env.trainingProvenance(sp, vf.NVal),
 		InnerProgress: innerProgress(env),
-		Progress: func(s greedy.StepInfo) {
+		Progress: func(s checkpoint.StepInfo) {
 			clearStatus(env)
 			mark := ""
 			if s.FellBack {
@@ -195,7 +196,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		},
 	}
 	res, err := greedy.Train(train, cfg)
-	if errors.Is(err, greedy.ErrInterrupted) {
+	if errors.Is(err, checkpoint.ErrInterrupted) {
 		return intr.interrupted(err.Error())
 	}
 	if err != nil {

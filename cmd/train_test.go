@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
@@ -24,7 +25,7 @@ const testOpsDevice = gpu.Host
 // parameters agree with the default path's.
 func TestTrainGreedyOnDevice(t *testing.T) {
 	dir := t.TempDir()
-	var ms [2]*greedy.Manifest
+	var ms [2]*checkpoint.Manifest
 	for i, dev := range []string{"cpu", testOpsDevice} {
 		out := filepath.Join(dir, dev)
 		var o, errb bytes.Buffer
@@ -36,7 +37,7 @@ func TestTrainGreedyOnDevice(t *testing.T) {
 		if dev != "cpu" && !strings.Contains(o.String(), "float64 on host") {
 			t.Errorf("the banner does not name the device's arithmetic: %s", o.String())
 		}
-		m, err := greedy.ReadManifest(out)
+		m, err := checkpoint.ReadManifest(out)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -70,7 +71,7 @@ func TestTrainGreedyWithValidation(t *testing.T) {
 	if !strings.Contains(out.String(), "val f") {
 		t.Errorf("no validation column in the output:\n%s", out.String())
 	}
-	m, err := greedy.ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +119,7 @@ func TestTrainGreedyFloat32(t *testing.T) {
 		if !strings.Contains(out.String(), "solver in "+prec) {
 			t.Errorf("the header does not name %s:\n%s", prec, out.String())
 		}
-		m, err := greedy.ReadManifest(dir)
+		m, err := checkpoint.ReadManifest(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +134,7 @@ func TestTrainGreedyFloat32(t *testing.T) {
 		"--max-steps", "2", "--tol-rel", "0", "--precision", "float32", "--out", ct}, &out, &errb); code != 0 {
 		t.Fatalf("ct-small in float32: exit %d: %s", code, errb.String())
 	}
-	if m, err := greedy.ReadManifest(ct); err != nil || m.Precision != greedy.Float32 || len(m.Steps) != 2 {
+	if m, err := checkpoint.ReadManifest(ct); err != nil || m.Precision != greedy.Float32 || len(m.Steps) != 2 {
 		t.Fatalf("ct-small manifest: %v, %+v", err, m)
 	}
 	if d := meanF["float32"]/meanF["float64"] - 1; d > 1e-4 || d < -1e-4 {
@@ -346,11 +347,11 @@ func trainOnDevices(t *testing.T, prob []string) {
 		if code := Main(args, &o, &errb); code != 0 {
 			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
 		}
-		man, err := greedy.ReadManifest(out)
+		man, err := checkpoint.ReadManifest(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		theta, phi, err := greedy.LoadParams(out, man, len(man.Steps)-1)
+		theta, phi, err := checkpoint.LoadParams(out, man, len(man.Steps)-1)
 		if err != nil {
 			t.Fatal(err)
 		}

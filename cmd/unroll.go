@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -17,14 +18,14 @@ import (
 func init() {
 	register(&Command{Name: "train unroll", Summary: "unrolled training of T iterations with Adam, checkpoints and --resume", Run: runTrainUnroll})
 	// Unrolled checkpoints use the greedy layout; label them as unrolled.
-	greedyLoader := learnedLoaders[greedy.FormatVersion]
-	learnedLoaders[greedy.FormatVersion] = func(dir string) (*LearnedInfo, error) {
+	greedyLoader := learnedLoaders[checkpoint.FormatVersion]
+	learnedLoaders[checkpoint.FormatVersion] = func(dir string) (*LearnedInfo, error) {
 		info, err := greedyLoader(dir)
 		if err != nil {
 			return nil, err
 		}
 		if l, ok := info.Method.(*greedy.Learned); ok {
-			if man, err := greedy.ReadManifest(dir); err == nil && unroll.IsUnrolled(man) {
+			if man, err := checkpoint.ReadManifest(dir); err == nil && unroll.IsUnrolled(man) {
 				l.Label = "unrolled " + man.Method
 				info.TrainSeconds = 0
 				if st, err := unroll.ReadState(dir); err == nil {
@@ -119,7 +120,7 @@ func runTrainUnroll(env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)
 		},
 	})
-	if errors.Is(err, greedy.ErrInterrupted) {
+	if errors.Is(err, checkpoint.ErrInterrupted) {
 		return intr.interrupted(err.Error())
 	}
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -302,7 +303,7 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 	if _, err := Train(o, cfg(b, 4, false, gpu.Host32())); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := ReadManifest(a); err != nil || len(m.Steps) != 4 || m.Device != "host32" {
+	if m, err := checkpoint.ReadManifest(a); err != nil || len(m.Steps) != 4 || m.Device != "host32" {
 		t.Fatalf("resumed checkpoint: %v", err)
 	}
 	sameCheckpointParams(t, a, b)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -246,14 +247,14 @@ func TestTrainFloat32(t *testing.T) {
 			t.Fatalf("float32 iterate [%d] = %v is not a float32 value", i, v)
 		}
 	}
-	m, err := ReadManifest(d32)
+	m, err := checkpoint.ReadManifest(d32)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if m.Precision != Float32 {
 		t.Errorf("manifest precision %q", m.Precision)
 	}
-	if m64, _ := ReadManifest(d64); m64.Precision != "" {
+	if m64, _ := checkpoint.ReadManifest(d64); m64.Precision != "" {
 		t.Errorf("float64 manifest records precision %q, want none", m64.Precision)
 	}
 	again := cfg(d32, Float64)
@@ -359,7 +360,7 @@ func TestFloat32ResumeIsBitwise(t *testing.T) {
 	if _, err := Train(o, cfg(b, 4, false)); err != nil {
 		t.Fatal(err)
 	}
-	if m, err := ReadManifest(a); err != nil || len(m.Steps) != 4 {
+	if m, err := checkpoint.ReadManifest(a); err != nil || len(m.Steps) != 4 {
 		t.Fatalf("resumed checkpoint: %v", err)
 	}
 	sameCheckpointParams(t, a, b)

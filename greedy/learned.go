@@ -6,6 +6,7 @@ import (
 	"runtime"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -71,8 +72,8 @@ func NewLearned(label string, m param.Method, h, w int, theta, phi [][]float64) 
 // Load opens the learned optimizer stored in a greedy checkpoint directory.
 // Parameters are read into memory when they total at most 512 MiB, and from
 // disk step by step otherwise.
-func Load(dir string) (*Learned, *Manifest, error) {
-	man, err := ReadManifest(dir)
+func Load(dir string) (*Learned, *checkpoint.Manifest, error) {
+	man, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -92,13 +93,13 @@ func Load(dir string) (*Learned, *Manifest, error) {
 	if total <= 512<<20 {
 		thetas, phis := make([][]float64, l.Steps), make([][]float64, l.Steps)
 		for t := range thetas {
-			if thetas[t], phis[t], err = LoadParams(dir, man, t); err != nil {
+			if thetas[t], phis[t], err = checkpoint.LoadParams(dir, man, t); err != nil {
 				return nil, nil, err
 			}
 		}
 		l.params = func(t int) ([]float64, []float64, error) { return thetas[t], phis[t], nil }
 	} else {
-		l.params = func(t int) ([]float64, []float64, error) { return LoadParams(dir, man, t) }
+		l.params = func(t int) ([]float64, []float64, error) { return checkpoint.LoadParams(dir, man, t) }
 	}
 	return l, man, nil
 }

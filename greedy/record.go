@@ -1,5 +1,7 @@
 package greedy
 
+import "github.com/greedyl2o/greedyl2o/checkpoint"
+
 // A Recorder follows a training run, in the spirit of gonum/optimize's
 // Recorder: Init is called once the run is set up (the manifest holds its
 // settings and the steps of a resumed checkpoint), Record after every
@@ -8,15 +10,15 @@ package greedy
 // Config.Recorder adds one (a log, a live plot). An error from a recorder
 // stops the run.
 type Recorder interface {
-	Init(man *Manifest) error
-	Record(man *Manifest, s *Step) error
+	Init(man *checkpoint.Manifest) error
+	Record(man *checkpoint.Manifest, s *Step) error
 }
 
 // Step is a completed greedy step as recorders see it: its record, its
 // parameters and the iterates after it. The slices belong to the run: read
 // them during Record, copy what must outlive it.
 type Step struct {
-	Info       StepInfo
+	Info       checkpoint.StepInfo
 	Theta, Phi []float64
 	// X and XPrev are the training iterates after the step and before it;
 	// XVal and XValPrev those of the validation functions (nil without).
@@ -28,18 +30,18 @@ type Step struct {
 // checkpoint directory and commits the manifest (saveStep).
 type checkpointRecorder struct{ dir string }
 
-func (c *checkpointRecorder) Init(*Manifest) error { return nil }
+func (c *checkpointRecorder) Init(*checkpoint.Manifest) error { return nil }
 
-func (c *checkpointRecorder) Record(man *Manifest, s *Step) error {
+func (c *checkpointRecorder) Record(man *checkpoint.Manifest, s *Step) error {
 	return saveStep(c.dir, man, s.Info.T, s.Theta, s.Phi, s.X, s.XPrev, s.XVal, s.XValPrev)
 }
 
 // progressRecorder calls a function with every step's record.
-type progressRecorder func(StepInfo)
+type progressRecorder func(checkpoint.StepInfo)
 
-func (progressRecorder) Init(*Manifest) error { return nil }
+func (progressRecorder) Init(*checkpoint.Manifest) error { return nil }
 
-func (f progressRecorder) Record(_ *Manifest, s *Step) error {
+func (f progressRecorder) Record(_ *checkpoint.Manifest, s *Step) error {
 	f(s.Info)
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/sbinet/npyio"
 )
 
@@ -17,24 +18,24 @@ import (
 // holder's pid; after Unlock it succeeds.
 func TestLockDir(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	l, err := LockDir(dir)
+	l, err := checkpoint.LockDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = LockDir(dir)
-	var le *LockedError
-	if !errors.As(err, &le) || !errors.Is(err, ErrLocked) || le.PID != os.Getpid() || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
-		t.Fatalf("second lock: %v, want a LockedError naming pid %d", err, os.Getpid())
+	_, err = checkpoint.LockDir(dir)
+	var le *checkpoint.LockedError
+	if !errors.As(err, &le) || !errors.Is(err, checkpoint.ErrLocked) || le.PID != os.Getpid() || !strings.Contains(err.Error(), fmt.Sprintf("pid %d", os.Getpid())) {
+		t.Fatalf("second lock: %v, want a checkpoint.LockedError naming pid %d", err, os.Getpid())
 	}
 	if err := l.Unlock(); err != nil {
 		t.Fatal(err)
 	}
-	l2, err := LockDir(dir)
+	l2, err := checkpoint.LockDir(dir)
 	if err != nil {
 		t.Fatalf("lock after unlock: %v", err)
 	}
 	l2.Unlock()
-	var nilLock *DirLock
+	var nilLock *checkpoint.DirLock
 	if err := nilLock.Unlock(); err != nil {
 		t.Error(err)
 	}
@@ -49,11 +50,11 @@ func TestChecksumsRecordedAndVerified(t *testing.T) {
 	if _, err := Train(o, Config{Method: method(t, "m-ps"), MaxSteps: 3, Dir: dir, Problem: "deblur"}); err != nil {
 		t.Fatal(err)
 	}
-	m, err := ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{ParamFile("theta", 0), ParamFile("phi", 0), ParamFile("theta", 2), ParamFile("phi", 2), StateFile("x", 3), StateFile("xprev", 3)}
+	want := []string{checkpoint.ParamFile("theta", 0), checkpoint.ParamFile("phi", 0), checkpoint.ParamFile("theta", 2), checkpoint.ParamFile("phi", 2), checkpoint.StateFile("x", 3), checkpoint.StateFile("xprev", 3)}
 	for _, rel := range want {
 		if len(m.Checksums[rel]) != 64 {
 			t.Errorf("no SHA-256 for %s: %v", rel, m.Checksums)
@@ -62,34 +63,34 @@ func TestChecksumsRecordedAndVerified(t *testing.T) {
 	if len(m.Checksums) != 8 || !m.Verified() {
 		t.Errorf("%d checksums, want 8", len(m.Checksums))
 	}
-	if err := VerifyChecksums(dir, m.Checksums); err != nil {
+	if err := checkpoint.VerifyChecksums(dir, m.Checksums); err != nil {
 		t.Fatal(err)
 	}
 	if _, _, err := Load(dir); err != nil {
 		t.Fatal(err)
 	}
-	p := paramPath(dir, "phi", 1)
+	p := checkpoint.ParamPath(dir, "phi", 1)
 	b, _ := os.ReadFile(p)
 	b[len(b)-1] ^= 0x80
 	os.WriteFile(p, b, 0o644)
 	_, _, err = Load(dir)
-	var ce *ChecksumError
-	if !errors.Is(err, ErrChecksum) || !errors.As(err, &ce) || ce.Path != p || !strings.Contains(err.Error(), p) {
-		t.Errorf("a changed byte: %v, want a ChecksumError for %s", err, p)
+	var ce *checkpoint.ChecksumError
+	if !errors.Is(err, checkpoint.ErrChecksum) || !errors.As(err, &ce) || ce.Path != p || !strings.Contains(err.Error(), p) {
+		t.Errorf("a changed byte: %v, want a checkpoint.ChecksumError for %s", err, p)
 	}
-	if err := VerifyChecksums(dir, m.Checksums); !errors.Is(err, ErrChecksum) {
+	if err := checkpoint.VerifyChecksums(dir, m.Checksums); !errors.Is(err, checkpoint.ErrChecksum) {
 		t.Errorf("VerifyChecksums: %v", err)
 	}
-	delete(m.Checksums, ParamFile("phi", 1))
-	if _, _, err := LoadParams(dir, m, 1); !errors.Is(err, ErrChecksum) || !strings.Contains(err.Error(), "not listed") {
+	delete(m.Checksums, checkpoint.ParamFile("phi", 1))
+	if _, _, err := checkpoint.LoadParams(dir, m, 1); !errors.Is(err, checkpoint.ErrChecksum) || !strings.Contains(err.Error(), "not listed") {
 		t.Errorf("a file the manifest does not list: %v", err)
 	}
 	// Without checksums (an older checkpoint) the files load unverified.
 	m.Checksums = nil
-	if _, _, err := LoadParams(dir, m, 1); err != nil || m.Verified() {
+	if _, _, err := checkpoint.LoadParams(dir, m, 1); err != nil || m.Verified() {
 		t.Errorf("unverified load: %v", err)
 	}
-	if err := RecordChecksums(dir, m); err != nil || len(m.Checksums) != 8 {
+	if err := checkpoint.RecordChecksums(dir, m); err != nil || len(m.Checksums) != 8 {
 		t.Errorf("RecordChecksums: %v, %d sums", err, len(m.Checksums))
 	}
 }
@@ -102,12 +103,12 @@ func TestResumeRefusesChangedFiles(t *testing.T) {
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
-	p := paramPath(dir, "theta", 0)
+	p := checkpoint.ParamPath(dir, "theta", 0)
 	b, _ := os.ReadFile(p)
 	b[len(b)-2] ^= 1
 	os.WriteFile(p, b, 0o644)
 	cfg.Resume, cfg.MaxSteps = true, 3
-	if _, err := Train(o, cfg); !errors.Is(err, ErrChecksum) || !errors.Is(err, ErrCannotResume) || !strings.Contains(err.Error(), p) {
+	if _, err := Train(o, cfg); !errors.Is(err, checkpoint.ErrChecksum) || !errors.Is(err, checkpoint.ErrCannotResume) || !strings.Contains(err.Error(), p) {
 		t.Errorf("resume over a changed parameter file: %v", err)
 	}
 }
@@ -121,22 +122,22 @@ func TestDecodeNPYRejectsBadInput(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := buf.Bytes()
-	if v, err := DecodeNPY(good, "x.npy", 3); err != nil || len(v) != 3 {
+	if v, err := checkpoint.DecodeNPY(good, "x.npy", 3); err != nil || len(v) != 3 {
 		t.Fatalf("good file: %v %v", v, err)
 	}
-	if _, err := DecodeNPY(good, "x.npy", 4); err == nil {
+	if _, err := checkpoint.DecodeNPY(good, "x.npy", 4); err == nil {
 		t.Error("wrong length accepted")
 	}
-	if _, err := DecodeNPY(good[:len(good)-4], "x.npy", -1); err == nil {
+	if _, err := checkpoint.DecodeNPY(good[:len(good)-4], "x.npy", -1); err == nil {
 		t.Error("truncated file accepted")
 	}
 	huge := bytes.Replace(good, []byte("(3,)"), []byte("(999999999999,)"), 1)
-	if _, err := DecodeNPY(huge, "x.npy", -1); err == nil {
+	if _, err := checkpoint.DecodeNPY(huge, "x.npy", -1); err == nil {
 		t.Error("a header announcing 1e12 values accepted")
 	}
 	buf.Reset()
 	npyio.Write(&buf, []float64{1, 2, math.Inf(1)})
-	if _, err := DecodeNPY(buf.Bytes(), "x.npy", -1); err == nil {
+	if _, err := checkpoint.DecodeNPY(buf.Bytes(), "x.npy", -1); err == nil {
 		t.Error("an infinite value accepted")
 	}
 }
@@ -150,7 +151,7 @@ func TestRemoveTemps(t *testing.T) {
 	for _, f := range append(keep, remove...) {
 		os.WriteFile(filepath.Join(dir, f), nil, 0o644)
 	}
-	if got := RemoveTemps(dir); len(got) != len(remove) {
+	if got := checkpoint.RemoveTemps(dir); len(got) != len(remove) {
 		t.Errorf("removed %v, want %v", got, remove)
 	}
 	for _, f := range keep {
@@ -186,11 +187,11 @@ func TestTrainStop(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
 	n := 0
 	_, err := Train(o, Config{Method: method(t, "m-ps"), MaxSteps: 10, Dir: dir, Problem: "deblur",
-		Progress: func(StepInfo) { n++ }, Stop: func() bool { return n == 2 }})
-	if !errors.Is(err, ErrInterrupted) {
+		Progress: func(checkpoint.StepInfo) { n++ }, Stop: func() bool { return n == 2 }})
+	if !errors.Is(err, checkpoint.ErrInterrupted) {
 		t.Fatalf("Stop: %v", err)
 	}
-	m, err := ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil || len(m.Steps) != 2 || m.Finished {
 		t.Fatalf("after the stop: %v, %d steps, finished %v", err, len(m.Steps), m.Finished)
 	}

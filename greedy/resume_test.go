@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 const childEnv = "GREEDY_TEST_CHILD_DIR"
@@ -24,7 +26,7 @@ func TestHelperTrainChild(t *testing.T) {
 	}
 	o := deblurSet(t, 3, 16, 4)
 	cfg := resumeConfig(t, dir)
-	cfg.Progress = func(StepInfo) { time.Sleep(150 * time.Millisecond) }
+	cfg.Progress = func(checkpoint.StepInfo) { time.Sleep(150 * time.Millisecond) }
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestKilledRunResumesBitwise(t *testing.T) {
 	deadline := time.Now().Add(60 * time.Second)
 	killedAt := -1
 	for time.Now().Before(deadline) {
-		if m, err := ReadManifest(dir); err == nil && len(m.Steps) >= 2 {
+		if m, err := checkpoint.ReadManifest(dir); err == nil && len(m.Steps) >= 2 {
 			killedAt = len(m.Steps)
 			break
 		}
@@ -60,7 +62,7 @@ func TestKilledRunResumesBitwise(t *testing.T) {
 	if killedAt < 0 {
 		t.Fatal("the child never completed two steps")
 	}
-	m, err := ReadManifest(dir)
+	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatalf("checkpoint unreadable after the kill: %v", err)
 	}
@@ -86,11 +88,11 @@ func TestKilledRunResumesBitwise(t *testing.T) {
 // every step.
 func sameCheckpointParams(t *testing.T, resumed, ref string) {
 	t.Helper()
-	mr, err := ReadManifest(ref)
+	mr, err := checkpoint.ReadManifest(ref)
 	if err != nil {
 		t.Fatal(err)
 	}
-	mk, err := ReadManifest(resumed)
+	mk, err := checkpoint.ReadManifest(resumed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -98,11 +100,11 @@ func sameCheckpointParams(t *testing.T, resumed, ref string) {
 		t.Fatalf("resumed run has %d steps, uninterrupted %d", len(mk.Steps), len(mr.Steps))
 	}
 	for step := range mr.Steps {
-		a1, b1, err := LoadParams(resumed, mk, step)
+		a1, b1, err := checkpoint.LoadParams(resumed, mk, step)
 		if err != nil {
 			t.Fatal(err)
 		}
-		a2, b2, err := LoadParams(ref, mr, step)
+		a2, b2, err := checkpoint.LoadParams(ref, mr, step)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +138,7 @@ func TestCorruptCheckpointsAreRefused(t *testing.T) {
 		t.Error("resuming with another method was accepted")
 	}
 	// truncated parameter file
-	p := paramPath(dir, "theta", 1)
+	p := checkpoint.ParamPath(dir, "theta", 1)
 	b, _ := os.ReadFile(p)
 	_ = os.WriteFile(p, b[:len(b)-3], 0o644)
 	if _, _, err := Load(dir); err == nil {
@@ -144,10 +146,10 @@ func TestCorruptCheckpointsAreRefused(t *testing.T) {
 	}
 	// corrupt manifest
 	_ = os.WriteFile(filepath.Join(dir, "manifest.json"), []byte("{\"format\": 3"), 0o644)
-	if _, err := ReadManifest(dir); err == nil {
+	if _, err := checkpoint.ReadManifest(dir); err == nil {
 		t.Error("a corrupt manifest was accepted")
 	}
-	if _, err := ReadManifest(filepath.Join(dir, "missing")); err == nil {
+	if _, err := checkpoint.ReadManifest(filepath.Join(dir, "missing")); err == nil {
 		t.Error("a missing checkpoint was accepted")
 	}
 	_ = strconv.Itoa

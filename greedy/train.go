@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -57,7 +58,7 @@ type Config struct {
 	// invocation to the checkpoint's record).
 	Provenance *provenance.Record
 	// Progress, if set, is called after every step.
-	Progress func(StepInfo)
+	Progress func(checkpoint.StepInfo)
 	// InnerProgress, if set, is called after every evaluation of the step
 	// loss inside a step (for progress lines in steps that take minutes).
 	InnerProgress func(InnerProgress)
@@ -135,18 +136,15 @@ const DefaultDivergeFactor = 10
 // Config.DivergeFactor); test with errors.Is.
 var ErrDiverged = errors.New("the run diverged")
 
-// ErrInterrupted marks a training run stopped by Config.Stop.
-var ErrInterrupted = errors.New("interrupted")
-
 // Result is the outcome of Train.
 type Result struct {
-	Steps []StepInfo
+	Steps []checkpoint.StepInfo
 	// Theta and Phi hold the parameters of every step when KeepParams is set.
 	Theta, Phi [][]float64
 	// X holds the training iterates after the last step.
 	X         []float64
 	StopCause string
-	Manifest  *Manifest
+	Manifest  *checkpoint.Manifest
 }
 
 // Train runs Algorithm 1 on the training functions o: for t = 0, 1, … it
@@ -169,7 +167,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	stop := "step cap reached"
 	for t := tr.start; t < cfg.MaxSteps; t++ {
 		if cfg.Stop != nil && cfg.Stop() {
-			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", ErrInterrupted, t, cfg.Dir, t)
+			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Dir, t)
 		}
 		s, cause, err := tr.step(t)
 		if err != nil {
@@ -198,44 +196,44 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 
 // saveStep writes the parameters and state of step t, then commits the
 // manifest with their checksums, then removes the previous state.
-func saveStep(dir string, man *Manifest, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
+func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
 	if man.Checksums == nil {
 		man.Checksums = map[string]string{}
 	}
 	files := []struct {
 		rel string
 		v   []float64
-	}{{ParamFile("theta", t), theta}}
+	}{{checkpoint.ParamFile("theta", t), theta}}
 	if len(phi) > 0 {
 		files = append(files, struct {
 			rel string
 			v   []float64
-		}{ParamFile("phi", t), phi})
+		}{checkpoint.ParamFile("phi", t), phi})
 	}
 	states := [][]float64{x, xprev, xval, xvalprev}
-	for i, name := range stateNames {
+	for i, name := range checkpoint.StateNames {
 		if states[i] != nil {
 			files = append(files, struct {
 				rel string
 				v   []float64
-			}{StateFile(name, t+1), states[i]})
+			}{checkpoint.StateFile(name, t+1), states[i]})
 		}
 	}
 	for _, f := range files {
-		sum, err := WriteNPYSum(filepath.Join(dir, filepath.FromSlash(f.rel)), f.v)
+		sum, err := checkpoint.WriteNPYSum(filepath.Join(dir, filepath.FromSlash(f.rel)), f.v)
 		if err != nil {
 			return err
 		}
 		man.Checksums[f.rel] = sum
 	}
-	for _, name := range stateNames {
-		delete(man.Checksums, StateFile(name, t))
+	for _, name := range checkpoint.StateNames {
+		delete(man.Checksums, checkpoint.StateFile(name, t))
 	}
-	if err := WriteManifest(dir, man); err != nil {
+	if err := checkpoint.WriteManifest(dir, man); err != nil {
 		return err
 	}
-	for _, name := range stateNames {
-		os.Remove(statePath(dir, name, t))
+	for _, name := range checkpoint.StateNames {
+		os.Remove(checkpoint.StatePath(dir, name, t))
 	}
 	return nil
 }
@@ -265,7 +263,7 @@ func innerSettings(inner InnerSolver, nTheta, nPhi int, cfg Config) string {
 }
 
 // compatible reports whether a checkpoint can be resumed with a new configuration.
-func compatible(old, cur *Manifest) error {
+func compatible(old, cur *checkpoint.Manifest) error {
 	type field struct {
 		name     string
 		old, cur any
@@ -368,7 +366,7 @@ func cachedPerBlock(f func(b int) (float64, error)) func(b int) (float64, error)
 
 // candidate is one solve of a greedy step.
 type candidate struct {
-	info       StepInfo
+	info       checkpoint.StepInfo
 	u          []float64
 	theta, phi []float64
 }
@@ -413,7 +411,7 @@ func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature, pap
 	if err != nil {
 		return nil, err
 	}
-	c := &candidate{info: StepInfo{RefLoss: ref, Lambda: lam, Mu: mu}, u: u}
+	c := &candidate{info: checkpoint.StepInfo{RefLoss: ref, Lambda: lam, Mu: mu}, u: u}
 	if math.IsNaN(v) || v > ref {
 		c.u, v, c.info.FellBack = u0, ref, true
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -27,7 +28,7 @@ type trainer struct {
 	val    *validator // nil without validation functions
 	loss   *StepLoss
 	sp     *Subproblem
-	man    *Manifest
+	man    *checkpoint.Manifest
 	res    *Result
 	rec    []Recorder
 
@@ -159,7 +160,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 }
 
 // manifest describes the run: settings, versions and parameter sizes.
-func (tr *trainer) manifest() (*Manifest, error) {
+func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	o, cfg := tr.o, tr.cfg
 	nTheta, nPhi := tr.loss.ParamLens()
 	// A checkpoint must name registered parametrizations, so that Load can
@@ -168,12 +169,12 @@ func (tr *trainer) manifest() (*Manifest, error) {
 	if err != nil && cfg.Dir != "" {
 		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Dir, err)
 	}
-	man := &Manifest{
-		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
+	man := &checkpoint.Manifest{
+		Format: checkpoint.FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
 		Method: cfg.Method.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
-		Versions: versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Provenance,
+		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Provenance,
 	}
 	if tr.prec == Float32 {
 		man.Precision = Float32
@@ -217,8 +218,10 @@ func (tr *trainer) open() (done *Result, err error) {
 		if cfg.Dir == "" {
 			return nil, errors.New("greedy: resume needs a checkpoint directory")
 		}
-		refuse := func(err error) error { return fmt.Errorf("greedy: %w %s: %w", ErrCannotResume, cfg.Dir, err) }
-		old, err := ReadManifest(cfg.Dir)
+		refuse := func(err error) error {
+			return fmt.Errorf("greedy: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
+		}
+		old, err := checkpoint.ReadManifest(cfg.Dir)
 		if err != nil {
 			return nil, refuse(err)
 		}
@@ -232,16 +235,16 @@ func (tr *trainer) open() (done *Result, err error) {
 		// Every committed file is checked before the run builds on it; a
 		// checkpoint without checksums gets those of its files as they are.
 		if old.Checksums == nil {
-			if err := RecordChecksums(cfg.Dir, old); err != nil {
+			if err := checkpoint.RecordChecksums(cfg.Dir, old); err != nil {
 				return nil, refuse(err)
 			}
-		} else if err := VerifyChecksums(cfg.Dir, old.Checksums); err != nil {
+		} else if err := checkpoint.VerifyChecksums(cfg.Dir, old.Checksums); err != nil {
 			return nil, refuse(err)
 		}
 		man.Checksums = old.Checksums
 		if tr.start > 0 {
 			read := func(dst *[]float64, name string) error {
-				v, err := ReadNPYVerified(cfg.Dir, StateFile(name, tr.start), len(*dst), man.Checksums)
+				v, err := checkpoint.ReadNPYVerified(cfg.Dir, checkpoint.StateFile(name, tr.start), len(*dst), man.Checksums)
 				if err != nil {
 					return refuse(err)
 				}
@@ -253,12 +256,12 @@ func (tr *trainer) open() (done *Result, err error) {
 				states = append(states, &tr.val.x, &tr.val.prev)
 			}
 			for i, dst := range states {
-				if err := read(dst, stateNames[i]); err != nil {
+				if err := read(dst, checkpoint.StateNames[i]); err != nil {
 					return nil, err
 				}
 			}
 			if cfg.WarmStart {
-				theta, phi, err := LoadParams(cfg.Dir, old, tr.start-1)
+				theta, phi, err := checkpoint.LoadParams(cfg.Dir, old, tr.start-1)
 				if err != nil {
 					return nil, refuse(err)
 				}
@@ -273,7 +276,7 @@ func (tr *trainer) open() (done *Result, err error) {
 			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Dir)
 		}
 		man.Checksums = map[string]string{}
-		if err := WriteManifest(cfg.Dir, man); err != nil {
+		if err := checkpoint.WriteManifest(cfg.Dir, man); err != nil {
 			return nil, err
 		}
 	}
@@ -606,7 +609,7 @@ func (tr *trainer) finish(stop string) (*Result, error) {
 	tr.man.Finished = true
 	tr.man.StopCause = stop
 	if tr.cfg.Dir != "" {
-		if err := WriteManifest(tr.cfg.Dir, tr.man); err != nil {
+		if err := checkpoint.WriteManifest(tr.cfg.Dir, tr.man); err != nil {
 			return nil, err
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -25,7 +26,7 @@ const StateFormat = "greedyl2o-unroll/1"
 const InnerPrefix = "unrolled"
 
 // IsUnrolled reports whether a greedy-format manifest was written by unrolled training.
-func IsUnrolled(m *greedy.Manifest) bool { return strings.HasPrefix(m.Inner, InnerPrefix) }
+func IsUnrolled(m *checkpoint.Manifest) bool { return strings.HasPrefix(m.Inner, InnerPrefix) }
 
 // State is the content of unroll.json: the unrolled training configuration,
 // the completed epochs and the Adam step count. It is the commit point of an
@@ -134,7 +135,7 @@ func ReadState(dir string) (*State, error) { return readState(dir) }
 
 func readState(dir string) (*State, error) {
 	var raw json.RawMessage
-	if err := greedy.ReadCheckpointJSON(dir, "unroll.json", "unrolled-training", "l2o train unroll", &raw); err != nil {
+	if err := checkpoint.ReadCheckpointJSON(dir, "unroll.json", "unrolled-training", "l2o train unroll", &raw); err != nil {
 		return nil, err
 	}
 	return parseState(filepath.Join(dir, "unroll.json"), raw)
@@ -152,7 +153,7 @@ func parseState(path string, b []byte) (*State, error) {
 	if s.AdamStep < 0 || s.T < 0 || s.Batch < 0 || s.H < 0 || s.W < 0 {
 		return nil, fmt.Errorf("checkpoint state %s: negative T, batch, image size or Adam step", path)
 	}
-	if err := greedy.CheckChecksumList(s.Checksums); err != nil {
+	if err := checkpoint.CheckChecksumList(s.Checksums); err != nil {
 		return nil, fmt.Errorf("checkpoint state %s: %w", path, err)
 	}
 	return &s, nil
@@ -161,13 +162,13 @@ func parseState(path string, b []byte) (*State, error) {
 // readVectors reads the state vectors of an epoch, verified against sums
 // (greedy.ReadNPYVerified; nil: unverified).
 func readVectors(dir string, epoch, n int, sums map[string]string) (u, m, v []float64, err error) {
-	if u, err = greedy.ReadNPYVerified(dir, stateFile("u", epoch), n, sums); err != nil {
+	if u, err = checkpoint.ReadNPYVerified(dir, stateFile("u", epoch), n, sums); err != nil {
 		return nil, nil, nil, err
 	}
-	if m, err = greedy.ReadNPYVerified(dir, stateFile("adam_m", epoch), n, sums); err != nil {
+	if m, err = checkpoint.ReadNPYVerified(dir, stateFile("adam_m", epoch), n, sums); err != nil {
 		return nil, nil, nil, err
 	}
-	if v, err = greedy.ReadNPYVerified(dir, stateFile("adam_v", epoch), n, sums); err != nil {
+	if v, err = checkpoint.ReadNPYVerified(dir, stateFile("adam_v", epoch), n, sums); err != nil {
 		return nil, nil, nil, err
 	}
 	return u, m, v, nil
@@ -192,7 +193,7 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 		name string
 		v    []float64
 	}{{"u", u}, {"adam_m", adam.M}, {"adam_v", adam.V}} {
-		sum, err := greedy.WriteNPYSum(statePath(dir, f.name, e), f.v)
+		sum, err := checkpoint.WriteNPYSum(statePath(dir, f.name, e), f.v)
 		if err != nil {
 			return err
 		}
@@ -208,16 +209,16 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 	theta, phi := l.Split(u)
 	sums := map[string]string{}
 	for t := range theta {
-		sum, err := greedy.WriteNPYSum(paramPath(dir, "theta", t), theta[t])
+		sum, err := checkpoint.WriteNPYSum(paramPath(dir, "theta", t), theta[t])
 		if err != nil {
 			return err
 		}
-		sums[greedy.ParamFile("theta", t)] = sum
+		sums[checkpoint.ParamFile("theta", t)] = sum
 		if phi != nil {
-			if sum, err = greedy.WriteNPYSum(paramPath(dir, "phi", t), phi[t]); err != nil {
+			if sum, err = checkpoint.WriteNPYSum(paramPath(dir, "phi", t), phi[t]); err != nil {
 				return err
 			}
-			sums[greedy.ParamFile("phi", t)] = sum
+			sums[checkpoint.ParamFile("phi", t)] = sum
 		}
 	}
 	steps, err := Trajectory(o, l.method, theta, phi, st.Tau)
@@ -228,19 +229,19 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 	if err != nil {
 		return err
 	}
-	man := &greedy.Manifest{
-		Format: greedy.FormatVersion, Problem: st.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
+	man := &checkpoint.Manifest{
+		Format: checkpoint.FormatVersion, Problem: st.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: st.DataHash, Seed: st.Seed,
 		Method: st.Method, ParamVersions: pversions, Tau: st.Tau, L: o.L, Lambda: "0", Mu: "0",
 		Inner:    fmt.Sprintf("%s(T=%d,adam,lr=%g,batch=%d,epochs=%d/%d)", InnerPrefix, st.T, st.LearningRate, st.Batch, e, st.EpochsWanted),
 		MaxSteps: st.T,
-		Versions: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": greedy.FormatVersion, "unroll": StateFormat},
+		Versions: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": checkpoint.FormatVersion, "unroll": StateFormat},
 		ThetaLen: l.ThetaLen(), PhiLen: l.PhiLen(), Steps: steps, Finished: finished, Checksums: sums, Provenance: st.Provenance,
 	}
 	if finished {
 		man.StopCause = fmt.Sprintf("unrolled training: %d epochs completed", e)
 	}
-	if err := greedy.WriteManifest(dir, man); err != nil {
+	if err := checkpoint.WriteManifest(dir, man); err != nil {
 		return err
 	}
 	if e > 0 {
@@ -256,7 +257,7 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 // (1/N) Σk fk(xk^{t+1}), RefLoss is (1/N) Σk fk(xk^t − τ∇fk(xk^t)) (a gradient
 // step from the same iterate), BGDMargin is RefLoss − Loss and MaxGradNorm is
 // max_k ‖∇fk(xk^t)‖.
-func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, tau float64) ([]greedy.StepInfo, error) {
+func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, tau float64) ([]checkpoint.StepInfo, error) {
 	learned, err := greedy.NewLearned("unrolled "+m.Name(), m, o.H, o.W, theta, phi)
 	if err != nil {
 		return nil, err
@@ -269,13 +270,13 @@ func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, ta
 	grad := make([]float64, o.N*hw)
 	step := make([]float64, o.N*hw)
 	ws := &problem.Workspace{}
-	var out []greedy.StepInfo
+	var out []checkpoint.StepInfo
 	for t := range theta {
 		x := it.X()
 		if err := o.Eval(nil, grad, x, ws); err != nil {
 			return nil, err
 		}
-		info := greedy.StepInfo{T: t}
+		info := checkpoint.StepInfo{T: t}
 		for k := 0; k < o.N; k++ {
 			gk := grad[k*hw : (k+1)*hw]
 			info.MaxGradNorm = math.Max(info.MaxGradNorm, math.Sqrt(kernels.Dot(gk, gk)))
@@ -301,7 +302,7 @@ func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, ta
 
 // Load opens the learned optimizer of an unrolled (or greedy) checkpoint
 // directory, labelled "unrolled METHOD" when the run was unrolled.
-func Load(dir string) (*greedy.Learned, *greedy.Manifest, error) {
+func Load(dir string) (*greedy.Learned, *checkpoint.Manifest, error) {
 	l, man, err := greedy.Load(dir)
 	if err != nil {
 		return nil, nil, err
@@ -312,4 +313,4 @@ func Load(dir string) (*greedy.Learned, *greedy.Manifest, error) {
 	return l, man, nil
 }
 
-func writeFileAtomic(path string, data []byte) error { return greedy.WriteFileAtomic(path, data) }
+func writeFileAtomic(path string, data []byte) error { return checkpoint.WriteFileAtomic(path, data) }

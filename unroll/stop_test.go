@@ -4,7 +4,7 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
 // TestStopBetweenEpochs: Config.Stop ends training between epochs with
@@ -15,7 +15,7 @@ func TestStopBetweenEpochs(t *testing.T) {
 	n := 0
 	cfg := Config{Method: method(t, "ps"), T: 2, Batch: 1, Epochs: 4, Dir: dir, Problem: "deblur",
 		Progress: func(EpochInfo) { n++ }, Stop: func() bool { return n == 2 }}
-	if _, err := Train(o, cfg); !errors.Is(err, greedy.ErrInterrupted) {
+	if _, err := Train(o, cfg); !errors.Is(err, checkpoint.ErrInterrupted) {
 		t.Fatalf("Stop: %v", err)
 	}
 	st, err := ReadState(dir)

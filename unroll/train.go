@@ -7,8 +7,8 @@ import (
 	"math/rand/v2"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -153,16 +153,16 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if cfg.Resume {
 		old, err := readState(cfg.Dir)
 		if err != nil {
-			return nil, fmt.Errorf("unroll: %w %s: %w", greedy.ErrCannotResume, cfg.Dir, err)
+			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
 		}
 		if err := old.compatible(st); err != nil {
-			return nil, fmt.Errorf("unroll: %w %s: %w", greedy.ErrCannotResume, cfg.Dir, err)
+			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
 		}
 		st.Epochs = old.Epochs
 		st.AdamStep = old.AdamStep
 		st.Provenance = provenance.Continued(old.Provenance, cfg.Provenance)
 		if u, adam.M, adam.V, err = readVectors(cfg.Dir, len(st.Epochs), loss.Dim(), old.Checksums); err != nil {
-			return nil, fmt.Errorf("unroll: %w %s: %w", greedy.ErrCannotResume, cfg.Dir, err)
+			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
 		}
 		adam.Step = st.AdamStep
 		// Rewrite the parameters and manifest from the committed state, in
@@ -182,7 +182,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	batches := o.N / cfg.Batch
 	for e := len(st.Epochs); e < cfg.Epochs; e++ {
 		if cfg.Stop != nil && cfg.Stop() {
-			return nil, fmt.Errorf("unroll: %w after %d epochs: the checkpoint in %s holds them", greedy.ErrInterrupted, len(st.Epochs), cfg.Dir)
+			return nil, fmt.Errorf("unroll: %w after %d epochs: the checkpoint in %s holds them", checkpoint.ErrInterrupted, len(st.Epochs), cfg.Dir)
 		}
 		began := time.Now()
 		perm := Permutation(o.N, cfg.Seed, e)

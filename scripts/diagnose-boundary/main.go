@@ -39,6 +39,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -83,7 +84,7 @@ type fnSet struct {
 // functions returns the named set ("train", "fresh": training images with
 // fresh noise, "test") of Problem 1 with the given blur boundary, as l2o
 // builds it from man's problem, size, seed and n_train.
-func (d *diag) functions(man *greedy.Manifest, bnd, set string) (*fnSet, error) {
+func (d *diag) functions(man *checkpoint.Manifest, bnd, set string) (*fnSet, error) {
 	key := bnd + "/" + set
 	if s, ok := d.sets[key]; ok {
 		return s, nil

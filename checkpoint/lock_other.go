@@ -1,6 +1,6 @@
 //go:build !unix
 
-package greedy
+package checkpoint
 
 import "os"
 

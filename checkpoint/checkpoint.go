@@ -1,4 +1,4 @@
-package greedy
+package checkpoint
 
 import (
 	"bytes"
@@ -27,6 +27,10 @@ import (
 // another configuration (problem, conventions, method, …) or cannot be read:
 // a user error, not a failed run. Test with errors.Is.
 var ErrCannotResume = errors.New("cannot resume")
+
+// ErrInterrupted marks a training run stopped at a user's request (Ctrl-C)
+// with its checkpoint complete up to its last step: resume it.
+var ErrInterrupted = errors.New("interrupted")
 
 // FormatVersion identifies the checkpoint layout.
 const FormatVersion = "greedyl2o-greedy/1"
@@ -65,7 +69,7 @@ type Manifest struct {
 	TolRel        float64           `json:"tol_rel"`
 	TolAbs        float64           `json:"tol_abs"`
 	MaxSteps      int               `json:"max_steps"`
-	Versions      map[string]string `json:"versions"`
+	Versions      map[string]string `json:"Versions"`
 	ThetaLen      int               `json:"theta_len"`
 	PhiLen        int               `json:"phi_len"`
 	// NVal and WeightScales record the validation functions and the
@@ -81,7 +85,7 @@ type Manifest struct {
 	ValPatience      int  `json:"val_patience,omitempty"`
 	TrainTolSteps    int  `json:"train_tol_steps,omitempty"`
 	// Precision is Config.Precision when it is not float64 (absent: float64).
-	Precision Precision `json:"precision,omitempty"`
+	Precision problem.Precision `json:"precision,omitempty"`
 	// Device is the kind of Config.Device ("cpu", "cuda") when the step
 	// losses ran on a device's array operations (absent: the CPU's fast
 	// evaluators).
@@ -147,11 +151,11 @@ func ParamFile(name string, t int) string { return fmt.Sprintf("params/%s_%05d.n
 // StateFile: see ParamFile.
 func StateFile(name string, t int) string { return fmt.Sprintf("state/%s_%05d.npy", name, t) }
 
-func paramPath(dir, name string, t int) string {
+func ParamPath(dir, name string, t int) string {
 	return filepath.Join(dir, filepath.FromSlash(ParamFile(name, t)))
 }
 
-func statePath(dir, name string, t int) string {
+func StatePath(dir, name string, t int) string {
 	return filepath.Join(dir, filepath.FromSlash(StateFile(name, t)))
 }
 
@@ -525,7 +529,7 @@ func RecordChecksums(dir string, m *Manifest) error {
 		}
 	}
 	if n := len(m.Steps); n > 0 {
-		for _, name := range stateNames {
+		for _, name := range StateNames {
 			if err := add(StateFile(name, n), false); err != nil {
 				return err
 			}
@@ -536,8 +540,8 @@ func RecordChecksums(dir string, m *Manifest) error {
 }
 
 // stateNames are the training state vectors kept after the last step.
-var stateNames = []string{"x", "xprev", "xval", "xvalprev"}
+var StateNames = []string{"x", "xprev", "xval", "xvalprev"}
 
-func versions() map[string]string {
+func Versions() map[string]string {
 	return map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "tensor": "v0.9.24", "format": FormatVersion}
 }
