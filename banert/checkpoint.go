@@ -11,7 +11,6 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -52,10 +51,10 @@ type Manifest struct {
 	History  []EpochInfo       `json:"history"`
 	Software map[string]string `json:"software"`
 	// Checksums holds the SHA-256 (hex) of Params, AdamM and AdamV by file
-	// name (greedy.Manifest.Checksums); nil in checkpoints written before
+	// name (checkpoint.Manifest.Checksums); nil in checkpoints written before
 	// they were recorded, which load unverified.
 	Checksums map[string]string `json:"sha256,omitempty"`
-	// Provenance: see greedy.Manifest.Provenance.
+	// Provenance: see checkpoint.Manifest.Provenance.
 	Provenance *provenance.Record `json:"provenance,omitempty"`
 }
 
@@ -74,7 +73,7 @@ func deviceKind(d gpu.Ops) string {
 	if d == nil {
 		return ""
 	}
-	return greedy.DeviceKind(d)
+	return gpu.KindOf(d)
 }
 
 // deviceFlag is the --device value of a recorded device kind.

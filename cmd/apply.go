@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/learned"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
@@ -70,14 +71,14 @@ func runApply(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	learned := info.Method
+	run := info.Method
 	guarded := len(guard.rules) > 0
 	if guarded {
 		g, ok := safeguardedBy(info, guard.rules[0])
 		if !ok {
 			return usagef("--safeguard: %s has no gradient-step fallback (Banert's method is safeguarded by construction)", *params)
 		}
-		learned = g
+		run = g
 	}
 	if err := pf.adoptTrained(fs, []*LearnedInfo{info}, []string{*params}); err != nil {
 		return err
@@ -103,21 +104,21 @@ func runApply(env *Env, args []string) error {
 		if prec != problem.Float64 {
 			return usagef("--device %s computes in the device's precision: drop --precision %s", pf.Device, prec)
 		}
-		switch l := learned.(type) {
-		case *greedy.Learned:
+		switch l := run.(type) {
+		case *learned.Optimizer:
 			if err := greedy.CheckDevice(l.Method, test); err != nil {
 				return usagef("--device %s: %v", pf.Device, err)
 			}
 			c := *l
 			c.Device = pf.deviceOps
-			learned = &c
+			run = &c
 		case *banert.Method:
 			if err := banert.CheckDevice(pf.deviceOps, test, l.Net.Inputs); err != nil {
 				return usagef("--device %s: %v", pf.Device, err)
 			}
 			c := *l
 			c.Device = pf.deviceOps
-			learned = &c
+			run = &c
 		default:
 			return usagef("--device %s: %s is not a greedy, unrolled or Banert optimizer; use --device cpu", pf.Device, *params)
 		}
@@ -130,7 +131,7 @@ func runApply(env *Env, args []string) error {
 	if err != nil {
 		return usagef("--precision %s: %v", prec, err)
 	}
-	it, err := learned.Start(runOn)
+	it, err := run.Start(runOn)
 	if c, ok := it.(io.Closer); ok && err == nil {
 		defer c.Close()
 	}
@@ -153,7 +154,7 @@ func runApply(env *Env, args []string) error {
 	}
 	vals := make([]float64, test.N)
 	grad := make([]float64, len(test.X0))
-	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", learned.Name(), test.N, prec)
+	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", run.Name(), test.N, prec)
 	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
 	row := func(t int, x []float64) (float64, error) {
 		if err := test.Eval(vals, grad, x, nil); err != nil {
@@ -205,7 +206,7 @@ func runApply(env *Env, args []string) error {
 		}
 		if errors.Is(err, baselines.ErrDiverged) {
 			// A diverging learned optimizer is a result, not a failure.
-			fmt.Fprintf(env.Stdout, "%s diverged at iteration %d (a value, iterate or gradient left the finite numbers)", learned.Name(), t)
+			fmt.Fprintf(env.Stdout, "%s diverged at iteration %d (a value, iterate or gradient left the finite numbers)", run.Name(), t)
 			if !guarded {
 				fmt.Fprint(env.Stdout, "; --safeguard keeps it monotone")
 			}
@@ -312,7 +313,7 @@ func runEval(env *Env, args []string) error {
 			pf.Size = info.H
 		}
 		m := info.Method
-		if l, ok := m.(*greedy.Learned); ok && pf.deviceOps != nil {
+		if l, ok := m.(*learned.Optimizer); ok && pf.deviceOps != nil {
 			// The learned iterations on the device; the safeguarded copies
 			// and the baselines take f and ∇f from it (eval.Options.Evaluator).
 			c := *l
@@ -369,7 +370,7 @@ func runEval(env *Env, args []string) error {
 			return usagef("--device %s computes the learned iterations in the device's precision: drop --precision %s", pf.Device, prec)
 		}
 		for _, m := range ms {
-			if l, ok := m.(*greedy.Learned); ok && l.Device != nil {
+			if l, ok := m.(*learned.Optimizer); ok && l.Device != nil {
 				if err := greedy.CheckDevice(l.Method, test); err != nil {
 					return usagef("--device %s: %s: %v", pf.Device, l.Label, err)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -202,7 +203,7 @@ func runBenchGreedy(env *Env, args []string) error {
 			}
 			fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10.3f %8.0f %10s %10s %10s", p, in, stepsCol, secs/float64(n), float64(evals)/float64(n), mb(10), mb(40), mb(80))
 			if test != nil {
-				learned, man, err := greedy.Load(dir)
+				learned, man, err := learned.Load(dir)
 				if err != nil {
 					return err
 				}
@@ -271,7 +272,7 @@ func printTail(env *Env, c *eval.Curve, at []int, target float64) {
 // benchGuardSuffix ends the name of a learned optimizer's curve safeguarded
 // by rule, as eval names it (report.MethodStyle draws it dotted).
 func benchGuardSuffix(rule string) string {
-	if rule == greedy.SafeguardBGD {
+	if rule == learned.SafeguardBGD {
 		return " (safeguarded bgd)"
 	}
 	return " (safeguarded)"
@@ -280,7 +281,7 @@ func benchGuardSuffix(rule string) string {
 // benchGuardLabel is the inner-solver column of a safeguarded row: +guard
 // for the decrease rule (as before rules existed), +bgd for the BGD rule.
 func benchGuardLabel(rule string) string {
-	if rule == greedy.SafeguardBGD {
+	if rule == learned.SafeguardBGD {
 		return "+bgd"
 	}
 	return "+guard"

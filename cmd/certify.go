@@ -3,7 +3,7 @@ package cmd
 import (
 	"fmt"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 )
 
 func init() {
@@ -24,7 +24,7 @@ func runCertify(env *Env, args []string) error {
 	if *l < 0 {
 		return usagef("--L must be positive")
 	}
-	learned, man, err := greedy.Load(*dir)
+	opt, man, err := learned.Load(*dir)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -34,9 +34,9 @@ func runCertify(env *Env, args []string) error {
 	if *l == 0 {
 		*l = man.L
 	}
-	fmt.Fprintf(env.Stdout, "%s, %d steps, τ = %.6g, certificate for L = %.6g\n", man.Method, learned.Steps, man.Tau, *l)
+	fmt.Fprintf(env.Stdout, "%s, %d steps, τ = %.6g, certificate for L = %.6g\n", man.Method, opt.Steps, man.Tau, *l)
 	// Which of the paper's thresholds applies depends on L only.
-	_, hName := greedy.PaperCertificate{Tau: man.Tau, L: *l}.H()
+	_, hName := learned.PaperCertificate{Tau: man.Tau, L: *l}.H()
 	fmt.Fprintf(env.Stdout, "paper: P(ε1,ε2) < 0 with 1 − ε2(ε1+ε2+τ) > 0 certifies; %s is the paper's bound on L; lyapunov: P = min_c λmax(M(c)) < 0 certifies\n", hName)
 	fmt.Fprintf(env.Stdout, "%5s %12s %12s %13s %12s %13s %12s\n", "t", "ε1=‖G−τI‖", "ε2=‖H‖", "paper P", hName, "lyapunov P", "L_max")
 	mark := func(ok bool) string {
@@ -45,17 +45,17 @@ func runCertify(env *Env, args []string) error {
 		}
 		return " "
 	}
-	kinds := []greedy.CertificateKind{greedy.CertificatePaper, greedy.CertificateLyapunov}
-	first := map[greedy.CertificateKind]int{}
+	kinds := []learned.CertificateKind{learned.CertificatePaper, learned.CertificateLyapunov}
+	first := map[learned.CertificateKind]int{}
 	for _, k := range kinds {
 		first[k] = -1
 	}
-	for t := 0; t < learned.Steps; t++ {
-		theta, phi, err := learned.Params(t)
+	for t := 0; t < opt.Steps; t++ {
+		theta, phi, err := opt.Params(t)
 		if err != nil {
 			return err
 		}
-		c, err := greedy.CertifyParamsBoth(learned.Method, theta, phi, man.Tau, *l, man.H, man.W)
+		c, err := learned.CertifyParamsBoth(opt.Method, theta, phi, man.Tau, *l, man.H, man.W)
 		if err != nil {
 			return err
 		}
@@ -65,10 +65,10 @@ func runCertify(env *Env, args []string) error {
 				first[k], newly = t, true
 			}
 		}
-		if *all || t == learned.Steps-1 || newly {
+		if *all || t == opt.Steps-1 || newly {
 			h, _ := c.Paper.H()
 			fmt.Fprintf(env.Stdout, "%5d %12.5g %12.5g %12.5g%s %12.5g %12.5g%s %12.5g\n", t, c.Lyapunov.Eps1, c.Lyapunov.Eps2,
-				c.Paper.P, mark(c.Paper.Certified), h, c.Lyapunov.P, mark(c.Certified(greedy.CertificateLyapunov)), c.Lyapunov.LMax)
+				c.Paper.P, mark(c.Paper.Certified), h, c.Lyapunov.P, mark(c.Certified(learned.CertificateLyapunov)), c.Lyapunov.LMax)
 		}
 	}
 	fmt.Fprintln(env.Stdout, "(* certified)")

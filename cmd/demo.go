@@ -15,6 +15,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -291,14 +292,14 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 		setting, prob.H, prob.W, train.N, test.N, cfg.Seed, cfg.Out)
 
 	// Greedy training of M-PS and M-PC.
-	learned := map[string]*greedy.Learned{}
+	trained := map[string]*learned.Optimizer{}
 	steps := map[string]int{}
 	for _, name := range []string{"m-pc", "m-ps"} {
 		l, err := demoTrain(env, cfg, prob, train, name)
 		if err != nil {
 			return nil, err
 		}
-		learned[name] = l
+		trained[name] = l
 		steps[name] = l.Steps
 	}
 
@@ -325,9 +326,9 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 	// Evaluation: the learned methods as Algorithm 2 (the last step's
 	// parameters repeated beyond T), optionally safeguarded copies, and the
 	// baselines.
-	methods := []baselines.Method{learned["m-pc"], learned["m-ps"]}
+	methods := []baselines.Method{trained["m-pc"], trained["m-ps"]}
 	for _, name := range cfg.Safeguard {
-		sg := *learned[name]
+		sg := *trained[name]
 		sg.Safeguard = 1 / train.L
 		sg.Label += " (safeguarded)"
 		methods = append(methods, &sg)
@@ -348,15 +349,15 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 
 	// Extras: learned scalars, kernels, reconstructions.
 	hb := baselines.HeavyBall{}
-	scalars, err := scalarSeries(learned["m-ps"], hb, test.L)
+	scalars, err := scalarSeries(trained["m-ps"], hb, test.L)
 	if err != nil {
 		return nil, err
 	}
-	kernels, kernelCols, err := kernelPanels(learned["m-pc"], cfg.KernelCropSize)
+	kernels, kernelCols, err := kernelPanels(trained["m-pc"], cfg.KernelCropSize)
 	if err != nil {
 		return nil, err
 	}
-	recons, psnrs, err := demoReconstructions(test, cfg, []baselines.Method{baselines.LBFGS{}, learned["m-ps"], learned["m-pc"]})
+	recons, psnrs, err := demoReconstructions(test, cfg, []baselines.Method{baselines.LBFGS{}, trained["m-ps"], trained["m-pc"]})
 	if err != nil {
 		return nil, err
 	}
@@ -417,7 +418,7 @@ func safeguardNote(names []string) string {
 
 // demoTrain trains one greedy method with checkpoints in
 // cfg.Out/checkpoints/NAME (replacing an earlier run there).
-func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.Objective, name string) (*greedy.Learned, error) {
+func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.Objective, name string) (*learned.Optimizer, error) {
 	method, err := param.ParseMethod(name)
 	if err != nil {
 		return nil, err
@@ -442,7 +443,7 @@ func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.O
 		return nil, fmt.Errorf("demo: training %s: %w", name, err)
 	}
 	p.done(fmt.Sprintf("%d steps, %s", len(res.Steps), res.StopCause))
-	l, err := greedy.NewLearned("greedy "+name, method, train.H, train.W, res.Theta, res.Phi)
+	l, err := learned.New("greedy "+name, method, train.H, train.W, res.Theta, res.Phi)
 	if err != nil {
 		return nil, err
 	}
@@ -505,7 +506,7 @@ func demoReconstructions(test *problem.Objective, cfg demoConfig, methods []base
 // scalarSeries returns α_t = θ_t and β_t = φ_t of a learned optimizer with
 // scalar parameters (PS, M-PS) and the heavy-ball references for
 // smoothness l; nil when the parameters are not scalars.
-func scalarSeries(l *greedy.Learned, hb baselines.HeavyBall, lip float64) (*report.ScalarSeries, error) {
+func scalarSeries(l *learned.Optimizer, hb baselines.HeavyBall, lip float64) (*report.ScalarSeries, error) {
 	if l == nil || l.Method.G == nil || l.Method.G.Name() != "ps" {
 		return nil, nil
 	}
@@ -537,7 +538,7 @@ func scalarSeries(l *greedy.Learned, hb baselines.HeavyBall, lip float64) (*repo
 // φ_t) of a PC learned optimizer at a few steps t; nil for other
 // parametrizations.
 // The second result is the number of θ panels (one row of the grid).
-func kernelPanels(l *greedy.Learned, size int) ([]report.Panel, int, error) {
+func kernelPanels(l *learned.Optimizer, size int) ([]report.Panel, int, error) {
 	if l == nil || l.Method.G == nil || l.Method.G.Name() != "pc" {
 		return nil, 0, nil
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -73,14 +74,14 @@ func noteUnverified(env *Env, infos []*LearnedInfo, dirs []string) {
 // steps that raise f are replaced by gradient steps of size τ, or false
 // when the optimizer has no such fallback (Banert's has its own safeguard).
 func safeguarded(info *LearnedInfo) (baselines.Method, bool) {
-	return safeguardedBy(info, greedy.SafeguardDecrease)
+	return safeguardedBy(info, learned.SafeguardDecrease)
 }
 
 // safeguardedBy is safeguarded under the rule named (greedy.SafeguardDecrease
 // or greedy.SafeguardBGD). The copy's label ends in " (safeguarded)" for the
 // default rule and " (safeguarded bgd)" for the BGD rule.
 func safeguardedBy(info *LearnedInfo, rule string) (baselines.Method, bool) {
-	l, ok := info.Method.(*greedy.Learned)
+	l, ok := info.Method.(*learned.Optimizer)
 	if !ok || info.Tau <= 0 {
 		return nil, false
 	}
@@ -89,7 +90,7 @@ func safeguardedBy(info *LearnedInfo, rule string) (baselines.Method, bool) {
 	c.Safeguard = info.Tau
 	c.SafeguardRule = rule
 	c.Label = l.Label + " (safeguarded)"
-	if rule == greedy.SafeguardBGD {
+	if rule == learned.SafeguardBGD {
 		c.Label = l.Label + " (safeguarded bgd)"
 	}
 	return &c, true
@@ -113,12 +114,12 @@ func (f *safeguardFlag) Set(s string) error {
 	case "false", "none", "off":
 		return nil
 	case "true":
-		s = greedy.SafeguardDecrease
+		s = learned.SafeguardDecrease
 	}
 	for _, part := range strings.Split(s, ",") {
-		rule, err := greedy.ParseSafeguardRule(part)
+		rule, err := learned.ParseSafeguardRule(part)
 		if err != nil || strings.TrimSpace(part) == "" {
-			return fmt.Errorf("%q is not a safeguard rule: use %s (or none)", part, strings.Join(greedy.SafeguardRules, ", "))
+			return fmt.Errorf("%q is not a safeguard rule: use %s (or none)", part, strings.Join(learned.SafeguardRules, ", "))
 		}
 		if !slices.Contains(f.rules, rule) {
 			f.rules = append(f.rules, rule)
@@ -133,7 +134,7 @@ func (f *safeguardFlag) Set(s string) error {
 // addSafeguardFlag defines --safeguard on fs.
 func addSafeguardFlag(fs *pflag.FlagSet, multi bool, usage string) *safeguardFlag {
 	v := &safeguardFlag{multi: multi}
-	fs.VarPF(v, "safeguard", "", usage).NoOptDefVal = greedy.SafeguardDecrease
+	fs.VarPF(v, "safeguard", "", usage).NoOptDefVal = learned.SafeguardDecrease
 	return v
 }
 
@@ -162,7 +163,7 @@ func optionalValue(args []string, name string) []string {
 // manifest.json) to its loader. Packages that train optimizers register here.
 var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 	checkpoint.FormatVersion: func(dir string) (*LearnedInfo, error) {
-		l, man, err := greedy.Load(dir)
+		l, man, err := learned.Load(dir)
 		if err != nil {
 			return nil, err
 		}
@@ -210,7 +211,7 @@ func distinguishLabels(infos []*LearnedInfo, dirs []string) {
 		count[info.Method.Name()]++
 	}
 	for i, info := range infos {
-		l, ok := info.Method.(*greedy.Learned)
+		l, ok := info.Method.(*learned.Optimizer)
 		if !ok || count[l.Label] < 2 {
 			continue
 		}

@@ -4,11 +4,11 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 )
 
 func TestDistinguishLabels(t *testing.T) {
-	a, b, c := &greedy.Learned{Label: "greedy m-pc"}, &greedy.Learned{Label: "greedy m-pc"}, &greedy.Learned{Label: "greedy m-ps"}
+	a, b, c := &learned.Optimizer{Label: "greedy m-pc"}, &learned.Optimizer{Label: "greedy m-pc"}, &learned.Optimizer{Label: "greedy m-ps"}
 	infos := []*LearnedInfo{{Method: a}, {Method: b}, {Method: c}, {Method: baselines.NAG{}}}
 	distinguishLabels(infos, []string{"runs/rel1e-2/", "runs/rel1e-3", "runs/ps", "x"})
 	want := []string{"greedy m-pc [rel1e-2]", "greedy m-pc [rel1e-3]", "greedy m-ps", "nag"}

@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/report"
 )
 
@@ -64,7 +65,7 @@ func runReport(env *Env, args []string) error {
 		return usagef("--curves %s: reconstructions: %v", *curvesPath, err)
 	}
 	for _, dir := range *params {
-		l, man, err := greedy.Load(dir)
+		l, man, err := learned.Load(dir)
 		if err != nil {
 			return usagef("--params %s: %v", dir, err)
 		}

@@ -13,7 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -145,7 +145,7 @@ func shiftMethods(infos []*LearnedInfo, rules []string, base []baselines.Method,
 	for _, info := range infos {
 		in := *info
 		if info.H > 0 && (info.H != h || info.W != w) {
-			l, ok := info.Method.(*greedy.Learned)
+			l, ok := info.Method.(*learned.Optimizer)
 			if !ok {
 				skipped = append(skipped, fmt.Sprintf("%s: runs only at the %d×%d size it was trained on", info.Method.Name(), info.H, info.W))
 				continue

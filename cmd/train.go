@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 )
 
@@ -93,7 +94,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
-	certKind, err := greedy.ParseCertificateKind(gf.CertKind)
+	certKind, err := learned.ParseCertificateKind(gf.CertKind)
 	if err != nil {
 		return usagef("--certificate: %v", err)
 	}
@@ -227,5 +228,5 @@ func precisionOn(prec greedy.Precision, d gpu.Ops) string {
 	if d == nil {
 		return string(prec)
 	}
-	return fmt.Sprintf("float%d on %s (%s)", 8*d.ValueSize(), greedy.DeviceKind(d), d.Name())
+	return fmt.Sprintf("float%d on %s (%s)", 8*d.ValueSize(), gpu.KindOf(d), d.Name())
 }

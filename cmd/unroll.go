@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/unroll"
@@ -24,7 +24,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		if l, ok := info.Method.(*greedy.Learned); ok {
+		if l, ok := info.Method.(*learned.Optimizer); ok {
 			if man, err := checkpoint.ReadManifest(dir); err == nil && unroll.IsUnrolled(man) {
 				l.Label = "unrolled " + man.Method
 				info.TrainSeconds = 0

@@ -4,35 +4,15 @@ import (
 	"math"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/problem"
-	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 // affineObjectives returns small objectives of every regularizer kind: Huber-TV
 // deblurring, least squares, CT with Huber-TV, and WCRR with random weights.
 func affineObjectives(t *testing.T) map[string]*problem.Objective {
 	t.Helper()
-	out := map[string]*problem.Objective{"deblur": deblurSet(t, 3, 12, 5)}
-	ls := deblurSet(t, 3, 12, 6)
-	ls.Alpha = 0
-	out["least-squares"] = ls
-	ct, err := problem.CTSmall(problem.Options{H: 12})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(3, 12, 12, 7))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out["ct-small"], err = ct.Instantiate(pix, 3, 7); err != nil {
-		t.Fatal(err)
-	}
-	w := deblurSet(t, 3, 12, 8)
-	w.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
-	w.Alpha = 3e-3
-	out["wcrr"] = w
-	return out
+	return testproblems.Mixed(t)
 }
 
 // TestAffineStepLossMatchesBound checks the affine form of the PS and M-PS

@@ -3,7 +3,6 @@ package greedy
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/ondevice"
@@ -366,19 +365,4 @@ func (d *deviceStep) next(dst []float64, params [][]float64) error {
 		return fmt.Errorf("step loss: copy x⁺ from %s: %w", d.ops.Name(), err)
 	}
 	return nil
-}
-
-// DeviceKind is the kind of a device, as recorded in manifests and given to
-// --device: "host" for the CPU device used through its array operations,
-// otherwise its name up to the first ':' or space ("host32", "cuda" for
-// "cuda:0 (NVIDIA H100)").
-func DeviceKind(d gpu.Device) string {
-	if _, ok := d.(*gpu.HostDevice); ok {
-		return gpu.Host
-	}
-	name := d.Name()
-	if i := strings.IndexAny(name, ": "); i >= 0 {
-		return name[:i]
-	}
-	return name
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -213,7 +214,7 @@ func TestLearnedOnDevice(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		l, err := NewLearned(name, method(t, name), o.H, o.W, res.Theta, res.Phi)
+		l, err := learned.New(name, method(t, name), o.H, o.W, res.Theta, res.Phi)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -253,7 +254,7 @@ func TestLearnedOnDevice(t *testing.T) {
 		}
 		// Safeguarded on a device: the same iterates as safeguarded on the
 		// CPU (f and ∇f from the device's evaluator), to 1e-10.
-		for _, rule := range []string{SafeguardDecrease, SafeguardBGD} {
+		for _, rule := range []string{learned.SafeguardDecrease, learned.SafeguardBGD} {
 			c, h := *l, *l
 			c.Device, c.Safeguard, c.SafeguardRule = gpu.CPU(), 1/o.L, rule
 			h.Safeguard, h.SafeguardRule = 1/o.L, rule

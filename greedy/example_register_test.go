@@ -9,6 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
@@ -88,15 +89,15 @@ func ExampleRegister() {
 		fmt.Println(err)
 		return
 	}
-	learned, man, err := greedy.Load(dir) // any registered type loads
+	opt, man, err := learned.Load(dir) // any registered type loads
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println("loaded:", learned.Name(), "with", man.ThetaLen+man.PhiLen, "parameters a step, versions", man.ParamVersions)
+	fmt.Println("loaded:", opt.Name(), "with", man.ThetaLen+man.PhiLen, "parameters a step, versions", man.ParamVersions)
 
 	// Apply it for 10 iterations to the test functions, against gradient descent.
-	it, _ := learned.Start(test)
+	it, _ := opt.Start(test)
 	for range 10 {
 		_ = it.Next()
 	}
@@ -111,8 +112,8 @@ func ExampleRegister() {
 	gd, _ := test.Mean(x)
 	fmt.Printf("test functions after 10 iterations: learned below gradient descent: %v\n", f < gd)
 
-	theta, phi, _ := learned.Params(learned.Steps - 1)
-	c, _ := greedy.CertifyParams(method, theta, phi, man.Tau, man.L, man.H, man.W)
+	theta, phi, _ := opt.Params(opt.Steps - 1)
+	c, _ := learned.CertifyParams(method, theta, phi, man.Tau, man.L, man.H, man.W)
 	fmt.Printf("last step: ε1 = %.3f, ε2 = %.3f, certified for L = %.2f: %v\n", c.Eps1, c.Eps2, man.L, c.P < 0)
 	// Output:
 	// loaded: greedy separable:ps with 33 parameters a step, versions map[ps:1 separable:1]

@@ -6,6 +6,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -25,7 +26,7 @@ func ExampleTrain() {
 		Method:     method,
 		Inner:      greedy.NAG{Iters: 20, Rounds: 10}, // 400 evaluations a step
 		MaxSteps:   10,
-		KeepParams: true, // with Dir set, greedy.Load reads them back instead
+		KeepParams: true, // with Dir set, learned.Load reads them back instead
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -33,7 +34,7 @@ func ExampleTrain() {
 	}
 	fmt.Printf("%d steps (%s), %d parameters a step\n", len(res.Steps), res.StopCause, res.Manifest.ThetaLen+res.Manifest.PhiLen)
 
-	learned, _ := greedy.NewLearned("m-pc", method, 24, 24, res.Theta, res.Phi)
+	learned, _ := learned.New("m-pc", method, 24, 24, res.Theta, res.Phi)
 	it, _ := learned.Start(test)
 	for range 20 {
 		_ = it.Next()

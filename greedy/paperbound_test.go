@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 )
 
@@ -116,7 +117,7 @@ func TestPaperCurvatureBound(t *testing.T) {
 // neither certificate holds), with each certificate.
 func TestStopWhenCertified(t *testing.T) {
 	o := deblurSet(t, 3, 8, 5)
-	for _, kind := range []CertificateKind{CertificatePaper, CertificateLyapunov} {
+	for _, kind := range []learned.CertificateKind{learned.CertificatePaper, learned.CertificateLyapunov} {
 		strong, err := ParseSchedule("1e4")
 		if err != nil {
 			t.Fatal(err)
@@ -130,11 +131,11 @@ func TestStopWhenCertified(t *testing.T) {
 			t.Errorf("%s, λ = μ = 1e4: %d steps, stop %q; want certified after 1", kind, len(res.Steps), res.StopCause)
 		}
 		tau := 1 / o.L
-		e1, e2, err := ParamNorms(method(t, "m-ps"), res.Theta[0], res.Phi[0], tau, o.H, o.W)
+		e1, e2, err := learned.ParamNorms(method(t, "m-ps"), res.Theta[0], res.Phi[0], tau, o.H, o.W)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !CertifyBoth(e1, e2, tau, o.L).Certified(kind) {
+		if !learned.CertifyBoth(e1, e2, tau, o.L).Certified(kind) {
 			t.Errorf("%s: stopped at a step whose certificate does not hold (ε1 %g, ε2 %g)", kind, e1, e2)
 		}
 		res, err = Train(o, Config{Method: method(t, "m-pc"), MaxSteps: 4, TolRel: 1e30, StopWhenCertified: true, Certificate: kind, KeepParams: true})
@@ -142,11 +143,11 @@ func TestStopWhenCertified(t *testing.T) {
 			t.Fatal(err)
 		}
 		last := len(res.Theta) - 1
-		e1, e2, err = ParamNorms(method(t, "m-pc"), res.Theta[last], res.Phi[last], tau, o.H, o.W)
+		e1, e2, err = learned.ParamNorms(method(t, "m-pc"), res.Theta[last], res.Phi[last], tau, o.H, o.W)
 		if err != nil {
 			t.Fatal(err)
 		}
-		certified := CertifyBoth(e1, e2, tau, o.L).Certified(kind)
+		certified := learned.CertifyBoth(e1, e2, tau, o.L).Certified(kind)
 		if certified != strings.HasPrefix(res.StopCause, "certified") {
 			t.Errorf("%s, λ = 0: stop %q after %d steps but the last step's certificate is %v (ε1 %g, ε2 %g)", kind, res.StopCause, len(res.Steps), certified, e1, e2)
 		}

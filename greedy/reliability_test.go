@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/sbinet/npyio"
 )
 
@@ -66,14 +67,14 @@ func TestChecksumsRecordedAndVerified(t *testing.T) {
 	if err := checkpoint.VerifyChecksums(dir, m.Checksums); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := Load(dir); err != nil {
+	if _, _, err := learned.Load(dir); err != nil {
 		t.Fatal(err)
 	}
 	p := checkpoint.ParamPath(dir, "phi", 1)
 	b, _ := os.ReadFile(p)
 	b[len(b)-1] ^= 0x80
 	os.WriteFile(p, b, 0o644)
-	_, _, err = Load(dir)
+	_, _, err = learned.Load(dir)
 	var ce *checkpoint.ChecksumError
 	if !errors.Is(err, checkpoint.ErrChecksum) || !errors.As(err, &ce) || ce.Path != p || !strings.Contains(err.Error(), p) {
 		t.Errorf("a changed byte: %v, want a checkpoint.ChecksumError for %s", err, p)

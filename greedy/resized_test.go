@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -13,7 +14,7 @@ import (
 // descent with step τ on the new functions, and a pointwise one is refused.
 func TestResizedRunsAtAnotherSize(t *testing.T) {
 	tau := 1 / 1.32
-	l, err := NewLearned("ps", method(t, "ps"), 16, 16, [][]float64{{tau}}, nil)
+	l, err := learned.New("ps", method(t, "ps"), 16, 16, [][]float64{{tau}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,14 +51,14 @@ func TestResizedRunsAtAnotherSize(t *testing.T) {
 	if d > 1e-12 {
 		t.Errorf("resized PS with θ = τ differs from gradient descent by %g", d)
 	}
-	pp, err := NewLearned("pp", method(t, "pp"), 16, 16, [][]float64{make([]float64, 256)}, nil)
+	pp, err := learned.New("pp", method(t, "pp"), 16, 16, [][]float64{make([]float64, 256)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := pp.Resized(24, 24); err == nil || !strings.Contains(err.Error(), "bound to the 16×16") {
 		t.Errorf("pointwise parameters resized: err = %v, want a refusal", err)
 	}
-	mpc, err := NewLearned("m-pc3", method(t, "m-pc3"), 16, 16, [][]float64{make([]float64, 9)}, [][]float64{make([]float64, 9)})
+	mpc, err := learned.New("m-pc3", method(t, "m-pc3"), 16, 16, [][]float64{make([]float64, 9)}, [][]float64{make([]float64, 9)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/learned"
 )
 
 const childEnv = "GREEDY_TEST_CHILD_DIR"
@@ -141,7 +142,7 @@ func TestCorruptCheckpointsAreRefused(t *testing.T) {
 	p := checkpoint.ParamPath(dir, "theta", 1)
 	b, _ := os.ReadFile(p)
 	_ = os.WriteFile(p, b[:len(b)-3], 0o644)
-	if _, _, err := Load(dir); err == nil {
+	if _, _, err := learned.Load(dir); err == nil {
 		t.Error("a truncated parameter file was accepted")
 	}
 	// corrupt manifest

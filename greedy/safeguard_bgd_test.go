@@ -6,6 +6,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -13,7 +14,7 @@ import (
 // bgdTrace runs l on o for iters iterations and returns f_k(x^t) and
 // ‖∇f_k(x^t)‖ for t = 0…iters (fewer if Next fails: the error is returned)
 // and the iterator's acceptance rates.
-func bgdTrace(t *testing.T, l *Learned, o *problem.Objective, iters int) (f, gn [][]float64, iterates [][]float64, acc []float64, err error) {
+func bgdTrace(t *testing.T, l *learned.Optimizer, o *problem.Objective, iters int) (f, gn [][]float64, iterates [][]float64, acc []float64, err error) {
 	t.Helper()
 	it, err := l.Start(o)
 	if err != nil {
@@ -41,7 +42,7 @@ func bgdTrace(t *testing.T, l *Learned, o *problem.Objective, iters int) (f, gn 
 		}
 		rec(it.X())
 	}
-	return f, gn, iterates, it.(*learnedIterator).Acceptance(), err
+	return f, gn, iterates, it.(interface{ Acceptance() []float64 }).Acceptance(), err
 }
 
 // With the BGD safeguard, an adversarial learned step (a huge step, an
@@ -83,7 +84,7 @@ func TestBGDSafeguardAdversarial(t *testing.T) {
 			if m.H != nil {
 				phi = [][]float64{m.H.Reference(c.phi, o.H, o.W)}
 			}
-			l, err := NewLearned("adversary", m, o.H, o.W, [][]float64{m.G.Reference(c.theta, o.H, o.W)}, phi)
+			l, err := learned.New("adversary", m, o.H, o.W, [][]float64{m.G.Reference(c.theta, o.H, o.W)}, phi)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +99,7 @@ func TestBGDSafeguardAdversarial(t *testing.T) {
 				}
 			}
 			if !c.neverAccept {
-				l.Safeguard, l.SafeguardRule = tau, SafeguardDecrease
+				l.Safeguard, l.SafeguardRule = tau, learned.SafeguardDecrease
 				f, gn, _, _, err := bgdTrace(t, l, o, iters)
 				if err != nil {
 					t.Fatal(err)
@@ -107,7 +108,7 @@ func TestBGDSafeguardAdversarial(t *testing.T) {
 					t.Errorf("today's rule kept the descent inequality: the case does not tell the rules apart")
 				}
 			}
-			l.Safeguard, l.SafeguardRule = tau, SafeguardBGD
+			l.Safeguard, l.SafeguardRule = tau, learned.SafeguardBGD
 			f, gn, _, acc, err := bgdTrace(t, l, o, iters)
 			if err != nil {
 				t.Fatalf("with the BGD safeguard: %v", err)
@@ -164,7 +165,7 @@ func TestBGDSafeguardKeepsGoodSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := NewLearned("m-ps", m, o.H, o.W, res.Theta, res.Phi)
+	l, err := learned.New("m-ps", m, o.H, o.W, res.Theta, res.Phi)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +175,7 @@ func TestBGDSafeguardKeepsGoodSteps(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := *l
-	g.Safeguard, g.SafeguardRule = 1/o.L, SafeguardBGD
+	g.Safeguard, g.SafeguardRule = 1/o.L, learned.SafeguardBGD
 	_, _, guarded, acc, err := bgdTrace(t, &g, o, iters)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +205,7 @@ func TestBGDSafeguardKeepsGoodSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.SafeguardRule = SafeguardDecrease
+	d.SafeguardRule = learned.SafeguardDecrease
 	_, _, dec, _, err := bgdTrace(t, &d, o, iters)
 	if err != nil {
 		t.Fatal(err)
@@ -212,7 +213,7 @@ func TestBGDSafeguardKeepsGoodSteps(t *testing.T) {
 	for s := range def {
 		for i := range def[s] {
 			if def[s][i] != dec[s][i] {
-				t.Fatalf("iteration %d: the rules \"\" and %q differ", s, SafeguardDecrease)
+				t.Fatalf("iteration %d: the rules \"\" and %q differ", s, learned.SafeguardDecrease)
 			}
 		}
 	}
@@ -223,12 +224,12 @@ func TestBGDSafeguardKeepsGoodSteps(t *testing.T) {
 }
 
 func TestParseSafeguardRule(t *testing.T) {
-	for in, want := range map[string]string{"": SafeguardDecrease, "decrease": SafeguardDecrease, "BGD": SafeguardBGD, " bgd ": SafeguardBGD} {
-		if got, err := ParseSafeguardRule(in); err != nil || got != want {
+	for in, want := range map[string]string{"": learned.SafeguardDecrease, "decrease": learned.SafeguardDecrease, "BGD": learned.SafeguardBGD, " bgd ": learned.SafeguardBGD} {
+		if got, err := learned.ParseSafeguardRule(in); err != nil || got != want {
 			t.Errorf("ParseSafeguardRule(%q) = %q, %v; want %q", in, got, err, want)
 		}
 	}
-	if _, err := ParseSafeguardRule("none"); err == nil {
+	if _, err := learned.ParseSafeguardRule("none"); err == nil {
 		t.Error("ParseSafeguardRule accepted \"none\"")
 	}
 }
@@ -243,11 +244,11 @@ func TestBGDSafeguardNeverRaisesF(t *testing.T) {
 	wrong.L = o.L / 4
 	tau := 1 / wrong.L
 	m := method(t, "ps")
-	l, err := NewLearned("adversary", m, o.H, o.W, [][]float64{m.G.Reference(1000/o.L, o.H, o.W)}, nil)
+	l, err := learned.New("adversary", m, o.H, o.W, [][]float64{m.G.Reference(1000/o.L, o.H, o.W)}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Safeguard, l.SafeguardRule = tau, SafeguardBGD
+	l.Safeguard, l.SafeguardRule = tau, learned.SafeguardBGD
 	const iters = 100
 	f, _, xs, acc, err := bgdTrace(t, l, &wrong, iters)
 	if err != nil {
@@ -275,7 +276,7 @@ func TestBGDSafeguardNeverRaisesF(t *testing.T) {
 		t.Error("no function kept its iterate: the case does not reach the rule's last branch")
 	}
 	// The gradient steps 4/L_true alone raise f.
-	l.SafeguardRule = SafeguardDecrease
+	l.SafeguardRule = learned.SafeguardDecrease
 	f, _, _, _, err = bgdTrace(t, l, &wrong, iters)
 	rose := err != nil
 	for s := 0; s+1 < len(f) && !rose; s++ {
@@ -285,65 +286,6 @@ func TestBGDSafeguardNeverRaisesF(t *testing.T) {
 	}
 	if !rose {
 		t.Error("with today's rule and τ = 4/L_true f never rose: the case tests nothing")
-	}
-}
-
-// On every kind of objective (Huber-TV deblurring, least squares, CT,
-// WCRR) the BGD rule keeps the descent inequality against a momentum
-// adversary, and f and ∇f it carries to the next iteration (for rejected
-// functions computed as a smaller batch) are those of the objective at the
-// iterate, bitwise.
-func TestBGDSafeguardAllObjectives(t *testing.T) {
-	for name, o := range affineObjectives(t) {
-		t.Run(name, func(t *testing.T) {
-			tau := 1 / o.L
-			m := method(t, "m-ps")
-			l, err := NewLearned("adversary", m, o.H, o.W, [][]float64{m.G.Reference(tau, o.H, o.W)}, [][]float64{m.H.Reference(1.5, o.H, o.W)})
-			if err != nil {
-				t.Fatal(err)
-			}
-			l.Safeguard, l.SafeguardRule = tau, SafeguardBGD
-			it, err := l.Start(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			li := it.(*learnedIterator)
-			hw := o.ImageLen()
-			f, g := make([]float64, o.N), make([]float64, len(o.X0))
-			if err := o.Eval(f, g, o.X0, nil); err != nil {
-				t.Fatal(err)
-			}
-			partial := 0
-			for s := 1; s <= 60; s++ {
-				fPrev, gPrev := append([]float64(nil), f...), append([]float64(nil), g...)
-				if err := it.Next(); err != nil {
-					t.Fatal(err)
-				}
-				if err := o.Eval(f, g, it.X(), nil); err != nil {
-					t.Fatal(err)
-				}
-				for k := range f {
-					gk := gPrev[k*hw : (k+1)*hw]
-					if bound := fPrev[k] - tau/2*kernels.Dot(gk, gk); f[k] > bound+1e-12*math.Abs(fPrev[k]) {
-						t.Fatalf("iteration %d, f_%d: %.17g > f(x^t) − (τ/2)‖∇f(x^t)‖² = %.17g", s, k, f[k], bound)
-					}
-					if li.fx[k] != f[k] {
-						t.Fatalf("iteration %d, f_%d: the iterator carries f = %.17g, the objective gives %.17g", s, k, li.fx[k], f[k])
-					}
-				}
-				for i := range g {
-					if li.grad[i] != g[i] {
-						t.Fatalf("iteration %d: the iterator carries ∇f %.17g at %d, the objective gives %.17g", s, li.grad[i], i, g[i])
-					}
-				}
-				if a := li.Acceptance()[s-1]; a > 0 && a < 1 {
-					partial++
-				}
-			}
-			if partial == 0 {
-				t.Errorf("no iteration mixed accepted and rejected steps: the smaller batch went untested (rates %v)", li.Acceptance())
-			}
-		})
 	}
 }
 
@@ -357,11 +299,11 @@ func TestBGDSafeguardWholeBatchObjectives(t *testing.T) {
 	o := deblurSet(t, 3, 12, 9)
 	tau := 1 / o.L
 	m := method(t, "m-ps")
-	l, err := NewLearned("adversary", m, o.H, o.W, [][]float64{m.G.Reference(tau, o.H, o.W)}, [][]float64{m.H.Reference(1.5, o.H, o.W)})
+	l, err := learned.New("adversary", m, o.H, o.W, [][]float64{m.G.Reference(tau, o.H, o.W)}, [][]float64{m.H.Reference(1.5, o.H, o.W)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	l.Safeguard, l.SafeguardRule = tau, SafeguardBGD
+	l.Safeguard, l.SafeguardRule = tau, learned.SafeguardBGD
 	const iters = 60
 	_, _, want, acc, err := bgdTrace(t, l, o, iters)
 	if err != nil {

@@ -2,6 +2,8 @@ package greedy
 
 import (
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/learned"
 )
 
 // The safeguard turns a divergent learned step (G = 50τI) into a monotone
@@ -12,7 +14,7 @@ func TestSafeguard(t *testing.T) {
 	m := method(t, "ps")
 	tau := 1 / o.L
 	run := func(scale, guard float64) ([]float64, int, error) {
-		l, err := NewLearned("test", m, o.H, o.W, [][]float64{m.G.Reference(scale*tau, o.H, o.W)}, nil)
+		l, err := learned.New("test", m, o.H, o.W, [][]float64{m.G.Reference(scale*tau, o.H, o.W)}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +34,7 @@ func TestSafeguard(t *testing.T) {
 			}
 			means = append(means, mf)
 		}
-		return means, it.(*learnedIterator).Rejected(), nil
+		return means, it.(interface{ Rejected() int }).Rejected(), nil
 	}
 	f0, _ := o.Mean(o.X0)
 	if means, _, err := run(50, 0); err == nil && means[len(means)-1] < 10*f0 {

@@ -2,6 +2,8 @@ package greedy
 
 import (
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/learned"
 )
 
 // TestStopOnValidation checks that training with StopOnValidation goes on
@@ -33,7 +35,7 @@ func TestStopOnValidation(t *testing.T) {
 	if tt := res.Manifest.TrainTolSteps; tt == 0 || tt >= T {
 		t.Errorf("training functions met the tolerance after %d steps, the run made %d: want 0 < that < %d", tt, T, T)
 	}
-	l, err := NewLearned("m-ps", m, 16, 16, res.Theta, res.Phi)
+	l, err := learned.New("m-ps", m, 16, 16, res.Theta, res.Phi)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -42,7 +43,7 @@ type Config struct {
 	// CertifyL (0: the training L); needs λt, μt > 0 to be meaningful.
 	StopWhenCertified bool
 	CertifyL          float64
-	Certificate       CertificateKind
+	Certificate       learned.CertificateKind
 	// Dir is the checkpoint directory ("" keeps nothing on disk).
 	Dir string
 	// Resume continues the run in Dir from its last completed step.

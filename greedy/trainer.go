@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -180,7 +182,7 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 		man.Precision = Float32
 	}
 	if cfg.Device != nil {
-		man.Device = DeviceKind(cfg.Device)
+		man.Device = gpu.KindOf(cfg.Device)
 	}
 	if tr.val != nil {
 		man.NVal = tr.val.o.N
@@ -583,7 +585,7 @@ func (tr *trainer) record(s *Step) error {
 
 // certified reports whether the step's parameters satisfy the configured
 // certificate, when the run stops at the first certified step.
-func (tr *trainer) certified(s *Step) (bool, CertificateKind, error) {
+func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
 	cfg := tr.cfg
 	if !cfg.StopWhenCertified {
 		return false, "", nil
@@ -592,15 +594,15 @@ func (tr *trainer) certified(s *Step) (bool, CertificateKind, error) {
 	if cl == 0 {
 		cl = tr.o.L
 	}
-	e1, e2, err := ParamNorms(cfg.Method, s.Theta, s.Phi, tr.tau, tr.o.H, tr.o.W)
+	e1, e2, err := learned.ParamNorms(cfg.Method, s.Theta, s.Phi, tr.tau, tr.o.H, tr.o.W)
 	if err != nil {
 		return false, "", err
 	}
 	kind := cfg.Certificate
 	if kind == "" {
-		kind = DefaultCertificate
+		kind = learned.DefaultCertificate
 	}
-	return Certified(kind, e1, e2, tr.tau, cl), kind, nil
+	return learned.Certified(kind, e1, e2, tr.tau, cl), kind, nil
 }
 
 // finish marks the run finished with its stop cause and commits the

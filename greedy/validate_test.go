@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/learned"
 )
 
 func validationConfig(t *testing.T, scales []float64, steps int) Config {
@@ -61,7 +62,7 @@ func TestValidationFollowsAlgorithm2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := NewLearned("greedy", cfg.Method, o.H, o.W, res.Theta, res.Phi)
+	l, err := learned.New("greedy", cfg.Method, o.H, o.W, res.Theta, res.Phi)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +141,7 @@ func TestValidationLookaheadRepeatsTheStep(t *testing.T) {
 		t.Errorf("manifest records lookahead %d, want %d", res.Manifest.ValLookahead, k)
 	}
 	for step := range res.Steps {
-		l, err := NewLearned("greedy", cfg.Method, o.H, o.W, res.Theta[:step+1], res.Phi[:step+1])
+		l, err := learned.New("greedy", cfg.Method, o.H, o.W, res.Theta[:step+1], res.Phi[:step+1])
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
@@ -71,7 +72,7 @@ func ExampleNewAutoRegularizer() {
 		fmt.Println(err)
 		return
 	}
-	learned, _ := greedy.NewLearned("greedy m-pc", method, 24, 24, res.Theta, res.Phi)
+	learned, _ := learned.New("greedy m-pc", method, 24, 24, res.Theta, res.Phi)
 	// Algorithm 2 keeps the last step beyond T; the safeguard replaces a
 	// learned step that raises f by a gradient step.
 	safe := *learned

@@ -11,8 +11,8 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -59,10 +59,10 @@ type State struct {
 	AdamStep int         `json:"adam_step"`
 	// Checksums holds the SHA-256 (hex) of the state vectors the state
 	// commits, by slash-separated path relative to the directory
-	// (greedy.Manifest.Checksums); nil in checkpoints written before they
+	// (checkpoint.Manifest.Checksums); nil in checkpoints written before they
 	// were recorded, which resume unverified.
 	Checksums map[string]string `json:"sha256,omitempty"`
-	// Provenance: see greedy.Manifest.Provenance.
+	// Provenance: see checkpoint.Manifest.Provenance.
 	Provenance *provenance.Record `json:"provenance,omitempty"`
 }
 
@@ -90,7 +90,7 @@ func deviceKind(d gpu.Ops) string {
 	if d == nil {
 		return ""
 	}
-	return greedy.DeviceKind(d)
+	return gpu.KindOf(d)
 }
 
 func (old *State) compatible(cur *State) error {
@@ -160,7 +160,7 @@ func parseState(path string, b []byte) (*State, error) {
 }
 
 // readVectors reads the state vectors of an epoch, verified against sums
-// (greedy.ReadNPYVerified; nil: unverified).
+// (checkpoint.ReadNPYVerified; nil: unverified).
 func readVectors(dir string, epoch, n int, sums map[string]string) (u, m, v []float64, err error) {
 	if u, err = checkpoint.ReadNPYVerified(dir, stateFile("u", epoch), n, sums); err != nil {
 		return nil, nil, nil, err
@@ -253,16 +253,16 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 }
 
 // Trajectory runs the learned optimizer (θt, φt), t < T, on the functions o
-// and describes each step as greedy.StepInfo: MeanF and Loss are
+// and describes each step as checkpoint.StepInfo: MeanF and Loss are
 // (1/N) Σk fk(xk^{t+1}), RefLoss is (1/N) Σk fk(xk^t − τ∇fk(xk^t)) (a gradient
 // step from the same iterate), BGDMargin is RefLoss − Loss and MaxGradNorm is
 // max_k ‖∇fk(xk^t)‖.
 func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, tau float64) ([]checkpoint.StepInfo, error) {
-	learned, err := greedy.NewLearned("unrolled "+m.Name(), m, o.H, o.W, theta, phi)
+	opt, err := learned.New("unrolled "+m.Name(), m, o.H, o.W, theta, phi)
 	if err != nil {
 		return nil, err
 	}
-	it, err := learned.Start(o)
+	it, err := opt.Start(o)
 	if err != nil {
 		return nil, err
 	}
@@ -302,8 +302,8 @@ func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, ta
 
 // Load opens the learned optimizer of an unrolled (or greedy) checkpoint
 // directory, labelled "unrolled METHOD" when the run was unrolled.
-func Load(dir string) (*greedy.Learned, *checkpoint.Manifest, error) {
-	l, man, err := greedy.Load(dir)
+func Load(dir string) (*learned.Optimizer, *checkpoint.Manifest, error) {
+	l, man, err := learned.Load(dir)
 	if err != nil {
 		return nil, nil, err
 	}

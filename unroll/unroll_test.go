@@ -307,7 +307,7 @@ func TestResumeIsBitwiseAndLoadsIntoGreedy(t *testing.T) {
 		}
 		for i := range theta {
 			if theta[i] != want.Theta[tt][i] || phi[i] != want.Phi[tt][i] {
-				t.Fatalf("step %d: greedy.Load returns other parameters than training", tt)
+				t.Fatalf("step %d: learned.Load returns other parameters than training", tt)
 			}
 		}
 	}

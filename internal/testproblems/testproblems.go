@@ -8,6 +8,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 // Deblur returns n functions of Problem 1's kind on size×size synthetic
@@ -47,4 +48,21 @@ func instantiate(tb testing.TB, p *problem.Problem, images []*data.Image, n int,
 		o.Alpha = alpha
 	}
 	return o
+}
+
+// Mixed returns three 12×12 functions of each kind of objective the step
+// losses and safeguards distinguish: Huber-TV deblurring, least squares
+// (α = 0), ct-small on synthetic images, and deblurring with a random WCRR.
+func Mixed(tb testing.TB) map[string]*problem.Objective {
+	tb.Helper()
+	out := map[string]*problem.Objective{"deblur": Deblur(tb, 3, 12, "", -1, 5), "least-squares": Deblur(tb, 3, 12, "", 0, 6)}
+	ct, err := problem.CTSmall(problem.Options{H: 12})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out["ct-small"] = instantiate(tb, ct, data.Synthetic(3, 12, 12, 7), 3, 7, -1)
+	w := Deblur(tb, 3, 12, "", 3e-3, 8)
+	w.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
+	out["wcrr"] = w
+	return out
 }

@@ -41,8 +41,8 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
@@ -133,7 +133,7 @@ func (d *diag) functions(man *checkpoint.Manifest, bnd, set string) (*fnSet, err
 }
 
 func (d *diag) run(dir string) error {
-	l, man, err := greedy.Load(dir)
+	l, man, err := learned.Load(dir)
 	if err != nil {
 		return err
 	}
@@ -311,7 +311,7 @@ func (d *diag) run(dir string) error {
 
 // trajectory runs Algorithm 2 from x0 for iters iterations and returns
 // x⁰…xᵗ; it stops early (with the error) at a non-finite iterate.
-func trajectory(l *greedy.Learned, o *problem.Objective, x0 []float64, iters int) ([][]float64, error) {
+func trajectory(l *learned.Optimizer, o *problem.Objective, x0 []float64, iters int) ([][]float64, error) {
 	oo := *o
 	oo.X0 = x0
 	it, err := l.Start(&oo)

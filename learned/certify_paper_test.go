@@ -1,11 +1,11 @@
-package greedy_test
+package learned_test
 
 import (
 	"math"
 	"math/big"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 )
 
@@ -29,19 +29,19 @@ func TestPaperPAtOrigin(t *testing.T) {
 	for _, tau := range []float64{0.1, 0.5, 1 / 1.32, 1, 2} {
 		for _, l := range []float64{0.3 / tau, 1 / tau, 1.32, 1.5 / tau, 3 / tau} {
 			want := -tau * (1 - tau*l/2)
-			if got := greedy.PaperP(0, 0, tau, l); !relClose(got, want, 1e-12) {
+			if got := learned.PaperP(0, 0, tau, l); !relClose(got, want, 1e-12) {
 				t.Errorf("P(0, 0) at τ = %g, L = %g: %.17g, want −τ(1 − τL/2) = %.17g", tau, l, got, want)
 			}
-			c := greedy.CertifyPaper(0, 0, tau, l)
+			c := learned.CertifyPaper(0, 0, tau, l)
 			if c.Certified != (tau*l < 2) {
 				t.Errorf("τ = %g, L = %g: gradient descent certified = %v, want τL < 2", tau, l, c.Certified)
 			}
 		}
-		if got, want := greedy.PaperH1(0, 0, tau), 2/tau; !relClose(got, want, 1e-12) {
+		if got, want := learned.PaperH1(0, 0, tau), 2/tau; !relClose(got, want, 1e-12) {
 			t.Errorf("h1(0, 0) at τ = %g: %.17g, want 2/τ = %.17g", tau, got, want)
 		}
 		// h2(0, 0) = τ/(τ²/2) = 2/τ too: gradient descent needs nothing more.
-		if got, want := greedy.PaperH2(0, 0, tau), 2/tau; !relClose(got, want, 1e-12) {
+		if got, want := learned.PaperH2(0, 0, tau), 2/tau; !relClose(got, want, 1e-12) {
 			t.Errorf("h2(0, 0) at τ = %g: %.17g, want 2/τ = %.17g", tau, got, want)
 		}
 	}
@@ -55,7 +55,7 @@ func TestPaperPCorollary(t *testing.T) {
 		for _, e := range [][2]float64{{0, 0}, {0.1, 0}, {0, 0.1}, {0.2, 0.05}, {0.05, 0.3}, {0.4, 0.4}, {1, 0.2}, {0.3, 1.5}} {
 			e1, e2 := e[0]*tau, e[1]*tau
 			want := 2 * tau * (e2*(tau+e1)*(tau+e1+e2)*(e1+e2) - (tau*tau-e1*e1-e1*e2)*(1-e2*(e1+e2+tau))) / (4 * tau * tau)
-			if got := greedy.PaperP(e1, e2, tau, l); !relClose(got, want, 1e-12) {
+			if got := learned.PaperP(e1, e2, tau, l); !relClose(got, want, 1e-12) {
 				t.Errorf("τ = %g, (ε1, ε2) = (%g, %g): P = %.17g, corollary %.17g", tau, e1, e2, got, want)
 			}
 		}
@@ -118,15 +118,15 @@ func TestPaperClosedForm(t *testing.T) {
 		tf, _ := tr.Float64()
 		e1f, e2f := tf/2, tf/(3*(1+tf*tf))
 		want, _ := p.Float64()
-		if got := greedy.PaperP(e1f, e2f, tf, 1/tf); !relClose(got, want, 1e-12) {
-			t.Errorf("τ = %g: PaperP = %.17g, exact %.17g", tf, got, want)
+		if got := learned.PaperP(e1f, e2f, tf, 1/tf); !relClose(got, want, 1e-12) {
+			t.Errorf("τ = %g: learned.PaperP = %.17g, exact %.17g", tf, got, want)
 		}
 	}
 
 	tau := 1 / 1.32
 	e1, e2 := tau/2, tau/(3*(1+tau*tau))
-	p := greedy.PaperP(e1, e2, tau, 1.32)
-	if !(p < 0) || !greedy.CertifyPaper(e1, e2, tau, 1.32).Certified {
+	p := learned.PaperP(e1, e2, tau, 1.32)
+	if !(p < 0) || !learned.CertifyPaper(e1, e2, tau, 1.32).Certified {
 		t.Fatalf("P(τ/2, τ/(3(1+τ²))) = %g at L = 1/τ, want negative and certified", p)
 	}
 	if want := -0.10907053575671830; !relClose(p, want, 1e-12) {
@@ -160,7 +160,7 @@ func TestPaperGamma(t *testing.T) {
 			for i := 0; i <= 30; i++ {
 				for j := 0; j <= 30; j++ {
 					e1, e2 := 0.05*tau*float64(i), 0.05*tau*float64(j)
-					c := greedy.CertifyPaper(e1, e2, tau, l)
+					c := learned.CertifyPaper(e1, e2, tau, l)
 					a, b, d, e := paperTerms(e1, e2, tau, l)
 					if want := e*b - a*d; !relClose(c.P, want, 1e-12) {
 						t.Fatalf("P(%g, %g) at τ = %g, L = %g: %.17g, want %.17g", e1, e2, tau, l, c.P, want)
@@ -175,7 +175,7 @@ func TestPaperGamma(t *testing.T) {
 						// No γ on a fine logarithmic grid makes both positive.
 						for k := -60; k <= 40; k++ {
 							g := math.Pow(10, float64(k)/10)
-							if greedy.PaperC1(e1, e2, tau, l, g) > 0 && greedy.PaperC2(e1, e2, tau, l, g) > 0 {
+							if learned.PaperC1(e1, e2, tau, l, g) > 0 && learned.PaperC2(e1, e2, tau, l, g) > 0 {
 								t.Fatalf("(%g, %g) τ = %g L = %g: not certified but C1, C2 > 0 at γ = %g", e1, e2, tau, l, g)
 							}
 						}
@@ -184,7 +184,7 @@ func TestPaperGamma(t *testing.T) {
 					if !(c.Gamma > 0 && c.GammaLo < c.Gamma && c.Gamma < c.GammaHi) {
 						t.Fatalf("(%g, %g) τ = %g L = %g: γ = %g not inside (%g, %g)", e1, e2, tau, l, c.Gamma, c.GammaLo, c.GammaHi)
 					}
-					c1, c2 := greedy.PaperC1(e1, e2, tau, l, c.Gamma), greedy.PaperC2(e1, e2, tau, l, c.Gamma)
+					c1, c2 := learned.PaperC1(e1, e2, tau, l, c.Gamma), learned.PaperC2(e1, e2, tau, l, c.Gamma)
 					if !(c1 > 0 && c2 > 0) {
 						t.Fatalf("(%g, %g) τ = %g L = %g: certified, but C1 = %g, C2 = %g at γ = %g", e1, e2, tau, l, c1, c2, c.Gamma)
 					}
@@ -200,13 +200,13 @@ func TestPaperGamma(t *testing.T) {
 	// as ε2 → ∞. C2(γ) < 0 for every γ > 0, so this is not a certificate,
 	// although P < 0 and the paper's rule L < h2 both hold.
 	tau, l, e1, e2 := 1/1.32, 0.1, 0.0, 3.0
-	c := greedy.CertifyPaper(e1, e2, tau, l)
+	c := learned.CertifyPaper(e1, e2, tau, l)
 	if _, _, d, _ := paperTerms(e1, e2, tau, l); !(c.P < 0 && d < 0) || c.Certified || !c.ByThreshold {
 		t.Errorf("(ε1, ε2) = (%g, %g), τ = %g, L = %g: P = %g, D = %g, certified %v, rule %v; want P < 0, D < 0, not certified, rule true",
 			e1, e2, tau, l, c.P, d, c.Certified, c.ByThreshold)
 	}
 	for k := -60; k <= 60; k++ {
-		if g := math.Pow(10, float64(k)/10); greedy.PaperC2(e1, e2, tau, l, g) > 0 {
+		if g := math.Pow(10, float64(k)/10); learned.PaperC2(e1, e2, tau, l, g) > 0 {
 			t.Fatalf("C2(%g) > 0 with D < 0", g)
 		}
 	}
@@ -233,7 +233,7 @@ func TestPaperThresholds(t *testing.T) {
 			for i := 0; i <= 40; i++ {
 				for j := 0; j <= 40; j++ {
 					e1, e2 := 0.0513*tau*float64(i), 0.0513*tau*float64(j)
-					c := greedy.CertifyPaper(e1, e2, tau, l)
+					c := learned.CertifyPaper(e1, e2, tau, l)
 					a, b, d, e := paperTerms(e1, e2, tau, l)
 					scale := math.Abs(e*b) + math.Abs(a*d)
 					if math.Abs(c.P) < 1e-9*scale {
@@ -284,12 +284,12 @@ func TestPaperThresholds(t *testing.T) {
 	// The two directions, at the paper's τ = 1/1.32.
 	tau := 1 / 1.32
 	// Rule certifies, P does not: ε1 = 0, ε2 = 0.5, L = 0.5 (K < 0, h2 ≈ 1.98).
-	c := greedy.CertifyPaper(0, 0.5, tau, 0.5)
+	c := learned.CertifyPaper(0, 0.5, tau, 0.5)
 	if h, name := c.H(); name != "h2" || !(h > 1/tau) || !c.ByThreshold || !(c.P > 0) || c.Certified {
 		t.Errorf("(0, 0.5), L = 0.5: %s = %g, rule %v, P = %g, certified %v; want h2 > 1/τ, rule true, P > 0", name, h, c.ByThreshold, c.P, c.Certified)
 	}
 	// P certifies (with γ), the rule does not: ε1 = 0.2τ, ε2 = 0.45τ, L = 0.4/τ (h2 < 0).
-	c = greedy.CertifyPaper(0.2*tau, 0.45*tau, tau, 0.4/tau)
+	c = learned.CertifyPaper(0.2*tau, 0.45*tau, tau, 0.4/tau)
 	if !(c.H2 < 0) || c.ByThreshold || !(c.P < 0) || !c.Certified {
 		t.Errorf("(0.2τ, 0.45τ), L = 0.4/τ: h2 = %g, rule %v, P = %g, certified %v; want h2 < 0, rule false, certified", c.H2, c.ByThreshold, c.P, c.Certified)
 	}
@@ -308,8 +308,8 @@ func TestCertificatesPaperVsLyapunov(t *testing.T) {
 	for i := 0; i <= 80; i++ {
 		for j := 0; j <= 80; j++ {
 			e1, e2 := 0.01*float64(i), 0.01*float64(j)
-			p := greedy.Certified(greedy.CertificatePaper, e1, e2, tau, l)
-			y := greedy.Certified(greedy.CertificateLyapunov, e1, e2, tau, l)
+			p := learned.Certified(learned.CertificatePaper, e1, e2, tau, l)
+			y := learned.Certified(learned.CertificateLyapunov, e1, e2, tau, l)
 			switch {
 			case p && y:
 				both++
@@ -344,11 +344,11 @@ func TestCertificatesPaperVsLyapunov(t *testing.T) {
 		{0, 0.49, 1.32, false, false},
 		{0, 0.4725, 0.066, false, true},
 	} {
-		p := greedy.Certified(greedy.CertificatePaper, tc.e1, tc.e2, tau, tc.l)
-		y := greedy.Certified(greedy.CertificateLyapunov, tc.e1, tc.e2, tau, tc.l)
+		p := learned.Certified(learned.CertificatePaper, tc.e1, tc.e2, tau, tc.l)
+		y := learned.Certified(learned.CertificateLyapunov, tc.e1, tc.e2, tau, tc.l)
 		if p != tc.paper || y != tc.lya {
 			t.Errorf("(%g, %g), L = %g: paper %v, Lyapunov %v; want %v, %v (P = %g)", tc.e1, tc.e2, tc.l, p, y, tc.paper, tc.lya,
-				greedy.PaperP(tc.e1, tc.e2, tau, tc.l))
+				learned.PaperP(tc.e1, tc.e2, tau, tc.l))
 		}
 	}
 
@@ -364,29 +364,29 @@ func TestCertificatesPaperVsLyapunov(t *testing.T) {
 		}
 		return lo
 	}
-	if got, want := bisect(func(x float64) bool { return greedy.Certified(greedy.CertificatePaper, x, 0, tau, l) }), tau; !relClose(got, want, 1e-12) {
+	if got, want := bisect(func(x float64) bool { return learned.Certified(learned.CertificatePaper, x, 0, tau, l) }), tau; !relClose(got, want, 1e-12) {
 		t.Errorf("paper, ε2 = 0: largest ε1 %.17g, want τ = %.17g", got, want)
 	}
-	if got, want := bisect(func(x float64) bool { return greedy.Certified(greedy.CertificateLyapunov, x, 0, tau, l) }), tau*(math.Sqrt(5)-2); !relClose(got, want, 1e-9) {
+	if got, want := bisect(func(x float64) bool { return learned.Certified(learned.CertificateLyapunov, x, 0, tau, l) }), tau*(math.Sqrt(5)-2); !relClose(got, want, 1e-9) {
 		t.Errorf("Lyapunov, ε2 = 0: largest ε1 %.17g, want τ(√5 − 2) = %.17g", got, want)
 	}
-	got := bisect(func(x float64) bool { return greedy.Certified(greedy.CertificatePaper, 0, x, tau, l) })
+	got := bisect(func(x float64) bool { return learned.Certified(learned.CertificatePaper, 0, x, tau, l) })
 	if res := got*(tau+got)*(tau+got) - tau; math.Abs(res) > 1e-12 {
 		t.Errorf("paper, ε1 = 0: largest ε2 %.17g, ε2(τ + ε2)² − τ = %g", got, res)
 	}
 }
 
 func TestCertificateKind(t *testing.T) {
-	for s, want := range map[string]greedy.CertificateKind{
-		"paper": greedy.CertificatePaper, " Paper ": greedy.CertificatePaper,
-		"lyapunov": greedy.CertificateLyapunov, "LYAPUNOV": greedy.CertificateLyapunov,
-		"": greedy.DefaultCertificate,
+	for s, want := range map[string]learned.CertificateKind{
+		"paper": learned.CertificatePaper, " Paper ": learned.CertificatePaper,
+		"lyapunov": learned.CertificateLyapunov, "LYAPUNOV": learned.CertificateLyapunov,
+		"": learned.DefaultCertificate,
 	} {
-		if got, err := greedy.ParseCertificateKind(s); err != nil || got != want {
+		if got, err := learned.ParseCertificateKind(s); err != nil || got != want {
 			t.Errorf("ParseCertificateKind(%q) = %q, %v; want %q", s, got, err, want)
 		}
 	}
-	if _, err := greedy.ParseCertificateKind("both"); err == nil {
+	if _, err := learned.ParseCertificateKind("both"); err == nil {
 		t.Error("ParseCertificateKind(\"both\"): no error")
 	}
 	func() {
@@ -395,18 +395,18 @@ func TestCertificateKind(t *testing.T) {
 				t.Error("Certified with an unknown kind did not panic")
 			}
 		}()
-		greedy.Certified("nope", 0, 0, 1, 1)
+		learned.Certified("nope", 0, 0, 1, 1)
 	}()
 	tau := 1 / 1.32
 	for _, e := range [][2]float64{{0, 0}, {0.3, 0.1}, {0.1, 0.3}, {0.9, 0.9}} {
-		c := greedy.CertifyBoth(e[0], e[1], tau, 1.32)
-		for _, k := range []greedy.CertificateKind{greedy.CertificatePaper, greedy.CertificateLyapunov} {
-			if c.Certified(k) != greedy.Certified(k, e[0], e[1], tau, 1.32) {
-				t.Errorf("%v, %s: Certificates.Certified and Certified disagree", e, k)
+		c := learned.CertifyBoth(e[0], e[1], tau, 1.32)
+		for _, k := range []learned.CertificateKind{learned.CertificatePaper, learned.CertificateLyapunov} {
+			if c.Certified(k) != learned.Certified(k, e[0], e[1], tau, 1.32) {
+				t.Errorf("%v, %s: learned.Certificates.Certified and learned.Certified disagree", e, k)
 			}
 		}
-		if c.Lyapunov != greedy.Certify(e[0], e[1], tau, 1.32) || c.Paper != greedy.CertifyPaper(e[0], e[1], tau, 1.32) {
-			t.Errorf("%v: CertifyBoth differs from Certify, CertifyPaper", e)
+		if c.Lyapunov != learned.Certify(e[0], e[1], tau, 1.32) || c.Paper != learned.CertifyPaper(e[0], e[1], tau, 1.32) {
+			t.Errorf("%v: learned.CertifyBoth differs from learned.Certify, learned.CertifyPaper", e)
 		}
 	}
 }
@@ -425,21 +425,21 @@ func TestCertifyParamsBoth(t *testing.T) {
 		phi[i] = 0.05 * math.Cos(float64(3*i))
 	}
 	theta[5], phi[7] = tau-0.2, -0.08
-	e1, e2, err := greedy.ParamNorms(m, theta, phi, tau, h, w)
+	e1, e2, err := learned.ParamNorms(m, theta, phi, tau, h, w)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !relClose(e1, 0.2, 1e-12) || !relClose(e2, 0.08, 1e-12) {
 		t.Fatalf("ε1, ε2 = %.17g, %.17g; want 0.2, 0.08", e1, e2)
 	}
-	c, err := greedy.CertifyParamsBoth(m, theta, phi, tau, l, h, w)
+	c, err := learned.CertifyParamsBoth(m, theta, phi, tau, l, h, w)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := greedy.CertifyBoth(e1, e2, tau, l); c != want {
+	if want := learned.CertifyBoth(e1, e2, tau, l); c != want {
 		t.Errorf("CertifyParamsBoth = %+v, want %+v", c, want)
 	}
-	single, err := greedy.CertifyParams(m, theta, phi, tau, l, h, w)
+	single, err := learned.CertifyParams(m, theta, phi, tau, l, h, w)
 	if err != nil || single != c.Lyapunov {
 		t.Errorf("CertifyParams = %+v, %v; want %+v", single, err, c.Lyapunov)
 	}

@@ -1,9 +1,9 @@
-package greedy_test
+package learned_test
 
 import (
 	"fmt"
 
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
 )
 
 // ExampleCertifyBoth certifies a learned step with ε1 = ‖G − τI‖ = 0.2 and
@@ -12,15 +12,15 @@ import (
 // Lyapunov one does not.
 func ExampleCertifyBoth() {
 	tau, l := 1/1.32, 1.32
-	c := greedy.CertifyBoth(0.2, 0.08, tau, l)
+	c := learned.CertifyBoth(0.2, 0.08, tau, l)
 	h, name := c.Paper.H()
 	fmt.Printf("paper:    P = %.4f, %s = %.4f, certified %v\n", c.Paper.P, name, h, c.Paper.Certified)
 	fmt.Printf("          C1(γ) = %.4f, C2(γ) = %.4f at γ = %.4f\n",
-		greedy.PaperC1(0.2, 0.08, tau, l, c.Paper.Gamma), greedy.PaperC2(0.2, 0.08, tau, l, c.Paper.Gamma), c.Paper.Gamma)
-	fmt.Printf("lyapunov: P = %.4f, certified %v\n", c.Lyapunov.P, c.Certified(greedy.CertificateLyapunov))
+		learned.PaperC1(0.2, 0.08, tau, l, c.Paper.Gamma), learned.PaperC2(0.2, 0.08, tau, l, c.Paper.Gamma), c.Paper.Gamma)
+	fmt.Printf("lyapunov: P = %.4f, certified %v\n", c.Lyapunov.P, c.Certified(learned.CertificateLyapunov))
 
-	kind, _ := greedy.ParseCertificateKind("paper")
-	fmt.Println(kind, greedy.Certified(kind, 0.2, 0.08, tau, l))
+	kind, _ := learned.ParseCertificateKind("paper")
+	fmt.Println(kind, learned.Certified(kind, 0.2, 0.08, tau, l))
 	// Output:
 	// paper:    P = -0.2988, h1 = 1.9214, certified true
 	//           C1(γ) = 0.1629, C2(γ) = 0.1504 at γ = 0.1801

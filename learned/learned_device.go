@@ -1,4 +1,4 @@
-package greedy
+package learned
 
 import (
 	"fmt"
@@ -17,7 +17,7 @@ import (
 // x^{k+1} back, for X.
 type deviceIterator struct {
 	*deviceResources
-	l             *Learned
+	l             *Optimizer
 	x, prev, grad gpu.Buffer
 	next, mom     gpu.Buffer
 	host          []float64
@@ -35,7 +35,7 @@ type deviceResources struct {
 }
 
 // startOnDevice is Start for a Learned with a Device.
-func (l *Learned) startOnDevice(o *problem.Objective) (it *deviceIterator, err error) {
+func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err error) {
 	if err := ondevice.CheckObjective(o); err != nil {
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}

@@ -1,4 +1,4 @@
-package greedy
+package learned
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ import (
 // Learned is Algorithm 2: the learned optimizer that applies (θ0, φ0), …,
 // (θT, φT) and then keeps (θT, φT) for every later iteration. It implements
 // baselines.Method, so the evaluation harness runs it like any other method.
-type Learned struct {
+type Optimizer struct {
 	Label  string
 	Method param.Method
 	H, W   int
@@ -56,11 +56,11 @@ type Learned struct {
 }
 
 // NewLearned returns the learned optimizer for parameters held in memory.
-func NewLearned(label string, m param.Method, h, w int, theta, phi [][]float64) (*Learned, error) {
+func New(label string, m param.Method, h, w int, theta, phi [][]float64) (*Optimizer, error) {
 	if len(theta) == 0 {
 		return nil, fmt.Errorf("learned optimizer %s has no trained steps", label)
 	}
-	return &Learned{Label: label, Method: m, H: h, W: w, Steps: len(theta), params: func(t int) ([]float64, []float64, error) {
+	return &Optimizer{Label: label, Method: m, H: h, W: w, Steps: len(theta), params: func(t int) ([]float64, []float64, error) {
 		var p []float64
 		if t < len(phi) {
 			p = phi[t]
@@ -72,7 +72,7 @@ func NewLearned(label string, m param.Method, h, w int, theta, phi [][]float64) 
 // Load opens the learned optimizer stored in a greedy checkpoint directory.
 // Parameters are read into memory when they total at most 512 MiB, and from
 // disk step by step otherwise.
-func Load(dir string) (*Learned, *checkpoint.Manifest, error) {
+func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 	man, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		return nil, nil, err
@@ -87,7 +87,7 @@ func Load(dir string) (*Learned, *checkpoint.Manifest, error) {
 	if err := param.CheckVersions(m, man.ParamVersions); err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
-	l := &Learned{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps),
+	l := &Optimizer{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps),
 		Problem: man.Problem, Conventions: man.Conventions}
 	total := int64(len(man.Steps)) * int64(man.ThetaLen+man.PhiLen) * 8
 	if total <= 512<<20 {
@@ -109,7 +109,7 @@ func Load(dir string) (*Learned, *checkpoint.Manifest, error) {
 // image size (param.SizeFree: PS, PC-k and their momentum forms). It is
 // an out-of-distribution use (l2o eval --shift size=…): nothing was
 // learned at that size. Other parametrizations are refused.
-func (l *Learned) Resized(h, w int) (*Learned, error) {
+func (l *Optimizer) Resized(h, w int) (*Optimizer, error) {
 	if h < 1 || w < 1 {
 		return nil, fmt.Errorf("learned optimizer %s: image size %d×%d must be positive", l.Label, h, w)
 	}
@@ -125,15 +125,15 @@ func (l *Learned) Resized(h, w int) (*Learned, error) {
 }
 
 // Params returns the parameters used at iteration t (those of step min(t, T)).
-func (l *Learned) Params(t int) (theta, phi []float64, err error) {
+func (l *Optimizer) Params(t int) (theta, phi []float64, err error) {
 	return l.params(min(t, l.Steps-1))
 }
 
 // Name implements baselines.Method.
-func (l *Learned) Name() string { return l.Label }
+func (l *Optimizer) Name() string { return l.Label }
 
 // Start implements baselines.Method.
-func (l *Learned) Start(o *problem.Objective) (baselines.Iterator, error) {
+func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 	if o.H != l.H || o.W != l.W {
 		return nil, fmt.Errorf("learned optimizer %s was trained on %d×%d images, the functions have %d×%d", l.Label, l.H, l.W, o.H, o.W)
 	}
@@ -200,7 +200,7 @@ type learnedIterator struct {
 	// evaluator, if set, gives f and ∇f from a device (a safeguarded
 	// Learned with a Device); Close frees it.
 	evaluator              *ondevice.BatchEvaluator
-	l                      *Learned
+	l                      *Optimizer
 	o                      *problem.Objective
 	update                 *param.Updater
 	t                      int
