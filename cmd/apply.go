@@ -47,7 +47,7 @@ func runApply(env *Env, args []string) error {
 	iters := fs.Int("iters", 200, "iterations to run")
 	tol := fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
 	guard := addSafeguardFlag(fs, false, "safeguard the learned steps with a gradient step of size τ: decrease (a bare --safeguard) replaces a step that raises f (monotone), bgd one that does worse than the gradient step (∇f → 0 whatever was learned; one more f per iteration); Algorithm 2 as published without it")
-	precision := fs.String("precision", "float64", "arithmetic of the learned optimizer's f and ∇f evaluations: float64, or float32 (deblurring with a separable blur or CT); the printed f and ‖∇f‖ are float64")
+	precision := addPrecisionFlag(fs)
 	out := fs.String("out", "", "folder for the iterates of --save-at (refused if it holds results, unless --force)")
 	saveAt := fs.StringSlice("save-at", []string{"final"}, "with --out: iterations (or final) whose iterates are written as x_tNNNN.npy (N×H×W) and one PNG per function, with their PSNR and SSIM in saved.json")
 	force := fs.Bool("force", false, "replace the results already in --out")
@@ -59,6 +59,9 @@ func runApply(env *Env, args []string) error {
 	}
 	if fs.Changed("save-at") && *out == "" {
 		return usagef("--save-at needs --out DIR")
+	}
+	if err := pf.cpu32(fs, precision); err != nil {
+		return err
 	}
 	prec, err := problem.ParsePrecision(*precision)
 	if err != nil {
@@ -256,7 +259,7 @@ func runEval(env *Env, args []string) error {
 	shifts := fs.StringSlice("shift", nil, "also evaluate out of distribution, the learned parameters applied unchanged: sigma=S (blur width), noise=V, size=N (size-free parametrizations: ps, pc-k), images=phantoms|DATA (other images, resampled), or all ("+strings.Join(allShifts, ",")+"); curves in OUT/shift/, table in OUT/shift.md")
 	shiftAt := fs.IntSlice("shift-at", []int{10, 50, 100, 200}, "iterations reported in the --shift table")
 	breakEvenAt := fs.Float64("break-even-at", 1e-4, "target mean optimality of the break-even counts (problems after which training pays for itself); 0: none")
-	precision := fs.String("precision", "float64", "arithmetic of every method's f and ∇f evaluations: float64, or float32 (deblurring with a separable blur or CT, Huber-TV or no regularizer; iterates rounded to float32 before each evaluation, the methods' own vector updates in float64); the curves measure f and optimality in float64 and record the precision")
+	precision := addPrecisionFlag(fs)
 	var protocol string
 	addProtocol(fs, &protocol)
 	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
@@ -277,6 +280,9 @@ func runEval(env *Env, args []string) error {
 	}
 	if *breakEvenAt < 0 || *breakEvenAt >= 1 || math.IsNaN(*breakEvenAt) {
 		return usagef("--break-even-at %g: give a mean optimality in (0, 1), or 0 for none", *breakEvenAt)
+	}
+	if err := pf.cpu32(fs, precision); err != nil {
+		return err
 	}
 	prec, err := problem.ParsePrecision(*precision)
 	if err != nil {

@@ -47,7 +47,7 @@ func runBenchGreedy(env *Env, args []string) error {
 	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	cache := fs.String("cache", defaultCacheDir(), cacheHelp)
 	force := fs.Bool("force", false, "replace the results a previous run left in --out (its checkpoints and curves)")
-	precision := fs.String("precision", "float64", "arithmetic of training (step losses, iterates) and of every test evaluation: float64 or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur or CT)")
+	precision := addPrecisionFlag(fs)
 	sf.add(fs)
 	addProtocol(fs, &protocol)
 	vf.add(fs)
@@ -76,6 +76,9 @@ func runBenchGreedy(env *Env, args []string) error {
 	lam, err := greedy.ParseSchedule(*lambda)
 	if err != nil {
 		return usagef("--lambda: %v", err)
+	}
+	if err := pf.cpu32(fs, precision); err != nil {
+		return err
 	}
 	prec, err := greedy.ParsePrecision(*precision)
 	if err != nil {

@@ -119,3 +119,38 @@ func float32Curves(t *testing.T, dir string) []*eval.Curve {
 	}
 	return curves
 }
+
+// TestDeviceCPU32TrainsMPC: --device cpu32 is --precision float32 on the
+// CPU: M-PC trains, the manifest records float32, and the parameters equal
+// those of --precision float32 bitwise; a contradicting --precision and a
+// command without a float32 path exit 2.
+func TestDeviceCPU32TrainsMPC(t *testing.T) {
+	dir := t.TempDir()
+	base := []string{"train", "greedy", "--size", "12", "--n-train", "3", "--param", "m-pc", "--max-steps", "3", "--tol-rel", "0"}
+	for _, c := range []struct {
+		out  string
+		args []string
+	}{{"cpu32", []string{"--device", "cpu32"}}, {"f32", []string{"--precision", "float32"}}} {
+		var o, e bytes.Buffer
+		if code := Main(append(append(append([]string(nil), base...), c.args...), "--out", filepath.Join(dir, c.out)), &o, &e); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, e.String())
+		}
+	}
+	a, err := checkpoint.ReadManifest(filepath.Join(dir, "cpu32"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := checkpoint.ReadManifest(filepath.Join(dir, "f32"))
+	if a.Precision != "float32" || len(a.Steps) != 3 || a.Checksums["params/theta_00002.npy"] != b.Checksums["params/theta_00002.npy"] {
+		t.Errorf("--device cpu32: precision %q, %d steps; θ2 %s, with --precision float32 %s", a.Precision, len(a.Steps), a.Checksums["params/theta_00002.npy"], b.Checksums["params/theta_00002.npy"])
+	}
+	for _, args := range [][]string{
+		append(append([]string(nil), base...), "--device", "cpu32", "--precision", "float64", "--out", filepath.Join(dir, "x")),
+		{"train", "unroll", "--device", "cpu32", "--out", filepath.Join(dir, "y")},
+	} {
+		var o, e bytes.Buffer
+		if code := Main(args, &o, &e); code != 2 || !strings.Contains(e.String(), "cpu32") {
+			t.Errorf("%v: exit %d: %s", args, code, e.String())
+		}
+	}
+}

@@ -53,12 +53,15 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
 	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
 	fs.Float64Var(&p.Alpha, "alpha", 0, "regularizer weight α (0: the problem's own; L follows it)")
-	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
+	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; cpu32 (the CPU in float32, --precision float32: train greedy, bench greedy, eval, apply); host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
 }
 
 func (p *problemFlags) validate() error {
 	if p.NTrain < 0 || p.NTest < 0 {
 		return usagef("--n-train and --n-test must be ≥ 0 (got %d and %d)", p.NTrain, p.NTest)
+	}
+	if p.Device == "cpu32" {
+		return usagef("--device cpu32 (float32 on the CPU) runs train greedy, bench greedy, eval and apply; this command runs in float64: use --device cpu")
 	}
 	if p.Device != "" && p.Device != "cpu" {
 		d, err := gpu.Open(p.Device)
@@ -78,6 +81,29 @@ func (p *problemFlags) validate() error {
 	if p.Size < 0 || p.Size > 4096 {
 		return usagef("--size %d out of range: use 0 (default) or a size up to 4096", p.Size)
 	}
+	return nil
+}
+
+// precisionHelp is --precision's one help text.
+const precisionHelp = "arithmetic of the CPU's evaluations: float64, or float32 (as --device cpu32; vector kernels in a GOEXPERIMENT=simd build, make build-simd): " +
+	"the step losses and training iterates of train greedy and bench greedy (parameters stay float64, recorded in the checkpoint), every method's f and ∇f in eval and apply " +
+	"(curves measured in float64). Problems and parametrizations without a float32 path are refused (exit 2)"
+
+// addPrecisionFlag defines --precision on fs.
+func addPrecisionFlag(fs *pflag.FlagSet) *string {
+	return fs.String("precision", "float64", precisionHelp)
+}
+
+// cpu32 turns --device cpu32 into --device cpu with --precision float32,
+// refusing a --precision that says otherwise.
+func (p *problemFlags) cpu32(fs *pflag.FlagSet, precision *string) error {
+	if p.Device != "cpu32" {
+		return nil
+	}
+	if fs.Changed("precision") && *precision != "float32" {
+		return usagef("--device cpu32 computes in float32: drop --precision %s", *precision)
+	}
+	p.Device, *precision = "cpu", "float32"
 	return nil
 }
 

@@ -35,7 +35,6 @@ type greedyFlags struct {
 	Protocol  string
 	Force     bool
 	Diverge   float64
-	Precision string
 }
 
 func runTrainGreedy(env *Env, args []string) error {
@@ -58,7 +57,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.Float64Var(&gf.Diverge, "diverge-factor", greedy.DefaultDivergeFactor, "stop with an error when the mean training objective exceeds this many times its starting value (0: off)")
 	fs.StringVar(&gf.Out, "out", "runs/greedy", "checkpoint directory")
 	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
-	fs.StringVar(&gf.Precision, "precision", "float64", "arithmetic of the step losses and training iterates: float64, or float32 (ps, pc, m-ps, m-pc on deblurring with a separable blur or CT, Huber-TV or no regularizer; parameters stay float64); recorded in the checkpoint")
+	precision := addPrecisionFlag(fs)
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
 	fs.StringVar(&gf.CertKind, "certificate", "lyapunov", "certificate for --stop-when-certified: paper (the paper's P(ε1, ε2) with a γ making C1, C2 > 0) or lyapunov (the tool's own bound)")
@@ -102,7 +101,10 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	prec, err := greedy.ParsePrecision(gf.Precision)
+	if err := pf.cpu32(fs, precision); err != nil {
+		return err
+	}
+	prec, err := greedy.ParsePrecision(*precision)
 	if err != nil {
 		return usagef("--precision: %v", err)
 	}
