@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/optim"
 )
 
 // BenchmarkAdamStep96 is one training step (unrolled loss and gradient for
@@ -19,13 +20,13 @@ func BenchmarkAdamStep96(b *testing.B) {
 	}
 	defer tg.Close()
 	grad := make([]float64, len(net.Theta))
-	opt := &adam{lr: 1e-3, m: make([]float64, len(grad)), v: make([]float64, len(grad))}
+	opt := optim.NewAdam(len(grad), 1e-3)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := lossAndGradient(tg, 0, net.Theta, grad); err != nil {
 			b.Fatal(err)
 		}
-		opt.step(net.Theta, grad)
+		opt.Update(net.Theta, grad)
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/step")
 	b.ReportMetric(float64(graph.HeldBytes(tg.Graph))/1e6, "MB-held")

@@ -11,6 +11,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -91,13 +92,13 @@ func manifestExists(dir string) bool {
 
 // save writes the parameters and the Adam state under names that carry the
 // epoch, then the manifest (the commit), then removes the previous files.
-func save(dir string, man *Manifest, net *Network, opt *adam) error {
+func save(dir string, man *Manifest, net *Network, opt *optim.Adam) error {
 	old := []string{man.Params, man.AdamM, man.AdamV}
 	e := len(man.History)
 	files := []struct {
 		name *string
 		v    []float64
-	}{{&man.Params, net.Theta}, {&man.AdamM, opt.m}, {&man.AdamV, opt.v}}
+	}{{&man.Params, net.Theta}, {&man.AdamM, opt.M}, {&man.AdamV, opt.V}}
 	next := *man
 	next.Checksums = map[string]string{}
 	for i, f := range files {
@@ -193,7 +194,7 @@ func Load(dir string) (*Method, *Manifest, error) {
 
 // resume loads the state of the run in dir into net and opt after checking
 // that it was trained with the settings of want.
-func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, error) {
+func resume(dir string, want *Manifest, net *Network, opt *optim.Adam) (*Manifest, error) {
 	man, err := ReadManifest(dir)
 	if err != nil {
 		return nil, fmt.Errorf("banert: %w %s: %w", checkpoint.ErrCannotResume, dir, err)
@@ -226,12 +227,12 @@ func resume(dir string, want *Manifest, net *Network, opt *adam) (*Manifest, err
 	if net.Theta, err = read(man.Params); err != nil {
 		return nil, err
 	}
-	if opt.m, err = read(man.AdamM); err != nil {
+	if opt.M, err = read(man.AdamM); err != nil {
 		return nil, err
 	}
-	if opt.v, err = read(man.AdamV); err != nil {
+	if opt.V, err = read(man.AdamV); err != nil {
 		return nil, err
 	}
-	opt.t = man.AdamSteps
+	opt.Step = man.AdamSteps
 	return man, nil
 }

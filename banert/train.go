@@ -8,6 +8,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -76,26 +77,6 @@ type Result struct {
 	History []EpochInfo
 }
 
-// adam is the Adam optimizer (β₁ = 0.9, β₂ = 0.999, ε = 1e-8) over a flat
-// parameter vector.
-type adam struct {
-	lr   float64
-	m, v []float64
-	t    int
-}
-
-func (a *adam) step(theta, grad []float64) {
-	const b1, b2, eps = 0.9, 0.999, 1e-8
-	a.t++
-	c1 := 1 - math.Pow(b1, float64(a.t))
-	c2 := 1 - math.Pow(b2, float64(a.t))
-	for i, g := range grad {
-		a.m[i] = b1*a.m[i] + (1-b1)*g
-		a.v[i] = b2*a.v[i] + (1-b2)*g*g
-		theta[i] -= a.lr * (a.m[i] / c1) / (math.Sqrt(a.v[i]/c2) + eps)
-	}
-}
-
 // Train trains a Banert network on the functions of o by unrolling
 // cfg.T iterations and minimising the objective at the final iterate with
 // Adam, one function per step.
@@ -125,7 +106,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	opt := &adam{lr: cfg.LearningRate, m: make([]float64, len(net.Theta)), v: make([]float64, len(net.Theta))}
+	opt := optim.NewAdam(len(net.Theta), cfg.LearningRate)
 	man := newManifest(o, cfg)
 	if cfg.Resume {
 		if man, err = resume(cfg.Dir, man, net, opt); err != nil {
@@ -180,7 +161,9 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 					return nil, fmt.Errorf("banert: epoch %d, function %d: %w", epoch+1, k, err)
 				}
 				sum += loss
-				opt.step(net.Theta, grad)
+				if err := opt.Update(net.Theta, grad); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			if tg == nil || tg.T != length {
@@ -196,12 +179,14 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 				return nil, fmt.Errorf("banert: epoch %d, function %d: %w", epoch+1, k, err)
 			}
 			sum += loss
-			opt.step(net.Theta, grad)
+			if err := opt.Update(net.Theta, grad); err != nil {
+				return nil, err
+			}
 		}
 		secs := time.Since(start).Seconds()
 		info := EpochInfo{Epoch: epoch + 1, MeanLoss: sum / float64(o.N), Steps: o.N, Seconds: secs, StepSeconds: secs / float64(o.N)}
 		man.History = append(man.History, info)
-		man.AdamSteps = opt.t
+		man.AdamSteps = opt.Step
 		res.History = man.History
 		if cfg.Dir != "" {
 			if err := save(cfg.Dir, man, net, opt); err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -67,7 +68,7 @@ type State struct {
 }
 
 func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
-	a := NewAdam(0, cfg.LearningRate)
+	a := optim.NewAdam(0, cfg.LearningRate)
 	return &State{
 		Format: StateFormat, Problem: cfg.Problem, Conventions: o.Conventions, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
 		Method: cfg.Method.Name(), T: cfg.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
@@ -186,7 +187,7 @@ func checkEmpty(dir string) error {
 // save writes the checkpoint of the completed epochs: the state vectors, then
 // unroll.json (the commit point), then the parameters in the greedy layout and
 // the manifest, then removes the previous epoch's state vectors.
-func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, adam *Adam, finished bool) error {
+func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, adam *optim.Adam, finished bool) error {
 	e := len(st.Epochs)
 	st.Checksums = map[string]string{}
 	for _, f := range []struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -149,7 +150,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	defer loss.Close()
 	st := newState(&cfg, o, loss, tau)
 	u := loss.Reference()
-	adam := NewAdam(loss.Dim(), cfg.LearningRate)
+	adam := optim.NewAdam(loss.Dim(), cfg.LearningRate)
 	if cfg.Resume {
 		old, err := readState(cfg.Dir)
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gonum.org/v1/gonum/optimize"
 )
@@ -158,7 +159,7 @@ func TestAdamLowersUnrolledLoss(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	adam := NewAdam(l.Dim(), 1e-3)
+	adam := optim.NewAdam(l.Dim(), 1e-3)
 	last := first
 	for i := 0; i < 300; i++ {
 		if err := adam.Update(u, grad); err != nil {

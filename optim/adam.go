@@ -1,4 +1,4 @@
-package unroll
+package optim
 
 import (
 	"fmt"
