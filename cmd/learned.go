@@ -29,6 +29,9 @@ type LearnedInfo struct {
 	// Tau is the reference step τ of a greedy or unrolled optimizer (0 for
 	// others): the gradient step its safeguard falls back to.
 	Tau float64
+	// L is the smoothness constant of the training functions (0 if not
+	// recorded): convergence is certified only for L < 2·L_train's range.
+	L float64
 	// Unverified is set for a checkpoint written before checksums were
 	// recorded: its parameter files were loaded without verification.
 	Unverified bool
@@ -171,7 +174,7 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 		for _, st := range man.Steps {
 			secs += st.Seconds
 		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision,
+		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, L: man.L, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision,
 			Provenance: man.Provenance, NTrain: man.NTrain + man.NVal, Seed: man.Seed}, nil
 	},
 }

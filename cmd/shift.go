@@ -30,6 +30,10 @@ type shiftSpec struct {
 	// ellipse phantoms), "synthetic", or any --data source (e.g. a folder
 	// of CT slices), resampled to the image size (data.Resize).
 	Images string
+	// AlphaScale multiplies the regularizer's weight α (0: unchanged), and
+	// with it L: the paper's reg-plot-all tests parameters trained at α on
+	// 5α and 10α.
+	AlphaScale float64
 }
 
 // allShifts is what --shift all stands for: issue 17's list, with the
@@ -55,10 +59,16 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 		}
 		key, val, ok := strings.Cut(item, "=")
 		if !ok || val == "" {
-			return nil, usagef("--shift %q: write KEY=VALUE with KEY one of sigma, noise, size, images (e.g. sigma=2,noise=0.02,size=64,images=phantoms), or all", item)
+			return nil, usagef("--shift %q: write KEY=VALUE with KEY one of alpha, sigma, noise, size, images (e.g. alpha=10,sigma=2,noise=0.02,size=64,images=phantoms), or all", item)
 		}
 		s := shiftSpec{Label: item}
 		switch key {
+		case "alpha":
+			v, err := strconv.ParseFloat(val, 64)
+			if err != nil || !(v > 0) || math.IsInf(v, 0) {
+				return nil, usagef("--shift %s: alpha is a positive factor of the trained α (alpha=10: ten times α)", item)
+			}
+			s.AlphaScale = v
 		case "sigma", "noise":
 			v, err := strconv.ParseFloat(val, 64)
 			if err != nil || !(v > 0) || math.IsInf(v, 0) {
@@ -78,7 +88,7 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 		case "images":
 			s.Images = val
 		default:
-			return nil, usagef("--shift %s: unknown key %q; use sigma, noise, size or images", item, key)
+			return nil, usagef("--shift %s: unknown key %q; use alpha, sigma, noise, size or images", item, key)
 		}
 		specs = append(specs, s)
 	}
@@ -99,6 +109,12 @@ func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*prob
 	prob, err := problem.Lookup(pf.Problem, opt)
 	if err != nil {
 		return nil, usagef("--shift %s: %v", sh.Label, err)
+	}
+	if sh.AlphaScale > 0 {
+		opt.Alpha = prob.Alpha * sh.AlphaScale
+		if prob, err = problem.Lookup(pf.Problem, opt); err != nil {
+			return nil, usagef("--shift %s: %v", sh.Label, err)
+		}
 	}
 	source, nTrain := pf.Data, pf.NTrain
 	if sh.Images != "" {
@@ -172,6 +188,9 @@ type shiftResult struct {
 	Label   string
 	Curves  []*eval.Curve
 	Skipped []string
+	// Notes say L against 2·L_train and each learned method's certificate
+	// at that L.
+	Notes []string
 }
 
 // runShifts evaluates methods under every shift, writes each shift's curves
@@ -179,6 +198,11 @@ type shiftResult struct {
 func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, prov *provenance.Record, specs []shiftSpec, infos []*LearnedInfo, rules []string, base []baselines.Method,
 	inDist []*eval.Curve, iters, fstarIters int, fstarMethod, cache, out string, at []int) error {
 	results := []shiftResult{{Label: "none (trained setting)", Curves: inDist}}
+	if len(inDist) > 0 && pf.Problem != "" {
+		if base, err := shiftedTest(pf, shiftSpec{Label: "none"}, exclude); err == nil {
+			results[0].Notes = shiftNotes(infos, base.L)
+		}
+	}
 	for _, sh := range specs {
 		test, err := shiftedTest(pf, sh, exclude)
 		if err != nil {
@@ -208,7 +232,7 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, p
 		if err := writeCurves(filepath.Join(out, "shift", shiftDirName(sh.Label)), curves, &sp); err != nil {
 			return err
 		}
-		results = append(results, shiftResult{Label: sh.Label, Curves: curves, Skipped: skipped})
+		results = append(results, shiftResult{Label: sh.Label, Curves: curves, Skipped: skipped, Notes: shiftNotes(infos, test.L)})
 	}
 	var cols []int
 	for _, t := range at {
@@ -270,6 +294,9 @@ func writeShiftTable(w io.Writer, results []shiftResult, cols []int, md bool) {
 		}
 		for _, s := range r.Skipped {
 			lines = append(lines, line{cells: []string{r.Label, "not run: " + s}, note: true})
+		}
+		for _, s := range r.Notes {
+			lines = append(lines, line{cells: []string{r.Label, s}, note: true})
 		}
 	}
 	fmt.Fprintln(w, "out-of-distribution evaluation (--shift): mean optimality (f − f*)/(f(x⁰) − f*) of the learned parameters applied unchanged")
@@ -409,4 +436,35 @@ func writeBreakEven(path string, be []eval.BreakEven) error {
 		return err
 	}
 	return os.WriteFile(path, append(buf, '\n'), 0o644)
+}
+
+// shiftNotes say the shifted functions' L against 2·L_train (convergence of
+// the learned steps is expected only below it: the paper's reg-plot-all) and
+// each greedy-format optimizer's certificates of its last step at that L
+// (Algorithm 2 repeats that step): the paper's P with its h1/h2 bound, and
+// the Lyapunov P.
+func shiftNotes(infos []*LearnedInfo, l float64) []string {
+	var out []string
+	for _, info := range infos {
+		if info.L <= 0 {
+			continue
+		}
+		side := "below"
+		if l >= 2*info.L {
+			side = "above"
+		}
+		note := fmt.Sprintf("%s: L = %.4g, %s 2·L_train = %.4g", info.Method.Name(), l, side, 2*info.L)
+		if opt, ok := info.Method.(*learned.Optimizer); ok && info.Tau > 0 && opt.Steps > 0 {
+			theta, phi, err := opt.Params(opt.Steps - 1)
+			if err == nil {
+				if c, err := learned.CertifyParamsBoth(opt.Method, theta, phi, info.Tau, l, info.H, info.W); err == nil {
+					h, name := c.Paper.H()
+					note += fmt.Sprintf("; certificate of step %d at this L: paper P = %.3g (%s = %.4g, certified %v), lyapunov P = %.3g (certified %v)",
+						opt.Steps-1, c.Paper.P, name, h, c.Paper.Certified, c.Lyapunov.P, c.Lyapunov.P < 0)
+				}
+			}
+		}
+		out = append(out, note)
+	}
+	return out
 }

@@ -98,3 +98,39 @@ func TestEvalShiftAndBreakEven(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalShiftAlpha applies M-PC trained at α to functions with α scaled:
+// alpha=1 gives the unshifted curves to 1e-12; alpha=10 recomputes L (for
+// Huber-TV deblurring with ‖A‖ = 1, L = 1 + 8α/ε: 4.2 at 10α = 2e-3) and
+// reports it against 2·L_train = 2.64 with the certificate at that L.
+func TestEvalShiftAlpha(t *testing.T) {
+	root := t.TempDir()
+	ckpt, evalDir := filepath.Join(root, "mpc"), filepath.Join(root, "eval")
+	for _, args := range [][]string{
+		{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "3", "--max-steps", "3", "--out", ckpt},
+		{"eval", "--params", ckpt, "--methods", "gd", "--n-test", "2", "--iters", "6", "--fstar-iters", "40", "--cache", root,
+			"--out", evalDir, "--shift", "alpha=1,alpha=10", "--shift-at", "1,6"},
+	} {
+		var o, e bytes.Buffer
+		if code := Main(args, &o, &e); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, e.String())
+		}
+	}
+	base, _ := readCurvesFile(t, evalDir)
+	one, _ := readCurvesFile(t, filepath.Join(evalDir, "shift", "alpha_1"))
+	for i := range base[0].Mean {
+		if d := math.Abs(one[0].Mean[i] - base[0].Mean[i]); d > 1e-12*math.Max(1, math.Abs(base[0].Mean[i])) {
+			t.Errorf("alpha=1, iteration %d: mean optimality %.17g, unshifted %.17g", i, one[0].Mean[i], base[0].Mean[i])
+		}
+	}
+	table, err := os.ReadFile(filepath.Join(evalDir, "shift.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| alpha=10 | greedy m-pc: L = 4.2, above 2·L_train = 2.64; certificate of step 2 at this L: paper P = ",
+		"| alpha=1 | greedy m-pc: L = 1.32, below 2·L_train = 2.64"} {
+		if !strings.Contains(string(table), want) {
+			t.Errorf("shift.md lacks %q:\n%s", want, table)
+		}
+	}
+}
