@@ -1,0 +1,285 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/report"
+	"github.com/spf13/pflag"
+)
+
+// applyCmd is `l2o apply`: its flags and, once prepared, what it runs.
+type applyCmd struct {
+	pf                problemFlags
+	fs                *pflag.FlagSet
+	params, precision *string
+	out               *string
+	saveAt            *[]string
+	iters             *int
+	tol               *float64
+	force             *bool
+	guard             *safeguardFlag
+	prec              problem.Precision
+	info              *LearnedInfo
+	run               baselines.Method // the optimizer (safeguarded, on --device)
+	test              *problem.Objective
+	vals, grad        []float64
+}
+
+func runApply(env *Env, args []string) error {
+	c := &applyCmd{}
+	c.define(env)
+	if err := parse(c.fs, optionalValue(args, "safeguard")); err != nil {
+		return err
+	}
+	if err := c.check(); err != nil {
+		return err
+	}
+	if err := c.load(); err != nil {
+		return err
+	}
+	held, err := c.pf.adoptData(env, c.fs, []*LearnedInfo{c.info}, []string{*c.params})
+	if err != nil {
+		return err
+	}
+	sp, testRec, err := c.pf.evalSplit(held, "test")
+	if err != nil {
+		return err
+	}
+	c.test = sp.test
+	noteSkipped(env, sp)
+	if err := c.prepareOn(); err != nil {
+		return err
+	}
+	noteUnverified(env, []*LearnedInfo{c.info}, []string{*c.params})
+	var saver *applySaver
+	if *c.out != "" {
+		lock, err := claimResultsDir(env, "--out", *c.out, *c.force)
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+		if saver, err = newApplySaver(*c.out, c.test, *c.saveAt); err != nil {
+			return err
+		}
+		for _, r := range testRec.Images {
+			saver.names = append(saver.names, r.Name)
+		}
+	}
+	return c.iterate(env, saver)
+}
+
+// define declares apply's flags.
+func (c *applyCmd) define(env *Env) {
+	fs := newFlags(env, "apply", "apply --params DIR [--data DIR|synthetic] [--iters 200] [--out DIR --save-at 15,50,final]")
+	c.fs = fs
+	c.pf.add(fs, -1, 10)
+	c.params = fs.String("params", "", "greedy checkpoint directory")
+	c.iters = fs.Int("iters", 200, "iterations to run")
+	c.tol = fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
+	c.guard = addSafeguardFlag(fs, false, "safeguard the learned steps with a gradient step of size τ: decrease (a bare --safeguard) replaces a step that raises f (monotone), bgd one that does worse than the gradient step (∇f → 0 whatever was learned; one more f per iteration); Algorithm 2 as published without it")
+	c.precision = addPrecisionFlag(fs)
+	c.out = fs.String("out", "", "folder for the iterates of --save-at (refused if it holds results, unless --force)")
+	c.saveAt = fs.StringSlice("save-at", []string{"final"}, "with --out: iterations (or final) whose iterates are written as x_tNNNN.npy (N×H×W) and one PNG per function, with their PSNR and SSIM in saved.json")
+	c.force = fs.Bool("force", false, "replace the results already in --out")
+}
+
+// check validates the flags.
+func (c *applyCmd) check() error {
+	if *c.params == "" {
+		return usagef("--params is required")
+	}
+	if c.fs.Changed("save-at") && *c.out == "" {
+		return usagef("--save-at needs --out DIR")
+	}
+	if err := c.pf.cpu32(c.fs, c.precision); err != nil {
+		return err
+	}
+	var err error
+	if c.prec, err = problem.ParsePrecision(*c.precision); err != nil {
+		return usagef("--precision: %v", err)
+	}
+	if *c.iters < 1 {
+		return usagef("--iters must be at least 1")
+	}
+	return nil
+}
+
+// load reads the checkpoint, its safeguarded copy if asked for, and adopts
+// its problem, conventions and size.
+func (c *applyCmd) load() error {
+	info, err := loadLearned(*c.params)
+	if err != nil {
+		return err
+	}
+	c.info, c.run = info, info.Method
+	if len(c.guard.rules) > 0 {
+		g, ok := safeguardedBy(info, c.guard.rules[0])
+		if !ok {
+			return usagef("--safeguard: %s has no gradient-step fallback (Banert's method is safeguarded by construction)", *c.params)
+		}
+		c.run = g
+	}
+	if err := c.pf.adoptTrained(c.fs, []*LearnedInfo{info}, []string{*c.params}); err != nil {
+		return err
+	}
+	if c.pf.Size == 0 {
+		c.pf.Size = info.H
+	}
+	c.pf.acceptsOps = true
+	return nil
+}
+
+// prepareOn checks the checkpoint against the test functions and puts the
+// optimizer on --device.
+func (c *applyCmd) prepareOn() error {
+	infos, dirs, pf, test := []*LearnedInfo{c.info}, []string{*c.params}, &c.pf, c.test
+	if err := checkTrained(infos, dirs, test); err != nil {
+		return err
+	}
+	if pf.deviceOps != nil {
+		if c.prec != problem.Float64 {
+			return usagef("--device %s computes in the device's precision: drop --precision %s", pf.Device, c.prec)
+		}
+		switch l := c.run.(type) {
+		case *learned.Optimizer:
+			if err := greedy.CheckDevice(l.Method, test); err != nil {
+				return usagef("--device %s: %v", pf.Device, err)
+			}
+			d := *l
+			d.Device = pf.deviceOps
+			c.run = &d
+		case *banert.Method:
+			if err := banert.CheckDevice(pf.deviceOps, test, l.Net.Inputs); err != nil {
+				return usagef("--device %s: %v", pf.Device, err)
+			}
+			d := *l
+			d.Device = pf.deviceOps
+			c.run = &d
+		default:
+			return usagef("--device %s: %s is not a greedy, unrolled or Banert optimizer; use --device cpu", pf.Device, *c.params)
+		}
+	}
+	return checkTrainedSize(infos, dirs, test)
+}
+
+// iterate runs the optimizer, printing mean f and max ‖∇f‖ and saving the
+// iterates asked for.
+func (c *applyCmd) iterate(env *Env, saver *applySaver) error {
+	test := c.test
+	runOn, err := test.InPrecision(c.prec)
+	if err != nil {
+		return usagef("--precision %s: %v", c.prec, err)
+	}
+	it, err := c.run.Start(runOn)
+	if closer, ok := it.(io.Closer); ok && err == nil {
+		defer closer.Close()
+	}
+	if err != nil {
+		return asUsage(err)
+	}
+	c.vals, c.grad = make([]float64, test.N), make([]float64, len(test.X0))
+	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", c.run.Name(), test.N, c.prec)
+	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
+	if _, err := c.row(env, 0, test.X0); err != nil {
+		return err
+	}
+	if err := saver.save(0, test.X0, false); err != nil {
+		return err
+	}
+	last, lastT := test.X0, 0
+	defer func() {
+		if err := saver.save(lastT, last, true); err == nil && saver != nil {
+			fmt.Fprintf(env.Stdout, "iterates saved in %s (saved.json lists them with their PSNR and SSIM)\n", *c.out)
+		}
+	}()
+	steps := *c.iters
+	for t := 1; t <= *c.iters; t++ {
+		err := it.Next()
+		var g float64
+		if err == nil {
+			g, err = c.row(env, t, it.X())
+		}
+		if err == nil && saver != nil {
+			last, lastT = append(make([]float64, 0, len(last)), it.X()...), t
+			err = saver.save(t, last, false)
+		}
+		if errors.Is(err, baselines.ErrDiverged) {
+			c.sayDiverged(env, t)
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if *c.tol > 0 && g < *c.tol {
+			fmt.Fprintf(env.Stdout, "every ‖∇fk‖ < %g after %d iterations\n", *c.tol, t)
+			steps = t
+			break
+		}
+	}
+	c.sayGuard(env, it, steps)
+	return nil
+}
+
+// row evaluates the iterate x of iteration t, prints mean f and max ‖∇fk‖
+// (every iteration below 10, then every tenth) and returns max ‖∇fk‖.
+func (c *applyCmd) row(env *Env, t int, x []float64) (float64, error) {
+	test, vals, grad := c.test, c.vals, c.grad
+	if err := test.Eval(vals, grad, x, nil); err != nil {
+		return 0, err
+	}
+	var mean, gmax float64
+	hw := test.ImageLen()
+	for k, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, baselines.ErrDiverged
+		}
+		mean += v / float64(test.N)
+		var s float64
+		for _, g := range grad[k*hw : (k+1)*hw] {
+			s += g * g
+		}
+		gmax = max(gmax, s)
+	}
+	gmax = sqrt(gmax)
+	if t%10 == 0 || t < 10 {
+		fmt.Fprintf(env.Stdout, "%6d %14.8g %14.6g\n", t, mean, gmax)
+	}
+	return gmax, nil
+}
+
+// sayDiverged reports a divergence: a result, not a failure.
+func (c *applyCmd) sayDiverged(env *Env, t int) {
+	fmt.Fprintf(env.Stdout, "%s diverged at iteration %d (a value, iterate or gradient left the finite numbers)", c.run.Name(), t)
+	if len(c.guard.rules) == 0 {
+		fmt.Fprint(env.Stdout, "; --safeguard keeps it monotone")
+	}
+	fmt.Fprintln(env.Stdout)
+}
+
+// sayGuard prints how often a safeguard replaced the learned step.
+func (c *applyCmd) sayGuard(env *Env, it baselines.Iterator, steps int) {
+	if len(c.guard.rules) == 0 {
+		return
+	}
+	if r, ok := it.(interface{ Rejected() int }); ok {
+		fmt.Fprintf(env.Stdout, "the safeguard (%s) replaced %d of %d learned steps by gradient steps\n", c.guard.rules[0], r.Rejected(), steps*c.test.N)
+	}
+	if a, ok := it.(interface{ Acceptance() []float64 }); ok {
+		if acc := a.Acceptance(); len(acc) > 0 {
+			cv := &eval.Curve{Iter: make([]int, len(acc)+1), Accepted: append([]float64{math.NaN()}, acc...)}
+			for i := range cv.Iter {
+				cv.Iter[i] = i
+			}
+			fmt.Fprintf(env.Stdout, "learned steps accepted %s\n", report.AcceptanceAt(cv))
+		}
+	}
+}
