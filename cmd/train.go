@@ -12,6 +12,8 @@ import (
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/spf13/pflag"
 )
 
 func init() {
@@ -38,13 +40,72 @@ type greedyFlags struct {
 }
 
 func runTrainGreedy(env *Env, args []string) error {
-	var pf problemFlags
-	var gf greedyFlags
-	var vf validationFlags
-	var sf solverFlags
+	c := &trainGreedyCmd{}
+	fs := c.define(env)
+	args, err := resumeArgs(fs, "train greedy", args)
+	if err != nil {
+		return err
+	}
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := c.check(fs); err != nil {
+		return err
+	}
+	lock, err := claimCheckpointDir(c.gf.Out, c.gf.Resume, "manifest.json")
+	if err != nil {
+		return err
+	}
+	defer lock.Unlock()
+	sp, train, val, err := c.functions()
+	if err != nil {
+		return err
+	}
+	c.banner(env, sp.prob, train, val)
+	start := time.Now()
+	defer innerMeters.Delete(env)
+	intr := catchInterrupts(env, c.gf.Out, resumeCommand("train greedy", args))
+	defer intr.release()
+	cfg := c.config(env, sp, train, val, intr, start)
+	res, err := greedy.Train(train, cfg)
+	if errors.Is(err, checkpoint.ErrInterrupted) {
+		return intr.interrupted(err.Error())
+	}
+	if err != nil {
+		return resumeUsage(err)
+	}
+	fmt.Fprintf(env.Stdout, "stopped: %s after %d steps in %.1f s; parameters in %s\n", res.StopCause, len(res.Steps), time.Since(start).Seconds(), c.gf.Out)
+	if m := res.Manifest; m != nil && m.StopOnValidation {
+		if m.TrainTolSteps > 0 {
+			fmt.Fprintf(env.Stdout, "the training functions met the tolerance after %d steps; training went on for the validation functions\n", m.TrainTolSteps)
+		} else {
+			fmt.Fprintln(env.Stdout, "the training functions did not meet the tolerance before the validation functions stopped the run")
+		}
+	}
+	return nil
+}
+
+// trainGreedyCmd is `l2o train greedy`: its flags and what they parse to.
+type trainGreedyCmd struct {
+	pf        problemFlags
+	gf        greedyFlags
+	vf        validationFlags
+	sf        solverFlags
+	precision *string
+	preset    []string
+	method    param.Method
+	inner     greedy.InnerSolver
+	prec      greedy.Precision
+	lam, mu   greedy.Schedule
+	certKind  learned.CertificateKind
+}
+
+// define declares the flags.
+func (c *trainGreedyCmd) define(env *Env) *pflag.FlagSet {
+	gf := &c.gf
 	fs := newFlags(env, "train greedy", "train greedy --problem deblur --data DIR|synthetic --param m-pc [--protocol paper] [--inner auto|lbfgs|nag|closed] [--blur-boundary zero|circular|reflect] --tol-rel 1e7 --max-steps N --lambda 0 --mu 0 --out DIR [--resume]")
 	addProtocol(fs, &gf.Protocol)
-	pf.add(fs, 25, -1)
+	c.pf.add(fs, 25, -1)
 	fs.StringVar(&gf.Param, "param", "m-pc", "parametrization, a registered name (l2o param list): ps, pp, pc, pcK[-boundary], pf; m- prefix learns momentum; G:H pairs types")
 	fs.StringVar(&gf.Inner, "inner", "auto", "inner solver: auto (L-BFGS for scalar parametrizations, NAG with 250 iterations a block and 1 round otherwise), lbfgs, nag or closed (least squares only)")
 	fs.Float64Var(&gf.TolRel, "tol-rel", 1e7, "stop when every ‖∇fk(x^t)‖² < ‖∇fk(x^0)‖²/tol-rel (0: off)")
@@ -57,27 +118,26 @@ func runTrainGreedy(env *Env, args []string) error {
 	fs.Float64Var(&gf.Diverge, "diverge-factor", greedy.DefaultDivergeFactor, "stop with an error when the mean training objective exceeds this many times its starting value (0: off)")
 	fs.StringVar(&gf.Out, "out", "runs/greedy", "checkpoint directory")
 	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
-	precision := addPrecisionFlag(fs)
+	c.precision = addPrecisionFlag(fs)
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
 	fs.StringVar(&gf.CertKind, "certificate", "lyapunov", "certificate for --stop-when-certified: paper (the paper's P(ε1, ε2) with a γ making C1, C2 > 0) or lyapunov (the tool's own bound)")
-	sf.add(fs)
-	vf.add(fs)
-	args, err := resumeArgs(fs, "train greedy", args)
-	if err != nil {
+	c.sf.add(fs)
+	c.vf.add(fs)
+	return fs
+}
+
+// check validates the flags and parses the method, solver and schedules.
+func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
+	gf := &c.gf
+	var err error
+	if c.preset, err = applyProtocol(fs, gf.Protocol, c.pf.Problem); err != nil {
 		return err
 	}
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	preset, err := applyProtocol(fs, gf.Protocol, pf.Problem)
-	if err != nil {
-		return err
-	}
-	if pf.NTrain < 1 {
+	if c.pf.NTrain < 1 {
 		return usagef("--n-train must be at least 1")
 	}
-	if err := vf.validate(); err != nil {
+	if err := c.vf.validate(); err != nil {
 		return err
 	}
 	if gf.MaxSteps < 1 {
@@ -89,74 +149,75 @@ func runTrainGreedy(env *Env, args []string) error {
 	if gf.Diverge < 0 {
 		return usagef("--diverge-factor must be ≥ 0 (0: off), got %g", gf.Diverge)
 	}
-	method, err := param.ParseMethod(gf.Param)
-	if err != nil {
+	if c.method, err = param.ParseMethod(gf.Param); err != nil {
 		return asUsage(err)
 	}
-	certKind, err := learned.ParseCertificateKind(gf.CertKind)
-	if err != nil {
+	if c.certKind, err = learned.ParseCertificateKind(gf.CertKind); err != nil {
 		return usagef("--certificate: %v", err)
 	}
-	inner, err := sf.solver(gf.Inner, method)
-	if err != nil {
+	if c.inner, err = c.sf.solver(gf.Inner, c.method); err != nil {
 		return err
 	}
-	if err := pf.cpu32(fs, precision); err != nil {
+	if err := c.pf.cpu32(fs, c.precision); err != nil {
 		return err
 	}
-	prec, err := greedy.ParsePrecision(*precision)
-	if err != nil {
+	if c.prec, err = greedy.ParsePrecision(*c.precision); err != nil {
 		return usagef("--precision: %v", err)
 	}
-	lam, err := greedy.ParseSchedule(gf.Lambda)
-	if err != nil {
+	if c.lam, err = greedy.ParseSchedule(gf.Lambda); err != nil {
 		return usagef("--lambda: %v", err)
 	}
-	mu, err := greedy.ParseSchedule(gf.Mu)
-	if err != nil {
+	if c.mu, err = greedy.ParseSchedule(gf.Mu); err != nil {
 		return usagef("--mu: %v", err)
 	}
-	lock, err := claimCheckpointDir(gf.Out, gf.Resume, "manifest.json")
-	if err != nil {
-		return err
-	}
-	defer lock.Unlock()
-	pf.NTrain += vf.NVal
+	return nil
+}
+
+// functions builds the training (and validation) functions and checks
+// that the method, precision, device and solver can train on them.
+func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objective, error) {
+	pf, gf := &c.pf, &c.gf
+	pf.NTrain += c.vf.NVal
 	pf.acceptsOps = true
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	prob, train := sp.prob, sp.train
-	pf.NTrain -= vf.NVal
-	train, val, err := splitValidation(train, vf.NVal)
+	pf.NTrain -= c.vf.NVal
+	train, val, err := splitValidation(sp.train, c.vf.NVal)
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	if gf.Tau >= 2/train.L && !gf.Force {
-		return usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f, and greedy training diverges; use --tau 0 (1/L), or pass --force to train anyway", gf.Tau, 2/train.L, train.L)
+		return nil, nil, nil, usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f, and greedy training diverges; use --tau 0 (1/L), or pass --force to train anyway", gf.Tau, 2/train.L, train.L)
 	}
-	if err := greedy.CheckPrecision(method, train, prec); err != nil {
-		return usagef("--precision %s: %v", prec, err)
+	if err := greedy.CheckPrecision(c.method, train, c.prec); err != nil {
+		return nil, nil, nil, usagef("--precision %s: %v", c.prec, err)
 	}
 	if pf.deviceOps != nil {
-		if prec != greedy.Float64 {
-			return usagef("--precision %s with --device %s: the device computes in its own precision (cuda: float32 with float64 sums); drop --precision", prec, pf.Device)
+		if c.prec != greedy.Float64 {
+			return nil, nil, nil, usagef("--precision %s with --device %s: the device computes in its own precision (cuda: float32 with float64 sums); drop --precision", c.prec, pf.Device)
 		}
-		if err := greedy.CheckDevice(method, train); err != nil {
-			return usagef("--device %s: %v", pf.Device, err)
+		if err := greedy.CheckDevice(c.method, train); err != nil {
+			return nil, nil, nil, usagef("--device %s: %v", pf.Device, err)
 		}
 	}
 	if gf.Inner == "closed" && !train.LeastSquares() {
-		return usagef("--inner closed needs a least-squares problem; %s has regularizer %s", prob.Name, prob.Reg)
+		return nil, nil, nil, usagef("--inner closed needs a least-squares problem; %s has regularizer %s", sp.prob.Name, sp.prob.Reg)
 	}
-	if preset != nil {
-		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(preset, " "))
+	return sp, train, val, nil
+}
+
+// banner prints what is trained, on what, and the table's header.
+func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *problem.Objective) {
+	gf := &c.gf
+	if c.preset != nil {
+		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(c.preset, " "))
 	}
 	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver in %s → %s\n",
-		method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), inner.Name(), precisionOn(prec, pf.deviceOps), gf.Out)
+		c.method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), c.inner.Name(), precisionOn(c.prec, c.pf.deviceOps), gf.Out)
 	if val != nil {
-		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, vf.Scales)
+		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, c.vf.Scales)
 	}
 	if gf.Resume {
 		if m, err := checkpoint.ReadManifest(gf.Out); err == nil {
@@ -168,18 +229,19 @@ func runTrainGreedy(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, " %10s %6s", "val f", "scale")
 	}
 	fmt.Fprintf(env.Stdout, " %9s %9s\n", "elapsed", "ETA≤")
-	start := time.Now()
+}
+
+// config is the trainer's configuration, printing a row per step.
+func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objective, intr *interrupts, start time.Time) greedy.Config {
+	gf, vf, sf := &c.gf, &c.vf, &c.sf
 	done := 0
-	defer innerMeters.Delete(env)
-	intr := catchInterrupts(env, gf.Out, resumeCommand("train greedy", args))
-	defer intr.release()
-	cfg := greedy.Config{
+	return greedy.Config{
 		DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
-		Method: method, Tau: gf.Tau, Lambda: lam, Mu: mu, Inner: inner,
+		Method: c.method, Tau: gf.Tau, Lambda: c.lam, Mu: c.mu, Inner: c.inner,
 		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
-		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: certKind,
-		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: prec, Device: pf.deviceOps, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
-		Dir: gf.Out, Resume: gf.Resume, Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed,
+		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: c.certKind,
+		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: c.prec, Device: c.pf.deviceOps, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+		Dir: gf.Out, Resume: gf.Resume, Problem: sp.prob.Name, DataHash: dataHash(train), Seed: c.pf.Seed,
 		Provenance:    env.trainingProvenance(sp, vf.NVal),
 		InnerProgress: innerProgress(env),
 		Progress: func(s checkpoint.StepInfo) {
@@ -198,22 +260,6 @@ func runTrainGreedy(env *Env, args []string) error {
 			fmt.Fprintln(env.Stdout, mark)
 		},
 	}
-	res, err := greedy.Train(train, cfg)
-	if errors.Is(err, checkpoint.ErrInterrupted) {
-		return intr.interrupted(err.Error())
-	}
-	if err != nil {
-		return resumeUsage(err)
-	}
-	fmt.Fprintf(env.Stdout, "stopped: %s after %d steps in %.1f s; parameters in %s\n", res.StopCause, len(res.Steps), time.Since(start).Seconds(), gf.Out)
-	if m := res.Manifest; m != nil && m.StopOnValidation {
-		if m.TrainTolSteps > 0 {
-			fmt.Fprintf(env.Stdout, "the training functions met the tolerance after %d steps; training went on for the validation functions\n", m.TrainTolSteps)
-		} else {
-			fmt.Fprintln(env.Stdout, "the training functions did not meet the tolerance before the validation functions stopped the run")
-		}
-	}
-	return nil
 }
 
 // orNone returns s, or "no conventions" when s is empty.
