@@ -18,6 +18,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/spf13/pflag"
 )
 
 func init() {
@@ -25,233 +26,306 @@ func init() {
 }
 
 func runBenchGreedy(env *Env, args []string) error {
-	var pf problemFlags
-	var vf validationFlags
-	var sf solverFlags
-	var protocol string
-	fs := newFlags(env, "bench greedy", "bench greedy [--data ../shared/data/stl10] [--params m-ps,m-pc] [--inner lbfgs,nag] [--safeguard decrease,bgd]")
-	pf.add(fs, 25, 100)
-	params := fs.StringSlice("params", []string{"m-ps", "m-pc"}, "methods to train")
-	inners := fs.StringSlice("inner", []string{"lbfgs", "nag"}, "inner solvers")
-	maxSteps := fs.Int("max-steps", 150, "cap on training steps (lbfgs)")
-	nagSteps := fs.Int("nag-steps", 3, "steps to time for the nag inner solver (it is slow; 0 trains it fully)")
-	tolRel := fs.Float64("tol-rel", 1e7, "relative training tolerance")
-	evalAt := fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
-	guard := addSafeguardFlag(fs, true, "also evaluate each learned optimizer safeguarded by a gradient step of size τ under each rule listed, as eval does: decrease (a bare --safeguard) replaces a step that raises f, bgd one that does worse than the gradient step")
-	target := fs.Float64("target", 1e-7, "test optimality whose first iteration and time are reported")
-	evalIters := fs.Int("iters", 0, "test iterations to run (0: the largest --at)")
-	fstarIters := fs.Int("fstar-iters", 2000, "NAG iterations for f* of the test set")
-	fstarMethod := fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
-	lambda := fs.String("lambda", "0", "λt schedule")
-	mu := fs.String("mu", "0", "μt schedule")
-	out := fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
-	cache := fs.String("cache", defaultCacheDir(), cacheHelp)
-	force := fs.Bool("force", false, "replace the results a previous run left in --out (its checkpoints and curves)")
-	precision := addPrecisionFlag(fs)
-	sf.add(fs)
-	addProtocol(fs, &protocol)
-	vf.add(fs)
+	c := &benchGreedyCmd{}
+	fs := c.define(env)
 	if err := parse(fs, optionalValue(args, "safeguard")); err != nil {
 		return err
 	}
-	preset, err := applyProtocol(fs, protocol, pf.Problem)
-	if err != nil {
+	if err := c.check(env, fs); err != nil {
 		return err
 	}
-	if preset != nil {
-		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", protocol, strings.Join(preset, " "))
-	}
-	if err := vf.validate(); err != nil {
-		return err
-	}
-	if *maxSteps < 1 || len(*evalAt) == 0 {
-		return usagef("--max-steps must be ≥ 1 and --at non-empty")
-	}
-	if !(*target > 0 && *target < 1) {
-		return usagef("--target must be in (0, 1), got %g", *target)
-	}
-	if *evalIters < 0 || *fstarIters < 1 {
-		return usagef("--iters must be ≥ 0 and --fstar-iters ≥ 1")
-	}
-	lam, err := greedy.ParseSchedule(*lambda)
-	if err != nil {
-		return usagef("--lambda: %v", err)
-	}
-	if err := pf.cpu32(fs, precision); err != nil {
-		return err
-	}
-	prec, err := greedy.ParsePrecision(*precision)
-	if err != nil {
-		return usagef("--precision: %v", err)
-	}
-	lock, err := claimResultsDir(env, "--out", *out, *force)
+	lock, err := claimResultsDir(env, "--out", *c.out, *c.force)
 	if err != nil {
 		return err
 	}
 	defer lock.Unlock()
-	if err := clearResults(*out, "curves.csv", "curves.json"); err != nil {
+	if err := clearResults(*c.out, "curves.csv", "curves.json"); err != nil {
 		return err
 	}
-	muS, err := greedy.ParseSchedule(*mu)
+	if err := c.functions(env); err != nil {
+		return err
+	}
+	c.header(env)
+	for _, p := range *c.params {
+		for _, in := range *c.inners {
+			if err := c.trainOne(env, p, in); err != nil {
+				return err
+			}
+		}
+	}
+	return c.baselines(env)
+}
+
+// benchGreedyCmd is `l2o bench greedy`: its flags and its state.
+type benchGreedyCmd struct {
+	pf                            problemFlags
+	vf                            validationFlags
+	sf                            solverFlags
+	protocol                      string
+	params, inners                *[]string
+	maxSteps, nagSteps, evalIters *int
+	fstarIters                    *int
+	evalAt                        *[]int
+	tolRel, target                *float64
+	fstarMethod, lambda, mu       *string
+	out, cache, precision         *string
+	force                         *bool
+	guard                         *safeguardFlag
+	lam, mu2                      greedy.Schedule
+	prec                          greedy.Precision
+	prob                          *problem.Problem
+	train, val, test              *problem.Objective
+	prov                          *provenance.Record
+	fstar                         []float64
+	iters                         int
+	mt                            *meter
+	all                           []*eval.Curve
+}
+
+// define declares the flags.
+func (c *benchGreedyCmd) define(env *Env) *pflag.FlagSet {
+	fs := newFlags(env, "bench greedy", "bench greedy [--data ../shared/data/stl10] [--params m-ps,m-pc] [--inner lbfgs,nag] [--safeguard decrease,bgd]")
+	c.pf.add(fs, 25, 100)
+	c.params = fs.StringSlice("params", []string{"m-ps", "m-pc"}, "methods to train")
+	c.inners = fs.StringSlice("inner", []string{"lbfgs", "nag"}, "inner solvers")
+	c.maxSteps = fs.Int("max-steps", 150, "cap on training steps (lbfgs)")
+	c.nagSteps = fs.Int("nag-steps", 3, "steps to time for the nag inner solver (it is slow; 0 trains it fully)")
+	c.tolRel = fs.Float64("tol-rel", 1e7, "relative training tolerance")
+	c.evalAt = fs.IntSlice("at", []int{15, 60, 200}, "test iterations to report")
+	c.guard = addSafeguardFlag(fs, true, "also evaluate each learned optimizer safeguarded by a gradient step of size τ under each rule listed, as eval does: decrease (a bare --safeguard) replaces a step that raises f, bgd one that does worse than the gradient step")
+	c.target = fs.Float64("target", 1e-7, "test optimality whose first iteration and time are reported")
+	c.evalIters = fs.Int("iters", 0, "test iterations to run (0: the largest --at)")
+	c.fstarIters = fs.Int("fstar-iters", 2000, "NAG iterations for f* of the test set")
+	c.fstarMethod = fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
+	c.lambda = fs.String("lambda", "0", "λt schedule")
+	c.mu = fs.String("mu", "0", "μt schedule")
+	c.out = fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
+	c.cache = fs.String("cache", defaultCacheDir(), cacheHelp)
+	c.force = fs.Bool("force", false, "replace the results a previous run left in --out (its checkpoints and curves)")
+	c.precision = addPrecisionFlag(fs)
+	c.sf.add(fs)
+	addProtocol(fs, &c.protocol)
+	c.vf.add(fs)
+	return fs
+}
+
+// check validates the flags.
+func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
+	preset, err := applyProtocol(fs, c.protocol, c.pf.Problem)
 	if err != nil {
+		return err
+	}
+	if preset != nil {
+		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", c.protocol, strings.Join(preset, " "))
+	}
+	if err := c.vf.validate(); err != nil {
+		return err
+	}
+	if *c.maxSteps < 1 || len(*c.evalAt) == 0 {
+		return usagef("--max-steps must be ≥ 1 and --at non-empty")
+	}
+	if !(*c.target > 0 && *c.target < 1) {
+		return usagef("--target must be in (0, 1), got %g", *c.target)
+	}
+	if *c.evalIters < 0 || *c.fstarIters < 1 {
+		return usagef("--iters must be ≥ 0 and --fstar-iters ≥ 1")
+	}
+	if c.lam, err = greedy.ParseSchedule(*c.lambda); err != nil {
+		return usagef("--lambda: %v", err)
+	}
+	if c.mu2, err = greedy.ParseSchedule(*c.mu); err != nil {
 		return usagef("--mu: %v", err)
 	}
-	pf.NTrain += vf.NVal
+	if err := c.pf.cpu32(fs, c.precision); err != nil {
+		return err
+	}
+	if c.prec, err = greedy.ParsePrecision(*c.precision); err != nil {
+		return usagef("--precision: %v", err)
+	}
+	c.iters = *c.evalIters
+	for _, a := range *c.evalAt {
+		c.iters = max(c.iters, a)
+	}
+	return nil
+}
+
+// functions builds the training, validation and test functions, their
+// provenance and f*.
+func (c *benchGreedyCmd) functions(env *Env) error {
+	pf := &c.pf
+	pf.NTrain += c.vf.NVal
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
 	}
-	prob, train, test := sp.prob, sp.train, sp.test
-	prov := &provenance.Record{Invocation: env.invocation(), Data: sp.trainRecord(vf.NVal)}
-	if test != nil {
-		prov.Test = sp.testRecord("test", sp.sel.TestRefs, "")
-		prov.FStar = fmt.Sprintf("%s(iters=%d)", *fstarMethod, *fstarIters)
+	c.prob, c.test = sp.prob, sp.test
+	c.prov = &provenance.Record{Invocation: env.invocation(), Data: sp.trainRecord(c.vf.NVal)}
+	if c.test != nil {
+		c.prov.Test = sp.testRecord("test", sp.sel.TestRefs, "")
+		c.prov.FStar = fmt.Sprintf("%s(iters=%d)", *c.fstarMethod, *c.fstarIters)
 	}
-	pf.NTrain -= vf.NVal
-	train, val, err := splitValidation(train, vf.NVal)
-	if err != nil {
+	pf.NTrain -= c.vf.NVal
+	if c.train, c.val, err = splitValidation(sp.train, c.vf.NVal); err != nil {
 		return err
 	}
-	for _, p := range *params {
+	for _, p := range *c.params {
 		method, err := param.ParseMethod(p)
 		if err != nil {
 			return asUsage(err)
 		}
-		if err := greedy.CheckPrecision(method, train, prec); err != nil {
-			return usagef("--precision %s: %v", prec, err)
+		if err := greedy.CheckPrecision(method, c.train, c.prec); err != nil {
+			return usagef("--precision %s: %v", c.prec, err)
 		}
 	}
 	vec := ""
-	if prec == greedy.Float32 {
+	if c.prec == greedy.Float32 {
 		vec = ", scalar loops"
 		if problem.VectorKernels() {
 			vec = ", vector kernels"
 		}
 	}
 	fmt.Fprintf(env.Stdout, "Problem %s, %d×%d, %d training and %d test functions from %s, GOMAXPROCS %d, %s%s\n",
-		prob.Name, prob.H, prob.W, pf.NTrain, pf.NTest, pf.Data, runtime.GOMAXPROCS(0), prec, vec)
-	var fstar []float64
-	mt := newMeter(env.Stderr)
-	if test != nil {
+		c.prob.Name, c.prob.H, c.prob.W, pf.NTrain, pf.NTest, pf.Data, runtime.GOMAXPROCS(0), c.prec, vec)
+	c.mt = newMeter(env.Stderr)
+	if c.test != nil {
 		t0 := time.Now()
-		if fstar, err = optimumProgress(env, mt, test, *fstarMethod, *fstarIters, *cache); err != nil {
+		if c.fstar, err = optimumProgress(env, c.mt, c.test, *c.fstarMethod, *c.fstarIters, *c.cache); err != nil {
 			return err
 		}
-		fmt.Fprintf(env.Stdout, "f* of the test set from %d %s iterations: %.1f s (cached in %s)\n", *fstarIters, *fstarMethod, time.Since(t0).Seconds(), *cache)
+		fmt.Fprintf(env.Stdout, "f* of the test set from %d %s iterations: %.1f s (cached in %s)\n", *c.fstarIters, *c.fstarMethod, time.Since(t0).Seconds(), *c.cache)
 	}
-	iters := *evalIters
-	for _, a := range *evalAt {
-		iters = max(iters, a)
-	}
-	var all []*eval.Curve
-	tgt := fmt.Sprintf("its→%g", *target)
-	secTgt := fmt.Sprintf("s→%g", *target)
+	return nil
+}
+
+// header prints the table's header.
+func (c *benchGreedyCmd) header(env *Env) {
 	fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "method", "inner", "steps", "s/step", "evals", "RSS@10", "RSS@40", "RSS@80")
-	for _, a := range *evalAt {
+	for _, a := range *c.evalAt {
 		fmt.Fprintf(env.Stdout, " %10s", fmt.Sprintf("F@%d", a))
 	}
-	fmt.Fprintf(env.Stdout, " %10s %10s", tgt, secTgt)
+	fmt.Fprintf(env.Stdout, " %10s %10s", fmt.Sprintf("its→%g", *c.target), fmt.Sprintf("s→%g", *c.target))
 	fmt.Fprintln(env.Stdout)
-	for _, p := range *params {
-		method, err := param.ParseMethod(p)
-		if err != nil {
-			return asUsage(err)
-		}
-		for _, in := range *inners {
-			inner, err := sf.solver(in, method)
-			if err != nil {
-				return err
-			}
-			steps := *maxSteps
-			if in == "nag" && *nagSteps > 0 {
-				steps = *nagSteps
-			}
-			dir := filepath.Join(*out, p+"-"+in)
-			os.RemoveAll(dir)
-			rssAt := map[int]int64{}
-			var evals int
-			runtime.GC()
-			began := time.Now()
-			res, err := greedy.Train(train, greedy.Config{
-				Method: method, Inner: inner, TolRel: *tolRel, Lambda: lam, Mu: muS, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: protocol, MaxSteps: steps, Dir: dir, Precision: prec,
-				Problem: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Provenance: prov, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
-				Progress: func(s checkpoint.StepInfo) {
-					evals += s.Evaluations
-					if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
-						rss, _, _ := bench.RSS() // 0 where /proc is missing
-						rssAt[s.T+1] = rss
-					}
-					mt.update("bench: %s/%s step %d of at most %d: loss %.6g, %d evals in %.2f s; %s elapsed, at most %s left", p, in, s.T+1, steps, s.Loss, s.Evaluations, s.Seconds,
-						shortDuration(time.Since(began)), eta(s.T+1, steps, time.Since(began)))
-				},
-			})
-			if err != nil {
-				return err
-			}
-			mt.done("bench: %s/%s trained: %d steps in %s (%s)", p, in, len(res.Steps), shortDuration(time.Since(began)), res.StopCause)
-			var secs float64
-			for _, s := range res.Steps {
-				secs += s.Seconds
-			}
-			n := len(res.Steps)
-			stepsCol := strconv.Itoa(n)
-			if res.StopCause != "tolerance reached" {
-				stepsCol = ">" + stepsCol
-			}
-			mb := func(t int) string {
-				if v, ok := rssAt[t]; ok {
-					return fmt.Sprintf("%.0f MB", float64(v)/1e6)
-				}
-				return "—"
-			}
-			fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10.3f %8.0f %10s %10s %10s", p, in, stepsCol, secs/float64(n), float64(evals)/float64(n), mb(10), mb(40), mb(80))
-			if test != nil {
-				learned, man, err := learned.Load(dir)
-				if err != nil {
-					return err
-				}
-				ms := []baselines.Method{learned}
-				var rules []string
-				for _, rule := range guard.rules {
-					if g, ok := safeguardedBy(&LearnedInfo{Method: learned, Tau: man.Tau}, rule); ok {
-						ms = append(ms, g)
-						rules = append(rules, rule)
-					}
-				}
-				curves, err := eval.Run(test, fstar, ms, eval.Options{Iters: iters, Precision: prec, Progress: evalProgress(mt, ms, iters, test.N)})
-				if err != nil {
-					return err
-				}
-				curves[0].Method = "greedy " + p + "/" + in
-				printTail(env, curves[0], *evalAt, *target)
-				all = append(all, curves[0])
-				for i, c := range curves[1:] {
-					c.Method = "greedy " + p + "/" + in + benchGuardSuffix(rules[i])
-					fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "", benchGuardLabel(rules[i]), "", "", "", "", "", "")
-					printTail(env, c, *evalAt, *target)
-					all = append(all, c)
-				}
-			}
-			fmt.Fprintln(env.Stdout)
-		}
+}
+
+// trainOne trains method p with inner solver in, prints its row and
+// evaluates it (and its safeguarded copies) on the test functions.
+func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
+	method, err := param.ParseMethod(p)
+	if err != nil {
+		return asUsage(err)
 	}
-	if test != nil {
-		base := []baselines.Method{baselines.NAG{}, baselines.LBFGS{}}
-		curves, err := eval.Run(test, fstar, base, eval.Options{Iters: iters, Precision: prec, Progress: evalProgress(mt, base, iters, test.N)})
-		if err != nil {
+	inner, err := c.sf.solver(in, method)
+	if err != nil {
+		return err
+	}
+	steps := *c.maxSteps
+	if in == "nag" && *c.nagSteps > 0 {
+		steps = *c.nagSteps
+	}
+	dir := filepath.Join(*c.out, p+"-"+in)
+	os.RemoveAll(dir) // --out was empty, or --force
+	rssAt := map[int]int64{}
+	var evals int
+	runtime.GC()
+	began := time.Now()
+	vf, sf := &c.vf, &c.sf
+	res, err := greedy.Train(c.train, greedy.Config{
+		Method: method, Inner: inner, TolRel: *c.tolRel, Lambda: c.lam, Mu: c.mu2, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: c.protocol, MaxSteps: steps, Dir: dir, Precision: c.prec,
+		Problem: c.prob.Name, DataHash: dataHash(c.train), Seed: c.pf.Seed, Provenance: c.prov, Validation: c.val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+		Progress: func(s checkpoint.StepInfo) {
+			evals += s.Evaluations
+			if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
+				rss, _, _ := bench.RSS() // 0 where /proc is missing
+				rssAt[s.T+1] = rss
+			}
+			c.mt.update("bench: %s/%s step %d of at most %d: loss %.6g, %d evals in %.2f s; %s elapsed, at most %s left", p, in, s.T+1, steps, s.Loss, s.Evaluations, s.Seconds,
+				shortDuration(time.Since(began)), eta(s.T+1, steps, time.Since(began)))
+		},
+	})
+	if err != nil {
+		return err
+	}
+	c.mt.done("bench: %s/%s trained: %d steps in %s (%s)", p, in, len(res.Steps), shortDuration(time.Since(began)), res.StopCause)
+	c.row(env, p, in, res, evals, rssAt)
+	if c.test != nil {
+		if err := c.evalOne(env, p, in, dir); err != nil {
 			return err
 		}
-		for _, c := range curves {
-			fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10s %8s %10s %10s %10s", c.Method, "", "", "", "", "", "", "")
-			printTail(env, c, *evalAt, *target)
-			fmt.Fprintln(env.Stdout)
-		}
-		all = append(all, curves...)
-		if err := writeCurves(*out, all, prov); err != nil {
-			return err
-		}
-		fmt.Fprintf(env.Stdout, "curves (mean/min/max optimality per iteration and per second): %s\n", filepath.Join(*out, "curves.csv"))
 	}
+	fmt.Fprintln(env.Stdout)
+	return nil
+}
+
+// row prints a trained method's steps, time per step, evaluations and RSS.
+func (c *benchGreedyCmd) row(env *Env, p, in string, res *greedy.Result, evals int, rssAt map[int]int64) {
+	var secs float64
+	for _, s := range res.Steps {
+		secs += s.Seconds
+	}
+	n := len(res.Steps)
+	stepsCol := strconv.Itoa(n)
+	if res.StopCause != "tolerance reached" {
+		stepsCol = ">" + stepsCol
+	}
+	mb := func(t int) string {
+		if v, ok := rssAt[t]; ok {
+			return fmt.Sprintf("%.0f MB", float64(v)/1e6)
+		}
+		return "—"
+	}
+	fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10.3f %8.0f %10s %10s %10s", p, in, stepsCol, secs/float64(n), float64(evals)/float64(n), mb(10), mb(40), mb(80))
+}
+
+// evalOne evaluates the optimizer trained in dir and its safeguarded copies.
+func (c *benchGreedyCmd) evalOne(env *Env, p, in, dir string) error {
+	opt, man, err := learned.Load(dir)
+	if err != nil {
+		return err
+	}
+	ms := []baselines.Method{opt}
+	var rules []string
+	for _, rule := range c.guard.rules {
+		if g, ok := safeguardedBy(&LearnedInfo{Method: opt, Tau: man.Tau}, rule); ok {
+			ms = append(ms, g)
+			rules = append(rules, rule)
+		}
+	}
+	curves, err := eval.Run(c.test, c.fstar, ms, eval.Options{Iters: c.iters, Precision: c.prec, Progress: evalProgress(c.mt, ms, c.iters, c.test.N)})
+	if err != nil {
+		return err
+	}
+	curves[0].Method = "greedy " + p + "/" + in
+	printTail(env, curves[0], *c.evalAt, *c.target)
+	c.all = append(c.all, curves[0])
+	for i, cv := range curves[1:] {
+		cv.Method = "greedy " + p + "/" + in + benchGuardSuffix(rules[i])
+		fmt.Fprintf(env.Stdout, "\n%-6s %-6s %6s %10s %8s %10s %10s %10s", "", benchGuardLabel(rules[i]), "", "", "", "", "", "")
+		printTail(env, cv, *c.evalAt, *c.target)
+		c.all = append(c.all, cv)
+	}
+	return nil
+}
+
+// baselines evaluates NAG and L-BFGS and writes every curve.
+func (c *benchGreedyCmd) baselines(env *Env) error {
+	if c.test == nil {
+		return nil
+	}
+	base := []baselines.Method{baselines.NAG{}, baselines.LBFGS{}}
+	curves, err := eval.Run(c.test, c.fstar, base, eval.Options{Iters: c.iters, Precision: c.prec, Progress: evalProgress(c.mt, base, c.iters, c.test.N)})
+	if err != nil {
+		return err
+	}
+	for _, cv := range curves {
+		fmt.Fprintf(env.Stdout, "%-6s %-6s %6s %10s %8s %10s %10s %10s", cv.Method, "", "", "", "", "", "", "")
+		printTail(env, cv, *c.evalAt, *c.target)
+		fmt.Fprintln(env.Stdout)
+	}
+	c.all = append(c.all, curves...)
+	if err := writeCurves(*c.out, c.all, c.prov); err != nil {
+		return err
+	}
+	fmt.Fprintf(env.Stdout, "curves (mean/min/max optimality per iteration and per second): %s\n", filepath.Join(*c.out, "curves.csv"))
 	return nil
 }
 
