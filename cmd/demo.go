@@ -260,7 +260,41 @@ func demoWinner(curves []*eval.Curve, tols []float64) string {
 
 // demo trains, evaluates and writes the report.
 func demo(env *Env, cfg demoConfig) (*demoResult, error) {
-	began := time.Now()
+	d := &demoRun{cfg: cfg, began: time.Now()}
+	if err := d.functions(env); err != nil {
+		return nil, err
+	}
+	d.trained, d.steps = map[string]*learned.Optimizer{}, map[string]int{}
+	for _, name := range []string{"m-pc", "m-ps"} {
+		l, err := demoTrain(env, cfg, d.prob, d.train, name)
+		if err != nil {
+			return nil, err
+		}
+		d.trained[name], d.steps[name] = l, l.Steps
+	}
+	if err := d.evaluate(env); err != nil {
+		return nil, err
+	}
+	return d.report(env)
+}
+
+// demoRun is the state of one demo.
+type demoRun struct {
+	cfg         demoConfig
+	began       time.Time
+	sp          *split
+	prob        *problem.Problem
+	train, test *problem.Objective
+	paperNoise  float64
+	trained     map[string]*learned.Optimizer
+	steps       map[string]int
+	delta       float64
+	curves      []*eval.Curve
+}
+
+// functions builds the training and test functions at the demo's noise.
+func (d *demoRun) functions(env *Env) error {
+	cfg := d.cfg
 	// Start from the flags' defaults so that fields added to problemFlags
 	// keep their default values.
 	var pf problemFlags
@@ -268,96 +302,88 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 	pf.Problem, pf.Data, pf.Size, pf.Seed = "deblur", "synthetic", cfg.Size, cfg.Seed
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	prob, train, test := sp.prob, sp.train, sp.test
-	paperNoise := prob.Noise
-	if cfg.Noise > 0 && cfg.Noise != prob.Noise {
+	d.sp, d.prob, d.train, d.test = sp, sp.prob, sp.train, sp.test
+	d.paperNoise = d.prob.Noise
+	if cfg.Noise > 0 && cfg.Noise != d.prob.Noise {
 		// The demo's own noise level: the same images, observations drawn
 		// again with build's noise seeds (offset 0 training, 1 test).
-		prob.Noise = cfg.Noise
-		if train, err = prob.Instantiate(train.Truth, train.N, 0); err != nil {
-			return nil, err
+		d.prob.Noise = cfg.Noise
+		if d.train, err = d.prob.Instantiate(d.train.Truth, d.train.N, 0); err != nil {
+			return err
 		}
-		if test, err = prob.Instantiate(test.Truth, test.N, 1); err != nil {
-			return nil, err
+		if d.test, err = d.prob.Instantiate(d.test.Truth, d.test.N, 1); err != nil {
+			return err
 		}
 	}
 	if err := os.MkdirAll(cfg.Out, 0o755); err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
+		return fmt.Errorf("demo: %w", err)
 	}
-	setting := fmt.Sprintf("%s, α = %g, noise %g (the paper's: %g), %s blur boundary", prob.Name, prob.Alpha, prob.Noise, paperNoise,
+	prob := d.prob
+	setting := fmt.Sprintf("%s, α = %g, noise %g (the paper's: %g), %s blur boundary", prob.Name, prob.Alpha, prob.Noise, d.paperNoise,
 		prob.Conventions[problem.ConventionBlurBoundary])
 	fmt.Fprintf(env.Stdout, "l2o demo: %s, %d×%d images, %d training and %d held-out test functions (seed %d) → %s\n",
-		setting, prob.H, prob.W, train.N, test.N, cfg.Seed, cfg.Out)
+		setting, prob.H, prob.W, d.train.N, d.test.N, cfg.Seed, cfg.Out)
+	return nil
+}
 
-	// Greedy training of M-PS and M-PC.
-	trained := map[string]*learned.Optimizer{}
-	steps := map[string]int{}
-	for _, name := range []string{"m-pc", "m-ps"} {
-		l, err := demoTrain(env, cfg, prob, train, name)
-		if err != nil {
-			return nil, err
-		}
-		trained[name] = l
-		steps[name] = l.Steps
-	}
-
-	// PGD's δ.
-	delta := baselines.DefaultDelta
+// evaluate tunes PGD's δ, computes f* and runs the learned methods as
+// Algorithm 2 (the last step's parameters repeated beyond T), their
+// safeguarded copies and the baselines.
+func (d *demoRun) evaluate(env *Env) error {
+	cfg, train, test := d.cfg, d.train, d.test
+	d.delta = baselines.DefaultDelta
 	if cfg.TuneIters > 0 {
 		p := newProgress(env.Stderr, 1, "tuning PGD δ (Nelder–Mead)")
-		d, err := baselines.TuneDelta(train, cfg.TuneIters)
+		delta, err := baselines.TuneDelta(train, cfg.TuneIters)
 		if err != nil {
-			return nil, fmt.Errorf("demo: %w", err)
+			return fmt.Errorf("demo: %w", err)
 		}
-		delta = d
+		d.delta = delta
 		p.done(fmt.Sprintf("δ = %.4g", delta))
 	}
-
-	// f* of the test functions.
 	p := newProgress(env.Stderr, 1, fmt.Sprintf("f* (%d NAG iterations)", cfg.FStarIters))
 	fstar, err := baselines.Optimum(test, cfg.FStarIters, filepath.Join(cfg.Out, "cache"))
 	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
+		return fmt.Errorf("demo: %w", err)
 	}
 	p.done("cached under " + filepath.Join(cfg.Out, "cache"))
-
-	// Evaluation: the learned methods as Algorithm 2 (the last step's
-	// parameters repeated beyond T), optionally safeguarded copies, and the
-	// baselines.
-	methods := []baselines.Method{trained["m-pc"], trained["m-ps"]}
+	methods := []baselines.Method{d.trained["m-pc"], d.trained["m-ps"]}
 	for _, name := range cfg.Safeguard {
-		sg := *trained[name]
+		sg := *d.trained[name]
 		sg.Safeguard = 1 / train.L
 		sg.Label += " (safeguarded)"
 		methods = append(methods, &sg)
 	}
-	methods = append(methods, demoBaselines(delta)...)
-	total := len(methods) * (cfg.Iters + 1)
-	done := 0
+	methods = append(methods, demoBaselines(d.delta)...)
+	total, done := len(methods)*(cfg.Iters+1), 0
 	p = newProgress(env.Stderr, total, fmt.Sprintf("evaluating %d methods", len(methods)))
-	curves, err := eval.Run(test, fstar, methods, eval.Options{
+	d.curves, err = eval.Run(test, fstar, methods, eval.Options{
 		Iters: cfg.Iters, PSNRAt: []int{0, cfg.ReconIter, cfg.Iters},
 		Progress: func(string, int) { done++; p.set(done) },
 	})
 	if err != nil {
-		return nil, fmt.Errorf("demo: %w", err)
+		return fmt.Errorf("demo: %w", err)
 	}
 	p.done(fmt.Sprintf("%d iterations each", cfg.Iters))
-	winner := demoWinner(curves, demoTols)
+	return nil
+}
 
-	// Extras: learned scalars, kernels, reconstructions.
-	hb := baselines.HeavyBall{}
-	scalars, err := scalarSeries(trained["m-ps"], hb, test.L)
+// report draws the learned scalars, kernels and reconstructions and writes
+// the report with its provenance.
+func (d *demoRun) report(env *Env) (*demoResult, error) {
+	cfg, prob, train, test := d.cfg, d.prob, d.train, d.test
+	winner := demoWinner(d.curves, demoTols)
+	scalars, err := scalarSeries(d.trained["m-ps"], baselines.HeavyBall{}, test.L)
 	if err != nil {
 		return nil, err
 	}
-	kernels, kernelCols, err := kernelPanels(trained["m-pc"], cfg.KernelCropSize)
+	kernels, kernelCols, err := kernelPanels(d.trained["m-pc"], cfg.KernelCropSize)
 	if err != nil {
 		return nil, err
 	}
-	recons, psnrs, err := demoReconstructions(test, cfg, []baselines.Method{baselines.LBFGS{}, trained["m-ps"], trained["m-pc"]})
+	recons, psnrs, err := demoReconstructions(test, cfg, []baselines.Method{baselines.LBFGS{}, d.trained["m-ps"], d.trained["m-pc"]})
 	if err != nil {
 		return nil, err
 	}
@@ -366,13 +392,13 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 		rl = append(rl, fmt.Sprintf("%s %s/%s", r.Label, report.FormatPSNR(r.PSNR), report.FormatPSNR(r.Interior)))
 	}
 	reconLine := fmt.Sprintf("PSNR (dB) on test function 1, whole image/without its %d-pixel rim: %s", demoRim, strings.Join(rl, "; "))
-	prov := &provenance.Record{Invocation: env.invocation(), Data: sp.trainRecord(0), Test: sp.testRecord("test", sp.sel.TestRefs, ""),
+	prov := &provenance.Record{Invocation: env.invocation(), Data: d.sp.trainRecord(0), Test: d.sp.testRecord("test", d.sp.sel.TestRefs, ""),
 		FStar: fmt.Sprintf("nag(iters=%d)", cfg.FStarIters)}
 	prov.Data.Noise, prov.Test.Noise = prob.Noise, prob.Noise // the demo's own level
 	rep := &report.Report{
 		Provenance: prov,
 		Title:      "l2o demo: greedy learned optimizers on synthetic deblurring",
-		Curves:     curves,
+		Curves:     d.curves,
 		PSNRIter:   cfg.ReconIter,
 		Scalars:    scalars, Kernels: kernels, KernelColumns: kernelCols, Reconstructions: recons,
 		Notes: []string{
@@ -380,20 +406,19 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 			fmt.Sprintf("Problem %s (%s, %s, α = %g, noise %g%s) on %d×%d synthetic images; greedy M-PS and M-PC trained on %d functions "+
 				"(Algorithm 1: L-BFGS inner solver, at most %d evaluations per step, relative tolerance %g, at most %d steps, λ = μ = %s) "+
 				"and evaluated as Algorithm 2 (the last step's parameters repeated beyond T; no safeguard%s) with the baselines on %d held-out functions, seed %d.",
-				prob.Name, prob.A, prob.Reg, prob.Alpha, prob.Noise, noiseNote(prob.Noise, paperNoise), prob.H, prob.W, train.N, cfg.InnerEvals, cfg.TolRel, cfg.MaxSteps,
+				prob.Name, prob.A, prob.Reg, prob.Alpha, prob.Noise, noiseNote(prob.Noise, d.paperNoise), prob.H, prob.W, train.N, cfg.InnerEvals, cfg.TolRel, cfg.MaxSteps,
 				cfg.Penalty, safeguardNote(cfg.Safeguard), test.N, cfg.Seed),
 			fmt.Sprintf("Trained steps T+1: M-PC %d, M-PS %d. PGD δ = %.4g. f* is the smallest value of %d iterations of NAG with backtracking.",
-				steps["m-pc"], steps["m-ps"], delta, cfg.FStarIters),
+				d.steps["m-pc"], d.steps["m-ps"], d.delta, cfg.FStarIters),
 			reconLine + ".",
-			fmt.Sprintf("Built by l2o %s in %.0f s (greedy checkpoints in checkpoints/).", Version, time.Since(began).Seconds()),
+			fmt.Sprintf("Built by l2o %s in %.0f s (greedy checkpoints in checkpoints/).", Version, time.Since(d.began).Seconds()),
 		},
 	}
 	index, err := rep.Write(cfg.Out)
 	if err != nil {
 		return nil, err
 	}
-	return &demoResult{curves: curves, index: index, seconds: time.Since(began).Seconds(),
-		winner: winner, reconLine: reconLine}, nil
+	return &demoResult{curves: d.curves, index: index, seconds: time.Since(d.began).Seconds(), winner: winner, reconLine: reconLine}, nil
 }
 
 // noiseNote explains the demo's noise level in the report's notes.
