@@ -13,6 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/bench"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/spf13/pflag"
 )
 
 func init() {
@@ -34,42 +35,12 @@ type benchMemoryFlags struct {
 
 func runBenchMemory(env *Env, args []string) error {
 	var f benchMemoryFlags
-	fs := newFlags(env, "bench memory", "bench memory [--size 48 --n-train 4 --param m-pc] [--T 1,2,5,10,20,50,100 --max-T 100] [--trainers greedy,unrolled,banert] [--device cpu] [--out DIR]")
-	fs.StringVar(&f.cfg.Problem, "problem", "deblur", "problem (synthetic training images)")
-	fs.IntVar(&f.cfg.Size, "size", 48, "image size")
-	fs.IntVar(&f.cfg.NTrain, "n-train", 4, "number of training functions")
-	fs.StringVar(&f.cfg.Param, "param", "m-pc", "method of greedy and unrolled training")
-	fs.IntVar(&f.cfg.Batch, "batch", 0, "unrolled mini-batch size (0: min(4, n-train))")
-	fs.Int64Var(&f.cfg.Seed, "seed", 1, "seed of the synthetic data")
-	fs.IntVar(&f.cfg.GreedyEvals, "greedy-evals", 20, "L-BFGS evaluations per greedy step (timing only; memory does not depend on it)")
-	fs.IntVar(&f.cfg.Epochs, "epochs", 2, "unrolled epochs per measurement (the last is timed)")
-	fs.IntVar(&f.cfg.BanertInputs, "banert-inputs", 3, "input channels of the Banert network (3 or 4)")
-	fs.StringVar(&f.trainers, "trainers", strings.Join(bench.Trainers, ","), "trainers to measure: greedy, unrolled, banert")
-	fs.StringVar(&f.ts, "T", "1,2,5,10,20,50,100", "horizons T to measure")
-	fs.IntVar(&f.maxT, "max-T", 100, "largest T to measure")
-	fs.Float64Var(&f.budgetGB, "budget-gb", 16, "skip horizons whose memory, extrapolated linearly in T, exceeds this many GB (0: no limit)")
-	fs.StringVar(&f.cfg.Device, "device", "cpu", "device of greedy, unrolled and Banert training's losses, whose allocator then holds and counts every buffer of all three: cpu (the CPU's own paths), host (the device code path on the CPU, float64), host32 (the same in float32), cuda in a binary built with -tags l2ocuda (Banert's network too)")
-	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json (refused if it holds results, unless --force)")
-	fs.BoolVar(&f.force, "force", false, "replace the results already in --out")
-	fs.BoolVar(&f.inProcess, "in-process", false, "measure in this process instead of one child process per configuration (peak RSS is then cumulative)")
-	fs.StringVar(&f.childTrain, "child-trainer", "", "internal: measure one trainer and print its row as JSON")
-	fs.IntVar(&f.childT, "child-T", 0, "internal: horizon of --child-trainer")
-	_ = fs.MarkHidden("child-trainer")
-	_ = fs.MarkHidden("child-T")
+	fs := f.define(env)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if f.cfg.Device != "cpu" {
-		d, err := gpu.Open(f.cfg.Device)
-		if err != nil {
-			return usagef("--device %s: %v", f.cfg.Device, err)
-		}
-		if _, ok := d.(gpu.Ops); !ok {
-			return usagef("--device %s: %s has no array operations to train on; use --device cpu", f.cfg.Device, d.Name())
-		}
-		if _, ok := d.(gpu.NetOps); !ok && !fs.Changed("trainers") {
-			f.trainers = bench.Greedy + "," + bench.Unrolled
-		}
+	if err := f.checkDevice(fs); err != nil {
+		return err
 	}
 	if f.childTrain != "" {
 		row, err := bench.Measure(f.childTrain, f.childT, f.cfg)
@@ -84,26 +55,9 @@ func runBenchMemory(env *Env, args []string) error {
 		fmt.Fprintln(env.Stdout, string(b))
 		return nil
 	}
-	trainers := strings.Split(f.trainers, ",")
-	for i, tr := range trainers {
-		trainers[i] = strings.TrimSpace(tr)
-		if !contains(bench.Trainers, trainers[i]) {
-			return usagef("--trainers: unknown trainer %q: use %s", tr, strings.Join(bench.Trainers, ", "))
-		}
-	}
-	if f.cfg.BanertInputs != 3 && f.cfg.BanertInputs != 4 {
-		return usagef("--banert-inputs %d: use 3 or 4", f.cfg.BanertInputs)
-	}
-	var ts []int
-	for _, s := range strings.Split(f.ts, ",") {
-		T, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || T < 1 {
-			return usagef("--T: %q is not a horizon ≥ 1", s)
-		}
-		ts = append(ts, T)
-	}
-	if f.maxT < 1 || f.budgetGB < 0 {
-		return usagef("--max-T must be ≥ 1 and --budget-gb ≥ 0")
+	trainers, ts, err := f.check()
+	if err != nil {
+		return err
 	}
 	if _, err := bench.Objective(f.cfg); err != nil {
 		return asUsage(err)
@@ -155,6 +109,76 @@ func runBenchMemory(env *Env, args []string) error {
 		return fmt.Errorf("no configuration could be measured")
 	}
 	return nil
+}
+
+// define declares the flags of bench memory.
+func (f *benchMemoryFlags) define(env *Env) *pflag.FlagSet {
+	fs := newFlags(env, "bench memory", "bench memory [--size 48 --n-train 4 --param m-pc] [--T 1,2,5,10,20,50,100 --max-T 100] [--trainers greedy,unrolled,banert] [--device cpu] [--out DIR]")
+	fs.StringVar(&f.cfg.Problem, "problem", "deblur", "problem (synthetic training images)")
+	fs.IntVar(&f.cfg.Size, "size", 48, "image size")
+	fs.IntVar(&f.cfg.NTrain, "n-train", 4, "number of training functions")
+	fs.StringVar(&f.cfg.Param, "param", "m-pc", "method of greedy and unrolled training")
+	fs.IntVar(&f.cfg.Batch, "batch", 0, "unrolled mini-batch size (0: min(4, n-train))")
+	fs.Int64Var(&f.cfg.Seed, "seed", 1, "seed of the synthetic data")
+	fs.IntVar(&f.cfg.GreedyEvals, "greedy-evals", 20, "L-BFGS evaluations per greedy step (timing only; memory does not depend on it)")
+	fs.IntVar(&f.cfg.Epochs, "epochs", 2, "unrolled epochs per measurement (the last is timed)")
+	fs.IntVar(&f.cfg.BanertInputs, "banert-inputs", 3, "input channels of the Banert network (3 or 4)")
+	fs.StringVar(&f.trainers, "trainers", strings.Join(bench.Trainers, ","), "trainers to measure: greedy, unrolled, banert")
+	fs.StringVar(&f.ts, "T", "1,2,5,10,20,50,100", "horizons T to measure")
+	fs.IntVar(&f.maxT, "max-T", 100, "largest T to measure")
+	fs.Float64Var(&f.budgetGB, "budget-gb", 16, "skip horizons whose memory, extrapolated linearly in T, exceeds this many GB (0: no limit)")
+	fs.StringVar(&f.cfg.Device, "device", "cpu", "device of greedy, unrolled and Banert training's losses, whose allocator then holds and counts every buffer of all three: cpu (the CPU's own paths), host (the device code path on the CPU, float64), host32 (the same in float32), cuda in a binary built with -tags l2ocuda (Banert's network too)")
+	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json (refused if it holds results, unless --force)")
+	fs.BoolVar(&f.force, "force", false, "replace the results already in --out")
+	fs.BoolVar(&f.inProcess, "in-process", false, "measure in this process instead of one child process per configuration (peak RSS is then cumulative)")
+	fs.StringVar(&f.childTrain, "child-trainer", "", "internal: measure one trainer and print its row as JSON")
+	fs.IntVar(&f.childT, "child-T", 0, "internal: horizon of --child-trainer")
+	_ = fs.MarkHidden("child-trainer")
+	_ = fs.MarkHidden("child-T")
+	return fs
+}
+
+// checkDevice checks that --device can train, and leaves Banert out by
+// default on a device without network operations.
+func (f *benchMemoryFlags) checkDevice(fs *pflag.FlagSet) error {
+	if f.cfg.Device != "cpu" {
+		d, err := gpu.Open(f.cfg.Device)
+		if err != nil {
+			return usagef("--device %s: %v", f.cfg.Device, err)
+		}
+		if _, ok := d.(gpu.Ops); !ok {
+			return usagef("--device %s: %s has no array operations to train on; use --device cpu", f.cfg.Device, d.Name())
+		}
+		if _, ok := d.(gpu.NetOps); !ok && !fs.Changed("trainers") {
+			f.trainers = bench.Greedy + "," + bench.Unrolled
+		}
+	}
+	return nil
+}
+
+// check parses --trainers and --T and validates the other flags.
+func (f *benchMemoryFlags) check() (trainers []string, ts []int, err error) {
+	trainers = strings.Split(f.trainers, ",")
+	for i, tr := range trainers {
+		trainers[i] = strings.TrimSpace(tr)
+		if !contains(bench.Trainers, trainers[i]) {
+			return nil, nil, usagef("--trainers: unknown trainer %q: use %s", tr, strings.Join(bench.Trainers, ", "))
+		}
+	}
+	if f.cfg.BanertInputs != 3 && f.cfg.BanertInputs != 4 {
+		return nil, nil, usagef("--banert-inputs %d: use 3 or 4", f.cfg.BanertInputs)
+	}
+	for _, s := range strings.Split(f.ts, ",") {
+		T, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || T < 1 {
+			return nil, nil, usagef("--T: %q is not a horizon ≥ 1", s)
+		}
+		ts = append(ts, T)
+	}
+	if f.maxT < 1 || f.budgetGB < 0 {
+		return nil, nil, usagef("--max-T must be ≥ 1 and --budget-gb ≥ 0")
+	}
+	return trainers, ts, nil
 }
 
 // benchMemoryChild measures one configuration in a fresh process running this

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -26,26 +27,9 @@ func runCurves(env *Env, args []string) error {
 	if len(*paths) == 0 {
 		return usagef("--curves is required")
 	}
-	keep := map[string]bool{}
-	for _, m := range *methods {
-		keep[m] = true
-	}
-	var all []*eval.Curve
-	for _, p := range *paths {
-		f, err := os.Open(p)
-		if err != nil {
-			return usagef("--curves: %v", err)
-		}
-		cs, err := eval.ReadJSON(f)
-		f.Close()
-		if err != nil {
-			return usagef("--curves %s: %v", p, err)
-		}
-		for _, c := range cs {
-			if len(keep) == 0 || keep[c.Method] {
-				all = append(all, c)
-			}
-		}
+	all, err := readCurvesFiles(*paths, *methods)
+	if err != nil {
+		return err
 	}
 	cell := func(c *eval.Curve, t int) string {
 		i := -1
@@ -77,32 +61,7 @@ func runCurves(env *Env, args []string) error {
 		row = append(row, settingSummary(c.Setting))
 		rows = append(rows, row)
 	}
-	if *md {
-		for i, r := range rows {
-			fmt.Fprintf(env.Stdout, "| %s |\n", strings.Join(r, " | "))
-			if i == 0 {
-				fmt.Fprintf(env.Stdout, "|%s\n", strings.Repeat(" --- |", len(r)))
-			}
-		}
-		return nil
-	}
-	widths := make([]int, len(head))
-	for _, r := range rows {
-		for j, v := range r {
-			widths[j] = max(widths[j], len([]rune(v)))
-		}
-	}
-	for _, r := range rows {
-		for j, v := range r {
-			pad := widths[j] - len([]rune(v))
-			if j == 0 {
-				fmt.Fprint(env.Stdout, v+strings.Repeat(" ", pad))
-			} else {
-				fmt.Fprint(env.Stdout, "  "+strings.Repeat(" ", pad)+v)
-			}
-		}
-		fmt.Fprintln(env.Stdout)
-	}
+	printRows(env.Stdout, rows, *md)
 	return nil
 }
 
@@ -133,4 +92,62 @@ func settingSummary(s map[string]string) string {
 		}
 	}
 	return strings.Join(parts, " ")
+}
+
+// printRows prints rows (the first is the header) as a markdown table or
+// as aligned columns, the first left-aligned.
+func printRows(w io.Writer, rows [][]string, md bool) {
+	if md {
+		for i, r := range rows {
+			fmt.Fprintf(w, "| %s |\n", strings.Join(r, " | "))
+			if i == 0 {
+				fmt.Fprintf(w, "|%s\n", strings.Repeat(" --- |", len(r)))
+			}
+		}
+		return
+	}
+	widths := make([]int, len(rows[0]))
+	for _, r := range rows {
+		for j, v := range r {
+			widths[j] = max(widths[j], len([]rune(v)))
+		}
+	}
+	for _, r := range rows {
+		for j, v := range r {
+			pad := widths[j] - len([]rune(v))
+			if j == 0 {
+				fmt.Fprint(w, v+strings.Repeat(" ", pad))
+			} else {
+				fmt.Fprint(w, "  "+strings.Repeat(" ", pad)+v)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+}
+
+// readCurvesFiles reads the curves of paths, only those of methods when
+// methods is not empty.
+func readCurvesFiles(paths, methods []string) ([]*eval.Curve, error) {
+	keep := map[string]bool{}
+	for _, m := range methods {
+		keep[m] = true
+	}
+	var all []*eval.Curve
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, usagef("--curves: %v", err)
+		}
+		cs, err := eval.ReadJSON(f)
+		f.Close()
+		if err != nil {
+			return nil, usagef("--curves %s: %v", p, err)
+		}
+		for _, c := range cs {
+			if len(keep) == 0 || keep[c.Method] {
+				all = append(all, c)
+			}
+		}
+	}
+	return all, nil
 }

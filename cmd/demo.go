@@ -111,17 +111,9 @@ func runDemo(env *Env, args []string) error {
 		cfg = quickDefaults
 	}
 	cfg.Out, cfg.Seed, cfg.Penalty = *out, *seed, *lambda
-	cfg.Safeguard = nil
-	for _, name := range *safeguard {
-		switch name {
-		case "":
-		case "m-pc", "m-ps":
-			if !slices.Contains(cfg.Safeguard, name) {
-				cfg.Safeguard = append(cfg.Safeguard, name)
-			}
-		default:
-			return usagef("--safeguard %s: use m-pc, m-ps or \"\"", name)
-		}
+	var err error
+	if cfg.Safeguard, err = demoSafeguards(*safeguard); err != nil {
+		return err
 	}
 	for _, f := range []struct {
 		name string
@@ -651,4 +643,21 @@ func (p *progress) done(summary string) {
 		p.bar.Finish()
 	}
 	fmt.Fprintf(p.w, "%s: %s (%.1f s)\n", p.desc, summary, time.Since(p.start).Seconds())
+}
+
+// demoSafeguards parses the demo's --safeguard list.
+func demoSafeguards(list []string) ([]string, error) {
+	var out []string
+	for _, name := range list {
+		switch name {
+		case "":
+		case "m-pc", "m-ps":
+			if !slices.Contains(out, name) {
+				out = append(out, name)
+			}
+		default:
+			return nil, usagef("--safeguard %s: use m-pc, m-ps or \"\"", name)
+		}
+	}
+	return out, nil
 }

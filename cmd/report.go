@@ -65,27 +65,9 @@ func runReport(env *Env, args []string) error {
 		return usagef("--curves %s: reconstructions: %v", *curvesPath, err)
 	}
 	for _, dir := range *params {
-		l, man, err := learned.Load(dir)
-		if err != nil {
-			return usagef("--params %s: %v", dir, err)
+		if err := addLearnedToReport(rep, dir); err != nil {
+			return err
 		}
-		s, err := scalarSeries(l, baselines.HeavyBall{}, man.L)
-		if err != nil {
-			return fmt.Errorf("--params %s: %w", dir, err)
-		}
-		if s != nil && rep.Scalars == nil {
-			rep.Scalars = s
-		}
-		k, cols, err := kernelPanels(l, 21)
-		if err != nil {
-			return fmt.Errorf("--params %s: %w", dir, err)
-		}
-		if len(k) > 0 && rep.Kernels == nil {
-			rep.Kernels, rep.KernelColumns = k, cols
-		}
-		rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (%s; inner solver %s in %s; λ %s, μ %s; stopped: %s), from %s.",
-			l.Name(), l.Steps, man.NTrain, man.Problem, man.H, man.W, orNone(man.Conventions.String()), orNone2(man.InnerSettings, man.Inner),
-			orFloat64(man.Precision), man.Lambda, man.Mu, man.StopCause, dir))
 	}
 	index, err := rep.Write(*out)
 	if err != nil {
@@ -132,4 +114,31 @@ func orFloat64(p greedy.Precision) string {
 		return string(greedy.Float64)
 	}
 	return string(p)
+}
+
+// addLearnedToReport adds the learned scalars (PS, M-PS) or kernels (PC,
+// M-PC) of the checkpoint in dir to rep, and a note on its training.
+func addLearnedToReport(rep *report.Report, dir string) error {
+	l, man, err := learned.Load(dir)
+	if err != nil {
+		return usagef("--params %s: %v", dir, err)
+	}
+	s, err := scalarSeries(l, baselines.HeavyBall{}, man.L)
+	if err != nil {
+		return fmt.Errorf("--params %s: %w", dir, err)
+	}
+	if s != nil && rep.Scalars == nil {
+		rep.Scalars = s
+	}
+	k, cols, err := kernelPanels(l, 21)
+	if err != nil {
+		return fmt.Errorf("--params %s: %w", dir, err)
+	}
+	if len(k) > 0 && rep.Kernels == nil {
+		rep.Kernels, rep.KernelColumns = k, cols
+	}
+	rep.Notes = append(rep.Notes, fmt.Sprintf("%s: %d steps trained on %d %s functions of %d×%d (%s; inner solver %s in %s; λ %s, μ %s; stopped: %s), from %s.",
+		l.Name(), l.Steps, man.NTrain, man.Problem, man.H, man.W, orNone(man.Conventions.String()), orNone2(man.InnerSettings, man.Inner),
+		orFloat64(man.Precision), man.Lambda, man.Mu, man.StopCause, dir))
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
@@ -94,20 +95,9 @@ func runTrainUnroll(env *Env, args []string) error {
 		return err
 	}
 	prob, train := sp.prob, sp.train
-	if pf.deviceOps != nil {
-		if err := ondevice.CheckObjective(train); err != nil {
-			return usagef("--device %s: %v", pf.Device, err)
-		}
-		fmt.Fprintf(env.Stdout, "on %s (float%d): the loss and its gradient by a reverse pass on the device's array operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())
+	if err := unrollBanner(env, &pf, method, sp.prob, train, *steps, *lr, *batch, *epochs, *out, *resume); err != nil {
+		return err
 	}
-	fmt.Fprintf(env.Stdout, "unrolled training of %s, T = %d, on %d %s functions (%d×%d, L = %.4g): Adam lr %g, batch %d, %d epochs → %s\n",
-		method.Name(), *steps, train.N, prob.Name, prob.H, prob.W, train.L, *lr, *batch, *epochs, *out)
-	if *resume {
-		if st, err := unroll.ReadState(*out); err == nil {
-			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(st.Epochs), *epochs)
-		}
-	}
-	fmt.Fprintf(env.Stdout, "%6s %8s %14s %14s %9s %11s %10s\n", "epoch", "batches", "mean loss", "mean f(x^T)", "seconds", "s/step", "graph MB")
 	start := time.Now()
 	intr := catchInterrupts(env, *out, resumeCommand("train unroll", args))
 	defer intr.release()
@@ -147,4 +137,24 @@ func parseWeights(s string, steps int) ([]float64, error) {
 		out[i] = v
 	}
 	return out, nil
+}
+
+// unrollBanner checks the device and prints what is trained, on what, and
+// the table's header.
+func unrollBanner(env *Env, pf *problemFlags, method param.Method, prob *problem.Problem, train *problem.Objective, steps int, lr float64, batch, epochs int, out string, resume bool) error {
+	if pf.deviceOps != nil {
+		if err := ondevice.CheckObjective(train); err != nil {
+			return usagef("--device %s: %v", pf.Device, err)
+		}
+		fmt.Fprintf(env.Stdout, "on %s (float%d): the loss and its gradient by a reverse pass on the device's array operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())
+	}
+	fmt.Fprintf(env.Stdout, "unrolled training of %s, T = %d, on %d %s functions (%d×%d, L = %.4g): Adam lr %g, batch %d, %d epochs → %s\n",
+		method.Name(), steps, train.N, prob.Name, prob.H, prob.W, train.L, lr, batch, epochs, out)
+	if resume {
+		if st, err := unroll.ReadState(out); err == nil {
+			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", out, len(st.Epochs), epochs)
+		}
+	}
+	fmt.Fprintf(env.Stdout, "%6s %8s %14s %14s %9s %11s %10s\n", "epoch", "batches", "mean loss", "mean f(x^T)", "seconds", "s/step", "graph MB")
+	return nil
 }
