@@ -21,7 +21,7 @@ test: test-simd
 	$(GO) test -count=1 ./...
 
 test-simd:
-	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision|Dot' ./kernels ./problem ./greedy
+	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision|Dot' ./kernels ./problem ./greedy ./steploss
 
 # CPU-against-CUDA agreement tests: run on a machine with a GPU.
 test-cuda:
@@ -40,12 +40,12 @@ build-cuda:
 	$(GO) test -c -tags l2ocuda -ldflags '-s -w' -o bin/cuda.test ./gpu/cuda
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./param ./greedy ./wcrr ./tomo
+	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./param ./greedy ./steploss ./wcrr ./tomo
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt wants to change:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
-	GOEXPERIMENT=simd $(GO) vet ./kernels ./problem ./greedy ./tomo
+	GOEXPERIMENT=simd $(GO) vet ./kernels ./problem ./greedy ./steploss ./tomo
 
 # Every reader of an input file, one fuzz target each (seed corpora in each
 # package's testdata/fuzz). FUZZTIME is a duration (30s) or an execution count

@@ -16,6 +16,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
@@ -272,7 +273,7 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 	}
 	row.Batch = o.N
 	if ops != nil {
-		if err := greedy.CheckDevice(m, o); err != nil {
+		if err := steploss.CheckDevice(m, o); err != nil {
 			return fmt.Errorf("bench: %w", err)
 		}
 		row.Device = ops.Name()
@@ -301,7 +302,7 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 // greedyStepLossBytes evaluates the greedy step loss (with its gradient) once
 // at the first step and returns the bytes its graph holds.
 func greedyStepLossBytes(m param.Method, o *problem.Objective) (int64, error) {
-	loss, err := greedy.NewStepLoss(m, o, 1/o.L)
+	loss, err := steploss.NewStepLoss(m, o, 1/o.L)
 	if err != nil {
 		return 0, fmt.Errorf("bench: greedy graph: %w", err)
 	}

@@ -8,35 +8,25 @@
 // N training functions; Algorithm 2 (Learned) applies the trained sequence to
 // new functions, keeping the last parameters for every later iteration.
 //
-// The step loss g is a gorgonia graph built once from the parametrizations'
-// forward expressions; its gradient in (θ, φ) comes from a single
-// gorgonia.Grad, so a new parametrization needs no hand-written adjoint.
-// ∇fk(xk^t) and the momentum direction xk^t − xk^{t−1} are fixed data within a
-// step. When the parametrizations allow it, g is evaluated without a graph:
-// by bound operators θ ↦ G_θ g (PS, PP, PC-k, PC, PF), in affine form for PS
-// and M-PS (A and the regularizer's analysis operator applied once per step),
-// and for PF in the coordinates of the span of the gk (exact, see
-// param.Reducer). Every such path is tested against the graph. Three inner
-// solvers minimise g: L-BFGS (the default), the paper's
+// The step loss g and its gradient in (θ, φ) are package steploss's: it
+// picks, once per run, the fastest evaluator the method's parametrizations
+// allow (affine, reduced, bound, or a gorgonia graph of a parametrization's
+// forward expression, so that a new parametrization needs no hand-written
+// adjoint), all tested against the graph. ∇fk(xk^t) and the momentum
+// direction xk^t − xk^{t−1} are fixed data within a step. Three inner
+// solvers minimise g (Subproblem.Loss): L-BFGS (the default), the paper's
 // Nesterov method with constant step 1/L_g over alternating blocks, and the
 // closed form for least-squares objectives.
 //
 // Config.Precision = Float32 trains PS, PC, M-PS and M-PC with the step loss,
 // the iterates and ∇f in float32 (on the objectives problem.NewObjectiveT
 // evaluates in float32: Problem 1's deblurring and CT), the parameters and
-// inner solvers in float64; the float32 step loss is one generic code path
-// whose float64 instance matches the float64 evaluators (tested). In a
-// GOEXPERIMENT=simd build its spectral products run in vector registers
-// (vector_amd64.go), bitwise as the scalar loops.
+// inner solvers in float64 (steploss.NewStepLossIn).
 //
-// Config.Device (NewStepLossOn) runs the step loss on a device's array
-// operations (package gpu's Ops, through package ondevice): the step's x,
-// ∇f(x), x − x⁻, their spectra and the data stay on the device, and an
-// evaluation brings back only the loss and the parameters' gradient. PS, PP,
-// PC-k and PC terms on deblurring with Huber-TV or no regularizer
-// (CheckDevice); the iterates, ∇f(x^t) and the stop test stay on the host.
-// On gpu.CPU() it equals the fast evaluators to 1e-12 (tested); on CUDA it
-// computes in float32 with float64 sums.
+// Config.Device runs the step loss on a device's array operations (package
+// gpu's Ops; steploss.NewStepLossOn, steploss.CheckDevice): the step's data
+// stay on the device, and the training iterates, ∇f(x^t) and the stop test
+// stay on the host.
 //
 // Memory does not grow with t: per training function only xk^t and xk^{t−1}
 // are kept; each step's parameters go to the checkpoint directory and are

@@ -9,6 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // ExampleTrain trains M-PC (a learned image-sized convolution for G and for
@@ -63,8 +64,8 @@ func ExampleConfig_precision() {
 	_, _, _, pix, _ := data.Stack(data.Synthetic(6, 24, 24, 5))
 	train, _ := prob.Instantiate(pix, 6, 0)
 	method, _ := param.ParseMethod("m-pc")
-	meanF := map[greedy.Precision]float64{}
-	for _, prec := range []greedy.Precision{greedy.Float32, greedy.Float64} {
+	meanF := map[steploss.Precision]float64{}
+	for _, prec := range []steploss.Precision{steploss.Float32, steploss.Float64} {
 		res, err := greedy.Train(train, greedy.Config{
 			Method: method, Inner: greedy.NAG{Iters: 20, Rounds: 2}, MaxSteps: 5, Precision: prec,
 		})
@@ -74,7 +75,7 @@ func ExampleConfig_precision() {
 		}
 		meanF[prec] = res.Steps[len(res.Steps)-1].MeanF
 	}
-	fmt.Printf("mean f after 5 steps: float32 %.6f, float64 %.6f\n", meanF[greedy.Float32], meanF[greedy.Float64])
+	fmt.Printf("mean f after 5 steps: float32 %.6f, float64 %.6f\n", meanF[steploss.Float32], meanF[steploss.Float64])
 	// Output:
 	// mean f after 5 steps: float32 0.031137, float64 0.031137
 }

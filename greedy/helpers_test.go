@@ -3,34 +3,20 @@ package greedy
 import (
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// deblurSet returns n synthetic deblurring functions of size×size.
+// deblurSet returns n synthetic deblurring functions of size×size
+// (testproblems.DeblurSet).
 func deblurSet(t testing.TB, n, size int, seed int64) *problem.Objective {
 	t.Helper()
-	p, err := problem.Deblur(problem.Options{H: size})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _, _, pix, err := data.Stack(data.Synthetic(n, size, size, seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o, err := p.Instantiate(pix, n, uint64(seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return o
+	return testproblems.DeblurSet(t, n, size, seed)
 }
 
+// method parses a method name (testproblems.Method).
 func method(t testing.TB, name string) param.Method {
 	t.Helper()
-	m, err := param.ParseMethod(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
+	return testproblems.Method(t, name)
 }

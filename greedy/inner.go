@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
 	G "gorgonia.org/gorgonia"
@@ -18,7 +19,7 @@ import (
 // Subproblem is what an inner solver sees of one greedy step.
 type Subproblem struct {
 	// Loss evaluates g and its gradient.
-	Loss *StepLoss
+	Loss *steploss.StepLoss
 	// Lipschitz returns a Lipschitz constant of ∇g restricted to block b
 	// (0: θ, 1: φ), for constant-step methods: λ + L‖(1/N) Σk BkᵀBk‖ by
 	// power iteration.

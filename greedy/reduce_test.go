@@ -2,128 +2,53 @@ package greedy
 
 import (
 	"math"
-	"math/rand/v2"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// fullAndReduced returns the step loss of the method bound in full and in
-// reduced coordinates, both set to the same step.
-func fullAndReduced(t *testing.T, name string, lambda, mu float64) (full, red *StepLoss) {
+// reducedPair returns the functions, and the step loss of the method in full
+// parameters (steploss.NewStepLossFull) and in the reduced coordinates it
+// gets by default (steploss.NewStepLoss), both set to the same step.
+func reducedPair(t *testing.T, name string, lambda, mu float64) (o *problem.Objective, full, red *steploss.StepLoss) {
 	t.Helper()
-	o := deblurSet(t, 3, 8, 4)
-	x, g, p := stepData(t, o, 2)
-	var err error
-	if full, err = newStepLoss(method(t, name), o, 1/o.L, stepPaths{noReduce: true}); err != nil {
-		t.Fatal(err)
-	}
-	if red, err = newStepLoss(method(t, name), o, 1/o.L, stepPaths{}); err != nil {
-		t.Fatal(err)
-	}
-	if red.reducers == nil {
-		t.Fatalf("%s: no reduced block", name)
-	}
-	for _, s := range []*StepLoss{full, red} {
+	o = deblurSet(t, 3, 8, 4)
+	x, g, p := testproblems.StepData(t, o, 2)
+	var losses [2]*steploss.StepLoss
+	for i, build := range []func(param.Method, *problem.Objective, float64) (*steploss.StepLoss, error){steploss.NewStepLossFull, steploss.NewStepLoss} {
+		s, err := build(method(t, name), o, 1/o.L)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := s.SetStep(x, g, p, lambda, mu); err != nil {
 			t.Fatal(err)
 		}
+		losses[i] = s
 	}
-	return full, red
+	_, reduced0 := losses[1].Curvature(0)
+	_, reduced1 := losses[1].Curvature(1)
+	if !reduced0 && !reduced1 {
+		t.Fatalf("%s: no reduced block", name)
+	}
+	return o, losses[0], losses[1]
 }
 
-// expand returns the full parameters (θ, φ) of the reduced point z, concatenated.
-func expand(t *testing.T, s *StepLoss, z []float64) []float64 {
-	t.Helper()
-	th, ph, err := s.Params(z)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return append(th, ph...)
-}
-
-// TestReducedStepLossMatchesFull checks that the loss in the coordinates z
-// of the PF subspace is the full loss at θ = θ̃ + E z: equal values and x⁺,
-// a gradient that is Eᵀ of the full gradient, and ‖E z‖ = ‖z‖.
-func TestReducedStepLossMatchesFull(t *testing.T) {
+// TestReducedCurvature checks the curvature of the reduced θ block (exact,
+// from the reduction) against a power iteration on the full block
+// (blockCurvature, NAG's estimate for blocks in full).
+func TestReducedCurvature(t *testing.T) {
 	for _, name := range []string{"pf", "m-pf", "pf:ps"} {
 		t.Run(name, func(t *testing.T) {
-			full, red := fullAndReduced(t, name, 0.3, 0.7)
-			if red.Dim() >= full.Dim() {
-				t.Fatalf("reduced dimension %d, full %d: nothing was reduced", red.Dim(), full.Dim())
-			}
-			if a, b := red.ParamLens(); a+b != full.Dim() {
-				t.Fatalf("ParamLens %d + %d, want %d", a, b, full.Dim())
-			}
-			z := perturbed(red.Reference(), 0.05, 7)
-			u := expand(t, red, z)
-			ref := full.Reference()
-			// Isometry of the coordinates.
-			var du2 float64
-			for i := range u {
-				du2 += (u[i] - ref[i]) * (u[i] - ref[i])
-			}
-			zr := red.Reference()
-			var dz2 float64
-			for i := range z {
-				dz2 += (z[i] - zr[i]) * (z[i] - zr[i])
-			}
-			if d := math.Abs(du2-dz2) / dz2; !(d <= 1e-12) {
-				t.Errorf("‖θ − θ̃‖² = %.15g, ‖z‖² = %.15g (rel %.2g)", du2, dz2, d)
-			}
-			gz, gu := make([]float64, red.Dim()), make([]float64, full.Dim())
-			vz, err := red.Eval(z, gz)
-			if err != nil {
-				t.Fatal(err)
-			}
-			vu, err := full.Eval(u, gu)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := math.Abs(vz-vu) / math.Abs(vu); !(d <= 1e-12) {
-				t.Errorf("value: reduced %.17g, full %.17g (rel %.2g)", vz, vu, d)
-			}
-			// ⟨∇_z, dz⟩ = ⟨∇_θ, E dz⟩ for random directions dz.
-			r := rand.New(rand.NewPCG(3, 9))
-			for trial := 0; trial < 3; trial++ {
-				dz := make([]float64, red.Dim())
-				for i := range dz {
-					dz[i] = r.NormFloat64()
-				}
-				for i := range dz {
-					dz[i] += zr[i]
-				}
-				edz := expand(t, red, dz)
-				for i := range edz {
-					edz[i] -= ref[i]
-				}
-				for i := range dz {
-					dz[i] -= zr[i]
-				}
-				a, b := kernels.Dot(gz, dz), kernels.Dot(gu, edz)
-				if d := math.Abs(a-b) / (math.Abs(b) + 1e-300); !(d <= 1e-10) {
-					t.Errorf("directional derivative: reduced %.15g, full %.15g (rel %.2g)", a, b, d)
-				}
-			}
-			nz, nu := make([]float64, len(full.obj.X0)), make([]float64, len(full.obj.X0))
-			if err := red.Next(nz, z); err != nil {
-				t.Fatal(err)
-			}
-			if err := full.Next(nu, u); err != nil {
-				t.Fatal(err)
-			}
-			for i := range nz {
-				if math.Abs(nz[i]-nu[i]) > 1e-12*maxAbs(nu) {
-					t.Fatalf("x⁺[%d]: reduced %.17g, full %.17g", i, nz[i], nu[i])
-				}
-			}
+			o, _, red := reducedPair(t, name, 0.3, 0.7)
 			// The reduced curvature is the full block's, computed exactly.
 			c, ok := red.Curvature(0)
 			if !ok {
 				t.Fatal("no curvature for the reduced θ block")
 			}
-			o := red.obj
-			_, g, _ := stepData(t, o, 2)
+			_, g, _ := testproblems.StepData(t, o, 2)
 			cf, err := blockCurvature(method(t, name).G, g, o.N, o.H, o.W)
 			if err != nil {
 				t.Fatal(err)
@@ -141,11 +66,11 @@ func TestReducedStepLossMatchesFull(t *testing.T) {
 func TestReducedNAGMatchesFull(t *testing.T) {
 	for _, name := range []string{"pf", "m-pf"} {
 		t.Run(name, func(t *testing.T) {
-			full, red := fullAndReduced(t, name, 1e-3, 1e-3)
-			lip := func(s *StepLoss) func(b int) (float64, error) {
+			o, full, red := reducedPair(t, name, 1e-3, 1e-3)
+			lip := func(s *steploss.StepLoss) func(b int) (float64, error) {
 				return func(b int) (float64, error) {
 					c, _ := red.Curvature(b)
-					return 1e-3 + red.obj.L*c, nil
+					return 1e-3 + o.L*c, nil
 				}
 			}
 			solver := NAG{Iters: 40, Rounds: 2}
@@ -157,7 +82,11 @@ func TestReducedNAGMatchesFull(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ue := expand(t, red, uz)
+			th, ph, err := red.Params(uz) // the full parameters of uz
+			if err != nil {
+				t.Fatal(err)
+			}
+			ue := append(th, ph...)
 			ref := full.Reference()
 			var diff, moved float64
 			for i := range uf {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/ondevice"
@@ -329,7 +330,7 @@ func TestBGDSafeguardWholeBatchObjectives(t *testing.T) {
 		if err := it.Next(); err != nil {
 			t.Fatalf("iteration %d on the device's evaluator: %v", s+1, err)
 		}
-		if d := normDiff(it.X(), want[s+1]); d > 1e-10 {
+		if d := testsupport.NormDiff(it.X(), want[s+1]); d > 1e-10 {
 			t.Fatalf("iteration %d: iterates differ from the CPU's by %.2g", s+1, d)
 		}
 	}

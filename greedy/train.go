@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // Config sets up greedy training (Algorithm 1).
@@ -104,7 +105,7 @@ type Config struct {
 	DivergeFactor float64
 	// Precision is what the step losses and the training iterates compute
 	// in: Float64 (the default, "") or Float32, which evaluates x⁺, f, ∇f
-	// and the convolution terms in float32 (see Float32 for the methods and
+	// and the convolution terms in float32 (see steploss.Float32 for the methods and
 	// objectives it supports; others are refused). With Float32 the
 	// iterates x^t are float32 values (kept in float64 slices and
 	// checkpoints, exactly), ∇f(x^t) and the stop test are float32
@@ -112,13 +113,13 @@ type Config struct {
 	// objectives stay float64. Validation functions follow the learned steps
 	// in float64. Recorded in the manifest ("precision"); a resume must ask
 	// for the same.
-	Precision Precision
+	Precision steploss.Precision
 	// Device, if set, runs the step losses with its array operations
 	// (package gpu's Ops), the step's arrays kept on it between evaluations:
 	// gpu.CPU() on the host in float64, the CUDA device (package gpu/cuda,
 	// l2ocuda builds) in float32 with float64 sums. Supported for PS, PP,
 	// PC-k and PC terms on deblurring with Huber-TV or no regularizer
-	// (CheckDevice); the training iterates, ∇f(x^t) and the stop test stay
+	// (steploss.CheckDevice); the training iterates, ∇f(x^t) and the stop test stay
 	// on the host. nil: the CPU's fast evaluators. Recorded in the manifest
 	// ("device", the device's kind: cpu or cuda); a resume must ask for the
 	// same kind. Incompatible with Precision float32 (the device has its own
@@ -314,10 +315,19 @@ func orDefaultVersions(old, cur map[string]int) map[string]int {
 	return d
 }
 
+// orFloat64 returns p, or Float64 for "" (checkpoints that recorded no
+// precision were trained in float64).
+func orFloat64(p steploss.Precision) steploss.Precision {
+	if p == "" {
+		return steploss.Float64
+	}
+	return p
+}
+
 // blockPreconditioner combines the parametrizations' preconditioners for the
 // θ block (curvature from the gradients g) and the φ block (from the momentum
 // directions p); nil if neither has one.
-func blockPreconditioner(m param.Method, loss *StepLoss, g, p []float64, o *problem.Objective, shiftG, shiftH float64) func(dst, src []float64) {
+func blockPreconditioner(m param.Method, loss *steploss.StepLoss, g, p []float64, o *problem.Objective, shiftG, shiftH float64) func(dst, src []float64) {
 	nTheta := loss.ThetaLen()
 	ident := func(dst, src []float64) { copy(dst, src) }
 	pg, okG := ident, false
@@ -375,7 +385,7 @@ type candidate struct {
 // solveStep minimises the step loss with weights λ, μ from the reference,
 // keeping the reference when the solver did no better (BGD), and returns the
 // solution with its full parameters.
-func solveStep(loss *StepLoss, sp *Subproblem, inner InnerSolver, curvature, paperCurvature func(int) (float64, error),
+func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curvature, paperCurvature func(int) (float64, error),
 	cfg Config, o *problem.Objective, grad, p []float64, lam, mu float64, start []float64) (*candidate, error) {
 	if err := loss.SetWeights(lam, mu); err != nil {
 		return nil, err
@@ -444,7 +454,7 @@ type InnerProgress struct {
 
 // innerBudget is the number of step-loss evaluations the inner solver may
 // spend on one solve (0 when it has no fixed budget).
-func innerBudget(inner InnerSolver, loss *StepLoss) int {
+func innerBudget(inner InnerSolver, loss *steploss.StepLoss) int {
 	switch s := inner.(type) {
 	case NAG:
 		iters, rounds := s.Budget(loss.ParamLens())

@@ -15,6 +15,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // trainer holds one run of Algorithm 1: its settings checked and defaulted
@@ -28,7 +29,7 @@ type trainer struct {
 	// scales are the candidate multipliers of (λt, μt).
 	scales []float64
 	val    *validator // nil without validation functions
-	loss   *StepLoss
+	loss   *steploss.StepLoss
 	sp     *Subproblem
 	man    *checkpoint.Manifest
 	res    *Result
@@ -52,7 +53,7 @@ type trainer struct {
 	valGrad  []float64
 	// prec is the run's precision; eo evaluates f and ∇f at the training
 	// iterates in it (o itself for float64).
-	prec Precision
+	prec steploss.Precision
 	eo   *problem.Objective
 	// warm is where the next inner solve starts with Config.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
@@ -108,18 +109,18 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		}
 	}
 	var err error
-	if tr.prec, err = ParsePrecision(string(cfg.Precision)); err != nil {
+	if tr.prec, err = steploss.ParsePrecision(string(cfg.Precision)); err != nil {
 		tr.close()
 		return nil, fmt.Errorf("greedy: %w", err)
 	}
 	if cfg.Device != nil {
-		if tr.prec != Float64 {
+		if tr.prec != steploss.Float64 {
 			tr.close()
 			return nil, fmt.Errorf("greedy: --precision %s with a device: the device computes in its own precision (cuda: float32); drop one", tr.prec)
 		}
-		tr.loss, err = newStepLoss(cfg.Method, o, tr.tau, stepPaths{device: cfg.Device})
+		tr.loss, err = steploss.NewStepLossOn(cfg.Method, o, tr.tau, cfg.Device)
 	} else {
-		tr.loss, err = NewStepLossIn(cfg.Method, o, tr.tau, tr.prec)
+		tr.loss, err = steploss.NewStepLossIn(cfg.Method, o, tr.tau, tr.prec)
 	}
 	if err != nil {
 		tr.close()
@@ -178,8 +179,8 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
 		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Provenance,
 	}
-	if tr.prec == Float32 {
-		man.Precision = Float32
+	if tr.prec == steploss.Float32 {
+		man.Precision = steploss.Float32
 	}
 	if cfg.Device != nil {
 		man.Device = gpu.KindOf(cfg.Device)
@@ -307,7 +308,7 @@ func blockNorms(g []float64, n int) []float64 {
 // x0 returns a copy of the starting points in the run's precision.
 func (tr *trainer) x0() []float64 {
 	x := append([]float64(nil), tr.o.X0...)
-	if tr.prec == Float32 {
+	if tr.prec == steploss.Float32 {
 		for i, v := range x {
 			x[i] = float64(float32(v))
 		}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // validator runs the learned steps on validation functions during training,
@@ -17,7 +18,7 @@ import (
 // scores badly.
 type validator struct {
 	o         *problem.Objective
-	loss      *StepLoss // in full parameters
+	loss      *steploss.StepLoss // in full parameters
 	lookahead int
 	x         []float64 // current iterates
 	prev      []float64 // previous iterates
@@ -30,7 +31,7 @@ type validator struct {
 }
 
 func newValidator(m param.Method, o *problem.Objective, tau float64, lookahead int) (*validator, error) {
-	loss, err := newStepLoss(m, o, tau, stepPaths{noReduce: true})
+	loss, err := steploss.NewStepLossFull(m, o, tau)
 	if err != nil {
 		return nil, fmt.Errorf("validation functions: %w", err)
 	}

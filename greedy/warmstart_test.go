@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // startRecorder is an inner solver that records where each solve starts and
@@ -35,7 +37,7 @@ func TestWarmStart(t *testing.T) {
 		}
 		return res, rec
 	}
-	loss, err := NewStepLoss(m, o, 1/o.L)
+	loss, err := steploss.NewStepLoss(m, o, 1/o.L)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,11 +9,11 @@ import (
 	"github.com/greedyl2o/greedyl2o/banert"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/greedyl2o/greedyl2o/tomo"
 	"github.com/greedyl2o/greedyl2o/wcrr"
 )
@@ -64,17 +64,17 @@ func checkStepLoss(t *testing.T, d *Device, what string, m param.Method, o *prob
 	for i := range pm {
 		pm[i] = 0.02 * g[i]
 	}
-	ref, err := greedy.NewStepLoss(m, o, 1/o.L)
+	ref, err := steploss.NewStepLoss(m, o, 1/o.L)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ref.Close()
-	dev, err := greedy.NewStepLossOn(m, o, 1/o.L, d)
+	dev, err := steploss.NewStepLossOn(m, o, 1/o.L, d)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer dev.Close()
-	for _, s := range []*greedy.StepLoss{ref, dev} {
+	for _, s := range []*steploss.StepLoss{ref, dev} {
 		if err := s.SetStep(x, g, pm, 0.01, 0.01); err != nil {
 			t.Fatal(err)
 		}

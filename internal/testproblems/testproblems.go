@@ -1,6 +1,8 @@
 // Package testproblems builds the small objectives that the tests of several
 // packages run on (deblurring on synthetic images, ct-small on phantoms), so
-// that each test states only its sizes and seed.
+// that each test states only its sizes and seed, and the methods, step data
+// and user parametrizations that the tests of the step loss and of greedy
+// training share.
 package testproblems
 
 import (

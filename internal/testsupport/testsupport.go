@@ -2,6 +2,7 @@ package testsupport
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"sort"
 	"testing"
@@ -41,4 +42,37 @@ func CheckGolden(t testing.TB, got, golden map[string]string) {
 			t.Errorf("%s: float64 output changed: hash %s, golden %s", k, v, want)
 		}
 	}
+}
+
+// CPUSeconds is CPUTime in seconds.
+func CPUSeconds() float64 { return float64(CPUTime()) / 1e9 }
+
+// MaxAbs is the largest magnitude in v (0 for none).
+func MaxAbs(v []float64) float64 {
+	var m float64
+	for _, x := range v {
+		m = math.Max(m, math.Abs(x))
+	}
+	return m
+}
+
+// RelDiff is the largest |got − want| relative to the largest magnitude of
+// want (or 1e-300).
+func RelDiff(got, want []float64) float64 {
+	scale := math.Max(MaxAbs(want), 1e-300)
+	var d float64
+	for i := range got {
+		d = math.Max(d, math.Abs(got[i]-want[i]))
+	}
+	return d / scale
+}
+
+// NormDiff is ‖a − b‖/‖b‖.
+func NormDiff(a, b []float64) float64 {
+	var d, n float64
+	for i := range a {
+		d += (a[i] - b[i]) * (a[i] - b[i])
+		n += b[i] * b[i]
+	}
+	return math.Sqrt(d / n)
 }

@@ -1,4 +1,4 @@
-package greedy
+package steploss
 
 import (
 	"fmt"
@@ -77,10 +77,11 @@ func NewStepLoss(m param.Method, o *problem.Objective, tau float64) (*StepLoss, 
 // float32 (see Float32 for the methods and objectives it supports; others
 // return an error).
 func NewStepLossIn(m param.Method, o *problem.Objective, tau float64, prec Precision) (*StepLoss, error) {
-	if _, err := ParsePrecision(string(prec)); err != nil {
+	prec, err := ParsePrecision(string(prec)) // "" is Float64
+	if err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
-	return newStepLoss(m, o, tau, stepPaths{precision: orFloat64(prec)})
+	return newStepLoss(m, o, tau, stepPaths{precision: prec})
 }
 
 // NewStepLossOn is NewStepLoss evaluated with the array operations of a
@@ -93,6 +94,15 @@ func NewStepLossOn(m param.Method, o *problem.Objective, tau float64, device gpu
 		return nil, fmt.Errorf("step loss: no device")
 	}
 	return newStepLoss(m, o, tau, stepPaths{device: device})
+}
+
+// NewStepLossFull is NewStepLoss with every term in its full parameters:
+// a parametrization that reduces (param.Reducer: PF) is bound in full
+// instead of solved in the coordinates of the step's subspace, so that Dim,
+// Reference and the points Eval and Next take are the full (θ, φ) whatever
+// the step. For scoring given parameters (greedy's validation functions).
+func NewStepLossFull(m param.Method, o *problem.Objective, tau float64) (*StepLoss, error) {
+	return newStepLoss(m, o, tau, stepPaths{noReduce: true})
 }
 
 // newStepLoss builds the loss on the paths that paths allows.

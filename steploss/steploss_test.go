@@ -1,32 +1,15 @@
-package greedy
+package steploss
 
 import (
 	"math"
 	"math/rand/v2"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
-	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
-
-// stepData returns x = x⁰, g = ∇f(x), and a momentum direction p for o.
-func stepData(t testing.TB, o *problem.Objective, seed uint64) (x, g, p []float64) {
-	t.Helper()
-	x = append([]float64(nil), o.X0...)
-	g = make([]float64, len(x))
-	if err := o.Eval(nil, g, x, nil); err != nil {
-		t.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(seed, 3))
-	p = make([]float64, len(x))
-	for i := range p {
-		p[i] = 0.02*g[i] + 0.01*r.NormFloat64()
-	}
-	return x, g, p
-}
 
 // perturbed returns the reference plus noise of size s, so that no symmetry
 // of the reference hides an error.
@@ -39,25 +22,17 @@ func perturbed(ref []float64, s float64, seed uint64) []float64 {
 	return u
 }
 
-func maxAbs(v []float64) float64 {
-	var m float64
-	for _, x := range v {
-		m = math.Max(m, math.Abs(x))
-	}
-	return m
-}
-
 // TestFastStepLossMatchesGraph compares the bound operators (direct kernels)
 // with the graph evaluator (direct objective, parametrization graph) and
 // with the whole loss as one gorgonia graph: value, gradient and x⁺.
 func TestFastStepLossMatchesGraph(t *testing.T) {
-	o := deblurSet(t, 3, 16, 2)
-	x, g, p := stepData(t, o, 1)
+	o := testproblems.DeblurSet(t, 3, 16, 2)
+	x, g, p := testproblems.StepData(t, o, 1)
 	for _, name := range []string{"ps", "pp", "pc", "pc5", "pc3-reflect", "pf", "m-ps", "m-pp", "m-pc", "m-pf", "pc:ps", "pp:pc"} {
 		t.Run(name, func(t *testing.T) {
-			fast := newLoss(t, method(t, name), o, stepPaths{noReduce: true, noAffine: true}, "bound")
-			slow := newLoss(t, method(t, name), o, stepPaths{graphOnly: true}, "graph")
-			full := newLoss(t, method(t, name), o, stepPaths{fullGraph: true}, "full-graph")
+			fast := newLoss(t, testproblems.Method(t, name), o, stepPaths{noReduce: true, noAffine: true}, "bound")
+			slow := newLoss(t, testproblems.Method(t, name), o, stepPaths{graphOnly: true}, "graph")
+			full := newLoss(t, testproblems.Method(t, name), o, stepPaths{fullGraph: true}, "full-graph")
 			u := perturbed(fast.Reference(), 0.05, 9)
 			compareLosses(t, x, g, p, u, 1e-12, fast, slow, full)
 		})
@@ -120,8 +95,8 @@ func compareLosses(t *testing.T, x, g, p, u []float64, tol float64, ls ...*StepL
 		for i := range g0 {
 			diff[i] = gs[i] - g0[i]
 		}
-		if d := maxAbs(diff) / maxAbs(g0); !(d <= tol) {
-			t.Errorf("%s: gradients differ by %.3g relative to max |∇| %.3g", kinds, d, maxAbs(g0))
+		if d := testsupport.MaxAbs(diff) / testsupport.MaxAbs(g0); !(d <= tol) {
+			t.Errorf("%s: gradients differ by %.3g relative to max |∇| %.3g", kinds, d, testsupport.MaxAbs(g0))
 		}
 		ws, err := s.Eval(u1, nil)
 		if err != nil {
@@ -135,7 +110,7 @@ func compareLosses(t *testing.T, x, g, p, u []float64, tol float64, ls ...*StepL
 			t.Fatal(err)
 		}
 		for i := range ns {
-			if math.Abs(ns[i]-n0[i]) > tol*maxAbs(n0) {
+			if math.Abs(ns[i]-n0[i]) > tol*testsupport.MaxAbs(n0) {
 				t.Fatalf("%s: x⁺[%d] %.17g, %.17g", kinds, i, n0[i], ns[i])
 			}
 		}
@@ -188,59 +163,17 @@ func checkFiniteDifferences(t *testing.T, loss *StepLoss, x, g, p []float64, sca
 // TestFastStepLossFiniteDifferences checks the gradients of the default
 // evaluators and of the graph evaluator against central differences.
 func TestFastStepLossFiniteDifferences(t *testing.T) {
-	o := deblurSet(t, 2, 16, 4)
-	x, g, p := stepData(t, o, 2)
+	o := testproblems.DeblurSet(t, 2, 16, 4)
+	x, g, p := testproblems.StepData(t, o, 2)
 	for name, kind := range map[string]string{"m-ps": "affine", "m-pp": "bound", "m-pc": "bound", "pc5-reflect": "bound", "m-pf": "reduced"} {
-		checkFiniteDifferences(t, newLoss(t, method(t, name), o, stepPaths{}, kind), x, g, p, 0.02)
-		checkFiniteDifferences(t, newLoss(t, method(t, name), o, stepPaths{graphOnly: true}, "graph"), x, g, p, 0.02)
+		checkFiniteDifferences(t, newLoss(t, testproblems.Method(t, name), o, stepPaths{}, kind), x, g, p, 0.02)
+		checkFiniteDifferences(t, newLoss(t, testproblems.Method(t, name), o, stepPaths{graphOnly: true}, "graph"), x, g, p, 0.02)
 	}
-}
-
-// graphOnly hides a parametrization's fast path.
-type graphOnly struct{ p param.Parametrization }
-
-func (g graphOnly) Name() string                            { return g.p.Name() }
-func (g graphOnly) ParamShape(h, w int) tensor.Shape        { return g.p.ParamShape(h, w) }
-func (g graphOnly) Apply(theta, v *G.Node) (*G.Node, error) { return g.p.Apply(theta, v) }
-func (g graphOnly) Reference(tau float64, h, w int) []float64 {
-	return g.p.Reference(tau, h, w)
-}
-
-// outerWeights is a user parametrization with no capability but its forward
-// expression (as Separable in the examples): pointwise weights a_i b_j, the
-// outer product of a column profile a (H values) and a row profile b (W
-// values). G_θ v is nonlinear in θ = (a, b).
-type outerWeights struct{}
-
-func (outerWeights) Name() string                     { return "outer" }
-func (outerWeights) ParamShape(h, w int) tensor.Shape { return tensor.Shape{h + w} }
-func (outerWeights) Apply(theta, v *G.Node) (*G.Node, error) {
-	h, w := v.Shape()[1], v.Shape()[2]
-	a, err := G.Slice(theta, G.S(0, h))
-	if err != nil {
-		return nil, err
-	}
-	b, err := G.Slice(theta, G.S(h, h+w))
-	if err != nil {
-		return nil, err
-	}
-	weights, err := graph.Bilinear(graph.Outer{}, a, b) // not G.OuterProd: see graph.Outer
-	if err != nil {
-		return nil, err
-	}
-	return graph.Bilinear(graph.Pointwise{}, weights, v)
-}
-func (outerWeights) Reference(tau float64, h, w int) []float64 {
-	p := make([]float64, h+w)
-	for i := range p {
-		p[i] = math.Sqrt(math.Max(tau, 0))
-	}
-	return p
 }
 
 // TestGraphPathWithoutBinder checks that a parametrization without a fast
 // path gets the graph evaluator.
 func TestGraphPathWithoutBinder(t *testing.T) {
-	o := deblurSet(t, 1, 6, 1)
-	newLoss(t, param.Method{G: graphOnly{param.Full{}}}, o, stepPaths{}, "graph")
+	o := testproblems.DeblurSet(t, 1, 6, 1)
+	newLoss(t, param.Method{G: testproblems.GraphOnly{P: param.Full{}}}, o, stepPaths{}, "graph")
 }

@@ -1,10 +1,11 @@
-package greedy
+package steploss
 
 import (
 	"math"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -22,15 +23,15 @@ func TestAffineStepLossMatchesBound(t *testing.T) {
 	for name, o := range affineObjectives(t) {
 		for _, mname := range []string{"ps", "m-ps"} {
 			t.Run(name+"/"+mname, func(t *testing.T) {
-				x, g, p := stepData(t, o, 3)
-				aff, err := newStepLoss(method(t, mname), o, 1/o.L, stepPaths{})
+				x, g, p := testproblems.StepData(t, o, 3)
+				aff, err := newStepLoss(testproblems.Method(t, mname), o, 1/o.L, stepPaths{})
 				if err != nil {
 					t.Fatal(err)
 				}
 				if aff.ev.kind() != "affine" {
 					t.Fatal("no affine path")
 				}
-				bnd, err := newStepLoss(method(t, mname), o, 1/o.L, stepPaths{noAffine: true})
+				bnd, err := newStepLoss(testproblems.Method(t, mname), o, 1/o.L, stepPaths{noAffine: true})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -55,7 +56,7 @@ func TestAffineStepLossMatchesBound(t *testing.T) {
 					t.Errorf("value: affine %.17g, bound %.17g (rel %.2g)", va, vb, d)
 				}
 				for i := range ga {
-					if d := math.Abs(ga[i]-gb[i]) / maxAbs(gb); !(d <= 1e-10) {
+					if d := math.Abs(ga[i]-gb[i]) / testsupport.MaxAbs(gb); !(d <= 1e-10) {
 						t.Errorf("∂u[%d]: affine %.15g, bound %.15g (rel %.2g)", i, ga[i], gb[i], d)
 					}
 				}
@@ -73,7 +74,7 @@ func TestAffineStepLossMatchesBound(t *testing.T) {
 					t.Fatal(err)
 				}
 				for i := range na {
-					if math.Abs(na[i]-nb[i]) > 1e-13*maxAbs(nb) {
+					if math.Abs(na[i]-nb[i]) > 1e-13*testsupport.MaxAbs(nb) {
 						t.Fatalf("x⁺[%d]: affine %.17g, bound %.17g", i, na[i], nb[i])
 					}
 				}

@@ -1,6 +1,6 @@
 //go:build goexperiment.simd && amd64
 
-package greedy
+package steploss
 
 import (
 	"simd/archsimd"

@@ -1,4 +1,4 @@
-package greedy
+package steploss
 
 import (
 	"fmt"
@@ -49,14 +49,6 @@ func CheckPrecision(m param.Method, o *problem.Objective, prec Precision) error 
 	}
 	obj.Close()
 	return nil
-}
-
-// orFloat64 returns p, or Float64 for "".
-func orFloat64(p Precision) Precision {
-	if p == "" {
-		return Float64
-	}
-	return p
 }
 
 // precisionTerm is what precisionStep does with one term of x⁺.

@@ -1,4 +1,4 @@
-package greedy
+package steploss
 
 import (
 	"math"
@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -15,7 +16,7 @@ import (
 // step (x, g, p) and weights λ, μ.
 func loadedLoss(t testing.TB, name string, o *problem.Objective, paths stepPaths, x, g, p []float64, lambda, mu float64) *StepLoss {
 	t.Helper()
-	s, err := newStepLoss(method(t, name), o, 1/o.L, paths)
+	s, err := newStepLoss(testproblems.Method(t, name), o, 1/o.L, paths)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,24 +51,14 @@ func testPoint(s *StepLoss, seed uint64) []float64 {
 	return u
 }
 
-// normDiff is ‖a − b‖/‖b‖.
-func normDiff(a, b []float64) float64 {
-	var d, n float64
-	for i := range a {
-		d += (a[i] - b[i]) * (a[i] - b[i])
-		n += b[i] * b[i]
-	}
-	return math.Sqrt(d / n)
-}
-
 // TestPrecisionStepAgrees checks the float32 step loss of ps, pc, m-ps and
 // m-pc: its code in float64 against the float64 evaluators (value and
 // gradient to 1e-12 relative), float32 against float64 (1e-5), the block
 // gradients against the full gradient's blocks (bitwise: the same operations
 // run), the next iterates, and zero allocations per evaluation.
 func TestPrecisionStepAgrees(t *testing.T) {
-	o := deblurSet(t, 3, 24, 2)
-	x, g, p := stepData(t, o, 7)
+	o := testproblems.DeblurSet(t, 3, 24, 2)
+	x, g, p := testproblems.StepData(t, o, 7)
 	const lambda, mu = 0.05, 0.3
 	for _, name := range []string{"ps", "pc", "m-ps", "m-pc"} {
 		t.Run(name, func(t *testing.T) {
@@ -93,8 +84,8 @@ func TestPrecisionStepAgrees(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				d64 := max(math.Abs(v64-vw)/math.Abs(vw), normDiff(g64, want))
-				d32 := max(math.Abs(v32-vw)/math.Abs(vw), normDiff(g32, want))
+				d64 := max(math.Abs(v64-vw)/math.Abs(vw), testsupport.NormDiff(g64, want))
+				d32 := max(math.Abs(v32-vw)/math.Abs(vw), testsupport.NormDiff(g32, want))
 				worst64, worst32 = max(worst64, d64), max(worst32, d32)
 				if d64 > 1e-12 {
 					t.Errorf("seed %d: float64 code path vs the float64 evaluators: %.2g relative", seed, d64)
@@ -113,8 +104,8 @@ func TestPrecisionStepAgrees(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if vb != v32 || normDiff(gb, blk) != 0 {
-						t.Errorf("seed %d block %d: value %v vs %v, gradient %.2g from the full one", seed, b, vb, v32, normDiff(gb, blk))
+					if vb != v32 || testsupport.NormDiff(gb, blk) != 0 {
+						t.Errorf("seed %d block %d: value %v vs %v, gradient %.2g from the full one", seed, b, vb, v32, testsupport.NormDiff(gb, blk))
 					}
 				}
 				// The next iterates: float32 values, close to float64's.
@@ -130,13 +121,13 @@ func TestPrecisionStepAgrees(t *testing.T) {
 						t.Fatalf("seed %d: x⁺[%d] = %v is not a float32 value", seed, i, v)
 					}
 				}
-				if d := normDiff(n32, n64); d > 1e-6 {
+				if d := testsupport.NormDiff(n32, n64); d > 1e-6 {
 					t.Errorf("seed %d: float32 x⁺ differs from float64 by %.2g", seed, d)
 				}
 			}
 			t.Logf("%s: largest relative differences from the float64 evaluators: float64 code path %.2g, float32 %.2g", name, worst64, worst32)
 			u := testPoint(ref, 9)
-			gr := make([][]float64, len(terms(method(t, name))))
+			gr := make([][]float64, len(terms(testproblems.Method(t, name))))
 			nt := f32.ThetaLen()
 			gr[0] = make([]float64, nt)
 			if len(gr) > 1 {
@@ -158,8 +149,8 @@ func TestPrecisionStepAgrees(t *testing.T) {
 // path against central differences of its own values (m-pc: a few
 // coordinates of θ and φ).
 func TestPrecisionStepGradient(t *testing.T) {
-	o := deblurSet(t, 2, 16, 3)
-	x, g, p := stepData(t, o, 7)
+	o := testproblems.DeblurSet(t, 2, 16, 3)
+	x, g, p := testproblems.StepData(t, o, 7)
 	s := loadedLoss(t, "m-pc", o, stepPaths{fused64: true}, x, g, p, 0.1, 0.2)
 	u := testPoint(s, 4)
 	grad := make([]float64, len(u))
@@ -190,17 +181,17 @@ func TestPrecisionStepGradient(t *testing.T) {
 // TestPrecisionRefusals checks that float32 refuses what it cannot compute,
 // naming the way out, and that an unknown precision is refused.
 func TestPrecisionRefusals(t *testing.T) {
-	o := deblurSet(t, 2, 16, 1)
-	if _, err := NewStepLossIn(method(t, "m-pp"), o, 1/o.L, Float32); err == nil || !strings.Contains(err.Error(), "float64") {
+	o := testproblems.DeblurSet(t, 2, 16, 1)
+	if _, err := NewStepLossIn(testproblems.Method(t, "m-pp"), o, 1/o.L, Float32); err == nil || !strings.Contains(err.Error(), "float64") {
 		t.Errorf("m-pp in float32: %v, want a refusal naming float64", err)
 	}
 	// An objective without a fused float32 evaluation: the identity operator.
 	id := *o
 	id.A = problem.Identity{}
-	if _, err := NewStepLossIn(method(t, "m-pc"), &id, 1/o.L, Float32); err == nil || !strings.Contains(err.Error(), "float64") {
+	if _, err := NewStepLossIn(testproblems.Method(t, "m-pc"), &id, 1/o.L, Float32); err == nil || !strings.Contains(err.Error(), "float64") {
 		t.Errorf("identity operator in float32: %v, want a refusal naming float64", err)
 	}
-	if _, err := NewStepLossIn(method(t, "m-ps"), o, 1/o.L, "float16"); err == nil {
+	if _, err := NewStepLossIn(testproblems.Method(t, "m-ps"), o, 1/o.L, "float16"); err == nil {
 		t.Error("float16: no error")
 	}
 	if _, err := ParsePrecision("double"); err == nil {
@@ -208,73 +199,17 @@ func TestPrecisionRefusals(t *testing.T) {
 	}
 }
 
-// TestTrainFloat32 trains M-PC for a few steps in float32 and in float64 on
-// the same functions: the mean objective after every step agrees to 1e-4 and
-// the parameters to 2e-2 (relative; the inexact inner solves amplify the
-// rounding differences in θ, measured 0.7–1.1e-3, φ 4–6e-3), its iterates
-// are float32 values, its
-// manifest records the precision, and resuming it in float64 is refused.
-func TestTrainFloat32(t *testing.T) {
-	o := deblurSet(t, 3, 16, 4)
-	cfg := func(dir string, prec Precision) Config {
-		return Config{Method: method(t, "m-pc"), MaxSteps: 4, Dir: dir, Problem: "deblur", Precision: prec,
-			Inner: LBFGS{MaxEvaluations: 60}, Lambda: Constant(1e-3), Mu: Constant(1e-3), KeepParams: true}
-	}
-	d32, d64 := t.TempDir(), t.TempDir()
-	r32, err := Train(o, cfg(d32, Float32))
-	if err != nil {
-		t.Fatal(err)
-	}
-	r64, err := Train(o, cfg(d64, Float64))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(r32.Steps) != len(r64.Steps) || len(r32.Steps) == 0 {
-		t.Fatalf("float32 run took %d steps, float64 %d", len(r32.Steps), len(r64.Steps))
-	}
-	for step := range r64.Steps {
-		dt, dp := normDiff(r32.Theta[step], r64.Theta[step]), normDiff(r32.Phi[step], r64.Phi[step])
-		t.Logf("step %d: θ differs by %.2g, φ by %.2g (relative); mean f %.9g vs %.9g", step, dt, dp, r32.Steps[step].MeanF, r64.Steps[step].MeanF)
-		if dt > 2e-2 || (step > 0 && dp > 2e-2) {
-			t.Errorf("step %d: float32 parameters differ from float64 by %.2g (θ), %.2g (φ)", step, dt, dp)
-		}
-		if d := math.Abs(r32.Steps[step].MeanF/r64.Steps[step].MeanF - 1); d > 1e-4 {
-			t.Errorf("step %d: mean objective after the step differs by %.2g relative", step, d)
-		}
-	}
-	for i, v := range r32.X {
-		if float64(float32(v)) != v {
-			t.Fatalf("float32 iterate [%d] = %v is not a float32 value", i, v)
-		}
-	}
-	m, err := checkpoint.ReadManifest(d32)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if m.Precision != Float32 {
-		t.Errorf("manifest precision %q", m.Precision)
-	}
-	if m64, _ := checkpoint.ReadManifest(d64); m64.Precision != "" {
-		t.Errorf("float64 manifest records precision %q, want none", m64.Precision)
-	}
-	again := cfg(d32, Float64)
-	again.Resume, again.MaxSteps = true, 6
-	if _, err := Train(o, again); err == nil || !strings.Contains(err.Error(), "precision") {
-		t.Errorf("resuming a float32 checkpoint in float64: %v, want a refusal naming the precision", err)
-	}
-}
-
 // BenchmarkStepLossPrecision times one evaluation of the M-PS and M-PC step
 // losses and their gradients through StepLoss.Eval (N = 25, 96×96,
 // synthetic deblur data, zero boundary): /float32 on the float32 path
-// (Config.Precision Float32), /fused64 the same code in float64, /default
+// (NewStepLossIn with Float32), /fused64 the same code in float64, /default
 // the float64 evaluators training uses by default (for M-PS the affine path:
 // directions precomputed per step, pointwise work per evaluation; for M-PC
 // the bound spectral path). cpu-ms/op is the process's CPU time per
 // evaluation (all threads).
 func BenchmarkStepLossPrecision(b *testing.B) {
-	o := deblurSet(b, 25, 96, 1)
-	x, g, p := stepData(b, o, 7)
+	o := testproblems.DeblurSet(b, 25, 96, 1)
+	x, g, p := testproblems.StepData(b, o, 7)
 	for _, name := range []string{"m-ps", "m-pc"} {
 		for _, path := range []struct {
 			name  string
@@ -289,29 +224,29 @@ func BenchmarkStepLossPrecision(b *testing.B) {
 				}
 				b.ReportAllocs()
 				b.ResetTimer()
-				cpu := processCPUSeconds()
+				cpu := testsupport.CPUSeconds()
 				for range b.N {
 					u[0] += 1e-9 // defeat StepLoss's last-value cache
 					if _, err := s.Eval(u, gr); err != nil {
 						b.Fatal(err)
 					}
 				}
-				b.ReportMetric((processCPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+				b.ReportMetric((testsupport.CPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}
 }
 
 // TestPrecisionVectorKernels compares the float32 M-PC and M-PS step losses
-// with and without greedy's vector kernels (a GOEXPERIMENT=simd build on an
+// with and without this package's vector kernels (a GOEXPERIMENT=simd build on an
 // AVX2 CPU): values and gradients bitwise equal, on a size whose images and
 // spectra are not multiples of the vector widths (so the scalar tails run).
 func TestPrecisionVectorKernels(t *testing.T) {
 	if addProduct32 == nil {
 		t.Skip("no vector kernels in this build: build with GOEXPERIMENT=simd on amd64 with AVX2 (make test-simd)")
 	}
-	o := deblurSet(t, 3, 21, 5) // 441 pixels, spectra of 21·11 values
-	x, g, p := stepData(t, o, 3)
+	o := testproblems.DeblurSet(t, 3, 21, 5) // 441 pixels, spectra of 21·11 values
+	x, g, p := testproblems.StepData(t, o, 3)
 	for _, name := range []string{"m-pc", "m-ps"} {
 		s := loadedLoss(t, name, o, stepPaths{precision: Float32}, x, g, p, 0, 0)
 		u := testPoint(s, 2)
@@ -341,38 +276,13 @@ func TestPrecisionVectorKernels(t *testing.T) {
 	}
 }
 
-// TestFloat32ResumeIsBitwise trains M-PC in float32 for 2 steps, resumes the
-// checkpoint to 4, and compares every step's parameters with an uninterrupted
-// 4-step run: bitwise equal (the iterates are float32 values, stored exactly).
-func TestFloat32ResumeIsBitwise(t *testing.T) {
-	o := deblurSet(t, 3, 16, 6)
-	cfg := func(dir string, steps int, resume bool) Config {
-		return Config{Method: method(t, "m-pc"), MaxSteps: steps, Dir: dir, Resume: resume, Problem: "deblur", Precision: Float32,
-			Inner: NAG{Iters: 15}, Lambda: Constant(0), Mu: Constant(0)}
-	}
-	a, b := t.TempDir(), t.TempDir()
-	if _, err := Train(o, cfg(a, 2, false)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Train(o, cfg(a, 4, true)); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Train(o, cfg(b, 4, false)); err != nil {
-		t.Fatal(err)
-	}
-	if m, err := checkpoint.ReadManifest(a); err != nil || len(m.Steps) != 4 {
-		t.Fatalf("resumed checkpoint: %v", err)
-	}
-	sameCheckpointParams(t, a, b)
-}
-
 // BenchmarkStepLossPrecisionBlock times EvalBlock of the M-PC step loss (the
 // evaluation NAG's block mode makes) for the θ block: /float32 and /default
 // as in BenchmarkStepLossPrecision, /float32-threepass with the float32
 // evaluation in three passes over the batch instead of one per image.
 func BenchmarkStepLossPrecisionBlock(b *testing.B) {
-	o := deblurSet(b, 25, 96, 1)
-	x, g, p := stepData(b, o, 7)
+	o := testproblems.DeblurSet(b, 25, 96, 1)
+	x, g, p := testproblems.StepData(b, o, 7)
 	for _, path := range []struct {
 		name  string
 		paths stepPaths
@@ -389,14 +299,14 @@ func BenchmarkStepLossPrecisionBlock(b *testing.B) {
 			}
 			b.ReportAllocs()
 			b.ResetTimer()
-			cpu := processCPUSeconds()
+			cpu := testsupport.CPUSeconds()
 			for range b.N {
 				u[0] += 1e-9
 				if _, err := s.EvalBlock(0, u, gr); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.ReportMetric((processCPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+			b.ReportMetric((testsupport.CPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
 		})
 	}
 }
@@ -406,8 +316,8 @@ func BenchmarkStepLossPrecisionBlock(b *testing.B) {
 // the batch: values, gradients (full and block) and next iterates bitwise
 // equal, for M-PC and M-PS in float32.
 func TestPrecisionFusedPass(t *testing.T) {
-	o := deblurSet(t, 5, 20, 8)
-	x, g, p := stepData(t, o, 4)
+	o := testproblems.DeblurSet(t, 5, 20, 8)
+	x, g, p := testproblems.StepData(t, o, 4)
 	for _, name := range []string{"m-pc", "m-ps", "pc"} {
 		one := loadedLoss(t, name, o, stepPaths{precision: Float32}, x, g, p, 0, 0)
 		three := loadedLoss(t, name, o, stepPaths{precision: Float32}, x, g, p, 0, 0)
@@ -422,15 +332,15 @@ func TestPrecisionFusedPass(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v1 != v3 || normDiff(g1, g3) != 0 {
-			t.Errorf("%s: one pass %v (gradient %.2g from three passes), three passes %v", name, v1, normDiff(g1, g3), v3)
+		if v1 != v3 || testsupport.NormDiff(g1, g3) != 0 {
+			t.Errorf("%s: one pass %v (gradient %.2g from three passes), three passes %v", name, v1, testsupport.NormDiff(g1, g3), v3)
 		}
 		if one.Dim() > one.ThetaLen() {
 			b1, b3 := make([]float64, one.Dim()-one.ThetaLen()), make([]float64, one.Dim()-one.ThetaLen())
 			w1, _ := one.EvalBlock(1, u, b1)
 			w3, _ := three.EvalBlock(1, u, b3)
-			if w1 != w3 || normDiff(b1, b3) != 0 {
-				t.Errorf("%s block φ: one pass %v, three passes %v (gradient %.2g)", name, w1, w3, normDiff(b1, b3))
+			if w1 != w3 || testsupport.NormDiff(b1, b3) != 0 {
+				t.Errorf("%s block φ: one pass %v, three passes %v (gradient %.2g)", name, w1, w3, testsupport.NormDiff(b1, b3))
 			}
 		}
 		n1, n3 := make([]float64, len(x)), make([]float64, len(x))
@@ -440,7 +350,7 @@ func TestPrecisionFusedPass(t *testing.T) {
 		if err := three.Next(n3, u); err != nil {
 			t.Fatal(err)
 		}
-		if normDiff(n1, n3) != 0 {
+		if testsupport.NormDiff(n1, n3) != 0 {
 			t.Errorf("%s: next iterates differ", name)
 		}
 	}

@@ -1,16 +1,13 @@
-package greedy
+package steploss
 
 import (
-	"io"
 	"math"
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
-	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -32,7 +29,7 @@ func TestDeviceStepAgrees(t *testing.T) {
 	const lambda, mu = 0.05, 0.3
 	for _, boundary := range []string{"zero", "reflect", "circular"} {
 		o := deblurWith(t, 3, 20, boundary)
-		x, g, p := stepData(t, o, 5)
+		x, g, p := testproblems.StepData(t, o, 5)
 		for _, name := range []string{"ps", "pp", "pc3", "pc3-zero", "pc5-reflect", "pc", "m-ps", "m-pp", "m-pc", "m-pc3", "pc:ps", "pp:pc"} {
 			ref := loadedLoss(t, name, o, stepPaths{}, x, g, p, lambda, mu)
 			dev := loadedLoss(t, name, o, stepPaths{device: gpu.CPU()}, x, g, p, lambda, mu)
@@ -50,7 +47,7 @@ func TestDeviceStepAgrees(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if d := max(math.Abs(vg-vw)/math.Abs(vw), normDiff(got, want)); d > 1e-12 || math.IsNaN(d) {
+				if d := max(math.Abs(vg-vw)/math.Abs(vw), testsupport.NormDiff(got, want)); d > 1e-12 || math.IsNaN(d) {
 					t.Errorf("%s, %s blur, seed %d: device vs fast evaluator: value %.17g vs %.17g, %.2g relative", name, boundary, seed, vg, vw, d)
 				}
 				nt := dev.ThetaLen()
@@ -63,8 +60,8 @@ func TestDeviceStepAgrees(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if vb != vg || normDiff(gb, blk) > 1e-15 {
-						t.Errorf("%s seed %d block %d: value %v vs %v, gradient %.2g from the full one", name, seed, b, vb, vg, normDiff(gb, blk))
+					if vb != vg || testsupport.NormDiff(gb, blk) > 1e-15 {
+						t.Errorf("%s seed %d block %d: value %v vs %v, gradient %.2g from the full one", name, seed, b, vb, vg, testsupport.NormDiff(gb, blk))
 					}
 				}
 				nr, nd := make([]float64, len(x)), make([]float64, len(x))
@@ -74,39 +71,11 @@ func TestDeviceStepAgrees(t *testing.T) {
 				if err := dev.Next(nd, u); err != nil {
 					t.Fatal(err)
 				}
-				if d := normDiff(nd, nr); d > 1e-13 {
+				if d := testsupport.NormDiff(nd, nr); d > 1e-13 {
 					t.Errorf("%s seed %d: device x⁺ differs by %.2g", name, seed, d)
 				}
 			}
 		}
-	}
-}
-
-// TestDeviceStepTrains runs greedy training with the device step loss on
-// the CPU device and compares the learned parameters with the default run.
-func TestDeviceStepTrains(t *testing.T) {
-	o := deblurSet(t, 3, 16, 3)
-	base := Config{Method: method(t, "m-pc"), MaxSteps: 4, Inner: LBFGS{MaxEvaluations: 30}, KeepParams: true}
-	ref, err := Train(o, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := base
-	cfg.Device = gpu.CPU()
-	got, err := Train(o, cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Steps) != len(ref.Steps) {
-		t.Fatalf("%d steps on the device, %d on the default path", len(got.Steps), len(ref.Steps))
-	}
-	for i := range ref.Steps {
-		if d := normDiff(append(got.Theta[i], got.Phi[i]...), append(ref.Theta[i], ref.Phi[i]...)); d > 1e-6 {
-			t.Errorf("step %d: parameters differ by %.2g relative", i, d)
-		}
-	}
-	if got.Manifest.Device != "host" {
-		t.Errorf("manifest device %q, want host", got.Manifest.Device)
 	}
 }
 
@@ -124,12 +93,12 @@ func stepLossDiff(t *testing.T, ref, dev *StepLoss, seed uint64) float64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return max(math.Abs(vd-vr)/vr, normDiff(gd, gr))
+	return max(math.Abs(vd-vr)/vr, testsupport.NormDiff(gd, gr))
 }
 
 func TestDeviceStepRefuses(t *testing.T) {
-	o := deblurSet(t, 2, 12, 1)
-	if err := CheckDevice(method(t, "m-pf"), o); err != nil {
+	o := testproblems.DeblurSet(t, 2, 12, 1)
+	if err := CheckDevice(testproblems.Method(t, "m-pf"), o); err != nil {
 		t.Errorf("m-pf on a device (the graph path): %v", err)
 	}
 	objs := affineObjectives(t)
@@ -138,7 +107,7 @@ func TestDeviceStepRefuses(t *testing.T) {
 	hidden := *objs["wcrr"]
 	hidden.Reg = noAnalysis{hidden.Reg}
 	for _, m := range []string{"m-ps", "m-pf"} {
-		if err := CheckDevice(method(t, m), &hidden); err == nil || !strings.Contains(err.Error(), "--device cpu") {
+		if err := CheckDevice(testproblems.Method(t, m), &hidden); err == nil || !strings.Contains(err.Error(), "--device cpu") {
 			t.Errorf("an unknown regularizer, %s on a device: %v, want an error naming --device cpu", m, err)
 		}
 	}
@@ -146,7 +115,7 @@ func TestDeviceStepRefuses(t *testing.T) {
 	// loss agrees with the CPU's paths for device terms and the graph path.
 	for _, obj := range []string{"ct-small", "wcrr"} {
 		ct := objs[obj]
-		xc, gc, pc := stepData(t, ct, 3)
+		xc, gc, pc := testproblems.StepData(t, ct, 3)
 		for _, name := range []string{"m-ps", "m-pc", "m-pf"} {
 			ref := loadedLoss(t, name, ct, stepPaths{noReduce: true}, xc, gc, pc, 0.1, 0.1)
 			dev := loadedLoss(t, name, ct, stepPaths{device: gpu.CPU()}, xc, gc, pc, 0.1, 0.1)
@@ -157,7 +126,7 @@ func TestDeviceStepRefuses(t *testing.T) {
 	}
 	// Least squares (α = 0) runs on the device.
 	ls := objs["least-squares"]
-	x, g, p := stepData(t, ls, 2)
+	x, g, p := testproblems.StepData(t, ls, 2)
 	ref := loadedLoss(t, "m-pc", ls, stepPaths{}, x, g, p, 0.1, 0.1)
 	dev := loadedLoss(t, "m-pc", ls, stepPaths{device: gpu.CPU()}, x, g, p, 0.1, 0.1)
 	if d := stepLossDiff(t, ref, dev, 4); d > 1e-12 {
@@ -174,8 +143,8 @@ func TestDeviceStepFloat32(t *testing.T) {
 	if testing.Short() {
 		t.Skip("paper-size float32 device test skipped in -short mode")
 	}
-	o := deblurSet(t, 25, 96, 3)
-	x, g, p := stepData(t, o, 1)
+	o := testproblems.DeblurSet(t, 25, 96, 3)
+	x, g, p := testproblems.StepData(t, o, 1)
 	for _, name := range []string{"ps", "pp", "pc5", "pc", "m-ps", "m-pc", "m-pc5-reflect"} {
 		ref := loadedLoss(t, name, o, stepPaths{}, x, g, p, 0.01, 0.01)
 		dev := loadedLoss(t, name, o, stepPaths{device: gpu.Host32()}, x, g, p, 0.01, 0.01)
@@ -194,7 +163,7 @@ func TestDeviceStepFloat32(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dv, dg := math.Abs(vd-vr)/math.Abs(vr), normDiff(gd, gr)
+		dv, dg := math.Abs(vd-vr)/math.Abs(vr), testsupport.NormDiff(gd, gr)
 		t.Logf("%s: float32 device vs float64: value %.2g, gradient %.2g relative", name, dv, dg)
 		if dv > 1e-4 || !(dg <= 1e-4) {
 			t.Errorf("%s: float32 device differs from float64: value %.3g, gradient %.3g relative", name, dv, dg)
@@ -202,128 +171,20 @@ func TestDeviceStepFloat32(t *testing.T) {
 	}
 }
 
-// TestLearnedOnDevice runs Algorithm 2 with the iterations on a device
-// (Learned.Device; m-pf: its products by its graph on the host)
-// against the CPU iterator: 12 iterations beyond the 3 trained steps, the
-// iterates equal to 1e-10 on the host device and to 1e-3 on the float32
-// host device; safeguarded, the device's f and ∇f give the CPU's iterates.
-func TestLearnedOnDevice(t *testing.T) {
-	o := deblurSet(t, 3, 16, 2)
-	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect", "m-pf"} {
-		res, err := Train(o, Config{Method: method(t, name), MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 15}, KeepParams: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		l, err := learned.New(name, method(t, name), o.H, o.W, res.Theta, res.Phi)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ref, err := l.Start(o)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var its []baselines.Iterator
-		for _, d := range []gpu.Ops{gpu.CPU(), gpu.Host32()} {
-			c := *l
-			c.Device = d
-			it, err := c.Start(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			its = append(its, it)
-		}
-		for k := 0; k < 15; k++ {
-			if err := ref.Next(); err != nil {
-				t.Fatal(err)
-			}
-			for _, it := range its {
-				if err := it.Next(); err != nil {
-					t.Fatal(err)
-				}
-			}
-		}
-		if d := normDiff(its[0].X(), ref.X()); d > 1e-10 { // pp amplifies rounding ≈ 5e3× in 15 iterations
-			t.Errorf("%s: host device iterates differ by %.2g", name, d)
-		}
-		t.Logf("%s: float32 device iterates after 15 iterations: %.2g relative", name, normDiff(its[1].X(), ref.X()))
-		// Float32 rounding (1e-7 a step) grows along the learned steps'
-		// expanding directions: measured 1.7e-7 (m-ps) to 4.6e-4 (pp,
-		// learned from 3 short steps) after 15 iterations.
-		if d := normDiff(its[1].X(), ref.X()); d > 1e-3 {
-			t.Errorf("%s: float32 device iterates differ by %.2g", name, d)
-		}
-		// Safeguarded on a device: the same iterates as safeguarded on the
-		// CPU (f and ∇f from the device's evaluator), to 1e-10.
-		for _, rule := range []string{learned.SafeguardDecrease, learned.SafeguardBGD} {
-			c, h := *l, *l
-			c.Device, c.Safeguard, c.SafeguardRule = gpu.CPU(), 1/o.L, rule
-			h.Safeguard, h.SafeguardRule = 1/o.L, rule
-			itd, err := c.Start(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ith, err := h.Start(o)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for k := 0; k < 10; k++ {
-				if err := itd.Next(); err != nil {
-					t.Fatal(err)
-				}
-				if err := ith.Next(); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if d := normDiff(itd.X(), ith.X()); d > 1e-10 {
-				t.Errorf("%s, safeguard %s: device iterates differ from the CPU's by %.2g", name, rule, d)
-			}
-			itd.(io.Closer).Close()
-		}
-	}
-}
-
-// TestDeviceResumeIsBitwise: a greedy run on the float32 host device stopped
-// after 2 steps and resumed to 4 has the parameters of an uninterrupted
-// 4-step run, bit for bit; resuming it without the device is refused.
-func TestDeviceResumeIsBitwise(t *testing.T) {
-	o := deblurSet(t, 3, 16, 6)
-	cfg := func(dir string, steps int, resume bool, dev gpu.Ops) Config {
-		return Config{Method: method(t, "m-pc"), MaxSteps: steps, Dir: dir, Resume: resume, Problem: "deblur", Device: dev,
-			Inner: NAG{Iters: 15}, Lambda: Constant(0), Mu: Constant(0)}
-	}
-	a, b := t.TempDir(), t.TempDir()
-	if _, err := Train(o, cfg(a, 2, false, gpu.Host32())); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Train(o, cfg(a, 4, true, nil)); err == nil || !strings.Contains(err.Error(), "device host32") {
-		t.Errorf("resuming a host32 run on the CPU paths: %v, want a refusal naming the device", err)
-	}
-	if _, err := Train(o, cfg(a, 4, true, gpu.Host32())); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := Train(o, cfg(b, 4, false, gpu.Host32())); err != nil {
-		t.Fatal(err)
-	}
-	if m, err := checkpoint.ReadManifest(a); err != nil || len(m.Steps) != 4 || m.Device != "host32" {
-		t.Fatalf("resumed checkpoint: %v", err)
-	}
-	sameCheckpointParams(t, a, b)
-}
-
 // TestDeviceGraphStepAgrees checks the device's graph path: terms without a
 // device kind (PF, and a user parametrization known only by its forward
 // expression) run their graphs on the host with the objective on the
 // device, and agree with the CPU's graph evaluator to 1e-12 (value and
-// gradient, block gradients included) and a greedy training run with
-// Config.Device follows the CPU's.
+// gradient, block gradients included). (greedy's TestDeviceGraphTrains
+// checks that a greedy training run with Config.Device follows the CPU's.)
 func TestDeviceGraphStepAgrees(t *testing.T) {
 	const lambda, mu = 0.05, 0.3
 	o := deblurWith(t, 3, 12, "zero")
-	x, g, p := stepData(t, o, 5)
+	x, g, p := testproblems.StepData(t, o, 5)
 	for _, m := range []param.Method{
-		method(t, "pf"), // a device kind (gpu.MatOps): the device step loss
-		{G: outerWeights{}},
-		{G: outerWeights{}, H: param.Pointwise{}},
+		testproblems.Method(t, "pf"), // a device kind (gpu.MatOps): the device step loss
+		{G: testproblems.OuterWeights{}},
+		{G: testproblems.OuterWeights{}, H: param.Pointwise{}},
 	} {
 		mk := func(paths stepPaths) *StepLoss {
 			s, err := newStepLoss(m, o, 1/o.L, paths)
@@ -354,19 +215,8 @@ func TestDeviceGraphStepAgrees(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if math.Abs(vg-vw) > 1e-12*math.Abs(vw) || relDiff(got, want) > 1e-12 {
-			t.Errorf("%s: value %.15g vs %.15g, gradient %.2g relative", m.Name(), vg, vw, relDiff(got, want))
+		if math.Abs(vg-vw) > 1e-12*math.Abs(vw) || testsupport.RelDiff(got, want) > 1e-12 {
+			t.Errorf("%s: value %.15g vs %.15g, gradient %.2g relative", m.Name(), vg, vw, testsupport.RelDiff(got, want))
 		}
-	}
-	m := param.Method{G: outerWeights{}, H: param.Scalar{}}
-	run := func(dev gpu.Ops) []float64 {
-		res, err := Train(o, Config{Method: m, MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 20}, Device: dev, KeepParams: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res.Theta[2]
-	}
-	if e := maxRelDiff(run(gpu.CPU()), run(nil)); e > 1e-9 {
-		t.Errorf("greedy training of a user parametrization on the device differs from the CPU's by %.2g after 3 steps", e)
 	}
 }

@@ -1,4 +1,4 @@
-package greedy
+package steploss
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
@@ -41,10 +42,10 @@ func (doubled) Bind(v []float64, n, h, w int) (param.Bound, error) {
 // the parametrizations (interfaces), for built-in and user types, and the
 // restrictions of stepPaths.
 func TestEvaluatorChoice(t *testing.T) {
-	o := deblurSet(t, 2, 8, 1)
-	ls := deblurSet(t, 2, 8, 1)
+	o := testproblems.DeblurSet(t, 2, 8, 1)
+	ls := testproblems.DeblurSet(t, 2, 8, 1)
 	ls.Reg = noAnalysis{ls.Reg}
-	parse := func(name string) param.Method { return method(t, name) }
+	parse := func(name string) param.Method { return testproblems.Method(t, name) }
 	for _, c := range []struct {
 		m     param.Method
 		o     *problem.Objective
@@ -64,9 +65,9 @@ func TestEvaluatorChoice(t *testing.T) {
 		{parse("m-pf"), o, stepPaths{noReduce: true}, "bound"},
 		{parse("m-pc"), o, stepPaths{graphOnly: true}, "graph"},
 		{parse("m-pc"), o, stepPaths{fullGraph: true}, "full-graph"},
-		{param.Method{G: outerWeights{}}, o, stepPaths{}, "graph"},
-		{param.Method{G: outerWeights{}, H: param.Scalar{}}, o, stepPaths{}, "graph"},
-		{param.Method{G: param.Scalar{}, H: graphOnly{param.Scalar{}}}, o, stepPaths{}, "graph"},
+		{param.Method{G: testproblems.OuterWeights{}}, o, stepPaths{}, "graph"},
+		{param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}, o, stepPaths{}, "graph"},
+		{param.Method{G: param.Scalar{}, H: testproblems.GraphOnly{P: param.Scalar{}}}, o, stepPaths{}, "graph"},
 	} {
 		s := newLoss(t, c.m, c.o, c.paths, c.kind)
 		if c.kind == "reduced" && s.reducers == nil {
@@ -160,16 +161,16 @@ func TestGraphEvaluatorAgreement(t *testing.T) {
 		m    param.Method
 		fast string // the default evaluator
 	}{
-		{"m-ps", method(t, "m-ps"), "affine"},
-		{"m-pc", method(t, "m-pc"), "bound"},
-		{"pc3-zero:pp", method(t, "pc3-zero:pp"), "bound"},
+		{"m-ps", testproblems.Method(t, "m-ps"), "affine"},
+		{"m-pc", testproblems.Method(t, "m-pc"), "bound"},
+		{"pc3-zero:pp", testproblems.Method(t, "pc3-zero:pp"), "bound"},
 		{"doubled:ps", param.Method{G: doubled{}, H: param.Scalar{}}, "affine"},
-		{"outer:ps", param.Method{G: outerWeights{}, H: param.Scalar{}}, "graph"},
-		{"graph-only pc5:outer", param.Method{G: graphOnly{param.SmallConv{K: 5}}, H: outerWeights{}}, "graph"},
+		{"outer:ps", param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}, "graph"},
+		{"graph-only pc5:outer", param.Method{G: testproblems.GraphOnly{P: param.SmallConv{K: 5}}, H: testproblems.OuterWeights{}}, "graph"},
 	}
 	for _, pr := range problems {
 		o := lookupSet(t, pr.name, pr.opt, 3)
-		x, g, p := stepData(t, o, 4)
+		x, g, p := testproblems.StepData(t, o, 4)
 		for _, mc := range methods {
 			t.Run(pr.name+"/"+mc.name, func(t *testing.T) {
 				full := newLoss(t, mc.m, o, stepPaths{fullGraph: true}, "full-graph")

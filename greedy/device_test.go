@@ -1,0 +1,170 @@
+package greedy
+
+import (
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
+	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/param"
+)
+
+// TestDeviceStepTrains runs greedy training with the device step loss on
+// the CPU device and compares the learned parameters with the default run.
+func TestDeviceStepTrains(t *testing.T) {
+	o := deblurSet(t, 3, 16, 3)
+	base := Config{Method: method(t, "m-pc"), MaxSteps: 4, Inner: LBFGS{MaxEvaluations: 30}, KeepParams: true}
+	ref, err := Train(o, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := base
+	cfg.Device = gpu.CPU()
+	got, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Steps) != len(ref.Steps) {
+		t.Fatalf("%d steps on the device, %d on the default path", len(got.Steps), len(ref.Steps))
+	}
+	for i := range ref.Steps {
+		if d := testsupport.NormDiff(append(got.Theta[i], got.Phi[i]...), append(ref.Theta[i], ref.Phi[i]...)); d > 1e-6 {
+			t.Errorf("step %d: parameters differ by %.2g relative", i, d)
+		}
+	}
+	if got.Manifest.Device != "host" {
+		t.Errorf("manifest device %q, want host", got.Manifest.Device)
+	}
+}
+
+// TestLearnedOnDevice runs Algorithm 2 with the iterations on a device
+// (Learned.Device; m-pf: its products by its graph on the host)
+// against the CPU iterator: 12 iterations beyond the 3 trained steps, the
+// iterates equal to 1e-10 on the host device and to 1e-3 on the float32
+// host device; safeguarded, the device's f and ∇f give the CPU's iterates.
+func TestLearnedOnDevice(t *testing.T) {
+	o := deblurSet(t, 3, 16, 2)
+	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect", "m-pf"} {
+		res, err := Train(o, Config{Method: method(t, name), MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 15}, KeepParams: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l, err := learned.New(name, method(t, name), o.H, o.W, res.Theta, res.Phi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, err := l.Start(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var its []baselines.Iterator
+		for _, d := range []gpu.Ops{gpu.CPU(), gpu.Host32()} {
+			c := *l
+			c.Device = d
+			it, err := c.Start(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			its = append(its, it)
+		}
+		for k := 0; k < 15; k++ {
+			if err := ref.Next(); err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range its {
+				if err := it.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		if d := testsupport.NormDiff(its[0].X(), ref.X()); d > 1e-10 { // pp amplifies rounding ≈ 5e3× in 15 iterations
+			t.Errorf("%s: host device iterates differ by %.2g", name, d)
+		}
+		t.Logf("%s: float32 device iterates after 15 iterations: %.2g relative", name, testsupport.NormDiff(its[1].X(), ref.X()))
+		// Float32 rounding (1e-7 a step) grows along the learned steps'
+		// expanding directions: measured 1.7e-7 (m-ps) to 4.6e-4 (pp,
+		// learned from 3 short steps) after 15 iterations.
+		if d := testsupport.NormDiff(its[1].X(), ref.X()); d > 1e-3 {
+			t.Errorf("%s: float32 device iterates differ by %.2g", name, d)
+		}
+		// Safeguarded on a device: the same iterates as safeguarded on the
+		// CPU (f and ∇f from the device's evaluator), to 1e-10.
+		for _, rule := range []string{learned.SafeguardDecrease, learned.SafeguardBGD} {
+			c, h := *l, *l
+			c.Device, c.Safeguard, c.SafeguardRule = gpu.CPU(), 1/o.L, rule
+			h.Safeguard, h.SafeguardRule = 1/o.L, rule
+			itd, err := c.Start(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ith, err := h.Start(o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k := 0; k < 10; k++ {
+				if err := itd.Next(); err != nil {
+					t.Fatal(err)
+				}
+				if err := ith.Next(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if d := testsupport.NormDiff(itd.X(), ith.X()); d > 1e-10 {
+				t.Errorf("%s, safeguard %s: device iterates differ from the CPU's by %.2g", name, rule, d)
+			}
+			itd.(io.Closer).Close()
+		}
+	}
+}
+
+// TestDeviceResumeIsBitwise: a greedy run on the float32 host device stopped
+// after 2 steps and resumed to 4 has the parameters of an uninterrupted
+// 4-step run, bit for bit; resuming it without the device is refused.
+func TestDeviceResumeIsBitwise(t *testing.T) {
+	o := deblurSet(t, 3, 16, 6)
+	cfg := func(dir string, steps int, resume bool, dev gpu.Ops) Config {
+		return Config{Method: method(t, "m-pc"), MaxSteps: steps, Dir: dir, Resume: resume, Problem: "deblur", Device: dev,
+			Inner: NAG{Iters: 15}, Lambda: Constant(0), Mu: Constant(0)}
+	}
+	a, b := t.TempDir(), t.TempDir()
+	if _, err := Train(o, cfg(a, 2, false, gpu.Host32())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(o, cfg(a, 4, true, nil)); err == nil || !strings.Contains(err.Error(), "device host32") {
+		t.Errorf("resuming a host32 run on the CPU paths: %v, want a refusal naming the device", err)
+	}
+	if _, err := Train(o, cfg(a, 4, true, gpu.Host32())); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(o, cfg(b, 4, false, gpu.Host32())); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := checkpoint.ReadManifest(a); err != nil || len(m.Steps) != 4 || m.Device != "host32" {
+		t.Fatalf("resumed checkpoint: %v", err)
+	}
+	sameCheckpointParams(t, a, b)
+}
+
+// TestDeviceGraphTrains checks that greedy training of a user
+// parametrization known only by its forward expression (its graph on the
+// host, the objective on the device: steploss's device-graph path) with
+// Config.Device follows the CPU's.
+func TestDeviceGraphTrains(t *testing.T) {
+	o := testproblems.Deblur(t, 3, 12, "zero", -1, 4)
+	m := param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}
+	run := func(dev gpu.Ops) []float64 {
+		res, err := Train(o, Config{Method: m, MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 20}, Device: dev, KeepParams: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res.Theta[2]
+	}
+	if e := maxRelDiff(run(gpu.CPU()), run(nil)); e > 1e-9 {
+		t.Errorf("greedy training of a user parametrization on the device differs from the CPU's by %.2g after 3 steps", e)
+	}
+}
