@@ -9,10 +9,10 @@ import (
 	"github.com/greedyl2o/greedyl2o/banert"
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/report"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
 )
 
@@ -151,7 +151,7 @@ func (c *applyCmd) prepareOn() error {
 		}
 		switch l := c.run.(type) {
 		case *learned.Optimizer:
-			if err := greedy.CheckDevice(l.Method, test); err != nil {
+			if err := steploss.CheckDevice(l.Method, test); err != nil {
 				return usagef("--device %s: %v", pf.Device, err)
 			}
 			d := *l

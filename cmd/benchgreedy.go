@@ -18,6 +18,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
 )
 
@@ -72,7 +73,7 @@ type benchGreedyCmd struct {
 	force                         *bool
 	guard                         *safeguardFlag
 	lam, mu2                      greedy.Schedule
-	prec                          greedy.Precision
+	prec                          steploss.Precision
 	prob                          *problem.Problem
 	train, val, test              *problem.Objective
 	prov                          *provenance.Record
@@ -139,7 +140,7 @@ func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
 	if err := c.pf.cpu32(fs, c.precision); err != nil {
 		return err
 	}
-	if c.prec, err = greedy.ParsePrecision(*c.precision); err != nil {
+	if c.prec, err = steploss.ParsePrecision(*c.precision); err != nil {
 		return usagef("--precision: %v", err)
 	}
 	c.iters = *c.evalIters
@@ -173,12 +174,12 @@ func (c *benchGreedyCmd) functions(env *Env) error {
 		if err != nil {
 			return asUsage(err)
 		}
-		if err := greedy.CheckPrecision(method, c.train, c.prec); err != nil {
+		if err := steploss.CheckPrecision(method, c.train, c.prec); err != nil {
 			return usagef("--precision %s: %v", c.prec, err)
 		}
 	}
 	vec := ""
-	if c.prec == greedy.Float32 {
+	if c.prec == steploss.Float32 {
 		vec = ", scalar loops"
 		if problem.VectorKernels() {
 			vec = ", vector kernels"

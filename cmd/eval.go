@@ -10,12 +10,12 @@ import (
 	"github.com/greedyl2o/greedyl2o/banert"
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
 )
 
@@ -213,7 +213,7 @@ func (c *evalCmd) checkOn(test *problem.Objective) error {
 		}
 		for _, m := range c.ms {
 			if l, ok := m.(*learned.Optimizer); ok && l.Device != nil {
-				if err := greedy.CheckDevice(l.Method, test); err != nil {
+				if err := steploss.CheckDevice(l.Method, test); err != nil {
 					return usagef("--device %s: %s: %v", pf.Device, l.Label, err)
 				}
 			}

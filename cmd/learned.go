@@ -13,10 +13,10 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // LearnedInfo describes a trained optimizer loaded from a checkpoint directory.
@@ -41,7 +41,7 @@ type LearnedInfo struct {
 	TrainSeconds float64
 	// TrainPrecision is the arithmetic a greedy optimizer was trained in
 	// ("" for float64 or not recorded). Learned steps are applied in float64.
-	TrainPrecision greedy.Precision
+	TrainPrecision steploss.Precision
 	// Provenance is the checkpoint's record (nil for checkpoints written
 	// before it was recorded); its Data names the training images.
 	Provenance *provenance.Record
@@ -67,7 +67,7 @@ func noteUnverified(env *Env, infos []*LearnedInfo, dirs []string) {
 		if info.Unverified {
 			fmt.Fprintf(env.Stderr, "note: %s predates checksums (written by an older l2o): its parameter files are loaded unverified\n", dirs[i])
 		}
-		if info.TrainPrecision != "" && info.TrainPrecision != greedy.Float64 {
+		if info.TrainPrecision != "" && info.TrainPrecision != steploss.Float64 {
 			fmt.Fprintf(env.Stderr, "note: %s was trained in %s; its steps are applied in float64\n", dirs[i], info.TrainPrecision)
 		}
 	}

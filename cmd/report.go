@@ -9,9 +9,9 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/eval"
-	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/report"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 func init() {
@@ -109,9 +109,9 @@ func orNone2(a, b string) string {
 
 // orFloat64 names a checkpoint's training precision (float64 when none is
 // recorded).
-func orFloat64(p greedy.Precision) string {
+func orFloat64(p steploss.Precision) string {
 	if p == "" {
-		return string(greedy.Float64)
+		return string(steploss.Float64)
 	}
 	return string(p)
 }

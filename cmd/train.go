@@ -13,6 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
 )
 
@@ -95,7 +96,7 @@ type trainGreedyCmd struct {
 	preset    []string
 	method    param.Method
 	inner     greedy.InnerSolver
-	prec      greedy.Precision
+	prec      steploss.Precision
 	lam, mu   greedy.Schedule
 	certKind  learned.CertificateKind
 }
@@ -161,7 +162,7 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 	if err := c.pf.cpu32(fs, c.precision); err != nil {
 		return err
 	}
-	if c.prec, err = greedy.ParsePrecision(*c.precision); err != nil {
+	if c.prec, err = steploss.ParsePrecision(*c.precision); err != nil {
 		return usagef("--precision: %v", err)
 	}
 	if c.lam, err = greedy.ParseSchedule(gf.Lambda); err != nil {
@@ -191,14 +192,14 @@ func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objec
 	if gf.Tau >= 2/train.L && !gf.Force {
 		return nil, nil, nil, usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f, and greedy training diverges; use --tau 0 (1/L), or pass --force to train anyway", gf.Tau, 2/train.L, train.L)
 	}
-	if err := greedy.CheckPrecision(c.method, train, c.prec); err != nil {
+	if err := steploss.CheckPrecision(c.method, train, c.prec); err != nil {
 		return nil, nil, nil, usagef("--precision %s: %v", c.prec, err)
 	}
 	if pf.deviceOps != nil {
-		if c.prec != greedy.Float64 {
+		if c.prec != steploss.Float64 {
 			return nil, nil, nil, usagef("--precision %s with --device %s: the device computes in its own precision (cuda: float32 with float64 sums); drop --precision", c.prec, pf.Device)
 		}
-		if err := greedy.CheckDevice(c.method, train); err != nil {
+		if err := steploss.CheckDevice(c.method, train); err != nil {
 			return nil, nil, nil, usagef("--device %s: %v", pf.Device, err)
 		}
 	}
@@ -272,7 +273,7 @@ func orNone(s string) string {
 
 // precisionOn names the arithmetic of a greedy run: the precision, or the
 // device's.
-func precisionOn(prec greedy.Precision, d gpu.Ops) string {
+func precisionOn(prec steploss.Precision, d gpu.Ops) string {
 	if d == nil {
 		return string(prec)
 	}

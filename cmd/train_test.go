@@ -12,7 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
@@ -123,7 +123,7 @@ func TestTrainGreedyFloat32(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := map[string]greedy.Precision{"float32": greedy.Float32, "float64": ""}[prec]; m.Precision != want || len(m.Steps) != 3 {
+		if want := map[string]steploss.Precision{"float32": steploss.Float32, "float64": ""}[prec]; m.Precision != want || len(m.Steps) != 3 {
 			t.Fatalf("%s: manifest precision %q, %d steps", prec, m.Precision, len(m.Steps))
 		}
 		meanF[prec] = m.Steps[2].MeanF
@@ -134,7 +134,7 @@ func TestTrainGreedyFloat32(t *testing.T) {
 		"--max-steps", "2", "--tol-rel", "0", "--precision", "float32", "--out", ct}, &out, &errb); code != 0 {
 		t.Fatalf("ct-small in float32: exit %d: %s", code, errb.String())
 	}
-	if m, err := checkpoint.ReadManifest(ct); err != nil || m.Precision != greedy.Float32 || len(m.Steps) != 2 {
+	if m, err := checkpoint.ReadManifest(ct); err != nil || m.Precision != steploss.Float32 || len(m.Steps) != 2 {
 		t.Fatalf("ct-small manifest: %v, %+v", err, m)
 	}
 	if d := meanF["float32"]/meanF["float64"] - 1; d > 1e-4 || d < -1e-4 {
