@@ -1,7 +1,6 @@
 package problem
 
 import (
-	"errors"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -77,8 +76,24 @@ func TestAutoRegularizerMatchesHandWritten(t *testing.T) {
 	if !auto.LipschitzEstimated || auto.Lipschitz() > LipschitzMargin*8/eps*(1+1e-9) || auto.Lipschitz() < 0.9*LipschitzMargin*7/eps {
 		t.Errorf("estimated Lipschitz constant %g (estimated %v), want within [0.9·%g, %g]", auto.Lipschitz(), auto.LipschitzEstimated, LipschitzMargin*7/eps, LipschitzMargin*8/eps)
 	}
-	if _, err := auto.GraphGrad(nil); !errors.Is(err, ErrFirstOrderOnly) {
-		t.Errorf("GraphGrad: %v, want ErrFirstOrderOnly", err)
+	// GraphGrad is ∇S as a graph node (what unrolled training differentiates).
+	g := G.NewGraph()
+	xn := graph.InputOn(g, "x", x, n, h, w)
+	gn, err := auto.GraphGrad(xn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := graph.NewMachine(g).Run(); err != nil {
+		t.Fatal(err)
+	}
+	gv, err := graph.Value(gn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range gv {
+		if gv[i] != ga[i] {
+			t.Fatalf("GraphGrad at %d: %g, ValueGrad %g", i, gv[i], ga[i])
+		}
 	}
 }
 
