@@ -13,7 +13,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 )
 
@@ -98,15 +97,7 @@ func hashNPYFiles(t *testing.T, dir string) string {
 // gradient norm, optimality), not its timings.
 func hashCurves(t *testing.T, path string) string {
 	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	curves, err := eval.ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	curves := readCurvesJSON(t, filepath.Dir(path))
 	h := sha256.New()
 	var buf [8]byte
 	put := func(rows [][]float64) {

@@ -49,7 +49,8 @@ func writeSTL10File(t *testing.T, n int) string {
 	return path
 }
 
-func readCurvesFile(t *testing.T, dir string) ([]*eval.Curve, *provenance.Record) {
+// readCurvesAndProvenance reads dir/curves.json, failing t if it cannot.
+func readCurvesAndProvenance(t *testing.T, dir string) ([]*eval.Curve, *provenance.Record) {
 	t.Helper()
 	f, err := os.Open(filepath.Join(dir, "curves.json"))
 	if err != nil {
@@ -60,6 +61,14 @@ func readCurvesFile(t *testing.T, dir string) ([]*eval.Curve, *provenance.Record
 	if err != nil {
 		t.Fatal(err)
 	}
+	return curves, prov
+}
+
+// readCurvesFile is readCurvesAndProvenance that also fails t when the
+// file records no provenance.
+func readCurvesFile(t *testing.T, dir string) ([]*eval.Curve, *provenance.Record) {
+	t.Helper()
+	curves, prov := readCurvesAndProvenance(t, dir)
 	if prov == nil {
 		t.Fatalf("%s/curves.json records no provenance", dir)
 	}

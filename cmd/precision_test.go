@@ -3,7 +3,6 @@ package cmd
 import (
 	"bytes"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,15 +94,7 @@ func TestBenchGreedyFloat32(t *testing.T) {
 // readCurvesJSON reads dir/curves.json, failing t if it cannot.
 func readCurvesJSON(t *testing.T, dir string) []*eval.Curve {
 	t.Helper()
-	f, err := os.Open(filepath.Join(dir, "curves.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	curves, err := eval.ReadJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
+	curves, _ := readCurvesAndProvenance(t, dir)
 	return curves
 }
 

@@ -24,11 +24,7 @@ func TestAutoHessVecExactOnQuadratics(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	x, u := make([]float64, n*h*w), make([]float64, n*h*w)
-	for i := range x {
-		x[i], u[i] = rng.Float64(), rng.NormFloat64()
-	}
+	x, u := pointAndDirection(n*h*w, 3)
 	got := make([]float64, len(x))
 	if err := r.HessVec(got, x, u, n, h, w); err != nil {
 		t.Fatal(err)
@@ -63,11 +59,7 @@ func TestAutoHessVecMatchesCentralDifferences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(5, 6))
-	x, u := make([]float64, n*h*w), make([]float64, n*h*w)
-	for i := range x {
-		x[i], u[i] = rng.Float64(), rng.NormFloat64()
-	}
+	x, u := pointAndDirection(n*h*w, 5)
 	got := make([]float64, len(x))
 	if err := r.HessVec(got, x, u, n, h, w); err != nil {
 		t.Fatal(err)
@@ -95,6 +87,16 @@ func TestAutoHessVecMatchesCentralDifferences(t *testing.T) {
 	if err := r.HessVec(got, x, zero, n, h, w); err != nil || maxAbs(got) != 0 {
 		t.Errorf("H·0 = %v (max %g), want 0", err, maxAbs(got))
 	}
+}
+
+// pointAndDirection returns a point uniform in [0, 1] and a normal direction.
+func pointAndDirection(n int, seed uint64) (x, u []float64) {
+	rng := rand.New(rand.NewPCG(seed, seed+1))
+	x, u = make([]float64, n), make([]float64, n)
+	for i := range x {
+		x[i], u[i] = rng.Float64(), rng.NormFloat64()
+	}
+	return x, u
 }
 
 func maxRelDiff(a, b []float64) float64 {
