@@ -15,7 +15,7 @@ import (
 	"gonum.org/v1/plot/vg/vgsvg"
 )
 
-// Plot size: about the 720×480 pixels of the figures of package report.
+// Plot size: 19 × 12 cm, an SVG (package report draws its own figures 16 cm wide with PNGs at 240 dpi).
 const plotWidth, plotHeight = 19 * vg.Centimeter, 12 * vg.Centimeter
 
 // rssDashes is the dash pattern of the peak-RSS lines.
