@@ -46,8 +46,12 @@ func groupFlags(fs *pflag.FlagSet, args []string) []flagGroup {
 }
 
 // resumeFlagsFree are the flags a resume may set to other values than the
-// run it continues.
-var resumeFlagsFree = []string{"resume", "out", "max-steps", "epochs", "max-minutes", "diverge-factor", "stop-when-certified", "certify-L", "certificate", "force"}
+// run it continues (the run's own value holds when the resume gives none);
+// resumeFlagsOwn are the resume's own, never taken from the run.
+var (
+	resumeFlagsFree = []string{"max-steps", "epochs", "max-minutes", "diverge-factor", "stop-when-certified", "certify-L", "certificate", "force"}
+	resumeFlagsOwn  = []string{"resume", "out"}
+)
 
 // resumeArgs returns the arguments a command runs with: args, and with
 // --resume also every flag of the run that made the checkpoint in --out
@@ -81,11 +85,11 @@ func resumeArgs(fs *pflag.FlagSet, command string, args []string) ([]string, err
 	}
 	var merged []string
 	for _, g := range groupFlags(fs, orig) {
-		if g.name == "" || slices.Contains(resumeFlagsFree, g.name) {
+		if g.name == "" || slices.Contains(resumeFlagsOwn, g.name) {
 			continue
 		}
 		if v, ok := given[g.name]; ok {
-			if !sameFlagValue(v, g.value) {
+			if !slices.Contains(resumeFlagsFree, g.name) && !sameFlagValue(v, g.value) {
 				return nil, usagef("--%s %s: the checkpoint in %s was trained with --%s %s; a resume continues that run: drop --%s", g.name, v, out, g.name, g.value, g.name)
 			}
 			continue
