@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build build-simd build-cuda test test-simd test-cuda test-cuda-emu bench lint fuzz demo
+.PHONY: all build build-simd build-cuda test test-simd test-cuda test-cuda-emu gpu-check bench lint fuzz demo
 
 all: lint test
 
@@ -28,16 +28,28 @@ test-cuda:
 	$(GO) test -count=1 -tags l2ocuda ./gpu/...
 
 # The CUDA tests and the tagged binary on a CPU emulation of the driver and
-# cuFFT, without a GPU (needs g++ and the CUDA headers; scripts/cuda-emu/run.sh).
+# cuFFT, without a GPU (needs g++ and the CUDA headers; scripts/cuda-emu/run.sh):
+# in three thread orders, then with fused multiply-adds, every launch checked
+# against an sm_52 GPU's limits.
 test-cuda-emu:
 	./scripts/cuda-emu/run.sh
 
 # The CUDA binaries for a GPU machine without Go or network (scripts/gpu-check.sh
-# uses them when present): they need only the driver's libcuda at start and load
-# cuFFT with dlopen (L2O_CUFFT, libcufft.so*, pip's nvidia-cufft).
+# uses them, with bin/l2o from make build, when there is no Go): they need only
+# the driver's libcuda at start and load cuFFT with dlopen (L2O_CUFFT,
+# libcufft.so*, pip's nvidia-cufft).
 build-cuda:
 	$(GO) build -tags l2ocuda -ldflags '-s -w' -o bin/l2o-cuda ./cmd/l2o
 	$(GO) test -c -tags l2ocuda -ldflags '-s -w' -o bin/cuda.test ./gpu/cuda
+	$(GO) build -ldflags '-s -w' -o bin/gpucheck ./gpu/gpucheck
+
+# Everything to run the first time a GPU is at hand, from a fresh clone:
+# the CUDA tests at the paper's sizes, bench memory on the device, the
+# greedy, unrolled and Banert steps timed against the CPU build, one
+# markdown table (runs/gpu-check-*/gpu-check.md); non-zero on any failure
+# or disagreement (scripts/gpu-check.sh).
+gpu-check:
+	./scripts/gpu-check.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./param ./greedy ./steploss ./wcrr ./tomo

@@ -1,67 +1,138 @@
 #!/usr/bin/env bash
-# scripts/gpu-check.sh: issue 14's checks on a machine with an NVIDIA GPU, from
-# a fresh clone. It needs Go 1.26 and Debian's nvidia-cuda-dev (the CUDA
-# headers, libnvrtc and libcufft that .ci/cuda.sh installs) besides the
-# NVIDIA driver; with a prebuilt bin/l2o-cuda and bin/cuda.test (carried from
-# a machine that has them) it skips the build.
+# scripts/gpu-check.sh (make gpu-check): everything to run the first time a
+# GPU is at hand (issue 30), from a fresh clone. It needs Go 1.26 and
+# Debian's CUDA packages (nvidia-cuda-dev: the headers, libnvrtc and
+# libcufft that .ci/cuda.sh installs; nvidia-cuda-toolkit for ptxas) besides
+# the NVIDIA driver. Without Go it uses prebuilt bin/l2o-cuda, bin/cuda.test,
+# bin/gpucheck and bin/l2o (make build-cuda build; carried from a machine
+# that has Go).
 #
-# It writes everything under $OUT (default runs/gpu-check):
-#   gpu.txt             nvidia-smi's GPU list
-#   test-cuda.txt       the CUDA tests: every kernel against the CPU, gpu.CheckOps
-#                       (adjoint pairs, cuFFT round trip and spectral convolution) up
-#                       to 96×96, gpu.CheckNetOps (Banert's network operations) at
-#                       32 channels of 96×96, the greedy step loss at the paper's size
-#                       (N = 25, 96×96) and Banert's unrolled loss (T = 10, 96×96)
-#                       against the CPU in float64
-#   memory-cuda/        bench memory --device cuda: greedy, unrolled and Banert training
-#                       with the device allocator as the one meter, cuMemGetInfo
-#   memory-host/        greedy and unrolled on the CPU's array operations (float64), one
-#                       meter (Banert's host rows take minutes per T: see docs/benchmarks.md)
-#   greedy-{cuda,cpu}.txt   a greedy M-PC training of 5 steps on 25 96×96 images
-#   unroll-{cuda,host,cpu}.txt  2 epochs of unrolled M-PC, T = 10 (cpu: the graph)
-#   banert-{cuda,cpu}.txt       1 epoch of Banert training on 5 functions, T = 10
-#   ct-{cuda,cpu}.txt           greedy M-PC on ct-small (25 functions of 40×40), 5 steps
-# and prints the per-step times to compare (goal: the greedy step ≥ 20× faster
-# on the GPU than on this project's 2-core CPU).
-set -euo pipefail
+# It builds the CUDA binary, its test binary and the CPU binary from this
+# tree, then runs, each into its own fresh folder under $OUT (default
+# runs/gpu-check-<UTC time>):
+#   test-launch.txt   go test -v ./gpu/launch: the embedded PTX assembled by
+#                     ptxas for sm_52/70/80/90, the resource table current, the
+#                     launch limits at the paper's sizes (skipped without Go)
+#   test-cuda.txt     every CUDA test at the paper's sizes (96×96 and, with
+#                     L2O_CUDA_PAPER=1, 256×256; N = 25): every kernel against
+#                     the CPU, gpu.CheckOps/CheckNetOps/CheckRidge/CheckRay/
+#                     CheckMat, the greedy step losses and Banert's loss against
+#                     the CPU in float64, the objective at 256×256
+#   memory-cuda/      bench memory --device cuda --T 1,10,50,100 (greedy,
+#                     unrolled and Banert training, the device allocator)
+#   greedy-{cuda,cpu}/  greedy M-PC, 25 functions of 96×96, NAG with a fixed
+#                     budget, on the GPU and with the CPU build
+#   ct-{cuda,cpu}/    the same on ct-small (25 functions of 40×40)
+#   unroll-{cuda,cpu}/  unrolled M-PC, T = 10, batch 4, 2 epochs (Adam steps)
+#   banert-{cuda,cpu}/  Banert, T = 10, 5 functions, 2 epochs
+# and writes gpu-check.md: one markdown table of every check, the GPU's
+# times against the CPU's, and the losses' agreement (go run ./gpu/gpucheck,
+# which states the tolerances). It exits non-zero when a test fails, a
+# command fails or the GPU disagrees with the CPU beyond the tolerances.
+# Put the table in docs/benchmarks.md with the GPU's name, and the date and
+# GPU in docs/devices.md's table of what has been verified where.
+#
+# Settings (environment): OUT; SIZE (96), N (25), T (10), STEPS (3), NAG (100
+# iterations a block, one round), PAPER (1: the 256×256 tests; 0 skips them),
+# TRAINERS (bench memory's: greedy,unrolled,banert).
+# To try the script without a GPU, run it on the CPU emulation of the driver
+# (small sizes; scripts/cuda-emu/run.sh leaves the libraries in its OUT):
+#   LD_LIBRARY_PATH=$EMU L2O_CUFFT=$EMU/libcufft.so SIZE=16 N=3 T=2 STEPS=2 NAG=10 \
+#     PAPER=0 TRAINERS=greedy,unrolled scripts/gpu-check.sh
+set -uo pipefail
 cd "$(dirname "$0")/.."
-OUT=${OUT:-runs/gpu-check}
-mkdir -p "$OUT" bin
-nvidia-smi -L | tee "$OUT/gpu.txt"
-if [ ! -x bin/l2o-cuda ] || [ ! -x bin/cuda.test ]; then
-	go build -tags l2ocuda -o bin/l2o-cuda ./cmd/l2o
-	go test -c -tags l2ocuda -o bin/cuda.test ./gpu/cuda
+OUT=${OUT:-runs/gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
+SIZE=${SIZE:-96} N=${N:-25} T=${T:-10} STEPS=${STEPS:-3} NAG=${NAG:-100} PAPER=${PAPER:-1}
+TRAINERS=${TRAINERS:-greedy,unrolled,banert}
+if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
+	echo "gpu-check: $OUT holds results: choose another OUT or remove it" >&2
+	exit 2
 fi
-L2O=bin/l2o-cuda
+mkdir -p "$OUT"
+: > "$OUT/status.txt"
+# step NAME CMD...: runs CMD with its output in $OUT/NAME.txt (and on the
+# terminal) and records its exit status.
+step() {
+	local name=$1
+	shift
+	echo "== $name: $*"
+	"$@" 2>&1 | tee "$OUT/$name.txt"
+	local code=${PIPESTATUS[0]}
+	echo "$name $code" >> "$OUT/status.txt"
+	[ "$code" = 0 ] || echo "gpu-check: $name exited $code (see $OUT/$name.txt)" >&2
+	return 0
+}
+
+# The machine.
+{
+	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
+	if command -v nvidia-smi >/dev/null; then
+		echo "GPU: $(nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n1 || echo unknown)"
+	else
+		echo "GPU: no nvidia-smi on this machine"
+	fi
+	echo "CPU: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //'), $(nproc 2>/dev/null) cores"
+	command -v go >/dev/null && echo "Go: $(go version)"
+	echo "sizes: $N functions of ${SIZE}×${SIZE}, T = $T, $STEPS greedy steps of NAG with $NAG iterations, 256×256 tests: $([ "$PAPER" = 1 ] && echo yes || echo no)"
+} > "$OUT/env.txt"
+cat "$OUT/env.txt"
+
+# The binaries: built from this tree when Go is here (never stale ones).
+BIN="$OUT/bin"
+mkdir -p "$BIN"
+if command -v go >/dev/null; then
+	step build-cuda go build -tags l2ocuda -o "$BIN/l2o-cuda" ./cmd/l2o
+	step build-cuda-test go test -c -tags l2ocuda -o "$BIN/cuda.test" ./gpu/cuda
+	step build-cpu go build -o "$BIN/l2o" ./cmd/l2o
+	step test-launch go test -count=1 -v ./gpu/launch
+else
+	for b in l2o-cuda cuda.test l2o; do
+		[ -x "bin/$b" ] || { echo "gpu-check: no Go and no prebuilt bin/$b (make build-cuda build on a machine with Go)" >&2; exit 2; }
+		cp "bin/$b" "$BIN/$b"
+	done
+fi
 if [ -z "${L2O_CUFFT:-}" ] && command -v python3 >/dev/null; then
 	lib=$(python3 -c 'import glob, nvidia.cufft as m, os; print((sorted(glob.glob(os.path.join(list(m.__path__)[0], "lib", "libcufft.so*"))) or [""])[0])' 2>/dev/null || true)
-	[ -n "$lib" ] && export L2O_CUFFT=$lib && echo "cuFFT: $lib"
+	[ -n "$lib" ] && export L2O_CUFFT=$lib && echo "cuFFT: $lib" | tee -a "$OUT/env.txt"
+fi
+CUDA="$BIN/l2o-cuda" CPU="$BIN/l2o"
+
+# Every CUDA test. Without a usable GPU they skip, saying so: stop there.
+paper=()
+[ "$PAPER" = 1 ] && paper=(env L2O_CUDA_PAPER=1)
+step test-cuda "${paper[@]}" "$BIN/cuda.test" -test.v -test.count=1 -test.timeout 60m
+if grep -q 'no CUDA GPU on this machine' "$OUT/test-cuda.txt"; then
+	echo "gpu-check: the CUDA tests found no usable GPU (see $OUT/test-cuda.txt)" >&2
+	exit 1
 fi
 
-echo "== CUDA tests"
-bin/cuda.test -test.v -test.count=1 2>&1 | tee "$OUT/test-cuda.txt"
-grep -q '^--- SKIP' "$OUT/test-cuda.txt" && { echo "gpu-check: CUDA tests skipped: no usable GPU" >&2; exit 1; }
+# Memory against T, one meter: the device allocator.
+step memory-cuda "$CUDA" bench memory --device cuda --trainers "$TRAINERS" --size "$SIZE" --n-train "$N" --T 1,10,50,100 \
+	--out "$OUT/memory-cuda" --force
 
-echo "== memory against T (one meter: the device allocator)"
-$L2O bench memory --device cuda --size 96 --n-train 25 --T 1,10,50,100,200 --out "$OUT/memory-cuda" | tee "$OUT/memory-cuda.txt"
-$L2O bench memory --device host --trainers greedy,unrolled --size 96 --n-train 25 --T 1,10,50,100,200 --out "$OUT/memory-host" | tee "$OUT/memory-host.txt"
+# The same trainings on the GPU and with the CPU build, each into a fresh
+# folder.
+for dev in cuda cpu; do
+	bin=$CUDA
+	[ "$dev" = cpu ] && bin=$CPU
+	step "greedy-$dev" "$bin" train greedy --param m-pc --size "$SIZE" --n-train "$N" --seed 1 --max-steps "$STEPS" --tol-rel 0 \
+		--inner nag --nag-iters "$NAG" --nag-rounds 1 --device "$dev" --out "$OUT/greedy-$dev"
+	step "ct-$dev" "$bin" train greedy --problem ct-small --param m-pc --n-train "$N" --seed 1 --max-steps "$STEPS" --tol-rel 0 \
+		--inner nag --nag-iters "$NAG" --nag-rounds 1 --device "$dev" --out "$OUT/ct-$dev"
+	step "unroll-$dev" "$bin" train unroll --param m-pc --size "$SIZE" --n-train "$N" --seed 1 --T "$T" --batch $((N < 4 ? N : 4)) --epochs 2 \
+		--device "$dev" --out "$OUT/unroll-$dev"
+	step "banert-$dev" "$bin" train banert --size "$SIZE" --n-train 5 --seed 1 --T "$T" --epochs 2 \
+		--device "$dev" --out "$OUT/banert-$dev"
+done
 
-echo "== greedy M-PC step and unrolled Adam step, GPU against CPU"
-common=(--param m-pc --size 96 --n-train 25 --seed 1)
-for dev in cuda cpu; do
-	rm -rf "$OUT/greedy-$dev"
-	$L2O train greedy "${common[@]}" --max-steps 5 --tol-rel 0 --device "$dev" --out "$OUT/greedy-$dev" | tee "$OUT/greedy-$dev.txt"
-done
-for dev in cuda host cpu; do
-	rm -rf "$OUT/unroll-$dev"
-	$L2O train unroll "${common[@]}" --T 10 --batch 4 --epochs 2 --device "$dev" --out "$OUT/unroll-$dev" | tee "$OUT/unroll-$dev.txt"
-done
-for dev in cuda cpu; do
-	rm -rf "$OUT/banert-$dev"
-	$L2O train banert --size 96 --n-train 5 --seed 1 --T 10 --epochs 1 --device "$dev" --out "$OUT/banert-$dev" | tee "$OUT/banert-$dev.txt"
-done
-for dev in cuda cpu; do
-	rm -rf "$OUT/ct-$dev"
-	$L2O train greedy --problem ct-small --param m-pc --n-train 25 --seed 1 --max-steps 5 --tol-rel 0 --device "$dev" --out "$OUT/ct-$dev" | tee "$OUT/ct-$dev.txt"
-done
-echo "gpu-check: done; results in $OUT"
+# The table; its exit status is the script's.
+if command -v go >/dev/null; then
+	go run ./gpu/gpucheck "$OUT"
+elif [ -x bin/gpucheck ]; then
+	bin/gpucheck "$OUT"
+else
+	echo "gpu-check: no Go and no bin/gpucheck (make build-cuda): the table is not written; the results are in $OUT" >&2
+	cat "$OUT/status.txt"
+	! grep -qv ' 0$' "$OUT/status.txt"
+fi

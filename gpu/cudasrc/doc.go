@@ -2,8 +2,11 @@
 // Go string, and its compilation to PTX (PTX, embedded from the file `go
 // generate` writes with NVRTC), which the CUDA device (package gpu/cuda)
 // loads; package gpu/nvrtc compiles the source in CI and checks that the
-// embedded PTX is current. This package depends on neither and has no build
-// tags and no cgo.
+// embedded PTX is current. Resources (resources.tsv, embedded) is what
+// ptxas makes of that PTX for each target GPU architecture: every kernel's
+// registers, shared memory, stack and spills, which package gpu/launch
+// checks the CUDA device's launches against. This package depends on
+// neither and has no build tags and no cgo.
 //
 // All kernels work on float32 values with int sizes, are declared extern "C"
 // (their PTX entry names are the names in Kernels) and use one thread per

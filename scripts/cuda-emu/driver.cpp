@@ -1,8 +1,13 @@
 // A CPU emulation of the CUDA driver API functions that gorgonia.org/cu (as
 // used by gpu/cuda) calls: one device, "device memory" in host memory, the
 // kernels of gpu/cudasrc compiled for the CPU (kernels.cpp, generated) and
-// launched one at a time. Every other driver function the binaries import is
-// a stub returning CUDA_ERROR_NOT_SUPPORTED (stubs.cpp, generated).
+// launched one at a time, each checked against the limits of an sm_52 GPU
+// with the kernel's registers and shared memory from ptxas (as a driver
+// refuses a launch that does not fit) and, with L2O_EMU_LAUNCH_LOG=FILE,
+// recorded there (one line a launch: kernel, grid, block, dynamic shared
+// memory). Every other driver function the binaries import is a stub that
+// stops the process with its name (stubs.cpp, generated): a code path that
+// needs one fails loudly instead of receiving an error code it may ignore.
 // Fibers switch stacks with _longjmp, which glibc's fortified longjmp
 // check rejects ("longjmp causes uninitialized stack frame").
 #undef _FORTIFY_SOURCE
@@ -33,12 +38,35 @@ int cuDriverGetVersion(int *v) { *v = 12000; return 0; }
 int cuDeviceGetCount(int *n) { *n = 1; return 0; }
 int cuDeviceGet(int *d, int ordinal) { if (ordinal != 0) return 101; *d = 0; return 0; }
 int cuDeviceGetName(char *name, int len, int dev) { snprintf(name, len, "CPU emulation (scripts/cuda-emu)"); return 0; }
+// l2o_emu_unimplemented stops the process: the binary called a driver
+// function (or asked for a device attribute) that the emulation does not
+// implement.
+extern "C" void l2o_emu_unimplemented(const char *what) {
+	fprintf(stderr, "cuda-emu: %s is not implemented by the CPU emulation (scripts/cuda-emu/driver.cpp): implement it there\n", what);
+	fflush(stderr);
+	abort();
+}
+
+// The limits of an sm_52 GPU (gpu/launch.Targets), which the emulated
+// device reports being.
+static const unsigned max_threads_per_block = 1024, max_grid_x = 2147483647u, regs_per_block = 65536,
+	reg_alloc_unit = 256, shared_per_block = 48 << 10;
+
 int cuDeviceGetAttribute(int *v, int attrib, int dev) {
 	switch (attrib) {
 	case 75: *v = 5; break; // compute capability major
 	case 76: *v = 2; break; // minor
-	case 1: *v = 1024; break; // max threads per block
-	default: *v = 0;
+	case 1: *v = max_threads_per_block; break; // max threads per block
+	case 2: *v = max_threads_per_block; break; // max block x
+	case 5: *v = max_grid_x; break; // max grid x
+	case 8: *v = shared_per_block; break; // max shared memory per block
+	case 10: *v = 32; break; // warp size
+	case 12: *v = regs_per_block; break; // max registers per block
+	default: {
+		char what[64];
+		snprintf(what, sizeof what, "cuDeviceGetAttribute(%d)", attrib);
+		l2o_emu_unimplemented(what);
+	}
 	}
 	return 0;
 }
@@ -172,11 +200,34 @@ static int run_block(unsigned bx) {
 	}
 }
 
+// launch_error reports a launch an sm_52 GPU would refuse and returns err.
+static int launch_error(const l2o_emu_kernel *k, unsigned gx, unsigned bx, unsigned shmem, const char *why, int err) {
+	fprintf(stderr, "cuda-emu: launch of %s<<<%u, %u, %u>>> refused as on an sm_52 GPU: %s\n", k->name, gx, bx, shmem, why);
+	return err;
+}
+
 int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
 		unsigned shmem, void *stream, void **params, void **extra) {
 	if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0) return 1; // CUDA_ERROR_INVALID_VALUE
 	std::lock_guard<std::mutex> g(mu);
 	const l2o_emu_kernel *k = (const l2o_emu_kernel *)f;
+	if (const char *log = getenv("L2O_EMU_LAUNCH_LOG")) {
+		if (FILE *fp = fopen(log, "a")) {
+			fprintf(fp, "%s %u %u %u\n", k->name, gx, bx, shmem);
+			fclose(fp);
+		}
+	}
+	// The driver's checks (CUDA_ERROR_INVALID_VALUE = 1,
+	// CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701), with ptxas's resources.
+	if (bx > max_threads_per_block) return launch_error(k, gx, bx, shmem, "more threads per block than 1024", 1);
+	if (gx == 0 || gx > max_grid_x) return launch_error(k, gx, bx, shmem, "grid x outside [1, 2^31-1]", 1);
+	if ((size_t)k->smem + shmem > shared_per_block) return launch_error(k, gx, bx, shmem, "more than 48 KiB of shared memory per block", 1);
+	unsigned warps = (bx + 31) / 32, per_warp = (k->regs * 32 + reg_alloc_unit - 1) / reg_alloc_unit * reg_alloc_unit;
+	if ((size_t)warps * per_warp > regs_per_block) return launch_error(k, gx, bx, shmem, "more registers per block than 65536", 701);
+	// The kernels' contract (gpu/cudasrc): a block that reduces with
+	// l2o_block_sum has L2O_BLOCK (256) threads; on a GPU another size
+	// would give a wrong sum without an error.
+	if (k->sync && bx != 256) return launch_error(k, gx, bx, shmem, "a reducing kernel needs blocks of 256 threads (cudasrc.BlockSize)", 1);
 	gridDim = {gx, 1, 1};
 	blockDim = {bx, 1, 1};
 	fiber_kernel = k;

@@ -19,8 +19,25 @@ extern "C" void l2o_emu_sync(void);
 #define __shared__ static
 #define __syncthreads() l2o_emu_sync()
 
-static inline double __dadd_rn(double a, double b) { return a + b; }
-static inline double __dmul_rn(double a, double b) { return a * b; }
+/* __dadd_rn and __dmul_rn round each operation on their own: a GPU never
+   fuses them into a multiply-add, so neither may the compiler here when the
+   kernels are built with -ffp-contract=fast (the empty asm hides the value
+   from contraction). */
+#if defined(__x86_64__)
+#define L2O_EMU_ROUNDED(r) __asm__("" : "+x"(r))
+#else
+#define L2O_EMU_ROUNDED(r) __asm__("" : "+m"(r))
+#endif
+static inline double __dadd_rn(double a, double b) {
+	double r = a + b;
+	L2O_EMU_ROUNDED(r);
+	return r;
+}
+static inline double __dmul_rn(double a, double b) {
+	double r = a * b;
+	L2O_EMU_ROUNDED(r);
+	return r;
+}
 
 static inline float atomicAdd(float *p, float v) {
 	uint32_t *q = (uint32_t *)p, old = __atomic_load_n(q, __ATOMIC_RELAXED), next;
@@ -38,5 +55,7 @@ struct l2o_emu_kernel {
 	const char *name;
 	void (*call)(void **params);
 	bool sync;
+	int regs; /* registers per thread on sm_52 (gpu/cudasrc/resources.tsv) */
+	int smem; /* bytes of static shared memory on sm_52 */
 };
 extern const l2o_emu_kernel l2o_emu_kernels[];

@@ -1,7 +1,9 @@
 // Command gen writes the C++ source of the CUDA emulator's kernels: the
 // kernels of package gpu/cudasrc compiled for the CPU, with a launcher per
 // kernel that reads cuLaunchKernel's parameter slots, and the table that
-// cuModuleGetFunction looks names up in (see scripts/cuda-emu/run.sh).
+// cuModuleGetFunction looks names up in, with each kernel's sm_52 registers
+// and static shared memory from gpu/cudasrc/resources.tsv, which
+// cuLaunchKernel checks every launch against (see scripts/cuda-emu/run.sh).
 //
 // Usage: go run ./scripts/cuda-emu/gen > kernels.cpp
 package main
@@ -13,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
+	"github.com/greedyl2o/greedyl2o/gpu/launch"
 )
 
 var signature = regexp.MustCompile(`__global__\s+void\s+(\w+)\s*\(([^)]*)\)\s*\{`)
@@ -55,11 +58,24 @@ func main() {
 		fmt.Printf("static void l2o_call_%s(void **p) { %s(%s); }\n", name, name, strings.Join(args, ", "))
 		entries = append(entries, entry{name, sync})
 	}
+	// The emulated device is an sm_52 (compute capability 5.2): its
+	// launches are checked against the kernels' sm_52 resources, as the
+	// driver of such a GPU would.
+	tab, err := launch.Embedded()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gen:", err)
+		os.Exit(1)
+	}
 	fmt.Println("const l2o_emu_kernel l2o_emu_kernels[] = {")
 	for _, e := range entries {
-		fmt.Printf("\t{\"%s\", l2o_call_%s, %v},\n", e.name, e.name, e.sync)
+		r, ok := tab.Lookup("sm_52", e.name)
+		if !ok {
+			fmt.Fprintf(os.Stderr, "gen: kernel %s is not in gpu/cudasrc/resources.tsv for sm_52: run go generate ./gpu/cudasrc\n", e.name)
+			os.Exit(1)
+		}
+		fmt.Printf("\t{\"%s\", l2o_call_%s, %v, %d, %d},\n", e.name, e.name, e.sync, r.Registers, r.Shared)
 	}
-	fmt.Println("\t{0, 0, false},\n};")
+	fmt.Println("\t{0, 0, false, 0, 0},\n};")
 	if len(entries) != len(cudasrc.Kernels) {
 		fmt.Fprintf(os.Stderr, "gen: found %d kernels in the source, cudasrc.Kernels lists %d\n", len(entries), len(cudasrc.Kernels))
 		os.Exit(1)
