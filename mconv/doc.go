@@ -31,5 +31,11 @@
 // or by FFT (zero-padded images, filter spectra computed once, products
 // summed per frequency), whichever a simple cost model finds cheaper. For
 // many channel pairs (wcrr's 8→60 5×5 layer on 96×96 images) the FFT path
-// is several times faster than the direct kernels.
+// is several times faster than the direct kernels. On amd64 CPUs with AVX2
+// and FMA the per-frequency products of the FFT path run in a small
+// assembly kernel (cmac_amd64.s, four outputs at a time, sums over the
+// inputs kept in registers); elsewhere, or built with the purego tag, in
+// plain Go. Both agree to rounding. Plan.ForwardEach hands every output
+// plane to a callback while it is still in cache, so that a pointwise map
+// (wcrr's ψ') costs no extra pass over memory.
 package mconv

@@ -284,7 +284,33 @@ func (p *Plan) Forward(y, x []float64, n int) error {
 	if p.method == Direct {
 		return Forward(y, x, p.w, nil, s)
 	}
-	p.runFFT(y, x, n, false)
+	p.runFFT(y, x, n, false, nil)
+	return nil
+}
+
+// ForwardEach computes y = Forward(x) as Forward does and calls post(k,
+// plane) once for every output plane k = img·Cout + o, plane =
+// y[k·H·W:(k+1)·H·W], as soon as that plane is complete (by FFT, while it is
+// still in cache). post may modify the plane; it is called from several
+// goroutines at once for different planes, so it must write only memory of
+// its own plane k. With the direct method the planes are passed after the
+// whole batch is computed.
+func (p *Plan) ForwardEach(y, x []float64, n int, post func(k int, plane []float64)) error {
+	plane := p.s.H * p.s.W
+	if err := p.checkBatch("ForwardEach", n, lenCheck{"y", len(y), p.s.Cout * plane},
+		lenCheck{"x", len(x), p.s.Cin * plane}); err != nil {
+		return err
+	}
+	if p.method == FFT {
+		p.runFFT(y, x, n, false, post)
+		return nil
+	}
+	s := p.s
+	s.N = n
+	if err := Forward(y, x, p.w, nil, s); err != nil {
+		return err
+	}
+	parallelFor(n*p.s.Cout, plane, func(k int) { post(k, y[k*plane:(k+1)*plane]) })
 	return nil
 }
 
@@ -302,14 +328,16 @@ func (p *Plan) AdjointInput(x, y []float64, n int) error {
 	if p.method == Direct {
 		return AdjointInput(x, y, p.w, s)
 	}
-	p.runFFT(x, y, n, true)
+	p.runFFT(x, y, n, true, nil)
 	return nil
 }
 
 // runFFT computes dst[n,a] = Σ_b F(a,b) ⋆ src[n,b] by FFT, where F(a,b) is
 // filter (a,b) (Forward: a = o, b = c) or the transposed filter (b,a)
 // (adjoint: a = c, b = o, conjugated spectra).
-func (p *Plan) runFFT(dst, src []float64, n int, adjoint bool) {
+// post, when not nil, is called for every output plane once it is cropped
+// (see ForwardEach).
+func (p *Plan) runFFT(dst, src []float64, n int, adjoint bool, post func(k int, plane []float64)) {
 	s := p.s
 	nIn, nOut := s.Cin, s.Cout
 	if adjoint {
@@ -361,6 +389,9 @@ func (p *Plan) runFFT(dst, src []float64, n int, adjoint bool) {
 			for i := 0; i < s.H; i++ {
 				copy(dp[i*s.W:(i+1)*s.W], wk.padOut[i*p.pw:i*p.pw+s.W])
 			}
+			if post != nil {
+				post(n0*nOut+t, dp)
+			}
 		})
 	}
 }
@@ -371,6 +402,10 @@ func (p *Plan) runFFT(dst, src []float64, n int, adjoint bool) {
 // consumed two at a time, so every loaded input and filter value serves two
 // multiply-adds.
 func (p *Plan) productTile(out, in []complex128, g, nIn, nOut, f0, f1 int, adjoint bool) {
+	if useCmac4 {
+		p.productTileVector(out, in, g, nIn, nOut, f0, f1, adjoint)
+		return
+	}
 	sl := p.specLen
 	cin := p.s.Cin
 	tl := f1 - f0
@@ -469,4 +504,62 @@ func mulAdd1(acc, w, x []complex128, conjW bool) {
 func conjMul(w, x complex128) complex128 {
 	wr, wi, xr, xi := real(w), imag(w), real(x), imag(x)
 	return complex(wr*xr+wi*xi, wr*xi-wi*xr)
+}
+
+// useCmac4 selects productTileVector; tests turn it off to compare with the
+// scalar products.
+var useCmac4 = haveCmac4
+
+// productTileVector computes what productTile computes, four outputs at a
+// time with the vector kernel cmac4: for each frequency pair the sums over
+// all inputs stay in registers, so every output is written once and no
+// accumulator is read back. An odd last frequency and the outputs left
+// over from the groups of four take the scalar loop of productScalar.
+func (p *Plan) productTileVector(out, in []complex128, g, nIn, nOut, f0, f1 int, adjoint bool) {
+	const size = 16 // bytes of a complex128
+	sl := p.specLen
+	cin := p.s.Cin
+	tl := f1 - f0
+	block := p.spec[p.s.Cout*cin*f0 : p.s.Cout*cin*f1]
+	// Filter (a, b) starts at block[a·wsa + b·wsb].
+	wsa, wsb := cin*tl, tl
+	var neg uint64
+	if adjoint {
+		wsa, wsb = tl, cin*tl
+		neg = 1 << 63
+	}
+	pairs := tl / 2
+	for img := 0; img < g; img++ {
+		inImg := in[img*nIn*sl : (img+1)*nIn*sl]
+		outImg := out[img*nOut*sl : (img+1)*nOut*sl]
+		a := 0
+		for ; a+4 <= nOut; a += 4 {
+			if pairs > 0 {
+				cmac4(&outImg[a*sl+f0], &block[a*wsa], &inImg[f0], pairs, nIn,
+					uintptr(sl*size), uintptr(wsa*size), uintptr(wsb*size), uintptr(sl*size), neg)
+			}
+			for q := a; q < a+4; q++ {
+				productScalar(outImg[q*sl+f0:q*sl+f1], block[q*wsa:], inImg[f0:], 2*pairs, nIn, wsb, sl, adjoint)
+			}
+		}
+		for ; a < nOut; a++ {
+			productScalar(outImg[a*sl+f0:a*sl+f1], block[a*wsa:], inImg[f0:], 0, nIn, wsb, sl, adjoint)
+		}
+	}
+}
+
+// productScalar sets acc[k] = Σ_{b<nb} op(w[b·wsb + k])·x[b·xs + k] for
+// k = k0..len(acc)−1, op = conj when conjW.
+func productScalar(acc, w, x []complex128, k0, nb, wsb, xs int, conjW bool) {
+	for k := k0; k < len(acc); k++ {
+		var s complex128
+		for b := 0; b < nb; b++ {
+			if conjW {
+				s += conjMul(w[b*wsb+k], x[b*xs+k])
+			} else {
+				s += w[b*wsb+k] * x[b*xs+k]
+			}
+		}
+		acc[k] = s
+	}
 }

@@ -3,6 +3,7 @@ package wcrr
 import (
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -115,5 +116,61 @@ func TestGradConcurrent(t *testing.T) {
 				t.Fatalf("size %v: concurrent Grad[%d] = %v, serial %v", sizes[i], j, got[i][j], want[i][j])
 			}
 		}
+	}
+}
+
+// TestValueGradFused checks ValueGrad, which applies ψ and ψ' to each
+// response plane inside the last layer's FFT pass, on the shape of Problem 3
+// (the pretrained model, or random weights of the same shape when it is
+// absent, on 96×96 images): its values equal Value's bit for bit, its
+// gradient equals Grad's bit for bit and the direct-kernel ∇S (written
+// independently of the plans) to 1e-12 relative.
+func TestValueGradFused(t *testing.T) {
+	var m *Model
+	if dir := dataDir(); dir != "" {
+		var err error
+		if m, err = Load(filepath.Join(dir, "wcrr_sigma18.json")); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		t.Log("pretrained model absent (../shared/data/wcrr): using random weights of the same 1→4→8→60 shape")
+		m = Random(5, [3]int{4, 8, 60}, 48)
+	}
+	const n, h, w = 2, 96, 96
+	x := randImages(rand.New(rand.NewPCG(13, 14)), n*h*w)
+	if lp := m.layerPlans(h, w); lp.layers[2].Method() != mconv.FFT {
+		t.Fatalf("layer 3 uses %v at 96×96, want the FFT path", lp.layers[2].Method())
+	}
+	g := make([]float64, len(x))
+	vals, err := m.ValueGrad(g, x, n, h, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := m.Value(x, n, h, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range want {
+		if vals[k] != want[k] {
+			t.Errorf("image %d: ValueGrad's S = %v, Value's %v", k, vals[k], want[k])
+		}
+	}
+	g2 := make([]float64, len(x))
+	if err := m.Grad(g2, x, n, h, w); err != nil {
+		t.Fatal(err)
+	}
+	for i := range g {
+		if g[i] != g2[i] {
+			t.Fatalf("ValueGrad's ∇S[%d] = %v, Grad's %v", i, g[i], g2[i])
+		}
+	}
+	ref := directGrad(t, m, x, n, h, w)
+	var diff, scale float64
+	for i := range g {
+		diff = max(diff, math.Abs(g[i]-ref[i]))
+		scale = max(scale, math.Abs(ref[i]))
+	}
+	if diff > 1e-12*scale {
+		t.Errorf("max |∇S − direct| = %g, max |direct| = %g", diff, scale)
 	}
 }

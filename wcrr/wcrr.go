@@ -338,15 +338,57 @@ func (m *Model) valueGrad(method string, dst, x []float64, n, h, w int, withValu
 	}
 	ws := m.getWorkspace(n, h, w)
 	defer m.putWorkspace(ws)
-	m.apply(ws.z, x, n, h, w, ws)
-	var values []float64
-	if withValue {
-		values = m.sumPsi(ws.z, n, h*w, true)
-	} else {
-		m.psiPrime(ws.z, ws.z, h*w)
-	}
+	values := m.applyPrime(ws.z, x, n, h, w, ws, withValue)
 	m.adjoint(dst, ws.z, n, h, w, ws)
 	return values, nil
+}
+
+// applyPrime computes dst = ψ'(W x) for a checked call and, when
+// withValue is set, returns S(x_k) for each image. ψ' (and ψ) are applied
+// to each response plane as soon as the last layer has produced it, while
+// it is in cache (mconv.Plan.ForwardEach); the per-plane sums of ψ are then
+// added channel by channel, so the values equal sumPsi's bit for bit.
+func (m *Model) applyPrime(dst, x []float64, n, h, w int, ws *workspace, withValue bool) []float64 {
+	scale := 1 / math.Sqrt(m.L)
+	for i, v := range x {
+		ws.img[i] = v * scale
+	}
+	lp := m.layerPlans(h, w)
+	must(lp.layers[0].Forward(ws.a1, ws.img, n))
+	must(lp.layers[1].Forward(ws.a2, ws.a1, n))
+	nc, mu1 := m.Channels(), m.Mu+1
+	var sums []float64
+	if withValue {
+		sums = make([]float64, n*nc)
+	}
+	must(lp.layers[2].ForwardEach(dst, ws.a2, n, func(k int, zp []float64) {
+		c := k % nc
+		hc, tc := m.H[c], m.T[c]
+		if !withValue {
+			for i, v := range zp {
+				zp[i] = psiPrime(v, hc, tc, mu1)
+			}
+			return
+		}
+		var sc float64
+		for i, v := range zp {
+			sc += psi(v, hc, tc, mu1)
+			zp[i] = psiPrime(v, hc, tc, mu1)
+		}
+		sums[k] = sc
+	}))
+	if !withValue {
+		return nil
+	}
+	values := make([]float64, n)
+	for img := range n {
+		var s float64
+		for _, sc := range sums[img*nc : (img+1)*nc] {
+			s += sc
+		}
+		values[img] = s
+	}
+	return values
 }
 
 // HessVec computes dst = ∇²S(x) v = Wᵀ(ψ”(W x) ⊙ W v) for batches x and v
