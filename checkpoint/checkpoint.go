@@ -1,8 +1,8 @@
 package checkpoint
 
 import (
-	"bytes"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -15,12 +15,12 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
-	"github.com/sbinet/npyio"
 )
 
 // ErrCannotResume marks a resume refused because the checkpoint was made by
@@ -342,15 +342,58 @@ func WriteNPY(path string, v []float64) error {
 
 // WriteNPYSum is WriteNPY that also returns the SHA-256 (hex) of the bytes
 // written, for a manifest's checksums.
+// WriteNPYShape writes v as a C-order float64 .npy array of the given shape
+// (the product must be len(v)), atomically, encoded as WriteNPY encodes.
+func WriteNPYShape(path string, v []float64, shape ...int) error {
+	b, err := EncodeNPY(v, shape...)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return WriteFileAtomic(path, b)
+}
+
+// EncodeNPY encodes v as a little-endian float64 .npy array of the given
+// shape (none: one dimension of len(v)) in the bytes github.com/sbinet/npyio
+// writes (format 2.0, its header padding), which writes one- and
+// two-dimensional arrays only.
+func EncodeNPY(v []float64, shape ...int) ([]byte, error) {
+	if len(shape) == 0 {
+		shape = []int{len(v)}
+	}
+	n, dims := 1, make([]string, len(shape))
+	for i, d := range shape {
+		n *= d
+		dims[i] = strconv.Itoa(d)
+	}
+	if n != len(v) {
+		return nil, fmt.Errorf("npy: %d values cannot have shape %v", len(v), shape)
+	}
+	tuple := "(" + strings.Join(dims, ", ") + ")"
+	if len(shape) == 1 {
+		tuple = "(" + dims[0] + ",)"
+	}
+	header := "{'descr': '<f8', 'fortran_order': False, 'shape': " + tuple + ", }"
+	const prefix = 6 + 2 + 4 // magic, version 2.0, header length
+	header += strings.Repeat(" ", (prefix+len(header)+1)%16) + "\n"
+	b := make([]byte, prefix+len(header)+8*len(v))
+	copy(b, "\x93NUMPY\x02\x00")
+	binary.LittleEndian.PutUint32(b[8:], uint32(len(header)))
+	copy(b[prefix:], header)
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(b[prefix+len(header)+8*i:], math.Float64bits(x))
+	}
+	return b, nil
+}
+
 func WriteNPYSum(path string, v []float64) (string, error) {
-	var buf bytes.Buffer
-	if err := npyio.Write(&buf, v); err != nil {
+	b, err := EncodeNPY(v)
+	if err != nil {
 		return "", fmt.Errorf("encoding %s: %w", path, err)
 	}
-	if err := WriteFileAtomic(path, buf.Bytes()); err != nil {
+	if err := WriteFileAtomic(path, b); err != nil {
 		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
-	return Sum(buf.Bytes()), nil
+	return Sum(b), nil
 }
 
 // ReadNPY reads a float64 .npy file written by WriteNPY (any shape, flattened)

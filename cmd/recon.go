@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -184,7 +183,7 @@ func slug(s string) string {
 // writeImageFiles writes x (h×w, row-major) as base.npy (float64, shape
 // (h, w)) and base.png (grey, values clipped to [0, 1]).
 func writeImageFiles(base string, x []float64, h, w int) error {
-	if err := writeNPYShaped(base+".npy", x, h, w); err != nil {
+	if err := checkpoint.WriteNPYShape(base+".npy", x, h, w); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
@@ -196,36 +195,6 @@ func writeImageFiles(base string, x []float64, h, w int) error {
 		return err
 	}
 	return checkpoint.WriteFileAtomic(base+".png", buf.Bytes())
-}
-
-// writeNPYShaped writes v as a little-endian float64 .npy array (format
-// 1.0) of the given shape. (github.com/sbinet/npyio writes one- and
-// two-dimensional arrays only through gonum matrices; the header is short.)
-func writeNPYShaped(path string, v []float64, shape ...int) error {
-	n := 1
-	dims := make([]string, len(shape))
-	for i, d := range shape {
-		n *= d
-		dims[i] = strconv.Itoa(d)
-	}
-	if n != len(v) {
-		return fmt.Errorf("writing %s: %d values for shape %v", path, len(v), shape)
-	}
-	tuple := strings.Join(dims, ", ")
-	if len(shape) == 1 {
-		tuple += ","
-	}
-	header := fmt.Sprintf("{'descr': '<f8', 'fortran_order': False, 'shape': (%s), }", tuple)
-	pad := 64 - (10+len(header)+1)%64
-	header += strings.Repeat(" ", pad%64) + "\n"
-	var buf bytes.Buffer
-	buf.WriteString("\x93NUMPY\x01\x00")
-	binary.Write(&buf, binary.LittleEndian, uint16(len(header)))
-	buf.WriteString(header)
-	for _, x := range v {
-		binary.Write(&buf, binary.LittleEndian, math.Float64bits(x))
-	}
-	return checkpoint.WriteFileAtomic(path, buf.Bytes())
 }
 
 // sortedKeys returns the keys of m in increasing order.
@@ -301,7 +270,7 @@ func (s *applySaver) save(t int, x []float64, last bool) error {
 	}
 	o, hw := s.o, s.o.ImageLen()
 	rec := appliedIterate{Iter: t, File: fmt.Sprintf("x_t%04d", t), Names: s.names}
-	if err := writeNPYShaped(filepath.Join(s.dir, rec.File+".npy"), x, o.N, o.H, o.W); err != nil {
+	if err := checkpoint.WriteNPYShape(filepath.Join(s.dir, rec.File+".npy"), x, o.N, o.H, o.W); err != nil {
 		return err
 	}
 	for k := range o.N {
