@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,41 +9,15 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
-	"gorgonia.org/tensor"
 )
-
-// outerWeights is a parametrization only this test knows: pointwise weights
-// a_i b_j from H + W parameters, written as a forward expression only.
-type outerWeights struct{}
-
-func (outerWeights) Name() string                     { return "outer" }
-func (outerWeights) ParamShape(h, w int) tensor.Shape { return tensor.Shape{h + w} }
-func (outerWeights) Apply(theta, v *G.Node) (*G.Node, error) {
-	h, w := v.Shape()[1], v.Shape()[2]
-	a, err := G.Slice(theta, G.S(0, h))
-	if err != nil {
-		return nil, err
-	}
-	b, err := G.Slice(theta, G.S(h, h+w))
-	if err != nil {
-		return nil, err
-	}
-	return graph.Bilinear(graph.Pointwise{}, G.Must(graph.Bilinear(graph.Outer{}, a, b)), v)
-}
-func (outerWeights) Reference(tau float64, h, w int) []float64 {
-	p := make([]float64, h+w)
-	for i := range p {
-		p[i] = math.Sqrt(math.Max(tau, 0))
-	}
-	return p
-}
 
 var registerOuter = sync.OnceValue(func() error {
 	return param.Register(param.Registration{Name: "outer", Version: 1, Summary: "test: outer-product weights",
-		New: func(string) (param.Parametrization, error) { return outerWeights{}, nil }})
+		New: func(string) (param.Parametrization, error) { return testproblems.OuterWeights{}, nil }})
 })
 
 // TestRegisteredParametrizationThroughTheCommandLine registers a new
