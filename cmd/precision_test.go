@@ -113,7 +113,7 @@ func float32Curves(t *testing.T, dir string) []*eval.Curve {
 
 // TestDeviceCPU32TrainsMPC: --device cpu32 is --precision float32 on the
 // CPU: M-PC trains, the manifest records float32, and the parameters equal
-// those of --precision float32 bitwise; a contradicting --precision and a
+// those of --precision float32 bitwise and differ from float64's; a contradicting --precision and a
 // command without a float32 path exit 2.
 func TestDeviceCPU32TrainsMPC(t *testing.T) {
 	dir := t.TempDir()
@@ -121,7 +121,7 @@ func TestDeviceCPU32TrainsMPC(t *testing.T) {
 	for _, c := range []struct {
 		out  string
 		args []string
-	}{{"cpu32", []string{"--device", "cpu32"}}, {"f32", []string{"--precision", "float32"}}} {
+	}{{"cpu32", []string{"--device", "cpu32"}}, {"f32", []string{"--precision", "float32"}}, {"f64", nil}} {
 		var o, e bytes.Buffer
 		if code := Main(append(append(append([]string(nil), base...), c.args...), "--out", filepath.Join(dir, c.out)), &o, &e); code != 0 {
 			t.Fatalf("%v: exit %d: %s", c.args, code, e.String())
@@ -132,6 +132,10 @@ func TestDeviceCPU32TrainsMPC(t *testing.T) {
 		t.Fatal(err)
 	}
 	b, _ := checkpoint.ReadManifest(filepath.Join(dir, "f32"))
+	f64, _ := checkpoint.ReadManifest(filepath.Join(dir, "f64"))
+	if a.Checksums["params/theta_00002.npy"] == f64.Checksums["params/theta_00002.npy"] {
+		t.Error("--device cpu32 trained the float64 run's θ: it did not compute in float32")
+	}
 	if a.Precision != "float32" || len(a.Steps) != 3 || a.Checksums["params/theta_00002.npy"] != b.Checksums["params/theta_00002.npy"] {
 		t.Errorf("--device cpu32: precision %q, %d steps; θ2 %s, with --precision float32 %s", a.Precision, len(a.Steps), a.Checksums["params/theta_00002.npy"], b.Checksums["params/theta_00002.npy"])
 	}
