@@ -44,17 +44,17 @@ type stepEvaluator interface {
 	// nil entries for terms in full).
 	setStep(x, g, p []float64) ([]param.Reduction, error)
 	// eval returns (1/N) Σk fk(xk⁺) for the parameters params[i] of term i
-	// and, if grads is not nil, adds its gradient in params[i] to grads[i].
+	// and, if grads is not nil, adds its gradient in params[i] to grads[i]
+	// for every grads[i] that is not nil. A nil grads[i] is block evaluation
+	// (StepLoss.EvalBlock): term i is frozen, its adjoint is not computed,
+	// and an evaluator may hold its contribution to x⁺ while its parameters
+	// stay the same (frozenTerms). The value and the other gradients are
+	// those of a full evaluation: the operations that remain run in its
+	// order, so they agree bitwise where the compiler does not fuse
+	// multiply–adds (amd64 by default; arm64 may fuse a frozen term's
+	// product with its sum in one case and not in the other, a difference
+	// of rounding).
 	eval(params, grads [][]float64) (float64, error)
-	// evalBlock is eval with the gradient in the parameters of term b alone,
-	// added to grad; the other term is frozen (see frozenTerms): its
-	// contribution to x⁺ is computed once for its parameters and reused while
-	// they stay the same, and its adjoint is not computed. The value and the
-	// gradient are eval's: the operations that remain run in eval's order,
-	// so they agree bitwise where the compiler does not fuse multiply–adds
-	// (amd64 by default; arm64 may fuse a frozen term's product with its
-	// sum in eval but not in evalBlock, a difference of rounding).
-	evalBlock(b int, params [][]float64, grad []float64) (float64, error)
 	// next writes x⁺ into dst.
 	next(dst []float64, params [][]float64) error
 	// bytes is the memory the evaluator holds.
@@ -223,22 +223,19 @@ func (f *frozenTerms) set(active int, params [][]float64) {
 	}
 }
 
-// evalBlockByEval is evalBlock for an evaluator without a block mode: eval
-// with both gradients, the inactive one into scratch.
-func evalBlockByEval(ev stepEvaluator, b int, params [][]float64, grad []float64, scratch *[]float64) (float64, error) {
-	grads := make([][]float64, len(params))
-	for i, p := range params {
-		if i == b {
-			grads[i] = grad
-			continue
-		}
-		if cap(*scratch) < len(p) {
-			*scratch = make([]float64, len(p))
-		}
-		grads[i] = (*scratch)[:len(p)]
-		clear(grads[i])
+// activeTerm returns the one term whose gradient grads asks for when the
+// others are frozen (nil entries), and whether grads is such a block request.
+func activeTerm(grads [][]float64) (int, bool) {
+	if len(grads) < 2 {
+		return 0, false
 	}
-	return ev.eval(params, grads)
+	active, n := -1, 0
+	for i, g := range grads {
+		if g != nil {
+			active, n = i, n+1
+		}
+	}
+	return active, n == 1
 }
 
 // checkStep checks the lengths of a step's data.

@@ -96,7 +96,6 @@ type deviceStep struct {
 	acc, rSpec       gpu.Buffer   // PC: Σ sign·θ̂·v̂ and r̂
 	scaled           [2][]float64 // sign·θ, sign·φ (host)
 	loaded, spectral bool
-	blockGrads       [2][]float64
 }
 
 // newDeviceStep returns the device evaluator of m on o, or an error if a
@@ -339,20 +338,9 @@ func (d *deviceStep) evaluate(params, grads [][]float64) (float64, error) {
 	return total / float64(d.s.N), nil
 }
 
-// eval implements stepEvaluator.
+// eval implements stepEvaluator (in block mode, the frozen term's adjoint is
+// not computed).
 func (d *deviceStep) eval(params, grads [][]float64) (float64, error) {
-	return d.evaluate(params, grads)
-}
-
-// evalBlock implements stepEvaluator: the other term's adjoint is not
-// computed.
-func (d *deviceStep) evalBlock(b int, params [][]float64, grad []float64) (float64, error) {
-	if b < 0 || b >= len(params) {
-		return 0, fmt.Errorf("step loss: no term %d", b)
-	}
-	grads := d.blockGrads[:len(params)]
-	clear(grads)
-	grads[b] = grad
 	return d.evaluate(params, grads)
 }
 

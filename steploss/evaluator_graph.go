@@ -207,6 +207,9 @@ func (s *graphStep) backward(i int, grad []float64) error {
 
 // eval implements stepEvaluator.
 func (s *graphStep) eval(params, grads [][]float64) (float64, error) {
+	if a, ok := activeTerm(grads); ok {
+		return s.evalBlock(a, params, grads[a])
+	}
 	if err := s.advance(params); err != nil {
 		return 0, err
 	}
@@ -279,7 +282,6 @@ type fullGraphStep struct {
 	theta, phi  *G.Node
 	x, g, p, y  *G.Node
 	loss, xPlus *G.Node
-	scratch     []float64
 }
 
 // newFullGraphStep builds the loss graph of m on o.
@@ -364,6 +366,9 @@ func (s *fullGraphStep) eval(params, grads [][]float64) (float64, error) {
 		return v, err
 	}
 	for i, n := range []*G.Node{s.theta, s.phi}[:len(grads)] {
+		if grads[i] == nil {
+			continue // frozen (block mode): the graph computes it anyway
+		}
 		d, err := graph.Grad(n)
 		if err != nil {
 			return 0, err
@@ -386,12 +391,6 @@ func (s *fullGraphStep) next(dst []float64, params [][]float64) error {
 	}
 	copy(dst, v)
 	return nil
-}
-
-// evalBlock implements stepEvaluator: the whole graph, the other term's
-// gradient into scratch.
-func (s *fullGraphStep) evalBlock(b int, params [][]float64, grad []float64) (float64, error) {
-	return evalBlockByEval(s, b, params, grad, &s.scratch)
 }
 
 // bytes implements stepEvaluator.

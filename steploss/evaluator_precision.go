@@ -112,8 +112,6 @@ type precisionStep[F kernels.Float] struct {
 	total   []kernels.Complex[float64]
 	vals    []float64
 	loaded  bool
-	// blockGrads is evalBlock's gradient list: nil for the frozen term.
-	blockGrads [2][]float64
 	// unfused evaluates in three passes over the batch even for a fused
 	// objective (tests: the two must agree bitwise).
 	unfused bool
@@ -612,21 +610,10 @@ func (s *precisionStep[F]) evaluate(params, grads [][]float64) (float64, error) 
 	return sum * inv, nil
 }
 
-// eval implements stepEvaluator.
+// eval implements stepEvaluator. In block mode the frozen term's adjoint is
+// not computed; its contribution to x⁺ is (it costs one product per pixel of
+// a spectrum, or one multiply–add per pixel).
 func (s *precisionStep[F]) eval(params, grads [][]float64) (float64, error) {
-	return s.evaluate(params, grads)
-}
-
-// evalBlock implements stepEvaluator: the adjoint of the other term is not
-// computed; its contribution to x⁺ is (it costs one product per pixel of a
-// spectrum, or one multiply–add per pixel).
-func (s *precisionStep[F]) evalBlock(b int, params [][]float64, grad []float64) (float64, error) {
-	if b < 0 || b >= len(params) {
-		return 0, fmt.Errorf("step loss: no term %d", b)
-	}
-	grads := s.blockGrads[:len(params)]
-	clear(grads)
-	grads[b] = grad
 	return s.evaluate(params, grads)
 }
 

@@ -248,7 +248,7 @@ func (s *StepLoss) BlockLen(b int) int {
 // the same (for PC its spectra, one per image), and its adjoint is not
 // computed, so an evaluation costs one term instead of two. The value and
 // the block's gradient are Eval's, bitwise on amd64 (to rounding where the
-// compiler fuses multiply–adds; see stepEvaluator.evalBlock).
+// compiler fuses multiply–adds; see stepEvaluator.eval).
 // A call at the point and block of the previous call is answered from its
 // result, as Eval answers from its last value, and not counted in
 // Evaluations.
@@ -268,10 +268,12 @@ func (s *StepLoss) EvalBlock(b int, u, grad []float64) (float64, error) {
 		return s.blockLoss, nil
 	}
 	s.haveBlock = false
-	var buf [2][]float64
+	var buf, gbuf [2][]float64
 	params := s.splitInto(buf[:0], u)
 	clear(grad)
-	v, err := s.ev.evalBlock(b, params, grad)
+	grads := gbuf[:len(params)]
+	grads[b] = grad
+	v, err := s.ev.eval(params, grads)
 	if err != nil {
 		return math.NaN(), err
 	}

@@ -162,7 +162,9 @@ func (f *affineStep) next(dst []float64, params [][]float64) error {
 	return nil
 }
 
-// eval implements stepEvaluator.
+// eval implements stepEvaluator. In block mode nothing is worth freezing
+// (x⁺ is pointwise work on vectors fixed within the step): the frozen term's
+// partial derivative is simply not formed.
 func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
 	var gt, gp []float64
 	if grads != nil {
@@ -172,19 +174,6 @@ func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
 		}
 	}
 	return f.evaluate(params, gt, gp)
-}
-
-// evalBlock implements stepEvaluator: nothing is worth freezing (x⁺ is
-// pointwise work on vectors fixed within the step), so it is eval without
-// the other term's partial derivative.
-func (f *affineStep) evalBlock(b int, params [][]float64, grad []float64) (float64, error) {
-	if b == 0 {
-		return f.evaluate(params, grad, nil)
-	}
-	if !f.momentum {
-		return 0, fmt.Errorf("step loss: no term %d", b)
-	}
-	return f.evaluate(params, nil, grad)
 }
 
 // evaluate returns (1/N) Σk fk(xk⁺) and adds ∂θ to gt[0] and ∂φ to gp[0]

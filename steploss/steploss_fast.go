@@ -209,8 +209,11 @@ func (f *boundStep) advance(params [][]float64) error {
 	return nil
 }
 
-// eval implements stepEvaluator.
+// eval implements stepEvaluator (evalBlock in block mode).
 func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
+	if a, ok := activeTerm(grads); ok {
+		return f.evalBlock(a, params, grads[a])
+	}
 	if err := f.advance(params); err != nil {
 		return 0, err
 	}
@@ -273,14 +276,9 @@ func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
 	return sum * inv, nil
 }
 
-// evalBlock implements stepEvaluator (see boundStep for the block mode).
+// evalBlock is eval with term a active and the others frozen (see
+// boundStep for the block mode).
 func (f *boundStep) evalBlock(a int, params [][]float64, grad []float64) (float64, error) {
-	if a < 0 || a >= len(params) {
-		return 0, fmt.Errorf("step loss: no term %d", a)
-	}
-	if len(params) == 1 {
-		return f.eval(params, [][]float64{grad})
-	}
 	if !f.loaded {
 		return 0, fmt.Errorf("step loss: SetStep was not called")
 	}
