@@ -8,7 +8,11 @@
 // hand-derived adjoint. Method pairs a G family with an optional H family
 // ("m-pc" learns both, "pc:ps" names them apart).
 //
-// Fast paths are optional capabilities, tested against the graph:
+// Every parametrization binds through its graph (GraphBinder: Apply in a
+// small gorgonia graph, the adjoint by its vector–Jacobian product), the
+// term the greedy step loss uses for families without their own and the
+// oracle the others are tested against. Fast paths are optional
+// capabilities, tested against the graph:
 //
 //   - Binder: for a fixed batch v, the linear map θ ↦ G_θ v with its adjoint
 //     (a Bound), which the greedy step loss uses instead of a graph when only

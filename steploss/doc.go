@@ -22,9 +22,9 @@
 //     float32 with float64 sums) and an evaluation
 //     brings back only the loss and the gradient, for PS, PP, PC-k and PC
 //     terms (package ondevice's kinds) on objectives with a device form
-//     (CheckDevice); other terms (PF, user parametrizations) run their
-//     gorgonia graphs on the host with the objective on the device
-//     (device-graph);
+//     (CheckDevice); with a term that has no device kind (user
+//     parametrizations) the bound evaluator below runs the terms on the
+//     host with the objective on the device (device-graph);
 //   - float32 (NewStepLossIn with Float32): x⁺, f, ∇f and the spectral
 //     terms in float32 with float64 sums, for PS and PC terms on objectives
 //     with a float32 evaluation (CheckPrecision); one generic code path whose
@@ -40,17 +40,23 @@
 //     param.Reducer are solved in the coordinates z of the step's subspace,
 //     θ = θ̃ + E z, exactly (PF); Dim, Reference and Params then speak of
 //     these working coordinates (NewStepLossFull keeps the full ones);
-//   - bound: every term binds, θ ↦ G_θ g a linear map bound once a step,
-//     spectral terms by one FFT per image (PP, PC-k, PC, and PS, M-PS on
-//     a regularizer without problem.Analysis);
-//   - graph: anything else, user types included: the objective by its
-//     direct batched kernels and each term's forward expression (Apply) in a
-//     small gorgonia graph that gives its vector–Jacobian product. A new
-//     parametrization needs nothing but Apply.
+//   - bound: everything else. Each term is bound once a step, θ ↦ G_θ g:
+//     by the family's own operator (param.Binder: PP, PC-k, PC — spectral
+//     terms by one FFT per image —, and PS, M-PS on a regularizer without
+//     problem.Analysis) or, for a family without one (user types), by its
+//     forward expression (Apply) in a small gorgonia graph whose
+//     vector–Jacobian product is the adjoint (param.GraphBinder; the
+//     evaluator's kind is then "graph"). The objective runs its direct
+//     batched kernels. A new parametrization needs nothing but Apply, and
+//     block evaluation (frozen terms) is the same for every term.
 //
-// Every fast evaluator is tested against the graph evaluator, and that
+// Block evaluation is eval with the frozen terms' gradients left out (one
+// contract for every evaluator; see stepEvaluator.eval).
+//
+// Every fast evaluator is tested against the graph terms, and those
 // against the whole loss as one gorgonia graph differentiated at once
-// (kept for the tests): they agree to rounding. In float64 on the CPU the
+// (kept for the tests): they agree to rounding. Every family's Binder is
+// tested against its GraphBinder in package param. In float64 on the CPU the
 // evaluator chosen for a method is fixed, so trained parameters are
 // reproducible bit for bit.
 //

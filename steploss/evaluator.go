@@ -26,12 +26,12 @@ import (
 //   - reduced: bound terms whose parametrization also implements
 //     param.Reducer are solved in the coordinates of the step's subspace
 //     (boundStep with reductions: PF);
-//   - bound: every term implements param.Binder (boundStep: PP, PC-k, PC,
-//     and PS, PF when the above are turned off);
-//   - graph: anything else, user types included: the objective by its direct
-//     batched kernels and the parametrizations' forward expressions (Apply)
-//     in a small gorgonia graph that gives the vector–Jacobian products
-//     (graphStep). A new parametrization needs nothing but Apply.
+//   - bound: everything else (boundStep): each term by its own bound
+//     operator (param.Binder: PP, PC-k, PC, and PS, PF when the above are
+//     turned off) or, for a family without one (user types), by its forward
+//     expression (Apply) in a small gorgonia graph whose vector–Jacobian
+//     product is the adjoint (param.GraphBinder); the objective by its
+//     direct batched kernels. A new parametrization needs nothing but Apply.
 //
 // fullGraphStep, the objective and the update in one graph differentiated
 // whole, is kept for tests (stepPaths.fullGraph).
@@ -65,7 +65,7 @@ type stepEvaluator interface {
 // stepPaths restricts the evaluation paths of a step loss (for tests and
 // benchmarks); the zero value allows every path.
 type stepPaths struct {
-	graphOnly bool // the graph evaluator even for parametrizations that bind
+	graphOnly bool // every term by its graph (param.GraphBinder), even those that bind
 	fullGraph bool // the objective and the update in one graph (implies graphOnly)
 	noReduce  bool // bind reducible parametrizations (PF) in full
 	noAffine  bool // bound operators for one-parameter terms instead of the affine form
@@ -89,26 +89,25 @@ func terms(m param.Method) []param.Parametrization {
 // termSigns are the signs of the terms in x⁺ = x − G_θ g + H_φ p.
 var termSigns = [2]float64{-1, 1}
 
-// binders returns the terms' binders, or nil if a term does not bind.
-func binders(pars []param.Parametrization) []param.Binder {
-	out := make([]param.Binder, len(pars))
+// termBinders returns the terms' binders: a parametrization's own
+// (param.Binder) unless graphOnly, otherwise its graph (param.GraphBinder).
+// native reports whether every term has its own.
+func termBinders(pars []param.Parametrization, graphOnly bool) (bs []param.Binder, native bool) {
+	bs, native = make([]param.Binder, len(pars)), true
 	for i, p := range pars {
-		b, ok := p.(param.Binder)
-		if !ok {
-			return nil
+		if b, ok := p.(param.Binder); ok && !graphOnly {
+			bs[i] = b
+			continue
 		}
-		out[i] = b
+		bs[i], native = param.NewGraphBinder(p), false
 	}
-	return out
+	return bs, native
 }
 
 // affineTerms reports whether every term has the affine capability: it
 // binds (the bound map θ ↦ G_θ v is linear, param.Bound) and has a single
 // parameter, so that G_θ v = θ·(G_1 v).
-func affineTerms(pars []param.Parametrization, bs []param.Binder, h, w int) bool {
-	if bs == nil {
-		return false
-	}
+func affineTerms(pars []param.Parametrization, h, w int) bool {
 	for _, p := range pars {
 		if p.ParamShape(h, w).TotalSize() != 1 {
 			return false
@@ -140,7 +139,7 @@ func reducers(pars []param.Parametrization) []param.Reducer {
 func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []param.Reducer, error) {
 	pars := terms(m)
 	if paths.device != nil && ondevice.CheckMethod(m) != nil {
-		ev, err := newDeviceGraphStep(pars, o, paths.device)
+		ev, err := newDeviceGraphStep(pars, o, refs, paths.device)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -171,20 +170,17 @@ func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths 
 		ev, err := newFullGraphStep(m, o)
 		return ev, nil, err
 	}
-	if bs := binders(pars); bs != nil && !paths.graphOnly {
-		if !paths.noAffine && affineTerms(pars, bs, o.H, o.W) {
-			if ev := newAffineStep(bs, o); ev != nil {
-				return ev, nil, nil
-			}
+	bs, native := termBinders(pars, paths.graphOnly)
+	if native && !paths.noAffine && affineTerms(pars, o.H, o.W) {
+		if ev := newAffineStep(bs, o); ev != nil {
+			return ev, nil, nil
 		}
-		var reds []param.Reducer
-		if !paths.noReduce {
-			reds = reducers(pars)
-		}
-		return newBoundStep(bs, o, refs, reds), reds, nil
 	}
-	ev, err := newGraphStep(pars, o)
-	return ev, nil, err
+	var reds []param.Reducer
+	if !paths.noReduce && !paths.graphOnly {
+		reds = reducers(pars)
+	}
+	return newBoundStep(bs, o, refs, reds), reds, nil
 }
 
 // frozenTerms remembers for which parameters an evaluator's block mode

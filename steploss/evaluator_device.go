@@ -30,41 +30,37 @@ func CheckDevice(m param.Method, o *problem.Objective) error {
 	return nil
 }
 
-// deviceGraphStep is the graph path (graphStep) for terms that have no
-// device kind (PF, user parametrizations: their forward expressions run in
-// gorgonia on the host) with the objective on the device: each evaluation
-// copies x⁺ there and brings back f_k(x⁺) and r = ∇f(x⁺)
-// (ondevice.BatchEvaluator), which the terms' backward passes take on the
-// host. The objective, the part that costs, runs on the device and its
-// buffers are on the device's allocator; the terms' graphs hold host memory.
+// deviceGraphStep is the bound evaluator (boundStep) with the objective on
+// the device, for methods with a term that has no device kind (user
+// parametrizations): the terms run on the host, by their own bound operators
+// or their graphs (param.GraphBinder), and each evaluation copies x⁺ to the
+// device and brings back f_k(x⁺) and r = ∇f(x⁺) (ondevice.BatchEvaluator).
+// The objective, the part that costs, runs on the device and its buffers are
+// on the device's allocator; the terms hold host memory.
 type deviceGraphStep struct {
-	*graphStep
+	*boundStep
 	be *ondevice.BatchEvaluator
 }
 
-func newDeviceGraphStep(pars []param.Parametrization, o *problem.Objective, ops gpu.Ops) (*deviceGraphStep, error) {
+func newDeviceGraphStep(pars []param.Parametrization, o *problem.Objective, refs [][]float64, ops gpu.Ops) (*deviceGraphStep, error) {
 	be, err := ondevice.NewBatchEvaluator(ops, o)
 	if err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
-	gs, err := newGraphStep(pars, o.OnEvaluator(be))
-	if err != nil {
-		be.Close()
-		return nil, err
-	}
-	return &deviceGraphStep{graphStep: gs, be: be}, nil
+	bs, _ := termBinders(pars, false)
+	return &deviceGraphStep{boundStep: newBoundStep(bs, o.OnEvaluator(be), refs, nil), be: be}, nil
 }
 
 // kind implements stepEvaluator.
 func (d *deviceGraphStep) kind() string { return "device-graph" }
 
-// bytes implements stepEvaluator: the graphs' host memory and the
+// bytes implements stepEvaluator: the terms' host memory and the
 // objective's device buffers.
-func (d *deviceGraphStep) bytes() int64 { return d.graphStep.bytes() + d.be.Bytes() }
+func (d *deviceGraphStep) bytes() int64 { return d.boundStep.bytes() + d.be.Bytes() }
 
 // close implements stepEvaluator.
 func (d *deviceGraphStep) close() error {
-	err := d.graphStep.close()
+	err := d.boundStep.close()
 	d.be.Close()
 	return err
 }

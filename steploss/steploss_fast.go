@@ -89,16 +89,30 @@ func newBoundStep(bs []param.Binder, o *problem.Objective, refs [][]float64, red
 	return f
 }
 
-// kind implements stepEvaluator.
+// kind implements stepEvaluator: graph if a term runs through its graph
+// (param.GraphBinder), reduced if a term is reduced, otherwise bound.
 func (f *boundStep) kind() string {
+	for _, b := range f.binders {
+		if _, ok := b.(*param.GraphBinder); ok {
+			return "graph"
+		}
+	}
 	if f.reducers != nil {
 		return "reduced"
 	}
 	return "bound"
 }
 
-// close implements stepEvaluator.
-func (f *boundStep) close() error { return nil }
+// close implements stepEvaluator: it releases the terms' graphs.
+func (f *boundStep) close() error {
+	var errs []error
+	for _, b := range f.binders {
+		if g, ok := b.(*param.GraphBinder); ok {
+			errs = append(errs, g.Close())
+		}
+	}
+	return errors.Join(errs...)
+}
 
 // setStep binds the operands of the step: g for G and p for H. A term i
 // with a reducer is bound in the coordinates z of its reduction. The
