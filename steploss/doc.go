@@ -35,7 +35,8 @@
 //     is affine in (θ, φ), and the regularizer implements problem.Analysis
 //     (or there is none): the operator and the analysis are applied to x,
 //     G_1 g and H_1 p once per step, and an evaluation is pointwise work
-//     (PS, M-PS);
+//     (PS, M-PS): a capability of the terms that the bound evaluator below
+//     uses (its affine form);
 //   - reduced: bound terms whose parametrization also implements
 //     param.Reducer are solved in the coordinates z of the step's subspace,
 //     θ = θ̃ + E z, exactly (PF); Dim, Reference and Params then speak of

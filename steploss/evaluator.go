@@ -22,7 +22,8 @@ import (
 //     affine in the parameters, x⁺ = x − θ dG + φ dH with dG = G_1 g and
 //     dH = H_1 p fixed within a step; with an objective whose regularizer
 //     implements problem.Analysis (or none), A and the analysis operator are
-//     applied to x, dG and dH once per step (affineStep: PS, M-PS);
+//     applied to x, dG and dH once per step (boundStep's affine form,
+//     affineForm: PS, M-PS);
 //   - reduced: bound terms whose parametrization also implements
 //     param.Reducer are solved in the coordinates of the step's subspace
 //     (boundStep with reductions: PF);
@@ -172,7 +173,7 @@ func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths 
 	}
 	bs, native := termBinders(pars, paths.graphOnly)
 	if native && !paths.noAffine && affineTerms(pars, o.H, o.W) {
-		if ev := newAffineStep(bs, o); ev != nil {
+		if ev := newAffineBoundStep(bs, o); ev != nil {
 			return ev, nil, nil
 		}
 	}

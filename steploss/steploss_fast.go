@@ -43,6 +43,10 @@ import (
 //   - it comes after (the active term is spectral and the frozen one is
 //     not, or both are not and it is H): its output (fterm), added last.
 type boundStep struct {
+	// affine, if set, evaluates instead of x⁺ and the objective (the terms'
+	// affine capability: one parameter each, an objective with
+	// problem.Analysis); the bound maps only give it its directions.
+	affine   *affineForm
 	o        *problem.Objective
 	binders  []param.Binder // G, then H if any
 	signs    []float64      // −1 for G, +1 for H
@@ -81,17 +85,36 @@ const (
 // the terms to reduce, refs their reference parameters.
 func newBoundStep(bs []param.Binder, o *problem.Objective, refs [][]float64, reducers []param.Reducer) *boundStep {
 	f := &boundStep{o: o, binders: bs, signs: termSigns[:len(bs)], refs: refs, reducers: reducers}
+	f.alloc()
+	return f
+}
+
+// newAffineBoundStep returns the bound evaluator in the affine form of its
+// one-parameter terms (see affineForm), or nil if o has no analysis form.
+func newAffineBoundStep(bs []param.Binder, o *problem.Objective) *boundStep {
+	a := newAffineForm(len(bs), o)
+	if a == nil {
+		return nil
+	}
+	return &boundStep{affine: a, o: o, binders: bs, signs: termSigns[:len(bs)]}
+}
+
+// alloc makes the buffers of x, x⁺, ∇f(x⁺) and the values.
+func (f *boundStep) alloc() {
+	o := f.o
 	n := o.N * o.ImageLen()
 	f.x = make([]float64, n)
 	f.xPlus = make([]float64, n)
 	f.r = make([]float64, n)
 	f.vals = make([]float64, o.N)
-	return f
 }
 
 // kind implements stepEvaluator: graph if a term runs through its graph
 // (param.GraphBinder), reduced if a term is reduced, otherwise bound.
 func (f *boundStep) kind() string {
+	if f.affine != nil {
+		return "affine"
+	}
 	for _, b := range f.binders {
 		if _, ok := b.(*param.GraphBinder); ok {
 			return "graph"
@@ -150,11 +173,22 @@ func (f *boundStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 			continue
 		}
 		f.bounds = append(f.bounds, bd)
+		if f.affine != nil {
+			continue
+		}
 		if _, ok := bd.(param.SpectralBound); ok && f.pool == nil {
 			if f.spare == nil {
 				f.spare = kernels.NewFFTPool(o.H, o.W)
 			}
 			f.pool = f.spare
+		}
+	}
+	if f.affine != nil {
+		// The directions are all the affine form needs of the bound maps.
+		err := f.affine.load(x, f.bounds)
+		f.bounds = f.bounds[:0]
+		if err != nil {
+			return nil, err
 		}
 	}
 	f.loaded = true
@@ -174,6 +208,9 @@ func (f *boundStep) spectral() []int {
 
 // next implements stepEvaluator.
 func (f *boundStep) next(dst []float64, params [][]float64) error {
+	if f.affine != nil {
+		return f.affine.next(dst, params)
+	}
 	if err := f.advance(params); err != nil {
 		return err
 	}
@@ -225,6 +262,9 @@ func (f *boundStep) advance(params [][]float64) error {
 
 // eval implements stepEvaluator (evalBlock in block mode).
 func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
+	if f.affine != nil {
+		return f.affine.eval(params, grads)
+	}
 	if a, ok := activeTerm(grads); ok {
 		return f.evalBlock(a, params, grads[a])
 	}
@@ -489,6 +529,9 @@ func eachTerm(idx []int, do func(i int) error) error {
 
 // bytes implements stepEvaluator.
 func (f *boundStep) bytes() int64 {
+	if f.affine != nil {
+		return f.affine.bytes()
+	}
 	t := int64(8*(len(f.x)+len(f.xPlus)+len(f.r)+len(f.vals)+len(f.base)+len(f.fterm)) + 16*len(f.fspec))
 	if f.pool != nil {
 		t += f.pool.Bytes()

@@ -9,14 +9,15 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// affineStep evaluates the step loss of methods whose terms have one
-// parameter each and bind (PS and M-PS: G = θI, H = φI). The bound maps are
-// linear (param.Bound), so G_θ g = θ dG with dG = G_1 g, likewise
+// affineForm is the bound evaluator's affine capability (boundStep.affine),
+// for methods whose terms have one parameter each and bind with their own
+// operators (PS and M-PS: G = θI, H = φI). The bound maps are linear
+// (param.Bound), so G_θ g = θ dG with dG = G_1 g, likewise
 // H_φ p = φ dH, and the next iterate x⁺ = x − θ dG + φ dH is affine in two
 // scalars. With fk(x) = ½‖Ax − yk‖² + α Σψ(Kx) (a regularizer implementing
 // problem.Analysis), the residual and the analysis at x⁺ are the same
-// combinations of Ax − y, A dG, A dH and Kx, K dG, K dH, which setStep
-// computes once per step. An evaluation is then pointwise work, with no A,
+// combinations of Ax − y, A dG, A dH and Kx, K dG, K dH, which load
+// computes once per step from the directions the terms give. An evaluation is then pointwise work, with no A,
 // Aᵀ, K or Kᵀ:
 //
 //	r = (Ax − y) − θ A dG + φ A dH,   z = Kx − θ K dG + φ K dH
@@ -26,9 +27,8 @@ import (
 // For PS, dG = g and dH = p. For WCRR this removes the multi-channel
 // convolutions W and Wᵀ from every evaluation; for CT, the ray transform and
 // its adjoint.
-type affineStep struct {
+type affineForm struct {
 	o        *problem.Objective
-	binders  []param.Binder   // G, then H if any; one parameter each
 	an       problem.Analysis // nil: S ≡ 0 or α = 0
 	momentum bool
 	m, a     int // data and analysis lengths of one image
@@ -43,11 +43,11 @@ type affineStep struct {
 	loaded     bool
 }
 
-// newAffineStep returns the affine evaluator for the terms' binders (one
-// parameter each) on o, or nil if o's regularizer does not implement
+// newAffineForm returns the affine form of a method with terms (1 or 2)
+// one-parameter terms on o, or nil if o's regularizer does not implement
 // problem.Analysis.
-func newAffineStep(bs []param.Binder, o *problem.Objective) *affineStep {
-	f := &affineStep{o: o, binders: bs, momentum: len(bs) > 1, m: o.DataLen()}
+func newAffineForm(terms int, o *problem.Objective) *affineForm {
+	f := &affineForm{o: o, momentum: terms > 1, m: o.DataLen()}
 	if !o.LeastSquares() {
 		an, ok := o.Reg.(problem.Analysis)
 		if !ok {
@@ -73,19 +73,8 @@ func newAffineStep(bs []param.Binder, o *problem.Objective) *affineStep {
 	return f
 }
 
-// kind implements stepEvaluator.
-func (f *affineStep) kind() string { return "affine" }
-
-// close implements stepEvaluator.
-func (f *affineStep) close() error { return nil }
-
-// direction writes d = G_1 v for the binder b into dst.
-func (f *affineStep) direction(dst []float64, b param.Binder, v []float64) error {
-	o := f.o
-	bd, err := b.Bind(v, o.N, o.H, o.W)
-	if err != nil {
-		return fmt.Errorf("step loss: %w", err)
-	}
+// direction writes d = G_1 v for the bound map bd of v into dst.
+func direction(dst []float64, bd param.Bound) error {
 	clear(dst)
 	if err := bd.AddApply(dst, []float64{1}, 1); err != nil {
 		return fmt.Errorf("step loss: %w", err)
@@ -93,27 +82,28 @@ func (f *affineStep) direction(dst []float64, b param.Binder, v []float64) error
 	return nil
 }
 
-// setStep computes the directions dG, dH and applies A and K to x, dG and dH.
-func (f *affineStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
+// load takes x and the step's bound maps (G's, then H's), computes the
+// directions dG, dH and applies A and K to x, dG and dH.
+func (f *affineForm) load(x []float64, bounds []param.Bound) error {
 	o := f.o
 	copy(f.x, x)
-	if err := f.direction(f.g, f.binders[0], g); err != nil {
-		return nil, err
+	if err := direction(f.g, bounds[0]); err != nil {
+		return err
 	}
 	in := tensor.Shape{o.N, o.H, o.W}
 	type job struct{ dst, src []float64 }
 	data := []job{{f.rx, f.x}, {f.rg, f.g}}
 	ana := []job{{f.kx, f.x}, {f.kg, f.g}}
 	if f.momentum {
-		if err := f.direction(f.p, f.binders[1], p); err != nil {
-			return nil, err
+		if err := direction(f.p, bounds[1]); err != nil {
+			return err
 		}
 		data = append(data, job{f.rp, f.p})
 		ana = append(ana, job{f.kp, f.p})
 	}
 	for _, j := range data {
 		if err := o.A.Apply(j.dst, j.src, in); err != nil {
-			return nil, fmt.Errorf("step loss: applying %s: %w", o.A, err)
+			return fmt.Errorf("step loss: applying %s: %w", o.A, err)
 		}
 	}
 	for i, y := range o.Y {
@@ -122,16 +112,16 @@ func (f *affineStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 	if f.an != nil {
 		for _, j := range ana {
 			if err := f.an.Analyze(j.dst, j.src, o.N, o.H, o.W); err != nil {
-				return nil, fmt.Errorf("step loss: analysis operator of %s: %w", o.Reg, err)
+				return fmt.Errorf("step loss: analysis operator of %s: %w", o.Reg, err)
 			}
 		}
 	}
 	f.loaded = true
-	return nil, nil
+	return nil
 }
 
 // scalars returns θ and φ (0 without momentum) of params.
-func (f *affineStep) scalars(params [][]float64) (theta, phi float64, err error) {
+func (f *affineForm) scalars(params [][]float64) (theta, phi float64, err error) {
 	if !f.loaded {
 		return 0, 0, fmt.Errorf("step loss: SetStep was not called")
 	}
@@ -146,7 +136,7 @@ func (f *affineStep) scalars(params [][]float64) (theta, phi float64, err error)
 }
 
 // next writes x⁺ = x − θ dG + φ dH into dst.
-func (f *affineStep) next(dst []float64, params [][]float64) error {
+func (f *affineForm) next(dst []float64, params [][]float64) error {
 	theta, phi, err := f.scalars(params)
 	if err != nil {
 		return err
@@ -162,10 +152,10 @@ func (f *affineStep) next(dst []float64, params [][]float64) error {
 	return nil
 }
 
-// eval implements stepEvaluator. In block mode nothing is worth freezing
-// (x⁺ is pointwise work on vectors fixed within the step): the frozen term's
-// partial derivative is simply not formed.
-func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
+// eval is boundStep.eval in the affine form. In block mode nothing is worth
+// freezing (x⁺ is pointwise work on vectors fixed within the step): the
+// frozen term's partial derivative is simply not formed.
+func (f *affineForm) eval(params, grads [][]float64) (float64, error) {
 	var gt, gp []float64
 	if grads != nil {
 		gt = grads[0]
@@ -178,7 +168,7 @@ func (f *affineStep) eval(params, grads [][]float64) (float64, error) {
 
 // evaluate returns (1/N) Σk fk(xk⁺) and adds ∂θ to gt[0] and ∂φ to gp[0]
 // for those that are not nil.
-func (f *affineStep) evaluate(params [][]float64, gt, gp []float64) (float64, error) {
+func (f *affineForm) evaluate(params [][]float64, gt, gp []float64) (float64, error) {
 	theta, phi, err := f.scalars(params)
 	if err != nil {
 		return 0, err
@@ -291,8 +281,8 @@ func (f *affineStep) evaluate(params [][]float64, gt, gp []float64) (float64, er
 	return sum * inv, nil
 }
 
-// bytes implements stepEvaluator.
-func (f *affineStep) bytes() int64 {
+// bytes is the memory the affine form holds.
+func (f *affineForm) bytes() int64 {
 	var t int
 	for _, b := range [][]float64{f.x, f.g, f.p, f.rx, f.rg, f.rp, f.kx, f.kg, f.kp, f.z, f.vals, f.regv, f.dTheta, f.dPhi} {
 		t += len(b)
