@@ -16,18 +16,20 @@
 // unrolled training run on any device that has them (greedy.Config.Device,
 // unroll.Config.Device). The CPU device implements them in float64 with the
 // CPU kernels; Open("host") returns it under the name that asks commands to
-// take their device code paths (--device host). CheckOps tests any
-// implementation: adjoint pairs, the FFT round trip and the spectral
-// convolution against direct arithmetic.
+// take their device code paths (--device host).
+// Package gpu/gputest holds the conformance suites every implementation
+// passes (gputest.CheckOps for Ops: adjoint pairs, the FFT round trip and
+// the spectral convolution against direct arithmetic; CheckNetOps,
+// CheckRay, CheckRidge and CheckMat for the interfaces below).
 //
 // NetOps add what Banert's network needs (multi-channel convolutions,
 // per-plane reductions and affine combinations with host coefficients, the
 // leaky ReLU mask, plane copies): package banert's DeviceLoss trains it on
 // any device that has them, and ondevice.BatchEvaluator uses their
-// per-plane reductions for the functions' values. CheckNetOps tests an
-// implementation. RayOps (the CT ray transform, CheckRay) and RidgeOps (the
-// WCRR potentials, CheckRidge) let the CT and Problem 3 objectives run on a
-// device. Both host devices and the CUDA device implement all four.
+// per-plane reductions for the functions' values. RayOps (the CT ray
+// transform) and RidgeOps (the WCRR potentials) let the CT and Problem 3
+// objectives run on a device, and MatOps (dense products) PF. Both host
+// devices and the CUDA device implement all five.
 //
 // Other devices register themselves by name (Register) from packages that are
 // linked in only when wanted: the CUDA device lives in package gpu/cuda behind

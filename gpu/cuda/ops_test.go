@@ -9,6 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/banert"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/gpu/gputest"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/param"
@@ -18,7 +19,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
-// TestOpsIdentities runs gpu.CheckOps on the CUDA device: adjoint pairs,
+// TestOpsIdentities runs gputest.CheckOps on the CUDA device: adjoint pairs,
 // the cuFFT round trip and the spectral convolution against direct
 // arithmetic, in float32 (tolerance 1e-5 relative; 1e-4 at 96×96).
 func TestOpsIdentities(t *testing.T) {
@@ -27,7 +28,7 @@ func TestOpsIdentities(t *testing.T) {
 		s   gpu.Batch
 		tol float64
 	}{{gpu.Batch{N: 3, H: 12, W: 13}, 1e-5}, {gpu.Batch{N: 2, H: 16, W: 16}, 1e-5}, {gpu.Batch{N: 2, H: paperSize(d, 96, 24), W: paperSize(d, 96, 24)}, 1e-4}} {
-		if err := gpu.CheckOps(d, c.s, c.tol); err != nil {
+		if err := gputest.CheckOps(d, c.s, c.tol); err != nil {
 			t.Errorf("batch %+v: %v", c.s, err)
 		}
 	}
@@ -104,7 +105,7 @@ func checkStepLoss(t *testing.T, d *Device, what string, m param.Method, o *prob
 	}
 }
 
-// TestNetOpsIdentities runs gpu.CheckNetOps on the CUDA device: the
+// TestNetOpsIdentities runs gputest.CheckNetOps on the CUDA device: the
 // multi-channel convolutions against mconv and their adjoints, the
 // per-plane dots and combinations, the leaky mask and plane copies, up to
 // the Banert network's widths at 96×96.
@@ -114,7 +115,7 @@ func TestNetOpsIdentities(t *testing.T) {
 		s   mconv.Shape
 		tol float64
 	}{{mconv.Shape{N: 2, Cin: 3, Cout: 4, H: 11, W: 9, K: 3}, 1e-5}, {mconv.Shape{N: paperSize(d, 1, 2), Cin: paperSize(d, 32, 6), Cout: paperSize(d, 32, 5), H: paperSize(d, 96, 16), W: paperSize(d, 96, 16), K: 3}, 1e-4}} {
-		if err := gpu.CheckNetOps(d, c.s, c.tol); err != nil {
+		if err := gputest.CheckNetOps(d, c.s, c.tol); err != nil {
 			t.Errorf("shape %+v: %v", c.s, err)
 		}
 	}
@@ -162,7 +163,7 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 	t.Logf("CUDA against CPU float64 at %d×%d, T = %d: loss %.2g, gradient %.2g (relative)", size, size, T, math.Abs(got-want)/math.Abs(want), diff/scale)
 }
 
-// TestRayIdentities runs gpu.CheckRay on the CUDA device up to ct-small's
+// TestRayIdentities runs gputest.CheckRay on the CUDA device up to ct-small's
 // geometry (40×40, 90 angles) and the paper's 256×256 with 180 angles.
 func TestRayIdentities(t *testing.T) {
 	d := device(t)
@@ -171,7 +172,7 @@ func TestRayIdentities(t *testing.T) {
 		geoms = geoms[:1]
 	}
 	for _, g := range geoms {
-		if err := gpu.CheckRay(d, g, 1e-4); err != nil {
+		if err := gputest.CheckRay(d, g, 1e-4); err != nil {
 			t.Errorf("geometry %+v: %v", g, err)
 		}
 	}
@@ -214,11 +215,11 @@ func TestCTStepLossAgrees(t *testing.T) {
 	}
 }
 
-// TestRidgeIdentities runs gpu.CheckRidge on the CUDA device (the WCRR
+// TestRidgeIdentities runs gputest.CheckRidge on the CUDA device (the WCRR
 // potentials at Problem 3's 60 channels of 96×96).
 func TestRidgeIdentities(t *testing.T) {
 	d := device(t)
-	if err := gpu.CheckRidge(d, 2, 60, paperSize(d, 96*96, 24*24), 1e-5); err != nil {
+	if err := gputest.CheckRidge(d, 2, 60, paperSize(d, 96*96, 24*24), 1e-5); err != nil {
 		t.Error(err)
 	}
 }
@@ -240,11 +241,11 @@ func TestWCRRStepLossAgrees(t *testing.T) {
 	checkStepLoss(t, d, "wcrr", m, o, o.X0, 1)
 }
 
-// TestMatIdentities runs gpu.CheckMat on the CUDA device (PF's products at
+// TestMatIdentities runs gputest.CheckMat on the CUDA device (PF's products at
 // ct-small's 40×40, 4 images).
 func TestMatIdentities(t *testing.T) {
 	d := device(t)
-	if err := gpu.CheckMat(d, gpu.Batch{N: 4, H: paperSize(d, 40, 12), W: paperSize(d, 40, 12)}, 1e-5); err != nil {
+	if err := gputest.CheckMat(d, gpu.Batch{N: 4, H: paperSize(d, 40, 12), W: paperSize(d, 40, 12)}, 1e-5); err != nil {
 		t.Error(err)
 	}
 }

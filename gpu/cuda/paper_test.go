@@ -10,6 +10,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/gpu/gputest"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -31,29 +32,29 @@ func paperDevice(t *testing.T) *Device {
 	return d
 }
 
-// TestPaper256OpsIdentities runs gpu.CheckOps at 256×256 (2 images: its
+// TestPaper256OpsIdentities runs gputest.CheckOps at 256×256 (2 images: its
 // reference for the spectral convolution is the direct one).
 func TestPaper256OpsIdentities(t *testing.T) {
 	d := paperDevice(t)
-	if err := gpu.CheckOps(d, gpu.Batch{N: 2, H: 256, W: 256}, 1e-4); err != nil {
+	if err := gputest.CheckOps(d, gpu.Batch{N: 2, H: 256, W: 256}, 1e-4); err != nil {
 		t.Error(err)
 	}
 }
 
-// TestPaper256NetOpsIdentities runs gpu.CheckNetOps at the Banert network's
+// TestPaper256NetOpsIdentities runs gputest.CheckNetOps at the Banert network's
 // 32 channels of 256×256.
 func TestPaper256NetOpsIdentities(t *testing.T) {
 	d := paperDevice(t)
-	if err := gpu.CheckNetOps(d, mconv.Shape{N: 1, Cin: 32, Cout: 32, H: 256, W: 256, K: 3}, 1e-4); err != nil {
+	if err := gputest.CheckNetOps(d, mconv.Shape{N: 1, Cin: 32, Cout: 32, H: 256, W: 256, K: 3}, 1e-4); err != nil {
 		t.Error(err)
 	}
 }
 
-// TestPaper256RidgeIdentities runs gpu.CheckRidge on WCRR's 60 channels of
+// TestPaper256RidgeIdentities runs gputest.CheckRidge on WCRR's 60 channels of
 // 256×256.
 func TestPaper256RidgeIdentities(t *testing.T) {
 	d := paperDevice(t)
-	if err := gpu.CheckRidge(d, 2, 60, 256*256, 1e-5); err != nil {
+	if err := gputest.CheckRidge(d, 2, 60, 256*256, 1e-5); err != nil {
 		t.Error(err)
 	}
 }

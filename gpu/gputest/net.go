@@ -1,24 +1,24 @@
-package gpu
+package gputest
 
 import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/mconv"
-	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
-// CheckNetOps tests a NetOps implementation on random data of shape s, to
+// CheckNetOps tests a gpu.NetOps implementation on random data of shape s, to
 // relative tolerance tol (1e-12 for float64 devices, 1e-5 for float32): MConv
 // against mconv.Forward (with and without bias), the adjoint identities
 // ⟨y, w⋆x⟩ = ⟨MConvAdjointInput(y), x⟩ = ⟨MConvAdjointWeights(x, y), w⟩, the
 // bias adjoint against the channel sums, and PlaneDots, PlaneCombine (with
 // and without z and constants, in place), LeakyMask and CopyPlanes against
 // host arithmetic. It returns every failure, joined, or nil.
-func CheckNetOps(d NetOps, s mconv.Shape, tol float64) error {
+func CheckNetOps(d gpu.NetOps, s mconv.Shape, tol float64) error {
 	if err := s.Validate(); err != nil {
-		return fmt.Errorf("gpu: check net ops: %w", err)
+		return fmt.Errorf("gputest: check net ops: %w", err)
 	}
 	c := &opsCheck{d: d, tol: tol, rng: rand.New(rand.NewPCG(11, uint64(s.InputLen())))}
 	defer c.free()
@@ -33,7 +33,7 @@ func CheckNetOps(d NetOps, s mconv.Shape, tol float64) error {
 
 type netCheck struct {
 	*opsCheck
-	d NetOps
+	d gpu.NetOps
 	s mconv.Shape
 }
 
@@ -63,7 +63,7 @@ func (c *netCheck) convolution() error {
 	for _, withBias := range []bool{true, false} {
 		want := make([]float64, s.OutputLen())
 		var bv []float64
-		var bbuf Buffer
+		var bbuf gpu.Buffer
 		if withBias {
 			bv, bbuf = bias, bb
 		}
@@ -372,62 +372,4 @@ func (c *netCheck) copies() error {
 		return err
 	}
 	return errors.Join(e1, c.closeVec("copy planes (take a channel out)", got, last))
-}
-
-// CheckRay tests a device's ray transform of geometry g on a batch of 2, to
-// relative tolerance tol: Forward against tomo's float64 projector and the
-// adjoint identity ⟨y, Rx⟩ = ⟨Rᵀy, x⟩. It returns every failure, joined.
-func CheckRay(d RayOps, g tomo.Geometry, tol float64) error {
-	ops, ok := d.(Ops)
-	if !ok {
-		return fmt.Errorf("gpu: check ray: %T has no array operations", d)
-	}
-	r, err := d.NewRay(g)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	p, err := tomo.NewProjector(g)
-	if err != nil {
-		return err
-	}
-	c := &opsCheck{d: ops, tol: tol, rng: rand.New(rand.NewPCG(13, uint64(g.N)))}
-	defer c.free()
-	const batch = 2
-	x, xb, err := c.random(batch * g.ImageLen())
-	if err != nil {
-		return err
-	}
-	y, yb, err := c.random(batch * g.SinoLen())
-	if err != nil {
-		return err
-	}
-	rx, err := c.zeros(batch * g.SinoLen())
-	if err != nil {
-		return err
-	}
-	rty, err := c.zeros(batch * g.ImageLen())
-	if err != nil {
-		return err
-	}
-	if err := r.Forward(rx, xb, batch); err != nil {
-		return fmt.Errorf("ray forward: %w", err)
-	}
-	if err := r.Adjoint(rty, yb, batch); err != nil {
-		return fmt.Errorf("ray adjoint: %w", err)
-	}
-	want := make([]float64, batch*g.SinoLen())
-	if err := p.Forward(want, x, batch); err != nil {
-		return err
-	}
-	got, err := c.read(rx)
-	if err != nil {
-		return err
-	}
-	back, err := c.read(rty)
-	if err != nil {
-		return err
-	}
-	return errors.Join(c.closeVec("ray forward against tomo's projector", got, want),
-		c.adjoint("ray transform and its adjoint", y, got, back, x))
 }

@@ -1,4 +1,4 @@
-package gpu
+package gputest
 
 import (
 	"errors"
@@ -6,10 +6,11 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
-// CheckOps tests the identities an Ops implementation must satisfy on
+// CheckOps tests the identities a gpu.Ops implementation must satisfy on
 // random data of shape s, to relative tolerance tol (1e-12 suits float64
 // devices, 1e-5 float32 ones): the adjoint pairs (Conv2D with
 // Conv2DAdjointImage and Conv2DAdjointKernel for every boundary, Grad with
@@ -20,7 +21,7 @@ import (
 // value, derivative and Hessian against kernels.Huber (and the Hessian's
 // symmetry). It returns every failure,
 // joined, or nil. Buffers it allocates are freed before it returns.
-func CheckOps(d Ops, s Batch, tol float64) error {
+func CheckOps(d gpu.Ops, s gpu.Batch, tol float64) error {
 	c := &opsCheck{d: d, s: s, tol: tol, rng: rand.New(rand.NewPCG(7, uint64(s.Len())))}
 	defer c.free()
 	for _, f := range []func() error{c.vectors, c.convolutions, c.differences, c.pointwise, c.spectral} {
@@ -32,11 +33,11 @@ func CheckOps(d Ops, s Batch, tol float64) error {
 }
 
 type opsCheck struct {
-	d    Ops
-	s    Batch
+	d    gpu.Ops
+	s    gpu.Batch
 	tol  float64
 	rng  *rand.Rand
-	bufs []Buffer
+	bufs []gpu.Buffer
 	errs []error
 }
 
@@ -48,7 +49,7 @@ func (c *opsCheck) free() {
 
 // random returns n values in [−1, 1) and a device buffer holding them (as
 // the device stores them: the host copy is read back).
-func (c *opsCheck) random(n int) ([]float64, Buffer, error) {
+func (c *opsCheck) random(n int) ([]float64, gpu.Buffer, error) {
 	v := make([]float64, n)
 	for i := range v {
 		v[i] = 2*c.rng.Float64() - 1
@@ -63,7 +64,7 @@ func (c *opsCheck) random(n int) ([]float64, Buffer, error) {
 	return v, b, nil
 }
 
-func (c *opsCheck) upload(v []float64) (Buffer, error) {
+func (c *opsCheck) upload(v []float64) (gpu.Buffer, error) {
 	b, err := c.zeros(len(v))
 	if err != nil {
 		return nil, err
@@ -71,7 +72,7 @@ func (c *opsCheck) upload(v []float64) (Buffer, error) {
 	return b, c.d.CopyIn(b, v)
 }
 
-func (c *opsCheck) zeros(n int) (Buffer, error) {
+func (c *opsCheck) zeros(n int) (gpu.Buffer, error) {
 	b, err := c.d.Alloc(n)
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func (c *opsCheck) zeros(n int) (Buffer, error) {
 	return b, nil
 }
 
-func (c *opsCheck) read(b Buffer) ([]float64, error) {
+func (c *opsCheck) read(b gpu.Buffer) ([]float64, error) {
 	v := make([]float64, b.Len())
 	return v, c.d.CopyOut(v, b)
 }
@@ -407,7 +408,7 @@ func circular(theta, v []float64, h, w int) []float64 {
 func (c *opsCheck) spectral() error {
 	s := c.s
 	n, hw, sl := s.Len(), s.H*s.W, s.SpectrumLen()
-	one := Batch{N: 1, H: s.H, W: s.W}
+	one := gpu.Batch{N: 1, H: s.H, W: s.W}
 	theta, thb, err := c.random(hw)
 	if err != nil {
 		return err
