@@ -38,7 +38,7 @@ type Config struct {
 	Resume bool
 	// Problem and DataHash are recorded in the manifest and checked on resume.
 	Problem, DataHash string
-	// Provenance: see greedy.Config.Provenance.
+	// Provenance: see greedy.Problem.Provenance.
 	Provenance *provenance.Record
 	// Progress, when set, is called after every epoch.
 	Progress func(EpochInfo)

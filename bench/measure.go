@@ -289,8 +289,11 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 		defer gpu.Untrack(held)
 	}
 	began := time.Now()
-	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: T, Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}, Device: ops,
-		Progress: func(checkpoint.StepInfo) { heap.sample() }})
+	res, err := greedy.Train(o, greedy.Config{
+		Method: greedy.Method{Param: m, Device: ops},
+		Solver: greedy.Solver{Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}},
+		Run:    greedy.Run{MaxSteps: T, Progress: func(checkpoint.StepInfo) { heap.sample() }},
+	})
 	if err != nil {
 		return fmt.Errorf("bench: greedy training: %w", err)
 	}

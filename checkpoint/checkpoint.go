@@ -73,20 +73,20 @@ type Manifest struct {
 	ThetaLen      int               `json:"theta_len"`
 	PhiLen        int               `json:"phi_len"`
 	// NVal and WeightScales record the validation functions and the
-	// candidate multipliers of (λt, μt) (Config.Validation, Config.WeightScales).
+	// candidate multipliers of (λt, μt) (greedy.Problem.Validation, greedy.Solver.WeightScales).
 	NVal         int       `json:"n_val,omitempty"`
 	WeightScales []float64 `json:"weight_scales,omitempty"`
 	ValLookahead int       `json:"val_lookahead,omitempty"`
-	// StopOnValidation and ValPatience record Config's rule; TrainTolSteps
+	// StopOnValidation and ValPatience record greedy.Run's rule; TrainTolSteps
 	// is the number of steps after which the training functions met the
 	// tolerance when the run went on for the validation functions (0: they
 	// did not, or the rule is off).
 	StopOnValidation bool `json:"stop_on_validation,omitempty"`
 	ValPatience      int  `json:"val_patience,omitempty"`
 	TrainTolSteps    int  `json:"train_tol_steps,omitempty"`
-	// Precision is Config.Precision when it is not float64 (absent: float64).
+	// Precision is greedy.Method.Precision when it is not float64 (absent: float64).
 	Precision problem.Precision `json:"precision,omitempty"`
-	// Device is the kind of Config.Device ("cpu", "cuda") when the step
+	// Device is the kind of greedy.Method.Device ("cpu", "cuda") when the step
 	// losses ran on a device's array operations (absent: the CPU's fast
 	// evaluators).
 	Device    string     `json:"device,omitempty"`

@@ -18,20 +18,20 @@ import (
 
 // applyCmd is `l2o apply`: its flags and, once prepared, what it runs.
 type applyCmd struct {
-	pf                problemFlags
-	fs                *pflag.FlagSet
-	params, precision *string
-	out               *string
-	saveAt            *[]string
-	iters             *int
-	tol               *float64
-	force             *bool
-	guard             *safeguardFlag
-	prec              problem.Precision
-	info              *LearnedInfo
-	run               baselines.Method // the optimizer (safeguarded, on --device)
-	test              *problem.Objective
-	vals, grad        []float64
+	pf         problemFlags
+	fs         *pflag.FlagSet
+	params     *string
+	out        *string
+	saveAt     *[]string
+	iters      *int
+	tol        *float64
+	force      *bool
+	guard      *safeguardFlag
+	prec       problem.Precision
+	info       *LearnedInfo
+	run        baselines.Method // the optimizer (safeguarded, on --device)
+	test       *problem.Objective
+	vals, grad []float64
 }
 
 func runApply(env *Env, args []string) error {
@@ -86,7 +86,7 @@ func (c *applyCmd) define(env *Env) {
 	c.iters = fs.Int("iters", 200, "iterations to run")
 	c.tol = fs.Float64("tol", 0, "stop early when every ‖∇fk‖ < tol (0: run all iterations)")
 	c.guard = addSafeguardFlag(fs, false, "safeguard the learned steps with a gradient step of size τ: decrease (a bare --safeguard) replaces a step that raises f (monotone), bgd one that does worse than the gradient step (∇f → 0 whatever was learned; one more f per iteration); Algorithm 2 as published without it")
-	c.precision = addPrecisionFlag(fs)
+	c.pf.addPrecision(fs)
 	c.out = fs.String("out", "", "folder for the iterates of --save-at (refused if it holds results, unless --force)")
 	c.saveAt = fs.StringSlice("save-at", []string{"final"}, "with --out: iterations (or final) whose iterates are written as x_tNNNN.npy (N×H×W) and one PNG per function, with their PSNR and SSIM in saved.json")
 	c.force = fs.Bool("force", false, "replace the results already in --out")
@@ -100,12 +100,9 @@ func (c *applyCmd) check() error {
 	if c.fs.Changed("save-at") && *c.out == "" {
 		return usagef("--save-at needs --out DIR")
 	}
-	if err := c.pf.cpu32(c.fs, c.precision); err != nil {
-		return err
-	}
 	var err error
-	if c.prec, err = problem.ParsePrecision(*c.precision); err != nil {
-		return usagef("--precision: %v", err)
+	if c.prec, err = c.pf.parsePrecision(c.fs); err != nil {
+		return err
 	}
 	if *c.iters < 1 {
 		return usagef("--iters must be at least 1")
@@ -146,8 +143,8 @@ func (c *applyCmd) prepareOn() error {
 		return err
 	}
 	if pf.deviceOps != nil {
-		if c.prec != problem.Float64 {
-			return usagef("--device %s computes in the device's precision: drop --precision %s", pf.Device, c.prec)
+		if err := pf.precisionOnDevice(c.prec); err != nil {
+			return err
 		}
 		switch l := c.run.(type) {
 		case *learned.Optimizer:

@@ -69,10 +69,11 @@ type benchGreedyCmd struct {
 	evalAt                        *[]int
 	tolRel, target                *float64
 	fstarMethod, lambda, mu       *string
-	out, cache, precision         *string
+	out, cache                    *string
 	force                         *bool
 	guard                         *safeguardFlag
 	lam, mu2                      greedy.Schedule
+	methods                       map[string]param.Method // --params, parsed
 	prec                          steploss.Precision
 	prob                          *problem.Problem
 	train, val, test              *problem.Objective
@@ -103,7 +104,7 @@ func (c *benchGreedyCmd) define(env *Env) *pflag.FlagSet {
 	c.out = fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	c.cache = fs.String("cache", defaultCacheDir(), cacheHelp)
 	c.force = fs.Bool("force", false, "replace the results a previous run left in --out (its checkpoints and curves)")
-	c.precision = addPrecisionFlag(fs)
+	c.pf.addPrecision(fs)
 	c.sf.add(fs)
 	addProtocol(fs, &c.protocol)
 	c.vf.add(fs)
@@ -137,11 +138,14 @@ func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
 	if c.mu2, err = greedy.ParseSchedule(*c.mu); err != nil {
 		return usagef("--mu: %v", err)
 	}
-	if err := c.pf.cpu32(fs, c.precision); err != nil {
+	if c.prec, err = c.pf.parsePrecision(fs); err != nil {
 		return err
 	}
-	if c.prec, err = steploss.ParsePrecision(*c.precision); err != nil {
-		return usagef("--precision: %v", err)
+	c.methods = map[string]param.Method{}
+	for _, p := range *c.params {
+		if c.methods[p], err = param.ParseMethod(p); err != nil {
+			return asUsage(err)
+		}
 	}
 	c.iters = *c.evalIters
 	for _, a := range *c.evalAt {
@@ -170,12 +174,8 @@ func (c *benchGreedyCmd) functions(env *Env) error {
 		return err
 	}
 	for _, p := range *c.params {
-		method, err := param.ParseMethod(p)
-		if err != nil {
-			return asUsage(err)
-		}
-		if err := steploss.CheckPrecision(method, c.train, c.prec); err != nil {
-			return usagef("--precision %s: %v", c.prec, err)
+		if err := pf.checkMethod(c.learned(c.methods[p]), c.train); err != nil {
+			return err
 		}
 	}
 	vec := ""
@@ -211,11 +211,7 @@ func (c *benchGreedyCmd) header(env *Env) {
 // trainOne trains method p with inner solver in, prints its row and
 // evaluates it (and its safeguarded copies) on the test functions.
 func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
-	method, err := param.ParseMethod(p)
-	if err != nil {
-		return asUsage(err)
-	}
-	inner, err := c.sf.solver(in, method)
+	inner, err := c.sf.solver(in, c.methods[p])
 	if err != nil {
 		return err
 	}
@@ -229,20 +225,17 @@ func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
 	var evals int
 	runtime.GC()
 	began := time.Now()
-	vf, sf := &c.vf, &c.sf
-	res, err := greedy.Train(c.train, greedy.Config{
-		Method: method, Inner: inner, TolRel: *c.tolRel, Lambda: c.lam, Mu: c.mu2, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: c.protocol, MaxSteps: steps, Dir: dir, Precision: c.prec,
-		Problem: c.prob.Name, DataHash: dataHash(c.train), Seed: c.pf.Seed, Provenance: c.prov, Validation: c.val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
-		Progress: func(s checkpoint.StepInfo) {
-			evals += s.Evaluations
-			if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
-				rss, _, _ := bench.RSS() // 0 where /proc is missing
-				rssAt[s.T+1] = rss
-			}
-			c.mt.update("bench: %s/%s step %d of at most %d: loss %.6g, %d evals in %.2f s; %s elapsed, at most %s left", p, in, s.T+1, steps, s.Loss, s.Evaluations, s.Seconds,
-				shortDuration(time.Since(began)), eta(s.T+1, steps, time.Since(began)))
-		},
-	})
+	cfg := c.config(c.methods[p], inner, steps, dir)
+	cfg.Run.Progress = func(s checkpoint.StepInfo) {
+		evals += s.Evaluations
+		if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
+			rss, _, _ := bench.RSS() // 0 where /proc is missing
+			rssAt[s.T+1] = rss
+		}
+		c.mt.update("bench: %s/%s step %d of at most %d: loss %.6g, %d evals in %.2f s; %s elapsed, at most %s left", p, in, s.T+1, steps, s.Loss, s.Evaluations, s.Seconds,
+			shortDuration(time.Since(began)), eta(s.T+1, steps, time.Since(began)))
+	}
+	res, err := greedy.Train(c.train, cfg)
 	if err != nil {
 		return err
 	}
@@ -255,6 +248,25 @@ func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
 	}
 	fmt.Fprintln(env.Stdout)
 	return nil
+}
+
+// learned is the method trained for parametrization m: the penalty
+// schedules and the precision of the flags.
+func (c *benchGreedyCmd) learned(m param.Method) greedy.Method {
+	return greedy.Method{Param: m, Lambda: c.lam, Mu: c.mu2, Precision: c.prec}
+}
+
+// config is the configuration of one training run of m with the inner
+// solver inner, at most steps steps, its checkpoint in dir.
+func (c *benchGreedyCmd) config(m param.Method, inner greedy.InnerSolver, steps int, dir string) greedy.Config {
+	vf, sf := &c.vf, &c.sf
+	return greedy.Config{
+		Problem: greedy.Problem{Validation: c.val, Name: c.prob.Name, DataHash: dataHash(c.train), Seed: c.pf.Seed, Provenance: c.prov},
+		Method:  c.learned(m),
+		Solver:  greedy.Solver{Inner: inner, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), WeightScales: vf.Scales, ValLookahead: vf.Lookahead},
+		Run: greedy.Run{MaxSteps: steps, TolRel: *c.tolRel, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+			Dir: dir, Protocol: c.protocol},
+	}
 }
 
 // row prints a trained method's steps, time per step, evaluations and RSS.

@@ -450,11 +450,16 @@ func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.O
 	}
 	p := newProgress(env.Stderr, cfg.MaxSteps, "training greedy "+name)
 	res, err := greedy.Train(train, greedy.Config{
-		Method: method, Lambda: pen, Mu: pen,
-		Inner:  greedy.LBFGS{MaxEvaluations: cfg.InnerEvals},
-		TolRel: cfg.TolRel, MaxSteps: cfg.MaxSteps, Dir: dir,
-		Problem: prob.Name, DataHash: dataHash(train), Seed: cfg.Seed, KeepParams: true,
-		Progress: func(s checkpoint.StepInfo) { p.set(s.T + 1) },
+		Problem: greedy.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: cfg.Seed},
+		Method:  greedy.Method{Param: method, Lambda: pen, Mu: pen},
+		Solver:  greedy.Solver{Inner: greedy.LBFGS{MaxEvaluations: cfg.InnerEvals}},
+		Run: greedy.Run{
+			TolRel:     cfg.TolRel,
+			MaxSteps:   cfg.MaxSteps,
+			Dir:        dir,
+			KeepParams: true,
+			Progress:   func(s checkpoint.StepInfo) { p.set(s.T + 1) },
+		},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("demo: training %s: %w", name, err)

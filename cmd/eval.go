@@ -29,7 +29,7 @@ type evalCmd struct {
 	guard                   *safeguardFlag
 	iters, fstarIters       *int
 	fstarMethod, cache, out *string
-	set, precision          *string
+	set                     *string
 	force                   *bool
 	breakEvenAt             *float64
 	protocol                string
@@ -95,7 +95,7 @@ func (c *evalCmd) define(env *Env) {
 	c.shifts = fs.StringSlice("shift", nil, "also evaluate out of distribution, the learned parameters applied unchanged: alpha=K (α times K, and L with it), sigma=S (blur width), noise=V, size=N (size-free parametrizations: ps, pc-k), images=phantoms|DATA (other images, resampled), or all ("+strings.Join(allShifts, ",")+"); curves in OUT/shift/, table in OUT/shift.md")
 	c.shiftAt = fs.IntSlice("shift-at", []int{10, 50, 100, 200}, "iterations reported in the --shift table")
 	c.breakEvenAt = fs.Float64("break-even-at", 1e-4, "target mean optimality of the break-even counts (problems after which training pays for itself); 0: none")
-	c.precision = addPrecisionFlag(fs)
+	c.pf.addPrecision(fs)
 	addProtocol(fs, &c.protocol)
 }
 
@@ -120,11 +120,8 @@ func (c *evalCmd) check() error {
 	if b := *c.breakEvenAt; b < 0 || b >= 1 || math.IsNaN(b) {
 		return usagef("--break-even-at %g: give a mean optimality in (0, 1), or 0 for none", b)
 	}
-	if err := c.pf.cpu32(c.fs, c.precision); err != nil {
+	if c.prec, err = c.pf.parsePrecision(c.fs); err != nil {
 		return err
-	}
-	if c.prec, err = problem.ParsePrecision(*c.precision); err != nil {
-		return usagef("--precision: %v", err)
 	}
 	if len(c.shiftSpecs) > 0 && c.prec != problem.Float64 {
 		return usagef("--shift evaluates in float64: drop --precision %s or --shift", c.prec)
@@ -208,8 +205,8 @@ func (c *evalCmd) checkOn(test *problem.Objective) error {
 		return err
 	}
 	if pf := &c.pf; pf.deviceOps != nil {
-		if c.prec != problem.Float64 {
-			return usagef("--device %s computes the learned iterations in the device's precision: drop --precision %s", pf.Device, c.prec)
+		if err := pf.precisionOnDevice(c.prec); err != nil {
+			return err
 		}
 		for _, m := range c.ms {
 			if l, ok := m.(*learned.Optimizer); ok && l.Device != nil {

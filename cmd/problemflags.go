@@ -1,11 +1,13 @@
 package cmd
 
 import (
+	"errors"
 	"math"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/spf13/pflag"
 )
@@ -29,6 +31,9 @@ type problemFlags struct {
 	// validate opens --device and keeps its array operations here.
 	deviceOps  gpu.Ops
 	acceptsOps bool
+	// precision is --precision as given, for the commands that define it
+	// (addPrecision); parsePrecision parses it.
+	precision string
 	// nTestGiven is set when --n-test was given (eval --set train).
 	nTestGiven bool
 	// testOnly takes every function of --data as a test candidate (eval and
@@ -89,22 +94,55 @@ const precisionHelp = "arithmetic of the CPU's evaluations: float64, or float32 
 	"the step losses and training iterates of train greedy and bench greedy (parameters stay float64, recorded in the checkpoint), every method's f and ∇f in eval and apply " +
 	"(curves measured in float64). Problems and parametrizations without a float32 path are refused (exit 2)"
 
-// addPrecisionFlag defines --precision on fs.
-func addPrecisionFlag(fs *pflag.FlagSet) *string {
-	return fs.String("precision", "float64", precisionHelp)
+// addPrecision defines --precision on fs (train greedy, bench greedy, eval,
+// apply); parsePrecision reads it.
+func (p *problemFlags) addPrecision(fs *pflag.FlagSet) {
+	fs.StringVar(&p.precision, "precision", "float64", precisionHelp)
 }
 
-// cpu32 turns --device cpu32 into --device cpu with --precision float32,
-// refusing a --precision that says otherwise.
-func (p *problemFlags) cpu32(fs *pflag.FlagSet, precision *string) error {
-	if p.Device != "cpu32" {
+// parsePrecision parses --precision, the one place that does: --device
+// cpu32 is --device cpu with --precision float32 (a --precision that says
+// otherwise is refused).
+func (p *problemFlags) parsePrecision(fs *pflag.FlagSet) (problem.Precision, error) {
+	if p.Device == "cpu32" {
+		if fs.Changed("precision") && p.precision != "float32" {
+			return "", usagef("--device cpu32 computes in float32: drop --precision %s", p.precision)
+		}
+		p.Device, p.precision = "cpu", "float32"
+	}
+	prec, err := problem.ParsePrecision(p.precision)
+	if err != nil {
+		return "", usagef("--precision: %v", err)
+	}
+	return prec, nil
+}
+
+// checkMethod checks a greedy method's parametrization, precision and device
+// on the training functions o (greedy.Method.Check, the one library check
+// of their combinations), naming the flags.
+func (p *problemFlags) checkMethod(m greedy.Method, o *problem.Objective) error {
+	err := m.Check(o)
+	var fe *greedy.FieldError
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, greedy.ErrPrecisionOnDevice):
+		return p.precisionOnDevice(m.Precision)
+	case errors.As(err, &fe) && fe.Field == "Method.Precision":
+		return usagef("--precision %s: %v", m.Precision, fe.Err)
+	case errors.As(err, &fe) && fe.Field == "Method.Device":
+		return usagef("--device %s: %v", p.Device, fe.Err)
+	}
+	return asUsage(err)
+}
+
+// precisionOnDevice refuses a precision other than float64 with --device:
+// the device computes in its own.
+func (p *problemFlags) precisionOnDevice(prec problem.Precision) error {
+	if p.deviceOps == nil || prec == "" || prec == problem.Float64 {
 		return nil
 	}
-	if fs.Changed("precision") && *precision != "float32" {
-		return usagef("--device cpu32 computes in float32: drop --precision %s", *precision)
-	}
-	p.Device, *precision = "cpu", "float32"
-	return nil
+	return usagef("--precision %s with --device %s: %v; drop --precision", prec, p.Device, greedy.ErrPrecisionOnDevice)
 }
 
 // build returns the problem (sized for the data) and the training and test objectives.

@@ -22,7 +22,7 @@ type solverFlags struct {
 	NAGStep   string
 	// InnerStart is where each step's inner solve starts: "reference"
 	// (θ̃, φ̃), the paper's, or "previous" (the last step's parameters;
-	// greedy.Config.WarmStart).
+	// greedy.Solver.WarmStart).
 	InnerStart string
 }
 

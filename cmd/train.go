@@ -88,17 +88,16 @@ func runTrainGreedy(env *Env, args []string) error {
 
 // trainGreedyCmd is `l2o train greedy`: its flags and what they parse to.
 type trainGreedyCmd struct {
-	pf        problemFlags
-	gf        greedyFlags
-	vf        validationFlags
-	sf        solverFlags
-	precision *string
-	preset    []string
-	method    param.Method
-	inner     greedy.InnerSolver
-	prec      steploss.Precision
-	lam, mu   greedy.Schedule
-	certKind  learned.CertificateKind
+	pf       problemFlags
+	gf       greedyFlags
+	vf       validationFlags
+	sf       solverFlags
+	preset   []string
+	method   param.Method
+	inner    greedy.InnerSolver
+	prec     steploss.Precision
+	lam, mu  greedy.Schedule
+	certKind learned.CertificateKind
 }
 
 // define declares the flags.
@@ -119,7 +118,7 @@ func (c *trainGreedyCmd) define(env *Env) *pflag.FlagSet {
 	fs.Float64Var(&gf.Diverge, "diverge-factor", greedy.DefaultDivergeFactor, "stop with an error when the mean training objective exceeds this many times its starting value (0: off)")
 	fs.StringVar(&gf.Out, "out", "runs/greedy", "checkpoint directory")
 	fs.BoolVar(&gf.Resume, "resume", false, "continue the run in --out from its last completed step")
-	c.precision = addPrecisionFlag(fs)
+	c.pf.addPrecision(fs)
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
 	fs.StringVar(&gf.CertKind, "certificate", "lyapunov", "certificate for --stop-when-certified: paper (the paper's P(ε1, ε2) with a γ making C1, C2 > 0) or lyapunov (the tool's own bound)")
@@ -159,11 +158,8 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 	if c.inner, err = c.sf.solver(gf.Inner, c.method); err != nil {
 		return err
 	}
-	if err := c.pf.cpu32(fs, c.precision); err != nil {
+	if c.prec, err = c.pf.parsePrecision(fs); err != nil {
 		return err
-	}
-	if c.prec, err = steploss.ParsePrecision(*c.precision); err != nil {
-		return usagef("--precision: %v", err)
 	}
 	if c.lam, err = greedy.ParseSchedule(gf.Lambda); err != nil {
 		return usagef("--lambda: %v", err)
@@ -192,16 +188,8 @@ func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objec
 	if gf.Tau >= 2/train.L && !gf.Force {
 		return nil, nil, nil, usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f, and greedy training diverges; use --tau 0 (1/L), or pass --force to train anyway", gf.Tau, 2/train.L, train.L)
 	}
-	if err := steploss.CheckPrecision(c.method, train, c.prec); err != nil {
-		return nil, nil, nil, usagef("--precision %s: %v", c.prec, err)
-	}
-	if pf.deviceOps != nil {
-		if c.prec != steploss.Float64 {
-			return nil, nil, nil, usagef("--precision %s with --device %s: the device computes in its own precision (cuda: float32 with float64 sums); drop --precision", c.prec, pf.Device)
-		}
-		if err := steploss.CheckDevice(c.method, train); err != nil {
-			return nil, nil, nil, usagef("--device %s: %v", pf.Device, err)
-		}
+	if err := pf.checkMethod(c.learned(), train); err != nil {
+		return nil, nil, nil, err
 	}
 	if gf.Inner == "closed" && !train.LeastSquares() {
 		return nil, nil, nil, usagef("--inner closed needs a least-squares problem; %s has regularizer %s", sp.prob.Name, sp.prob.Reg)
@@ -232,33 +220,43 @@ func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *pro
 	fmt.Fprintf(env.Stdout, " %9s %9s\n", "elapsed", "ETA≤")
 }
 
+// learned is the method trained: the parametrization, the reference step,
+// the penalty schedules, the precision and the device.
+func (c *trainGreedyCmd) learned() greedy.Method {
+	return greedy.Method{Param: c.method, Tau: c.gf.Tau, Lambda: c.lam, Mu: c.mu, Precision: c.prec, Device: c.pf.deviceOps}
+}
+
 // config is the trainer's configuration, printing a row per step.
 func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objective, intr *interrupts, start time.Time) greedy.Config {
 	gf, vf, sf := &c.gf, &c.vf, &c.sf
 	done := 0
 	return greedy.Config{
-		DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
-		Method: c.method, Tau: gf.Tau, Lambda: c.lam, Mu: c.mu, Inner: c.inner,
-		TolAbs: gf.TolAbs, TolRel: gf.TolRel, MaxSteps: gf.MaxSteps,
-		StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: c.certKind,
-		NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), Protocol: gf.Protocol, Precision: c.prec, Device: c.pf.deviceOps, Validation: val, WeightScales: vf.Scales, ValLookahead: vf.Lookahead, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
-		Dir: gf.Out, Resume: gf.Resume, Problem: sp.prob.Name, DataHash: dataHash(train), Seed: c.pf.Seed,
-		Provenance:    env.trainingProvenance(sp, vf.NVal),
-		InnerProgress: innerProgress(env),
-		Progress: func(s checkpoint.StepInfo) {
-			clearStatus(env)
-			mark := ""
-			if s.FellBack {
-				mark = "  (kept τI: solver did no better)"
-			}
-			fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds)
-			if val != nil {
-				fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
-			}
-			done++
-			el := time.Since(start)
-			fmt.Fprintf(env.Stdout, " %9s %9s", shortDuration(el), eta(done, done+gf.MaxSteps-1-s.T, el))
-			fmt.Fprintln(env.Stdout, mark)
+		Problem: greedy.Problem{Validation: val, Name: sp.prob.Name, DataHash: dataHash(train), Seed: c.pf.Seed,
+			Provenance: env.trainingProvenance(sp, vf.NVal)},
+		Method: c.learned(),
+		Solver: greedy.Solver{Inner: c.inner, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), WeightScales: vf.Scales, ValLookahead: vf.Lookahead},
+		Run: greedy.Run{
+			MaxSteps: gf.MaxSteps, TolAbs: gf.TolAbs, TolRel: gf.TolRel,
+			StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: c.certKind,
+			StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+			DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
+			Dir: gf.Out, Resume: gf.Resume, Protocol: gf.Protocol,
+			InnerProgress: innerProgress(env),
+			Progress: func(s checkpoint.StepInfo) {
+				clearStatus(env)
+				mark := ""
+				if s.FellBack {
+					mark = "  (kept τI: solver did no better)"
+				}
+				fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds)
+				if val != nil {
+					fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
+				}
+				done++
+				el := time.Since(start)
+				fmt.Fprintf(env.Stdout, " %9s %9s", shortDuration(el), eta(done, done+gf.MaxSteps-1-s.T, el))
+				fmt.Fprintln(env.Stdout, mark)
+			},
 		},
 	}
 }

@@ -22,8 +22,11 @@ func TestNAGBlockModeMatchesFullEvaluations(t *testing.T) {
 		for _, step := range []StepRule{StepExact, StepPaper} {
 			t.Run(mc.Name+"/"+string(step), func(t *testing.T) {
 				train := func(full bool) *Result {
-					res, err := Train(o, Config{Method: mc.Method, MaxSteps: 3, KeepParams: true,
-						Inner: NAG{Iters: 6, Rounds: 3, Step: step, fullEvals: full}})
+					res, err := Train(o, Config{
+						Method: Method{Param: mc.Method},
+						Solver: Solver{Inner: NAG{Iters: 6, Rounds: 3, Step: step, fullEvals: full}},
+						Run:    Run{MaxSteps: 3, KeepParams: true},
+					})
 					if err != nil {
 						t.Fatal(err)
 					}

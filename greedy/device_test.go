@@ -18,13 +18,13 @@ import (
 // the CPU device and compares the learned parameters with the default run.
 func TestDeviceStepTrains(t *testing.T) {
 	o := deblurSet(t, 3, 16, 3)
-	base := Config{Method: method(t, "m-pc"), MaxSteps: 4, Inner: LBFGS{MaxEvaluations: 30}, KeepParams: true}
+	base := Config{Method: Method{Param: method(t, "m-pc")}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 30}}, Run: Run{MaxSteps: 4, KeepParams: true}}
 	ref, err := Train(o, base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := base
-	cfg.Device = gpu.CPU()
+	cfg.Method.Device = gpu.CPU()
 	got, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestDeviceStepTrains(t *testing.T) {
 func TestLearnedOnDevice(t *testing.T) {
 	o := deblurSet(t, 3, 16, 2)
 	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect", "m-pf"} {
-		res, err := Train(o, Config{Method: method(t, name), MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 15}, KeepParams: true})
+		res, err := Train(o, Config{Method: Method{Param: method(t, name)}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 15}}, Run: Run{MaxSteps: 3, KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -128,8 +128,12 @@ func TestLearnedOnDevice(t *testing.T) {
 func TestDeviceResumeIsBitwise(t *testing.T) {
 	o := deblurSet(t, 3, 16, 6)
 	cfg := func(dir string, steps int, resume bool, dev gpu.Ops) Config {
-		return Config{Method: method(t, "m-pc"), MaxSteps: steps, Dir: dir, Resume: resume, Problem: "deblur", Device: dev,
-			Inner: NAG{Iters: 15}, Lambda: Constant(0), Mu: Constant(0)}
+		return Config{
+			Problem: Problem{Name: "deblur"},
+			Method:  Method{Param: method(t, "m-pc"), Device: dev, Lambda: Constant(0), Mu: Constant(0)},
+			Solver:  Solver{Inner: NAG{Iters: 15}},
+			Run:     Run{MaxSteps: steps, Dir: dir, Resume: resume},
+		}
 	}
 	a, b := t.TempDir(), t.TempDir()
 	if _, err := Train(o, cfg(a, 2, false, gpu.Host32())); err != nil {
@@ -153,12 +157,12 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 // TestDeviceGraphTrains checks that greedy training of a user
 // parametrization known only by its forward expression (its graph on the
 // host, the objective on the device: steploss's device-graph path) with
-// Config.Device follows the CPU's.
+// Method.Device follows the CPU's.
 func TestDeviceGraphTrains(t *testing.T) {
 	o := testproblems.Deblur(t, 3, 12, "zero", -1, 4)
 	m := param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}
 	run := func(dev gpu.Ops) []float64 {
-		res, err := Train(o, Config{Method: m, MaxSteps: 3, Inner: LBFGS{MaxEvaluations: 20}, Device: dev, KeepParams: true})
+		res, err := Train(o, Config{Method: Method{Param: m, Device: dev}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Run: Run{MaxSteps: 3, KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,12 +18,12 @@
 // Nesterov method with constant step 1/L_g over alternating blocks, and the
 // closed form for least-squares objectives.
 //
-// Config.Precision = Float32 trains PS, PC, M-PS and M-PC with the step loss,
+// Method.Precision = Float32 trains PS, PC, M-PS and M-PC with the step loss,
 // the iterates and ∇f in float32 (on the objectives problem.NewObjectiveT
 // evaluates in float32: Problem 1's deblurring and CT), the parameters and
 // inner solvers in float64 (steploss.NewStepLossIn).
 //
-// Config.Device runs the step loss on a device's array operations (package
+// Method.Device runs the step loss on a device's array operations (package
 // gpu's Ops; steploss.NewStepLossOn, steploss.CheckDevice): the step's data
 // stay on the device, and the training iterates, ∇f(x^t) and the stop test
 // stay on the host.

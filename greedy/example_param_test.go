@@ -18,8 +18,8 @@ func Example_newParametrization() {
 
 	const steps = 6
 	res, err := greedy.Train(train, greedy.Config{
-		Method:   param.Method{G: Separable{}, H: param.Scalar{}},
-		MaxSteps: steps,
+		Method: greedy.Method{Param: param.Method{G: Separable{}, H: param.Scalar{}}},
+		Run:    greedy.Run{MaxSteps: steps},
 	})
 	if err != nil {
 		fmt.Println(err)

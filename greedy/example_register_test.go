@@ -84,8 +84,11 @@ func ExampleRegister() {
 
 	dir, _ := os.MkdirTemp("", "separable")
 	defer os.RemoveAll(dir)
-	if _, err := greedy.Train(train, greedy.Config{Method: method, MaxSteps: 6, Dir: dir, Problem: "deblur",
-		Lambda: greedy.Constant(1e-3), Mu: greedy.Constant(1e-3)}); err != nil {
+	if _, err := greedy.Train(train, greedy.Config{
+		Problem: greedy.Problem{Name: "deblur"},
+		Method:  greedy.Method{Param: method, Lambda: greedy.Constant(1e-3), Mu: greedy.Constant(1e-3)},
+		Run:     greedy.Run{MaxSteps: 6, Dir: dir},
+	}); err != nil {
 		fmt.Println(err)
 		return
 	}

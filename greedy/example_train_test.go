@@ -24,10 +24,9 @@ func ExampleTrain() {
 
 	method, _ := param.ParseMethod("m-pc")
 	res, err := greedy.Train(train, greedy.Config{
-		Method:     method,
-		Inner:      greedy.NAG{Iters: 20, Rounds: 10}, // 400 evaluations a step
-		MaxSteps:   10,
-		KeepParams: true, // with Dir set, learned.Load reads them back instead
+		Method: greedy.Method{Param: method},
+		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 10}},
+		Run:    greedy.Run{MaxSteps: 10, KeepParams: true},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -56,7 +55,7 @@ func ExampleTrain() {
 }
 
 // ExampleConfig_precision trains the same M-PC in float32 and in float64
-// (Config.Precision) and compares the mean training objective after each
+// (Method.Precision) and compares the mean training objective after each
 // run's last step: the step losses, iterates and gradients of the float32 run
 // are float32, its parameters and inner solver float64.
 func ExampleConfig_precision() {
@@ -67,7 +66,9 @@ func ExampleConfig_precision() {
 	meanF := map[steploss.Precision]float64{}
 	for _, prec := range []steploss.Precision{steploss.Float32, steploss.Float64} {
 		res, err := greedy.Train(train, greedy.Config{
-			Method: method, Inner: greedy.NAG{Iters: 20, Rounds: 2}, MaxSteps: 5, Precision: prec,
+			Method: greedy.Method{Param: method, Precision: prec},
+			Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 2}},
+			Run:    greedy.Run{MaxSteps: 5},
 		})
 		if err != nil {
 			fmt.Println(err)
@@ -81,7 +82,7 @@ func ExampleConfig_precision() {
 }
 
 // ExampleConfig_device trains M-PC with its step losses on a device
-// (Config.Device): the step's arrays stay on the device and each evaluation
+// (Method.Device): the step's arrays stay on the device and each evaluation
 // brings back only the loss and the parameters' gradient. gpu.Open("host")
 // runs that code path on the CPU in float64; gpu.Open("cuda"), in a binary
 // built with -tags l2ocuda, on a GPU in float32. The manifest records the
@@ -97,7 +98,9 @@ func ExampleConfig_device() {
 		return
 	}
 	res, err := greedy.Train(train, greedy.Config{
-		Method: method, Inner: greedy.NAG{Iters: 20, Rounds: 2}, MaxSteps: 5, Device: dev.(gpu.Ops),
+		Method: greedy.Method{Param: method, Device: dev.(gpu.Ops)},
+		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 2}},
+		Run:    greedy.Run{MaxSteps: 5},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -19,8 +19,12 @@ import (
 func TestTrainFloat32(t *testing.T) {
 	o := deblurSet(t, 3, 16, 4)
 	cfg := func(dir string, prec steploss.Precision) Config {
-		return Config{Method: method(t, "m-pc"), MaxSteps: 4, Dir: dir, Problem: "deblur", Precision: prec,
-			Inner: LBFGS{MaxEvaluations: 60}, Lambda: Constant(1e-3), Mu: Constant(1e-3), KeepParams: true}
+		return Config{
+			Problem: Problem{Name: "deblur"},
+			Method:  Method{Param: method(t, "m-pc"), Precision: prec, Lambda: Constant(1e-3), Mu: Constant(1e-3)},
+			Solver:  Solver{Inner: LBFGS{MaxEvaluations: 60}},
+			Run:     Run{MaxSteps: 4, Dir: dir, KeepParams: true},
+		}
 	}
 	d32, d64 := t.TempDir(), t.TempDir()
 	r32, err := Train(o, cfg(d32, steploss.Float32))
@@ -60,7 +64,7 @@ func TestTrainFloat32(t *testing.T) {
 		t.Errorf("float64 manifest records precision %q, want none", m64.Precision)
 	}
 	again := cfg(d32, steploss.Float64)
-	again.Resume, again.MaxSteps = true, 6
+	again.Run.Resume, again.Run.MaxSteps = true, 6
 	if _, err := Train(o, again); err == nil || !strings.Contains(err.Error(), "precision") {
 		t.Errorf("resuming a float32 checkpoint in float64: %v, want a refusal naming the precision", err)
 	}
@@ -72,8 +76,12 @@ func TestTrainFloat32(t *testing.T) {
 func TestFloat32ResumeIsBitwise(t *testing.T) {
 	o := deblurSet(t, 3, 16, 6)
 	cfg := func(dir string, steps int, resume bool) Config {
-		return Config{Method: method(t, "m-pc"), MaxSteps: steps, Dir: dir, Resume: resume, Problem: "deblur", Precision: steploss.Float32,
-			Inner: NAG{Iters: 15}, Lambda: Constant(0), Mu: Constant(0)}
+		return Config{
+			Problem: Problem{Name: "deblur"},
+			Method:  Method{Param: method(t, "m-pc"), Precision: steploss.Float32, Lambda: Constant(0), Mu: Constant(0)},
+			Solver:  Solver{Inner: NAG{Iters: 15}},
+			Run:     Run{MaxSteps: steps, Dir: dir, Resume: resume},
+		}
 	}
 	a, b := t.TempDir(), t.TempDir()
 	if _, err := Train(o, cfg(a, 2, false)); err != nil {

@@ -48,7 +48,7 @@ func TestLockDir(t *testing.T) {
 func TestChecksumsRecordedAndVerified(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	if _, err := Train(o, Config{Method: method(t, "m-ps"), MaxSteps: 3, Dir: dir, Problem: "deblur"}); err != nil {
+	if _, err := Train(o, Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 3, Dir: dir}}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := checkpoint.ReadManifest(dir)
@@ -100,7 +100,7 @@ func TestChecksumsRecordedAndVerified(t *testing.T) {
 func TestResumeRefusesChangedFiles(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	cfg := Config{Method: method(t, "m-ps"), MaxSteps: 2, Dir: dir, Problem: "deblur"}
+	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 2, Dir: dir}}
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestResumeRefusesChangedFiles(t *testing.T) {
 	b, _ := os.ReadFile(p)
 	b[len(b)-2] ^= 1
 	os.WriteFile(p, b, 0o644)
-	cfg.Resume, cfg.MaxSteps = true, 3
+	cfg.Run.Resume, cfg.Run.MaxSteps = true, 3
 	if _, err := Train(o, cfg); !errors.Is(err, checkpoint.ErrChecksum) || !errors.Is(err, checkpoint.ErrCannotResume) || !strings.Contains(err.Error(), p) {
 		t.Errorf("resume over a changed parameter file: %v", err)
 	}
@@ -168,14 +168,20 @@ func TestRemoveTemps(t *testing.T) {
 func TestTrainStopsOnDivergence(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	_, err := Train(o, Config{Method: method(t, "ps"), Tau: 100 / o.L, MaxSteps: 50, Dir: dir, Problem: "deblur",
-		Lambda: Schedule{Values: []float64{1}, Relative: true}})
+	_, err := Train(o, Config{
+		Problem: Problem{Name: "deblur"},
+		Method:  Method{Param: method(t, "ps"), Tau: 100 / o.L, Lambda: Schedule{Values: []float64{1}, Relative: true}},
+		Run:     Run{MaxSteps: 50, Dir: dir},
+	})
 	if !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "step 0") {
 		t.Fatalf("τ = 100/L: %v, want ErrDiverged at step 0", err)
 	}
 	// Off (negative factor): the same step is taken.
-	res, err := Train(o, Config{Method: method(t, "ps"), Tau: 100 / o.L, MaxSteps: 1, Problem: "deblur", DivergeFactor: -1,
-		Lambda: Schedule{Values: []float64{1}, Relative: true}})
+	res, err := Train(o, Config{
+		Problem: Problem{Name: "deblur"},
+		Method:  Method{Param: method(t, "ps"), Tau: 100 / o.L, Lambda: Schedule{Values: []float64{1}, Relative: true}},
+		Run:     Run{MaxSteps: 1, DivergeFactor: -1},
+	})
 	if err != nil || len(res.Steps) != 1 {
 		t.Errorf("without the factor: %v", err)
 	}
@@ -187,8 +193,11 @@ func TestTrainStop(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
 	n := 0
-	_, err := Train(o, Config{Method: method(t, "m-ps"), MaxSteps: 10, Dir: dir, Problem: "deblur",
-		Progress: func(checkpoint.StepInfo) { n++ }, Stop: func() bool { return n == 2 }})
+	_, err := Train(o, Config{
+		Problem: Problem{Name: "deblur"},
+		Method:  Method{Param: method(t, "m-ps")},
+		Run:     Run{MaxSteps: 10, Dir: dir, Progress: func(checkpoint.StepInfo) { n++ }, Stop: func() bool { return n == 2 }},
+	})
 	if !errors.Is(err, checkpoint.ErrInterrupted) {
 		t.Fatalf("Stop: %v", err)
 	}

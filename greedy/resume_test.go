@@ -15,8 +15,12 @@ import (
 const childEnv = "GREEDY_TEST_CHILD_DIR"
 
 func resumeConfig(t testing.TB, dir string) Config {
-	return Config{Method: method(t, "m-pc"), MaxSteps: 6, Dir: dir, Problem: "deblur", Seed: 1,
-		Inner: LBFGS{MaxEvaluations: 60}, Lambda: Constant(1e-4), Mu: Constant(1e-4)}
+	return Config{
+		Problem: Problem{Name: "deblur", Seed: 1},
+		Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(1e-4), Mu: Constant(1e-4)},
+		Solver:  Solver{Inner: LBFGS{MaxEvaluations: 60}},
+		Run:     Run{MaxSteps: 6, Dir: dir},
+	}
 }
 
 // TestHelperTrainChild is the child process of TestKilledRunResumesBitwise.
@@ -27,7 +31,7 @@ func TestHelperTrainChild(t *testing.T) {
 	}
 	o := deblurSet(t, 3, 16, 4)
 	cfg := resumeConfig(t, dir)
-	cfg.Progress = func(checkpoint.StepInfo) { time.Sleep(150 * time.Millisecond) }
+	cfg.Run.Progress = func(checkpoint.StepInfo) { time.Sleep(150 * time.Millisecond) }
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +77,7 @@ func TestKilledRunResumesBitwise(t *testing.T) {
 	t.Logf("killed after %d completed steps", len(m.Steps))
 	o := deblurSet(t, 3, 16, 4)
 	cfg := resumeConfig(t, dir)
-	cfg.Resume = true
+	cfg.Run.Resume = true
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatalf("resume: %v", err)
 	}
@@ -125,7 +129,7 @@ func sameCheckpointParams(t *testing.T, resumed, ref string) {
 func TestCorruptCheckpointsAreRefused(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	cfg := Config{Method: method(t, "m-ps"), MaxSteps: 2, Dir: dir, Problem: "deblur"}
+	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 2, Dir: dir}}
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +138,7 @@ func TestCorruptCheckpointsAreRefused(t *testing.T) {
 	}
 	// mismatched configuration
 	bad := cfg
-	bad.Resume, bad.Method = true, method(t, "m-pp")
+	bad.Run.Resume, bad.Method.Param = true, method(t, "m-pp")
 	if _, err := Train(o, bad); err == nil {
 		t.Error("resuming with another method was accepted")
 	}

@@ -43,14 +43,14 @@ func TestInnerSolversAgreeOnLeastSquares(t *testing.T) {
 		{"m-pp", []InnerSolver{LBFGS{RelTol: 1e-12, MaxEvaluations: 5000}}},
 	}
 	for _, c := range cases {
-		cfg := Config{Method: method(t, c.method), MaxSteps: 3, Lambda: Constant(1e-3), Mu: Constant(1e-3), KeepParams: true}
-		cfg.Inner = Closed{}
+		cfg := Config{Method: Method{Param: method(t, c.method), Lambda: Constant(1e-3), Mu: Constant(1e-3)}, Run: Run{MaxSteps: 3, KeepParams: true}}
+		cfg.Solver.Inner = Closed{}
 		ref, err := Train(o, cfg)
 		if err != nil {
 			t.Fatalf("%s closed: %v", c.method, err)
 		}
 		for _, s := range c.others {
-			cfg.Inner = s
+			cfg.Solver.Inner = s
 			res, err := Train(o, cfg)
 			if err != nil {
 				t.Fatalf("%s %s: %v", c.method, s.Name(), err)
@@ -68,7 +68,7 @@ func TestInnerSolversAgreeOnLeastSquares(t *testing.T) {
 
 func TestClosedFormRefusesRegularizedProblems(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
-	if _, err := Train(o, Config{Method: method(t, "ps"), MaxSteps: 1, Inner: Closed{}}); err == nil {
+	if _, err := Train(o, Config{Method: Method{Param: method(t, "ps")}, Solver: Solver{Inner: Closed{}}, Run: Run{MaxSteps: 1}}); err == nil {
 		t.Fatal("closed-form solver accepted a Huber-TV objective")
 	}
 }
@@ -106,7 +106,7 @@ func strongSet(t *testing.T, n, size int) (*problem.Objective, []float64) {
 // minimiser in one step.
 func TestPointwiseSolvesOneFunctionInOneStep(t *testing.T) {
 	o, fstar := strongSet(t, 1, 8)
-	res, err := Train(o, Config{Method: method(t, "pp"), MaxSteps: 1, Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}})
+	res, err := Train(o, Config{Method: Method{Param: method(t, "pp")}, Solver: Solver{Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}}, Run: Run{MaxSteps: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestPointwiseSolvesOneFunctionInOneStep(t *testing.T) {
 		t.Errorf("one pointwise step left a relative gap %.3g (f0 %g, f1 %g, f* %g)", gap, f0, f1, fstar[0])
 	}
 	// A scalar step cannot do that.
-	res, err = Train(o, Config{Method: method(t, "ps"), MaxSteps: 1})
+	res, err = Train(o, Config{Method: Method{Param: method(t, "ps")}, Run: Run{MaxSteps: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestPointwiseSolvesOneFunctionInOneStep(t *testing.T) {
 // independent gradients to their minimisers in one step.
 func TestFullMatrixSolvesSeveralFunctionsInOneStep(t *testing.T) {
 	o, fstar := strongSet(t, 4, 6)
-	res, err := Train(o, Config{Method: method(t, "pf"), MaxSteps: 1, Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}, KeepParams: true})
+	res, err := Train(o, Config{Method: Method{Param: method(t, "pf")}, Solver: Solver{Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}}, Run: Run{MaxSteps: 1, KeepParams: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestFullMatrixSolvesSeveralFunctionsInOneStep(t *testing.T) {
 
 func TestTrainingConvergesAndStopsAtTolerance(t *testing.T) {
 	o := deblurSet(t, 4, 16, 2)
-	res, err := Train(o, Config{Method: method(t, "m-ps"), MaxSteps: 500, TolRel: 1e4})
+	res, err := Train(o, Config{Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 500, TolRel: 1e4}})
 	if err != nil {
 		t.Fatal(err)
 	}

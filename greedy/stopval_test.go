@@ -24,7 +24,7 @@ func TestStopOnValidation(t *testing.T) {
 	}
 	const tol = 1e4
 	m := method(t, "m-ps")
-	res, err := Train(train, Config{Method: m, MaxSteps: 200, TolRel: tol, Validation: val, StopOnValidation: true, KeepParams: true})
+	res, err := Train(train, Config{Problem: Problem{Validation: val}, Method: Method{Param: m}, Run: Run{MaxSteps: 200, TolRel: tol, StopOnValidation: true, KeepParams: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,133 +9,16 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
-	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// Config sets up greedy training (Algorithm 1).
-type Config struct {
-	Method param.Method
-	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.
-	Tau float64
-	// Lambda and Mu weight the penalties λt/2‖θ − θ̃‖² and μt/2‖φ − φ̃‖².
-	Lambda, Mu Schedule
-	// Inner minimises each step's loss; nil means LBFGS{}.
-	Inner InnerSolver
-	// WarmStart starts the inner solve of step t > 0 at the previous step's
-	// parameters (θt−1, φt−1) instead of the reference (θ̃, φ̃), as the paper
-	// does. The BGD check still compares the solution with the reference,
-	// and the penalties still pull towards it. Step losses with reduced
-	// blocks (param.Reducer) refuse it. Recorded in the manifest's inner
-	// settings ("…,start=previous").
-	WarmStart bool
-	// TolAbs stops training when every ‖∇fk(xk^t)‖ < TolAbs (0: off).
-	TolAbs float64
-	// TolRel stops training when every ‖∇fk(xk^t)‖² < ‖∇fk(xk^0)‖²/TolRel (0: off).
-	TolRel float64
-	// MaxSteps caps the number of steps (required, > 0).
-	MaxSteps int
-	// StopWhenCertified stops at the first T whose certificate (Certificate:
-	// the paper's or the Lyapunov bound, "" for DefaultCertificate) holds for
-	// CertifyL (0: the training L); needs λt, μt > 0 to be meaningful.
-	StopWhenCertified bool
-	CertifyL          float64
-	Certificate       learned.CertificateKind
-	// Dir is the checkpoint directory ("" keeps nothing on disk).
-	Dir string
-	// Resume continues the run in Dir from its last completed step.
-	Resume bool
-	// Protocol names the preset the configuration came from ("paper"), for
-	// the manifest.
-	Protocol string
-	// Problem, DataHash and Seed are recorded in the manifest and checked on resume.
-	Problem  string
-	DataHash string
-	Seed     int64
-	// Provenance is recorded in the manifest (a resume appends its
-	// invocation to the checkpoint's record).
-	Provenance *provenance.Record
-	// Progress, if set, is called after every step.
-	Progress func(checkpoint.StepInfo)
-	// InnerProgress, if set, is called after every evaluation of the step
-	// loss inside a step (for progress lines in steps that take minutes).
-	InnerProgress func(InnerProgress)
-	// Recorder, if set, follows the run besides the checkpoint and
-	// Progress (see Recorder).
-	Recorder Recorder
-	// NoPrecond turns off the preconditioning of the L-BFGS inner solver
-	// (parametrizations implementing param.Preconditioner are preconditioned
-	// by default).
-	NoPrecond bool
-	// KeepParams keeps every step's parameters in memory in Result (for
-	// tests and short runs; off by default so memory does not grow with t).
-	KeepParams bool
-	// Validation, if set, holds functions that are not trained on but
-	// follow the learned steps during training, as unseen functions will
-	// under Algorithm 2; each step records their mean objective (ValF).
-	Validation *problem.Objective
-	// WeightScales are candidate multipliers s of the penalty weights: with
-	// Validation, each step is solved for every (s·λt, s·μt) and keeps the
-	// solution with the lowest validation objective after the step. Empty
-	// means {1}; more than one candidate needs Validation.
-	WeightScales []float64
-	// StopOnValidation ends training when the validation functions, which
-	// follow the learned steps as unseen functions will, meet the
-	// tolerances (TolAbs, TolRel, measured against their own starting
-	// gradients), or when their mean objective has not improved for
-	// ValPatience steps (0: no patience rule); the training functions'
-	// tolerance no longer stops the run, and the step at which they met it
-	// is recorded (Manifest.TrainTolSteps). Needs Validation.
-	StopOnValidation bool
-	ValPatience      int
-	// ValLookahead K > 1 scores a candidate by the validation objective after
-	// applying its step K times in a row, as Algorithm 2 repeats the last
-	// step beyond T, instead of once.
-	ValLookahead int
-	// DivergeFactor stops training with an error (ErrDiverged) when the mean
-	// training objective after a step exceeds DivergeFactor times its value
-	// at the starting points (0 means DefaultDivergeFactor; negative: off).
-	// A non-finite objective or gradient always stops it. With τ < 2/L every
-	// step's loss is at most that of a gradient step, so the mean objective
-	// never rises: exceeding the factor means the run diverged.
-	DivergeFactor float64
-	// Precision is what the step losses and the training iterates compute
-	// in: Float64 (the default, "") or Float32, which evaluates x⁺, f, ∇f
-	// and the convolution terms in float32 (see steploss.Float32 for the methods and
-	// objectives it supports; others are refused). With Float32 the
-	// iterates x^t are float32 values (kept in float64 slices and
-	// checkpoints, exactly), ∇f(x^t) and the stop test are float32
-	// evaluations, and the parameters, the inner solver and the mean
-	// objectives stay float64. Validation functions follow the learned steps
-	// in float64. Recorded in the manifest ("precision"); a resume must ask
-	// for the same.
-	Precision steploss.Precision
-	// Device, if set, runs the step losses with its array operations
-	// (package gpu's Ops), the step's arrays kept on it between evaluations:
-	// gpu.CPU() on the host in float64, the CUDA device (package gpu/cuda,
-	// l2ocuda builds) in float32 with float64 sums. Supported for PS, PP,
-	// PC-k and PC terms on deblurring with Huber-TV or no regularizer
-	// (steploss.CheckDevice); the training iterates, ∇f(x^t) and the stop test stay
-	// on the host. nil: the CPU's fast evaluators. Recorded in the manifest
-	// ("device", the device's kind: cpu or cuda); a resume must ask for the
-	// same kind. Incompatible with Precision float32 (the device has its own
-	// precision).
-	Device gpu.Ops
-	// Stop, if set, is asked before every step; when it returns true the
-	// run ends there with ErrInterrupted, its checkpoint complete up to the
-	// previous step (resume it with Resume).
-	Stop func() bool
-}
-
-// DefaultDivergeFactor is Config.DivergeFactor's default.
+// DefaultDivergeFactor is Run.DivergeFactor's default.
 const DefaultDivergeFactor = 10
 
 // ErrDiverged marks a training run stopped because it diverged (see
-// Config.DivergeFactor); test with errors.Is.
+// Run.DivergeFactor); test with errors.Is.
 var ErrDiverged = errors.New("the run diverged")
 
 // Result is the outcome of Train.
@@ -151,9 +34,10 @@ type Result struct {
 
 // Train runs Algorithm 1 on the training functions o: for t = 0, 1, … it
 // solves step t's loss (trainer.step), records the step (the checkpoint in
-// Dir, Progress and Config.Recorder) and stops at the tolerance, the step
-// cap, a certificate or divergence. The pieces live in trainer.go
-// (settings, checkpoint opening, the step solve) and record.go (recorders).
+// Run.Dir, Run.Progress and Run.Recorder) and stops at the tolerance, the step
+// cap, a certificate or divergence. The pieces live in config.go (the
+// configuration's parts and their checks), trainer.go (defaults,
+// checkpoint opening, the step solve) and record.go (recorders).
 func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	tr, err := newTrainer(o, cfg)
 	if err != nil {
@@ -167,9 +51,9 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	stop := "step cap reached"
-	for t := tr.start; t < cfg.MaxSteps; t++ {
-		if cfg.Stop != nil && cfg.Stop() {
-			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Dir, t)
+	for t := tr.start; t < cfg.Run.MaxSteps; t++ {
+		if cfg.Run.Stop != nil && cfg.Run.Stop() {
+			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Run.Dir, t)
 		}
 		s, cause, err := tr.step(t)
 		if err != nil {
@@ -252,14 +136,14 @@ func orIf(cond bool, v string) string {
 // innerSettings describes the inner solver's budget for the manifest.
 func innerSettings(inner InnerSolver, nTheta, nPhi int, cfg Config) string {
 	warm := ""
-	if cfg.WarmStart {
+	if cfg.Solver.WarmStart {
 		warm = ",start=previous"
 	}
 	switch s := inner.(type) {
 	case NAG:
 		return s.Settings(nTheta, nPhi) + warm
 	case LBFGS:
-		return s.Settings(!cfg.NoPrecond) + warm
+		return s.Settings(!cfg.Solver.NoPrecond) + warm
 	}
 	return fmt.Sprintf("%+v", inner) + warm
 }
@@ -402,8 +286,8 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 	sp.Lipschitz = weighted(curvature)
 	sp.PaperLipschitz = weighted(paperCurvature)
 	sp.Precond = nil
-	if !cfg.NoPrecond {
-		sp.Precond = blockPreconditioner(cfg.Method, loss, grad, p, o, lam/o.L, mu/o.L)
+	if !cfg.Solver.NoPrecond {
+		sp.Precond = blockPreconditioner(cfg.Method.Param, loss, grad, p, o, lam/o.L, mu/o.L)
 	}
 	u0 := loss.Reference()
 	ref, err := loss.Eval(u0, nil)

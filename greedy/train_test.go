@@ -18,7 +18,7 @@ func TestScalarStepIsTheExactLineSearch(t *testing.T) {
 	o := deblurSet(t, 4, 16, 3)
 	o.Alpha = 0 // least squares
 	for _, inner := range []InnerSolver{LBFGS{}, NAG{Iters: 400, Rounds: 1}} {
-		res, err := Train(o, Config{Method: method(t, "ps"), MaxSteps: 4, KeepParams: true, Inner: inner})
+		res, err := Train(o, Config{Method: Method{Param: method(t, "ps")}, Solver: Solver{Inner: inner}, Run: Run{MaxSteps: 4, KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestTrainBeatsGradientDescent(t *testing.T) {
 		name   string
 		factor float64 // learned F after 8 steps ≤ factor · gradient descent's
 	}{{"m-ps", 0.6}, {"m-pc", 0.55}, {"pp", 0.7}} {
-		res, err := Train(o, Config{Method: method(t, c.name), MaxSteps: steps})
+		res, err := Train(o, Config{Method: Method{Param: method(t, c.name)}, Run: Run{MaxSteps: steps}})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -97,8 +97,11 @@ func maxAbsDiff(a, b []float64) float64 {
 func TestInnerProgressCountsTheStep(t *testing.T) {
 	o := deblurSet(t, 3, 12, 1)
 	var seen []InnerProgress
-	res, err := Train(o, Config{Method: method(t, "m-pc"), MaxSteps: 2, Inner: NAG{Iters: 20, Rounds: 1},
-		InnerProgress: func(p InnerProgress) { seen = append(seen, p) }})
+	res, err := Train(o, Config{
+		Method: Method{Param: method(t, "m-pc")},
+		Solver: Solver{Inner: NAG{Iters: 20, Rounds: 1}},
+		Run:    Run{MaxSteps: 2, InnerProgress: func(p InnerProgress) { seen = append(seen, p) }},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -55,7 +55,7 @@ type trainer struct {
 	// iterates in it (o itself for float64).
 	prec steploss.Precision
 	eo   *problem.Objective
-	// warm is where the next inner solve starts with Config.WarmStart: the
+	// warm is where the next inner solve starts with Solver.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
 	warm []float64
 }
@@ -63,16 +63,10 @@ type trainer struct {
 // newTrainer checks the settings, fills in their defaults and builds the
 // step loss, the validator and the run's manifest.
 func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
-	if cfg.MaxSteps <= 0 {
-		return nil, fmt.Errorf("greedy: the step cap must be positive, got %d", cfg.MaxSteps)
+	if err := cfg.validate(o); err != nil {
+		return nil, err
 	}
-	if cfg.Method.G == nil {
-		return nil, errors.New("greedy: no parametrization for G")
-	}
-	if cfg.TolAbs < 0 || cfg.TolRel < 0 || math.IsNaN(cfg.TolAbs) || math.IsNaN(cfg.TolRel) {
-		return nil, fmt.Errorf("greedy: tolerances must be ≥ 0 (got absolute %g, relative %g)", cfg.TolAbs, cfg.TolRel)
-	}
-	tr := &trainer{o: o, cfg: cfg, inner: cfg.Inner, tau: cfg.Tau, scales: cfg.WeightScales}
+	tr := &trainer{o: o, cfg: cfg, inner: cfg.Solver.Inner, tau: cfg.Method.Tau, scales: cfg.Solver.WeightScales}
 	if tr.inner == nil {
 		tr.inner = LBFGS{}
 	}
@@ -82,45 +76,17 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	if len(tr.scales) == 0 {
 		tr.scales = []float64{1}
 	}
-	for _, sc := range tr.scales {
-		if !(sc >= 0) || math.IsInf(sc, 0) {
-			return nil, fmt.Errorf("greedy: penalty weight scales must be finite and ≥ 0, got %g", sc)
-		}
-	}
-	if len(tr.scales) > 1 && cfg.Validation == nil {
-		return nil, errors.New("greedy: choosing among penalty weight scales needs validation functions")
-	}
-	if cfg.StopOnValidation && cfg.Validation == nil {
-		return nil, errors.New("greedy: stopping on validation functions needs validation functions")
-	}
-	if cfg.ValPatience < 0 {
-		return nil, fmt.Errorf("greedy: validation patience must be ≥ 0, got %d", cfg.ValPatience)
-	}
-	if v := cfg.Validation; v != nil {
-		if v.H != o.H || v.W != o.W {
-			return nil, fmt.Errorf("greedy: validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W)
-		}
-		if cfg.ValLookahead < 0 {
-			return nil, fmt.Errorf("greedy: validation lookahead must be ≥ 0, got %d", cfg.ValLookahead)
-		}
-		var err error
-		if tr.val, err = newValidator(cfg.Method, v, tr.tau, cfg.ValLookahead); err != nil {
+	var err error
+	if v := cfg.Problem.Validation; v != nil {
+		if tr.val, err = newValidator(cfg.Method.Param, v, tr.tau, cfg.Solver.ValLookahead); err != nil {
 			return nil, err
 		}
 	}
-	var err error
-	if tr.prec, err = steploss.ParsePrecision(string(cfg.Precision)); err != nil {
-		tr.close()
-		return nil, fmt.Errorf("greedy: %w", err)
-	}
-	if cfg.Device != nil {
-		if tr.prec != steploss.Float64 {
-			tr.close()
-			return nil, fmt.Errorf("greedy: --precision %s with a device: the device computes in its own precision (cuda: float32); drop one", tr.prec)
-		}
-		tr.loss, err = steploss.NewStepLossOn(cfg.Method, o, tr.tau, cfg.Device)
+	tr.prec, _ = steploss.ParsePrecision(string(cfg.Method.Precision)) // checked by validate
+	if cfg.Method.Device != nil {
+		tr.loss, err = steploss.NewStepLossOn(cfg.Method.Param, o, tr.tau, cfg.Method.Device)
 	} else {
-		tr.loss, err = steploss.NewStepLossIn(cfg.Method, o, tr.tau, tr.prec)
+		tr.loss, err = steploss.NewStepLossIn(cfg.Method.Param, o, tr.tau, tr.prec)
 	}
 	if err != nil {
 		tr.close()
@@ -129,10 +95,6 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	if tr.eo, err = o.InPrecision(tr.prec); err != nil {
 		tr.close()
 		return nil, fmt.Errorf("greedy: training in %s: %w", tr.prec, err)
-	}
-	if cfg.WarmStart && isReduced(cfg.Method) {
-		tr.close()
-		return nil, fmt.Errorf("greedy: a warm start needs the step in the parameters' own coordinates; %s's step loss works in a reduced subspace: drop the warm start", cfg.Method.Name())
 	}
 	if tr.man, err = tr.manifest(); err != nil {
 		tr.close()
@@ -146,18 +108,18 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	tr.grad = make([]float64, len(tr.x))
 	tr.p = make([]float64, len(tr.x))
 	tr.ws = &problem.Workspace{}
-	tr.factor = cfg.DivergeFactor
+	tr.factor = cfg.Run.DivergeFactor
 	if tr.factor == 0 {
 		tr.factor = DefaultDivergeFactor
 	}
-	if cfg.Dir != "" {
-		tr.rec = append(tr.rec, &checkpointRecorder{dir: cfg.Dir})
+	if cfg.Run.Dir != "" {
+		tr.rec = append(tr.rec, &checkpointRecorder{dir: cfg.Run.Dir})
 	}
-	if cfg.Progress != nil {
-		tr.rec = append(tr.rec, progressRecorder(cfg.Progress))
+	if cfg.Run.Progress != nil {
+		tr.rec = append(tr.rec, progressRecorder(cfg.Run.Progress))
 	}
-	if cfg.Recorder != nil {
-		tr.rec = append(tr.rec, cfg.Recorder)
+	if cfg.Run.Recorder != nil {
+		tr.rec = append(tr.rec, cfg.Run.Recorder)
 	}
 	return tr, nil
 }
@@ -168,29 +130,29 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	nTheta, nPhi := tr.loss.ParamLens()
 	// A checkpoint must name registered parametrizations, so that Load can
 	// parse them back; a run kept in memory may use any type.
-	pversions, err := param.Versions(cfg.Method)
-	if err != nil && cfg.Dir != "" {
-		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Dir, err)
+	pversions, err := param.Versions(cfg.Method.Param)
+	if err != nil && cfg.Run.Dir != "" {
+		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Run.Dir, err)
 	}
 	man := &checkpoint.Manifest{
-		Format: checkpoint.FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
-		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
-		Method: cfg.Method.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Lambda.String(), Mu: cfg.Mu.String(),
-		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Protocol, TolRel: cfg.TolRel, TolAbs: cfg.TolAbs, MaxSteps: cfg.MaxSteps,
-		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Provenance,
+		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, Seed: cfg.Problem.Seed,
+		Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
+		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Run.Protocol, TolRel: cfg.Run.TolRel, TolAbs: cfg.Run.TolAbs, MaxSteps: cfg.Run.MaxSteps,
+		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Problem.Provenance,
 	}
 	if tr.prec == steploss.Float32 {
 		man.Precision = steploss.Float32
 	}
-	if cfg.Device != nil {
-		man.Device = gpu.KindOf(cfg.Device)
+	if cfg.Method.Device != nil {
+		man.Device = gpu.KindOf(cfg.Method.Device)
 	}
 	if tr.val != nil {
 		man.NVal = tr.val.o.N
 		man.WeightScales = tr.scales
 		man.ValLookahead = tr.val.lookahead
-		man.StopOnValidation = cfg.StopOnValidation
-		man.ValPatience = cfg.ValPatience
+		man.StopOnValidation = cfg.Run.StopOnValidation
+		man.ValPatience = cfg.Run.ValPatience
 	}
 	return man, nil
 }
@@ -217,14 +179,14 @@ func (tr *trainer) gradients(vals, grad, x []float64) error {
 // empty manifest. Then it initialises the recorders.
 func (tr *trainer) open() (done *Result, err error) {
 	cfg, man := tr.cfg, tr.man
-	if cfg.Resume {
-		if cfg.Dir == "" {
+	if cfg.Run.Resume {
+		if cfg.Run.Dir == "" {
 			return nil, errors.New("greedy: resume needs a checkpoint directory")
 		}
 		refuse := func(err error) error {
-			return fmt.Errorf("greedy: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
+			return fmt.Errorf("greedy: %w %s: %w", checkpoint.ErrCannotResume, cfg.Run.Dir, err)
 		}
-		old, err := checkpoint.ReadManifest(cfg.Dir)
+		old, err := checkpoint.ReadManifest(cfg.Run.Dir)
 		if err != nil {
 			return nil, refuse(err)
 		}
@@ -234,20 +196,20 @@ func (tr *trainer) open() (done *Result, err error) {
 		tr.start = len(old.Steps)
 		man.Steps = old.Steps
 		man.TrainTolSteps = old.TrainTolSteps
-		man.Provenance = provenance.Continued(old.Provenance, cfg.Provenance)
+		man.Provenance = provenance.Continued(old.Provenance, cfg.Problem.Provenance)
 		// Every committed file is checked before the run builds on it; a
 		// checkpoint without checksums gets those of its files as they are.
 		if old.Checksums == nil {
-			if err := checkpoint.RecordChecksums(cfg.Dir, old); err != nil {
+			if err := checkpoint.RecordChecksums(cfg.Run.Dir, old); err != nil {
 				return nil, refuse(err)
 			}
-		} else if err := checkpoint.VerifyChecksums(cfg.Dir, old.Checksums); err != nil {
+		} else if err := checkpoint.VerifyChecksums(cfg.Run.Dir, old.Checksums); err != nil {
 			return nil, refuse(err)
 		}
 		man.Checksums = old.Checksums
 		if tr.start > 0 {
 			read := func(dst *[]float64, name string) error {
-				v, err := checkpoint.ReadNPYVerified(cfg.Dir, checkpoint.StateFile(name, tr.start), len(*dst), man.Checksums)
+				v, err := checkpoint.ReadNPYVerified(cfg.Run.Dir, checkpoint.StateFile(name, tr.start), len(*dst), man.Checksums)
 				if err != nil {
 					return refuse(err)
 				}
@@ -263,23 +225,23 @@ func (tr *trainer) open() (done *Result, err error) {
 					return nil, err
 				}
 			}
-			if cfg.WarmStart {
-				theta, phi, err := checkpoint.LoadParams(cfg.Dir, old, tr.start-1)
+			if cfg.Solver.WarmStart {
+				theta, phi, err := checkpoint.LoadParams(cfg.Run.Dir, old, tr.start-1)
 				if err != nil {
 					return nil, refuse(err)
 				}
 				tr.warm = append(append([]float64(nil), theta...), phi...)
 			}
 		}
-		if old.Finished && (old.StopCause != "step cap reached" || cfg.MaxSteps <= tr.start) {
+		if old.Finished && (old.StopCause != "step cap reached" || cfg.Run.MaxSteps <= tr.start) {
 			return &Result{Steps: old.Steps, X: tr.x, StopCause: old.StopCause, Manifest: old}, nil
 		}
-	} else if cfg.Dir != "" {
-		if _, err := os.Stat(filepath.Join(cfg.Dir, "manifest.json")); err == nil {
-			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Dir)
+	} else if cfg.Run.Dir != "" {
+		if _, err := os.Stat(filepath.Join(cfg.Run.Dir, "manifest.json")); err == nil {
+			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Run.Dir)
 		}
 		man.Checksums = map[string]string{}
-		if err := checkpoint.WriteManifest(cfg.Dir, man); err != nil {
+		if err := checkpoint.WriteManifest(cfg.Run.Dir, man); err != nil {
 			return nil, err
 		}
 	}
@@ -328,7 +290,7 @@ func (tr *trainer) measureStart() error {
 	if tr.f0, err = o.Mean(o.X0); err != nil {
 		return err
 	}
-	if tr.cfg.StopOnValidation {
+	if tr.cfg.Run.StopOnValidation {
 		v := tr.val.o
 		tr.valGrad = make([]float64, len(v.X0))
 		if err := v.Eval(nil, tr.valGrad, v.X0, nil); err != nil {
@@ -350,14 +312,14 @@ func (tr *trainer) measureStart() error {
 // tolerances, the relative one against the starting norms norm0.
 func (tr *trainer) converged(n, norm0 []float64) bool {
 	cfg := tr.cfg
-	if cfg.TolAbs == 0 && cfg.TolRel == 0 {
+	if cfg.Run.TolAbs == 0 && cfg.Run.TolRel == 0 {
 		return false
 	}
 	for k, v := range n {
-		if cfg.TolAbs > 0 && v >= cfg.TolAbs {
+		if cfg.Run.TolAbs > 0 && v >= cfg.Run.TolAbs {
 			return false
 		}
-		if cfg.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.TolRel {
+		if cfg.Run.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.Run.TolRel {
 			return false
 		}
 	}
@@ -397,7 +359,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		maxNorm = math.Max(maxNorm, v)
 	}
 	valMax := 0.0
-	if tr.cfg.StopOnValidation {
+	if tr.cfg.Run.StopOnValidation {
 		if tr.converged(gn, tr.norm0) && tr.man.TrainTolSteps == 0 {
 			tr.man.TrainTolSteps = t
 		}
@@ -435,11 +397,11 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		}
 	}
 	evalsBefore := loss.Evaluations()
-	if cfg.InnerProgress != nil {
+	if cfg.Run.InnerProgress != nil {
 		budget := innerBudget(tr.inner, loss) * len(tr.scales)
 		began := time.Now()
 		loss.Observe(func(n int, v float64) {
-			cfg.InnerProgress(InnerProgress{Step: t, Evaluations: n - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
+			cfg.Run.InnerProgress(InnerProgress{Step: t, Evaluations: n - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
 		})
 		defer loss.Observe(nil)
 	}
@@ -471,7 +433,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	if tr.val != nil {
 		tr.val.advance()
 	}
-	if cfg.WarmStart {
+	if cfg.Solver.WarmStart {
 		tr.warm = append(append(tr.warm[:0], best.theta...), best.phi...)
 	}
 	info.MaxGradNorm = maxNorm
@@ -502,7 +464,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 // patience, the validation functions' mean objective has not improved for
 // ValPatience steps.
 func (tr *trainer) valStalled(s *Step) string {
-	if !tr.cfg.StopOnValidation || tr.cfg.ValPatience == 0 {
+	if !tr.cfg.Run.StopOnValidation || tr.cfg.Run.ValPatience == 0 {
 		return ""
 	}
 	if s.Info.ValF < tr.valBest {
@@ -510,7 +472,7 @@ func (tr *trainer) valStalled(s *Step) string {
 		return ""
 	}
 	tr.valStale++
-	if tr.valStale >= tr.cfg.ValPatience {
+	if tr.valStale >= tr.cfg.Run.ValPatience {
 		return fmt.Sprintf("validation objective did not improve for %d steps", tr.valStale)
 	}
 	return ""
@@ -521,7 +483,7 @@ func (tr *trainer) valStalled(s *Step) string {
 // one (a reduced block's comes from its operands) and the paper's bound
 // (1/N) Σk ‖Bk‖² (NAG with StepPaper).
 func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float64, error)) {
-	o, m := tr.o, tr.cfg.Method
+	o, m := tr.o, tr.cfg.Method.Param
 	onBlock := func(b int) (param.Parametrization, []float64) {
 		if b == 1 {
 			return m.H, p
@@ -546,22 +508,22 @@ func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float6
 // block's data curvature for relative schedules; μt = 0 without H.
 func (tr *trainer) weights(t int, curvature func(int) (float64, error)) (lam, mu float64, err error) {
 	cfg, o := tr.cfg, tr.o
-	lam, mu = cfg.Lambda.At(t), cfg.Mu.At(t)
-	if cfg.Lambda.Relative && lam > 0 {
+	lam, mu = cfg.Method.Lambda.At(t), cfg.Method.Mu.At(t)
+	if cfg.Method.Lambda.Relative && lam > 0 {
 		c, err := curvature(0)
 		if err != nil {
 			return 0, 0, fmt.Errorf("greedy: step %d: relative λ: %w", t, err)
 		}
 		lam *= o.L * c
 	}
-	if cfg.Mu.Relative && mu > 0 && cfg.Method.H != nil {
+	if cfg.Method.Mu.Relative && mu > 0 && cfg.Method.Param.H != nil {
 		c, err := curvature(1)
 		if err != nil {
 			return 0, 0, fmt.Errorf("greedy: step %d: relative μ: %w", t, err)
 		}
 		mu *= o.L * c
 	}
-	if cfg.Method.H == nil {
+	if cfg.Method.Param.H == nil {
 		mu = 0
 	}
 	return lam, mu, nil
@@ -571,7 +533,7 @@ func (tr *trainer) weights(t int, curvature func(int) (float64, error)) (lam, mu
 // it to the recorders (the checkpoint first, so that Progress reports a
 // committed step).
 func (tr *trainer) record(s *Step) error {
-	if tr.cfg.KeepParams {
+	if tr.cfg.Run.KeepParams {
 		tr.res.Theta = append(tr.res.Theta, append([]float64(nil), s.Theta...))
 		tr.res.Phi = append(tr.res.Phi, append([]float64(nil), s.Phi...))
 	}
@@ -588,18 +550,18 @@ func (tr *trainer) record(s *Step) error {
 // certificate, when the run stops at the first certified step.
 func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
 	cfg := tr.cfg
-	if !cfg.StopWhenCertified {
+	if !cfg.Run.StopWhenCertified {
 		return false, "", nil
 	}
-	cl := cfg.CertifyL
+	cl := cfg.Run.CertifyL
 	if cl == 0 {
 		cl = tr.o.L
 	}
-	e1, e2, err := learned.ParamNorms(cfg.Method, s.Theta, s.Phi, tr.tau, tr.o.H, tr.o.W)
+	e1, e2, err := learned.ParamNorms(cfg.Method.Param, s.Theta, s.Phi, tr.tau, tr.o.H, tr.o.W)
 	if err != nil {
 		return false, "", err
 	}
-	kind := cfg.Certificate
+	kind := cfg.Run.Certificate
 	if kind == "" {
 		kind = learned.DefaultCertificate
 	}
@@ -611,8 +573,8 @@ func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
 func (tr *trainer) finish(stop string) (*Result, error) {
 	tr.man.Finished = true
 	tr.man.StopCause = stop
-	if tr.cfg.Dir != "" {
-		if err := checkpoint.WriteManifest(tr.cfg.Dir, tr.man); err != nil {
+	if tr.cfg.Run.Dir != "" {
+		if err := checkpoint.WriteManifest(tr.cfg.Run.Dir, tr.man); err != nil {
 			return nil, err
 		}
 	}

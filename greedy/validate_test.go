@@ -10,8 +10,11 @@ import (
 )
 
 func validationConfig(t *testing.T, scales []float64, steps int) Config {
-	return Config{Method: method(t, "m-pc"), MaxSteps: steps, Inner: LBFGS{MaxEvaluations: 40},
-		Lambda: Schedule{Values: []float64{1e-2}, Relative: true}, Mu: Schedule{Values: []float64{1e-2}, Relative: true}, WeightScales: scales, KeepParams: true}
+	return Config{
+		Method: Method{Param: method(t, "m-pc"), Lambda: Schedule{Values: []float64{1e-2}, Relative: true}, Mu: Schedule{Values: []float64{1e-2}, Relative: true}},
+		Solver: Solver{Inner: LBFGS{MaxEvaluations: 40}, WeightScales: scales},
+		Run:    Run{MaxSteps: steps, KeepParams: true},
+	}
 }
 
 // TestValidationChoosesTheBestScale solves a step for three penalty scales
@@ -22,7 +25,7 @@ func TestValidationChoosesTheBestScale(t *testing.T) {
 	v := deblurSet(t, 3, 16, 2)
 	scales := []float64{100, 1, 0.01}
 	cfg := validationConfig(t, scales, 1)
-	cfg.Validation = v
+	cfg.Problem.Validation = v
 	res, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +34,7 @@ func TestValidationChoosesTheBestScale(t *testing.T) {
 	best, bestScale := math.Inf(1), 0.0
 	for _, sc := range scales {
 		one := validationConfig(t, []float64{sc}, 1)
-		one.Validation = v
+		one.Problem.Validation = v
 		r, err := Train(o, one)
 		if err != nil {
 			t.Fatal(err)
@@ -57,12 +60,12 @@ func TestValidationFollowsAlgorithm2(t *testing.T) {
 	o := deblurSet(t, 4, 16, 3)
 	v := deblurSet(t, 3, 16, 4)
 	cfg := validationConfig(t, []float64{10, 1, 0.1}, 4)
-	cfg.Validation = v
+	cfg.Problem.Validation = v
 	res, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := learned.New("greedy", cfg.Method, o.H, o.W, res.Theta, res.Phi)
+	l, err := learned.New("greedy", cfg.Method.Param, o.H, o.W, res.Theta, res.Phi)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,18 +94,18 @@ func TestValidationResumes(t *testing.T) {
 	o := deblurSet(t, 3, 16, 5)
 	v := deblurSet(t, 2, 16, 6)
 	full := validationConfig(t, []float64{1, 0.1}, 4)
-	full.Validation = v
+	full.Problem.Validation = v
 	want, err := Train(o, full)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	part := validationConfig(t, []float64{1, 0.1}, 2)
-	part.Validation, part.Dir = v, dir
+	part.Problem.Validation, part.Run.Dir = v, dir
 	if _, err := Train(o, part); err != nil {
 		t.Fatal(err)
 	}
-	part.MaxSteps, part.Resume = 4, true
+	part.Run.MaxSteps, part.Run.Resume = 4, true
 	got, err := Train(o, part)
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +117,7 @@ func TestValidationResumes(t *testing.T) {
 		}
 	}
 	other := part
-	other.WeightScales = []float64{1}
+	other.Solver.WeightScales = []float64{1}
 	if _, err := Train(o, other); err == nil {
 		t.Error("resuming with other weight scales was accepted")
 	}
@@ -132,7 +135,7 @@ func TestValidationLookaheadRepeatsTheStep(t *testing.T) {
 	v := deblurSet(t, 3, 16, 8)
 	const k = 4
 	cfg := validationConfig(t, []float64{10, 1, 0.01}, 2)
-	cfg.Validation, cfg.ValLookahead = v, k
+	cfg.Problem.Validation, cfg.Solver.ValLookahead = v, k
 	res, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +144,7 @@ func TestValidationLookaheadRepeatsTheStep(t *testing.T) {
 		t.Errorf("manifest records lookahead %d, want %d", res.Manifest.ValLookahead, k)
 	}
 	for step := range res.Steps {
-		l, err := learned.New("greedy", cfg.Method, o.H, o.W, res.Theta[:step+1], res.Phi[:step+1])
+		l, err := learned.New("greedy", cfg.Method.Param, o.H, o.W, res.Theta[:step+1], res.Phi[:step+1])
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,7 +172,7 @@ func TestValidationLookaheadRepeatsTheStep(t *testing.T) {
 			t.Errorf("step %d: score %.12g, Algorithm 2 with the step repeated %d times %.12g", step, s.ValScore, k, last)
 		}
 	}
-	cfg.ValLookahead = -1
+	cfg.Solver.ValLookahead = -1
 	if _, err := Train(o, cfg); err == nil {
 		t.Error("a negative lookahead was accepted")
 	}

@@ -66,8 +66,11 @@ func ExampleNewAutoRegularizer() {
 	fmt.Println("gradient matches finite differences:", gradientCheck(test) < 1e-6)
 
 	method, _ := param.ParseMethod("m-pc")
-	res, err := greedy.Train(train, greedy.Config{Method: method, Inner: greedy.NAG{Iters: 20, Rounds: 10},
-		MaxSteps: 30, KeepParams: true})
+	res, err := greedy.Train(train, greedy.Config{
+		Method: greedy.Method{Param: method},
+		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 10}},
+		Run:    greedy.Run{MaxSteps: 30, KeepParams: true},
+	})
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -45,7 +45,7 @@ type Config struct {
 	// Problem and DataHash are recorded in the manifest and checked on resume.
 	Problem  string
 	DataHash string
-	// Provenance: see greedy.Config.Provenance.
+	// Provenance: see greedy.Problem.Provenance.
 	Provenance *provenance.Record
 	// Progress, if set, is called after every epoch.
 	Progress func(EpochInfo)

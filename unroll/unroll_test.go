@@ -182,8 +182,11 @@ func TestAdamLowersUnrolledLoss(t *testing.T) {
 func TestT1EqualsGreedyStep(t *testing.T) {
 	o := deblurSet(t, 3, 8, 11)
 	m := method(t, "m-pc5")
-	res, err := greedy.Train(o, greedy.Config{Method: m, MaxSteps: 1, KeepParams: true,
-		Inner: greedy.LBFGS{RelTol: 1e-10, MaxEvaluations: 3000}})
+	res, err := greedy.Train(o, greedy.Config{
+		Method: greedy.Method{Param: m},
+		Solver: greedy.Solver{Inner: greedy.LBFGS{RelTol: 1e-10, MaxEvaluations: 3000}},
+		Run:    greedy.Run{MaxSteps: 1, KeepParams: true},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,279 @@
+package greedy
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/steploss"
+)
+
+// Config sets up greedy training (Algorithm 1), in four parts as gonum's
+// optimize package separates a Problem from its Settings and Method: what
+// is trained on (Problem), the learned method (Method), how each step's
+// loss is minimised (Solver), and when the run stops and what it keeps
+// (Run). The training functions themselves are Train's argument.
+type Config struct {
+	Problem Problem
+	Method  Method
+	Solver  Solver
+	Run     Run
+}
+
+// Problem is what a run trains on besides the training functions that
+// Train receives: the validation functions, and the identity of the data,
+// recorded in the manifest.
+type Problem struct {
+	// Validation, if set, holds functions that are not trained on but
+	// follow the learned steps during training, as unseen functions will
+	// under Algorithm 2; each step records their mean objective (ValF).
+	Validation *problem.Objective
+	// Name, DataHash and Seed are recorded in the manifest and checked on
+	// resume (Name: the problem's registered name).
+	Name     string
+	DataHash string
+	Seed     int64
+	// Provenance is recorded in the manifest (a resume appends its
+	// invocation to the checkpoint's record).
+	Provenance *provenance.Record
+}
+
+// Method is the learned method: the parametrizations of G and H, the
+// reference they start from, the penalties that pull towards it, and the
+// arithmetic the step losses are computed in.
+type Method struct {
+	// Param is the parametrization of G and H (H nil: no momentum term).
+	Param param.Method
+	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.
+	Tau float64
+	// Lambda and Mu weight the penalties λt/2‖θ − θ̃‖² and μt/2‖φ − φ̃‖².
+	Lambda, Mu Schedule
+	// Precision is what the step losses and the training iterates compute
+	// in: Float64 (the default, "") or Float32, which evaluates x⁺, f, ∇f
+	// and the convolution terms in float32 (see steploss.Float32 for the methods and
+	// objectives it supports; others are refused). With Float32 the
+	// iterates x^t are float32 values (kept in float64 slices and
+	// checkpoints, exactly), ∇f(x^t) and the stop test are float32
+	// evaluations, and the parameters, the inner solver and the mean
+	// objectives stay float64. Validation functions follow the learned steps
+	// in float64. Recorded in the manifest ("precision"); a resume must ask
+	// for the same.
+	Precision steploss.Precision
+	// Device, if set, runs the step losses with its array operations
+	// (package gpu's Ops), the step's arrays kept on it between evaluations:
+	// gpu.CPU() on the host in float64, the CUDA device (package gpu/cuda,
+	// l2ocuda builds) in float32 with float64 sums. Supported for PS, PP,
+	// PC-k and PC terms on deblurring with Huber-TV or no regularizer
+	// (steploss.CheckDevice); the training iterates, ∇f(x^t) and the stop test stay
+	// on the host. nil: the CPU's fast evaluators. Recorded in the manifest
+	// ("device", the device's kind: cpu or cuda); a resume must ask for the
+	// same kind. Incompatible with Precision float32 (the device has its own
+	// precision).
+	Device gpu.Ops
+}
+
+// Solver is how each step's loss is minimised: the inner solver and its
+// options, and the choice among candidate penalty weights.
+type Solver struct {
+	// Inner minimises each step's loss; nil means LBFGS{}.
+	Inner InnerSolver
+	// WarmStart starts the inner solve of step t > 0 at the previous step's
+	// parameters (θt−1, φt−1) instead of the reference (θ̃, φ̃), as the paper
+	// does. The BGD check still compares the solution with the reference,
+	// and the penalties still pull towards it. Step losses with reduced
+	// blocks (param.Reducer) refuse it. Recorded in the manifest's inner
+	// settings ("…,start=previous").
+	WarmStart bool
+	// NoPrecond turns off the preconditioning of the L-BFGS inner solver
+	// (parametrizations implementing param.Preconditioner are preconditioned
+	// by default).
+	NoPrecond bool
+	// WeightScales are candidate multipliers s of the penalty weights: with
+	// Problem.Validation, each step is solved for every (s·λt, s·μt) and keeps the
+	// solution with the lowest validation objective after the step. Empty
+	// means {1}; more than one candidate needs Problem.Validation.
+	WeightScales []float64
+	// ValLookahead K > 1 scores a candidate by the validation objective after
+	// applying its step K times in a row, as Algorithm 2 repeats the last
+	// step beyond T, instead of once.
+	ValLookahead int
+}
+
+// Run is when a run stops and what it keeps and reports: the stopping
+// rules, the checkpoint directory and the observers.
+type Run struct {
+	// MaxSteps caps the number of steps (required, > 0).
+	MaxSteps int
+	// TolAbs stops training when every ‖∇fk(xk^t)‖ < TolAbs (0: off).
+	TolAbs float64
+	// TolRel stops training when every ‖∇fk(xk^t)‖² < ‖∇fk(xk^0)‖²/TolRel (0: off).
+	TolRel float64
+	// StopWhenCertified stops at the first T whose certificate (Certificate:
+	// the paper's or the Lyapunov bound, "" for DefaultCertificate) holds for
+	// CertifyL (0: the training L); needs λt, μt > 0 to be meaningful.
+	StopWhenCertified bool
+	CertifyL          float64
+	Certificate       learned.CertificateKind
+	// StopOnValidation ends training when the validation functions, which
+	// follow the learned steps as unseen functions will, meet the
+	// tolerances (TolAbs, TolRel, measured against their own starting
+	// gradients), or when their mean objective has not improved for
+	// ValPatience steps (0: no patience rule); the training functions'
+	// tolerance no longer stops the run, and the step at which they met it
+	// is recorded (Manifest.TrainTolSteps). Needs Problem.Validation.
+	StopOnValidation bool
+	ValPatience      int
+	// DivergeFactor stops training with an error (ErrDiverged) when the mean
+	// training objective after a step exceeds DivergeFactor times its value
+	// at the starting points (0 means DefaultDivergeFactor; negative: off).
+	// A non-finite objective or gradient always stops it. With τ < 2/L every
+	// step's loss is at most that of a gradient step, so the mean objective
+	// never rises: exceeding the factor means the run diverged.
+	DivergeFactor float64
+	// Stop, if set, is asked before every step; when it returns true the
+	// run ends there with ErrInterrupted, its checkpoint complete up to the
+	// previous step (resume it with Resume).
+	Stop func() bool
+	// Dir is the checkpoint directory ("" keeps nothing on disk).
+	Dir string
+	// Resume continues the run in Dir from its last completed step.
+	Resume bool
+	// Protocol names the preset the configuration came from ("paper"), for
+	// the manifest.
+	Protocol string
+	// Progress, if set, is called after every step.
+	Progress func(checkpoint.StepInfo)
+	// InnerProgress, if set, is called after every evaluation of the step
+	// loss inside a step (for progress lines in steps that take minutes).
+	InnerProgress func(InnerProgress)
+	// Recorder, if set, follows the run besides the checkpoint and
+	// Progress (see Recorder).
+	Recorder Recorder
+	// KeepParams keeps every step's parameters in memory in Result (for
+	// tests and short runs; off by default so memory does not grow with t).
+	KeepParams bool
+}
+
+// A FieldError is a setting that Train (or Method.Check) refuses: the
+// field, named as Part.Field (Run.MaxSteps, Method.Precision), and why.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return "greedy: " + e.Field + ": " + e.Err.Error() }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// ErrPrecisionOnDevice marks a Method with both a Device and a precision
+// other than float64 (test with errors.Is).
+var ErrPrecisionOnDevice = errors.New("the device computes in its own precision (cuda: float32 with float64 sums)")
+
+// validate checks every part of the configuration, the training functions o
+// given; the defaults are filled in by newTrainer.
+func (cfg Config) validate(o *problem.Objective) error {
+	hasVal := cfg.Problem.Validation != nil
+	if err := cfg.Run.validate(hasVal); err != nil {
+		return err
+	}
+	if err := cfg.Method.validate(); err != nil {
+		return err
+	}
+	if err := cfg.Solver.validate(cfg.Method, hasVal); err != nil {
+		return err
+	}
+	return cfg.Problem.validate(o)
+}
+
+// validate checks that the validation functions have the training
+// functions' size.
+func (p Problem) validate(o *problem.Objective) error {
+	if v := p.Validation; v != nil && (v.H != o.H || v.W != o.W) {
+		return &FieldError{"Problem.Validation", fmt.Errorf("validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W)}
+	}
+	return nil
+}
+
+// validate checks the method without building its step loss: a
+// parametrization for G, a known precision, and no precision besides
+// float64 with a device.
+func (m Method) validate() error {
+	if m.Param.G == nil {
+		return &FieldError{"Method.Param", errors.New("no parametrization for G")}
+	}
+	prec, err := steploss.ParsePrecision(string(m.Precision))
+	if err != nil {
+		return &FieldError{"Method.Precision", err}
+	}
+	if m.Device != nil && prec != steploss.Float64 {
+		return &FieldError{"Method.Precision", fmt.Errorf("%s with Method.Device %s: %w; leave one out", prec, gpu.KindOf(m.Device), ErrPrecisionOnDevice)}
+	}
+	return nil
+}
+
+// Check reports whether the method can train on the functions o: the
+// checks Train makes of it, and whether its step loss has a path in its
+// precision (steploss.CheckPrecision) or on its device
+// (steploss.CheckDevice). Its errors are *FieldError naming Method.Param,
+// Method.Precision or Method.Device; a precision with a device is
+// ErrPrecisionOnDevice. Commands call it before building anything else.
+func (m Method) Check(o *problem.Objective) error {
+	if err := m.validate(); err != nil {
+		return err
+	}
+	if m.Device != nil {
+		if err := steploss.CheckDevice(m.Param, o); err != nil {
+			return &FieldError{"Method.Device", err}
+		}
+		return nil
+	}
+	if err := steploss.CheckPrecision(m.Param, o, m.Precision); err != nil {
+		return &FieldError{"Method.Precision", err}
+	}
+	return nil
+}
+
+// validate checks the candidate weight scales and the lookahead (hasVal:
+// the run has validation functions) and refuses a warm start for a method
+// whose step loss works in a reduced subspace.
+func (s Solver) validate(m Method, hasVal bool) error {
+	for _, sc := range s.WeightScales {
+		if !(sc >= 0) || math.IsInf(sc, 0) {
+			return &FieldError{"Solver.WeightScales", fmt.Errorf("penalty weight scales must be finite and ≥ 0, got %g", sc)}
+		}
+	}
+	if len(s.WeightScales) > 1 && !hasVal {
+		return &FieldError{"Solver.WeightScales", errors.New("choosing among penalty weight scales needs validation functions (Problem.Validation)")}
+	}
+	if hasVal && s.ValLookahead < 0 {
+		return &FieldError{"Solver.ValLookahead", fmt.Errorf("validation lookahead must be ≥ 0, got %d", s.ValLookahead)}
+	}
+	if s.WarmStart && isReduced(m.Param) {
+		return &FieldError{"Solver.WarmStart", fmt.Errorf("a warm start needs the step in the parameters' own coordinates; %s's step loss works in a reduced subspace: drop the warm start", m.Param.Name())}
+	}
+	return nil
+}
+
+// validate checks the step cap, the tolerances and the validation stopping
+// rule (hasVal: the run has validation functions).
+func (r Run) validate(hasVal bool) error {
+	if r.MaxSteps <= 0 {
+		return &FieldError{"Run.MaxSteps", fmt.Errorf("the step cap must be positive, got %d", r.MaxSteps)}
+	}
+	if r.TolAbs < 0 || r.TolRel < 0 || math.IsNaN(r.TolAbs) || math.IsNaN(r.TolRel) {
+		return &FieldError{"Run.TolAbs, Run.TolRel", fmt.Errorf("tolerances must be ≥ 0 (got absolute %g, relative %g)", r.TolAbs, r.TolRel)}
+	}
+	if r.StopOnValidation && !hasVal {
+		return &FieldError{"Run.StopOnValidation", errors.New("stopping on validation functions needs validation functions (Problem.Validation)")}
+	}
+	if r.ValPatience < 0 {
+		return &FieldError{"Run.ValPatience", fmt.Errorf("validation patience must be ≥ 0, got %d", r.ValPatience)}
+	}
+	return nil
+}
