@@ -71,7 +71,7 @@ func TestEvalFloat32OnTrainingFunctions(t *testing.T) {
 
 // TestBenchGreedyFloat32 runs bench greedy --precision float32 on a small
 // problem: it trains and evaluates (the curves record the precision) and
-// refuses a method without a float32 path with exit 2.
+// refuses a problem without a float32 objective with exit 2.
 func TestBenchGreedyFloat32(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "bench")
 	var out, errb bytes.Buffer
@@ -85,9 +85,9 @@ func TestBenchGreedyFloat32(t *testing.T) {
 	}
 	float32Curves(t, dir)
 	errb.Reset()
-	if code := Main([]string{"bench", "greedy", "--size", "8", "--n-train", "2", "--params", "m-pp", "--precision", "float32",
-		"--out", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
-		t.Errorf("m-pp in float32: exit %d, want 2 naming --precision (%s)", code, errb.String())
+	if code := Main([]string{"bench", "greedy", "--size", "8", "--n-train", "2", "--params", "m-pc", "--precision", "float32",
+		"--problem", "deblur-wcrr", "--wcrr-weights", wcrrWeights(t), "--out", filepath.Join(t.TempDir(), "x")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
+		t.Errorf("deblur-wcrr (no float32 objective) in float32: exit %d, want 2 naming --precision (%s)", code, errb.String())
 	}
 }
 

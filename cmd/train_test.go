@@ -142,7 +142,7 @@ func TestTrainGreedyFloat32(t *testing.T) {
 	}
 	for _, bad := range [][]string{
 		{"--precision", "float16"},
-		{"--precision", "float32", "--param", "m-pp"},
+		{"--precision", "float32", "--problem", "deblur-wcrr", "--wcrr-weights", wcrrWeights(t)}, // no float32 objective
 	} {
 		var out, errb bytes.Buffer
 		args := append([]string{"train", "greedy", "--size", "8", "--n-train", "2", "--max-steps", "1", "--out", filepath.Join(t.TempDir(), "x")}, bad...)

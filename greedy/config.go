@@ -56,7 +56,7 @@ type Method struct {
 	Lambda, Mu Schedule
 	// Precision is what the step losses and the training iterates compute
 	// in: Float64 (the default, "") or Float32, which evaluates x⁺, f, ∇f
-	// and the convolution terms in float32 (see steploss.Float32 for the methods and
+	// and the convolution terms in float32 (see steploss.Float32 for the
 	// objectives it supports; others are refused). With Float32 the
 	// iterates x^t are float32 values (kept in float64 slices and
 	// checkpoints, exactly), ∇f(x^t) and the stop test are float32

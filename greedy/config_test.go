@@ -8,6 +8,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
@@ -52,17 +53,21 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 // precision with a device as ErrPrecisionOnDevice.
 func TestMethodCheck(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
+	noFloat32 := *o // an objective without a float32 evaluation
+	noFloat32.A = problem.Identity{}
 	for _, c := range []struct {
 		m     Method
+		o     *problem.Objective
 		field string
 	}{
-		{Method{Param: method(t, "m-pc")}, ""},
-		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32}, ""},
-		{Method{Param: method(t, "m-pc"), Device: gpu.Host32()}, ""},
-		{Method{Param: method(t, "m-pp"), Precision: steploss.Float32}, "Method.Precision"},
-		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32, Device: gpu.Host32()}, "Method.Precision"},
+		{Method{Param: method(t, "m-pc")}, o, ""},
+		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32}, o, ""},
+		{Method{Param: method(t, "m-pc"), Device: gpu.Host32()}, o, ""},
+		{Method{Param: method(t, "m-pp"), Precision: steploss.Float32}, o, ""}, // PP's float64 bound term
+		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32}, &noFloat32, "Method.Precision"},
+		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32, Device: gpu.Host32()}, o, "Method.Precision"},
 	} {
-		err := c.m.Check(o)
+		err := c.m.Check(c.o)
 		var fe *FieldError
 		switch {
 		case c.field == "" && err != nil:

@@ -18,10 +18,12 @@
 // Nesterov method with constant step 1/L_g over alternating blocks, and the
 // closed form for least-squares objectives.
 //
-// Method.Precision = Float32 trains PS, PC, M-PS and M-PC with the step loss,
-// the iterates and ∇f in float32 (on the objectives problem.NewObjectiveT
+// Method.Precision = Float32 trains any method with the step loss, the
+// iterates and ∇f in float32 (on the objectives problem.NewObjectiveT
 // evaluates in float32: Problem 1's deblurring and CT), the parameters and
-// inner solvers in float64 (steploss.NewStepLossIn).
+// inner solvers in float64 (steploss.NewStepLossIn): PS and PC terms compute
+// in float32, other families apply their float64 terms to float32 operands
+// (ExampleRegister_fastTerm trains one family both ways).
 //
 // Method.Device runs the step loss on a device's array operations (package
 // gpu's Ops; steploss.NewStepLossOn, steploss.CheckDevice): the step's data

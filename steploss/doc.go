@@ -26,8 +26,10 @@
 //     parametrizations) the bound evaluator below runs the terms on the
 //     host with the objective on the device (device-graph);
 //   - float32 (NewStepLossIn with Float32): x⁺, f, ∇f and the spectral
-//     terms in float32 with float64 sums, for PS and PC terms on objectives
-//     with a float32 evaluation (CheckPrecision); one generic code path whose
+//     terms in float32 with float64 sums on objectives with a float32
+//     evaluation (CheckPrecision), PS and PC terms in float32 and every other
+//     family by its float64 bound operator (its Binder or its graph) on
+//     operands rounded to float32; one generic code path whose
 //     float64 instance the tests check against the float64 evaluators. In a
 //     GOEXPERIMENT=simd build on an AVX2 CPU its spectral products run in
 //     vector registers (vector_amd64.go), bitwise as the scalar loops;

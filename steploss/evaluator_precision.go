@@ -1,6 +1,7 @@
 package steploss
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"unsafe"
@@ -21,11 +22,12 @@ const (
 	// Float64 is the default: every path of the step loss.
 	Float64 = problem.Float64
 	// Float32 computes x⁺, f, ∇f and the spectral terms in float32 (sums in
-	// float64; see kernels.Float). Supported for methods whose terms are PS
-	// or PC (ps, pc, m-ps, m-pc, and mixes of the two) on objectives with a
+	// float64; see kernels.Float), for every method on objectives with a
 	// float32 evaluation (problem.NewObjectiveT: deblurring with a separable
 	// blur, as Problem 1, and CT, Problem 2, with Huber-TV or no
-	// regularizer).
+	// regularizer). PS and PC terms compute in float32; the others (PP,
+	// PC-k, PF in full, user types) apply their float64 bound operators
+	// (their own Binder or their graph) to operands rounded to float32.
 	Float32 = problem.Float32
 )
 
@@ -40,9 +42,6 @@ func CheckPrecision(m param.Method, o *problem.Objective, prec Precision) error 
 	if err != nil || prec == Float64 {
 		return err
 	}
-	if _, err := precisionTerms(m); err != nil {
-		return err
-	}
 	obj, err := problem.NewObjectiveT[float32](o)
 	if err != nil {
 		return err
@@ -55,15 +54,18 @@ func CheckPrecision(m param.Method, o *problem.Objective, prec Precision) error 
 type precisionTerm int
 
 const (
-	scalarTerm   precisionTerm = iota // θ·v (PS)
-	spectralTerm                      // θ ⊛ v, circular, by FFT (PC)
+	scalarTerm   precisionTerm = iota // θ·v (PS), in F
+	spectralTerm                      // θ ⊛ v, circular, by FFT (PC), in F
+	boundTerm                         // any other family: its float64 bound operator
 )
 
-// precisionTerms classifies the method's terms for precisionStep, or returns
-// an error naming the first term it cannot evaluate.
-func precisionTerms(m param.Method) ([]precisionTerm, error) {
+// precisionTerms classifies the method's terms for precisionStep: PS and PC
+// have terms in F; every other family is bound in float64 by its own Binder
+// or its graph (param.GraphBinder), as on the float64 path (bs[i], nil for
+// the terms in F).
+func precisionTerms(m param.Method) ([]precisionTerm, []param.Binder) {
 	pars := terms(m)
-	out := make([]precisionTerm, len(pars))
+	out, bs := make([]precisionTerm, len(pars)), make([]param.Binder, len(pars))
 	for i, p := range pars {
 		switch p.(type) {
 		case param.Scalar, *param.Scalar:
@@ -71,15 +73,17 @@ func precisionTerms(m param.Method) ([]precisionTerm, error) {
 		case *param.FullConv:
 			out[i] = spectralTerm
 		default:
-			return nil, fmt.Errorf("step loss: %s has no single-precision path (float32 supports ps and pc terms: ps, pc, m-ps, m-pc); use --precision float64", m.Name())
+			out[i] = boundTerm
+			b, _ := termBinders([]param.Parametrization{p}, false)
+			bs[i] = b[0]
 		}
 	}
-	return out, nil
+	return out, bs
 }
 
 // precisionStep evaluates the data part of the greedy step loss in
-// precision F for methods whose terms are PS (G_θ v = θv) or PC (G_θ v =
-// θ ⊛ v, the image-sized circular convolution of param.FullConv, by FFT):
+// precision F. Terms that are PS (G_θ v = θv) or PC (G_θ v = θ ⊛ v, the
+// image-sized circular convolution of param.FullConv, by FFT) compute in F:
 //
 //	x⁺ = x − G_θ g + H_φ p
 //	(1/N) Σk fk(xk⁺), r = ∇f(x⁺)          (problem.ObjectiveT[F])
@@ -96,6 +100,12 @@ func precisionTerms(m param.Method) ([]precisionTerm, error) {
 // products of PS terms accumulate in float64 (kernels.DotT), one per image,
 // summed in image order. So results depend on GOMAXPROCS only through the
 // order of the spectral sums, as for the float64 evaluators.
+//
+// Any other term is bound in float64 (its Binder, or param.GraphBinder for a
+// family without one) to its operand rounded to F: an evaluation applies it
+// to the batch before the pass over the images (its output kept in
+// float64 and added to x⁺ before the rounding), and its adjoint takes r,
+// converted to float64, after the pass.
 //
 // precisionStep[float64] computes what the bound and affine evaluators do, in
 // another order (tests bound the difference); it exists for that check and for
@@ -115,6 +125,12 @@ type precisionStep[F kernels.Float] struct {
 	// unfused evaluates in three passes over the batch even for a fused
 	// objective (tests: the two must agree bitwise).
 	unfused bool
+	// The bound terms (nil entries for the terms in F): their binders, the
+	// step's bound operators, and float64 scratch for their operands and r.
+	binders []param.Binder
+	bounds  []param.Bound
+	v64     []float64
+	r64     []float64
 }
 
 // precisionRun is the state the team's goroutines see. It does not refer to
@@ -129,6 +145,7 @@ type precisionRun[F kernels.Float] struct {
 	vs      [][]F  // g, then p: the terms' operands
 	specs   [][]kernels.Complex[F]
 	coef    []float64              // scalar terms: sign·θ
+	outs    [][]float64            // bound terms: sign·G_θ v in float64
 	ts      [][]kernels.Complex[F] // spectral terms: sign·θ̂ rounded to F
 	xPlus   []F                    // x⁺
 	r       []F                    // ∇f(x⁺)
@@ -160,10 +177,7 @@ const (
 // newPrecisionStep returns the evaluator of m's terms on o in precision F, or
 // an error if a term or o has no path in F.
 func newPrecisionStep[F kernels.Float](m param.Method, o *problem.Objective) (*precisionStep[F], error) {
-	kinds, err := precisionTerms(m)
-	if err != nil {
-		return nil, err
-	}
+	kinds, binders := precisionTerms(m)
 	obj, err := problem.NewObjectiveT[F](o)
 	if err != nil {
 		return nil, fmt.Errorf("step loss in %s: %w; use --precision float64", precisionOf[F](), err)
@@ -177,6 +191,11 @@ func newPrecisionStep[F kernels.Float](m param.Method, o *problem.Objective) (*p
 	}
 	for _, k := range kinds {
 		r.vs = append(r.vs, make([]F, n))
+		var out []float64
+		if k == boundTerm {
+			out = make([]float64, n)
+		}
+		r.outs = append(r.outs, out)
 		var sp, ts []kernels.Complex[F]
 		var dots []float64
 		if k == spectralTerm {
@@ -188,6 +207,7 @@ func newPrecisionStep[F kernels.Float](m param.Method, o *problem.Objective) (*p
 	}
 	s := &precisionStep[F]{
 		n: o.N, h: o.H, w: o.W, obj: obj, signs: termSigns[:len(kinds)], run: r,
+		binders: binders, bounds: make([]param.Bound, len(kinds)),
 		team:   kernels.NewTeam(r.chunk),
 		plan64: kernels.NewFFT2T[float64](o.H, o.W),
 		spec64: make([]kernels.Complex[float64], r.sl),
@@ -318,8 +338,8 @@ func (r *precisionRun[F]) adjointImage(wk *precisionWorker[F], im int) {
 	rk := r.r[im*hw : (im+1)*hw]
 	needFFT := false
 	for i, k := range r.kinds {
-		if !r.active[i] {
-			continue
+		if !r.active[i] || k == boundTerm {
+			continue // bound terms: after the pass, on the whole batch
 		}
 		if k == spectralTerm {
 			needFFT = true
@@ -344,12 +364,21 @@ func (r *precisionRun[F]) adjointImage(wk *precisionWorker[F], im int) {
 func (r *precisionRun[F]) combine(xp, x, img []F, a int) {
 	var sc [2][]F
 	var c [2]float64
-	ns := 0
+	var bo [2][]float64
+	ns, nb := 0, 0
 	for i, k := range r.kinds {
-		if k == scalarTerm {
+		switch k {
+		case scalarTerm:
 			sc[ns], c[ns] = r.vs[i][a:a+len(x)], r.coef[i]
 			ns++
+		case boundTerm:
+			bo[nb] = r.outs[i][a : a+len(x)]
+			nb++
 		}
+	}
+	if nb > 0 {
+		r.combineBound(xp, x, img, sc[:ns], c[:ns], bo[:nb])
+		return
 	}
 	switch {
 	case ns == 0 && is32[F]() && addImages32 != nil:
@@ -382,6 +411,24 @@ func (r *precisionRun[F]) combine(xp, x, img []F, a int) {
 			}
 			xp[j] = F(s)
 		}
+	}
+}
+
+// combineBound is combine with bound terms, whose outputs bo (float64) are
+// added after the terms in F.
+func (r *precisionRun[F]) combineBound(xp, x, img []F, sc [][]F, c []float64, bo [][]float64) {
+	for j, v := range x {
+		s := float64(v)
+		if img != nil {
+			s += float64(img[j])
+		}
+		for q := range sc {
+			s += c[q] * float64(sc[q][j])
+		}
+		for _, b := range bo {
+			s += b[j]
+		}
+		xp[j] = F(s)
 	}
 }
 
@@ -462,7 +509,13 @@ func (s *precisionStep[F]) kind() string { return "fused-" + string(precisionOf[
 func (s *precisionStep[F]) close() error {
 	s.team.Close()
 	s.obj.Close()
-	return nil
+	var errs []error
+	for _, b := range s.binders {
+		if g, ok := b.(*param.GraphBinder); ok {
+			errs = append(errs, g.Close())
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // setStep implements stepEvaluator: x, g and p are rounded to F, and the
@@ -470,12 +523,22 @@ func (s *precisionStep[F]) close() error {
 func (s *precisionStep[F]) setStep(x, g, p []float64) ([]param.Reduction, error) {
 	r := s.run
 	kernels.Convert(r.x, x)
-	for i := range r.kinds {
+	for i, k := range r.kinds {
 		v := g
 		if i == 1 {
 			v = p
 		}
 		kernels.Convert(r.vs[i], v)
+		if k == boundTerm {
+			// Bound to the operand rounded to F, as the terms in F see it.
+			s.v64 = growFloats(s.v64, len(v))
+			kernels.Convert(s.v64, r.vs[i])
+			bd, err := s.binders[i].Bind(s.v64, s.n, s.h, s.w)
+			if err != nil {
+				return nil, fmt.Errorf("step loss: %w", err)
+			}
+			s.bounds[i] = bd
+		}
 	}
 	if r.spectral() {
 		s.prepare()
@@ -491,6 +554,13 @@ func (s *precisionStep[F]) setParams(params [][]float64) error {
 	r := s.run
 	for i, k := range r.kinds {
 		th := params[i]
+		if k == boundTerm {
+			clear(r.outs[i])
+			if err := s.bounds[i].AddApply(r.outs[i], th, s.signs[i]); err != nil {
+				return fmt.Errorf("step loss: %w", err)
+			}
+			continue
+		}
 		if k == scalarTerm {
 			if len(th) != 1 {
 				return fmt.Errorf("step loss: term %d has %d parameters, want 1", i, len(th))
@@ -587,6 +657,14 @@ func (s *precisionStep[F]) evaluate(params, grads [][]float64) (float64, error) 
 			continue
 		}
 		c := s.signs[i] * inv
+		if k == boundTerm {
+			s.r64 = growFloats(s.r64, len(r.r))
+			kernels.Convert(s.r64, r.r)
+			if err := s.bounds[i].AddAdjoint(grads[i], s.r64, c); err != nil {
+				return 0, fmt.Errorf("step loss: %w", err)
+			}
+			continue
+		}
 		if k == scalarTerm {
 			var d float64
 			for _, v := range r.dots[i] {
@@ -628,8 +706,12 @@ func (s *precisionStep[F]) bytes() int64 {
 	t := size * int64(len(r.x)+len(r.xPlus)+len(r.r))
 	for i := range r.kinds {
 		t += size * int64(len(r.vs[i])+2*len(r.specs[i])+2*len(r.ts[i]))
-		t += 8 * int64(len(r.dots[i]))
+		t += 8 * int64(len(r.dots[i])+len(r.outs[i]))
+		if s.bounds[i] != nil {
+			t += s.bounds[i].Bytes()
+		}
 	}
+	t += 8 * int64(len(s.v64)+len(s.r64))
 	for _, wk := range r.workers {
 		if wk == nil {
 			continue
