@@ -21,7 +21,12 @@
 // these kernels as differentiable gorgonia operations.
 //
 // Kernels parallelise over the images of a batch with at most
-// runtime.GOMAXPROCS(0) goroutines. Results do not depend on the number of
-// goroutines: each image is computed by exactly one goroutine and reductions
-// over the batch are summed in a fixed order.
+// runtime.GOMAXPROCS(0) goroutines. Per-image results do not depend on the
+// number of goroutines: each image is computed by exactly one goroutine.
+// Reductions over the batch by chunks (ParallelChunks, Team, FFTPool: one
+// partial sum per chunk, added in chunk order) are deterministic for a given
+// GOMAXPROCS, but the chunks are GOMAXPROCS's, so a float64 gradient summed
+// over images may differ in its last bits between machines with different
+// GOMAXPROCS (every output records it: provenance.Machine). Keep GOMAXPROCS
+// fixed to reproduce a run bit for bit.
 package kernels
