@@ -28,6 +28,7 @@ import (
 // for concurrent use.
 type DeviceLoss struct {
 	ops    gpu.NetOps
+	mem    *gpu.Arena // everything on the device: objective, network, trajectory
 	s      gpu.Batch
 	o      *problem.Objective
 	obj    *ondevice.Objective
@@ -40,7 +41,6 @@ type DeviceLoss struct {
 	gd     gpu.Buffer   // 4 inputs: the data term's part of ∇f (scratch)
 	// adjoints and scratch: b, c, b_Δ, b_g, b_h, h, the stacked input and its adjoint, zero
 	bx, carry, bd, bg, bh, h, in, din, zero, tmp gpu.Buffer
-	bufs                                         []gpu.Buffer
 	scale                                        []float64
 }
 
@@ -62,16 +62,16 @@ func NewDeviceLoss(ops gpu.NetOps, o *problem.Objective, maxT, inputs, n int) (d
 		return nil, fmt.Errorf("banert: objective's smoothness constant L = %g is not positive and finite", o.L)
 	}
 	s := gpu.Batch{N: n, H: o.H, W: o.W}
-	d = &DeviceLoss{ops: ops, s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
+	d = &DeviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
 	defer func() {
 		if err != nil {
 			d.Close()
 		}
 	}()
-	if d.obj, err = ondevice.NewObjective(ops, o, n); err != nil {
+	if d.obj, err = ondevice.NewObjective(d.mem, o, n); err != nil {
 		return nil, fmt.Errorf("banert: %w", err)
 	}
-	if d.net, err = newDeviceNet(ops, inputs, n, o.H, o.W); err != nil {
+	if d.net, err = newDeviceNet(d.mem, inputs, n, o.H, o.W); err != nil {
 		return nil, err
 	}
 	for t := 0; t <= maxT; t++ {
@@ -136,44 +136,19 @@ func CheckDevice(d gpu.Ops, o *problem.Objective, inputs int) error {
 }
 
 func (d *DeviceLoss) alloc(n int) (gpu.Buffer, error) {
-	b, err := d.ops.Alloc(n)
+	b, err := d.mem.Alloc(n)
 	if err != nil {
-		return nil, fmt.Errorf("banert: allocate %d values on %s: %w", n, d.ops.Name(), err)
+		return nil, fmt.Errorf("banert: %w", err)
 	}
-	d.bufs = append(d.bufs, b)
 	return b, nil
 }
 
 // Bytes is what the loss's device buffers hold: the trajectory, the
-// objective's and the network's buffers.
-func (d *DeviceLoss) Bytes() int64 {
-	var n int64
-	for _, b := range d.bufs {
-		n += int64(b.Len())
-	}
-	n *= int64(d.ops.ValueSize())
-	if d.obj != nil {
-		n += d.obj.Bytes()
-	}
-	if d.net != nil {
-		n += d.net.bytes()
-	}
-	return n
-}
+// objective's and the network's buffers (its arena's meter).
+func (d *DeviceLoss) Bytes() int64 { return d.mem.Bytes() }
 
 // Close frees the device buffers.
-func (d *DeviceLoss) Close() {
-	for _, b := range d.bufs {
-		d.ops.Free(b)
-	}
-	d.bufs = nil
-	if d.obj != nil {
-		d.obj.Close()
-	}
-	if d.net != nil {
-		d.net.close()
-	}
-}
+func (d *DeviceLoss) Close() { d.mem.Close() }
 
 // stack writes the network's input [x^t, ∇f(x^t), Δ_{t−1}] (4 inputs:
 // [x^t, ∇f_data, ∇f_reg, Δ_{t−1}]) into d.in.
@@ -409,16 +384,15 @@ type deviceNet struct {
 	inv                    [3][]float64 // 1/√(σ²+ε) of every plane of the three norms
 	gamma, beta            [3][]float64 // scale and offset of the three norms, per channel
 	theta                  []float64
-	bufs                   []gpu.Buffer
+	mem                    *gpu.Arena // the network's buffers belong to its run's arena
 }
 
-func newDeviceNet(ops gpu.NetOps, inputs, n, h, w int) (net *deviceNet, err error) {
-	net = &deviceNet{ops: ops, inputs: inputs, n: n, hw: h * w}
-	defer func() {
-		if err != nil {
-			net.close()
-		}
-	}()
+func newDeviceNet(mem *gpu.Arena, inputs, n, h, w int) (net *deviceNet, err error) {
+	ops, ok := mem.Ops().(gpu.NetOps)
+	if !ok {
+		return nil, fmt.Errorf("banert: device %s has no network operations (gpu.NetOps)", mem.Ops().Name())
+	}
+	net = &deviceNet{ops: ops, mem: mem, inputs: inputs, n: n, hw: h * w}
 	net.s1 = mconv.Shape{N: n, Cin: inputs, Cout: Width, H: h, W: w, K: KernelSize}
 	net.s2 = mconv.Shape{N: n, Cin: Width, Cout: Width, H: h, W: w, K: KernelSize}
 	net.s3 = mconv.Shape{N: n, Cin: Width, Cout: 1, H: h, W: w, K: KernelSize}
@@ -458,27 +432,11 @@ func newDeviceNet(ops gpu.NetOps, inputs, n, h, w int) (net *deviceNet, err erro
 }
 
 func (net *deviceNet) alloc(n int) (gpu.Buffer, error) {
-	b, err := net.ops.Alloc(n)
+	b, err := net.mem.Alloc(n)
 	if err != nil {
-		return nil, fmt.Errorf("banert: allocate %d values on %s: %w", n, net.ops.Name(), err)
+		return nil, fmt.Errorf("banert: %w", err)
 	}
-	net.bufs = append(net.bufs, b)
 	return b, nil
-}
-
-func (net *deviceNet) bytes() int64 {
-	var n int64
-	for _, b := range net.bufs {
-		n += int64(b.Len())
-	}
-	return n * int64(net.ops.ValueSize())
-}
-
-func (net *deviceNet) close() {
-	for _, b := range net.bufs {
-		net.ops.Free(b)
-	}
-	net.bufs = nil
 }
 
 // setParams copies theta (in the order of Layout) to the device's weights

@@ -55,24 +55,16 @@ type deviceIterator struct {
 // when the iterator is collected.
 type deviceRun struct {
 	ops                gpu.NetOps
+	mem                *gpu.Arena // everything on the device: objective, network, iterates
 	obj                *ondevice.Objective
 	net                *deviceNet
 	x, g, delta, h, in gpu.Buffer
 	gd, gr             gpu.Buffer // 4 inputs: the two parts of ∇f
-	bufs               []gpu.Buffer
 }
 
 func (r *deviceRun) free() {
-	if r.obj != nil {
-		r.obj.Close()
-	}
-	if r.net != nil {
-		r.net.close()
-	}
-	for _, b := range r.bufs {
-		r.ops.Free(b)
-	}
-	r.bufs = nil
+	r.mem.Close()
+	r.obj = nil
 }
 
 // startOnDevice is Start for a Method with a Device.
@@ -81,7 +73,7 @@ func (m *Method) startOnDevice(o *problem.Objective) (it *deviceIterator, err er
 		return nil, fmt.Errorf("%s: %w", m.Name(), err)
 	}
 	ops := m.Device.(gpu.NetOps)
-	run := &deviceRun{ops: ops}
+	run := &deviceRun{ops: ops, mem: gpu.NewArena(ops)}
 	hw := o.ImageLen()
 	it = &deviceIterator{deviceRun: run, label: m.Name(), host: append([]float64(nil), o.X0...), scale: make([]float64, o.N),
 		step: 1 / o.L, n: o.N, hw: hw}
@@ -91,13 +83,13 @@ func (m *Method) startOnDevice(o *problem.Objective) (it *deviceIterator, err er
 			it = nil
 		}
 	}()
-	if run.obj, err = ondevice.NewObjective(ops, o, o.N); err != nil {
+	if run.obj, err = ondevice.NewObjective(run.mem, o, o.N); err != nil {
 		return nil, err
 	}
 	if err = run.obj.SetData(o.Y); err != nil {
 		return nil, err
 	}
-	if run.net, err = newDeviceNet(ops, m.Net.Inputs, o.N, o.H, o.W); err != nil {
+	if run.net, err = newDeviceNet(run.mem, m.Net.Inputs, o.N, o.H, o.W); err != nil {
 		return nil, err
 	}
 	if err = run.net.setParams(m.Net.Theta); err != nil {
@@ -111,10 +103,9 @@ func (m *Method) startOnDevice(o *problem.Objective) (it *deviceIterator, err er
 		if b.p == &run.gd && m.Net.Inputs == 3 {
 			break
 		}
-		if *b.p, err = ops.Alloc(b.n); err != nil {
-			return nil, fmt.Errorf("%s: allocate on %s: %w", m.Name(), ops.Name(), err)
+		if *b.p, err = run.mem.Alloc(b.n); err != nil {
+			return nil, fmt.Errorf("%s: %w", m.Name(), err)
 		}
-		run.bufs = append(run.bufs, *b.p)
 	}
 	if err = ops.CopyIn(run.x, o.X0); err != nil {
 		return nil, fmt.Errorf("%s: copy x⁰ to %s: %w", m.Name(), ops.Name(), err)
@@ -135,7 +126,7 @@ func (it *deviceIterator) Close() error {
 
 // Next implements baselines.Iterator: x ← x − (1/L)(∇f(x) + Δ) on the device.
 func (it *deviceIterator) Next() error {
-	if it.bufs == nil {
+	if it.obj == nil {
 		return fmt.Errorf("%s: the iterator was closed", it.label)
 	}
 	ops := it.ops

@@ -6,7 +6,11 @@
 // counts the bytes of every buffer it has allocated (MemStats). CPU returns the
 // default device, which keeps buffers in host memory; the memory benchmark
 // reads its counters, and code that allocates host tensors outside a Device can
-// report them with Track and Untrack.
+// report them with Track and Untrack. An Arena allocates the buffers of one
+// run on a device's Ops, meters them (now and at peak) and frees them, with
+// the run's other device resources (OnClose), in one Close: the device
+// code paths of packages ondevice, steploss, learned, unroll and banert
+// allocate through one arena per run.
 //
 // Ops are the array operations numerics run on a device (vectors, small
 // convolutions, finite differences, Huber, pointwise products, batched real

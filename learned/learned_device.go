@@ -28,10 +28,9 @@ type deviceIterator struct {
 // deviceResources are what a deviceIterator holds on the device; they are
 // freed by Close, or when the iterator is collected (runtime.AddCleanup).
 type deviceResources struct {
-	ops  gpu.Ops
+	mem  *gpu.Arena // everything on the device: objective, terms, iterates
 	obj  *ondevice.Objective
 	g, h ondevice.DeviceTerm
-	bufs []gpu.Buffer
 }
 
 // startOnDevice is Start for a Learned with a Device.
@@ -40,7 +39,7 @@ func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
-	res := &deviceResources{ops: l.Device}
+	res := &deviceResources{mem: gpu.NewArena(l.Device)}
 	it = &deviceIterator{deviceResources: res, l: l, loaded: -1, imageLen: o.ImageLen(), host: append([]float64(nil), o.X0...)}
 	defer func() {
 		if err != nil {
@@ -48,25 +47,24 @@ func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err
 			it = nil
 		}
 	}()
-	if it.obj, err = ondevice.NewObjective(l.Device, o, o.N); err != nil {
+	if it.obj, err = ondevice.NewObjective(it.mem, o, o.N); err != nil {
 		return nil, err
 	}
 	if err = it.obj.SetData(o.Y); err != nil {
 		return nil, err
 	}
-	if it.g, err = ondevice.NewDeviceTerm(l.Device, l.Method.G, s); err != nil {
+	if it.g, err = ondevice.NewDeviceTerm(it.mem, l.Method.G, s); err != nil {
 		return nil, err
 	}
 	if l.Method.H != nil {
-		if it.h, err = ondevice.NewDeviceTerm(l.Device, l.Method.H, s); err != nil {
+		if it.h, err = ondevice.NewDeviceTerm(it.mem, l.Method.H, s); err != nil {
 			return nil, err
 		}
 	}
 	for _, b := range []*gpu.Buffer{&it.x, &it.prev, &it.grad, &it.next, &it.mom} {
-		if *b, err = l.Device.Alloc(s.Len()); err != nil {
-			return nil, fmt.Errorf("learned optimizer %s: allocate on %s: %w", l.Label, l.Device.Name(), err)
+		if *b, err = it.mem.Alloc(s.Len()); err != nil {
+			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
-		it.bufs = append(it.bufs, *b)
 	}
 	for _, b := range []gpu.Buffer{it.x, it.prev} {
 		if err = l.Device.CopyIn(b, o.X0); err != nil {
@@ -78,19 +76,8 @@ func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err
 }
 
 func (it *deviceResources) free() {
-	if it.obj != nil {
-		it.obj.Close()
-	}
-	if it.g != nil {
-		it.g.Close()
-	}
-	if it.h != nil {
-		it.h.Close()
-	}
-	for _, b := range it.bufs {
-		it.ops.Free(b)
-	}
-	it.bufs = nil
+	it.mem.Close()
+	it.obj = nil
 }
 
 // X implements baselines.Iterator: the host copy of the current iterates.
@@ -105,10 +92,10 @@ func (it *deviceIterator) Close() error {
 
 // Next implements baselines.Iterator.
 func (it *deviceIterator) Next() error {
-	if it.bufs == nil {
+	if it.obj == nil {
 		return fmt.Errorf("learned optimizer %s: the iterator was closed", it.l.Label)
 	}
-	o := it.ops
+	o := it.mem.Ops()
 	step := min(it.t, it.l.Steps-1)
 	if it.loaded != step {
 		theta, phi, err := it.l.params(step)

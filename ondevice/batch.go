@@ -19,6 +19,7 @@ import (
 type BatchEvaluator struct {
 	mu   sync.Mutex
 	ops  gpu.NetOps
+	mem  *gpu.Arena // everything on the device: the objective, x and g
 	obj  *Objective
 	x, g gpu.Buffer
 	hw   int
@@ -35,24 +36,24 @@ func NewBatchEvaluator(ops gpu.Ops, o *problem.Objective) (be *BatchEvaluator, e
 	if !ok {
 		return nil, fmt.Errorf("ondevice: device %s has no per-plane reductions (gpu.NetOps) for the functions' values; use --device cpu", ops.Name())
 	}
-	be = &BatchEvaluator{ops: net, hw: o.ImageLen()}
+	be = &BatchEvaluator{ops: net, mem: gpu.NewArena(ops), hw: o.ImageLen()}
 	defer func() {
 		if err != nil {
 			be.Close()
 		}
 	}()
-	if be.obj, err = NewObjective(ops, o, o.N); err != nil {
+	if be.obj, err = NewObjective(be.mem, o, o.N); err != nil {
 		return nil, err
 	}
 	if err := be.obj.SetData(o.Y); err != nil {
 		return nil, err
 	}
 	n := o.N * be.hw
-	if be.x, err = ops.Alloc(n); err != nil {
-		return nil, fmt.Errorf("ondevice: allocate the iterates on %s: %w", ops.Name(), err)
+	if be.x, err = be.mem.Alloc(n); err != nil {
+		return nil, fmt.Errorf("ondevice: the iterates: %w", err)
 	}
-	if be.g, err = ops.Alloc(n); err != nil {
-		return nil, fmt.Errorf("ondevice: allocate the gradients on %s: %w", ops.Name(), err)
+	if be.g, err = be.mem.Alloc(n); err != nil {
+		return nil, fmt.Errorf("ondevice: the gradients: %w", err)
 	}
 	return be, nil
 }
@@ -90,34 +91,14 @@ func (be *BatchEvaluator) Eval(vals, grad, x []float64) error {
 }
 
 // Bytes is what the evaluator's device buffers hold (the objective's and
-// the batch's iterates and gradients).
-func (be *BatchEvaluator) Bytes() int64 {
-	be.mu.Lock()
-	defer be.mu.Unlock()
-	var n int64
-	if be.obj != nil {
-		n += be.obj.Bytes()
-	}
-	for _, b := range []gpu.Buffer{be.x, be.g} {
-		if b != nil {
-			n += int64(b.Len()) * int64(be.ops.ValueSize())
-		}
-	}
-	return n
-}
+// the batch's iterates and gradients): its arena's meter.
+func (be *BatchEvaluator) Bytes() int64 { return be.mem.Bytes() }
 
 // Close frees the device buffers; Eval fails after it.
 func (be *BatchEvaluator) Close() {
 	be.mu.Lock()
 	defer be.mu.Unlock()
-	if be.obj != nil {
-		be.obj.Close()
-	}
-	for _, b := range []gpu.Buffer{be.x, be.g} {
-		if b != nil {
-			be.ops.Free(b)
-		}
-	}
+	be.mem.Close()
 	be.x, be.g = nil, nil
 }
 

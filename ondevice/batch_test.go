@@ -132,11 +132,10 @@ func TestObjectiveCT(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	x := randn(rng, len(o.X0), 0.3)
 	checkBatchEvaluator(t, "CT", o, x)
-	ob, err := NewObjective(gpu.CPU(), o, o.N)
+	ob, err := NewObjective(arena(t, gpu.CPU()), o, o.N)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ob.Close()
 	if err := ob.SetData(o.Y); err != nil {
 		t.Fatal(err)
 	}
@@ -169,11 +168,10 @@ func TestObjectiveWCRR(t *testing.T) {
 		x[i] += o.X0[i]
 	}
 	wantG := checkBatchEvaluator(t, "WCRR", o, x)
-	ob, err := NewObjective(gpu.CPU(), o, o.N)
+	ob, err := NewObjective(arena(t, gpu.CPU()), o, o.N)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ob.Close()
 	if err := ob.SetData(o.Y); err != nil {
 		t.Fatal(err)
 	}

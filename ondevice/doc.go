@@ -17,4 +17,10 @@
 // convex ridge regularizer (gpu.NetOps and gpu.RidgeOps) or no
 // regularizer. BatchEvaluator gives any method f and ∇f of a batch from the
 // device.
+//
+// Objectives and terms are built on a gpu.Arena (NewObjective, NewTerm,
+// NewDeviceTerm): they allocate from it and own no memory of their own, so
+// a run (a step loss, an unrolled loss, an optimizer's iterations) builds
+// them on its one arena, reads what it holds from the arena's meter and
+// frees everything with the arena's Close.
 package ondevice

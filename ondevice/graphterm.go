@@ -25,10 +25,6 @@ type DeviceTerm interface {
 	Transpose(dst, b gpu.Buffer) error
 	// AddParamGrad adds c·∇_θ⟨r, G_θ v⟩ to grad.
 	AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error
-	// Bytes is what the term holds on the device.
-	Bytes() int64
-	// Close frees what the term holds.
-	Close()
 }
 
 var (
@@ -36,17 +32,18 @@ var (
 	_ DeviceTerm = (*GraphTerm)(nil)
 )
 
-// NewDeviceTerm returns the term of p for batches of shape s on ops: a Term
-// when p has a device kind (KindOf), a GraphTerm otherwise.
-func NewDeviceTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (DeviceTerm, error) {
+// NewDeviceTerm returns the term of p for batches of shape s on mem's
+// device: a Term when p has a device kind (KindOf), a GraphTerm otherwise.
+// What it holds belongs to mem.
+func NewDeviceTerm(mem *gpu.Arena, p param.Parametrization, s gpu.Batch) (DeviceTerm, error) {
 	if _, _, err := KindOf(p); err == nil {
-		t, err := NewTerm(ops, p, s)
+		t, err := NewTerm(mem, p, s)
 		if err != nil {
 			return nil, err // not a nil *Term in an interface
 		}
 		return t, nil
 	}
-	t, err := NewGraphTerm(ops, p, s)
+	t, err := NewGraphTerm(mem, p, s)
 	if err != nil {
 		return nil, err
 	}
@@ -70,12 +67,14 @@ type GraphTerm struct {
 	tmp          gpu.Buffer
 }
 
-// NewGraphTerm builds p's graph for batches of shape s.
-func NewGraphTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (*GraphTerm, error) {
+// NewGraphTerm builds p's graph for batches of shape s; its device buffer
+// and its graph belong to mem (mem.Close releases them).
+func NewGraphTerm(mem *gpu.Arena, p param.Parametrization, s gpu.Batch) (*GraphTerm, error) {
 	if s.N < 1 || s.H < 1 || s.W < 1 {
 		return nil, fmt.Errorf("ondevice: term on a batch %d×%d×%d", s.N, s.H, s.W)
 	}
 	g := G.NewGraph()
+	ops := mem.Ops()
 	t := &GraphTerm{ops: ops, s: s, vHost: make([]float64, s.Len()), rHost: make([]float64, s.Len())}
 	t.theta = graph.Input(g, "theta", p.ParamShape(s.H, s.W)...)
 	t.v = graph.Input(g, "v", s.N, s.H, s.W)
@@ -91,9 +90,10 @@ func NewGraphTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (*GraphTerm
 	if t.vjp, err = graph.NewVJP(g, G.Nodes{out}, G.Nodes{t.r}, G.Nodes{t.theta, t.v}); err != nil {
 		return nil, fmt.Errorf("ondevice: differentiating %s: %w", p.Name(), err)
 	}
-	if t.tmp, err = ops.Alloc(s.Len()); err != nil {
-		t.vjp.Close()
-		return nil, fmt.Errorf("ondevice: allocate on %s: %w", ops.Name(), err)
+	vjp := t.vjp
+	mem.OnClose(func() { _ = vjp.Close() })
+	if t.tmp, err = mem.Alloc(s.Len()); err != nil {
+		return nil, fmt.Errorf("ondevice: %w", err)
 	}
 	return t, nil
 }
@@ -192,25 +192,4 @@ func (t *GraphTerm) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) err
 		grad[j] += c * x
 	}
 	return nil
-}
-
-// Bytes implements DeviceTerm: its one device buffer (the graph holds host
-// memory).
-func (t *GraphTerm) Bytes() int64 {
-	if t.tmp == nil {
-		return 0
-	}
-	return int64(t.tmp.Len()) * int64(t.ops.ValueSize())
-}
-
-// Close implements DeviceTerm.
-func (t *GraphTerm) Close() {
-	if t.tmp != nil {
-		t.ops.Free(t.tmp)
-		t.tmp = nil
-	}
-	if t.vjp != nil {
-		t.vjp.Close()
-		t.vjp = nil
-	}
 }

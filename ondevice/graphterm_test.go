@@ -22,16 +22,14 @@ func TestGraphTermMatchesTerm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gt, err := NewGraphTerm(gpu.CPU(), m.G, s)
+		gt, err := NewGraphTerm(arena(t, gpu.CPU()), m.G, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer gt.Close()
-		dt, err := NewDeviceTerm(gpu.CPU(), m.G, s)
+		dt, err := NewDeviceTerm(arena(t, gpu.CPU()), m.G, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer dt.Close()
 		if _, isTerm := dt.(*Term); !isTerm {
 			t.Errorf("%s: NewDeviceTerm gave a %T, want the device kind's *Term", name, dt)
 		}
@@ -95,19 +93,17 @@ func (doubled) Reference(tau float64, h, w int) []float64 { return []float64{tau
 // those of PS at 2θ.
 func TestDeviceTermOfAUserParametrization(t *testing.T) {
 	s := gpu.Batch{N: 2, H: 5, W: 6}
-	dt, err := NewDeviceTerm(gpu.CPU(), doubled{}, s)
+	dt, err := NewDeviceTerm(arena(t, gpu.CPU()), doubled{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer dt.Close()
 	if _, ok := dt.(*GraphTerm); !ok {
 		t.Fatalf("NewDeviceTerm of a user parametrization gave a %T", dt)
 	}
-	ps, err := NewTerm(gpu.CPU(), param.Scalar{}, s)
+	ps, err := NewTerm(arena(t, gpu.CPU()), param.Scalar{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ps.Close()
 	r := rand.New(rand.NewPCG(3, 3))
 	v, b := randn(r, s.Len(), 1), randn(r, s.Len(), 1)
 	vb, bb := upload(t, v), upload(t, b)

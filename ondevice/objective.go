@@ -9,16 +9,17 @@ import (
 
 // Objective is F(x) = Σ_k f_k(x_k) over a batch of deblurring or CT
 // functions (problem.DeviceForm) on a device, with its data y on the
-// device.
+// device. Its buffers, ray transform and ridge potentials belong to the
+// arena it was built on, whose Close frees them.
 type Objective struct {
 	ops                                      gpu.Ops
+	mem                                      *gpu.Arena
 	s                                        gpu.Batch
 	form                                     problem.DeviceForm
 	m                                        int // data values per function
 	ray                                      gpu.Ray
 	ridge                                    *ridgeReg // WCRR, or nil for Huber-TV
 	vals                                     []float64
-	bufs                                     []gpu.Buffer
 	y, blur, res, field, field2, field3, tmp gpu.Buffer
 }
 
@@ -30,8 +31,9 @@ func noDevicePath(o *problem.Objective) error {
 // NewObjective returns the objective of o's kind for batches of n functions
 // of o's image size, or an error if o has no device form
 // (problem.Objective.DeviceForm) or, for CT, the device has no ray
-// transform (gpu.RayOps). Load the data of the batch with SetData.
-func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err error) {
+// transform (gpu.RayOps). It allocates on mem (mem.Close frees what it
+// holds). Load the data of the batch with SetData.
+func NewObjective(mem *gpu.Arena, o *problem.Objective, n int) (ob *Objective, err error) {
 	form, ok := o.DeviceForm()
 	if !ok {
 		return nil, noDevicePath(o)
@@ -39,12 +41,8 @@ func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err 
 	if n < 1 {
 		return nil, fmt.Errorf("ondevice: batch of %d functions", n)
 	}
-	ob = &Objective{ops: ops, s: gpu.Batch{N: n, H: o.H, W: o.W}, form: form, m: form.DataLen(o.H, o.W), vals: make([]float64, n)}
-	defer func() {
-		if err != nil {
-			ob.Close()
-		}
-	}()
+	ops := mem.Ops()
+	ob = &Objective{ops: ops, mem: mem, s: gpu.Batch{N: n, H: o.H, W: o.W}, form: form, m: form.DataLen(o.H, o.W), vals: make([]float64, n)}
 	img := ob.s.Len()
 	for _, b := range []struct {
 		p *gpu.Buffer
@@ -56,7 +54,7 @@ func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err 
 	}
 	switch {
 	case form.Alpha != 0 && form.Ridge != nil:
-		if ob.ridge, err = newRidgeReg(ops, form.Ridge, n, o.H, o.W); err != nil {
+		if ob.ridge, err = newRidgeReg(mem, form.Ridge, n, o.H, o.W); err != nil {
 			return nil, err
 		}
 	case form.Alpha != 0:
@@ -72,6 +70,7 @@ func NewObjective(ops gpu.Ops, o *problem.Objective, n int) (ob *Objective, err 
 		if ob.ray, err = ro.NewRay(*form.Ray); err != nil {
 			return nil, fmt.Errorf("ondevice: %w", err)
 		}
+		mem.OnClose(ob.ray.Close)
 		return ob, nil
 	}
 	if ob.blur, err = ob.alloc(len(form.Kernel)); err != nil {
@@ -114,11 +113,10 @@ func (ob *Objective) adjoint(dst, r gpu.Buffer) error {
 }
 
 func (ob *Objective) alloc(n int) (gpu.Buffer, error) {
-	b, err := ob.ops.Alloc(n)
+	b, err := ob.mem.Alloc(n)
 	if err != nil {
-		return nil, fmt.Errorf("ondevice: allocate %d values on %s: %w", n, ob.ops.Name(), err)
+		return nil, fmt.Errorf("ondevice: %w", err)
 	}
-	ob.bufs = append(ob.bufs, b)
 	return b, nil
 }
 
@@ -243,17 +241,15 @@ func (ob *Objective) hessVecReg(out, x, v gpu.Buffer) error {
 	if ob.field2 == nil || ob.field3 == nil {
 		// The Hessian's two more fields, allocated on first use (both or
 		// neither).
-		f2, err := o.Alloc(2 * s.Len())
+		f2, err := ob.alloc(2 * s.Len())
 		if err != nil {
-			return fmt.Errorf("ondevice: allocate the Hessian's fields on %s: %w", o.Name(), err)
+			return fmt.Errorf("ondevice: the Hessian's fields: %w", err)
 		}
-		f3, err := o.Alloc(2 * s.Len())
+		f3, err := ob.alloc(2 * s.Len())
 		if err != nil {
-			o.Free(f2)
-			return fmt.Errorf("ondevice: allocate the Hessian's fields on %s: %w", o.Name(), err)
+			return fmt.Errorf("ondevice: the Hessian's fields: %w", err)
 		}
 		ob.field2, ob.field3 = f2, f3
-		ob.bufs = append(ob.bufs, f2, f3)
 	}
 	if err := o.Grad(ob.field, x, s); err != nil {
 		return fmt.Errorf("ondevice: hessian: %w", err)
@@ -293,33 +289,4 @@ func (ob *Objective) RegGrad(out, x gpu.Buffer) error {
 		return fmt.Errorf("ondevice: regularizer gradient: %w", err)
 	}
 	return o.Axpby(out, 0, out, f.Alpha)
-}
-
-// Bytes is what the objective's device buffers hold.
-func (ob *Objective) Bytes() int64 {
-	var n int64
-	for _, b := range ob.bufs {
-		n += int64(b.Len())
-	}
-	n *= int64(ob.ops.ValueSize())
-	if ob.ridge != nil {
-		n += ob.ridge.bytes()
-	}
-	return n
-}
-
-// Close frees the device buffers.
-func (ob *Objective) Close() {
-	if ob.ridge != nil {
-		ob.ridge.close()
-		ob.ridge = nil
-	}
-	if ob.ray != nil {
-		ob.ray.Close()
-		ob.ray = nil
-	}
-	for _, b := range ob.bufs {
-		ob.ops.Free(b)
-	}
-	ob.bufs = nil
 }

@@ -138,11 +138,10 @@ func TestObjective(t *testing.T) {
 	for _, boundary := range []string{"zero", "reflect", "circular"} {
 		for _, alpha := range []float64{-1, 0} {
 			o := deblur(t, 3, 14, boundary, alpha)
-			ob, err := NewObjective(gpu.CPU(), o, o.N)
+			ob, err := NewObjective(arena(t, gpu.CPU()), o, o.N)
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer ob.Close()
 			if err := ob.SetData(o.Y); err != nil {
 				t.Fatal(err)
 			}
@@ -192,11 +191,10 @@ func TestTerms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		term, err := NewTerm(gpu.CPU(), m.G, s)
+		term, err := NewTerm(arena(t, gpu.CPU()), m.G, s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer term.Close()
 		theta := randn(r, term.ParamLen(), 0.3)
 		v, b := randn(r, s.Len(), 1), randn(r, s.Len(), 1)
 		bound, err := m.G.(param.Binder).Bind(v, n, h, w)
@@ -234,6 +232,52 @@ func TestTerms(t *testing.T) {
 		}
 		if d := relDiff(gd, gw); d > 1e-13 {
 			t.Errorf("%s: parameter gradient differs from the bound adjoint by %.2g", name, d)
+		}
+	}
+}
+
+// arena returns an arena over ops that the test closes when it ends.
+func arena(t testing.TB, ops gpu.Ops) *gpu.Arena {
+	a := gpu.NewArena(ops)
+	t.Cleanup(a.Close)
+	return a
+}
+
+// TestArenaHoldsTheRun builds an objective and a term on one arena: its
+// meter is their buffers' bytes (those the objective and term counted
+// themselves before they allocated on an arena), and its Close returns the
+// device's counters to where they were.
+func TestArenaHoldsTheRun(t *testing.T) {
+	for _, alpha := range []float64{-1, 0} {
+		o := deblur(t, 3, 14, "zero", alpha)
+		form, _ := o.DeviceForm()
+		d := gpu.CPU()
+		base := d.Stats().InUse
+		mem := gpu.NewArena(d)
+		if _, err := NewObjective(mem, o, o.N); err != nil {
+			t.Fatal(err)
+		}
+		m, err := param.ParseMethod("pp")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := NewTerm(mem, m.G, gpu.Batch{N: o.N, H: o.H, W: o.W}); err != nil {
+			t.Fatal(err)
+		}
+		img := o.N * o.ImageLen()
+		want := 2*o.N*form.DataLen(o.H, o.W) + img + len(form.Kernel) + 2*o.ImageLen() // y, res, tmp, blur; θ and Σ r⊙v
+		if form.Alpha != 0 {
+			want += 2 * img // the difference field
+		}
+		if got := mem.Bytes(); got != int64(8*want) || mem.Peak() != got {
+			t.Errorf("alpha %g: arena holds %d bytes (peak %d), want %d", alpha, got, mem.Peak(), 8*want)
+		}
+		if got := d.Stats().InUse - base; got != mem.Bytes() {
+			t.Errorf("alpha %g: the device counts %d bytes, the arena %d", alpha, got, mem.Bytes())
+		}
+		mem.Close()
+		if got := d.Stats().InUse; got != base {
+			t.Errorf("alpha %g: %d bytes in use after Close, want %d", alpha, got, base)
 		}
 	}
 }

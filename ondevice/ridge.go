@@ -21,10 +21,11 @@ type ridgeReg struct {
 	s             [3]mconv.Shape
 	a1, a2, z, zv gpu.Buffer
 	hw, c         int
-	bufs          []gpu.Buffer
+	mem           *gpu.Arena
 }
 
-func newRidgeReg(ops gpu.Ops, m *wcrr.Model, n, h, w int) (r *ridgeReg, err error) {
+func newRidgeReg(mem *gpu.Arena, m *wcrr.Model, n, h, w int) (r *ridgeReg, err error) {
+	ops := mem.Ops()
 	net, ok := ops.(gpu.NetOps)
 	ro, ok2 := ops.(gpu.RidgeOps)
 	if !ok || !ok2 {
@@ -33,12 +34,7 @@ func newRidgeReg(ops gpu.Ops, m *wcrr.Model, n, h, w int) (r *ridgeReg, err erro
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("ondevice: %w", err)
 	}
-	r = &ridgeReg{ops: net, hw: h * w, c: m.Channels()}
-	defer func() {
-		if err != nil {
-			r.close()
-		}
-	}()
+	r = &ridgeReg{ops: net, hw: h * w, c: m.Channels(), mem: mem}
 	for l, layer := range m.Layers {
 		r.s[l] = mconv.Shape{N: n, Cin: layer.Cin, Cout: layer.Cout, H: h, W: w, K: layer.K}
 		if err := r.s[l].Validate(); err != nil {
@@ -70,35 +66,16 @@ func newRidgeReg(ops gpu.Ops, m *wcrr.Model, n, h, w int) (r *ridgeReg, err erro
 	if r.pot, err = ro.NewRidge(m.H, m.T, m.Mu); err != nil {
 		return nil, fmt.Errorf("ondevice: %w", err)
 	}
+	mem.OnClose(r.pot.Close)
 	return r, nil
 }
 
 func (r *ridgeReg) alloc(n int) (gpu.Buffer, error) {
-	b, err := r.ops.Alloc(n)
+	b, err := r.mem.Alloc(n)
 	if err != nil {
-		return nil, fmt.Errorf("ondevice: allocate %d values on %s: %w", n, r.ops.Name(), err)
+		return nil, fmt.Errorf("ondevice: %w", err)
 	}
-	r.bufs = append(r.bufs, b)
 	return b, nil
-}
-
-func (r *ridgeReg) bytes() int64 {
-	var n int64
-	for _, b := range r.bufs {
-		n += int64(b.Len())
-	}
-	return n * int64(r.ops.ValueSize())
-}
-
-func (r *ridgeReg) close() {
-	if r.pot != nil {
-		r.pot.Close()
-		r.pot = nil
-	}
-	for _, b := range r.bufs {
-		r.ops.Free(b)
-	}
-	r.bufs = nil
 }
 
 // apply writes z = W x.

@@ -55,9 +55,11 @@ func CheckMethod(m param.Method) error {
 }
 
 // Term is one parametrized operator G_θ of a learned update on a device,
-// for batches of shape s, at the parameters last given to SetParams.
+// for batches of shape s, at the parameters last given to SetParams. Its
+// buffers belong to the arena it was built on.
 type Term struct {
 	ops   gpu.Ops
+	mem   *gpu.Arena
 	s     gpu.Batch
 	kind  Kind
 	small param.SmallConv
@@ -68,7 +70,6 @@ type Term struct {
 	tmp                gpu.Buffer // a batch (PC-k, PC; made on first use)
 	specA, specB, gsum gpu.Buffer // PC: two batches of spectra (made on first use) and one spectrum
 	gimg               gpu.Buffer // PP: Σ r⊙v; PC-k: the kernel gradient
-	bufs               []gpu.Buffer
 
 	plan   *kernels.FFT2T[float64]
 	spec64 []kernels.Complex[float64]
@@ -78,18 +79,15 @@ type Term struct {
 	thetaSpec []float64
 }
 
-// NewTerm returns the term of parametrization p for batches of shape s.
-func NewTerm(ops gpu.Ops, p param.Parametrization, s gpu.Batch) (t *Term, err error) {
+// NewTerm returns the term of parametrization p for batches of shape s,
+// allocated on mem.
+func NewTerm(mem *gpu.Arena, p param.Parametrization, s gpu.Batch) (t *Term, err error) {
 	kind, small, err := KindOf(p)
 	if err != nil {
 		return nil, err
 	}
-	t = &Term{ops: ops, s: s, kind: kind, small: small, n: p.ParamShape(s.H, s.W).TotalSize()}
-	defer func() {
-		if err != nil {
-			t.Close()
-		}
-	}()
+	ops := mem.Ops()
+	t = &Term{ops: ops, mem: mem, s: s, kind: kind, small: small, n: p.ParamShape(s.H, s.W).TotalSize()}
 	hw, sl := s.H*s.W, s.SpectrumLen()
 	switch kind {
 	case Pointwise:
@@ -139,11 +137,10 @@ func (t *Term) lazy(b *gpu.Buffer, n int) error {
 }
 
 func (t *Term) alloc(n int) (gpu.Buffer, error) {
-	b, err := t.ops.Alloc(n)
+	b, err := t.mem.Alloc(n)
 	if err != nil {
-		return nil, fmt.Errorf("ondevice: allocate %d values on %s: %w", n, t.ops.Name(), err)
+		return nil, fmt.Errorf("ondevice: %w", err)
 	}
-	t.bufs = append(t.bufs, b)
 	return b, nil
 }
 
@@ -152,23 +149,6 @@ func (t *Term) Kind() Kind { return t.kind }
 
 // ParamLen is len(θ).
 func (t *Term) ParamLen() int { return t.n }
-
-// Bytes is what the term's device buffers hold.
-func (t *Term) Bytes() int64 {
-	var n int64
-	for _, b := range t.bufs {
-		n += int64(b.Len())
-	}
-	return n * int64(t.ops.ValueSize())
-}
-
-// Close frees the device buffers.
-func (t *Term) Close() {
-	for _, b := range t.bufs {
-		t.ops.Free(b)
-	}
-	t.bufs = nil
-}
 
 // SetParams sets θ (copied to the device; PC: its spectrum, computed on the
 // host in float64).

@@ -81,12 +81,12 @@ func (d *deviceGraphStep) close() error {
 // (tests bound the difference); on CUDA in float32 with float64 sums.
 type deviceStep struct {
 	ops   gpu.Ops
+	mem   *gpu.Arena // everything on the device: the objective, the terms, the step's buffers
 	s     gpu.Batch
 	obj   *ondevice.Objective
 	terms []*ondevice.Term // G, then H: applied at sign·(θ, φ)
 	signs []float64
 
-	bufs             []gpu.Buffer // the step's buffers, for close
 	x, xPlus, r, tmp gpu.Buffer
 	vs, specs        []gpu.Buffer // per term: g or p; their spectra (PC terms)
 	acc, rSpec       gpu.Buffer   // PC: Σ sign·θ̂·v̂ and r̂
@@ -102,14 +102,14 @@ func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *devic
 	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
 	pars := terms(m)
-	d := &deviceStep{ops: ops, s: s, signs: termSigns[:len(pars)]}
+	d := &deviceStep{ops: ops, mem: gpu.NewArena(ops), s: s, signs: termSigns[:len(pars)]}
 	defer func() {
 		if err != nil {
 			d.close()
 			ev = nil
 		}
 	}()
-	if d.obj, err = ondevice.NewObjective(ops, o, o.N); err != nil {
+	if d.obj, err = ondevice.NewObjective(d.mem, o, o.N); err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
 	if err = d.obj.SetData(o.Y); err != nil {
@@ -122,7 +122,7 @@ func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *devic
 		}
 	}
 	for _, p := range pars {
-		t, err := ondevice.NewTerm(ops, p, s)
+		t, err := ondevice.NewTerm(d.mem, p, s)
 		if err != nil {
 			return nil, fmt.Errorf("step loss: %w", err)
 		}
@@ -151,11 +151,10 @@ func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *devic
 }
 
 func (d *deviceStep) alloc(n int) (gpu.Buffer, error) {
-	b, err := d.ops.Alloc(n)
+	b, err := d.mem.Alloc(n)
 	if err != nil {
-		return nil, fmt.Errorf("step loss: allocate %d values on %s: %w", n, d.ops.Name(), err)
+		return nil, fmt.Errorf("step loss: %w", err)
 	}
-	d.bufs = append(d.bufs, b)
 	return b, nil
 }
 
@@ -164,36 +163,13 @@ func (d *deviceStep) kind() string { return "device" }
 
 // close implements stepEvaluator.
 func (d *deviceStep) close() error {
-	if d.obj != nil {
-		d.obj.Close()
-		d.obj = nil
-	}
-	for _, t := range d.terms {
-		t.Close()
-	}
-	d.terms = nil
-	for _, b := range d.bufs {
-		d.ops.Free(b)
-	}
-	d.bufs = nil
+	d.mem.Close()
+	d.obj, d.terms = nil, nil
 	return nil
 }
 
-// bytes implements stepEvaluator: the device buffers.
-func (d *deviceStep) bytes() int64 {
-	var t int64
-	for _, b := range d.bufs {
-		t += int64(b.Len())
-	}
-	t *= int64(d.ops.ValueSize())
-	if d.obj != nil {
-		t += d.obj.Bytes()
-	}
-	for _, term := range d.terms {
-		t += term.Bytes()
-	}
-	return t
-}
+// bytes implements stepEvaluator: the device buffers (the arena's meter).
+func (d *deviceStep) bytes() int64 { return d.mem.Bytes() }
 
 // setStep implements stepEvaluator.
 func (d *deviceStep) setStep(x, g, p []float64) ([]param.Reduction, error) {

@@ -23,6 +23,7 @@ import (
 // with c_t = ω_t/B, the exact gradient the graph's autodiff computes.
 type deviceLoss struct {
 	ops        gpu.Ops
+	mem        *gpu.Arena // everything on the device: objective, terms, trajectory
 	s          gpu.Batch
 	obj        *ondevice.Objective
 	g, h       ondevice.DeviceTerm
@@ -30,26 +31,25 @@ type deviceLoss struct {
 	adj, next  gpu.Buffer   // b^{t+1}, b^t
 	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
 	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
-	bufs       []gpu.Buffer
-	values     []float64 // F(x^t), t = 1..T
+	values     []float64    // F(x^t), t = 1..T
 }
 
 func newDeviceLoss(ops gpu.Ops, m param.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
 	s := gpu.Batch{N: batch, H: o.H, W: o.W}
-	d = &deviceLoss{ops: ops, s: s, values: make([]float64, steps)}
+	d = &deviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, values: make([]float64, steps)}
 	defer func() {
 		if err != nil {
 			d.close()
 		}
 	}()
-	if d.obj, err = ondevice.NewObjective(ops, o, batch); err != nil {
+	if d.obj, err = ondevice.NewObjective(d.mem, o, batch); err != nil {
 		return nil, err
 	}
-	if d.g, err = ondevice.NewDeviceTerm(ops, m.G, s); err != nil {
+	if d.g, err = ondevice.NewDeviceTerm(d.mem, m.G, s); err != nil {
 		return nil, err
 	}
 	if m.H != nil {
-		if d.h, err = ondevice.NewDeviceTerm(ops, m.H, s); err != nil {
+		if d.h, err = ondevice.NewDeviceTerm(d.mem, m.H, s); err != nil {
 			return nil, err
 		}
 	}
@@ -73,29 +73,15 @@ func newDeviceLoss(ops gpu.Ops, m param.Method, o *problem.Objective, steps, bat
 }
 
 func (d *deviceLoss) alloc() (gpu.Buffer, error) {
-	b, err := d.ops.Alloc(d.s.Len())
+	b, err := d.mem.Alloc(d.s.Len())
 	if err != nil {
-		return nil, fmt.Errorf("unroll: allocate a batch on %s: %w", d.ops.Name(), err)
+		return nil, fmt.Errorf("unroll: a batch: %w", err)
 	}
-	d.bufs = append(d.bufs, b)
 	return b, nil
 }
 
-func (d *deviceLoss) close() {
-	if d.obj != nil {
-		d.obj.Close()
-	}
-	if d.g != nil {
-		d.g.Close()
-	}
-	if d.h != nil {
-		d.h.Close()
-	}
-	for _, b := range d.bufs {
-		d.ops.Free(b)
-	}
-	d.bufs = nil
-}
+// close frees everything the loss holds on the device.
+func (d *deviceLoss) close() { d.mem.Close() }
 
 // setBatch loads the batch's starting points and data.
 func (d *deviceLoss) setBatch(x0, y []float64) error {
@@ -233,20 +219,5 @@ func (d *deviceLoss) eval(theta, phi [][]float64, c []float64, gradT, gradP [][]
 	return loss, nil
 }
 
-// bytes is what the device buffers hold.
-func (d *deviceLoss) bytes() int64 {
-	var n int64
-	for _, b := range d.bufs {
-		n += int64(b.Len())
-	}
-	n *= int64(d.ops.ValueSize())
-	if d.obj != nil {
-		n += d.obj.Bytes()
-	}
-	for _, t := range []ondevice.DeviceTerm{d.g, d.h} {
-		if t != nil {
-			n += t.Bytes()
-		}
-	}
-	return n
-}
+// bytes is what the device buffers hold: the arena's meter.
+func (d *deviceLoss) bytes() int64 { return d.mem.Bytes() }

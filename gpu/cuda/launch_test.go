@@ -270,11 +270,12 @@ func runCase(t *testing.T, c opCase) []float64 {
 // product on the device (package ondevice: the blur or ray transform,
 // Huber-TV) at x0 plus a perturbation.
 func objectiveOutputs(t *testing.T, d *Device, o *problem.Objective) ([]float64, error) {
-	ob, err := ondevice.NewObjective(d, o, o.N)
+	mem := gpu.NewArena(d)
+	defer mem.Close()
+	ob, err := ondevice.NewObjective(mem, o, o.N)
 	if err != nil {
 		return nil, err
 	}
-	defer ob.Close()
 	if err := ob.SetData(o.Y); err != nil {
 		return nil, err
 	}

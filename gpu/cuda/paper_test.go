@@ -100,7 +100,8 @@ func TestPaper256ObjectiveAgrees(t *testing.T) {
 		for _, v := range vals {
 			fWant += v
 		}
-		ob, err := ondevice.NewObjective(d, o, n)
+		mem := gpu.NewArena(d)
+		ob, err := ondevice.NewObjective(mem, o, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +110,7 @@ func TestPaper256ObjectiveAgrees(t *testing.T) {
 		}
 		xb, gb := upload(t, d, x), zeros(t, d, len(x))
 		f, err := ob.ValueGrad(xb, gb)
-		ob.Close()
+		mem.Close()
 		if err != nil {
 			t.Fatal(err)
 		}
