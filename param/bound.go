@@ -44,6 +44,23 @@ type SpectralBound interface {
 	FinishAdjoint(dst []float64, acc []complex128, c float64) error
 }
 
+// Rebinder is implemented by bound operators that can take a new operand
+// of the same shape in place (reusing their buffers and plans): Rebind(v)
+// leaves the Bound as Bind(v, n, h, w) would have returned it. For users
+// that bind once per iteration (Algorithm 2's Updater).
+type Rebinder interface {
+	Rebind(v []float64) error
+}
+
+// rebindCopy copies v into dst for Rebind, checking its length.
+func rebindCopy(name string, dst, v []float64) error {
+	if len(v) != len(dst) {
+		return fmt.Errorf("%s: rebinding %d values to a bound operator of %d", name, len(v), len(dst))
+	}
+	copy(dst, v)
+	return nil
+}
+
 // Binder is implemented by parametrizations with a fast path for a fixed
 // operand: Bind returns θ ↦ G_θ v for the batch v of n images of h×w. Bind
 // copies what it needs of v. The bound operator must agree with Apply.
@@ -122,6 +139,9 @@ func (b *boundScalar) AddAdjoint(dst, r []float64, c float64) error {
 	return nil
 }
 
+// Rebind implements Rebinder.
+func (b *boundScalar) Rebind(v []float64) error { return rebindCopy("ps", b.v, v) }
+
 func (b *boundScalar) Bytes() int64 { return int64(8 * len(b.v)) }
 
 // ---- PP ----
@@ -170,6 +190,9 @@ func (b *boundPointwise) AddAdjoint(dst, r []float64, c float64) error {
 	})
 	return nil
 }
+
+// Rebind implements Rebinder.
+func (b *boundPointwise) Rebind(v []float64) error { return rebindCopy("pp", b.v, v) }
 
 func (b *boundPointwise) Bytes() int64 { return int64(8 * len(b.v)) }
 
@@ -225,6 +248,11 @@ func (b *boundSmallConv) AddAdjoint(dst, r []float64, c float64) error {
 		dst[i] += c * t
 	}
 	return nil
+}
+
+// Rebind implements Rebinder.
+func (b *boundSmallConv) Rebind(v []float64) error {
+	return rebindCopy(fmt.Sprintf("pc%d", b.conv.K), b.v, v)
 }
 
 func (b *boundSmallConv) Bytes() int64 { return int64(8 * (len(b.v) + len(b.tmp) + len(b.tmpK))) }
@@ -338,6 +366,15 @@ func (b *boundFullConv) AddAdjoint(dst, r []float64, c float64) error {
 		}
 	}
 	return b.FinishAdjoint(dst, total, c)
+}
+
+// Rebind implements Rebinder: the spectra of the new v, with the same plans.
+func (b *boundFullConv) Rebind(v []float64) error {
+	if len(v) != b.n*b.h*b.w {
+		return fmt.Errorf("pc: rebinding %d values to a bound operator of %d", len(v), b.n*b.h*b.w)
+	}
+	b.pool.Forward(b.vs, v)
+	return nil
 }
 
 func (b *boundFullConv) Bytes() int64 {

@@ -114,3 +114,45 @@ func maxRel(got, want []float64) float64 {
 	}
 	return d / s
 }
+
+// TestRebindIsBind checks that rebinding a bound operator in place
+// (Rebinder) gives bitwise what binding the new operand afresh gives.
+func TestRebindIsBind(t *testing.T) {
+	const n, h, w = 2, 6, 8
+	r := rand.New(rand.NewPCG(15, 16))
+	for _, p := range []Parametrization{Scalar{}, Pointwise{}, SmallConv{K: 3, Boundary: kernels.Zero}, NewFullConv()} {
+		v1, v2 := randVec(r, n*h*w, 1), randVec(r, n*h*w, 1)
+		theta, rr := randVec(r, p.ParamShape(h, w).TotalSize(), 1), randVec(r, n*h*w, 1)
+		old, err := p.(Binder).Bind(v1, n, h, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rb, ok := old.(Rebinder)
+		if !ok {
+			t.Fatalf("%s: its bound operator does not rebind", p.Name())
+		}
+		if err := rb.Rebind(v2); err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := p.(Binder).Bind(v2, n, h, w)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var outs, adjs [2][]float64
+		for q, bd := range []Bound{old, fresh} {
+			outs[q], adjs[q] = make([]float64, n*h*w), make([]float64, len(theta))
+			if err := bd.AddApply(outs[q], theta, -1); err != nil {
+				t.Fatal(err)
+			}
+			if err := bd.AddAdjoint(adjs[q], rr, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if maxRel(outs[0], outs[1]) != 0 || maxRel(adjs[0], adjs[1]) != 0 {
+			t.Errorf("%s: rebound and fresh operators differ", p.Name())
+		}
+		if err := rb.Rebind(v2[1:]); err == nil {
+			t.Errorf("%s: rebound a batch of the wrong length", p.Name())
+		}
+	}
+}

@@ -1,9 +1,9 @@
 package param
 
 import (
+	"errors"
 	"fmt"
 
-	"github.com/greedyl2o/greedyl2o/graph"
 	G "gorgonia.org/gorgonia"
 )
 
@@ -12,10 +12,10 @@ import (
 //	x⁺ = x − G_θ g + H_φ p,  g = ∇f(x), p = x − x⁻,
 //
 // defined here once, in the two forms its users need: GraphUpdate builds it
-// into a gorgonia graph (the greedy step loss, unrolled training), and
-// Updater applies it to arrays (Algorithm 2, the learned optimizer).
-// BoundUpdate is the same update through bound operators (the greedy step
-// loss's fast path), tested against GraphUpdate.
+// into a gorgonia graph (unrolled training, the whole-graph oracle of the
+// greedy step loss), and BoundUpdate applies it to arrays through the terms'
+// bound operators (Updater: Algorithm 2, the learned optimizer), tested
+// against GraphUpdate.
 
 // GraphUpdate returns the node x − G_θ g + H_φ p for batch nodes x, g, p
 // [N,H,W] and parameter nodes θ, φ. Without H (m.H nil), or with p or φ nil,
@@ -62,17 +62,20 @@ func BoundUpdate(dst, x []float64, gb Bound, theta []float64, hb Bound, phi []fl
 }
 
 // Updater applies the update of a Method to batches of n images of h×w held
-// in arrays. It compiles GraphUpdate once; parameters stay set between
+// in arrays, through the terms' bound operators: each family's own Binder,
+// or its graph (GraphBinder) for a family without one, exactly as the
+// greedy step loss applies them (BoundUpdate). Parameters stay set between
 // steps until SetParams changes them. An Updater is not safe for concurrent
 // use; Close releases it.
 type Updater struct {
-	m                   Method
-	machine             *graph.Machine
-	theta, phi, x, g, p *G.Node
-	out                 *G.Node
+	m          Method
+	n, h, w    int
+	binders    []Binder // G, then H if any
+	bounds     []Bound  // the last step's, rebound in place where they can
+	theta, phi []float64
 }
 
-// NewUpdater compiles the update of m for n images of h×w.
+// NewUpdater returns the updater of m for n images of h×w.
 func NewUpdater(m Method, n, h, w int) (*Updater, error) {
 	if m.G == nil {
 		return nil, fmt.Errorf("update: the method has no parametrization of G")
@@ -80,72 +83,78 @@ func NewUpdater(m Method, n, h, w int) (*Updater, error) {
 	if n < 1 || h < 1 || w < 1 {
 		return nil, fmt.Errorf("update: batch of %d images of %d×%d: all must be at least 1", n, h, w)
 	}
-	gr := G.NewGraph()
-	u := &Updater{m: m}
-	u.theta = graph.Input(gr, "theta", m.G.ParamShape(h, w)...)
-	u.x = graph.Input(gr, "x", n, h, w)
-	u.g = graph.Input(gr, "grad", n, h, w)
-	if m.H != nil {
-		u.phi = graph.Input(gr, "phi", m.H.ParamShape(h, w)...)
-		u.p = graph.Input(gr, "momentum", n, h, w)
+	u := &Updater{m: m, n: n, h: h, w: w}
+	for _, p := range []Parametrization{m.G, m.H} {
+		if p == nil {
+			continue
+		}
+		b, ok := p.(Binder)
+		if !ok {
+			b = NewGraphBinder(p)
+		}
+		u.binders = append(u.binders, b)
 	}
-	out, err := m.GraphUpdate(u.theta, u.phi, u.x, u.g, u.p)
-	if err != nil {
-		return nil, err
-	}
-	u.out = out
-	u.machine = graph.NewMachine(gr)
 	return u, nil
 }
 
 // SetParams sets θ and φ (φ is ignored without H).
 func (u *Updater) SetParams(theta, phi []float64) error {
-	if err := graph.Set(u.theta, theta); err != nil {
-		return fmt.Errorf("update: θ: %w", err)
+	if want := u.m.G.ParamShape(u.h, u.w).TotalSize(); len(theta) != want {
+		return fmt.Errorf("update: θ has %d values, %s takes %d", len(theta), u.m.G.Name(), want)
 	}
-	if u.phi != nil {
-		if err := graph.Set(u.phi, phi); err != nil {
-			return fmt.Errorf("update: φ: %w", err)
+	u.theta = append(u.theta[:0], theta...)
+	if u.m.H != nil {
+		if want := u.m.H.ParamShape(u.h, u.w).TotalSize(); len(phi) != want {
+			return fmt.Errorf("update: φ has %d values, %s takes %d", len(phi), u.m.H.Name(), want)
 		}
+		u.phi = append(u.phi[:0], phi...)
 	}
 	return nil
 }
 
 // Step writes x − G_θ g + H_φ p into dst for the parameters last set; p is
-// ignored without H. dst may alias none of the inputs' later use: the values
-// are copied out of the graph.
+// ignored without H. The terms bind g and p (copying what they need) before
+// dst is written, so dst may alias p.
 func (u *Updater) Step(dst, x, g, p []float64) error {
-	if err := graph.Set(u.x, x); err != nil {
-		return fmt.Errorf("update: x: %w", err)
+	if u.theta == nil {
+		return fmt.Errorf("update: SetParams was not called")
 	}
-	if err := graph.Set(u.g, g); err != nil {
-		return fmt.Errorf("update: ∇f: %w", err)
+	if u.bounds == nil {
+		u.bounds = make([]Bound, len(u.binders))
 	}
-	if u.p != nil {
-		if err := graph.Set(u.p, p); err != nil {
-			return fmt.Errorf("update: momentum: %w", err)
+	for i, v := range [][]float64{g, p}[:len(u.binders)] {
+		if err := u.bind(i, v); err != nil {
+			return fmt.Errorf("update: %s: %w", [2]string{"G", "H"}[i], err)
 		}
 	}
-	if err := u.machine.Run(); err != nil {
-		return fmt.Errorf("update: %w", err)
+	var hb Bound
+	if len(u.bounds) > 1 {
+		hb = u.bounds[1]
 	}
-	v, err := graph.Value(u.out)
+	return BoundUpdate(dst, x, u.bounds[0], u.theta, hb, u.phi)
+}
+
+// bind binds term i to v: in place if its last bound operator can
+// (Rebinder), otherwise by its binder.
+func (u *Updater) bind(i int, v []float64) error {
+	if rb, ok := u.bounds[i].(Rebinder); ok {
+		return rb.Rebind(v)
+	}
+	b, err := u.binders[i].Bind(v, u.n, u.h, u.w)
 	if err != nil {
 		return err
 	}
-	if len(dst) != len(v) {
-		return fmt.Errorf("update: %d output values, the update has %d", len(dst), len(v))
-	}
-	copy(dst, v)
+	u.bounds[i] = b
 	return nil
 }
 
-// Close releases the compiled graph.
+// Close releases the terms' graphs, if any.
 func (u *Updater) Close() error {
-	if u.machine == nil {
-		return nil
+	var errs []error
+	for _, b := range u.binders {
+		if g, ok := b.(*GraphBinder); ok {
+			errs = append(errs, g.Close())
+		}
 	}
-	err := u.machine.Close()
-	u.machine = nil
-	return err
+	return errors.Join(errs...)
 }
