@@ -52,7 +52,7 @@ gpu-check:
 	./scripts/gpu-check.sh
 
 bench:
-	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./param ./greedy ./steploss ./wcrr ./tomo
+	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./models ./greedy ./steploss ./wcrr ./tomo
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt wants to change:"; echo "$$out"; exit 1; fi

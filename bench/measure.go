@@ -7,14 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/greedyl2o/greedyl2o/unroll"
@@ -267,7 +267,7 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 // steps for the time, the live heap after every step and the process's peak
 // memory. The time excludes the collections of the live-heap meter.
 func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter, ops gpu.Ops) error {
-	m, err := param.ParseMethod(cfg.Param)
+	m, err := models.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}
@@ -304,7 +304,7 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 
 // greedyStepLossBytes evaluates the greedy step loss (with its gradient) once
 // at the first step and returns the bytes its graph holds.
-func greedyStepLossBytes(m param.Method, o *problem.Objective) (int64, error) {
+func greedyStepLossBytes(m models.Method, o *problem.Objective) (int64, error) {
 	loss, err := steploss.NewStepLoss(m, o, 1/o.L)
 	if err != nil {
 		return 0, fmt.Errorf("bench: greedy graph: %w", err)
@@ -327,7 +327,7 @@ func greedyStepLossBytes(m param.Method, o *problem.Objective) (int64, error) {
 // device) for cfg.Epochs epochs and times the last, sampling the live heap
 // after every epoch.
 func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter, ops gpu.Ops) error {
-	m, err := param.ParseMethod(cfg.Param)
+	m, err := models.ParseMethod(cfg.Param)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}

@@ -53,7 +53,7 @@ type Manifest struct {
 	Seed        int64               `json:"seed"`
 	Method      string              `json:"method"`
 	// ParamVersions are the registered versions of the method's
-	// parametrization families (param.Versions); nil in checkpoints
+	// parametrization families (models.Versions); nil in checkpoints
 	// written before they were recorded, which stands for version 1.
 	ParamVersions map[string]int `json:"param_versions,omitempty"`
 	Tau           float64        `json:"tau"`

@@ -6,8 +6,8 @@ import (
 	"io"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/banert"
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"

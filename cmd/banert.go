@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/eval"
 )
 

@@ -15,7 +15,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/steploss"
@@ -73,7 +73,7 @@ type benchGreedyCmd struct {
 	force                         *bool
 	guard                         *safeguardFlag
 	lam, mu2                      greedy.Schedule
-	methods                       map[string]param.Method // --params, parsed
+	methods                       map[string]models.Method // --params, parsed
 	prec                          steploss.Precision
 	prob                          *problem.Problem
 	train, val, test              *problem.Objective
@@ -141,9 +141,9 @@ func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
 	if c.prec, err = c.pf.parsePrecision(fs); err != nil {
 		return err
 	}
-	c.methods = map[string]param.Method{}
+	c.methods = map[string]models.Method{}
 	for _, p := range *c.params {
-		if c.methods[p], err = param.ParseMethod(p); err != nil {
+		if c.methods[p], err = models.ParseMethod(p); err != nil {
 			return asUsage(err)
 		}
 	}
@@ -252,13 +252,13 @@ func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
 
 // learned is the method trained for parametrization m: the penalty
 // schedules and the precision of the flags.
-func (c *benchGreedyCmd) learned(m param.Method) greedy.Method {
+func (c *benchGreedyCmd) learned(m models.Method) greedy.Method {
 	return greedy.Method{Param: m, Lambda: c.lam, Mu: c.mu2, Precision: c.prec}
 }
 
 // config is the configuration of one training run of m with the inner
 // solver inner, at most steps steps, its checkpoint in dir.
-func (c *benchGreedyCmd) config(m param.Method, inner greedy.InnerSolver, steps int, dir string) greedy.Config {
+func (c *benchGreedyCmd) config(m models.Method, inner greedy.InnerSolver, steps int, dir string) greedy.Config {
 	vf, sf := &c.vf, &c.sf
 	return greedy.Config{
 		Problem: greedy.Problem{Validation: c.val, Name: c.prob.Name, DataHash: dataHash(c.train), Seed: c.pf.Seed, Provenance: c.prov},

@@ -16,7 +16,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
@@ -436,7 +436,7 @@ func safeguardNote(names []string) string {
 // demoTrain trains one greedy method with checkpoints in
 // cfg.Out/checkpoints/NAME (replacing an earlier run there).
 func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.Objective, name string) (*learned.Optimizer, error) {
-	method, err := param.ParseMethod(name)
+	method, err := models.ParseMethod(name)
 	if err != nil {
 		return nil, err
 	}

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/greedyl2o/greedyl2o/banert"
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/ondevice"

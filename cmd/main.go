@@ -11,7 +11,7 @@ import (
 	"sync"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/spf13/pflag"
 )
@@ -176,7 +176,7 @@ func exitCode(env *Env, name string, err error) int {
 // whose checksum does not match its manifest.
 func isUsage(err error) bool {
 	var u *UsageError
-	return errors.As(err, &u) || errors.Is(err, checkpoint.ErrLocked) || errors.Is(err, checkpoint.ErrCannotResume) || errors.Is(err, checkpoint.ErrChecksum) || errors.Is(err, param.ErrVersion) || errors.Is(err, problem.ErrFirstOrderOnly)
+	return errors.As(err, &u) || errors.Is(err, checkpoint.ErrLocked) || errors.Is(err, checkpoint.ErrCannotResume) || errors.Is(err, checkpoint.ErrChecksum) || errors.Is(err, models.ErrVersion) || errors.Is(err, problem.ErrFirstOrderOnly)
 }
 
 func printUsage(w io.Writer) {

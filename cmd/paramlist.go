@@ -3,7 +3,7 @@ package cmd
 import (
 	"fmt"
 
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 func init() {
@@ -15,7 +15,7 @@ func runParamList(env *Env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	for _, r := range param.Registered() {
+	for _, r := range models.Registered() {
 		name := r.Name
 		if r.Args {
 			name += "…"

@@ -10,14 +10,14 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
 
 var registerOuter = sync.OnceValue(func() error {
-	return param.Register(param.Registration{Name: "outer", Version: 1, Summary: "test: outer-product weights",
-		New: func(string) (param.Parametrization, error) { return testproblems.OuterWeights{}, nil }})
+	return models.Register(models.Registration{Name: "outer", Version: 1, Summary: "test: outer-product weights",
+		New: func(string) (models.Parametrization, error) { return testproblems.OuterWeights{}, nil }})
 })
 
 // TestRegisteredParametrizationThroughTheCommandLine registers a new

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/spf13/pflag"
 )
 
@@ -73,7 +73,7 @@ const autoNAGIters, autoNAGRounds = 250, 1
 // (M-PC: 3.1e-3 mean optimality at iteration 10 on 100 held-out images)
 // while NAG's fixed budget regularises it (1.44e-3 at 500 evaluations a step
 // in one round, 2.4e-3 at 400 in ten rounds, 1.3e-3 at 2,000 in ten).
-func (s *solverFlags) solver(name string, m param.Method) (greedy.InnerSolver, error) {
+func (s *solverFlags) solver(name string, m models.Method) (greedy.InnerSolver, error) {
 	if err := s.validate(); err != nil {
 		return nil, err
 	}
@@ -106,7 +106,7 @@ func (s *solverFlags) solver(name string, m param.Method) (greedy.InnerSolver, e
 }
 
 // allScalar reports whether every parametrization of m has one parameter.
-func allScalar(m param.Method) bool {
+func allScalar(m models.Method) bool {
 	if m.G == nil || m.G.ParamShape(8, 8).TotalSize() != 1 {
 		return false
 	}

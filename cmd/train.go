@@ -11,7 +11,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
@@ -93,7 +93,7 @@ type trainGreedyCmd struct {
 	vf       validationFlags
 	sf       solverFlags
 	preset   []string
-	method   param.Method
+	method   models.Method
 	inner    greedy.InnerSolver
 	prec     steploss.Precision
 	lam, mu  greedy.Schedule
@@ -149,7 +149,7 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 	if gf.Diverge < 0 {
 		return usagef("--diverge-factor must be ≥ 0 (0: off), got %g", gf.Diverge)
 	}
-	if c.method, err = param.ParseMethod(gf.Param); err != nil {
+	if c.method, err = models.ParseMethod(gf.Param); err != nil {
 		return asUsage(err)
 	}
 	if c.certKind, err = learned.ParseCertificateKind(gf.CertKind); err != nil {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
@@ -80,7 +80,7 @@ func runTrainUnroll(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	method, err := param.ParseMethod(*paramName)
+	method, err := models.ParseMethod(*paramName)
 	if err != nil {
 		return asUsage(err)
 	}
@@ -141,7 +141,7 @@ func parseWeights(s string, steps int) ([]float64, error) {
 
 // unrollBanner checks the device and prints what is trained, on what, and
 // the table's header.
-func unrollBanner(env *Env, pf *problemFlags, method param.Method, prob *problem.Problem, train *problem.Objective, steps int, lr float64, batch, epochs int, out string, resume bool) error {
+func unrollBanner(env *Env, pf *problemFlags, method models.Method, prob *problem.Problem, train *problem.Objective, steps int, lr float64, batch, epochs int, out string, resume bool) error {
 	if pf.deviceOps != nil {
 		if err := ondevice.CheckObjective(train); err != nil {
 			return usagef("--device %s: %v", pf.Device, err)

@@ -8,7 +8,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/steploss"
@@ -49,7 +49,7 @@ type Problem struct {
 // arithmetic the step losses are computed in.
 type Method struct {
 	// Param is the parametrization of G and H (H nil: no momentum term).
-	Param param.Method
+	Param models.Method
 	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.
 	Tau float64
 	// Lambda and Mu weight the penalties λt/2‖θ − θ̃‖² and μt/2‖φ − φ̃‖².
@@ -87,11 +87,11 @@ type Solver struct {
 	// parameters (θt−1, φt−1) instead of the reference (θ̃, φ̃), as the paper
 	// does. The BGD check still compares the solution with the reference,
 	// and the penalties still pull towards it. Step losses with reduced
-	// blocks (param.Reducer) refuse it. Recorded in the manifest's inner
+	// blocks (models.Reducer) refuse it. Recorded in the manifest's inner
 	// settings ("…,start=previous").
 	WarmStart bool
 	// NoPrecond turns off the preconditioning of the L-BFGS inner solver
-	// (parametrizations implementing param.Preconditioner are preconditioned
+	// (parametrizations implementing models.Preconditioner are preconditioned
 	// by default).
 	NoPrecond bool
 	// WeightScales are candidate multipliers s of the penalty weights: with

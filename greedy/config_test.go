@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -27,7 +27,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 		{"Run.TolAbs, Run.TolRel", func(c *Config) { c.Run.TolRel = math.NaN() }},
 		{"Run.StopOnValidation", func(c *Config) { c.Run.StopOnValidation = true }},
 		{"Run.ValPatience", func(c *Config) { c.Run.ValPatience = -1 }},
-		{"Method.Param", func(c *Config) { c.Method.Param = param.Method{} }},
+		{"Method.Param", func(c *Config) { c.Method.Param = models.Method{} }},
 		{"Method.Precision", func(c *Config) { c.Method.Precision = "float16" }},
 		{"Method.Precision", func(c *Config) { c.Method.Precision, c.Method.Device = steploss.Float32, gpu.CPU() }},
 		{"Solver.WeightScales", func(c *Config) { c.Solver.WeightScales = []float64{math.Inf(1)} }},

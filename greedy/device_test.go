@@ -11,7 +11,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // TestDeviceStepTrains runs greedy training with the device step loss on
@@ -160,7 +160,7 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 // Method.Device follows the CPU's.
 func TestDeviceGraphTrains(t *testing.T) {
 	o := testproblems.Deblur(t, 3, 12, "zero", -1, 4)
-	m := param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}
+	m := models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}
 	run := func(dev gpu.Ops) []float64 {
 		res, err := Train(o, Config{Method: Method{Param: m, Device: dev}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Run: Run{MaxSteps: 3, KeepParams: true}})
 		if err != nil {

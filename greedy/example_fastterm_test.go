@@ -10,7 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	G "gorgonia.org/gorgonia"
@@ -44,8 +44,8 @@ func (RowScale) Reference(tau float64, h, w int) []float64 {
 	return p
 }
 
-// Bind implements param.Binder: the fast term.
-func (RowScale) Bind(v []float64, n, h, w int) (param.Bound, error) {
+// Bind implements models.Binder: the fast term.
+func (RowScale) Bind(v []float64, n, h, w int) (models.Bound, error) {
 	if len(v) != n*h*w {
 		return nil, fmt.Errorf("rowscale: %d values are not %d images of %d×%d", len(v), n, h, w)
 	}
@@ -90,21 +90,21 @@ func (b *rowBound) AddAdjoint(dst, r []float64, c float64) error {
 func (b *rowBound) Bytes() int64 { return int64(8 * len(b.v)) }
 
 // ExampleRegister_fastTerm registers RowScale, a family with its own fast
-// term (Bind, above), checks the term against its graph (param.GraphBinder,
+// term (Bind, above), checks the term against its graph (models.GraphBinder,
 // the oracle every term is tested against), and trains it for G (with a
 // scalar momentum H) in float64 and in float32 through the same step-loss
 // engine: the two runs learn nearly the same parameters.
 func ExampleRegister_fastTerm() {
-	err := param.Register(param.Registration{Name: "rowscale", Version: 1,
+	err := models.Register(models.Registration{Name: "rowscale", Version: 1,
 		Summary: "one weight per image row (H parameters), with its own bound term",
-		New:     func(string) (param.Parametrization, error) { return RowScale{}, nil }})
-	if err != nil && !errors.Is(err, param.ErrNameTaken) {
+		New:     func(string) (models.Parametrization, error) { return RowScale{}, nil }})
+	if err != nil && !errors.Is(err, models.ErrNameTaken) {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println("bound term agrees with the graph:", agreesWithGraph(RowScale{}))
 
-	method, _ := param.ParseMethod("rowscale:ps")
+	method, _ := models.ParseMethod("rowscale:ps")
 	prob, _ := problem.Deblur(problem.Options{H: 16})
 	_, _, _, pix, _ := data.Stack(data.Synthetic(6, 16, 16, 7))
 	train, _ := prob.Instantiate(pix, 6, 0)
@@ -141,7 +141,7 @@ func ExampleRegister_fastTerm() {
 
 // agreesWithGraph compares p's own bound term with its graph term on random
 // data: G_θ v and the adjoint, to 1e-12 relative.
-func agreesWithGraph(p param.Parametrization) bool {
+func agreesWithGraph(p models.Parametrization) bool {
 	const n, h, w = 2, 5, 7
 	v, r := make([]float64, n*h*w), make([]float64, n*h*w)
 	theta := make([]float64, h)
@@ -151,10 +151,10 @@ func agreesWithGraph(p param.Parametrization) bool {
 	for i := range theta {
 		theta[i] = 1 + 0.1*float64(i)
 	}
-	gb := param.NewGraphBinder(p)
+	gb := models.NewGraphBinder(p)
 	defer gb.Close()
 	var outs, adjs [2][]float64
-	for q, b := range []param.Binder{p.(param.Binder), gb} {
+	for q, b := range []models.Binder{p.(models.Binder), gb} {
 		bd, err := b.Bind(v, n, h, w)
 		if err != nil {
 			return false

@@ -5,7 +5,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/greedy"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -18,7 +18,7 @@ func Example_newParametrization() {
 
 	const steps = 6
 	res, err := greedy.Train(train, greedy.Config{
-		Method: greedy.Method{Param: param.Method{G: Separable{}, H: param.Scalar{}}},
+		Method: greedy.Method{Param: models.Method{G: Separable{}, H: models.Scalar{}}},
 		Run:    greedy.Run{MaxSteps: steps},
 	})
 	if err != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -54,12 +54,12 @@ func (Separable) Reference(tau float64, h, w int) []float64 {
 }
 
 // registerSeparable registers Separable under its name. Registering a name
-// twice fails with param.ErrNameTaken (examples may run more than once).
+// twice fails with models.ErrNameTaken (examples may run more than once).
 func registerSeparable() error {
-	err := param.Register(param.Registration{Name: "separable", Version: 1,
+	err := models.Register(models.Registration{Name: "separable", Version: 1,
 		Summary: "outer-product pointwise weights a_i b_j (H+W parameters)",
-		New:     func(string) (param.Parametrization, error) { return Separable{}, nil }})
-	if errors.Is(err, param.ErrNameTaken) {
+		New:     func(string) (models.Parametrization, error) { return Separable{}, nil }})
+	if errors.Is(err, models.ErrNameTaken) {
 		return nil
 	}
 	return err
@@ -76,7 +76,7 @@ func ExampleRegister() {
 		fmt.Println(err)
 		return
 	}
-	method, _ := param.ParseMethod("separable:ps") // G separable, H = φ·I
+	method, _ := models.ParseMethod("separable:ps") // G separable, H = φ·I
 	prob, _ := problem.Deblur(problem.Options{H: 16})
 	_, _, _, pix, _ := data.Stack(data.Synthetic(10, 16, 16, 7))
 	train, _ := prob.Instantiate(pix[:6*256], 6, 0)

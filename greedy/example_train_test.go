@@ -7,7 +7,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -22,7 +22,7 @@ func ExampleTrain() {
 	train, _ := prob.Instantiate(pix[:8*24*24], 8, 0)
 	test, _ := prob.Instantiate(pix[8*24*24:], 4, 1)
 
-	method, _ := param.ParseMethod("m-pc")
+	method, _ := models.ParseMethod("m-pc")
 	res, err := greedy.Train(train, greedy.Config{
 		Method: greedy.Method{Param: method},
 		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 10}},
@@ -62,7 +62,7 @@ func ExampleConfig_precision() {
 	prob, _ := problem.Deblur(problem.Options{H: 24})
 	_, _, _, pix, _ := data.Stack(data.Synthetic(6, 24, 24, 5))
 	train, _ := prob.Instantiate(pix, 6, 0)
-	method, _ := param.ParseMethod("m-pc")
+	method, _ := models.ParseMethod("m-pc")
 	meanF := map[steploss.Precision]float64{}
 	for _, prec := range []steploss.Precision{steploss.Float32, steploss.Float64} {
 		res, err := greedy.Train(train, greedy.Config{
@@ -91,7 +91,7 @@ func ExampleConfig_device() {
 	prob, _ := problem.Deblur(problem.Options{H: 24})
 	_, _, _, pix, _ := data.Stack(data.Synthetic(6, 24, 24, 5))
 	train, _ := prob.Instantiate(pix, 6, 0)
-	method, _ := param.ParseMethod("m-pc")
+	method, _ := models.ParseMethod("m-pc")
 	dev, err := gpu.Open(gpu.Host)
 	if err != nil {
 		fmt.Println(err)

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -16,7 +16,7 @@ func deblurSet(t testing.TB, n, size int, seed int64) *problem.Objective {
 }
 
 // method parses a method name (testproblems.Method).
-func method(t testing.TB, name string) param.Method {
+func method(t testing.TB, name string) models.Method {
 	t.Helper()
 	return testproblems.Method(t, name)
 }

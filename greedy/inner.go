@@ -9,7 +9,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/optimize"
@@ -467,17 +467,17 @@ func ParseInner(name string) (InnerSolver, error) {
 
 // blockCurvature returns ‖(1/N) Σk Bkᵀ Bk‖ for the map θ ↦ (P_θ vk)k, by power
 // iteration, through the parametrization's bound operator when it has one
-// (param.Binder) and its graph otherwise. The estimate carries a 0.1%
+// (models.Binder) and its graph otherwise. The estimate carries a 0.1%
 // safety margin (1% if the iteration did not settle).
-func blockCurvature(p param.Parametrization, v []float64, n, h, w int) (float64, error) {
-	if b, ok := p.(param.Binder); ok {
+func blockCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
+	if b, ok := p.(models.Binder); ok {
 		return boundCurvature(b, p.ParamShape(h, w).TotalSize(), v, n, h, w)
 	}
 	return graphCurvature(p, v, n, h, w)
 }
 
 // boundCurvature is blockCurvature through a bound operator.
-func boundCurvature(b param.Binder, size int, v []float64, n, h, w int) (float64, error) {
+func boundCurvature(b models.Binder, size int, v []float64, n, h, w int) (float64, error) {
 	bd, err := b.Bind(v, n, h, w)
 	if err != nil {
 		return 0, err
@@ -494,7 +494,7 @@ func boundCurvature(b param.Binder, size int, v []float64, n, h, w int) (float64
 }
 
 // graphCurvature is blockCurvature through the parametrization's graph.
-func graphCurvature(p param.Parametrization, v []float64, n, h, w int) (float64, error) {
+func graphCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
 	gr := G.NewGraph()
 	ps := p.ParamShape(h, w)
 	th := graph.Input(gr, "theta", ps...)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // paperCurvature returns (1/N) Σk ‖Bk‖² for the maps Bk: θ ↦ P_θ vk of the
@@ -13,7 +13,7 @@ import (
 // norms are the paper's closed forms: ‖vk‖ for PS and PF, ‖vk‖∞ for PP,
 // max|DFT vk| for PC; other parametrizations get ‖Bk‖² by power iteration on
 // each function alone.
-func paperCurvature(p param.Parametrization, v []float64, n, h, w int) (float64, error) {
+func paperCurvature(p models.Parametrization, v []float64, n, h, w int) (float64, error) {
 	hw := h * w
 	if len(v) != n*hw {
 		return 0, fmt.Errorf("paper step bound: %d values for %d images of %d×%d", len(v), n, h, w)
@@ -23,18 +23,18 @@ func paperCurvature(p param.Parametrization, v []float64, n, h, w int) (float64,
 		vk := v[k*hw : (k+1)*hw]
 		var nrm2 float64
 		switch p.(type) {
-		case param.Scalar, param.Full, *param.Full:
+		case models.Scalar, models.Full, *models.Full:
 			for _, x := range vk {
 				nrm2 += x * x
 			}
-		case param.Pointwise, *param.Pointwise:
+		case models.Pointwise, *models.Pointwise:
 			var m float64
 			for _, x := range vk {
 				m = math.Max(m, math.Abs(x))
 			}
 			nrm2 = m * m
-		case *param.FullConv:
-			m, err := param.OpNorm(p, vk, h, w) // max|DFT vk|: the circular convolution θ ↦ θ ⊛ vk
+		case *models.FullConv:
+			m, err := models.OpNorm(p, vk, h, w) // max|DFT vk|: the circular convolution θ ↦ θ ⊛ vk
 			if err != nil {
 				return 0, err
 			}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // TestNAGBudgetIsThePapers checks that the default NAG spends the paper's
@@ -78,8 +78,8 @@ func TestPaperCurvatureBound(t *testing.T) {
 	for i := range v {
 		v[i] = r.NormFloat64()
 	}
-	for _, p := range []param.Parametrization{param.Scalar{}, param.Pointwise{}, param.NewFullConv(), param.Full{},
-		param.SmallConv{K: 3, Boundary: kernels.Zero}} {
+	for _, p := range []models.Parametrization{models.Scalar{}, models.Pointwise{}, models.NewFullConv(), models.Full{},
+		models.SmallConv{K: 3, Boundary: kernels.Zero}} {
 		paper, err := paperCurvature(p, v, n, h, w)
 		if err != nil {
 			t.Fatal(err)
@@ -100,7 +100,7 @@ func TestPaperCurvatureBound(t *testing.T) {
 			t.Fatal(err)
 		}
 		switch p.(type) {
-		case param.Scalar:
+		case models.Scalar:
 			if d := math.Abs(paper-exact) / exact; d > 2e-3 {
 				t.Errorf("ps: bound %.8g and exact %.8g should agree (%.2g)", paper, exact, d)
 			}

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -18,7 +18,7 @@ func reducedPair(t *testing.T, name string, lambda, mu float64) (o *problem.Obje
 	o = deblurSet(t, 3, 8, 4)
 	x, g, p := testproblems.StepData(t, o, 2)
 	var losses [2]*steploss.StepLoss
-	for i, build := range []func(param.Method, *problem.Objective, float64) (*steploss.StepLoss, error){steploss.NewStepLossFull, steploss.NewStepLoss} {
+	for i, build := range []func(models.Method, *problem.Objective, float64) (*steploss.StepLoss, error){steploss.NewStepLossFull, steploss.NewStepLoss} {
 		s, err := build(method(t, name), o, 1/o.L)
 		if err != nil {
 			t.Fatal(err)

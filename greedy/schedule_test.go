@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 func TestParseSchedule(t *testing.T) {
@@ -82,7 +82,7 @@ func TestBoundCurvatureMatchesGraph(t *testing.T) {
 	}
 	for _, name := range []string{"ps", "pp", "pc", "pc3", "pf"} {
 		p := method(t, name).G
-		b, ok := p.(param.Binder)
+		b, ok := p.(models.Binder)
 		if !ok {
 			t.Fatalf("%s has no bound operator", name)
 		}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -211,13 +211,13 @@ func orFloat64(p steploss.Precision) steploss.Precision {
 // blockPreconditioner combines the parametrizations' preconditioners for the
 // θ block (curvature from the gradients g) and the φ block (from the momentum
 // directions p); nil if neither has one.
-func blockPreconditioner(m param.Method, loss *steploss.StepLoss, g, p []float64, o *problem.Objective, shiftG, shiftH float64) func(dst, src []float64) {
+func blockPreconditioner(m models.Method, loss *steploss.StepLoss, g, p []float64, o *problem.Objective, shiftG, shiftH float64) func(dst, src []float64) {
 	nTheta := loss.ThetaLen()
 	ident := func(dst, src []float64) { copy(dst, src) }
 	pg, okG := ident, false
 	if f, ok := loss.Precondition(0, shiftG); ok {
 		pg, okG = f, true
-	} else if pc, ok := m.G.(param.Preconditioner); ok {
+	} else if pc, ok := m.G.(models.Preconditioner); ok {
 		if f, ok := pc.Precondition(g, o.N, o.H, o.W, shiftG); ok {
 			pg, okG = f, true
 		}
@@ -226,7 +226,7 @@ func blockPreconditioner(m param.Method, loss *steploss.StepLoss, g, p []float64
 	if f, ok := loss.Precondition(1, shiftH); ok {
 		ph, okH = f, true
 	} else if m.H != nil {
-		if pc, ok := m.H.(param.Preconditioner); ok {
+		if pc, ok := m.H.(models.Preconditioner); ok {
 			if f, ok := pc.Precondition(p, o.N, o.H, o.W, shiftH); ok {
 				ph, okH = f, true
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/steploss"
@@ -130,7 +130,7 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	nTheta, nPhi := tr.loss.ParamLens()
 	// A checkpoint must name registered parametrizations, so that Load can
 	// parse them back; a run kept in memory may use any type.
-	pversions, err := param.Versions(cfg.Method.Param)
+	pversions, err := models.Versions(cfg.Method.Param)
 	if err != nil && cfg.Run.Dir != "" {
 		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Run.Dir, err)
 	}
@@ -484,7 +484,7 @@ func (tr *trainer) valStalled(s *Step) string {
 // (1/N) Σk ‖Bk‖² (NAG with StepPaper).
 func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float64, error)) {
 	o, m := tr.o, tr.cfg.Method.Param
-	onBlock := func(b int) (param.Parametrization, []float64) {
+	onBlock := func(b int) (models.Parametrization, []float64) {
 		if b == 1 {
 			return m.H, p
 		}
@@ -585,10 +585,10 @@ func (tr *trainer) finish(stop string) (*Result, error) {
 }
 
 // isReduced reports whether the step loss of m works in a reduced subspace
-// (a parametrization implementing param.Reducer).
-func isReduced(m param.Method) bool {
-	for _, p := range []param.Parametrization{m.G, m.H} {
-		if _, ok := p.(param.Reducer); ok && p != nil {
+// (a parametrization implementing models.Reducer).
+func isReduced(m models.Method) bool {
+	for _, p := range []models.Parametrization{m.G, m.H} {
+		if _, ok := p.(models.Reducer); ok && p != nil {
 			return true
 		}
 	}

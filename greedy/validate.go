@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -30,7 +30,7 @@ type validator struct {
 	ws        problem.Workspace
 }
 
-func newValidator(m param.Method, o *problem.Objective, tau float64, lookahead int) (*validator, error) {
+func newValidator(m models.Method, o *problem.Objective, tau float64, lookahead int) (*validator, error) {
 	loss, err := steploss.NewStepLossFull(m, o, tau)
 	if err != nil {
 		return nil, fmt.Errorf("validation functions: %w", err)

@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // Certificate bounds how far a learned step is from gradient descent with step
@@ -101,18 +101,18 @@ func Certify(eps1, eps2, tau, l float64) Certificate {
 // ParamNorms returns ε1 = ‖G_θ − τI‖ and ε2 = ‖H_φ‖ (0 without momentum),
 // exact for PS, PP and PC and by power iteration otherwise. Both certificates
 // depend on the parameters only through these two norms.
-func ParamNorms(m param.Method, theta, phi []float64, tau float64, h, w int) (eps1, eps2 float64, err error) {
+func ParamNorms(m models.Method, theta, phi []float64, tau float64, h, w int) (eps1, eps2 float64, err error) {
 	ref := m.G.Reference(tau, h, w)
 	diff := make([]float64, len(theta))
 	for i := range diff {
 		diff[i] = theta[i] - ref[i]
 	}
-	eps1, err = param.OpNorm(m.G, diff, h, w)
+	eps1, err = models.OpNorm(m.G, diff, h, w)
 	if err != nil {
 		return 0, 0, fmt.Errorf("certificate: ‖G − τI‖: %w", err)
 	}
 	if m.H != nil && len(phi) > 0 {
-		if eps2, err = param.OpNorm(m.H, phi, h, w); err != nil {
+		if eps2, err = models.OpNorm(m.H, phi, h, w); err != nil {
 			return 0, 0, fmt.Errorf("certificate: ‖H‖: %w", err)
 		}
 	}
@@ -122,7 +122,7 @@ func ParamNorms(m param.Method, theta, phi []float64, tau float64, h, w int) (ep
 // CertifyParams computes ε1 = ‖G_θ − τI‖ and ε2 = ‖H_φ‖ (see ParamNorms) and
 // the Lyapunov certificate for smoothness L. CertifyParamsBoth also returns
 // the paper's certificate from the same norms.
-func CertifyParams(m param.Method, theta, phi []float64, tau, l float64, h, w int) (Certificate, error) {
+func CertifyParams(m models.Method, theta, phi []float64, tau, l float64, h, w int) (Certificate, error) {
 	eps1, eps2, err := ParamNorms(m, theta, phi, tau, h, w)
 	if err != nil {
 		return Certificate{}, err
@@ -376,7 +376,7 @@ func CertifyBoth(eps1, eps2, tau, l float64) Certificates {
 
 // CertifyParamsBoth is CertifyParams returning both certificates, from norms
 // computed once.
-func CertifyParamsBoth(m param.Method, theta, phi []float64, tau, l float64, h, w int) (Certificates, error) {
+func CertifyParamsBoth(m models.Method, theta, phi []float64, tau, l float64, h, w int) (Certificates, error) {
 	eps1, eps2, err := ParamNorms(m, theta, phi, tau, h, w)
 	if err != nil {
 		return Certificates{}, err

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // relClose reports |got − want| ≤ tol·|want|.
@@ -414,7 +414,7 @@ func TestCertificateKind(t *testing.T) {
 // TestCertifyParamsBoth: for M-PP, ε1 = max |θ − τ| and ε2 = max |φ|, and
 // both certificates come from those norms.
 func TestCertifyParamsBoth(t *testing.T) {
-	m, err := param.ParseMethod("m-pp")
+	m, err := models.ParseMethod("m-pp")
 	if err != nil {
 		t.Fatal(err)
 	}

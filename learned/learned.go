@@ -8,8 +8,8 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -18,7 +18,7 @@ import (
 // baselines.Method, so the evaluation harness runs it like any other method.
 type Optimizer struct {
 	Label  string
-	Method param.Method
+	Method models.Method
 	H, W   int
 	// Steps is the number of trained steps T+1.
 	Steps int
@@ -56,7 +56,7 @@ type Optimizer struct {
 }
 
 // NewLearned returns the learned optimizer for parameters held in memory.
-func New(label string, m param.Method, h, w int, theta, phi [][]float64) (*Optimizer, error) {
+func New(label string, m models.Method, h, w int, theta, phi [][]float64) (*Optimizer, error) {
 	if len(theta) == 0 {
 		return nil, fmt.Errorf("learned optimizer %s has no trained steps", label)
 	}
@@ -80,11 +80,11 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 	if len(man.Steps) == 0 {
 		return nil, nil, fmt.Errorf("checkpoint %s has no completed steps yet", dir)
 	}
-	m, err := param.ParseMethod(man.Method)
+	m, err := models.ParseMethod(man.Method)
 	if err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
-	if err := param.CheckVersions(m, man.ParamVersions); err != nil {
+	if err := models.CheckVersions(m, man.ParamVersions); err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
 	l := &Optimizer{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps),
@@ -106,15 +106,15 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 
 // Resized returns a copy of l that runs on h×w images with the same
 // parameters, for parametrizations whose parameters do not depend on the
-// image size (param.SizeFree: PS, PC-k and their momentum forms). It is
+// image size (models.SizeFree: PS, PC-k and their momentum forms). It is
 // an out-of-distribution use (l2o eval --shift size=…): nothing was
 // learned at that size. Other parametrizations are refused.
 func (l *Optimizer) Resized(h, w int) (*Optimizer, error) {
 	if h < 1 || w < 1 {
 		return nil, fmt.Errorf("learned optimizer %s: image size %d×%d must be positive", l.Label, h, w)
 	}
-	for _, p := range []param.Parametrization{l.Method.G, l.Method.H} {
-		if !param.SizeFree(p) {
+	for _, p := range []models.Parametrization{l.Method.G, l.Method.H} {
+		if !models.SizeFree(p) {
 			return nil, fmt.Errorf("learned optimizer %s: %s's parameters are bound to the %d×%d images it was trained on; only size-free parametrizations (ps, pc-k) run at another size",
 				l.Label, p.Name(), l.H, l.W)
 		}
@@ -166,7 +166,7 @@ func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 		return l.startOnDevice(o)
 	}
 	it := &learnedIterator{l: l, o: o}
-	upd, err := param.NewUpdater(l.Method, o.N, o.H, o.W)
+	upd, err := models.NewUpdater(l.Method, o.N, o.H, o.W)
 	if err != nil {
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}
@@ -202,7 +202,7 @@ type learnedIterator struct {
 	evaluator              *ondevice.BatchEvaluator
 	l                      *Optimizer
 	o                      *problem.Objective
-	update                 *param.Updater
+	update                 *models.Updater
 	t                      int
 	xk, prev, grad, mom    []float64
 	ws                     problem.Workspace

@@ -6,7 +6,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // On every kind of objective (Huber-TV deblurring, least squares, CT,
@@ -18,7 +18,7 @@ func TestBGDSafeguardAllObjectives(t *testing.T) {
 	for name, o := range testproblems.Mixed(t) {
 		t.Run(name, func(t *testing.T) {
 			tau := 1 / o.L
-			m, err := param.ParseMethod("m-ps")
+			m, err := models.ParseMethod("m-ps")
 			if err != nil {
 				t.Fatal(err)
 			}

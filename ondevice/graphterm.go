@@ -5,7 +5,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -35,7 +35,7 @@ var (
 // NewDeviceTerm returns the term of p for batches of shape s on mem's
 // device: a Term when p has a device kind (KindOf), a GraphTerm otherwise.
 // What it holds belongs to mem.
-func NewDeviceTerm(mem *gpu.Arena, p param.Parametrization, s gpu.Batch) (DeviceTerm, error) {
+func NewDeviceTerm(mem *gpu.Arena, p models.Parametrization, s gpu.Batch) (DeviceTerm, error) {
 	if _, _, err := KindOf(p); err == nil {
 		t, err := NewTerm(mem, p, s)
 		if err != nil {
@@ -51,7 +51,7 @@ func NewDeviceTerm(mem *gpu.Arena, p param.Parametrization, s gpu.Batch) (Device
 }
 
 // GraphTerm is a term known only by its forward expression
-// (param.Parametrization.Apply: PF, user parametrizations): its products
+// (models.Parametrization.Apply: PF, user parametrizations): its products
 // run in a small gorgonia graph on the host, whose vector–Jacobian
 // products give G_θᵀ b and ∇_θ⟨r, G_θ v⟩ (no hand-written adjoint); each
 // call copies its operands from the device and its result back. G_θ v must
@@ -69,7 +69,7 @@ type GraphTerm struct {
 
 // NewGraphTerm builds p's graph for batches of shape s; its device buffer
 // and its graph belong to mem (mem.Close releases them).
-func NewGraphTerm(mem *gpu.Arena, p param.Parametrization, s gpu.Batch) (*GraphTerm, error) {
+func NewGraphTerm(mem *gpu.Arena, p models.Parametrization, s gpu.Batch) (*GraphTerm, error) {
 	if s.N < 1 || s.H < 1 || s.W < 1 {
 		return nil, fmt.Errorf("ondevice: term on a batch %d×%d×%d", s.N, s.H, s.W)
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
 )
@@ -18,7 +18,7 @@ func TestGraphTermMatchesTerm(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
 	s := gpu.Batch{N: 2, H: 6, W: 7}
 	for _, name := range []string{"ps", "pp", "pc3", "pc5-reflect", "pc", "pf"} {
-		m, err := param.ParseMethod(name)
+		m, err := models.ParseMethod(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -100,7 +100,7 @@ func TestDeviceTermOfAUserParametrization(t *testing.T) {
 	if _, ok := dt.(*GraphTerm); !ok {
 		t.Fatalf("NewDeviceTerm of a user parametrization gave a %T", dt)
 	}
-	ps, err := NewTerm(arena(t, gpu.CPU()), param.Scalar{}, s)
+	ps, err := NewTerm(arena(t, gpu.CPU()), models.Scalar{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}

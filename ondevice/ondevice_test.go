@@ -8,7 +8,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
@@ -180,14 +180,14 @@ func TestObjective(t *testing.T) {
 }
 
 // TestTerms checks every kind of term: Apply against the parametrization's
-// bound operator (param.Binder), Transpose by ⟨b, G v⟩ = ⟨Gᵀb, v⟩, and
+// bound operator (models.Binder), Transpose by ⟨b, G v⟩ = ⟨Gᵀb, v⟩, and
 // AddParamGrad against the bound operator's adjoint.
 func TestTerms(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const n, h, w = 2, 10, 12
 	s := gpu.Batch{N: n, H: h, W: w}
 	for _, name := range []string{"ps", "pp", "pc3", "pc5-reflect", "pc3-zero", "pc", "pf"} {
-		m, err := param.ParseMethod(name)
+		m, err := models.ParseMethod(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -197,7 +197,7 @@ func TestTerms(t *testing.T) {
 		}
 		theta := randn(r, term.ParamLen(), 0.3)
 		v, b := randn(r, s.Len(), 1), randn(r, s.Len(), 1)
-		bound, err := m.G.(param.Binder).Bind(v, n, h, w)
+		bound, err := m.G.(models.Binder).Bind(v, n, h, w)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -257,7 +257,7 @@ func TestArenaHoldsTheRun(t *testing.T) {
 		if _, err := NewObjective(mem, o, o.N); err != nil {
 			t.Fatal(err)
 		}
-		m, err := param.ParseMethod("pp")
+		m, err := models.ParseMethod("pp")
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -23,27 +23,27 @@ const (
 
 // KindOf returns the kind of a parametrization, or an error naming it if it
 // has no device path (PF and user types).
-func KindOf(p param.Parametrization) (Kind, param.SmallConv, error) {
+func KindOf(p models.Parametrization) (Kind, models.SmallConv, error) {
 	switch q := p.(type) {
-	case param.Scalar, *param.Scalar:
-		return Scalar, param.SmallConv{}, nil
-	case param.Pointwise, *param.Pointwise:
-		return Pointwise, param.SmallConv{}, nil
-	case param.SmallConv:
+	case models.Scalar, *models.Scalar:
+		return Scalar, models.SmallConv{}, nil
+	case models.Pointwise, *models.Pointwise:
+		return Pointwise, models.SmallConv{}, nil
+	case models.SmallConv:
 		return SmallConv, q, nil
-	case *param.SmallConv:
+	case *models.SmallConv:
 		return SmallConv, *q, nil
-	case *param.FullConv:
-		return Spectral, param.SmallConv{}, nil
-	case param.Full, *param.Full:
-		return Full, param.SmallConv{}, nil
+	case *models.FullConv:
+		return Spectral, models.SmallConv{}, nil
+	case models.Full, *models.Full:
+		return Full, models.SmallConv{}, nil
 	}
-	return 0, param.SmallConv{}, fmt.Errorf("ondevice: %s has no device kind (ps, pp, pc-k, pc and pf terms do); use --device cpu, or ondevice.NewDeviceTerm for its graph", p.Name())
+	return 0, models.SmallConv{}, fmt.Errorf("ondevice: %s has no device kind (ps, pp, pc-k, pc and pf terms do); use --device cpu, or ondevice.NewDeviceTerm for its graph", p.Name())
 }
 
 // CheckMethod returns nil if every term of m has a device path.
-func CheckMethod(m param.Method) error {
-	for _, p := range []param.Parametrization{m.G, m.H} {
+func CheckMethod(m models.Method) error {
+	for _, p := range []models.Parametrization{m.G, m.H} {
 		if p == nil {
 			continue
 		}
@@ -62,7 +62,7 @@ type Term struct {
 	mem   *gpu.Arena
 	s     gpu.Batch
 	kind  Kind
-	small param.SmallConv
+	small models.SmallConv
 	n     int // len(θ)
 
 	coef               float64    // Scalar: θ
@@ -81,7 +81,7 @@ type Term struct {
 
 // NewTerm returns the term of parametrization p for batches of shape s,
 // allocated on mem.
-func NewTerm(mem *gpu.Arena, p param.Parametrization, s gpu.Batch) (t *Term, err error) {
+func NewTerm(mem *gpu.Arena, p models.Parametrization, s gpu.Batch) (t *Term, err error) {
 	kind, small, err := KindOf(p)
 	if err != nil {
 		return nil, err
@@ -375,7 +375,7 @@ func (k Kind) String() string {
 // every term has a device path and o has a device form (problem.DeviceForm).
 // Otherwise the error names what has no device path and says to use
 // --device cpu.
-func Check(m param.Method, o *problem.Objective) error {
+func Check(m models.Method, o *problem.Objective) error {
 	if err := CheckMethod(m); err != nil {
 		return err
 	}

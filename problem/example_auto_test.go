@@ -9,7 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
@@ -65,7 +65,7 @@ func ExampleNewAutoRegularizer() {
 	test, _ := p.Instantiate(pix[10*576:], 6, 1)
 	fmt.Println("gradient matches finite differences:", gradientCheck(test) < 1e-6)
 
-	method, _ := param.ParseMethod("m-pc")
+	method, _ := models.ParseMethod("m-pc")
 	res, err := greedy.Train(train, greedy.Config{
 		Method: greedy.Method{Param: method},
 		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 10}},

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
@@ -12,7 +12,7 @@ import (
 // affineForm is the bound evaluator's affine capability (boundStep.affine),
 // for methods whose terms have one parameter each and bind with their own
 // operators (PS and M-PS: G = θI, H = φI). The bound maps are linear
-// (param.Bound), so G_θ g = θ dG with dG = G_1 g, likewise
+// (models.Bound), so G_θ g = θ dG with dG = G_1 g, likewise
 // H_φ p = φ dH, and the next iterate x⁺ = x − θ dG + φ dH is affine in two
 // scalars. With fk(x) = ½‖Ax − yk‖² + α Σψ(Kx) (a regularizer implementing
 // problem.Analysis), the residual and the analysis at x⁺ are the same
@@ -74,7 +74,7 @@ func newAffineForm(terms int, o *problem.Objective) *affineForm {
 }
 
 // direction writes d = G_1 v for the bound map bd of v into dst.
-func direction(dst []float64, bd param.Bound) error {
+func direction(dst []float64, bd models.Bound) error {
 	clear(dst)
 	if err := bd.AddApply(dst, []float64{1}, 1); err != nil {
 		return fmt.Errorf("step loss: %w", err)
@@ -84,7 +84,7 @@ func direction(dst []float64, bd param.Bound) error {
 
 // load takes x and the step's bound maps (G's, then H's), computes the
 // directions dG, dH and applies A and K to x, dG and dH.
-func (f *affineForm) load(x []float64, bounds []param.Bound) error {
+func (f *affineForm) load(x []float64, bounds []models.Bound) error {
 	o := f.o
 	copy(f.x, x)
 	if err := direction(f.g, bounds[0]); err != nil {

@@ -6,7 +6,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -24,14 +24,14 @@ func benchStepLossSize(b *testing.B, name string, size int, paths stepPaths) {
 }
 
 // benchMethod is benchStepLoss for the method m on images of size×size.
-func benchMethod(b *testing.B, m param.Method, size int, paths stepPaths) {
+func benchMethod(b *testing.B, m models.Method, size int, paths stepPaths) {
 	benchMethodBlock(b, m, size, paths, -1)
 }
 
 // benchMethodBlock is benchMethod evaluating in block mode (StepLoss.EvalBlock)
 // on block (0: θ, 1: φ), the other block frozen; block −1 evaluates the
 // whole loss (StepLoss.Eval).
-func benchMethodBlock(b *testing.B, m param.Method, size int, paths stepPaths, block int) {
+func benchMethodBlock(b *testing.B, m models.Method, size int, paths stepPaths, block int) {
 	o := testproblems.DeblurSet(b, 25, size, 1)
 	loss, err := newStepLoss(m, o, 1/o.L, paths)
 	if err != nil {
@@ -121,10 +121,10 @@ func BenchmarkStepLossFullGraphMPC(b *testing.B) {
 // pp:ps (pointwise weights, bound) is the fast path of a like operator.
 func BenchmarkStepLossPPPS(b *testing.B) { benchStepLoss(b, "pp:ps", stepPaths{}) } // the bound path of a like operator
 func BenchmarkStepLossGraphSeparable(b *testing.B) {
-	benchMethod(b, param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}, 96, stepPaths{})
+	benchMethod(b, models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}, 96, stepPaths{})
 }
 func BenchmarkStepLossFullGraphSeparable(b *testing.B) {
-	benchMethod(b, param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}, 96, stepPaths{fullGraph: true})
+	benchMethod(b, models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}, 96, stepPaths{fullGraph: true})
 }
 
 // BenchmarkGradF times one batched ∇f by the direct kernels (25 images of 96×96).

@@ -33,22 +33,22 @@
 //     float64 instance the tests check against the float64 evaluators. In a
 //     GOEXPERIMENT=simd build on an AVX2 CPU its spectral products run in
 //     vector registers (vector_amd64.go), bitwise as the scalar loops;
-//   - affine: every term has one parameter and binds (param.Binder), so x⁺
+//   - affine: every term has one parameter and binds (models.Binder), so x⁺
 //     is affine in (θ, φ), and the regularizer implements problem.Analysis
 //     (or there is none): the operator and the analysis are applied to x,
 //     G_1 g and H_1 p once per step, and an evaluation is pointwise work
 //     (PS, M-PS): a capability of the terms that the bound evaluator below
 //     uses (its affine form);
 //   - reduced: bound terms whose parametrization also implements
-//     param.Reducer are solved in the coordinates z of the step's subspace,
+//     models.Reducer are solved in the coordinates z of the step's subspace,
 //     θ = θ̃ + E z, exactly (PF); Dim, Reference and Params then speak of
 //     these working coordinates (NewStepLossFull keeps the full ones);
 //   - bound: everything else. Each term is bound once a step, θ ↦ G_θ g:
-//     by the family's own operator (param.Binder: PP, PC-k, PC — spectral
+//     by the family's own operator (models.Binder: PP, PC-k, PC — spectral
 //     terms by one FFT per image —, and PS, M-PS on a regularizer without
 //     problem.Analysis) or, for a family without one (user types), by its
 //     forward expression (Apply) in a small gorgonia graph whose
-//     vector–Jacobian product is the adjoint (param.GraphBinder; the
+//     vector–Jacobian product is the adjoint (models.GraphBinder; the
 //     evaluator's kind is then "graph"). The objective runs its direct
 //     batched kernels. A new parametrization needs nothing but Apply, and
 //     block evaluation (frozen terms) is the same for every term.
@@ -59,7 +59,7 @@
 // Every fast evaluator is tested against the graph terms, and those
 // against the whole loss as one gorgonia graph differentiated at once
 // (kept for the tests): they agree to rounding. Every family's Binder is
-// tested against its GraphBinder in package param. In float64 on the CPU the
+// tested against its GraphBinder in package models. In float64 on the CPU the
 // evaluator chosen for a method is fixed, so trained parameters are
 // reproducible bit for bit.
 //

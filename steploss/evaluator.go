@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -18,20 +18,20 @@ import (
 // the capabilities of the method's parametrizations (interfaces, never
 // concrete types):
 //
-//   - affine: every term has one parameter and binds (param.Binder), so x⁺ is
+//   - affine: every term has one parameter and binds (models.Binder), so x⁺ is
 //     affine in the parameters, x⁺ = x − θ dG + φ dH with dG = G_1 g and
 //     dH = H_1 p fixed within a step; with an objective whose regularizer
 //     implements problem.Analysis (or none), A and the analysis operator are
 //     applied to x, dG and dH once per step (boundStep's affine form,
 //     affineForm: PS, M-PS);
 //   - reduced: bound terms whose parametrization also implements
-//     param.Reducer are solved in the coordinates of the step's subspace
+//     models.Reducer are solved in the coordinates of the step's subspace
 //     (boundStep with reductions: PF);
 //   - bound: everything else (boundStep): each term by its own bound
-//     operator (param.Binder: PP, PC-k, PC, and PS, PF when the above are
+//     operator (models.Binder: PP, PC-k, PC, and PS, PF when the above are
 //     turned off) or, for a family without one (user types), by its forward
 //     expression (Apply) in a small gorgonia graph whose vector–Jacobian
-//     product is the adjoint (param.GraphBinder); the objective by its
+//     product is the adjoint (models.GraphBinder); the objective by its
 //     direct batched kernels. A new parametrization needs nothing but Apply.
 //
 // fullGraphStep, the objective and the update in one graph differentiated
@@ -43,7 +43,7 @@ type stepEvaluator interface {
 	// directions p (ignored without H); the lengths are checked by the
 	// caller. It returns the step's reductions (nil without reduced terms;
 	// nil entries for terms in full).
-	setStep(x, g, p []float64) ([]param.Reduction, error)
+	setStep(x, g, p []float64) ([]models.Reduction, error)
 	// eval returns (1/N) Σk fk(xk⁺) for the parameters params[i] of term i
 	// and, if grads is not nil, adds its gradient in params[i] to grads[i]
 	// for every grads[i] that is not nil. A nil grads[i] is block evaluation
@@ -66,7 +66,7 @@ type stepEvaluator interface {
 // stepPaths restricts the evaluation paths of a step loss (for tests and
 // benchmarks); the zero value allows every path.
 type stepPaths struct {
-	graphOnly bool // every term by its graph (param.GraphBinder), even those that bind
+	graphOnly bool // every term by its graph (models.GraphBinder), even those that bind
 	fullGraph bool // the objective and the update in one graph (implies graphOnly)
 	noReduce  bool // bind reducible parametrizations (PF) in full
 	noAffine  bool // bound operators for one-parameter terms instead of the affine form
@@ -80,35 +80,35 @@ type stepPaths struct {
 }
 
 // terms returns the method's parametrizations: G, then H if any.
-func terms(m param.Method) []param.Parametrization {
+func terms(m models.Method) []models.Parametrization {
 	if m.H == nil {
-		return []param.Parametrization{m.G}
+		return []models.Parametrization{m.G}
 	}
-	return []param.Parametrization{m.G, m.H}
+	return []models.Parametrization{m.G, m.H}
 }
 
 // termSigns are the signs of the terms in x⁺ = x − G_θ g + H_φ p.
 var termSigns = [2]float64{-1, 1}
 
 // termBinders returns the terms' binders: a parametrization's own
-// (param.Binder) unless graphOnly, otherwise its graph (param.GraphBinder).
+// (models.Binder) unless graphOnly, otherwise its graph (models.GraphBinder).
 // native reports whether every term has its own.
-func termBinders(pars []param.Parametrization, graphOnly bool) (bs []param.Binder, native bool) {
-	bs, native = make([]param.Binder, len(pars)), true
+func termBinders(pars []models.Parametrization, graphOnly bool) (bs []models.Binder, native bool) {
+	bs, native = make([]models.Binder, len(pars)), true
 	for i, p := range pars {
-		if b, ok := p.(param.Binder); ok && !graphOnly {
+		if b, ok := p.(models.Binder); ok && !graphOnly {
 			bs[i] = b
 			continue
 		}
-		bs[i], native = param.NewGraphBinder(p), false
+		bs[i], native = models.NewGraphBinder(p), false
 	}
 	return bs, native
 }
 
 // affineTerms reports whether every term has the affine capability: it
-// binds (the bound map θ ↦ G_θ v is linear, param.Bound) and has a single
+// binds (the bound map θ ↦ G_θ v is linear, models.Bound) and has a single
 // parameter, so that G_θ v = θ·(G_1 v).
-func affineTerms(pars []param.Parametrization, h, w int) bool {
+func affineTerms(pars []models.Parametrization, h, w int) bool {
 	for _, p := range pars {
 		if p.ParamShape(h, w).TotalSize() != 1 {
 			return false
@@ -119,11 +119,11 @@ func affineTerms(pars []param.Parametrization, h, w int) bool {
 
 // reducers returns the terms' reducers (nil entries for terms bound in
 // full), or nil if no term reduces.
-func reducers(pars []param.Parametrization) []param.Reducer {
-	out := make([]param.Reducer, len(pars))
+func reducers(pars []models.Parametrization) []models.Reducer {
+	out := make([]models.Reducer, len(pars))
 	any := false
 	for i, p := range pars {
-		if r, ok := p.(param.Reducer); ok {
+		if r, ok := p.(models.Reducer); ok {
 			out[i], any = r, true
 		}
 	}
@@ -137,7 +137,7 @@ func reducers(pars []param.Parametrization) []param.Reducer {
 // parametrizations and o's regularizer, within paths. refs are the terms'
 // reference parameters (θ̃, φ̃), which reduced terms fold into the base point.
 // The reducers of the reduced terms are returned (nil without any).
-func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []param.Reducer, error) {
+func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []models.Reducer, error) {
 	pars := terms(m)
 	if paths.device != nil && ondevice.CheckMethod(m) != nil {
 		ev, err := newDeviceGraphStep(pars, o, refs, paths.device)
@@ -177,7 +177,7 @@ func newEvaluator(m param.Method, o *problem.Objective, refs [][]float64, paths 
 			return ev, nil, nil
 		}
 	}
-	var reds []param.Reducer
+	var reds []models.Reducer
 	if !paths.noReduce && !paths.graphOnly {
 		reds = reducers(pars)
 	}

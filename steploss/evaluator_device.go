@@ -5,8 +5,8 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -15,7 +15,7 @@ import (
 // device form (deblurring or CT with Huber-TV or no regularizer:
 // problem.DeviceForm). Terms without a device kind (PF, user
 // parametrizations) take the graph path with the objective on the device.
-func CheckDevice(m param.Method, o *problem.Objective) error {
+func CheckDevice(m models.Method, o *problem.Objective) error {
 	if ondevice.CheckMethod(m) != nil {
 		// Terms without device kinds (PF, user parametrizations) take the
 		// graph path with the objective on the device (deviceGraphStep).
@@ -33,7 +33,7 @@ func CheckDevice(m param.Method, o *problem.Objective) error {
 // deviceGraphStep is the bound evaluator (boundStep) with the objective on
 // the device, for methods with a term that has no device kind (user
 // parametrizations): the terms run on the host, by their own bound operators
-// or their graphs (param.GraphBinder), and each evaluation copies x⁺ to the
+// or their graphs (models.GraphBinder), and each evaluation copies x⁺ to the
 // device and brings back f_k(x⁺) and r = ∇f(x⁺) (ondevice.BatchEvaluator).
 // The objective, the part that costs, runs on the device and its buffers are
 // on the device's allocator; the terms hold host memory.
@@ -42,7 +42,7 @@ type deviceGraphStep struct {
 	be *ondevice.BatchEvaluator
 }
 
-func newDeviceGraphStep(pars []param.Parametrization, o *problem.Objective, refs [][]float64, ops gpu.Ops) (*deviceGraphStep, error) {
+func newDeviceGraphStep(pars []models.Parametrization, o *problem.Objective, refs [][]float64, ops gpu.Ops) (*deviceGraphStep, error) {
 	be, err := ondevice.NewBatchEvaluator(ops, o)
 	if err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
@@ -96,7 +96,7 @@ type deviceStep struct {
 
 // newDeviceStep returns the device evaluator of m on o, or an error if a
 // term or o has no device path, or the device cannot hold the buffers.
-func newDeviceStep(m param.Method, o *problem.Objective, ops gpu.Ops) (ev *deviceStep, err error) {
+func newDeviceStep(m models.Method, o *problem.Objective, ops gpu.Ops) (ev *deviceStep, err error) {
 	if err := CheckDevice(m, o); err != nil {
 		return nil, err
 	}
@@ -172,7 +172,7 @@ func (d *deviceStep) close() error {
 func (d *deviceStep) bytes() int64 { return d.mem.Bytes() }
 
 // setStep implements stepEvaluator.
-func (d *deviceStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
+func (d *deviceStep) setStep(x, g, p []float64) ([]models.Reduction, error) {
 	d.loaded = false
 	if err := d.ops.CopyIn(d.x, x); err != nil {
 		return nil, fmt.Errorf("step loss: copy x to %s: %w", d.ops.Name(), err)

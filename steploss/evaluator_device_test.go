@@ -8,7 +8,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -181,10 +181,10 @@ func TestDeviceGraphStepAgrees(t *testing.T) {
 	const lambda, mu = 0.05, 0.3
 	o := deblurWith(t, 3, 12, "zero")
 	x, g, p := testproblems.StepData(t, o, 5)
-	for _, m := range []param.Method{
+	for _, m := range []models.Method{
 		testproblems.Method(t, "pf"), // a device kind (gpu.MatOps): the device step loss
 		{G: testproblems.OuterWeights{}},
-		{G: testproblems.OuterWeights{}, H: param.Pointwise{}},
+		{G: testproblems.OuterWeights{}, H: models.Pointwise{}},
 	} {
 		mk := func(paths stepPaths) *StepLoss {
 			s, err := newStepLoss(m, o, 1/o.L, paths)

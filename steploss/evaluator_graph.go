@@ -4,13 +4,13 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
 
 // fullGraphStep is the step loss as one gorgonia graph: the update
-// (param.Method.GraphUpdate) and the objective (problem.Objective.GraphValue),
+// (models.Method.GraphUpdate) and the objective (problem.Objective.GraphValue),
 // differentiated whole by one gorgonia.Grad. It is what the bound evaluator computes with graph terms,
 // at several times the cost, and stays as a reference for tests
 // (stepPaths.fullGraph).
@@ -22,7 +22,7 @@ type fullGraphStep struct {
 }
 
 // newFullGraphStep builds the loss graph of m on o.
-func newFullGraphStep(m param.Method, o *problem.Objective) (*fullGraphStep, error) {
+func newFullGraphStep(m models.Method, o *problem.Objective) (*fullGraphStep, error) {
 	h, w := o.H, o.W
 	gr := G.NewGraph()
 	s := &fullGraphStep{}
@@ -65,7 +65,7 @@ func (s *fullGraphStep) kind() string { return "full-graph" }
 func (s *fullGraphStep) close() error { return s.machine.Close() }
 
 // setStep implements stepEvaluator.
-func (s *fullGraphStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
+func (s *fullGraphStep) setStep(x, g, p []float64) ([]models.Reduction, error) {
 	if err := graph.Set(s.x, x); err != nil {
 		return nil, err
 	}

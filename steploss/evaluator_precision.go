@@ -7,7 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -37,7 +37,7 @@ func ParsePrecision(s string) (Precision, error) { return problem.ParsePrecision
 // CheckPrecision returns nil if the step loss of m on o can be computed in
 // prec, or the reason it cannot (an unknown precision, a term or an
 // objective without a float32 path).
-func CheckPrecision(m param.Method, o *problem.Objective, prec Precision) error {
+func CheckPrecision(m models.Method, o *problem.Objective, prec Precision) error {
 	prec, err := ParsePrecision(string(prec))
 	if err != nil || prec == Float64 {
 		return err
@@ -61,20 +61,20 @@ const (
 
 // precisionTerms classifies the method's terms for precisionStep: PS and PC
 // have terms in F; every other family is bound in float64 by its own Binder
-// or its graph (param.GraphBinder), as on the float64 path (bs[i], nil for
+// or its graph (models.GraphBinder), as on the float64 path (bs[i], nil for
 // the terms in F).
-func precisionTerms(m param.Method) ([]precisionTerm, []param.Binder) {
+func precisionTerms(m models.Method) ([]precisionTerm, []models.Binder) {
 	pars := terms(m)
-	out, bs := make([]precisionTerm, len(pars)), make([]param.Binder, len(pars))
+	out, bs := make([]precisionTerm, len(pars)), make([]models.Binder, len(pars))
 	for i, p := range pars {
 		switch p.(type) {
-		case param.Scalar, *param.Scalar:
+		case models.Scalar, *models.Scalar:
 			out[i] = scalarTerm
-		case *param.FullConv:
+		case *models.FullConv:
 			out[i] = spectralTerm
 		default:
 			out[i] = boundTerm
-			b, _ := termBinders([]param.Parametrization{p}, false)
+			b, _ := termBinders([]models.Parametrization{p}, false)
 			bs[i] = b[0]
 		}
 	}
@@ -83,7 +83,7 @@ func precisionTerms(m param.Method) ([]precisionTerm, []param.Binder) {
 
 // precisionStep evaluates the data part of the greedy step loss in
 // precision F. Terms that are PS (G_θ v = θv) or PC (G_θ v = θ ⊛ v, the
-// image-sized circular convolution of param.FullConv, by FFT) compute in F:
+// image-sized circular convolution of models.FullConv, by FFT) compute in F:
 //
 //	x⁺ = x − G_θ g + H_φ p
 //	(1/N) Σk fk(xk⁺), r = ∇f(x⁺)          (problem.ObjectiveT[F])
@@ -101,7 +101,7 @@ func precisionTerms(m param.Method) ([]precisionTerm, []param.Binder) {
 // summed in image order. So results depend on GOMAXPROCS only through the
 // order of the spectral sums, as for the float64 evaluators.
 //
-// Any other term is bound in float64 (its Binder, or param.GraphBinder for a
+// Any other term is bound in float64 (its Binder, or models.GraphBinder for a
 // family without one) to its operand rounded to F: an evaluation applies it
 // to the batch before the pass over the images (its output kept in
 // float64 and added to x⁺ before the rounding), and its adjoint takes r,
@@ -127,8 +127,8 @@ type precisionStep[F kernels.Float] struct {
 	unfused bool
 	// The bound terms (nil entries for the terms in F): their binders, the
 	// step's bound operators, and float64 scratch for their operands and r.
-	binders []param.Binder
-	bounds  []param.Bound
+	binders []models.Binder
+	bounds  []models.Bound
 	v64     []float64
 	r64     []float64
 }
@@ -176,7 +176,7 @@ const (
 
 // newPrecisionStep returns the evaluator of m's terms on o in precision F, or
 // an error if a term or o has no path in F.
-func newPrecisionStep[F kernels.Float](m param.Method, o *problem.Objective) (*precisionStep[F], error) {
+func newPrecisionStep[F kernels.Float](m models.Method, o *problem.Objective) (*precisionStep[F], error) {
 	kinds, binders := precisionTerms(m)
 	obj, err := problem.NewObjectiveT[F](o)
 	if err != nil {
@@ -207,7 +207,7 @@ func newPrecisionStep[F kernels.Float](m param.Method, o *problem.Objective) (*p
 	}
 	s := &precisionStep[F]{
 		n: o.N, h: o.H, w: o.W, obj: obj, signs: termSigns[:len(kinds)], run: r,
-		binders: binders, bounds: make([]param.Bound, len(kinds)),
+		binders: binders, bounds: make([]models.Bound, len(kinds)),
 		team:   kernels.NewTeam(r.chunk),
 		plan64: kernels.NewFFT2T[float64](o.H, o.W),
 		spec64: make([]kernels.Complex[float64], r.sl),
@@ -511,7 +511,7 @@ func (s *precisionStep[F]) close() error {
 	s.obj.Close()
 	var errs []error
 	for _, b := range s.binders {
-		if g, ok := b.(*param.GraphBinder); ok {
+		if g, ok := b.(*models.GraphBinder); ok {
 			errs = append(errs, g.Close())
 		}
 	}
@@ -520,7 +520,7 @@ func (s *precisionStep[F]) close() error {
 
 // setStep implements stepEvaluator: x, g and p are rounded to F, and the
 // spectral terms' operands transformed.
-func (s *precisionStep[F]) setStep(x, g, p []float64) ([]param.Reduction, error) {
+func (s *precisionStep[F]) setStep(x, g, p []float64) ([]models.Reduction, error) {
 	r := s.run
 	kernels.Convert(r.x, x)
 	for i, k := range r.kinds {

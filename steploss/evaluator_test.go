@@ -9,7 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
 	G "gorgonia.org/gorgonia"
@@ -17,7 +17,7 @@ import (
 )
 
 // doubled is a user parametrization with one parameter that binds:
-// G_θ v = 2θ v. It has the affine capability without being param.Scalar.
+// G_θ v = 2θ v. It has the affine capability without being models.Scalar.
 type doubled struct{}
 
 func (doubled) Name() string                     { return "doubled" }
@@ -30,12 +30,12 @@ func (doubled) Apply(theta, v *G.Node) (*G.Node, error) {
 	return graph.Bilinear(graph.Scale{}, theta, two)
 }
 func (doubled) Reference(tau float64, h, w int) []float64 { return []float64{tau / 2} }
-func (doubled) Bind(v []float64, n, h, w int) (param.Bound, error) {
+func (doubled) Bind(v []float64, n, h, w int) (models.Bound, error) {
 	two := make([]float64, len(v))
 	for i, x := range v {
 		two[i] = 2 * x
 	}
-	return param.Scalar{}.Bind(two, n, h, w)
+	return models.Scalar{}.Bind(two, n, h, w)
 }
 
 // TestEvaluatorChoice checks that the evaluator follows the capabilities of
@@ -45,16 +45,16 @@ func TestEvaluatorChoice(t *testing.T) {
 	o := testproblems.DeblurSet(t, 2, 8, 1)
 	ls := testproblems.DeblurSet(t, 2, 8, 1)
 	ls.Reg = noAnalysis{ls.Reg}
-	parse := func(name string) param.Method { return testproblems.Method(t, name) }
+	parse := func(name string) models.Method { return testproblems.Method(t, name) }
 	for _, c := range []struct {
-		m     param.Method
+		m     models.Method
 		o     *problem.Objective
 		paths stepPaths
 		kind  string
 	}{
 		{parse("ps"), o, stepPaths{}, "affine"},
 		{parse("m-ps"), o, stepPaths{}, "affine"},
-		{param.Method{G: doubled{}, H: param.Scalar{}}, o, stepPaths{}, "affine"},
+		{models.Method{G: doubled{}, H: models.Scalar{}}, o, stepPaths{}, "affine"},
 		{parse("m-ps"), ls, stepPaths{}, "bound"}, // no problem.Analysis
 		{parse("m-ps"), o, stepPaths{noAffine: true}, "bound"},
 		{parse("pp"), o, stepPaths{}, "bound"},
@@ -65,9 +65,9 @@ func TestEvaluatorChoice(t *testing.T) {
 		{parse("m-pf"), o, stepPaths{noReduce: true}, "bound"},
 		{parse("m-pc"), o, stepPaths{graphOnly: true}, "graph"},
 		{parse("m-pc"), o, stepPaths{fullGraph: true}, "full-graph"},
-		{param.Method{G: testproblems.OuterWeights{}}, o, stepPaths{}, "graph"},
-		{param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}, o, stepPaths{}, "graph"},
-		{param.Method{G: param.Scalar{}, H: testproblems.GraphOnly{P: param.Scalar{}}}, o, stepPaths{}, "graph"},
+		{models.Method{G: testproblems.OuterWeights{}}, o, stepPaths{}, "graph"},
+		{models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}, o, stepPaths{}, "graph"},
+		{models.Method{G: models.Scalar{}, H: testproblems.GraphOnly{P: models.Scalar{}}}, o, stepPaths{}, "graph"},
 	} {
 		s := newLoss(t, c.m, c.o, c.paths, c.kind)
 		if c.kind == "reduced" && s.reducers == nil {
@@ -158,15 +158,15 @@ func TestGraphEvaluatorAgreement(t *testing.T) {
 	}
 	methods := []struct {
 		name string
-		m    param.Method
+		m    models.Method
 		fast string // the default evaluator
 	}{
 		{"m-ps", testproblems.Method(t, "m-ps"), "affine"},
 		{"m-pc", testproblems.Method(t, "m-pc"), "bound"},
 		{"pc3-zero:pp", testproblems.Method(t, "pc3-zero:pp"), "bound"},
-		{"doubled:ps", param.Method{G: doubled{}, H: param.Scalar{}}, "affine"},
-		{"outer:ps", param.Method{G: testproblems.OuterWeights{}, H: param.Scalar{}}, "graph"},
-		{"graph-only pc5:outer", param.Method{G: testproblems.GraphOnly{P: param.SmallConv{K: 5}}, H: testproblems.OuterWeights{}}, "graph"},
+		{"doubled:ps", models.Method{G: doubled{}, H: models.Scalar{}}, "affine"},
+		{"outer:ps", models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}, "graph"},
+		{"graph-only pc5:outer", models.Method{G: testproblems.GraphOnly{P: models.SmallConv{K: 5}}, H: testproblems.OuterWeights{}}, "graph"},
 	}
 	for _, pr := range problems {
 		o := lookupSet(t, pr.name, pr.opt, 3)

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -22,8 +22,8 @@ import (
 // The data part is evaluated by one evaluator, chosen once when the loss is
 // built, from the capabilities of the parametrizations (see stepEvaluator):
 // the affine form for one-parameter terms that bind (PS, M-PS), bound
-// operators for parametrizations implementing param.Binder (PP, PC-k, PC),
-// reduced coordinates for those that also implement param.Reducer (PF), and
+// operators for parametrizations implementing models.Binder (PP, PC-k, PC),
+// reduced coordinates for those that also implement models.Reducer (PF), and
 // for any other parametrization a small gorgonia graph of its forward
 // expression beside the objective's direct kernels, with gradients from
 // gorgonia. All agree to rounding.
@@ -32,11 +32,11 @@ import (
 // step's subspace, θ = θ̃ + E z: then Dim, ThetaLen and Reference describe
 // these working coordinates, which change with every SetStep, and Params
 // expands a point to the full parameters. The reduction is exact (see
-// param.Reducer).
+// models.Reducer).
 type StepLoss struct {
 	// observe, if set, sees every evaluation (Observe).
 	observe  func(evaluations int, loss float64)
-	method   param.Method
+	method   models.Method
 	obj      *problem.Objective
 	ev       stepEvaluator
 	nTheta   int
@@ -59,8 +59,8 @@ type StepLoss struct {
 
 	// Reduced blocks (nil without any): the reducer of each block, or nil
 	// for a block bound in full, and the current step's reductions.
-	reducers   []param.Reducer
-	reductions []param.Reduction
+	reducers   []models.Reducer
+	reductions []models.Reduction
 	fullRefs   [][]float64 // θ̃ and φ̃ of the full parameters
 	nFull      [2]int      // full len(θ), len(φ)
 }
@@ -68,7 +68,7 @@ type StepLoss struct {
 // NewStepLoss builds the loss for the method on the objective's functions,
 // on the fastest evaluator that the method's parametrizations allow. tau
 // sets the reference θ̃ (G = τI); φ̃ gives H = 0.
-func NewStepLoss(m param.Method, o *problem.Objective, tau float64) (*StepLoss, error) {
+func NewStepLoss(m models.Method, o *problem.Objective, tau float64) (*StepLoss, error) {
 	return newStepLoss(m, o, tau, stepPaths{})
 }
 
@@ -76,7 +76,7 @@ func NewStepLoss(m param.Method, o *problem.Objective, tau float64) (*StepLoss, 
 // is NewStepLoss; Float32 evaluates x⁺, f, ∇f and the convolution terms in
 // float32 (see Float32 for the methods and objectives it supports; others
 // return an error).
-func NewStepLossIn(m param.Method, o *problem.Objective, tau float64, prec Precision) (*StepLoss, error) {
+func NewStepLossIn(m models.Method, o *problem.Objective, tau float64, prec Precision) (*StepLoss, error) {
 	prec, err := ParsePrecision(string(prec)) // "" is Float64
 	if err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
@@ -89,7 +89,7 @@ func NewStepLossIn(m param.Method, o *problem.Objective, tau float64, prec Preci
 // package gpu/cuda in float32), the step's arrays kept on the device between
 // evaluations. It supports PS, PP, PC-k and PC terms on deblurring with
 // Huber-TV or no regularizer and returns CheckDevice's error otherwise.
-func NewStepLossOn(m param.Method, o *problem.Objective, tau float64, device gpu.Ops) (*StepLoss, error) {
+func NewStepLossOn(m models.Method, o *problem.Objective, tau float64, device gpu.Ops) (*StepLoss, error) {
 	if device == nil {
 		return nil, fmt.Errorf("step loss: no device")
 	}
@@ -97,16 +97,16 @@ func NewStepLossOn(m param.Method, o *problem.Objective, tau float64, device gpu
 }
 
 // NewStepLossFull is NewStepLoss with every term in its full parameters:
-// a parametrization that reduces (param.Reducer: PF) is bound in full
+// a parametrization that reduces (models.Reducer: PF) is bound in full
 // instead of solved in the coordinates of the step's subspace, so that Dim,
 // Reference and the points Eval and Next take are the full (θ, φ) whatever
 // the step. For scoring given parameters (greedy's validation functions).
-func NewStepLossFull(m param.Method, o *problem.Objective, tau float64) (*StepLoss, error) {
+func NewStepLossFull(m models.Method, o *problem.Objective, tau float64) (*StepLoss, error) {
 	return newStepLoss(m, o, tau, stepPaths{noReduce: true})
 }
 
 // newStepLoss builds the loss on the paths that paths allows.
-func newStepLoss(m param.Method, o *problem.Objective, tau float64, paths stepPaths) (*StepLoss, error) {
+func newStepLoss(m models.Method, o *problem.Objective, tau float64, paths stepPaths) (*StepLoss, error) {
 	if m.G == nil {
 		return nil, fmt.Errorf("step loss: the method has no parametrization of G")
 	}
@@ -373,7 +373,7 @@ func (s *StepLoss) penalties(params, grads [][]float64) float64 {
 
 // setReductions switches the working coordinates of the reduced blocks to
 // the step's reductions, whose reference point is z = 0.
-func (s *StepLoss) setReductions(reds []param.Reduction) {
+func (s *StepLoss) setReductions(reds []models.Reduction) {
 	s.reductions = reds
 	lens := s.nFull
 	refs := [2][]float64{s.fullRefs[0], nil}

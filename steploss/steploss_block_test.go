@@ -6,14 +6,14 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // blockCase is a method of the block-mode tests with the paths it is
 // evaluated on and the evaluator it gets there.
 type blockCase struct {
 	name  string
-	m     param.Method
+	m     models.Method
 	paths stepPaths
 	kind  string
 }

@@ -6,12 +6,12 @@ import (
 	"sync"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // boundStep evaluates the step loss without a graph, for methods whose
-// parametrizations implement param.Binder. Within a step g and p are
+// parametrizations implement models.Binder. Within a step g and p are
 // constant, so θ ↦ G_θ g and φ ↦ H_φ p are linear maps bound once by setStep
 // (for PC: the spectra of g and p are computed there); an evaluation is then
 //
@@ -23,7 +23,7 @@ import (
 // goes image by image (kernels.FFTPool.Run), so that each image's spectra stay
 // in cache. Buffers are kept between evaluations.
 //
-// A term with a reducer (param.Reducer, PF) is bound in the coordinates z of
+// A term with a reducer (models.Reducer, PF) is bound in the coordinates z of
 // the step's reduction (θ = θ̃ + E z): its reference step is folded into the
 // base point x, and its bound operator is z ↦ G_{Ez} v.
 //
@@ -48,11 +48,11 @@ type boundStep struct {
 	// problem.Analysis); the bound maps only give it its directions.
 	affine   *affineForm
 	o        *problem.Objective
-	binders  []param.Binder // G, then H if any
-	signs    []float64      // −1 for G, +1 for H
-	refs     [][]float64    // θ̃, φ̃ (full parameters)
-	reducers []param.Reducer
-	bounds   []param.Bound
+	binders  []models.Binder // G, then H if any
+	signs    []float64       // −1 for G, +1 for H
+	refs     [][]float64     // θ̃, φ̃ (full parameters)
+	reducers []models.Reducer
+	bounds   []models.Bound
 	pool     *kernels.FFTPool // nil without spectral terms
 	spare    *kernels.FFTPool // kept across steps
 
@@ -83,7 +83,7 @@ const (
 // newBoundStep returns the bound evaluator for the terms' binders on o;
 // reducers (nil, or one entry per term, nil for a term bound in full) name
 // the terms to reduce, refs their reference parameters.
-func newBoundStep(bs []param.Binder, o *problem.Objective, refs [][]float64, reducers []param.Reducer) *boundStep {
+func newBoundStep(bs []models.Binder, o *problem.Objective, refs [][]float64, reducers []models.Reducer) *boundStep {
 	f := &boundStep{o: o, binders: bs, signs: termSigns[:len(bs)], refs: refs, reducers: reducers}
 	f.alloc()
 	return f
@@ -91,7 +91,7 @@ func newBoundStep(bs []param.Binder, o *problem.Objective, refs [][]float64, red
 
 // newAffineBoundStep returns the bound evaluator in the affine form of its
 // one-parameter terms (see affineForm), or nil if o has no analysis form.
-func newAffineBoundStep(bs []param.Binder, o *problem.Objective) *boundStep {
+func newAffineBoundStep(bs []models.Binder, o *problem.Objective) *boundStep {
 	a := newAffineForm(len(bs), o)
 	if a == nil {
 		return nil
@@ -110,13 +110,13 @@ func (f *boundStep) alloc() {
 }
 
 // kind implements stepEvaluator: graph if a term runs through its graph
-// (param.GraphBinder), reduced if a term is reduced, otherwise bound.
+// (models.GraphBinder), reduced if a term is reduced, otherwise bound.
 func (f *boundStep) kind() string {
 	if f.affine != nil {
 		return "affine"
 	}
 	for _, b := range f.binders {
-		if _, ok := b.(*param.GraphBinder); ok {
+		if _, ok := b.(*models.GraphBinder); ok {
 			return "graph"
 		}
 	}
@@ -130,7 +130,7 @@ func (f *boundStep) kind() string {
 func (f *boundStep) close() error {
 	var errs []error
 	for _, b := range f.binders {
-		if g, ok := b.(*param.GraphBinder); ok {
+		if g, ok := b.(*models.GraphBinder); ok {
 			errs = append(errs, g.Close())
 		}
 	}
@@ -140,15 +140,15 @@ func (f *boundStep) close() error {
 // setStep binds the operands of the step: g for G and p for H. A term i
 // with a reducer is bound in the coordinates z of its reduction. The
 // reductions are returned (nil entries for terms bound in full).
-func (f *boundStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
+func (f *boundStep) setStep(x, g, p []float64) ([]models.Reduction, error) {
 	o := f.o
 	copy(f.x, x)
 	f.frozen.valid = false
 	f.bounds = f.bounds[:0]
 	f.pool = nil
-	var reds []param.Reduction
+	var reds []models.Reduction
 	if f.reducers != nil {
-		reds = make([]param.Reduction, len(f.binders))
+		reds = make([]models.Reduction, len(f.binders))
 	}
 	for i, b := range f.binders {
 		v := g
@@ -176,7 +176,7 @@ func (f *boundStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 		if f.affine != nil {
 			continue
 		}
-		if _, ok := bd.(param.SpectralBound); ok && f.pool == nil {
+		if _, ok := bd.(models.SpectralBound); ok && f.pool == nil {
 			if f.spare == nil {
 				f.spare = kernels.NewFFTPool(o.H, o.W)
 			}
@@ -199,7 +199,7 @@ func (f *boundStep) setStep(x, g, p []float64) ([]param.Reduction, error) {
 func (f *boundStep) spectral() []int {
 	f.spec = f.spec[:0]
 	for i, b := range f.bounds {
-		if _, ok := b.(param.SpectralBound); ok {
+		if _, ok := b.(models.SpectralBound); ok {
 			f.spec = append(f.spec, i)
 		}
 	}
@@ -225,7 +225,7 @@ func (f *boundStep) advance(params [][]float64) error {
 	}
 	spec := f.spectral()
 	if err := eachTerm(spec, func(i int) error {
-		return f.bounds[i].(param.SpectralBound).SetSpectralParams(params[i], f.signs[i])
+		return f.bounds[i].(models.SpectralBound).SetSpectralParams(params[i], f.signs[i])
 	}); err != nil {
 		return fmt.Errorf("step loss: %w", err)
 	}
@@ -237,7 +237,7 @@ func (f *boundStep) advance(params [][]float64) error {
 			for k := lo; k < hi; k++ {
 				clear(w.Spectrum)
 				for _, i := range spec {
-					f.bounds[i].(param.SpectralBound).AddSpectrum(w.Spectrum, k)
+					f.bounds[i].(models.SpectralBound).AddSpectrum(w.Spectrum, k)
 				}
 				w.Inverse(w.Image, w.Spectrum)
 				x, xp := f.x[k*hw:(k+1)*hw], f.xPlus[k*hw:(k+1)*hw]
@@ -250,7 +250,7 @@ func (f *boundStep) advance(params [][]float64) error {
 		copy(f.xPlus, f.x)
 	}
 	for i, b := range f.bounds {
-		if _, ok := b.(param.SpectralBound); ok {
+		if _, ok := b.(models.SpectralBound); ok {
 			continue
 		}
 		if err := b.AddApply(f.xPlus, params[i], f.signs[i]); err != nil {
@@ -287,7 +287,7 @@ func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
 		return sum * inv, nil
 	}
 	for i, b := range f.bounds {
-		if _, ok := b.(param.SpectralBound); ok {
+		if _, ok := b.(models.SpectralBound); ok {
 			continue
 		}
 		if err := b.AddAdjoint(grads[i], f.r, f.signs[i]*inv); err != nil {
@@ -306,7 +306,7 @@ func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
 		for k := lo; k < hi; k++ {
 			w.Forward(w.Spectrum, f.r[k*hw:(k+1)*hw])
 			for j, i := range spec {
-				f.bounds[i].(param.SpectralBound).AccumulateAdjoint(acc[j], w.Spectrum, k)
+				f.bounds[i].(models.SpectralBound).AccumulateAdjoint(acc[j], w.Spectrum, k)
 			}
 		}
 	})
@@ -323,7 +323,7 @@ func (f *boundStep) eval(params, grads [][]float64) (float64, error) {
 				total[q] += v
 			}
 		}
-		return f.bounds[i].(param.SpectralBound).FinishAdjoint(grads[i], total, f.signs[i]*inv)
+		return f.bounds[i].(models.SpectralBound).FinishAdjoint(grads[i], total, f.signs[i]*inv)
 	}); err != nil {
 		return 0, fmt.Errorf("step loss: %w", err)
 	}
@@ -353,7 +353,7 @@ func (f *boundStep) evalBlock(a int, params [][]float64, grad []float64) (float6
 	}
 	inv := 1 / float64(f.o.N)
 	c := f.signs[a] * inv
-	sb, ok := f.bounds[a].(param.SpectralBound)
+	sb, ok := f.bounds[a].(models.SpectralBound)
 	if !ok {
 		if err := f.bounds[a].AddAdjoint(grad, f.r, c); err != nil {
 			return 0, fmt.Errorf("step loss: %w", err)
@@ -386,12 +386,12 @@ func (f *boundStep) evalBlock(a int, params [][]float64, grad []float64) (float6
 func (f *boundStep) freeze(a int, params [][]float64) error {
 	o := f.o
 	hw, n := o.ImageLen(), len(f.x)
-	_, activeSpectral := f.bounds[a].(param.SpectralBound)
+	_, activeSpectral := f.bounds[a].(models.SpectralBound)
 	for i, bd := range f.bounds {
 		if i == a {
 			continue
 		}
-		sb, spectral := bd.(param.SpectralBound)
+		sb, spectral := bd.(models.SpectralBound)
 		if spectral {
 			if err := sb.SetSpectralParams(params[i], f.signs[i]); err != nil {
 				return fmt.Errorf("step loss: %w", err)
@@ -456,7 +456,7 @@ func (f *boundStep) advanceBlock(a int, params [][]float64) error {
 		}
 		return nil
 	}
-	sb, spectral := act.(param.SpectralBound)
+	sb, spectral := act.(models.SpectralBound)
 	switch {
 	case spectral:
 		if err := sb.SetSpectralParams(params[a], f.signs[a]); err != nil {

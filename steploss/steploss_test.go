@@ -7,7 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -41,7 +41,7 @@ func TestFastStepLossMatchesGraph(t *testing.T) {
 
 // newLoss builds the step loss of m on o on paths and checks that it chose
 // the evaluator named kind.
-func newLoss(t *testing.T, m param.Method, o *problem.Objective, paths stepPaths, kind string) *StepLoss {
+func newLoss(t *testing.T, m models.Method, o *problem.Objective, paths stepPaths, kind string) *StepLoss {
 	t.Helper()
 	s, err := newStepLoss(m, o, 1/o.L, paths)
 	if err != nil {
@@ -175,5 +175,5 @@ func TestFastStepLossFiniteDifferences(t *testing.T) {
 // path gets the graph evaluator.
 func TestGraphPathWithoutBinder(t *testing.T) {
 	o := testproblems.DeblurSet(t, 1, 6, 1)
-	newLoss(t, param.Method{G: testproblems.GraphOnly{P: param.Full{}}}, o, stepPaths{}, "graph")
+	newLoss(t, models.Method{G: testproblems.GraphOnly{P: models.Full{}}}, o, stepPaths{}, "graph")
 }

@@ -13,8 +13,8 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/optim"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -226,7 +226,7 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 	if err != nil {
 		return err
 	}
-	pversions, err := param.Versions(l.method)
+	pversions, err := models.Versions(l.method)
 	if err != nil {
 		return err
 	}
@@ -258,7 +258,7 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 // (1/N) Σk fk(xk^{t+1}), RefLoss is (1/N) Σk fk(xk^t − τ∇fk(xk^t)) (a gradient
 // step from the same iterate), BGDMargin is RefLoss − Loss and MaxGradNorm is
 // max_k ‖∇fk(xk^t)‖.
-func Trajectory(o *problem.Objective, m param.Method, theta, phi [][]float64, tau float64) ([]checkpoint.StepInfo, error) {
+func Trajectory(o *problem.Objective, m models.Method, theta, phi [][]float64, tau float64) ([]checkpoint.StepInfo, error) {
 	opt, err := learned.New("unrolled "+m.Name(), m, o.H, o.W, theta, phi)
 	if err != nil {
 		return nil, err

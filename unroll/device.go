@@ -5,8 +5,8 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -34,7 +34,7 @@ type deviceLoss struct {
 	values     []float64    // F(x^t), t = 1..T
 }
 
-func newDeviceLoss(ops gpu.Ops, m param.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
+func newDeviceLoss(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
 	s := gpu.Batch{N: batch, H: o.H, W: o.W}
 	d = &deviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, values: make([]float64, steps)}
 	defer func() {

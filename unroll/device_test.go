@@ -9,7 +9,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/wcrr"
 )
@@ -63,7 +63,7 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 		default:
 			o = deviceTestObjective(t, c.boundary, c.alpha)
 		}
-		m, err := param.ParseMethod(c.method)
+		m, err := models.ParseMethod(c.method)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -122,7 +122,7 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 func TestDeviceLossFloat32(t *testing.T) {
 	o := deviceObjectiveSized(t, 4, 48, "", -1)
 	for _, name := range []string{"m-ps", "m-pc"} {
-		m, err := param.ParseMethod(name)
+		m, err := models.ParseMethod(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -162,7 +162,7 @@ func TestDeviceLossFloat32(t *testing.T) {
 // an uninterrupted run, bit for bit; a resume without the device is refused.
 func TestDeviceResumeIsBitwise(t *testing.T) {
 	o := deviceObjectiveSized(t, 5, 8, "", -1)
-	m, err := param.ParseMethod("m-pc")
+	m, err := models.ParseMethod("m-pc")
 	if err != nil {
 		t.Fatal(err)
 	}

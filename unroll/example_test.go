@@ -6,7 +6,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
@@ -17,7 +17,7 @@ func ExampleTrain() {
 	prob, _ := problem.Deblur(problem.Options{H: 16})
 	n, _, _, pix, _ := data.Stack(data.Synthetic(8, 16, 16, 1))
 	train, _ := prob.Instantiate(pix, n, 0)
-	method, _ := param.ParseMethod("m-ps")
+	method, _ := models.ParseMethod("m-ps")
 	res, err := unroll.Train(train, unroll.Config{Method: method, T: 5, Batch: 4, Epochs: 20, LearningRate: 1e-2})
 	if err != nil {
 		fmt.Println(err)
@@ -41,7 +41,7 @@ func ExampleNewLossOn() {
 	prob, _ := problem.Deblur(problem.Options{H: 16})
 	n, _, _, pix, _ := data.Stack(data.Synthetic(4, 16, 16, 1))
 	train, _ := prob.Instantiate(pix, n, 0)
-	method, _ := param.ParseMethod("m-pc")
+	method, _ := models.ParseMethod("m-pc")
 	dev, _ := gpu.Open(gpu.Host)
 	ops := dev.(gpu.Ops)
 	graphLoss, _ := unroll.NewLoss(method, train, 10, 4, 0, nil)

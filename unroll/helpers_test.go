@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -35,9 +35,9 @@ func leastSquares(o *problem.Objective) *problem.Objective {
 	return &c
 }
 
-func method(t testing.TB, name string) param.Method {
+func method(t testing.TB, name string) models.Method {
 	t.Helper()
-	m, err := param.ParseMethod(name)
+	m, err := models.ParseMethod(name)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
@@ -22,7 +22,7 @@ import (
 // the functions of a mini-batch, Eval evaluates ℓ and its gradient. A Loss is
 // not safe for concurrent use.
 type Loss struct {
-	method     param.Method
+	method     models.Method
 	obj        *problem.Objective
 	steps      int
 	batch      int
@@ -51,7 +51,7 @@ type Loss struct {
 // mini-batches of batch functions drawn from o. tau sets the reference
 // θ̃ (G = τI; 0 means 1/L of o); φ̃ gives H = 0. weights holds ω1, …, ωT
 // (nil: all ones).
-func NewLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64) (*Loss, error) {
+func NewLoss(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64) (*Loss, error) {
 	return newLoss(m, o, steps, batch, tau, weights, nil)
 }
 
@@ -63,14 +63,14 @@ func NewLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64
 // graph's products on the host) on objectives with a device form
 // (problem.DeviceForm); others get an error naming what has no device
 // path.
-func NewLossOn(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
+func NewLossOn(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
 	if device == nil {
 		return nil, errors.New("unroll: no device")
 	}
 	return newLoss(m, o, steps, batch, tau, weights, device)
 }
 
-func newLoss(m param.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
+func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
 	if m.G == nil {
 		return nil, errors.New("unroll: no parametrization for G")
 	}

@@ -9,8 +9,8 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/optim"
-	"github.com/greedyl2o/greedyl2o/param"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -20,7 +20,7 @@ const DefaultLearningRate = 2e-5
 
 // Config sets up unrolled training.
 type Config struct {
-	Method param.Method
+	Method models.Method
 	// T is the number of unrolled iterations (required, ≥ 1).
 	T int
 	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.

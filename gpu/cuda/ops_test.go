@@ -6,13 +6,13 @@ import (
 	"math"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/gputest"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/mconv"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/greedyl2o/greedyl2o/tomo"
@@ -43,7 +43,7 @@ func TestStepLossAgreesAtPaperSize(t *testing.T) {
 	size, n := paperSize(d, 96, 24), paperSize(d, 25, 3)
 	o := testproblems.Deblur(t, n, size, "", -1, 3)
 	for _, name := range []string{"ps", "pp", "pc5", "pc", "m-ps", "m-pc", "m-pc5-reflect"} {
-		m, err := param.ParseMethod(name)
+		m, err := models.ParseMethod(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,7 +55,7 @@ func TestStepLossAgreesAtPaperSize(t *testing.T) {
 // ∇f(x), p = 0.02·g) on the device with the CPU's float64 path, at the
 // reference parameters scaled by scale: value and gradient (2-norm) to 1e-4
 // relative. what names the case.
-func checkStepLoss(t *testing.T, d *Device, what string, m param.Method, o *problem.Objective, x []float64, scale float64) {
+func checkStepLoss(t *testing.T, d *Device, what string, m models.Method, o *problem.Objective, x []float64, scale float64) {
 	t.Helper()
 	g := make([]float64, len(x))
 	if err := o.Eval(nil, g, x, nil); err != nil {
@@ -207,7 +207,7 @@ func TestCTStepLossAgrees(t *testing.T) {
 		for i := range x {
 			x[i] = 0.5 * pix[i]
 		}
-		m, err := param.ParseMethod("m-pc")
+		m, err := models.ParseMethod("m-pc")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +234,7 @@ func TestWCRRStepLossAgrees(t *testing.T) {
 	o := testproblems.Deblur(t, 4, size, "", -1, 3)
 	o.Reg = &problem.WCRR{Model: wcrr.Random(3, channels, 9), Name: "random"}
 	o.Alpha = 3e-3
-	m, err := param.ParseMethod("m-pc")
+	m, err := models.ParseMethod("m-pc")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/graph"
-	"github.com/greedyl2o/greedyl2o/param"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 	"gorgonia.org/tensor"
@@ -19,11 +19,11 @@ func DeblurSet(tb testing.TB, n, size int, seed int64) *problem.Objective {
 	return Deblur(tb, n, size, "", -1, seed)
 }
 
-// Method parses a method name (param.ParseMethod), failing the test on an
+// Method parses a method name (models.ParseMethod), failing the test on an
 // error.
-func Method(tb testing.TB, name string) param.Method {
+func Method(tb testing.TB, name string) models.Method {
 	tb.Helper()
-	m, err := param.ParseMethod(name)
+	m, err := models.ParseMethod(name)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -47,9 +47,9 @@ func StepData(tb testing.TB, o *problem.Objective, seed uint64) (x, g, p []float
 	return x, g, p
 }
 
-// GraphOnly hides a parametrization's fast paths (param.Binder,
-// param.Reducer, device kinds): only its forward expression is left.
-type GraphOnly struct{ P param.Parametrization }
+// GraphOnly hides a parametrization's fast paths (models.Binder,
+// models.Reducer, device kinds): only its forward expression is left.
+type GraphOnly struct{ P models.Parametrization }
 
 func (g GraphOnly) Name() string                            { return g.P.Name() }
 func (g GraphOnly) ParamShape(h, w int) tensor.Shape        { return g.P.ParamShape(h, w) }
@@ -93,7 +93,7 @@ func (OuterWeights) Reference(tau float64, h, w int) []float64 {
 // NamedMethod is a method and the name a test reports it by.
 type NamedMethod struct {
 	Name   string
-	Method param.Method
+	Method models.Method
 }
 
 // BlockMethods are the methods of the block-mode tests (the step loss's
@@ -108,6 +108,6 @@ func BlockMethods(tb testing.TB) []NamedMethod {
 		out = append(out, NamedMethod{name, Method(tb, name)})
 	}
 	return append(out,
-		NamedMethod{"outer:ps", param.Method{G: OuterWeights{}, H: param.Scalar{}}},
-		NamedMethod{"graph-only pc5:outer", param.Method{G: GraphOnly{P: param.SmallConv{K: 5}}, H: OuterWeights{}}})
+		NamedMethod{"outer:ps", models.Method{G: OuterWeights{}, H: models.Scalar{}}},
+		NamedMethod{"graph-only pc5:outer", models.Method{G: GraphOnly{P: models.SmallConv{K: 5}}, H: OuterWeights{}}})
 }

@@ -25,7 +25,7 @@ func NewFusedOpConsts(ops FusedOps, paramLabel FusedOpsConstParamLabel, param Me
 		return nil, err
 	}
 
-	if err := result(C.cudnnSetFusedOpsConstParamPackAttribute(internal, paramLabel.C(), unsafe.Pointer(param.Uintptr()))); err != nil {
+	if err := result(C.cudnnSetFusedOpsConstParamPackAttribute(internal, paramLabel.C(), unsafe.Pointer(models.Uintptr()))); err != nil {
 		return nil, err
 	}
 

@@ -1,4 +1,4 @@
-package param
+package models
 
 import (
 	"errors"
@@ -163,7 +163,7 @@ func registeredList() string {
 func VersionOf(p Parametrization) (int, error) {
 	r, _, ok := family(p.Name())
 	if !ok {
-		return 0, fmt.Errorf("parametrization %q is not registered: register it with param.Register before training or loading", p.Name())
+		return 0, fmt.Errorf("parametrization %q is not registered: register it with models.Register before training or loading", p.Name())
 	}
 	return r.Version, nil
 }
@@ -178,7 +178,7 @@ func Versions(m Method) (map[string]int, error) {
 		}
 		r, _, ok := family(p.Name())
 		if !ok {
-			return nil, fmt.Errorf("parametrization %q is not registered: register it with param.Register before training or loading", p.Name())
+			return nil, fmt.Errorf("parametrization %q is not registered: register it with models.Register before training or loading", p.Name())
 		}
 		out[r.Name] = r.Version
 	}

@@ -1,4 +1,4 @@
-// Package param holds the parametrizations of a learned optimizer's linear
+// Package models holds the parametrizations of a learned optimizer's linear
 // operators: x⁺ = x − G_θ ∇f(x) + H_φ (x − x⁻) with G_θ and H_φ from the
 // families PS (scalar), PP (pointwise), PC-k (k×k convolution), PC
 // (image-sized circular convolution, by FFT) and PF (full matrix).
@@ -23,4 +23,4 @@
 //     reduces its (HW)² entries to N·HW;
 //   - Preconditioner: a diagonal scaling of θ for the inner solvers;
 //   - Normer: ‖G_θ‖ in closed form (PowerNorm estimates it for any family).
-package param
+package models

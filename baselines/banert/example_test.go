@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log"
 
-	"github.com/greedyl2o/greedyl2o/banert"
+	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
