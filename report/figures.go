@@ -120,20 +120,12 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 	var lines []plot.Plotter
 	for _, c := range curves {
 		n := len(c.Iter)
-		mean := make(plotter.XYs, n)
-		band := make(plotter.XYs, 2*n)
+		mean, band, err := curveXYs(c, seconds, clip)
+		if err != nil {
+			return nil, err
+		}
 		for j := 0; j < n; j++ {
-			x := float64(c.Iter[j])
-			if seconds {
-				x = c.Seconds[j]
-			}
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, fmt.Errorf("report: curve %q: x value %g at index %d is not finite", c.Method, x, j)
-			}
-			xMax = math.Max(xMax, x)
-			mean[j] = plotter.XY{X: x, Y: clip(c.Mean[j])}
-			band[j] = plotter.XY{X: x, Y: clip(c.Min[j])}
-			band[2*n-1-j] = plotter.XY{X: x, Y: clip(c.Max[j])}
+			xMax = math.Max(xMax, mean[j].X)
 			if !math.IsInf(c.Max[j], 0) {
 				yMax = math.Max(yMax, clip(c.Max[j]))
 			}
@@ -175,6 +167,28 @@ func optimalityPlot(curves []*eval.Curve, seconds bool, xLabel string) (*figure,
 	p.Y.Min, p.Y.Max = floor, math.Min(yMax*1.5, axisTop)
 	p.X.Min, p.X.Max = 0, math.Max(xMax, 1e-9)
 	return f, nil
+}
+
+// curveXYs returns the points of c's mean line and of its min–max band (a
+// polygon: the minima forward, then the maxima backward) against its
+// iterations or, with seconds, its wall-clock seconds, each value passed
+// through clip.
+func curveXYs(c *eval.Curve, seconds bool, clip func(float64) float64) (mean, band plotter.XYs, err error) {
+	n := len(c.Iter)
+	mean, band = make(plotter.XYs, n), make(plotter.XYs, 2*n)
+	for j := 0; j < n; j++ {
+		x := float64(c.Iter[j])
+		if seconds {
+			x = c.Seconds[j]
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, nil, fmt.Errorf("report: curve %q: x value %g at index %d is not finite", c.Method, x, j)
+		}
+		mean[j] = plotter.XY{X: x, Y: clip(c.Mean[j])}
+		band[j] = plotter.XY{X: x, Y: clip(c.Min[j])}
+		band[2*n-1-j] = plotter.XY{X: x, Y: clip(c.Max[j])}
+	}
+	return mean, band, nil
 }
 
 // axisTop is the highest optimality shown on the axis.
@@ -302,6 +316,9 @@ func premultiplied(c color.RGBA) color.RGBA {
 func scalarPlot(s *ScalarSeries) (*figure, error) {
 	p := plot.New()
 	f := &figure{p: p, title: "Learned scalars of " + s.Method}
+	if s.AlphaStar > 0 && s.L > 0 {
+		f.title += fmt.Sprintf("\ndashed: heavy ball for L = %.4g, μ = %.4g", s.L, s.Mu)
+	}
 	p.X.Tick.Marker = integerTicks{}
 	p.X.Label.Text = "step t"
 	p.Y.Label.Text = "value"
@@ -314,8 +331,8 @@ func scalarPlot(s *ScalarSeries) (*figure, error) {
 		ref    float64
 		col    color.RGBA
 	}{
-		{"step size α(t)", "α", s.Alpha, s.AlphaStar, palette[0]},
-		{"momentum β(t)", "β", s.Beta, s.BetaStar, palette[1]},
+		{"step size θ(t)", "θ", s.Alpha, s.AlphaStar, palette[0]},
+		{"momentum φ(t)", "φ", s.Beta, s.BetaStar, palette[1]},
 	}
 	for _, ser := range series {
 		if len(ser.v) > 0 {

@@ -27,9 +27,15 @@ type page struct {
 	SwatchCSS template.CSS
 	ReconOf   string
 	Scalars   bool
-	Kernels   bool
-	Recons    bool
-	PSNRIter  int
+	// ScalarRef states the heavy-ball reference of the scalar figure and
+	// the L and μ it was computed for.
+	ScalarRef string
+	// KernelFigs are the kernel figures (kernels.png, kernels_NAME.png).
+	KernelFigs []kernelFig
+	// Sources say where the figures' inputs came from (Report.Sources).
+	Sources  []string
+	Recons   bool
+	PSNRIter int
 }
 
 func (r *Report) page() page {
@@ -47,8 +53,9 @@ func (r *Report) page() page {
 	}
 	pg := page{
 		Title: title, Notes: r.Notes, Header: tableHeader(tols, psnrIter), PSNRIter: psnrIter,
-		Scalars: r.Scalars != nil && len(r.Scalars.Alpha) > 0,
-		Kernels: len(r.Kernels) > 0, Recons: len(r.Reconstructions) > 0,
+		Scalars:   r.Scalars != nil && len(r.Scalars.Alpha) > 0,
+		ScalarRef: r.Scalars.referenceLine(), KernelFigs: r.kernelFigures(), Sources: r.sources(),
+		Recons: len(r.Reconstructions) > 0,
 		Winner: Winner(r.Curves, tols), Classical: BestClassicalLines(r.Curves, tols), Guard: SafeguardLines(r.Curves), Figure: FigureNotes(r.Curves),
 		ReconOf: r.ReconstructionImage, Provenance: r.provenanceLines(),
 	}
@@ -115,24 +122,28 @@ log scale. Each method has one colour and line pattern in every figure and table
 {{if .Scalars}}
 <h2>Learned scalars</h2>
 <figure><img src="scalars.png" alt="learned step sizes and momenta">
-<figcaption>Learned step size α<sub>t</sub> and momentum β<sub>t</sub> against step t, with the asymptotically optimal
-heavy-ball values (dashed). <a href="scalars.svg">SVG</a>, <a href="scalars.csv">CSV</a></figcaption></figure>
-{{end}}{{if .Kernels}}
+<figcaption>Learned step size θ<sub>t</sub> and momentum φ<sub>t</sub> against step t, with the asymptotically optimal
+heavy-ball values (dashed){{if .ScalarRef}}: {{.ScalarRef}}{{end}}. <a href="scalars.svg">SVG</a>, <a href="scalars.csv">CSV</a></figcaption></figure>
+{{end}}{{if .KernelFigs}}
 <h2>Learned kernels</h2>
-<figure><img src="kernels.png" alt="centre crops of learned kernels">
-<figcaption>Centre crops of learned kernels (origin in the middle). Blue is negative, red positive; each panel has its own
+{{range .KernelFigs}}<figure><img src="{{.File}}.png" alt="{{if .Title}}{{.Title}}{{else}}centre crops of learned kernels{{end}}">
+<figcaption>{{if .Title}}{{.Title}}. {{end}}{{if .Note}}{{.Note}}. {{end}}Kernels drawn as convolution kernels, origin in the middle
+(pixel (c + d) weighs v(x − d)). Blue is negative, red positive; each panel has its own
 colour bar, scaled to the largest magnitude away from its centre, so the centre pixel may saturate (its value is printed).
-<a href="kernels.svg">SVG</a></figcaption></figure>
-{{end}}{{if .Recons}}
+<a href="{{.File}}.svg">SVG</a></figcaption></figure>
+{{end}}{{end}}{{if .Recons}}
 <h2>Reconstructions</h2>
 <figure><img src="reconstructions.png" alt="reconstructions">
 <figcaption>{{if .ReconOf}}Reconstructions of {{.ReconOf}}: {{end}}the ground truth beside the methods' iterates, values clipped to [0, 1].
 <a href="reconstructions.svg">SVG</a></figcaption></figure>
-{{end}}{{if .Provenance}}
+{{end}}{{if or .Provenance .Sources}}
 <h2>Provenance</h2>
-<pre id="provenance">{{range .Provenance}}{{.}}
+{{if .Sources}}<ul id="sources">
+{{range .Sources}}<li>{{.}}</li>
+{{end}}</ul>
+{{end}}{{if .Provenance}}<pre id="provenance">{{range .Provenance}}{{.}}
 {{end}}</pre>
-{{end}}
+{{end}}{{end}}
 </body>
 </html>
 `))

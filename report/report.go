@@ -38,6 +38,13 @@ type Report struct {
 	// with a symmetric colour scale, KernelColumns per row (0: up to six).
 	Kernels       []Panel
 	KernelColumns int
+	// KernelTitle heads kernels.png, KernelNote is its caption line in
+	// index.html (kernel size, crop, convention) and KernelSource where the
+	// kernels came from (listed with the provenance); all optional.
+	KernelTitle, KernelNote, KernelSource string
+	// KernelSets are further kernel figures, one per learned optimizer
+	// (kernels_NAME.png), drawn like Kernels.
+	KernelSets []KernelSet
 	// Reconstructions are images drawn in grey with values clipped to
 	// [0, 1], up to six per row; one of them must be the ground truth (a
 	// label starting with GroundTruthLabel).
@@ -48,6 +55,11 @@ type Report struct {
 	ReconstructionImage string
 	// Notes are paragraphs of plain text shown under the title.
 	Notes []string
+	// Sources are lines saying where each figure's inputs came from beyond
+	// the curves (checkpoints, the heavy-ball reference's L and μ):
+	// index.html lists them with the provenance, scalars.csv starts with
+	// them as comments.
+	Sources []string
 	// Provenance says where the report's curves came from (command, l2o
 	// revision, data, seeds, checkpoints): index.html lists it, curves.json
 	// keeps it and curves.csv starts with it as comments. Nil: not known.
@@ -59,7 +71,8 @@ type Report struct {
 const GroundTruthLabel = "ground truth"
 
 // ScalarSeries holds the scalar parameters α_t (step size, θ_t of PS) and
-// β_t (momentum, φ_t of M-PS) of a learned optimizer for t = 0, 1, ….
+// β_t (momentum, φ_t of M-PS) of a learned optimizer for t = 0, 1, …; the
+// figures call them θ_t and φ_t, as the paper does.
 type ScalarSeries struct {
 	// Method names the learned optimizer.
 	Method string
@@ -68,6 +81,12 @@ type ScalarSeries struct {
 	// AlphaStar and BetaStar are the heavy-ball reference values drawn as
 	// horizontal lines; a value that is not positive is not drawn.
 	AlphaStar, BetaStar float64
+	// L and Mu are the curvature bounds the references were computed for
+	// (HeavyBallReference); the figure, its caption and scalars.csv state
+	// them when L > 0. Reference says where they came from ("L: the
+	// checkpoint's training L; μ = L·10⁻⁴, assumed").
+	L, Mu     float64
+	Reference string
 }
 
 // Panel is one image of a grid: H×W values in row-major order.
@@ -243,10 +262,8 @@ func (r *Report) Write(dir string) (index string, err error) {
 				c.Method, n, len(c.Seconds), len(c.Mean), len(c.Min), len(c.Max))
 		}
 	}
-	for _, p := range r.Kernels {
-		if err := p.check("kernel"); err != nil {
-			return "", fmt.Errorf("report: %w", err)
-		}
+	if err := r.checkKernels(); err != nil {
+		return "", err
 	}
 	truth := false
 	for _, p := range r.Reconstructions {
@@ -257,9 +274,6 @@ func (r *Report) Write(dir string) (index string, err error) {
 	}
 	if len(r.Reconstructions) > 0 && !truth {
 		return "", fmt.Errorf("report: the reconstructions have no ground-truth panel (a label starting with %q) to compare them with", GroundTruthLabel)
-	}
-	if r.KernelColumns < 0 {
-		return "", fmt.Errorf("report: %d kernel columns: use 0 (automatic) or a positive number", r.KernelColumns)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", fmt.Errorf("report: %w", err)
@@ -292,14 +306,12 @@ func (r *Report) Write(dir string) (index string, err error) {
 		if err := savePlot(p, dir, "scalars", 14, 8); err != nil {
 			return "", err
 		}
-		if err := writeFile(filepath.Join(dir, "scalars.csv"), func(w io.Writer) error { return writeScalarsCSV(w, s) }); err != nil {
+		if err := writeFile(filepath.Join(dir, "scalars.csv"), func(w io.Writer) error { return writeScalarsCSV(w, s, r.scalarComments()) }); err != nil {
 			return "", err
 		}
 	}
-	if len(r.Kernels) > 0 {
-		if err := saveGrid(filepath.Join(dir, "kernels.png"), "", r.Kernels, r.KernelColumns, kernelPanel); err != nil {
-			return "", err
-		}
+	if err := r.writeKernels(dir); err != nil {
+		return "", err
 	}
 	if len(r.Reconstructions) > 0 {
 		title := "Reconstructions"
@@ -317,10 +329,27 @@ func (r *Report) Write(dir string) (index string, err error) {
 	return index, nil
 }
 
-// writeScalarsCSV writes t,alpha,beta rows (beta empty without momentum).
-func writeScalarsCSV(w io.Writer, s *ScalarSeries) error {
+// scalarComments are the comment lines of scalars.csv: the heavy-ball
+// reference, the figures' sources and the curves' provenance.
+func (r *Report) scalarComments() []string {
+	var out []string
+	if l := r.Scalars.referenceLine(); l != "" {
+		out = append(out, l)
+	}
+	out = append(out, r.Sources...)
+	return append(out, r.provenanceLines()...)
+}
+
+// writeScalarsCSV writes '#' comment lines, then t,theta,phi rows (phi
+// empty without momentum); read it with pandas' comment='#'.
+func writeScalarsCSV(w io.Writer, s *ScalarSeries, comments []string) error {
+	for _, c := range comments {
+		if _, err := fmt.Fprintf(w, "# %s\n", strings.ReplaceAll(c, "\n", " ")); err != nil {
+			return err
+		}
+	}
 	cw := csv.NewWriter(w)
-	cw.Write([]string{"t", "alpha", "beta"})
+	cw.Write([]string{"t", "theta", "phi"})
 	for t, a := range s.Alpha {
 		b := ""
 		if t < len(s.Beta) {

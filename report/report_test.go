@@ -222,7 +222,9 @@ func TestWriteProducesValidFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srows, err := csv.NewReader(sf).ReadAll()
+	sr := csv.NewReader(sf)
+	sr.Comment = '#'
+	srows, err := sr.ReadAll()
 	sf.Close()
 	if err != nil || len(srows) != 4 || srows[3][1] != "2.5" || srows[3][2] != "0.7" {
 		t.Errorf("scalars.csv = %v (%v)", srows, err)
