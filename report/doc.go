@@ -10,8 +10,9 @@
 //
 //	optimality_iter.png/.svg     mean function optimality (min–max band, log y) against iteration
 //	optimality_seconds.png/.svg  the same against wall-clock seconds
-//	scalars.png/.svg, scalars.csv  α_t, β_t against t with the references α*, β*
+//	scalars.png/.svg, scalars.csv  θ_t, φ_t against t with the heavy-ball θ*, φ* and their L, μ
 //	kernels.png/.svg             a grid of kernel crops (symmetric colour scale)
+//	kernels_NAME.png/.svg        the same for each further learned optimizer (KernelSets)
 //	reconstructions.png/.svg     a grid of images clipped to [0, 1]
 //	curves.csv, curves.json      the curves (eval.WriteCSV, eval.WriteJSON)
 //	index.html                   the table and the figures
