@@ -9,7 +9,7 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// affineForm is the bound evaluator's affine capability (boundStep.affine),
+// affineForm is the engine's affine capability (engine.affine),
 // for methods whose terms have one parameter each and bind with their own
 // operators (PS and M-PS: G = θI, H = φI). The bound maps are linear
 // (models.Bound), so G_θ g = θ dG with dG = G_1 g, likewise
@@ -152,7 +152,7 @@ func (f *affineForm) next(dst []float64, params [][]float64) error {
 	return nil
 }
 
-// eval is boundStep.eval in the affine form. In block mode nothing is worth
+// eval is the engine's eval in the affine form. In block mode nothing is worth
 // freezing (x⁺ is pointwise work on vectors fixed within the step): the
 // frozen term's partial derivative is simply not formed.
 func (f *affineForm) eval(params, grads [][]float64) (float64, error) {

@@ -14,28 +14,20 @@ import (
 //	(1/N) Σk fk(xk⁺),  x⁺ = x − G_θ g + H_φ p,
 //
 // and its gradient in the parameters of each term (G, then H if any); the
-// penalties are StepLoss's. newEvaluator picks one per StepLoss, once, from
-// the capabilities of the method's parametrizations (interfaces, never
-// concrete types):
+// penalties are StepLoss's. newEvaluator picks one per StepLoss, once:
 //
-//   - affine: every term has one parameter and binds (models.Binder), so x⁺ is
-//     affine in the parameters, x⁺ = x − θ dG + φ dH with dG = G_1 g and
-//     dH = H_1 p fixed within a step; with an objective whose regularizer
-//     implements problem.Analysis (or none), A and the analysis operator are
-//     applied to x, dG and dH once per step (boundStep's affine form,
-//     affineForm: PS, M-PS);
-//   - reduced: bound terms whose parametrization also implements
-//     models.Reducer are solved in the coordinates of the step's subspace
-//     (boundStep with reductions: PF);
-//   - bound: everything else (boundStep): each term by its own bound
-//     operator (models.Binder: PP, PC-k, PC, and PS, PF when the above are
-//     turned off) or, for a family without one (user types), by its forward
-//     expression (Apply) in a small gorgonia graph whose vector–Jacobian
-//     product is the adjoint (models.GraphBinder); the objective by its
-//     direct batched kernels. A new parametrization needs nothing but Apply.
-//
-// fullGraphStep, the objective and the update in one graph differentiated
-// whole, is kept for tests (stepPaths.fullGraph).
+//   - the engine (engine[F]) on the CPU, in float64 or float32, every
+//     family through one term interface (models.Binder, or its graph:
+//     models.GraphBinder), with the capabilities the terms offer: the
+//     affine form (every term one parameter, the objective an analysis
+//     form: PS, M-PS), reduced coordinates (models.Reducer: PF), spectral
+//     terms sharing FFTs (PC); its kinds name them (affine, reduced, graph,
+//     bound; fused-float32);
+//   - deviceStep on a device's array operations (ondevice terms), or the
+//     float64 engine against the device's objective for a term without a
+//     device kind (deviceGraphStep);
+//   - fullGraphStep, the objective and the update in one graph
+//     differentiated whole: the oracle (tests: stepPaths.fullGraph).
 type stepEvaluator interface {
 	// kind names the evaluator (affine, reduced, bound, graph, full-graph).
 	kind() string
@@ -70,10 +62,10 @@ type stepPaths struct {
 	fullGraph bool // the objective and the update in one graph (implies graphOnly)
 	noReduce  bool // bind reducible parametrizations (PF) in full
 	noAffine  bool // bound operators for one-parameter terms instead of the affine form
-	// precision, if Float32, evaluates in float32 (precisionStep); the zero
+	// precision, if Float32, evaluates in float32 (engine); the zero
 	// value and Float64 use the float64 evaluators above.
 	precision Precision
-	fused64   bool // precisionStep[float64] (tests: the float32 code path in float64)
+	fused64   bool // engine[float64] (tests: the float32 code path in float64)
 	// device, if set, evaluates with its array operations (deviceStep),
 	// whatever the other fields say.
 	device gpu.Ops
@@ -140,7 +132,7 @@ func reducers(pars []models.Parametrization) []models.Reducer {
 func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []models.Reducer, error) {
 	pars := terms(m)
 	if paths.device != nil && ondevice.CheckMethod(m) != nil {
-		ev, err := newDeviceGraphStep(pars, o, refs, paths.device)
+		ev, err := newDeviceGraphStep(m, o, paths.device)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -154,14 +146,14 @@ func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths
 		return ev, nil, nil
 	}
 	if paths.precision == Float32 {
-		ev, err := newPrecisionStep[float32](m, o)
+		ev, err := newEngine[float32](m, o, engineOptions{native: true})
 		if err != nil {
 			return nil, nil, err
 		}
 		return ev, nil, nil
 	}
 	if paths.fused64 {
-		ev, err := newPrecisionStep[float64](m, o)
+		ev, err := newEngine[float64](m, o, engineOptions{native: true})
 		if err != nil {
 			return nil, nil, err
 		}
@@ -171,9 +163,8 @@ func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths
 		ev, err := newFullGraphStep(m, o)
 		return ev, nil, err
 	}
-	bs, native := termBinders(pars, paths.graphOnly)
-	if native && !paths.noAffine && affineTerms(pars, o.H, o.W) {
-		if ev := newAffineBoundStep(bs, o); ev != nil {
+	if _, native := termBinders(pars, paths.graphOnly); native && !paths.noAffine && affineTerms(pars, o.H, o.W) {
+		if ev := newAffineEngine(m, o); ev != nil {
 			return ev, nil, nil
 		}
 	}
@@ -181,43 +172,11 @@ func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths
 	if !paths.noReduce && !paths.graphOnly {
 		reds = reducers(pars)
 	}
-	return newBoundStep(bs, o, refs, reds), reds, nil
-}
-
-// frozenTerms remembers for which parameters an evaluator's block mode
-// holds the frozen term's contribution: the active term and a copy of the
-// other terms' parameters. It is invalidated by setStep.
-type frozenTerms struct {
-	valid  bool
-	active int
-	params [2][]float64 // the frozen terms' parameters (nil for the active one)
-}
-
-// holds reports whether the contribution held is that of the terms other
-// than active at params.
-func (f *frozenTerms) holds(active int, params [][]float64) bool {
-	if !f.valid || f.active != active {
-		return false
+	ev, err := newEngine[float64](m, o, engineOptions{graphOnly: paths.graphOnly, refs: refs, reducers: reds})
+	if err != nil {
+		return nil, nil, err
 	}
-	for i, p := range params {
-		if i != active && !equal(p, f.params[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// set records that the contribution held is that of the terms other than
-// active at params.
-func (f *frozenTerms) set(active int, params [][]float64) {
-	f.valid, f.active = true, active
-	for i, p := range params {
-		if i == active {
-			f.params[i] = f.params[i][:0]
-			continue
-		}
-		f.params[i] = append(f.params[i][:0], p...)
-	}
+	return ev, reds, nil
 }
 
 // activeTerm returns the one term whose gradient grads asks for when the

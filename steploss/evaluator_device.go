@@ -30,7 +30,7 @@ func CheckDevice(m models.Method, o *problem.Objective) error {
 	return nil
 }
 
-// deviceGraphStep is the bound evaluator (boundStep) with the objective on
+// deviceGraphStep is the float64 engine (engine[float64]) with the objective on
 // the device, for methods with a term that has no device kind (user
 // parametrizations): the terms run on the host, by their own bound operators
 // or their graphs (models.GraphBinder), and each evaluation copies x⁺ to the
@@ -38,17 +38,21 @@ func CheckDevice(m models.Method, o *problem.Objective) error {
 // The objective, the part that costs, runs on the device and its buffers are
 // on the device's allocator; the terms hold host memory.
 type deviceGraphStep struct {
-	*boundStep
+	*engine[float64]
 	be *ondevice.BatchEvaluator
 }
 
-func newDeviceGraphStep(pars []models.Parametrization, o *problem.Objective, refs [][]float64, ops gpu.Ops) (*deviceGraphStep, error) {
+func newDeviceGraphStep(m models.Method, o *problem.Objective, ops gpu.Ops) (*deviceGraphStep, error) {
 	be, err := ondevice.NewBatchEvaluator(ops, o)
 	if err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
-	bs, _ := termBinders(pars, false)
-	return &deviceGraphStep{boundStep: newBoundStep(bs, o.OnEvaluator(be), refs, nil), be: be}, nil
+	ev, err := newEngine[float64](m, o.OnEvaluator(be), engineOptions{})
+	if err != nil {
+		be.Close()
+		return nil, err
+	}
+	return &deviceGraphStep{engine: ev, be: be}, nil
 }
 
 // kind implements stepEvaluator.
@@ -56,11 +60,11 @@ func (d *deviceGraphStep) kind() string { return "device-graph" }
 
 // bytes implements stepEvaluator: the terms' host memory and the
 // objective's device buffers.
-func (d *deviceGraphStep) bytes() int64 { return d.boundStep.bytes() + d.be.Bytes() }
+func (d *deviceGraphStep) bytes() int64 { return d.engine.bytes() + d.be.Bytes() }
 
 // close implements stepEvaluator.
 func (d *deviceGraphStep) close() error {
-	err := d.boundStep.close()
+	err := d.engine.close()
 	d.be.Close()
 	return err
 }
@@ -77,7 +81,7 @@ func (d *deviceGraphStep) close() error {
 //	r = ∇f(x⁺) = kᵀres + α DᵀΨ(Dx⁺)
 //	∇θ = −(1/N)·(adjoint of θ ↦ G_θ g at r), ∇φ likewise with +, p
 //
-// On the CPU device it computes in float64 what the bound evaluator does
+// On the CPU device it computes in float64 what the engine does
 // (tests bound the difference); on CUDA in float32 with float64 sums.
 type deviceStep struct {
 	ops   gpu.Ops

@@ -11,7 +11,7 @@ import (
 
 // fullGraphStep is the step loss as one gorgonia graph: the update
 // (models.Method.GraphUpdate) and the objective (problem.Objective.GraphValue),
-// differentiated whole by one gorgonia.Grad. It is what the bound evaluator computes with graph terms,
+// differentiated whole by one gorgonia.Grad. It is what the engine computes with graph terms,
 // at several times the cost, and stays as a reference for tests
 // (stepPaths.fullGraph).
 type fullGraphStep struct {

@@ -99,7 +99,7 @@ func accumulateConjProductAVX2(acc []kernels.Complex[float64], v, z []kernels.Co
 	}
 }
 
-// combineScalarsAVX2 is precisionRun.combine for two scalar terms in
+// combineScalarsAVX2 is engineRun.combine for two scalar terms in
 // float32: xp = float32((x + c0·v0) + c1·v1), each sum formed in float64 in
 // the scalar loop's order, four pixels a vector.
 func combineScalarsAVX2(xp, x, v0, v1 []float32, c0, c1 float64) {

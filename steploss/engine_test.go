@@ -128,7 +128,7 @@ func TestPrecisionStepAgrees(t *testing.T) {
 				}
 			}
 			t.Logf("%s: largest relative differences from the float64 evaluators: float64 code path %.2g, float32 %.2g", name, worst64, worst32)
-			if f32.ev.(*precisionStep[float32]).bounds[0] != nil || strings.HasPrefix(name, "m-pp") {
+			if f32.ev.(*engine[float32]).bounds[0] != nil || strings.HasPrefix(name, "m-pp") {
 				return // bound terms allocate as they do on the float64 path
 			}
 			u := testPoint(ref, 9)
@@ -292,7 +292,7 @@ func BenchmarkStepLossPrecisionBlock(b *testing.B) {
 		b.Run("m-pc/"+path.name, func(b *testing.B) {
 			s := loadedLoss(b, "m-pc", o, path.paths, x, g, p, 0, 0)
 			if path.name == "float32-threepass" {
-				s.ev.(*precisionStep[float32]).unfused = true
+				s.ev.(*engine[float32]).unfused = true
 			}
 			u := testPoint(s, 1)
 			gr := make([]float64, s.ThetaLen())
@@ -323,7 +323,7 @@ func TestPrecisionFusedPass(t *testing.T) {
 	for _, name := range []string{"m-pc", "m-ps", "pc"} {
 		one := loadedLoss(t, name, o, stepPaths{precision: Float32}, x, g, p, 0, 0)
 		three := loadedLoss(t, name, o, stepPaths{precision: Float32}, x, g, p, 0, 0)
-		three.ev.(*precisionStep[float32]).unfused = true
+		three.ev.(*engine[float32]).unfused = true
 		u := testPoint(one, 3)
 		g1, g3 := make([]float64, len(u)), make([]float64, len(u))
 		v1, err := one.Eval(u, g1)
