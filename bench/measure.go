@@ -337,8 +337,12 @@ func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *he
 			return fmt.Errorf("bench: %w", err)
 		}
 	}
-	res, err := unroll.Train(o, unroll.Config{Method: m, T: T, Batch: cfg.Batch, Epochs: cfg.Epochs, Seed: cfg.Seed, Device: ops,
-		Progress: func(unroll.EpochInfo) { heap.sample() }})
+	res, err := unroll.Train(o, unroll.Config{
+		Problem: unroll.Problem{Seed: cfg.Seed},
+		Method:  unroll.Method{Param: m, T: T, Device: ops},
+		Solver:  unroll.Solver{Batch: cfg.Batch, Epochs: cfg.Epochs},
+		Run:     unroll.Run{Progress: func(unroll.EpochInfo) { heap.sample() }},
+	})
 	if err != nil {
 		return fmt.Errorf("bench: unrolled training: %w", err)
 	}

@@ -88,13 +88,13 @@ func runTrainBanert(env *Env, args []string) error {
 	intr := catchInterrupts(env, *out, resumeCommand("train banert", args))
 	defer intr.release()
 	cfg := banert.Config{
-		Stop:       intr.Stop,
-		MaxSeconds: *maxMinutes * 60, Inputs: *inputs, T: *T, RandomLength: *randomLength, Epochs: *epochs, LearningRate: *lr,
-		Seed: uint64(pf.Seed), Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train), Device: pf.deviceOps,
-		Provenance: env.trainingProvenance(sp, 0),
-		Progress: func(e banert.EpochInfo) {
-			fmt.Fprintf(env.Stdout, "%6d %16.8g %10.2f %12.4f\n", e.Epoch, e.MeanLoss, e.Seconds, e.StepSeconds)
-		},
+		Problem: banert.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: uint64(pf.Seed), Provenance: env.trainingProvenance(sp, 0)},
+		Method:  banert.MethodConfig{Inputs: *inputs, T: *T, RandomLength: *randomLength, Device: pf.deviceOps},
+		Solver:  banert.Solver{Epochs: *epochs, LearningRate: *lr},
+		Run: banert.Run{Dir: *out, Resume: *resume, MaxSeconds: *maxMinutes * 60, Stop: intr.Stop,
+			Progress: func(e banert.EpochInfo) {
+				fmt.Fprintf(env.Stdout, "%6d %16.8g %10.2f %12.4f\n", e.Epoch, e.MeanLoss, e.Seconds, e.StepSeconds)
+			}},
 	}
 	if _, err := banert.Train(train, cfg); err != nil {
 		if errors.Is(err, checkpoint.ErrInterrupted) {

@@ -102,13 +102,13 @@ func runTrainUnroll(env *Env, args []string) error {
 	intr := catchInterrupts(env, *out, resumeCommand("train unroll", args))
 	defer intr.release()
 	res, err := unroll.Train(train, unroll.Config{
-		Stop:       intr.Stop,
-		MaxSeconds: *maxMinutes * 60, Method: method, T: *steps, Tau: *tau, Weights: w, LearningRate: *lr, Batch: *batch, Epochs: *epochs,
-		Seed: pf.Seed, Dir: *out, Resume: *resume, Problem: prob.Name, DataHash: dataHash(train), Device: pf.deviceOps,
-		Provenance: env.trainingProvenance(sp, 0),
-		Progress: func(e unroll.EpochInfo) {
-			fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)
-		},
+		Problem: unroll.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Provenance: env.trainingProvenance(sp, 0)},
+		Method:  unroll.Method{Param: method, T: *steps, Tau: *tau, Weights: w, Device: pf.deviceOps},
+		Solver:  unroll.Solver{LearningRate: *lr, Batch: *batch, Epochs: *epochs},
+		Run: unroll.Run{Dir: *out, Resume: *resume, MaxSeconds: *maxMinutes * 60, Stop: intr.Stop,
+			Progress: func(e unroll.EpochInfo) {
+				fmt.Fprintf(env.Stdout, "%6d %8d %14.8g %14.8g %9.2f %11.4f %10.1f\n", e.Epoch, e.Batches, e.MeanLoss, e.MeanFinal, e.Seconds, e.SecondsPerStep, float64(e.HeldBytes)/1e6)
+			}},
 	})
 	if errors.Is(err, checkpoint.ErrInterrupted) {
 		return intr.interrupted(err.Error())

@@ -53,7 +53,7 @@ type State struct {
 	Eps          float64             `json:"eps"`
 	Seed         int64               `json:"seed"`
 	EpochsWanted int                 `json:"epochs_wanted"`
-	// Device is the kind of Config.Device ("cpu", "cuda") when the loss ran
+	// Device is the kind of Config.Method.Device ("cpu", "cuda") when the loss ran
 	// on a device's array operations (absent: the gorgonia graph).
 	Device   string      `json:"device,omitempty"`
 	Epochs   []EpochInfo `json:"epochs"`
@@ -68,12 +68,12 @@ type State struct {
 }
 
 func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
-	a := optim.NewAdam(0, cfg.LearningRate)
+	a := optim.NewAdam(0, cfg.Solver.LearningRate)
 	return &State{
-		Format: StateFormat, Problem: cfg.Problem, Conventions: o.Conventions, DataHash: cfg.DataHash, NTrain: o.N, H: o.H, W: o.W,
-		Method: cfg.Method.Name(), T: cfg.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
-		Batch: cfg.Batch, LearningRate: cfg.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
-		Seed: cfg.Seed, EpochsWanted: cfg.Epochs, Device: deviceKind(cfg.Device), Provenance: cfg.Provenance,
+		Format: StateFormat, Problem: cfg.Problem.Name, Conventions: o.Conventions, DataHash: cfg.Problem.DataHash, NTrain: o.N, H: o.H, W: o.W,
+		Method: cfg.Method.Param.Name(), T: cfg.Method.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
+		Batch: cfg.Solver.Batch, LearningRate: cfg.Solver.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
+		Seed: cfg.Problem.Seed, EpochsWanted: cfg.Solver.Epochs, Device: deviceKind(cfg.Method.Device), Provenance: cfg.Problem.Provenance,
 	}
 }
 

@@ -166,25 +166,26 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Method: m, T: 3, Batch: 2, Epochs: 3, LearningRate: 1e-3, Seed: 4, Problem: "deblur", Device: gpu.Host32()}
+	cfg := Config{Problem: Problem{Name: "deblur", Seed: 4}, Method: Method{Param: m, T: 3, Device: gpu.Host32()},
+		Solver: Solver{LearningRate: 1e-3, Batch: 2, Epochs: 3}}
 	straight := cfg
-	straight.Dir = filepath.Join(t.TempDir(), "straight")
+	straight.Run.Dir = filepath.Join(t.TempDir(), "straight")
 	want, err := Train(o, straight)
 	if err != nil {
 		t.Fatal(err)
 	}
 	split := cfg
-	split.Dir = filepath.Join(t.TempDir(), "split")
-	split.Epochs = 1
+	split.Run.Dir = filepath.Join(t.TempDir(), "split")
+	split.Solver.Epochs = 1
 	if _, err := Train(o, split); err != nil {
 		t.Fatal(err)
 	}
 	cpu := split
-	cpu.Epochs, cpu.Resume, cpu.Device = 3, true, nil
+	cpu.Solver.Epochs, cpu.Run.Resume, cpu.Method.Device = 3, true, nil
 	if _, err := Train(o, cpu); err == nil || !strings.Contains(err.Error(), "device host32") {
 		t.Errorf("resuming a host32 run on the graph: %v, want a refusal naming the device", err)
 	}
-	split.Epochs, split.Resume = 3, true
+	split.Solver.Epochs, split.Run.Resume = 3, true
 	got, err := Train(o, split)
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,7 @@
 // gpu.CPU().Stats().Peak reports them; package bench compares them with the
 // constant memory of greedy training.
 //
-// NewLossOn (Config.Device) evaluates the same loss and gradient without a
+// NewLossOn (Config.Method.Device) evaluates the same loss and gradient without a
 // graph: a hand-written reverse pass on a device's array operations (package
 // ondevice; gpu.CPU() in float64 or CUDA in float32) that keeps only the
 // trajectory and its gradients, 2(T+1) batches, and every buffer on the

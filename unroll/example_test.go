@@ -18,7 +18,10 @@ func ExampleTrain() {
 	n, _, _, pix, _ := data.Stack(data.Synthetic(8, 16, 16, 1))
 	train, _ := prob.Instantiate(pix, n, 0)
 	method, _ := models.ParseMethod("m-ps")
-	res, err := unroll.Train(train, unroll.Config{Method: method, T: 5, Batch: 4, Epochs: 20, LearningRate: 1e-2})
+	res, err := unroll.Train(train, unroll.Config{
+		Method: unroll.Method{Param: method, T: 5},
+		Solver: unroll.Solver{LearningRate: 1e-2, Batch: 4, Epochs: 20},
+	})
 	if err != nil {
 		fmt.Println(err)
 		return

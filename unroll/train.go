@@ -8,63 +8,10 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
-
-// DefaultLearningRate is the Adam learning rate of the paper's unrolled baseline.
-const DefaultLearningRate = 2e-5
-
-// Config sets up unrolled training.
-type Config struct {
-	Method models.Method
-	// T is the number of unrolled iterations (required, ≥ 1).
-	T int
-	// Tau is the step of the reference G = τI; 0 means 1/L of the training set.
-	Tau float64
-	// Weights holds ω1, …, ωT (nil: all ones).
-	Weights []float64
-	// LearningRate of Adam; 0 means DefaultLearningRate.
-	LearningRate float64
-	// Batch is the mini-batch size B; 0 means 4 (or N if N < 4).
-	Batch int
-	// Epochs is the number of passes over the training set (required, ≥ 1).
-	// Each epoch visits a fresh permutation of the functions, drawn from Seed
-	// and the epoch number, in ⌊N/B⌋ mini-batches; the N mod B functions left
-	// over are skipped in that epoch.
-	Epochs int
-	// Seed drives the shuffling; it is also recorded in the manifest.
-	Seed int64
-	// Dir is the checkpoint directory ("" keeps nothing on disk).
-	Dir string
-	// Resume continues the run in Dir after its last completed epoch.
-	Resume bool
-	// Problem and DataHash are recorded in the manifest and checked on resume.
-	Problem  string
-	DataHash string
-	// Provenance: see greedy.Problem.Provenance.
-	Provenance *provenance.Record
-	// Progress, if set, is called after every epoch.
-	Progress func(EpochInfo)
-	// MaxSeconds, if positive, ends training after the first epoch at which
-	// the training time of all epochs so far (resumed ones included) reaches
-	// it: a wall-clock budget for comparisons at equal training time. The
-	// run can be continued with Resume and a larger budget.
-	MaxSeconds float64
-	// Device, if set, evaluates the unrolled loss with its array
-	// operations (NewLossOn: gpu.CPU() in float64, the CUDA device in
-	// float32), the trajectory kept on the device; nil: the gorgonia graph
-	// on the CPU. Recorded in unroll.json ("device", the device's kind); a
-	// resume must ask for the same kind.
-	Device gpu.Ops
-	// Stop, if set, is asked before every epoch; when it returns true the
-	// run ends there with greedy.ErrInterrupted, its checkpoint complete
-	// up to the previous epoch (Resume continues it).
-	Stop func() bool
-}
 
 // EpochInfo records one epoch of training.
 type EpochInfo struct {
@@ -92,34 +39,6 @@ type Result struct {
 	AdamSteps int
 }
 
-func (cfg *Config) defaults(n int) error {
-	if cfg.Method.G == nil {
-		return errors.New("unroll: no parametrization for G")
-	}
-	if cfg.T < 1 {
-		return fmt.Errorf("unroll: T must be at least 1, got %d", cfg.T)
-	}
-	if cfg.Epochs < 1 {
-		return fmt.Errorf("unroll: the number of epochs must be at least 1, got %d", cfg.Epochs)
-	}
-	if cfg.LearningRate == 0 {
-		cfg.LearningRate = DefaultLearningRate
-	}
-	if cfg.LearningRate < 0 || math.IsNaN(cfg.LearningRate) || math.IsInf(cfg.LearningRate, 0) {
-		return fmt.Errorf("unroll: learning rate %g must be positive and finite", cfg.LearningRate)
-	}
-	if cfg.Batch == 0 {
-		cfg.Batch = min(4, n)
-	}
-	if cfg.Batch < 1 || cfg.Batch > n {
-		return fmt.Errorf("unroll: batch size %d must be between 1 and the number of training functions %d", cfg.Batch, n)
-	}
-	if cfg.Resume && cfg.Dir == "" {
-		return errors.New("unroll: resume needs a checkpoint directory")
-	}
-	return nil
-}
-
 // Permutation returns the order in which epoch e visits the n training functions.
 func Permutation(n int, seed int64, epoch int) []int {
 	return rand.New(rand.NewPCG(uint64(seed), uint64(epoch)^0x756e726f6c6c)).Perm(n)
@@ -130,19 +49,19 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if o == nil || o.N < 1 {
 		return nil, errors.New("unroll: no training functions")
 	}
-	if err := cfg.defaults(o.N); err != nil {
+	if err := cfg.prepare(o.N); err != nil {
 		return nil, err
 	}
-	tau := cfg.Tau
+	tau := cfg.Method.Tau
 	if tau == 0 {
 		tau = 1 / o.L
 	}
 	var loss *Loss
 	var err error
-	if cfg.Device != nil {
-		loss, err = NewLossOn(cfg.Method, o, cfg.T, cfg.Batch, tau, cfg.Weights, cfg.Device)
+	if cfg.Method.Device != nil {
+		loss, err = NewLossOn(cfg.Method.Param, o, cfg.Method.T, cfg.Solver.Batch, tau, cfg.Method.Weights, cfg.Method.Device)
 	} else {
-		loss, err = NewLoss(cfg.Method, o, cfg.T, cfg.Batch, tau, cfg.Weights)
+		loss, err = NewLoss(cfg.Method.Param, o, cfg.Method.T, cfg.Solver.Batch, tau, cfg.Method.Weights)
 	}
 	if err != nil {
 		return nil, err
@@ -150,46 +69,46 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	defer loss.Close()
 	st := newState(&cfg, o, loss, tau)
 	u := loss.Reference()
-	adam := optim.NewAdam(loss.Dim(), cfg.LearningRate)
-	if cfg.Resume {
-		old, err := readState(cfg.Dir)
+	adam := optim.NewAdam(loss.Dim(), cfg.Solver.LearningRate)
+	if cfg.Run.Resume {
+		old, err := readState(cfg.Run.Dir)
 		if err != nil {
-			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
+			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Run.Dir, err)
 		}
 		if err := old.compatible(st); err != nil {
-			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
+			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Run.Dir, err)
 		}
 		st.Epochs = old.Epochs
 		st.AdamStep = old.AdamStep
-		st.Provenance = provenance.Continued(old.Provenance, cfg.Provenance)
-		if u, adam.M, adam.V, err = readVectors(cfg.Dir, len(st.Epochs), loss.Dim(), old.Checksums); err != nil {
-			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Dir, err)
+		st.Provenance = provenance.Continued(old.Provenance, cfg.Problem.Provenance)
+		if u, adam.M, adam.V, err = readVectors(cfg.Run.Dir, len(st.Epochs), loss.Dim(), old.Checksums); err != nil {
+			return nil, fmt.Errorf("unroll: %w %s: %w", checkpoint.ErrCannotResume, cfg.Run.Dir, err)
 		}
 		adam.Step = st.AdamStep
 		// Rewrite the parameters and manifest from the committed state, in
 		// case the previous run stopped between the commit and those files.
-		if err := save(cfg.Dir, st, o, loss, u, adam, len(st.Epochs) >= cfg.Epochs); err != nil {
+		if err := save(cfg.Run.Dir, st, o, loss, u, adam, len(st.Epochs) >= cfg.Solver.Epochs); err != nil {
 			return nil, err
 		}
-	} else if cfg.Dir != "" {
-		if err := checkEmpty(cfg.Dir); err != nil {
+	} else if cfg.Run.Dir != "" {
+		if err := checkEmpty(cfg.Run.Dir); err != nil {
 			return nil, err
 		}
-		if err := save(cfg.Dir, st, o, loss, u, adam, false); err != nil {
+		if err := save(cfg.Run.Dir, st, o, loss, u, adam, false); err != nil {
 			return nil, err
 		}
 	}
 	grad := make([]float64, loss.Dim())
-	batches := o.N / cfg.Batch
-	for e := len(st.Epochs); e < cfg.Epochs; e++ {
-		if cfg.Stop != nil && cfg.Stop() {
-			return nil, fmt.Errorf("unroll: %w after %d epochs: the checkpoint in %s holds them", checkpoint.ErrInterrupted, len(st.Epochs), cfg.Dir)
+	batches := o.N / cfg.Solver.Batch
+	for e := len(st.Epochs); e < cfg.Solver.Epochs; e++ {
+		if cfg.Run.Stop != nil && cfg.Run.Stop() {
+			return nil, fmt.Errorf("unroll: %w after %d epochs: the checkpoint in %s holds them", checkpoint.ErrInterrupted, len(st.Epochs), cfg.Run.Dir)
 		}
 		began := time.Now()
-		perm := Permutation(o.N, cfg.Seed, e)
+		perm := Permutation(o.N, cfg.Problem.Seed, e)
 		info := EpochInfo{Epoch: e, Batches: batches}
 		for b := 0; b < batches; b++ {
-			if err := loss.SetBatch(perm[b*cfg.Batch : (b+1)*cfg.Batch]); err != nil {
+			if err := loss.SetBatch(perm[b*cfg.Solver.Batch : (b+1)*cfg.Solver.Batch]); err != nil {
 				return nil, err
 			}
 			v, err := loss.Eval(u, grad)
@@ -218,14 +137,14 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		for _, ep := range st.Epochs {
 			spent += ep.Seconds
 		}
-		outOfTime := cfg.MaxSeconds > 0 && spent >= cfg.MaxSeconds
-		if cfg.Dir != "" {
-			if err := save(cfg.Dir, st, o, loss, u, adam, e+1 == cfg.Epochs || outOfTime); err != nil {
+		outOfTime := cfg.Run.MaxSeconds > 0 && spent >= cfg.Run.MaxSeconds
+		if cfg.Run.Dir != "" {
+			if err := save(cfg.Run.Dir, st, o, loss, u, adam, e+1 == cfg.Solver.Epochs || outOfTime); err != nil {
 				return nil, err
 			}
 		}
-		if cfg.Progress != nil {
-			cfg.Progress(info)
+		if cfg.Run.Progress != nil {
+			cfg.Run.Progress(info)
 		}
 		if outOfTime {
 			break

@@ -1,12 +1,15 @@
 package unroll
 
 import (
+	"errors"
 	"math"
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gonum.org/v1/gonum/optimize"
@@ -261,23 +264,24 @@ func TestHeldBytesGrowLinearlyInT(t *testing.T) {
 
 func TestResumeIsBitwiseAndLoadsIntoGreedy(t *testing.T) {
 	o := deblurSet(t, 5, 8, 13)
-	cfg := Config{Method: method(t, "m-pc"), T: 3, Batch: 2, Epochs: 3, LearningRate: 1e-3, Seed: 4, Problem: "deblur"}
+	cfg := Config{Problem: Problem{Name: "deblur", Seed: 4}, Method: Method{Param: method(t, "m-pc"), T: 3},
+		Solver: Solver{LearningRate: 1e-3, Batch: 2, Epochs: 3}}
 	straight := cfg
-	straight.Dir = filepath.Join(t.TempDir(), "straight")
+	straight.Run.Dir = filepath.Join(t.TempDir(), "straight")
 	want, err := Train(o, straight)
 	if err != nil {
 		t.Fatal(err)
 	}
 	split := cfg
-	split.Dir = filepath.Join(t.TempDir(), "split")
-	split.Epochs = 1
+	split.Run.Dir = filepath.Join(t.TempDir(), "split")
+	split.Solver.Epochs = 1
 	if _, err := Train(o, split); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Train(o, split); err == nil {
 		t.Fatal("training again into a checkpoint directory without Resume succeeded")
 	}
-	split.Epochs, split.Resume = 3, true
+	split.Solver.Epochs, split.Run.Resume = 3, true
 	got, err := Train(o, split)
 	if err != nil {
 		t.Fatal(err)
@@ -293,11 +297,11 @@ func TestResumeIsBitwiseAndLoadsIntoGreedy(t *testing.T) {
 		}
 	}
 	bad := split
-	bad.T = 4
+	bad.Method.T = 4
 	if _, err := Train(o, bad); err == nil {
 		t.Error("resuming with another T succeeded")
 	}
-	l, man, err := Load(split.Dir)
+	l, man, err := Load(split.Run.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -331,20 +335,36 @@ func TestResumeIsBitwiseAndLoadsIntoGreedy(t *testing.T) {
 	}
 }
 
+// TestBadInputIsRejected: Train refuses each invalid setting with a
+// FieldError naming the part and field.
 func TestBadInputIsRejected(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
 	m := method(t, "m-pc")
-	for _, c := range []Config{
-		{Method: m, T: 0, Epochs: 1},
-		{Method: m, T: 2, Epochs: 0},
-		{Method: m, T: 2, Epochs: 1, Batch: 3},
-		{Method: m, T: 2, Epochs: 1, LearningRate: -1},
-		{Method: m, T: 2, Epochs: 1, Weights: []float64{1}},
-		{Method: m, T: 2, Epochs: 1, Resume: true},
+	ok := func() Config { return Config{Method: Method{Param: m, T: 2}, Solver: Solver{Epochs: 1}} }
+	for _, c := range []struct {
+		field  string
+		modify func(*Config)
+	}{
+		{"Method.Param", func(c *Config) { c.Method.Param = models.Method{} }},
+		{"Method.T", func(c *Config) { c.Method.T = 0 }},
+		{"Method.Tau", func(c *Config) { c.Method.Tau = -1 }},
+		{"Method.Weights", func(c *Config) { c.Method.Weights = []float64{1} }},
+		{"Method.Weights", func(c *Config) { c.Method.Weights = []float64{1, math.NaN()} }},
+		{"Solver.Epochs", func(c *Config) { c.Solver.Epochs = 0 }},
+		{"Solver.Batch", func(c *Config) { c.Solver.Batch = 3 }},
+		{"Solver.LearningRate", func(c *Config) { c.Solver.LearningRate = -1 }},
+		{"Run.Resume", func(c *Config) { c.Run.Resume = true }},
 	} {
-		if _, err := Train(o, c); err == nil {
-			t.Errorf("config %+v accepted", c)
+		cfg := ok()
+		c.modify(&cfg)
+		_, err := Train(o, cfg)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%s: got %v, want a FieldError naming it", c.field, err)
 		}
+	}
+	if _, err := Train(o, ok()); err != nil {
+		t.Fatalf("the valid configuration: %v", err)
 	}
 }
 
@@ -352,8 +372,8 @@ func TestBadInputIsRejected(t *testing.T) {
 // resumed run with a larger budget continues from there.
 func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
 	o := deblurSet(t, 4, 8, 3)
-	cfg := Config{Method: method(t, "ps"), T: 2, Batch: 2, Epochs: 5, LearningRate: 1e-3, Seed: 1,
-		Dir: filepath.Join(t.TempDir(), "budget"), MaxSeconds: 1e-9}
+	cfg := Config{Problem: Problem{Seed: 1}, Method: Method{Param: method(t, "ps"), T: 2},
+		Solver: Solver{LearningRate: 1e-3, Batch: 2, Epochs: 5}, Run: Run{Dir: filepath.Join(t.TempDir(), "budget"), MaxSeconds: 1e-9}}
 	res, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -361,7 +381,7 @@ func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
 	if len(res.Epochs) != 1 || res.AdamSteps != 2 {
 		t.Fatalf("budget of 1 ns: %d epochs, %d Adam steps; want 1 epoch of 2 steps", len(res.Epochs), res.AdamSteps)
 	}
-	cfg.Resume, cfg.MaxSeconds = true, 0
+	cfg.Run.Resume, cfg.Run.MaxSeconds = true, 0
 	res, err = Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)

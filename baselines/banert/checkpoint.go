@@ -42,7 +42,7 @@ type Manifest struct {
 	LearningRate float64             `json:"learning_rate"`
 	Epochs       int                 `json:"epochs"`
 	AdamSteps    int                 `json:"adam_steps"`
-	// Device is the kind of Config.Device ("host", "host32", "cuda") when
+	// Device is the kind of Config.Method.Device ("host", "host32", "cuda") when
 	// the loss ran on a device; empty for the gorgonia graph on the CPU.
 	Device string `json:"device,omitempty"`
 	// Params, AdamM and AdamV are .npy files (flat float64) in the directory.
@@ -61,10 +61,10 @@ type Manifest struct {
 
 func newManifest(o *problem.Objective, cfg Config) *Manifest {
 	return &Manifest{
-		Format: FormatVersion, Problem: cfg.Problem, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
-		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.DataHash, Seed: cfg.Seed,
-		Inputs: cfg.Inputs, NumParams: NumParams(cfg.Inputs), T: cfg.T, RandomLength: cfg.RandomLength,
-		LearningRate: cfg.LearningRate, Device: deviceKind(cfg.Device), Provenance: cfg.Provenance,
+		Format: FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, Seed: cfg.Problem.Seed,
+		Inputs: cfg.Method.Inputs, NumParams: NumParams(cfg.Method.Inputs), T: cfg.Method.T, RandomLength: cfg.Method.RandomLength,
+		LearningRate: cfg.Solver.LearningRate, Device: deviceKind(cfg.Method.Device), Provenance: cfg.Problem.Provenance,
 		Software: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
 	}
 }

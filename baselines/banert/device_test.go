@@ -190,13 +190,13 @@ func TestDeviceLossBadInput(t *testing.T) {
 func TestTrainOnDevice(t *testing.T) {
 	o := tinyObjective(t, 2, 8, false)
 	dir := t.TempDir()
-	cfg := Config{T: 2, Epochs: 3, Seed: 5, RandomLength: true, Problem: "deblur", DataHash: "h"}
+	cfg := Config{Problem: Problem{Name: "deblur", DataHash: "h", Seed: 5}, Method: MethodConfig{T: 2, RandomLength: true}, Solver: Solver{Epochs: 3}}
 	graph, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	dev := cfg
-	dev.Device = gpu.CPU()
+	dev.Method.Device = gpu.CPU()
 	straight, err := Train(o, dev)
 	if err != nil {
 		t.Fatal(err)
@@ -210,16 +210,16 @@ func TestTrainOnDevice(t *testing.T) {
 		}
 	}
 	part := dev
-	part.Epochs, part.Dir = 2, filepath.Join(dir, "dev")
+	part.Solver.Epochs, part.Run.Dir = 2, filepath.Join(dir, "dev")
 	if _, err := Train(o, part); err != nil {
 		t.Fatal(err)
 	}
 	onGraph := part
-	onGraph.Device, onGraph.Epochs, onGraph.Resume = nil, 3, true
+	onGraph.Method.Device, onGraph.Solver.Epochs, onGraph.Run.Resume = nil, 3, true
 	if _, err := Train(o, onGraph); err == nil || !strings.Contains(err.Error(), "--device") {
 		t.Errorf("resuming a device run on the graph: %v, want a refusal naming --device", err)
 	}
-	part.Epochs, part.Resume = 3, true
+	part.Solver.Epochs, part.Run.Resume = 3, true
 	resumed, err := Train(o, part)
 	if err != nil {
 		t.Fatal(err)
@@ -229,7 +229,7 @@ func TestTrainOnDevice(t *testing.T) {
 			t.Fatalf("parameter %d: resumed %g, uninterrupted %g", i, resumed.Method.Net.Theta[i], v)
 		}
 	}
-	_, man, err := Load(part.Dir)
+	_, man, err := Load(part.Run.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -24,7 +24,11 @@ func Example() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	res, err := banert.Train(o, banert.Config{T: 3, Epochs: 5, Seed: 1})
+	res, err := banert.Train(o, banert.Config{
+		Problem: banert.Problem{Seed: 1},
+		Method:  banert.MethodConfig{T: 3},
+		Solver:  banert.Solver{Epochs: 5},
+	})
 	if err != nil {
 		log.Fatal(err)
 	}

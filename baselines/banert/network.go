@@ -69,8 +69,17 @@ func NumParams(inputs int) int {
 
 // checkInputs reports whether inputs is a supported number of input channels.
 func checkInputs(inputs int) error {
+	if err := inputsError(inputs); err != nil {
+		return fmt.Errorf("banert: %w", err)
+	}
+	return nil
+}
+
+// inputsError is checkInputs' error without the package's prefix (for
+// Config's FieldError).
+func inputsError(inputs int) error {
 	if inputs != 3 && inputs != 4 {
-		return fmt.Errorf("banert: %d input channels: use 3 ([x, ∇f, Δ]) or 4 ([x, ∇f_data, ∇f_reg, Δ])", inputs)
+		return fmt.Errorf("%d input channels: use 3 ([x, ∇f, Δ]) or 4 ([x, ∇f_data, ∇f_reg, Δ])", inputs)
 	}
 	return nil
 }

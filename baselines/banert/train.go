@@ -13,53 +13,6 @@ import (
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
-// Config sets up Banert training.
-type Config struct {
-	// Inputs is the number of input channels of the network: 3 ([x, ∇f, Δ],
-	// the default when 0) or 4 ([x, ∇f_data, ∇f_reg, Δ]).
-	Inputs int
-	// T is the number of unrolled iterations (10 or 50 in the paper).
-	T int
-	// RandomLength unrolls a length drawn uniformly from [T, 2T−1] at every
-	// step, as the original code does.
-	RandomLength bool
-	// Epochs is the number of passes over the training functions; every pass
-	// makes one Adam step per function (batch size 1), in a random order.
-	Epochs int
-	// LearningRate of Adam (0: 1e-3).
-	LearningRate float64
-	// Seed drives the initialisation, the order of the functions and the
-	// random lengths.
-	Seed uint64
-	// Dir is the checkpoint directory ("" for none). A checkpoint is written
-	// after every epoch.
-	Dir string
-	// Resume continues the run in Dir from its last completed epoch.
-	Resume bool
-	// Problem and DataHash are recorded in the manifest and checked on resume.
-	Problem, DataHash string
-	// Provenance: see greedy.Problem.Provenance.
-	Provenance *provenance.Record
-	// Progress, when set, is called after every epoch.
-	Progress func(EpochInfo)
-	// MaxSeconds, if positive, ends training after the first epoch at which
-	// the training time of all epochs so far (resumed ones included) reaches
-	// it; Resume with a larger budget continues the run.
-	MaxSeconds float64
-	// Device, if set, evaluates the unrolled loss with its array operations
-	// (DeviceLoss: the device must implement gpu.NetOps) instead of the
-	// gorgonia graph: the trajectory and the network's activations stay on
-	// the device, its allocator meters them, and the parameters and Adam
-	// stay float64 on the host. Deblurring with Huber-TV or no regularizer
-	// (3 or 4 inputs). The manifest records the device's kind
-	// and a resume must use the same.
-	Device gpu.Ops
-	// Stop, if set, is asked before every epoch; when it returns true the
-	// run ends there with greedy.ErrInterrupted, its checkpoint complete
-	// up to the previous epoch (Resume continues it).
-	Stop func() bool
-}
-
 // EpochInfo reports one epoch of training.
 type EpochInfo struct {
 	Epoch int `json:"epoch"` // 1-based
@@ -78,46 +31,28 @@ type Result struct {
 }
 
 // Train trains a Banert network on the functions of o by unrolling
-// cfg.T iterations and minimising the objective at the final iterate with
-// Adam, one function per step.
+// cfg.Method.T iterations and minimising the objective at the final
+// iterate with Adam, one function per step.
 func Train(o *problem.Objective, cfg Config) (*Result, error) {
-	if cfg.Inputs == 0 {
-		cfg.Inputs = 3
-	}
-	if cfg.LearningRate == 0 {
-		cfg.LearningRate = 1e-3
-	}
-	if err := checkInputs(cfg.Inputs); err != nil {
+	if err := cfg.prepare(o); err != nil {
 		return nil, err
 	}
-	if cfg.T < 1 || cfg.Epochs < 1 {
-		return nil, fmt.Errorf("banert: training with T = %d and %d epochs: both must be at least 1", cfg.T, cfg.Epochs)
-	}
-	if !(cfg.LearningRate > 0) || math.IsInf(cfg.LearningRate, 0) {
-		return nil, fmt.Errorf("banert: learning rate %g must be positive and finite", cfg.LearningRate)
-	}
-	if o == nil || o.N < 1 {
-		return nil, fmt.Errorf("banert: training needs at least one function")
-	}
-	if cfg.Resume && cfg.Dir == "" {
-		return nil, fmt.Errorf("banert: resume needs a checkpoint directory")
-	}
-	net, err := NewNetwork(cfg.Inputs, cfg.Seed)
+	net, err := NewNetwork(cfg.Method.Inputs, cfg.Problem.Seed)
 	if err != nil {
 		return nil, err
 	}
-	opt := optim.NewAdam(len(net.Theta), cfg.LearningRate)
+	opt := optim.NewAdam(len(net.Theta), cfg.Solver.LearningRate)
 	man := newManifest(o, cfg)
-	if cfg.Resume {
-		if man, err = resume(cfg.Dir, man, net, opt); err != nil {
+	if cfg.Run.Resume {
+		if man, err = resume(cfg.Run.Dir, man, net, opt); err != nil {
 			return nil, err
 		}
-		man.Provenance = provenance.Continued(man.Provenance, cfg.Provenance)
-	} else if cfg.Dir != "" && manifestExists(cfg.Dir) {
-		return nil, fmt.Errorf("banert: %s already holds a checkpoint: resume it or choose another directory", cfg.Dir)
+		man.Provenance = provenance.Continued(man.Provenance, cfg.Problem.Provenance)
+	} else if cfg.Run.Dir != "" && manifestExists(cfg.Run.Dir) {
+		return nil, fmt.Errorf("banert: %s already holds a checkpoint: resume it or choose another directory", cfg.Run.Dir)
 	}
-	man.Epochs = cfg.Epochs
-	res := &Result{Method: &Method{Net: net, Label: label(cfg.T, cfg.Inputs)}, History: man.History}
+	man.Epochs = cfg.Solver.Epochs
+	res := &Result{Method: &Method{Net: net, Label: label(cfg.Method.T, cfg.Method.Inputs)}, History: man.History}
 
 	var tg *TrainingGraph
 	var dl *DeviceLoss
@@ -129,31 +64,31 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 			dl.Close()
 		}
 	}()
-	if cfg.Device != nil {
-		if err := CheckDevice(cfg.Device, o, cfg.Inputs); err != nil {
+	if cfg.Method.Device != nil {
+		if err := CheckDevice(cfg.Method.Device, o, cfg.Method.Inputs); err != nil {
 			return nil, err
 		}
-		ops := cfg.Device.(gpu.NetOps)
-		maxT := cfg.T
-		if cfg.RandomLength {
-			maxT = 2*cfg.T - 1
+		ops := cfg.Method.Device.(gpu.NetOps)
+		maxT := cfg.Method.T
+		if cfg.Method.RandomLength {
+			maxT = 2*cfg.Method.T - 1
 		}
-		if dl, err = NewDeviceLoss(ops, o, maxT, cfg.Inputs, 1); err != nil {
+		if dl, err = NewDeviceLoss(ops, o, maxT, cfg.Method.Inputs, 1); err != nil {
 			return nil, err
 		}
 	}
 	grad := make([]float64, len(net.Theta))
-	for epoch := len(man.History); epoch < cfg.Epochs; epoch++ {
-		if cfg.Stop != nil && cfg.Stop() {
-			return nil, fmt.Errorf("banert: %w after %d epochs: the checkpoint in %s holds them", checkpoint.ErrInterrupted, len(man.History), cfg.Dir)
+	for epoch := len(man.History); epoch < cfg.Solver.Epochs; epoch++ {
+		if cfg.Run.Stop != nil && cfg.Run.Stop() {
+			return nil, fmt.Errorf("banert: %w after %d epochs: the checkpoint in %s holds them", checkpoint.ErrInterrupted, len(man.History), cfg.Run.Dir)
 		}
 		start := time.Now()
-		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(epoch)+1))
+		rng := rand.New(rand.NewPCG(cfg.Problem.Seed, uint64(epoch)+1))
 		var sum float64
 		for _, k := range rng.Perm(o.N) {
-			length := cfg.T
-			if cfg.RandomLength {
-				length += rng.IntN(cfg.T)
+			length := cfg.Method.T
+			if cfg.Method.RandomLength {
+				length += rng.IntN(cfg.Method.T)
 			}
 			if dl != nil {
 				loss, err := deviceLossAndGradient(dl, o, length, k, net.Theta, grad)
@@ -170,7 +105,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 				if tg != nil {
 					tg.Close()
 				}
-				if tg, err = BuildTrainingGraph(o, length, cfg.Inputs); err != nil {
+				if tg, err = BuildTrainingGraph(o, length, cfg.Method.Inputs); err != nil {
 					return nil, err
 				}
 			}
@@ -188,20 +123,20 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		man.History = append(man.History, info)
 		man.AdamSteps = opt.Step
 		res.History = man.History
-		if cfg.Dir != "" {
-			if err := save(cfg.Dir, man, net, opt); err != nil {
+		if cfg.Run.Dir != "" {
+			if err := save(cfg.Run.Dir, man, net, opt); err != nil {
 				return nil, err
 			}
 		}
-		if cfg.Progress != nil {
-			cfg.Progress(info)
+		if cfg.Run.Progress != nil {
+			cfg.Run.Progress(info)
 		}
-		if cfg.MaxSeconds > 0 {
+		if cfg.Run.MaxSeconds > 0 {
 			spent := 0.0
 			for _, h := range man.History {
 				spent += h.Seconds
 			}
-			if spent >= cfg.MaxSeconds {
+			if spent >= cfg.Run.MaxSeconds {
 				break
 			}
 		}

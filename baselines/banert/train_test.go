@@ -1,9 +1,11 @@
 package banert
 
 import (
+	"errors"
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -15,7 +17,7 @@ func TestTrainLowersLoss(t *testing.T) {
 	for inputs, epochs := range map[int]int{3: 150, 4: 50} {
 		net, _ := NewNetwork(inputs, 21)
 		before := runDirect(t, net, o, 3)
-		res, err := Train(o, Config{Inputs: inputs, T: 3, Epochs: epochs, Seed: 21})
+		res, err := Train(o, Config{Problem: Problem{Seed: 21}, Method: MethodConfig{Inputs: inputs, T: 3}, Solver: Solver{Epochs: epochs}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,20 +57,21 @@ func TestTrainLowersLoss(t *testing.T) {
 func TestCheckpointResume(t *testing.T) {
 	o := tinyObjective(t, 2, 8, false)
 	dir := t.TempDir()
-	cfg := Config{T: 2, Epochs: 2, Seed: 5, Dir: filepath.Join(dir, "a"), RandomLength: true, Problem: "deblur", DataHash: "h"}
+	cfg := Config{Problem: Problem{Name: "deblur", DataHash: "h", Seed: 5}, Method: MethodConfig{T: 2, RandomLength: true},
+		Solver: Solver{Epochs: 2}, Run: Run{Dir: filepath.Join(dir, "a")}}
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := Train(o, cfg); err == nil {
 		t.Error("training into an existing checkpoint without resume did not fail")
 	}
-	cfg.Epochs, cfg.Resume = 3, true
+	cfg.Solver.Epochs, cfg.Run.Resume = 3, true
 	resumed, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg2 := cfg
-	cfg2.Dir, cfg2.Resume = filepath.Join(dir, "b"), false
+	cfg2.Run.Dir, cfg2.Run.Resume = filepath.Join(dir, "b"), false
 	straight, err := Train(o, cfg2)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +81,7 @@ func TestCheckpointResume(t *testing.T) {
 			t.Fatalf("parameter %d: resumed %g, uninterrupted %g", i, resumed.Method.Net.Theta[i], v)
 		}
 	}
-	m, man, err := Load(cfg.Dir)
+	m, man, err := Load(cfg.Run.Dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,12 +93,12 @@ func TestCheckpointResume(t *testing.T) {
 			t.Fatalf("loaded parameter %d: %g, want %g", i, m.Net.Theta[i], v)
 		}
 	}
-	entries, _ := os.ReadDir(cfg.Dir)
+	entries, _ := os.ReadDir(cfg.Run.Dir)
 	if len(entries) != 4 {
 		t.Errorf("checkpoint holds %d files, want manifest + 3 .npy (old epochs removed)", len(entries))
 	}
 	bad := cfg
-	bad.T, bad.Epochs = 4, 4
+	bad.Method.T, bad.Solver.Epochs = 4, 4
 	if _, err := Train(o, bad); err == nil {
 		t.Error("resuming with another T did not fail")
 	}
@@ -109,7 +112,7 @@ func TestBadInput(t *testing.T) {
 	if _, err := BuildTrainingGraph(o, 0, 3); err == nil {
 		t.Error("T = 0 accepted")
 	}
-	if _, err := Train(o, Config{T: 2, Epochs: 1, Inputs: 2}); err == nil {
+	if _, err := Train(o, Config{Method: MethodConfig{T: 2, Inputs: 2}, Solver: Solver{Epochs: 1}}); err == nil {
 		t.Error("2 inputs accepted")
 	}
 	if _, err := (&Method{}).Start(o); err == nil {
@@ -123,7 +126,8 @@ func TestBadInput(t *testing.T) {
 // A wall-clock budget ends training after the epoch that reaches it.
 func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
 	o := tinyObjective(t, 2, 8, false)
-	cfg := Config{T: 2, Epochs: 4, Seed: 5, Dir: filepath.Join(t.TempDir(), "b"), MaxSeconds: 1e-9}
+	cfg := Config{Problem: Problem{Seed: 5}, Method: MethodConfig{T: 2}, Solver: Solver{Epochs: 4},
+		Run: Run{Dir: filepath.Join(t.TempDir(), "b"), MaxSeconds: 1e-9}}
 	res, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -131,11 +135,40 @@ func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
 	if len(res.History) != 1 {
 		t.Fatalf("budget of 1 ns: %d epochs, want 1", len(res.History))
 	}
-	cfg.Resume, cfg.MaxSeconds = true, 0
+	cfg.Run.Resume, cfg.Run.MaxSeconds = true, 0
 	if res, err = Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
 	if len(res.History) != 4 {
 		t.Errorf("resumed without budget: %d epochs, want 4", len(res.History))
+	}
+}
+
+// TestConfigErrorsNameTheField: Train refuses each invalid setting with a
+// FieldError naming the part and field.
+func TestConfigErrorsNameTheField(t *testing.T) {
+	o := tinyObjective(t, 1, 8, false)
+	ok := func() Config { return Config{Method: MethodConfig{T: 1}, Solver: Solver{Epochs: 1}} }
+	for _, c := range []struct {
+		field  string
+		modify func(*Config)
+	}{
+		{"Method.Inputs", func(c *Config) { c.Method.Inputs = 2 }},
+		{"Method.T", func(c *Config) { c.Method.T = 0 }},
+		{"Solver.Epochs", func(c *Config) { c.Solver.Epochs = 0 }},
+		{"Solver.LearningRate", func(c *Config) { c.Solver.LearningRate = math.Inf(1) }},
+		{"Solver.LearningRate", func(c *Config) { c.Solver.LearningRate = -1 }},
+		{"Run.Resume", func(c *Config) { c.Run.Resume = true }},
+	} {
+		cfg := ok()
+		c.modify(&cfg)
+		_, err := Train(o, cfg)
+		var fe *FieldError
+		if !errors.As(err, &fe) || fe.Field != c.field || !strings.Contains(err.Error(), c.field) {
+			t.Errorf("%s: got %v, want a FieldError naming it", c.field, err)
+		}
+	}
+	if _, err := Train(o, ok()); err != nil {
+		t.Fatalf("the valid configuration: %v", err)
 	}
 }

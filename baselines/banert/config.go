@@ -1,0 +1,152 @@
+package banert
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
+)
+
+// Config sets up Banert training in greedy.Config's four parts, as gonum's
+// optimize package separates a Problem from its Settings and Method: what
+// is trained on (Problem), the network and its unrolled loss (Method), how
+// Adam minimises that loss (Solver), and what the run keeps and when it
+// stops (Run). The training functions themselves are Train's argument.
+type Config struct {
+	Problem Problem
+	Method  MethodConfig
+	Solver  Solver
+	Run     Run
+}
+
+// Problem is the identity of the training data and the run's seed,
+// recorded in the manifest.
+type Problem struct {
+	// Name and DataHash are recorded in the manifest and checked on resume
+	// (Name: the problem's registered name).
+	Name, DataHash string
+	// Seed drives the initialisation, the order of the functions and the
+	// random lengths.
+	Seed uint64
+	// Provenance: see greedy.Problem.Provenance.
+	Provenance *provenance.Record
+}
+
+// MethodConfig is the Method part of a Config: the network and the
+// unrolled loss it is trained on (its inputs, the number of unrolled
+// iterations, the device that evaluates the loss). The type is not named
+// Method as in packages greedy and unroll: Method is the trained network.
+type MethodConfig struct {
+	// Inputs is the number of input channels of the network: 3 ([x, ∇f, Δ],
+	// the default when 0) or 4 ([x, ∇f_data, ∇f_reg, Δ]).
+	Inputs int
+	// T is the number of unrolled iterations (10 or 50 in the paper).
+	T int
+	// RandomLength unrolls a length drawn uniformly from [T, 2T−1] at every
+	// step, as the original code does.
+	RandomLength bool
+	// Device, if set, evaluates the unrolled loss with its array operations
+	// (DeviceLoss: the device must implement gpu.NetOps) instead of the
+	// gorgonia graph: the trajectory and the network's activations stay on
+	// the device, its allocator meters them, and the parameters and Adam
+	// stay float64 on the host. Deblurring with Huber-TV or no regularizer
+	// (3 or 4 inputs). The manifest records the device's kind
+	// and a resume must use the same.
+	Device gpu.Ops
+}
+
+// Solver is Adam and its passes over the training functions.
+type Solver struct {
+	// Epochs is the number of passes over the training functions; every pass
+	// makes one Adam step per function (batch size 1), in a random order.
+	Epochs int
+	// LearningRate of Adam (0: 1e-3).
+	LearningRate float64
+}
+
+// Run is what a run keeps and reports and when it stops early: the
+// checkpoint directory, the observer, the time budget and the stop request.
+type Run struct {
+	// Dir is the checkpoint directory ("" for none). A checkpoint is written
+	// after every epoch.
+	Dir string
+	// Resume continues the run in Dir from its last completed epoch.
+	Resume bool
+	// Progress, when set, is called after every epoch.
+	Progress func(EpochInfo)
+	// MaxSeconds, if positive, ends training after the first epoch at which
+	// the training time of all epochs so far (resumed ones included) reaches
+	// it; Resume with a larger budget continues the run.
+	MaxSeconds float64
+	// Stop, if set, is asked before every epoch; when it returns true the
+	// run ends there with greedy.ErrInterrupted, its checkpoint complete
+	// up to the previous epoch (Resume continues it).
+	Stop func() bool
+}
+
+// A FieldError is a setting that Train refuses: the field, named as
+// Part.Field (Method.Inputs, Solver.Epochs), and why. It has
+// greedy.FieldError's shape; package banert keeps its own so as not to
+// import greedy.
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+func (e *FieldError) Error() string { return "banert: " + e.Field + ": " + e.Err.Error() }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// prepare fills in the defaults (Method.Inputs, Solver.LearningRate) and
+// validates every part, the training functions o given.
+func (cfg *Config) prepare(o *problem.Objective) error {
+	if cfg.Method.Inputs == 0 {
+		cfg.Method.Inputs = 3
+	}
+	if cfg.Solver.LearningRate == 0 {
+		cfg.Solver.LearningRate = 1e-3
+	}
+	if err := cfg.Method.validate(); err != nil {
+		return err
+	}
+	if err := cfg.Solver.validate(); err != nil {
+		return err
+	}
+	if o == nil || o.N < 1 {
+		return fmt.Errorf("banert: training needs at least one function")
+	}
+	return cfg.Run.validate()
+}
+
+// validate checks the number of inputs and T.
+func (m MethodConfig) validate() error {
+	if err := inputsError(m.Inputs); err != nil {
+		return &FieldError{"Method.Inputs", err}
+	}
+	if m.T < 1 {
+		return &FieldError{"Method.T", fmt.Errorf("training with T = %d: T must be at least 1", m.T)}
+	}
+	return nil
+}
+
+// validate checks the number of epochs and the learning rate.
+func (s Solver) validate() error {
+	if s.Epochs < 1 {
+		return &FieldError{"Solver.Epochs", fmt.Errorf("training with %d epochs: the number of epochs must be at least 1", s.Epochs)}
+	}
+	if !(s.LearningRate > 0) || math.IsInf(s.LearningRate, 0) {
+		return &FieldError{"Solver.LearningRate", fmt.Errorf("learning rate %g must be positive and finite", s.LearningRate)}
+	}
+	return nil
+}
+
+// validate checks that a resume has a checkpoint directory.
+func (r Run) validate() error {
+	if r.Resume && r.Dir == "" {
+		return &FieldError{"Run.Resume", errors.New("resume needs a checkpoint directory (Run.Dir)")}
+	}
+	return nil
+}
