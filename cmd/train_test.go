@@ -104,7 +104,7 @@ func TestTrainGreedyWithValidation(t *testing.T) {
 // TestTrainGreedyFloat32 trains M-PC with --precision float32 on deblurring
 // and on ct-small: the manifest records it, and on deblurring the learned
 // steps reduce the mean objective as much as a float64 run's (to 1e-4
-// relative after three steps); precisions and methods without a float32 path
+// relative after three steps); precisions and problems without a float32 path
 // exit with 2, naming the flag.
 func TestTrainGreedyFloat32(t *testing.T) {
 	meanF := map[string]float64{}

@@ -9,6 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -355,5 +356,37 @@ func TestPrecisionFusedPass(t *testing.T) {
 		if testsupport.NormDiff(n1, n3) != 0 {
 			t.Errorf("%s: next iterates differ", name)
 		}
+	}
+}
+
+// TestFloat32GraphTerm checks a user family with no fast term (its graph is
+// its term) in float32 against float64: value and gradient to 1e-5, the
+// evaluator the float32 engine.
+func TestFloat32GraphTerm(t *testing.T) {
+	o := testproblems.DeblurSet(t, 3, 20, 4)
+	x, g, p := testproblems.StepData(t, o, 5)
+	m := models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}
+	var vals [2]float64
+	var grads [2][]float64
+	for i, paths := range []stepPaths{{}, {precision: Float32}} {
+		s, err := newStepLoss(m, o, 1/o.L, paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer s.Close()
+		if err := s.SetStep(x, g, p, 0.01, 0.02); err != nil {
+			t.Fatal(err)
+		}
+		if want := [2]string{"graph", "fused-float32"}[i]; s.ev.kind() != want {
+			t.Fatalf("evaluator %q, want %q", s.ev.kind(), want)
+		}
+		u := testPoint(s, 6)
+		grads[i] = make([]float64, len(u))
+		if vals[i], err = s.Eval(u, grads[i]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := max(math.Abs(vals[1]-vals[0])/math.Abs(vals[0]), testsupport.NormDiff(grads[1], grads[0])); !(d < 1e-5) {
+		t.Errorf("float32 against float64 with a graph term: %.2g relative", d)
 	}
 }
