@@ -54,6 +54,9 @@ type demoConfig struct {
 	ReconIter      int // iteration of the reconstructions and of the PSNR column
 	FinalIters     int // L-BFGS iterations of the minimiser's reconstruction
 	KernelCropSize int
+	// HBMu is μ of the heavy-ball reference drawn with M-PS's θt, φt
+	// (--hb-mu: a value, or rel:R for R·L), as in l2o report.
+	HBMu string
 }
 
 // demoNoise is the observation noise of the demo's synthetic problem, half
@@ -81,11 +84,11 @@ const demoNoise = 0.005
 var (
 	demoDefaults = demoConfig{
 		Size: 64, NTrain: 25, NTest: 10, Seed: 1, MaxSteps: 60, TolRel: 1e7, Noise: demoNoise, Penalty: "0", Safeguard: []string{"m-pc"}, InnerEvals: 100,
-		Iters: 300, FStarIters: 3000, TuneIters: 20, ReconIter: 15, FinalIters: 1000, KernelCropSize: 21,
+		Iters: 300, FStarIters: 3000, TuneIters: 20, ReconIter: 15, FinalIters: 1000, KernelCropSize: 21, HBMu: "rel:1e-4",
 	}
 	quickDefaults = demoConfig{
 		Size: 24, NTrain: 25, NTest: 3, Seed: 1, MaxSteps: 20, TolRel: 1e7, Noise: demoNoise, Penalty: "0", Safeguard: []string{"m-pc"}, InnerEvals: 25,
-		Iters: 60, FStarIters: 400, TuneIters: 0, ReconIter: 15, FinalIters: 200, KernelCropSize: 21,
+		Iters: 60, FStarIters: 400, TuneIters: 0, ReconIter: 15, FinalIters: 200, KernelCropSize: 21, HBMu: "rel:1e-4",
 	}
 )
 
@@ -103,6 +106,7 @@ func runDemo(env *Env, args []string) error {
 	noise := fs.Float64("noise", demoNoise, "standard deviation of the observation noise (the paper's: 0.01)")
 	lambda := fs.String("lambda", "0", "λ = μ schedule of both greedy methods (0: the paper's; e.g. rel:1e-2)")
 	safeguard := fs.StringSlice("safeguard", []string{"m-pc"}, "greedy methods (m-pc, m-ps) also evaluated with the safeguard; \"\" for none")
+	hbMu := fs.String("hb-mu", demoDefaults.HBMu, hbMuUsage)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -110,7 +114,10 @@ func runDemo(env *Env, args []string) error {
 	if *quick {
 		cfg = quickDefaults
 	}
-	cfg.Out, cfg.Seed, cfg.Penalty = *out, *seed, *lambda
+	if _, _, err := heavyBallMu(*hbMu, 1); err != nil {
+		return usagef("--hb-mu: %v", err)
+	}
+	cfg.Out, cfg.Seed, cfg.Penalty, cfg.HBMu = *out, *seed, *lambda, *hbMu
 	var err error
 	if cfg.Safeguard, err = demoSafeguards(*safeguard); err != nil {
 		return err
@@ -154,8 +161,14 @@ func runDemo(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	return printDemo(env, res, cfg.ReconIter)
+}
+
+// printDemo prints the demo's table, verdict, comparisons, PSNR line and
+// the report's path.
+func printDemo(env *Env, res *demoResult, reconIter int) error {
 	fmt.Fprintln(env.Stdout)
-	if err := report.WriteTable(env.Stdout, res.curves, nil, cfg.ReconIter); err != nil {
+	if err := report.WriteTable(env.Stdout, res.curves, nil, reconIter); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "\n%s\n", res.winner)
@@ -367,14 +380,6 @@ func (d *demoRun) evaluate(env *Env) error {
 func (d *demoRun) report(env *Env) (*demoResult, error) {
 	cfg, prob, train, test := d.cfg, d.prob, d.train, d.test
 	winner := demoWinner(d.curves, demoTols)
-	scalars, err := scalarSeries(d.trained["m-ps"], baselines.HeavyBall{}, test.L)
-	if err != nil {
-		return nil, err
-	}
-	kernels, kernelCols, err := kernelPanels(d.trained["m-pc"], cfg.KernelCropSize)
-	if err != nil {
-		return nil, err
-	}
 	recons, psnrs, err := demoReconstructions(test, cfg, []baselines.Method{baselines.LBFGS{}, d.trained["m-ps"], d.trained["m-pc"]})
 	if err != nil {
 		return nil, err
@@ -388,11 +393,11 @@ func (d *demoRun) report(env *Env) (*demoResult, error) {
 		FStar: fmt.Sprintf("nag(iters=%d)", cfg.FStarIters)}
 	prov.Data.Noise, prov.Test.Noise = prob.Noise, prob.Noise // the demo's own level
 	rep := &report.Report{
-		Provenance: prov,
-		Title:      "l2o demo: greedy learned optimizers on synthetic deblurring",
-		Curves:     d.curves,
-		PSNRIter:   cfg.ReconIter,
-		Scalars:    scalars, Kernels: kernels, KernelColumns: kernelCols, Reconstructions: recons,
+		Provenance:      prov,
+		Title:           "l2o demo: greedy learned optimizers on synthetic deblurring",
+		Curves:          d.curves,
+		PSNRIter:        cfg.ReconIter,
+		Reconstructions: recons,
 		Notes: []string{
 			strings.ToUpper(winner[:1]) + winner[1:] + fmt.Sprintf(" (mean optimality over the %d test functions, %d iterations).", test.N, cfg.Iters),
 			fmt.Sprintf("Problem %s (%s, %s, α = %g, noise %g%s) on %d×%d synthetic images; greedy M-PS and M-PC trained on %d functions "+
@@ -406,11 +411,29 @@ func (d *demoRun) report(env *Env) (*demoResult, error) {
 			fmt.Sprintf("Built by l2o %s in %.0f s (greedy checkpoints in checkpoints/).", Version, time.Since(d.began).Seconds()),
 		},
 	}
+	for _, name := range []string{"m-ps", "m-pc"} {
+		if err := d.addCheckpoint(rep, name); err != nil {
+			return nil, err
+		}
+	}
 	index, err := rep.Write(cfg.Out)
 	if err != nil {
 		return nil, err
 	}
 	return &demoResult{curves: d.curves, index: index, seconds: time.Since(d.began).Seconds(), winner: winner, reconLine: reconLine}, nil
+}
+
+// addCheckpoint draws the θt, φt (M-PS, with the heavy-ball reference for
+// the checkpoint's L and --hb-mu's μ) or kernels (M-PC) of the demo's
+// checkpoint of name, read back from checkpoints/NAME, as l2o report
+// --params does: the same figures, captions, scalars.csv and sources.
+func (d *demoRun) addCheckpoint(rep *report.Report, name string) error {
+	dir := filepath.Join(d.cfg.Out, "checkpoints", name)
+	l, man, err := learned.Load(dir)
+	if err != nil {
+		return fmt.Errorf("demo: reading back the checkpoint %s: %w", dir, err)
+	}
+	return addLearned(rep, l, man, dir, &reportOpts{hbMu: d.cfg.HBMu, kernelCrop: d.cfg.KernelCropSize})
 }
 
 // noiseNote explains the demo's noise level in the report's notes.
@@ -523,80 +546,6 @@ func demoReconstructions(test *problem.Objective, cfg demoConfig, methods []base
 		return nil, nil, err
 	}
 	return append(out, panel(fmt.Sprintf("minimiser (L-BFGS, t = %d)", cfg.FinalIters), x)), psnrs, nil
-}
-
-// scalarSeries returns α_t = θ_t and β_t = φ_t of a learned optimizer with
-// scalar parameters (PS, M-PS) and the heavy-ball references for
-// smoothness l; nil when the parameters are not scalars.
-func scalarSeries(l *learned.Optimizer, hb baselines.HeavyBall, lip float64) (*report.ScalarSeries, error) {
-	if l == nil || l.Method.G == nil || l.Method.G.Name() != "ps" {
-		return nil, nil
-	}
-	s := &report.ScalarSeries{Method: l.Name()}
-	for t := 0; t < l.Steps; t++ {
-		theta, phi, err := l.Params(t)
-		if err != nil {
-			return nil, fmt.Errorf("parameters of %s at step %d: %w", l.Name(), t, err)
-		}
-		if len(theta) != 1 {
-			return nil, fmt.Errorf("%s: step %d has %d step-size parameters, want 1", l.Name(), t, len(theta))
-		}
-		s.Alpha = append(s.Alpha, theta[0])
-		if len(phi) == 1 {
-			s.Beta = append(s.Beta, phi[0])
-		}
-	}
-	if lip > 0 && !math.IsInf(lip, 0) {
-		a, b, err := hb.Parameters(&problem.Objective{L: lip})
-		if err != nil {
-			return nil, err
-		}
-		s.AlphaStar, s.BetaStar = a, b
-	}
-	return s, nil
-}
-
-// kernelPanels returns centre crops of the image-sized kernels θ_t (and
-// φ_t) of a PC learned optimizer at a few steps t; nil for other
-// parametrizations.
-// The second result is the number of θ panels (one row of the grid).
-func kernelPanels(l *learned.Optimizer, size int) ([]report.Panel, int, error) {
-	if l == nil || l.Method.G == nil || l.Method.G.Name() != "pc" {
-		return nil, 0, nil
-	}
-	size = min(size, l.H, l.W)
-	if size%2 == 0 {
-		size--
-	}
-	var steps []int
-	for _, t := range []int{0, 1, 2, 5, 10, 20, l.Steps - 1} {
-		if t < l.Steps && (len(steps) == 0 || t > steps[len(steps)-1]) {
-			steps = append(steps, t)
-		}
-	}
-	if len(steps) > 6 {
-		steps = append(steps[:5], steps[len(steps)-1])
-	}
-	var thetas, phis []report.Panel
-	for _, t := range steps {
-		theta, phi, err := l.Params(t)
-		if err != nil {
-			return nil, 0, fmt.Errorf("parameters of %s at step %d: %w", l.Name(), t, err)
-		}
-		k, err := report.KernelCrop(fmt.Sprintf("G kernel θ, t = %d", t), theta, l.H, l.W, size)
-		if err != nil {
-			return nil, 0, err
-		}
-		thetas = append(thetas, k)
-		if len(phi) == l.H*l.W && l.Method.H != nil && l.Method.H.Name() == "pc" && t > 0 {
-			k, err := report.KernelCrop(fmt.Sprintf("H kernel φ, t = %d", t), phi, l.H, l.W, size)
-			if err != nil {
-				return nil, 0, err
-			}
-			phis = append(phis, k)
-		}
-	}
-	return append(thetas, phis...), len(thetas), nil
 }
 
 // progress reports the advance of a long phase on stderr: a progress bar

@@ -16,6 +16,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/report"
 )
 
@@ -162,6 +163,40 @@ func TestQuickDemoWritesAValidReport(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), table.String()) {
 		t.Errorf("l2o report printed a different table:\n%s", out.String())
+	}
+	checkDemoScalars(t, dir, rdir)
+}
+
+// checkDemoScalars checks that the demo's scalar figure states L and μ as
+// l2o report's does: scalars.csv and index.html of both (the demo in dir,
+// report on its checkpoints in rdir) give M-PS's θt, φt and the heavy-ball
+// reference for the checkpoint's L and μ = L·10⁻⁴ in closed form, and the
+// two scalars.csv have the same reference line and rows.
+func checkDemoScalars(t *testing.T, dir, rdir string) {
+	t.Helper()
+	ckpt := filepath.Join(dir, "checkpoints", "m-ps")
+	_, man, err := learned.Load(ckpt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(man.L-1.32) > 0.01 {
+		t.Errorf("the demo's M-PS checkpoint records L = %g, want the paper's 1.32", man.L)
+	}
+	var csvs [2][]string
+	for i, d := range []string{dir, rdir} {
+		checkReportScalars(t, ckpt, d, man.L*1e-4, "μ = L·0.0001 (--hb-mu rel:1e-4)")
+		b, err := os.ReadFile(filepath.Join(d, "scalars.csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			if !strings.HasPrefix(l, "# ") || strings.HasPrefix(l, "# heavy-ball reference") {
+				csvs[i] = append(csvs[i], l)
+			}
+		}
+	}
+	if strings.Join(csvs[0], "\n") != strings.Join(csvs[1], "\n") {
+		t.Errorf("the demo's scalars.csv (reference and rows)\n%s\ndiffers from l2o report's\n%s", strings.Join(csvs[0], "\n"), strings.Join(csvs[1], "\n"))
 	}
 }
 
@@ -318,6 +353,9 @@ func TestDemoAndReportRejectBadFlags(t *testing.T) {
 		{"demo", "--noise", "0"},
 		{"demo", "--lambda", "-1"},
 		{"demo", "--safeguard", "gd"},
+		{"demo", "--hb-mu", "-1"},
+		{"demo", "--hb-mu", "rel:2"},
+		{"report", "--curves", "x", "--out", "y", "--hb-mu", "rel:x"},
 		{"report", "--out", "x"},
 		{"report", "--curves", "/nonexistent/curves.json", "--out", "x"},
 	} {

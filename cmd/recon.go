@@ -18,6 +18,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
+	"gonum.org/v1/gonum/floats"
 )
 
 // reconAtFlag parses "15,50,final" into iterations, final as −1.
@@ -49,6 +50,31 @@ type reconImage struct {
 	File   string  `json:"file"` // without extension: File.npy and File.png
 	PSNR   float64 `json:"psnr,omitempty"`
 	SSIM   float64 `json:"ssim,omitempty"`
+	// Shape is the saved array's rows and columns when they are not the
+	// index's height and width (CT's observation: angles × detector bins),
+	// Axes what those rows and columns are, and Grey the values drawn
+	// black and white in its PNG and report panel when not [0, 1] (values
+	// clipped): a sinogram's smallest and largest value.
+	Shape []int     `json:"shape,omitempty"`
+	Axes  string    `json:"axes,omitempty"`
+	Grey  []float64 `json:"grey,omitempty"`
+}
+
+// dims returns the rows and columns of im's array in an index of h×w
+// images.
+func (im reconImage) dims(h, w int) (int, int) {
+	if len(im.Shape) == 2 {
+		return im.Shape[0], im.Shape[1]
+	}
+	return h, w
+}
+
+// grey returns the values im's PNG and panel draw black and white.
+func (im reconImage) grey() (lo, hi float64) {
+	if len(im.Grey) == 2 {
+		return im.Grey[0], im.Grey[1]
+	}
+	return 0, 1
 }
 
 // reconIndex lists the reconstructions of one test image.
@@ -92,9 +118,9 @@ func (r *reconWriter) write(dir, fstarMethod string, iters int) error {
 		list = append(list, reconImage{Label: "ground truth", File: "truth"})
 		r.pix["truth"] = o.Truth
 	}
-	if len(o.Y) == len(o.X0) {
-		list = append(list, reconImage{Label: "observation y", File: "observation"})
-		r.pix["observation"] = o.Y
+	if obs, ok := reconObservation(o); ok {
+		list = append(list, obs)
+		r.pix[obs.File] = o.Y
 	}
 	list = append(list, r.shots...)
 	m, err := baselines.ParseMethod(fstarMethod)
@@ -112,10 +138,12 @@ func (r *reconWriter) write(dir, fstarMethod string, iters int) error {
 	}
 	for i := range list {
 		im := &list[i]
-		if o.Truth != nil && im.File != "truth" {
+		if o.Truth != nil && im.File != "truth" && im.Shape == nil {
 			im.PSNR, im.SSIM = eval.PSNR(r.pix[im.File], o.Truth), eval.SSIM(r.pix[im.File], o.Truth, o.H, o.W)
 		}
-		if err := writeImageFiles(filepath.Join(dir, im.File), r.pix[im.File], o.H, o.W); err != nil {
+		h, w := im.dims(o.H, o.W)
+		lo, hi := im.grey()
+		if err := writeGreyFiles(filepath.Join(dir, im.File), r.pix[im.File], h, w, lo, hi); err != nil {
 			return err
 		}
 	}
@@ -124,6 +152,51 @@ func (r *reconWriter) write(dir, fstarMethod string, iters int) error {
 		return err
 	}
 	return checkpoint.WriteFileAtomic(filepath.Join(dir, "index.json"), append(b, '\n'))
+}
+
+// reconObservation describes the observation y of o's one function: an
+// image when y has the image's size (deblurring); for the ray transform
+// (CT) the sinogram, with its shape (angles × detector bins), what its rows
+// and columns are, and its range as the grey scale; false for other data,
+// which are not saved.
+func reconObservation(o *problem.Objective) (reconImage, bool) {
+	im := reconImage{Label: "observation y", File: "observation"}
+	if len(o.Y) == o.ImageLen() {
+		return im, true
+	}
+	rt := rayTransformOf(o.A)
+	if rt == nil || len(o.Y) == 0 {
+		return im, false
+	}
+	g := rt.P.Geometry()
+	if g.Angles*g.Det != len(o.Y) {
+		return im, false
+	}
+	deg := func(a int) float64 { return g.Angle(a) * 180 / math.Pi }
+	im.Label = fmt.Sprintf("observation y: sinogram (rows: %d angles, columns: %d detector bins)", g.Angles, g.Det)
+	im.Shape = []int{g.Angles, g.Det}
+	im.Axes = fmt.Sprintf("a sinogram, not an image: its %d rows are the projection angles θ = %.4g°, %.4g°, …, %.4g° (top to bottom), "+
+		"its %d columns the detector bins, 1 pixel wide, at s = %g … %g pixels from the rotation axis (left to right)",
+		g.Angles, deg(0), deg(1), deg(g.Angles-1), g.Det, g.BinCentre(0), g.BinCentre(g.Det-1))
+	if lo, hi := floats.Min(o.Y), floats.Max(o.Y); hi > lo {
+		im.Grey = []float64{lo, hi}
+	}
+	return im, true
+}
+
+// rayTransformOf returns the ray transform under a (scaled) operator, or
+// nil.
+func rayTransformOf(a problem.Operator) *problem.RayTransform {
+	for {
+		switch op := a.(type) {
+		case *problem.RayTransform:
+			return op
+		case *problem.Scaled:
+			a = op.Op
+		default:
+			return nil
+		}
+	}
 }
 
 // runIters runs m for iters iterations on o and returns its last iterate.
@@ -155,7 +228,14 @@ func readRecon(dir string) (*reconIndex, map[string][]float64, error) {
 	}
 	pix := map[string][]float64{}
 	for _, im := range idx.Images {
-		v, err := checkpoint.ReadNPY(filepath.Join(dir, im.File+".npy"), idx.H*idx.W)
+		h, w := im.dims(idx.H, idx.W)
+		if len(im.Shape) != 0 && (len(im.Shape) != 2 || h < 1 || w < 1) {
+			return nil, nil, fmt.Errorf("%s/index.json: %s has shape %v: want [rows, columns]", dir, im.File, im.Shape)
+		}
+		if lo, hi := im.grey(); len(im.Grey) != 0 && (len(im.Grey) != 2 || !(hi > lo)) {
+			return nil, nil, fmt.Errorf("%s/index.json: %s has grey range %v: want [black, white] with black < white", dir, im.File, im.Grey)
+		}
+		v, err := checkpoint.ReadNPY(filepath.Join(dir, im.File+".npy"), h*w)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -183,13 +263,19 @@ func slug(s string) string {
 // writeImageFiles writes x (h×w, row-major) as base.npy (float64, shape
 // (h, w)) and base.png (grey, values clipped to [0, 1]).
 func writeImageFiles(base string, x []float64, h, w int) error {
+	return writeGreyFiles(base, x, h, w, 0, 1)
+}
+
+// writeGreyFiles writes x (h×w, row-major) as base.npy (float64, shape
+// (h, w)) and base.png (grey from lo, black, to hi, white; clipped).
+func writeGreyFiles(base string, x []float64, h, w int, lo, hi float64) error {
 	if err := checkpoint.WriteNPYShape(base+".npy", x, h, w); err != nil {
 		return err
 	}
 	var buf bytes.Buffer
 	im := &data.Image{H: h, W: w, Pix: make([]float64, len(x))}
 	for i, v := range x {
-		im.Pix[i] = math.Min(1, math.Max(0, v))
+		im.Pix[i] = math.Min(1, math.Max(0, (v-lo)/(hi-lo)))
 	}
 	if err := data.WritePNG(&buf, im); err != nil {
 		return err
@@ -309,7 +395,16 @@ func reportRecon(rep *report.Report, dir string, t int) error {
 		if im.PSNR != 0 {
 			label = fmt.Sprintf("%s\n%s dB, SSIM %.3f", label, report.FormatPSNR(im.PSNR), im.SSIM)
 		}
-		rep.Reconstructions = append(rep.Reconstructions, report.Panel{Label: label, H: idx.H, W: idx.W, Pix: pix[im.File]})
+		p := report.Panel{Label: label, Pix: pix[im.File]}
+		p.H, p.W = im.dims(idx.H, idx.W)
+		if len(im.Grey) == 2 {
+			p.Lo, p.Hi = im.grey()
+		}
+		rep.Reconstructions = append(rep.Reconstructions, p)
+		if im.Axes != "" {
+			rep.ReconstructionNote = fmt.Sprintf("The %s is %s; drawn from its smallest value %.3g (black) to its largest %.3g (white), not clipped.",
+				strings.SplitN(im.Label, ":", 2)[0], im.Axes, p.Lo, p.Hi)
+		}
 	}
 	rep.ReconstructionImage = idx.Image
 	return nil

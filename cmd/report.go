@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/report"
@@ -19,6 +20,10 @@ import (
 func init() {
 	register(&Command{Name: "report", Summary: "build an HTML report (figures, table) from saved curves and greedy checkpoints", Run: runReport})
 }
+
+// hbMuUsage explains --hb-mu of report and demo.
+const hbMuUsage = "μ of the heavy-ball reference θ* = 4/(√L+√μ)², φ* = ((√L−√μ)/(√L+√μ))² drawn with the learned scalars (L: the checkpoint's): " +
+	"a value, or rel:R for R·L (the default L·10⁻⁴ is the heavy-ball baseline's own; 0 gives the limits 4/L and 1)"
 
 // reportOpts are the flags of 'l2o report'.
 type reportOpts struct {
@@ -42,7 +47,7 @@ func parseReportFlags(env *Env, args []string) (*reportOpts, error) {
 	fs.StringVar(&o.title, "title", "greedyl2o report", "title of index.html")
 	fs.IntVar(&o.psnrIter, "psnr-iter", report.DefaultPSNRIter, "iteration whose mean PSNR the table shows")
 	fs.BoolVar(&o.force, "force", false, "replace the report (or results) already in --out")
-	fs.StringVar(&o.hbMu, "hb-mu", "rel:1e-4", "μ of the heavy-ball reference θ* = 4/(√L+√μ)², φ* = ((√L−√μ)/(√L+√μ))² drawn with the learned scalars (L: the checkpoint's): a value, or rel:R for R·L (the default L·10⁻⁴ is the heavy-ball baseline's own; 0 gives the limits 4/L and 1)")
+	fs.StringVar(&o.hbMu, "hb-mu", "rel:1e-4", hbMuUsage)
 	fs.IntVar(&o.kernelCrop, "kernel-crop", 21, "side of the centre crops of image-sized learned kernels (odd)")
 	if err := parse(fs, args); err != nil {
 		return nil, err
@@ -156,6 +161,13 @@ func addLearnedToReport(rep *report.Report, dir string, o *reportOpts) error {
 	if err != nil {
 		return usagef("--params %s: %v", dir, err)
 	}
+	return addLearned(rep, l, man, dir, o)
+}
+
+// addLearned adds the learned scalars or kernels of l, loaded with its
+// manifest man from dir, to rep (addLearnedToReport); l2o demo uses it for
+// its checkpoints as well.
+func addLearned(rep *report.Report, l *learned.Optimizer, man *checkpoint.Manifest, dir string, o *reportOpts) error {
 	s, err := learnedScalars(l, man.L, o.hbMu)
 	if err != nil {
 		return fmt.Errorf("--params %s: %w", dir, err)

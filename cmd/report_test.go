@@ -12,8 +12,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // TestReportLearnedFigures trains M-PS, M-PC and M-PC5 for a few steps on
@@ -41,7 +43,7 @@ func TestReportLearnedFigures(t *testing.T) {
 					t.Fatalf("%v: exit %d: %s", args, code, e.String())
 				}
 			}
-			checkReportScalars(t, ck("m-ps"), ck("report"), 1e-3)
+			checkReportScalars(t, ck("m-ps"), ck("report"), 1e-3, "μ = 0.001 (--hb-mu)")
 			for _, name := range []string{"kernels.png", "kernels_greedy-m-pc5.png", "optimality_seconds.png", "reconstructions.png"} {
 				if _, err := os.Stat(filepath.Join(ck("report"), name)); err != nil {
 					t.Error(err)
@@ -50,13 +52,50 @@ func TestReportLearnedFigures(t *testing.T) {
 			for _, p := range []string{"m-pc", "m-pc5"} {
 				checkKernelImpulse(t, ck(p))
 			}
+			if problem == "ct-small" {
+				checkSavedSinogram(t, filepath.Join(ck("eval"), "recon"), ck("report"))
+			}
 		})
 	}
 }
 
+// checkSavedSinogram checks that eval saved the first test function's
+// sinogram in recon (12×12 ct-small: 90 angles × 17 bins): bitwise the y
+// that ct-small simulates from the saved ground truth with the test set's
+// noise (seed 1, offset 1), and that report's caption explains it.
+func checkSavedSinogram(t *testing.T, recon, rep string) {
+	t.Helper()
+	truth, err := checkpoint.ReadNPY(filepath.Join(recon, "truth.npy"), 144)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prob, err := problem.Lookup("ct-small", problem.Options{H: 12, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := prob.Instantiate(truth, 1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y, err := checkpoint.ReadNPY(filepath.Join(recon, "observation.npy"), 90*17)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range y {
+		if math.Float64bits(v) != math.Float64bits(o.Y[i]) {
+			t.Fatalf("recon/observation.npy value %d = %v, the test function's y = %v", i, v, o.Y[i])
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(rep, "index.html"))
+	if page := html.UnescapeString(string(b)); !strings.Contains(page, "The observation y is a sinogram, not an image: its 90 rows are the projection angles") {
+		t.Errorf("index.html does not explain the sinogram panel")
+	}
+}
+
 // checkReportScalars compares scalars.csv and index.html with the
-// checkpoint in ckpt and the closed-form heavy-ball values for μ = mu.
-func checkReportScalars(t *testing.T, ckpt, rep string, mu float64) {
+// checkpoint in ckpt and the closed-form heavy-ball values for its L and
+// μ = mu, which index.html says was chosen as how.
+func checkReportScalars(t *testing.T, ckpt, rep string, mu float64, how string) {
 	t.Helper()
 	l, man, err := learned.Load(ckpt)
 	if err != nil {
@@ -88,7 +127,7 @@ func checkReportScalars(t *testing.T, ckpt, rep string, mu float64) {
 	}
 	b, _ = os.ReadFile(filepath.Join(rep, "index.html"))
 	page := html.UnescapeString(string(b))
-	if !strings.Contains(page, ref) || !strings.Contains(page, "μ = 0.001 (--hb-mu)") {
+	if !strings.Contains(page, ref) || !strings.Contains(page, how) {
 		t.Errorf("index.html does not state the reference %q and where μ came from", ref)
 	}
 }

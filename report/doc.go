@@ -13,7 +13,7 @@
 //	scalars.png/.svg, scalars.csv  θ_t, φ_t against t with the heavy-ball θ*, φ* and their L, μ
 //	kernels.png/.svg             a grid of kernel crops (symmetric colour scale)
 //	kernels_NAME.png/.svg        the same for each further learned optimizer (KernelSets)
-//	reconstructions.png/.svg     a grid of images clipped to [0, 1]
+//	reconstructions.png/.svg     a grid of images clipped to [0, 1] (a sinogram from its min to max)
 //	curves.csv, curves.json      the curves (eval.WriteCSV, eval.WriteJSON)
 //	index.html                   the table and the figures
 //

@@ -566,20 +566,25 @@ func greyPanel(p Panel) rendered {
 	return rendered{img: img, caption: caption}
 }
 
-// greyImage renders values clipped to [0, 1] in grey.
+// greyImage renders values clipped to [0, 1] in grey, or from p.Lo
+// (black) to p.Hi (white) when p.Hi > p.Lo, said in the caption.
 func greyImage(p Panel) (image.Image, string) {
+	lo, span, caption := 0.0, 1.0, ""
+	if p.Hi > p.Lo {
+		lo, span, caption = p.Lo, p.Hi-p.Lo, fmt.Sprintf("grey: black %.3g, white %.3g", p.Lo, p.Hi)
+	}
 	s := upscale(p.H, p.W)
 	img := image.NewGray(image.Rect(0, 0, p.W*s, p.H*s))
 	for r := 0; r < p.H*s; r++ {
 		for c := 0; c < p.W*s; c++ {
-			v := p.Pix[(r/s)*p.W+c/s]
+			v := (p.Pix[(r/s)*p.W+c/s] - lo) / span
 			if math.IsNaN(v) {
 				v = 0
 			}
 			img.SetGray(c, r, color.Gray{Y: uint8(math.Round(255 * math.Min(1, math.Max(0, v))))})
 		}
 	}
-	return img, ""
+	return img, caption
 }
 
 // kernelPanel renders a kernel (kernelImage) with a colour bar on its

@@ -26,6 +26,7 @@ type page struct {
 	// before the name), so the table reads like the figures' legends.
 	SwatchCSS template.CSS
 	ReconOf   string
+	ReconNote string
 	Scalars   bool
 	// ScalarRef states the heavy-ball reference of the scalar figure and
 	// the L and μ it was computed for.
@@ -57,7 +58,7 @@ func (r *Report) page() page {
 		ScalarRef: r.Scalars.referenceLine(), KernelFigs: r.kernelFigures(), Sources: r.sources(),
 		Recons: len(r.Reconstructions) > 0,
 		Winner: Winner(r.Curves, tols), Classical: BestClassicalLines(r.Curves, tols), Guard: SafeguardLines(r.Curves), Figure: FigureNotes(r.Curves),
-		ReconOf: r.ReconstructionImage, Provenance: r.provenanceLines(),
+		ReconOf: r.ReconstructionImage, ReconNote: r.ReconstructionNote, Provenance: r.provenanceLines(),
 	}
 	var css strings.Builder
 	for i, h := range Headlines(r.Curves, tols, psnrIter) {
@@ -134,7 +135,7 @@ colour bar, scaled to the largest magnitude away from its centre, so the centre 
 {{end}}{{end}}{{if .Recons}}
 <h2>Reconstructions</h2>
 <figure><img src="reconstructions.png" alt="reconstructions">
-<figcaption>{{if .ReconOf}}Reconstructions of {{.ReconOf}}: {{end}}the ground truth beside the methods' iterates, values clipped to [0, 1].
+<figcaption>{{if .ReconOf}}Reconstructions of {{.ReconOf}}: {{end}}the ground truth beside the methods' iterates, values clipped to [0, 1].{{if .ReconNote}} {{.ReconNote}}{{end}}
 <a href="reconstructions.svg">SVG</a></figcaption></figure>
 {{end}}{{if or .Provenance .Sources}}
 <h2>Provenance</h2>

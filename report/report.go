@@ -46,13 +46,18 @@ type Report struct {
 	// (kernels_NAME.png), drawn like Kernels.
 	KernelSets []KernelSet
 	// Reconstructions are images drawn in grey with values clipped to
-	// [0, 1], up to six per row; one of them must be the ground truth (a
-	// label starting with GroundTruthLabel).
+	// [0, 1] (or from Panel.Lo to Panel.Hi), up to six per row; one of
+	// them must be the ground truth (a label starting with
+	// GroundTruthLabel).
 	Reconstructions []Panel
 	// ReconstructionImage names the test image the reconstructions are of
 	// ("test function 1 of 10, synthetic seed 1"); the figure and the page
 	// show it.
 	ReconstructionImage string
+	// ReconstructionNote is a sentence added to the figure's caption in
+	// index.html, for panels that are not images (a CT observation is a
+	// sinogram: what its rows and columns are, and its grey scale).
+	ReconstructionNote string
 	// Notes are paragraphs of plain text shown under the title.
 	Notes []string
 	// Sources are lines saying where each figure's inputs came from beyond
@@ -94,6 +99,11 @@ type Panel struct {
 	Label string
 	H, W  int
 	Pix   []float64
+	// Lo and Hi, when Hi > Lo, are the values drawn black and white in a
+	// grey panel (Report.Reconstructions), which then says so under its
+	// label; otherwise values are clipped to [0, 1]. Data that are not
+	// images (a sinogram) use them.
+	Lo, Hi float64
 }
 
 func (p Panel) check(what string) error {

@@ -316,6 +316,19 @@ func TestImageColours(t *testing.T) {
 			t.Errorf("grey value of pixel %d = %d, want %d", i, r>>8, want)
 		}
 	}
+	// A panel with a grey range (a sinogram) maps Lo to black and Hi to
+	// white, clips outside and says so under its label.
+	img, caption := greyImage(Panel{H: 1, W: 5, Pix: []float64{-2, 1, 4, 7, 10}, Lo: 1, Hi: 7})
+	s = upscale(1, 5)
+	for i, want := range []uint8{0, 0, 128, 255, 255} {
+		r, _, _, _ := img.At(i*s, 0).RGBA()
+		if uint8(r>>8) != want {
+			t.Errorf("grey range [1, 7]: value of pixel %d = %d, want %d", i, r>>8, want)
+		}
+	}
+	if caption != "grey: black 1, white 7" {
+		t.Errorf("grey range [1, 7]: caption %q", caption)
+	}
 	if c := diverging(0); c.R != 255 || c.G != 255 || c.B != 255 {
 		t.Errorf("zero maps to %v, want white", c)
 	}
