@@ -66,6 +66,8 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	if err := cfg.validate(o); err != nil {
 		return nil, err
 	}
+	// Operator-aware terms (models.NormalPoly) take the functions' operator.
+	cfg.Method.Param = cfg.Method.Param.ForOperator(o.A)
 	tr := &trainer{o: o, cfg: cfg, inner: cfg.Solver.Inner, tau: cfg.Method.Tau, scales: cfg.Solver.WeightScales}
 	if tr.inner == nil {
 		tr.inner = LBFGS{}

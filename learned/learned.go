@@ -166,7 +166,9 @@ func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 		return l.startOnDevice(o)
 	}
 	it := &learnedIterator{l: l, o: o}
-	upd, err := models.NewUpdater(l.Method, o.N, o.H, o.W)
+	// Operator-aware terms (models.NormalPoly) take these functions'
+	// operator, not the training one's: that is how they transfer.
+	upd, err := models.NewUpdater(l.Method.ForOperator(o.A), o.N, o.H, o.W)
 	if err != nil {
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}

@@ -53,11 +53,12 @@ func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err
 	if err = it.obj.SetData(o.Y); err != nil {
 		return nil, err
 	}
-	if it.g, err = ondevice.NewDeviceTerm(it.mem, l.Method.G, s); err != nil {
+	m := l.Method.ForOperator(o.A) // operator-aware terms take these functions' operator
+	if it.g, err = ondevice.NewDeviceTerm(it.mem, m.G, s); err != nil {
 		return nil, err
 	}
-	if l.Method.H != nil {
-		if it.h, err = ondevice.NewDeviceTerm(it.mem, l.Method.H, s); err != nil {
+	if m.H != nil {
+		if it.h, err = ondevice.NewDeviceTerm(it.mem, m.H, s); err != nil {
 			return nil, err
 		}
 	}

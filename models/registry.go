@@ -220,4 +220,7 @@ func init() {
 		New:     newConv})
 	MustRegister(Registration{Name: "pf", Version: 1, Summary: "full (H·W)×(H·W) matrix, for small images",
 		New: func(string) (Parametrization, error) { return Full{}, nil }})
+	MustRegister(Registration{Name: "npoly", Version: 1, Args: true,
+		Summary: "npolyD: G = Σ_{j<D} θ_j (AᵀA)^j, a polynomial in the problem's normal operator (D parameters, any linear A)",
+		New:     newNormalPoly})
 }

@@ -113,6 +113,7 @@ func newStepLoss(m models.Method, o *problem.Objective, tau float64, paths stepP
 	if o == nil || o.N < 1 {
 		return nil, fmt.Errorf("step loss: no functions to train on")
 	}
+	m = m.ForOperator(o.A) // operator-aware terms take the functions' operator
 	s := &StepLoss{method: m, obj: o}
 	h, w := o.H, o.W
 	s.nTheta = m.G.ParamShape(h, w).TotalSize()

@@ -28,7 +28,7 @@ func perturbed(ref []float64, s float64, seed uint64) []float64 {
 func TestFastStepLossMatchesGraph(t *testing.T) {
 	o := testproblems.DeblurSet(t, 3, 16, 2)
 	x, g, p := testproblems.StepData(t, o, 1)
-	for _, name := range []string{"ps", "pp", "pc", "pc5", "pc3-reflect", "pf", "m-ps", "m-pp", "m-pc", "m-pf", "pc:ps", "pp:pc"} {
+	for _, name := range []string{"ps", "pp", "pc", "pc5", "pc3-reflect", "pf", "m-ps", "m-pp", "m-pc", "m-pf", "pc:ps", "pp:pc", "npoly3", "m-npoly2"} {
 		t.Run(name, func(t *testing.T) {
 			fast := newLoss(t, testproblems.Method(t, name), o, stepPaths{noReduce: true, noAffine: true}, "bound")
 			slow := newLoss(t, testproblems.Method(t, name), o, stepPaths{graphOnly: true}, "graph")
@@ -165,7 +165,7 @@ func checkFiniteDifferences(t *testing.T, loss *StepLoss, x, g, p []float64, sca
 func TestFastStepLossFiniteDifferences(t *testing.T) {
 	o := testproblems.DeblurSet(t, 2, 16, 4)
 	x, g, p := testproblems.StepData(t, o, 2)
-	for name, kind := range map[string]string{"m-ps": "affine", "m-pp": "bound", "m-pc": "bound", "pc5-reflect": "bound", "m-pf": "reduced"} {
+	for name, kind := range map[string]string{"m-ps": "affine", "m-pp": "bound", "m-pc": "bound", "pc5-reflect": "bound", "m-pf": "reduced", "m-npoly3": "bound"} {
 		checkFiniteDifferences(t, newLoss(t, testproblems.Method(t, name), o, stepPaths{}, kind), x, g, p, 0.02)
 		checkFiniteDifferences(t, newLoss(t, testproblems.Method(t, name), o, stepPaths{graphOnly: true}, "graph"), x, g, p, 0.02)
 	}

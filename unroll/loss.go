@@ -77,6 +77,7 @@ func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float6
 	if o == nil || o.N < 1 {
 		return nil, errors.New("unroll: no training functions")
 	}
+	m = m.ForOperator(o.A) // operator-aware terms take the functions' operator
 	if steps < 1 {
 		return nil, fmt.Errorf("unroll: the number of unrolled steps T must be at least 1, got %d", steps)
 	}
