@@ -1,7 +1,11 @@
 // Package models holds the parametrizations of a learned optimizer's linear
 // operators: x⁺ = x − G_θ ∇f(x) + H_φ (x − x⁻) with G_θ and H_φ from the
 // families PS (scalar), PP (pointwise), PC-k (k×k convolution), PC
-// (image-sized circular convolution, by FFT) and PF (full matrix).
+// (image-sized circular convolution, by FFT) and PF (full matrix), and one
+// beyond the paper: npolyD, G_θ = Σ_{j<D} θ_j (AᵀA)^j, a polynomial in the
+// problem's normal operator that takes the operator of the functions it is
+// applied to (OperatorAware, Method.ForOperator), so that it carries over
+// to another blur or scan geometry by construction.
 //
 // A Parametrization is written only as a forward graph expression (Apply);
 // gradients with respect to θ come from gorgonia, so a new family needs no
