@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 func init() {
@@ -33,6 +34,9 @@ func runCertify(env *Env, args []string) error {
 	}
 	if *l == 0 {
 		*l = man.L
+	}
+	if operatorAware(opt.Method) {
+		return usagef("%s's ‖G_θ − τI‖ depends on the problem's forward operator, which certify does not rebuild from a checkpoint; certify it while training, where the operator is known: train greedy --stop-when-certified", man.Method)
 	}
 	fmt.Fprintf(env.Stdout, "%s, %d steps, τ = %.6g, certificate for L = %.6g\n", man.Method, opt.Steps, man.Tau, *l)
 	// Which of the paper's thresholds applies depends on L only.
@@ -80,4 +84,12 @@ func runCertify(env *Env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// operatorAware reports whether a term of m is built from the problem's
+// operator (models.OperatorAware: npolyD).
+func operatorAware(m models.Method) bool {
+	_, g := m.G.(models.OperatorAware)
+	_, h := m.H.(models.OperatorAware)
+	return g || h
 }

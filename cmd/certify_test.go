@@ -57,3 +57,19 @@ func TestCertifyPrintsBothCertificates(t *testing.T) {
 		t.Errorf("certify --L -1: exit %d, want 2", code)
 	}
 }
+
+// TestCertifyRefusesOperatorAware: certify cannot rebuild the operator an
+// npoly checkpoint's norms depend on, and says so with exit 2, naming the
+// way out; training with --stop-when-certified certifies it.
+func TestCertifyRefusesOperatorAware(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "npoly")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--size", "12", "--n-train", "2", "--param", "m-npoly2", "--max-steps", "2",
+		"--lambda", "1e-3", "--mu", "1e-3", "--stop-when-certified", "--out", dir}, &out, &errb); code != 0 {
+		t.Fatalf("train m-npoly2 --stop-when-certified: exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	if code := Main([]string{"certify", "--params", dir}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--stop-when-certified") {
+		t.Errorf("certify of m-npoly2: exit %d: %s", code, errb.String())
+	}
+}
