@@ -124,6 +124,9 @@ func (o *Objective) Subset(idx []int) (*Objective, error) {
 			s.Truth = append(s.Truth, o.Truth[k*hw:(k+1)*hw]...)
 		}
 	}
+	if pf, ok := o.A.(*PerFunction); ok {
+		s.A = pf.Subset(idx) // each function keeps its own operator
+	}
 	s.external = nil
 	if o.single != nil {
 		s.single = nil

@@ -53,6 +53,9 @@ type Problem struct {
 	// others): Lookup refuses Options.BlurSigma for a problem that did not
 	// set it, so a width is never silently ignored.
 	blurSigma float64
+	// family, if set, gives each instantiated function its own operator
+	// (Options.BlurSigmaRange).
+	family *blurFamily
 }
 
 // L is the smoothness constant ‖A‖² + α Lip(∇S) of every function.
@@ -74,12 +77,16 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 		}
 	}
 	in := tensor.Shape{n, p.H, p.W}
-	out, err := p.A.OutShape(in)
+	a, err := p.operatorFor(n, seedOffset)
+	if err != nil {
+		return nil, err
+	}
+	out, err := a.OutShape(in)
 	if err != nil {
 		return nil, fmt.Errorf("problem %s: %w", p.Name, err)
 	}
 	y := make([]float64, out.TotalSize())
-	if err := p.A.Apply(y, truth, in); err != nil {
+	if err := a.Apply(y, truth, in); err != nil {
 		return nil, fmt.Errorf("problem %s: simulating data: %w", p.Name, err)
 	}
 	r := rand.New(rand.NewPCG(p.Seed, 0x6e6f697365+seedOffset))
@@ -94,11 +101,28 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 		copy(x0, y)
 	}
 	return &Objective{
-		A: p.A, Reg: p.Reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W,
+		A: a, Reg: p.Reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W,
 		Y: y, Truth: append([]float64(nil), truth...), X0: x0,
 		L: p.L(), NormA: p.NormA,
 		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
 	}, nil
+}
+
+// operatorFor returns the forward operator of n instantiated functions:
+// the problem's A, or for a family (Options.BlurSigmaRange) one operator a
+// function, drawn from a generator seeded by Seed and seedOffset.
+func (p *Problem) operatorFor(n int, seedOffset uint64) (Operator, error) {
+	if p.family == nil {
+		return p.A, nil
+	}
+	ops, _, err := p.family.operators(n, p.Seed, seedOffset)
+	if err != nil {
+		return nil, fmt.Errorf("problem %s: %w", p.Name, err)
+	}
+	if p.family.lo == p.family.hi {
+		return ops[0], nil // a family of one operator is that operator
+	}
+	return NewPerFunction("gauss5-σ∈["+sigmaRangeLabel([2]float64{p.family.lo, p.family.hi})+"]", ops), nil
 }
 
 // Options adjust a built-in problem.
@@ -123,6 +147,12 @@ type Options struct {
 	// Gaussian blur refuse it. Out-of-distribution tests use it (l2o eval
 	// --shift).
 	BlurSigma float64
+	// BlurSigmaRange, if set, makes deblur a family of operators: each
+	// function draws its own Gaussian blur width σ uniformly from
+	// [BlurSigmaRange[0], BlurSigmaRange[1]] (seeded as the noise is), each
+	// blur 5×5 and normalised to ‖A‖ = 1 (so L is the family's), and the
+	// objectives' A applies each function's own blur (PerFunction).
+	BlurSigmaRange [2]float64
 	// Noise overrides the standard deviation of the additive Gaussian noise
 	// (0 keeps the problem's).
 	Noise float64
@@ -160,6 +190,9 @@ func Lookup(name string, opt Options) (*Problem, error) {
 	if opt.Alpha > 0 {
 		p.Describe = append(p.Describe, fmt.Sprintf("α set to %g (the problem's own: %g)", opt.Alpha, p.Alpha))
 		p.Alpha = opt.Alpha
+	}
+	if opt.BlurSigmaRange != ([2]float64{}) && p.family == nil {
+		return nil, fmt.Errorf("problem %s: a family of blur widths σ ∈ [%g, %g] was asked for, but only deblur draws its blur per function", name, opt.BlurSigmaRange[0], opt.BlurSigmaRange[1])
 	}
 	if opt.BlurSigma != 0 && p.blurSigma != opt.BlurSigma {
 		return nil, fmt.Errorf("problem %s: a blur width σ = %g was asked for but the problem has no Gaussian blur whose width can be set (deblur and deblur-wcrr do)", name, opt.BlurSigma)
@@ -204,33 +237,67 @@ func Deblur(opt Options) (*Problem, error) {
 		return nil, fmt.Errorf("problem deblur: %w", err)
 	}
 	sigma := 1.5
+	var family *blurFamily
+	if opt.BlurSigmaRange != ([2]float64{}) {
+		if opt.BlurSigma != 0 {
+			return nil, fmt.Errorf("problem deblur: a blur width σ = %g and a range %s: give one", opt.BlurSigma, sigmaRangeLabel(opt.BlurSigmaRange))
+		}
+		if err := checkSigmaRange(opt.BlurSigmaRange); err != nil {
+			return nil, fmt.Errorf("problem deblur: %w", err)
+		}
+		lo, hi := opt.BlurSigmaRange[0], opt.BlurSigmaRange[1]
+		family = &blurFamily{lo: lo, hi: hi, build: func(s float64) (Operator, error) { return normalisedGaussian(s, bnd, h, w) }}
+		sigma = (lo + hi) / 2 // the problem's own A, for what needs one operator
+	}
 	if opt.BlurSigma != 0 {
 		if !(opt.BlurSigma > 0) || math.IsInf(opt.BlurSigma, 0) {
 			return nil, fmt.Errorf("problem deblur: blur width σ = %g must be a finite value > 0", opt.BlurSigma)
 		}
 		sigma = opt.BlurSigma
 	}
-	blur, err := NewBlur("gauss5-"+strconv.FormatFloat(sigma, 'g', -1, 64), GaussianKernel(5, sigma), 5, bnd)
+	a, nrm, err := gaussianBlur(sigma, bnd, h, w)
 	if err != nil {
 		return nil, err
 	}
-	if err := blur.Validate(h, w); err != nil {
-		return nil, fmt.Errorf("problem deblur: %w", err)
-	}
-	a, nrm, err := Normalize(blur, h, w)
-	if err != nil {
-		return nil, fmt.Errorf("problem deblur: %w", err)
-	}
-	return &Problem{
+	p := &Problem{
 		Name: "deblur", H: h, W: w, A: a, NormA: 1,
 		Reg: HuberTV{Eps: 0.005}, Alpha: 2e-4, Noise: 0.01, Start: FromObservation, Seed: seedOr(opt),
 		Conventions: Conventions{ConventionBlurBoundary: bnd.String()},
 		blurSigma:   opt.BlurSigma,
+		family:      family,
 		Describe: []string{
 			fmt.Sprintf("operator: 5×5 Gaussian blur, σ = %g, %s boundary", sigma, bnd),
 			fmt.Sprintf("‖blur‖ before normalisation: %.12g", nrm),
 		},
-	}, nil
+	}
+	if family != nil {
+		p.Describe[0] = fmt.Sprintf("operator: 5×5 Gaussian blur of a width σ drawn uniformly from [%g, %g] for each function (normalised to ‖A‖ = 1 each), %s boundary", family.lo, family.hi, bnd)
+		p.Describe[1] = fmt.Sprintf("‖blur‖ before normalisation at the middle width σ = %g: %.12g", sigma, nrm)
+	}
+	return p, nil
+}
+
+// gaussianBlur is the 5×5 Gaussian blur of width σ on h×w images with
+// boundary bnd, normalised to ‖A‖ = 1, and its norm before normalising.
+func gaussianBlur(sigma float64, bnd kernels.Boundary, h, w int) (Operator, float64, error) {
+	blur, err := NewBlur("gauss5-"+strconv.FormatFloat(sigma, 'g', -1, 64), GaussianKernel(5, sigma), 5, bnd)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := blur.Validate(h, w); err != nil {
+		return nil, 0, fmt.Errorf("problem deblur: %w", err)
+	}
+	a, nrm, err := Normalize(blur, h, w)
+	if err != nil {
+		return nil, 0, fmt.Errorf("problem deblur: %w", err)
+	}
+	return a, nrm, nil
+}
+
+// normalisedGaussian is gaussianBlur's operator (a family member).
+func normalisedGaussian(sigma float64, bnd kernels.Boundary, h, w int) (Operator, error) {
+	a, _, err := gaussianBlur(sigma, bnd, h, w)
+	return a, err
 }
 
 // Validate checks that the blur can act on h×w images.

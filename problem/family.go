@@ -1,0 +1,128 @@
+package problem
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+
+	"gorgonia.org/tensor"
+)
+
+// PerFunction is the forward operator of a family of functions that do not
+// share one: image k of a batch goes through Ops[k] (each with the same
+// data shape). Training over a family of operators (Options.BlurSigmaRange)
+// gives its objectives one; everything that takes an Operator takes it
+// (graph.LinearMap), the step loss and the operator-aware parametrizations
+// (models.NormalPoly) included, on the general evaluation path (the fused
+// single-blur kernels, float32 and the device forms recognise one blur and
+// refuse a family with their own errors).
+type PerFunction struct {
+	Ops  []Operator
+	name string
+}
+
+// NewPerFunction returns the operator applying ops[k] to image k; label
+// names the family in String (with a hash of every member, so that two
+// families differ in String whenever a member does).
+func NewPerFunction(label string, ops []Operator) *PerFunction {
+	h := sha256.New()
+	for _, op := range ops {
+		fmt.Fprintln(h, op)
+	}
+	return &PerFunction{Ops: ops, name: fmt.Sprintf("%s(%d operators, %s)", label, len(ops), hex.EncodeToString(h.Sum(nil))[:12])}
+}
+
+func (p *PerFunction) String() string { return p.name }
+
+// DataShape implements Operator (the members share it).
+func (p *PerFunction) DataShape(h, w int) []int { return p.Ops[0].DataShape(h, w) }
+
+// OutShape implements graph.LinearMap for [n,H,W] with n = len(Ops).
+func (p *PerFunction) OutShape(in tensor.Shape) (tensor.Shape, error) {
+	if len(in) != 3 {
+		return nil, fmt.Errorf("%s: input of shape %v, want [N,H,W]", p.name, in)
+	}
+	return batchShape(in[0], p.Ops[0].DataShape(in[1], in[2])...), nil
+}
+
+// Apply implements graph.LinearMap: dst_k = Ops[k] src_k.
+func (p *PerFunction) Apply(dst, src []float64, in tensor.Shape) error {
+	return p.each(dst, src, in, func(op Operator, d, s []float64, one tensor.Shape) error { return op.Apply(d, s, one) })
+}
+
+// Adjoint implements graph.LinearMap: dst_k = Ops[k]ᵀ src_k.
+func (p *PerFunction) Adjoint(dst, src []float64, in tensor.Shape) error {
+	return p.each(src, dst, in, func(op Operator, d, s []float64, one tensor.Shape) error { return op.Adjoint(s, d, one) })
+}
+
+// each calls f on every image k with its data slice d_k and image slice
+// s_k (Apply's dst and src; Adjoint swaps them back).
+func (p *PerFunction) each(data, img []float64, in tensor.Shape, f func(op Operator, d, s []float64, one tensor.Shape) error) error {
+	if len(in) != 3 || in[0] != len(p.Ops) {
+		return fmt.Errorf("%s: a batch of shape %v for %d operators", p.name, in, len(p.Ops))
+	}
+	one := tensor.Shape{1, in[1], in[2]}
+	hw, m := in[1]*in[2], len(data)/in[0]
+	for k, op := range p.Ops {
+		if err := f(op, data[k*m:(k+1)*m], img[k*hw:(k+1)*hw], one); err != nil {
+			return fmt.Errorf("%s, function %d: %w", p.name, k, err)
+		}
+	}
+	return nil
+}
+
+// Subset returns the operators of the functions idx (Objective.Subset).
+func (p *PerFunction) Subset(idx []int) *PerFunction {
+	ops := make([]Operator, len(idx))
+	for i, k := range idx {
+		ops[i] = p.Ops[k]
+	}
+	return NewPerFunction(strings.SplitN(p.name, "(", 2)[0], ops)
+}
+
+// blurFamily draws each function's Gaussian blur width uniformly from
+// [lo, hi] (Options.BlurSigmaRange).
+type blurFamily struct {
+	lo, hi float64
+	build  func(sigma float64) (Operator, error) // the normalised blur of width σ
+}
+
+// operators returns the family's operators for n functions and the widths
+// drawn, from a generator seeded by seed and seedOffset (the noise's).
+func (f *blurFamily) operators(n int, seed, seedOffset uint64) ([]Operator, []float64, error) {
+	r := rand.New(rand.NewPCG(seed, 0x7369676d61+seedOffset))
+	ops, sigmas := make([]Operator, n), make([]float64, n)
+	built := map[float64]Operator{}
+	for k := range n {
+		s := f.lo + (f.hi-f.lo)*r.Float64()
+		s = math.Round(s*1e6) / 1e6 // a width that prints exactly in the operator's name
+		op, ok := built[s]
+		if !ok {
+			var err error
+			if op, err = f.build(s); err != nil {
+				return nil, nil, err
+			}
+			built[s] = op
+		}
+		ops[k], sigmas[k] = op, s
+	}
+	return ops, sigmas, nil
+}
+
+// checkSigmaRange checks a σ range [lo, hi] (lo = hi: a family of one).
+func checkSigmaRange(r [2]float64) error {
+	lo, hi := r[0], r[1]
+	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+		return fmt.Errorf("blur width range σ ∈ [%g, %g] must have 0 < low ≤ high < ∞", lo, hi)
+	}
+	return nil
+}
+
+// sigmaRangeLabel names a range as written on the command line (1:2).
+func sigmaRangeLabel(r [2]float64) string {
+	return strconv.FormatFloat(r[0], 'g', -1, 64) + ":" + strconv.FormatFloat(r[1], 'g', -1, 64)
+}

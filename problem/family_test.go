@@ -1,0 +1,147 @@
+package problem
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"gorgonia.org/tensor"
+)
+
+// familyObjectives instantiates deblur on the same n random images with the
+// options given, for each options value.
+func familyObjectives(t *testing.T, n, h int, opts ...Options) []*Objective {
+	t.Helper()
+	truth := randVec(rand.New(rand.NewPCG(31, 32)), n*h*h, 1)
+	var out []*Objective
+	for _, opt := range opts {
+		opt.H = h
+		p, err := Lookup("deblur", opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := p.Instantiate(truth, n, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// TestFamilyOfOneOperatorIsTheProblem: σ ∈ [1.5, 1.5] gives bitwise the
+// default problem (data, values, gradients).
+func TestFamilyOfOneOperatorIsTheProblem(t *testing.T) {
+	os := familyObjectives(t, 3, 16, Options{}, Options{BlurSigmaRange: [2]float64{1.5, 1.5}})
+	a, b := os[0], os[1]
+	if !same(a.Y, b.Y) {
+		t.Fatal("the data differ")
+	}
+	x := randVec(rand.New(rand.NewPCG(33, 34)), len(a.X0), 1)
+	va, vb := make([]float64, a.N), make([]float64, b.N)
+	ga, gb := make([]float64, len(x)), make([]float64, len(x))
+	if err := a.Eval(va, ga, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Eval(vb, gb, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !same(va, vb) || !same(ga, gb) {
+		t.Error("values or gradients differ")
+	}
+}
+
+// TestBlurFamily: each function gets its own blur (PerFunction), the data
+// are each function's blur of its image plus the default problem's noise
+// draw, bitwise; the operator is adjoint to its transpose; Subset keeps the
+// functions' own operators; an empty or reversed range is refused.
+func TestBlurFamily(t *testing.T) {
+	const n, h = 4, 16
+	os := familyObjectives(t, n, h, Options{}, Options{BlurSigmaRange: [2]float64{1, 2}})
+	base, fam := os[0], os[1]
+	pf, ok := fam.A.(*PerFunction)
+	if !ok || len(pf.Ops) != n || !strings.Contains(pf.String(), "σ∈[1:2]") {
+		t.Fatalf("the family's operator is %v", fam.A)
+	}
+	if pf.Ops[0].String() == pf.Ops[1].String() {
+		t.Errorf("functions 0 and 1 drew the same blur %s", pf.Ops[0])
+	}
+	// y_k − A_k x_k is the default problem's noise draw.
+	in := tensor.Shape{n, h, h}
+	ax, ab := make([]float64, len(fam.Y)), make([]float64, len(base.Y))
+	if err := fam.A.Apply(ax, fam.Truth, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := base.A.Apply(ab, base.Truth, in); err != nil {
+		t.Fatal(err)
+	}
+	noise := rand.New(rand.NewPCG(1, 0x6e6f697365+5)) // Instantiate's: seed 1, offset 5
+	for i := range ax {
+		e := 0.01 * noise.NormFloat64()
+		if fam.Y[i] != ax[i]+e || base.Y[i] != ab[i]+e {
+			t.Fatalf("pixel %d: the data are not A_k x_k plus the default problem's noise draw", i)
+		}
+	}
+	// Image k through the family equals image k through its own member.
+	one := tensor.Shape{1, h, h}
+	hw := h * h
+	for k, op := range pf.Ops {
+		want := make([]float64, hw)
+		if err := op.Apply(want, fam.Truth[k*hw:(k+1)*hw], one); err != nil {
+			t.Fatal(err)
+		}
+		if !same(want, ax[k*hw:(k+1)*hw]) {
+			t.Errorf("function %d: the family's A differs from its own blur", k)
+		}
+	}
+	// Adjointness.
+	r := rand.New(rand.NewPCG(35, 36))
+	x, y := randVec(r, n*hw, 1), randVec(r, len(fam.Y), 1)
+	atY := make([]float64, n*hw)
+	if err := fam.A.Apply(ax, x, in); err != nil {
+		t.Fatal(err)
+	}
+	if err := fam.A.Adjoint(atY, y, in); err != nil {
+		t.Fatal(err)
+	}
+	if d := relDiff(kernels.Dot(ax, y), kernels.Dot(x, atY)); d > 1e-13 {
+		t.Errorf("⟨Ax, y⟩ and ⟨x, Aᵀy⟩ differ by %.2g", d)
+	}
+	// Subset keeps each function's operator.
+	sub, err := fam.Subset([]int{2, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	xs := append(append([]float64(nil), x[2*hw:3*hw]...), x[:hw]...)
+	full, part := make([]float64, n), make([]float64, 2)
+	if err := fam.Eval(full, nil, x, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := sub.Eval(part, nil, xs, nil); err != nil {
+		t.Fatal(err)
+	}
+	if part[0] != full[2] || part[1] != full[0] {
+		t.Errorf("subset values %v, want %v and %v", part, full[2], full[0])
+	}
+	for _, bad := range []Options{{BlurSigmaRange: [2]float64{2, 1}}, {BlurSigmaRange: [2]float64{0, 1}}, {BlurSigmaRange: [2]float64{1, 2}, BlurSigma: 1.5}} {
+		if _, err := Lookup("deblur", bad); err == nil {
+			t.Errorf("%+v was accepted", bad)
+		}
+	}
+	if _, err := Lookup("ct-small", Options{BlurSigmaRange: [2]float64{1, 2}}); err == nil {
+		t.Error("ct-small accepted a blur family")
+	}
+}
+
+func same(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
