@@ -3,6 +3,7 @@ package cmd
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/data"
@@ -27,6 +28,11 @@ type problemFlags struct {
 	BlurBoundary string
 	// Alpha overrides the regularizer's weight (0 keeps the problem's).
 	Alpha float64
+	// BlurSigma is --blur-sigma as written: a width S, or a range A:B (a
+	// family: each function draws its σ); parsed by validate.
+	BlurSigma      string
+	blurSigma      float64
+	blurSigmaRange [2]float64
 	// deviceOps is set by commands that run on a device (train greedy):
 	// validate opens --device and keeps its array operations here.
 	deviceOps  gpu.Ops
@@ -58,6 +64,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
 	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
 	fs.Float64Var(&p.Alpha, "alpha", 0, "regularizer weight α (0: the problem's own; L follows it)")
+	fs.StringVar(&p.BlurSigma, "blur-sigma", "", "Gaussian blur width of deblur: S (default 1.5), or A:B for a family of operators, each function drawing its own σ uniformly from [A, B] (each blur normalised to ‖A‖ = 1)")
 	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; cpu32 (the CPU in float32, --precision float32: train greedy, bench greedy, eval, apply); host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
 }
 
@@ -86,6 +93,28 @@ func (p *problemFlags) validate() error {
 	if p.Size < 0 || p.Size > 4096 {
 		return usagef("--size %d out of range: use 0 (default) or a size up to 4096", p.Size)
 	}
+	return p.parseBlurSigma()
+}
+
+// parseBlurSigma reads --blur-sigma: S or A:B.
+func (p *problemFlags) parseBlurSigma() error {
+	if p.BlurSigma == "" {
+		return nil
+	}
+	lo, hi, isRange := strings.Cut(p.BlurSigma, ":")
+	a, err := strconv.ParseFloat(lo, 64)
+	if err != nil {
+		return usagef("--blur-sigma %q: write a width (1.5) or a range (1:2)", p.BlurSigma)
+	}
+	if !isRange {
+		p.blurSigma = a
+		return nil
+	}
+	b, err := strconv.ParseFloat(hi, 64)
+	if err != nil {
+		return usagef("--blur-sigma %q: write a width (1.5) or a range (1:2)", p.BlurSigma)
+	}
+	p.blurSigmaRange = [2]float64{a, b}
 	return nil
 }
 

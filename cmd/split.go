@@ -73,7 +73,8 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha}
+	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha,
+		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange}
 	prob, err := problem.Lookup(p.Problem, opt)
 	if err != nil {
 		return nil, asUsage(err)

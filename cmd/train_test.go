@@ -366,3 +366,36 @@ func trainOnDevices(t *testing.T, prob []string) {
 		t.Errorf("%v on the device: parameters differ from the CPU's by %.3g (relative)", prob, diff/scale)
 	}
 }
+
+// TestTrainOnABlurFamily: --blur-sigma A:B trains on functions that each
+// draw their own blur (the setting records the family's operator); a width
+// trains on that blur; malformed values and a family on a problem without a
+// Gaussian blur exit 2.
+func TestTrainOnABlurFamily(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	base := []string{"train", "greedy", "--size", "12", "--n-train", "3", "--param", "m-npoly2", "--max-steps", "2"}
+	if code := Main(append(base, "--blur-sigma", "1:2", "--out", filepath.Join(dir, "fam")), &out, &errb); code != 0 {
+		t.Fatalf("--blur-sigma 1:2: exit %d: %s", code, errb.String())
+	}
+	if code := Main(append(base, "--blur-sigma", "2", "--out", filepath.Join(dir, "two")), &out, &errb); code != 0 {
+		t.Fatalf("--blur-sigma 2: exit %d: %s", code, errb.String())
+	}
+	a, err := checkpoint.ReadManifest(filepath.Join(dir, "fam"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := checkpoint.ReadManifest(filepath.Join(dir, "two"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(a.Operator, "σ∈[1:2]") || !strings.Contains(b.Operator, "gauss5-2") {
+		t.Errorf("operators recorded: %q and %q", a.Operator, b.Operator)
+	}
+	for _, bad := range [][]string{{"--blur-sigma", "1:x"}, {"--blur-sigma", "2:1"}, {"--blur-sigma", "1:2", "--problem", "ct-small"}} {
+		errb.Reset()
+		if code := Main(append(append(base, bad...), "--out", filepath.Join(dir, "bad")), &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d (%s)", bad, code, errb.String())
+		}
+	}
+}
