@@ -331,11 +331,20 @@ opfam() {
 	done
 	evaluate "$R/eval" --params "${dirs#,}" --data "$STL" --n-test 100 --iters 200 --methods nag,lbfgs \
 		--shift "sigma=1,sigma=2" --shift-at 10,20,50,100,200
-	for m in m-ps m-pc m-npoly3 m-npoly5; do
+	# The same methods trained on the family σ ∈ [1, 2] (each training function draws its blur).
+	local fam=""
+	for m in m-ps m-pc m-npoly5; do
+		train "$R/$m-fam" --problem deblur --data "$STL" --blur-sigma 1:2 --param "$m" --max-steps 400 $(budget "$m")
+		fam="$fam,$R/$m-fam"
+	done
+	evaluate "$R/eval-fam" --params "${fam#,}" --data "$STL" --n-test 100 --iters 200 --methods nag,lbfgs \
+		--shift "sigma=1,sigma=2" --shift-at 10,20,50,100,200
+	for m in m-ps m-pc m-npoly3 m-npoly5 m-ps-fam m-pc-fam m-npoly5-fam; do
 		printf '%s: %s\n' "$m" "$(tail -n 1 "$R/$m.log")"
 	done | tee "$R/training.txt"
 	table "$R/table.md" "$R/eval/curves.json" 1,10,20,50,100,200
-	publish "opfam-$BUDGET" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv"
+	cp "$R/eval-fam/shift.md" "$R/shift-fam.md"
+	publish "opfam-$BUDGET" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv" "$R/shift-fam.md"
 }
 
 case $NAME in
