@@ -78,12 +78,16 @@ type Team struct {
 	body  func(chunk, lo, hi int)
 	start []chan [2]int // start[c−1] hands chunk c to its goroutine
 	done  chan struct{}
+	// exited counts the running goroutines, so that Close returns once they
+	// are gone (and with them what body refers to); allocated apart from
+	// the Team, which the goroutines must not keep alive.
+	exited *sync.WaitGroup
 }
 
 // NewTeam returns a team running body. Goroutines start with the first run
 // that needs them.
 func NewTeam(body func(chunk, lo, hi int)) *Team {
-	return &Team{body: body, done: make(chan struct{})}
+	return &Team{body: body, done: make(chan struct{}), exited: new(sync.WaitGroup)}
 }
 
 // Run calls body(chunk, lo, hi) on the chunks of [0, n) that ParallelChunks
@@ -97,8 +101,9 @@ func (t *Team) Run(n int) int {
 	for len(t.start) < chunks-1 {
 		ch := make(chan [2]int)
 		t.start = append(t.start, ch)
-		// The goroutine holds the channels and body, not t.
-		go teamWorker(len(t.start), ch, t.body, t.done)
+		// The goroutine holds the channels, body and the wait group, not t.
+		t.exited.Add(1)
+		go teamWorker(len(t.start), ch, t.body, t.done, t.exited)
 	}
 	for c := 1; c < chunks; c++ {
 		t.start[c-1] <- [2]int{c * size, min((c+1)*size, n)}
@@ -110,17 +115,21 @@ func (t *Team) Run(n int) int {
 	return chunks
 }
 
-func teamWorker(chunk int, start <-chan [2]int, body func(chunk, lo, hi int), done chan<- struct{}) {
+func teamWorker(chunk int, start <-chan [2]int, body func(chunk, lo, hi int), done chan<- struct{}, exited *sync.WaitGroup) {
+	defer exited.Done()
 	for r := range start {
 		body(chunk, r[0], r[1])
 		done <- struct{}{}
 	}
 }
 
-// Close stops the team's goroutines. A later Run starts new ones.
+// Close stops the team's goroutines and returns when they have exited, so
+// that what body refers to is no longer reachable through them. A later
+// Run starts new ones.
 func (t *Team) Close() {
 	for _, ch := range t.start {
 		close(ch)
 	}
 	t.start = nil
+	t.exited.Wait()
 }
