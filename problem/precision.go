@@ -31,6 +31,8 @@ type FusedObjective[F kernels.Float] struct {
 
 	run  *fusedRun[F]
 	team *kernels.Team
+	// cleanup stops the team if the objective is dropped without Close.
+	cleanup runtime.Cleanup
 }
 
 // fusedRun is the state the team's goroutines see: the problem, the current
@@ -66,7 +68,7 @@ func NewFusedObjective[F kernels.Float](o *Objective) (*FusedObjective[F], error
 	}
 	r := &fusedRun[F]{fp: fp}
 	e := &FusedObjective[F]{N: o.N, H: o.H, W: o.W, run: r, team: kernels.NewTeam(r.chunk)}
-	runtime.AddCleanup(e, func(t *kernels.Team) { t.Close() }, e.team)
+	e.cleanup = runtime.AddCleanup(e, func(t *kernels.Team) { t.Close() }, e.team)
 	return e, nil
 }
 
@@ -111,7 +113,10 @@ func (e *FusedObjective[F]) EvalImages(worker int, vals []float64, grad, x []F, 
 
 // Close stops the goroutines of the evaluation; a later Eval starts them
 // again.
-func (e *FusedObjective[F]) Close() { e.team.Close() }
+func (e *FusedObjective[F]) Close() {
+	e.cleanup.Stop() // the runtime then holds nothing of the evaluation
+	e.team.Close()
+}
 
 // Precision names the floating-point type an evaluation computes in.
 type Precision string

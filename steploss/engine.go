@@ -157,6 +157,7 @@ type engine[F kernels.Float] struct {
 	signs   []float64
 	run     *engineRun[F]
 	team    *kernels.Team
+	cleanup runtime.Cleanup         // stops the team if the engine is dropped without close
 	plan64  *kernels.FFT2T[float64] // θ's spectrum and the adjoints' inverse transforms
 	spec64  []kernels.Complex[float64]
 	img64   []float64
@@ -289,7 +290,7 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		s.img64 = make([]float64, hw)
 		s.total = make([]kernels.Complex[float64], r.sl)
 	}
-	runtime.AddCleanup(s, func(t *kernels.Team) { t.Close() }, s.team)
+	s.cleanup = runtime.AddCleanup(s, func(t *kernels.Team) { t.Close() }, s.team)
 	return s, nil
 }
 
@@ -648,6 +649,7 @@ func (s *engine[F]) kind() string {
 // close implements stepEvaluator.
 func (s *engine[F]) close() error {
 	if s.team != nil {
+		s.cleanup.Stop() // the runtime then holds nothing of the run
 		s.team.Close()
 		s.obj.Close()
 	}
