@@ -339,12 +339,18 @@ opfam() {
 	done
 	evaluate "$R/eval-fam" --params "${fam#,}" --data "$STL" --n-test 100 --iters 200 --methods nag,lbfgs \
 		--shift "sigma=1,sigma=2" --shift-at 10,20,50,100,200
-	for m in m-ps m-pc m-npoly3 m-npoly5 m-ps-fam m-pc-fam m-npoly5-fam; do
+	# Beyond T: M-npoly5 on the family with penalties (λ = μ = rel:1e-2), and the family-trained ones safeguarded.
+	train "$R/m-npoly5-fam-pen" --problem deblur --data "$STL" --blur-sigma 1:2 --param m-npoly5 --max-steps 400 \
+		--lambda rel:1e-2 --mu rel:1e-2
+	evaluate "$R/eval-fam2" --params "$R/m-npoly5-fam,$R/m-npoly5-fam-pen,$R/m-ps-fam" --data "$STL" --n-test 100 --iters 200 \
+		--methods nag --safeguard decrease --shift "sigma=1,sigma=2" --shift-at 10,20,50,100,200
+	cp "$R/eval-fam2/shift.md" "$R/shift-fam2.md"
+	for m in m-ps m-pc m-npoly3 m-npoly5 m-ps-fam m-pc-fam m-npoly5-fam m-npoly5-fam-pen; do
 		printf '%s: %s\n' "$m" "$(tail -n 1 "$R/$m.log")"
 	done | tee "$R/training.txt"
 	table "$R/table.md" "$R/eval/curves.json" 1,10,20,50,100,200
 	cp "$R/eval-fam/shift.md" "$R/shift-fam.md"
-	publish "opfam-$BUDGET" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv" "$R/shift-fam.md"
+	publish "opfam-$BUDGET" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv" "$R/shift-fam.md" "$R/shift-fam2.md"
 }
 
 case $NAME in
