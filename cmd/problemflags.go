@@ -33,6 +33,11 @@ type problemFlags struct {
 	BlurSigma      string
 	blurSigma      float64
 	blurSigmaRange [2]float64
+	// Noise is --noise as written: a level S or a range A:B (each function
+	// draws its level); parsed by validate.
+	Noise      string
+	noise      float64
+	noiseRange [2]float64
 	// deviceOps is set by commands that run on a device (train greedy):
 	// validate opens --device and keeps its array operations here.
 	deviceOps  gpu.Ops
@@ -64,6 +69,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
 	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
 	fs.Float64Var(&p.Alpha, "alpha", 0, "regularizer weight α (0: the problem's own; L follows it)")
+	fs.StringVar(&p.Noise, "noise", "", "noise standard deviation: S (0 or empty: the problem's own), or A:B for a family, each function drawing its level uniformly from [A, B]")
 	fs.StringVar(&p.BlurSigma, "blur-sigma", "", "Gaussian blur width of deblur: S (default 1.5), or A:B for a family of operators, each function drawing its own σ uniformly from [A, B] (each blur normalised to ‖A‖ = 1)")
 	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; cpu32 (the CPU in float32, --precision float32: train greedy, bench greedy, eval, apply); host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
 }
@@ -96,26 +102,34 @@ func (p *problemFlags) validate() error {
 	return p.parseBlurSigma()
 }
 
-// parseBlurSigma reads --blur-sigma: S or A:B.
+// parseBlurSigma reads --blur-sigma and --noise: S or A:B each.
 func (p *problemFlags) parseBlurSigma() error {
-	if p.BlurSigma == "" {
-		return nil
+	var err error
+	if p.blurSigma, p.blurSigmaRange, err = parseValueOrRange("--blur-sigma", p.BlurSigma, "a width (1.5) or a range (1:2)"); err != nil {
+		return err
 	}
-	lo, hi, isRange := strings.Cut(p.BlurSigma, ":")
+	p.noise, p.noiseRange, err = parseValueOrRange("--noise", p.Noise, "a level (0.01) or a range (0.005:0.02)")
+	return err
+}
+
+// parseValueOrRange parses S or A:B ("" is 0 and no range).
+func parseValueOrRange(flag, s, what string) (float64, [2]float64, error) {
+	if s == "" {
+		return 0, [2]float64{}, nil
+	}
+	lo, hi, isRange := strings.Cut(s, ":")
 	a, err := strconv.ParseFloat(lo, 64)
 	if err != nil {
-		return usagef("--blur-sigma %q: write a width (1.5) or a range (1:2)", p.BlurSigma)
+		return 0, [2]float64{}, usagef("%s %q: write %s", flag, s, what)
 	}
 	if !isRange {
-		p.blurSigma = a
-		return nil
+		return a, [2]float64{}, nil
 	}
 	b, err := strconv.ParseFloat(hi, 64)
 	if err != nil {
-		return usagef("--blur-sigma %q: write a width (1.5) or a range (1:2)", p.BlurSigma)
+		return 0, [2]float64{}, usagef("%s %q: write %s", flag, s, what)
 	}
-	p.blurSigmaRange = [2]float64{a, b}
-	return nil
+	return 0, [2]float64{a, b}, nil
 }
 
 // precisionHelp is --precision's one help text.

@@ -74,7 +74,7 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		return nil, err
 	}
 	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha,
-		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange}
+		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange}
 	prob, err := problem.Lookup(p.Problem, opt)
 	if err != nil {
 		return nil, asUsage(err)

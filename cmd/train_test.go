@@ -392,7 +392,10 @@ func TestTrainOnABlurFamily(t *testing.T) {
 	if !strings.Contains(a.Operator, "σ∈[1:2]") || !strings.Contains(b.Operator, "gauss5-2") {
 		t.Errorf("operators recorded: %q and %q", a.Operator, b.Operator)
 	}
-	for _, bad := range [][]string{{"--blur-sigma", "1:x"}, {"--blur-sigma", "2:1"}, {"--blur-sigma", "1:2", "--problem", "ct-small"}} {
+	if code := Main(append(base, "--noise", "0.005:0.02", "--out", filepath.Join(dir, "noise")), &out, &errb); code != 0 {
+		t.Fatalf("--noise 0.005:0.02: exit %d: %s", code, errb.String())
+	}
+	for _, bad := range [][]string{{"--blur-sigma", "1:x"}, {"--blur-sigma", "2:1"}, {"--blur-sigma", "1:2", "--problem", "ct-small"}, {"--noise", "0.02:0.01"}, {"--noise", "x"}} {
 		errb.Reset()
 		if code := Main(append(append(base, bad...), "--out", filepath.Join(dir, "bad")), &out, &errb); code != 2 {
 			t.Errorf("%v: exit %d (%s)", bad, code, errb.String())

@@ -145,3 +145,40 @@ func same(a, b []float64) bool {
 	}
 	return true
 }
+
+// TestNoiseFamily: NoiseRange draws each function's noise level; a range of
+// one level is the problem bitwise; the data are A x_k plus the drawn level
+// times the problem's noise draw, bitwise; bad ranges are refused.
+func TestNoiseFamily(t *testing.T) {
+	const n, h = 3, 12
+	os := familyObjectives(t, n, h, Options{}, Options{NoiseRange: [2]float64{0.01, 0.01}}, Options{NoiseRange: [2]float64{0.005, 0.02}})
+	if !same(os[0].Y, os[1].Y) {
+		t.Error("a range of one noise level differs from the problem")
+	}
+	fam := os[2]
+	ax := make([]float64, len(fam.Y))
+	if err := fam.A.Apply(ax, fam.Truth, tensor.Shape{n, h, h}); err != nil {
+		t.Fatal(err)
+	}
+	levels := rand.New(rand.NewPCG(1, 0x6c6576656c+5))
+	noise := rand.New(rand.NewPCG(1, 0x6e6f697365+5))
+	m := len(fam.Y) / n
+	var drawn []float64
+	for k := range n {
+		s := 0.005 + 0.015*levels.Float64()
+		drawn = append(drawn, s)
+		for i := k * m; i < (k+1)*m; i++ {
+			if fam.Y[i] != ax[i]+s*noise.NormFloat64() {
+				t.Fatalf("function %d, value %d: not A x + σ_k ξ with σ_k = %g", k, i, s)
+			}
+		}
+	}
+	if drawn[0] == drawn[1] {
+		t.Errorf("functions 0 and 1 drew the same noise level %g", drawn[0])
+	}
+	for _, bad := range []Options{{NoiseRange: [2]float64{0.02, 0.01}}, {NoiseRange: [2]float64{-1, 0.01}}, {NoiseRange: [2]float64{0.01, 0.02}, Noise: 0.01}} {
+		if _, err := Lookup("deblur", bad); err == nil {
+			t.Errorf("%+v was accepted", bad)
+		}
+	}
+}

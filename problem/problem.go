@@ -56,6 +56,9 @@ type Problem struct {
 	// family, if set, gives each instantiated function its own operator
 	// (Options.BlurSigmaRange).
 	family *blurFamily
+	// noiseRange, if set, gives each instantiated function its own noise
+	// level (Options.NoiseRange).
+	noiseRange [2]float64
 }
 
 // L is the smoothness constant ‖A‖² + α Lip(∇S) of every function.
@@ -89,9 +92,11 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 	if err := a.Apply(y, truth, in); err != nil {
 		return nil, fmt.Errorf("problem %s: simulating data: %w", p.Name, err)
 	}
+	levels := p.noiseLevels(n, seedOffset)
 	r := rand.New(rand.NewPCG(p.Seed, 0x6e6f697365+seedOffset))
+	m := len(y) / n
 	for i := range y {
-		y[i] += p.Noise * r.NormFloat64()
+		y[i] += levels[i/m] * r.NormFloat64()
 	}
 	x0 := make([]float64, n*hw)
 	if p.Start == FromObservation {
@@ -106,6 +111,25 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 		L: p.L(), NormA: p.NormA,
 		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
 	}, nil
+}
+
+// noiseLevels returns the noise level of each of n instantiated functions:
+// Noise, or for a family of noise levels (Options.NoiseRange) one drawn
+// uniformly a function from a generator seeded by Seed and seedOffset.
+func (p *Problem) noiseLevels(n int, seedOffset uint64) []float64 {
+	levels := make([]float64, n)
+	lo, hi := p.noiseRange[0], p.noiseRange[1]
+	if hi == 0 {
+		for k := range levels {
+			levels[k] = p.Noise
+		}
+		return levels
+	}
+	r := rand.New(rand.NewPCG(p.Seed, 0x6c6576656c+seedOffset))
+	for k := range levels {
+		levels[k] = lo + (hi-lo)*r.Float64()
+	}
+	return levels
 }
 
 // operatorFor returns the forward operator of n instantiated functions:
@@ -156,6 +180,11 @@ type Options struct {
 	// Noise overrides the standard deviation of the additive Gaussian noise
 	// (0 keeps the problem's).
 	Noise float64
+	// NoiseRange, if set, makes a family of noise levels: each function
+	// draws its own standard deviation uniformly from [NoiseRange[0],
+	// NoiseRange[1]] (seeded as the noise is). The operator and L do not
+	// change.
+	NoiseRange [2]float64
 }
 
 // Constructor builds a Problem from options.
@@ -203,6 +232,14 @@ func Lookup(name string, opt Options) (*Problem, error) {
 	if opt.Noise > 0 {
 		p.Describe = append(p.Describe, fmt.Sprintf("noise level set to %g (the problem's own: %g)", opt.Noise, p.Noise))
 		p.Noise = opt.Noise
+	}
+	if opt.NoiseRange != ([2]float64{}) {
+		lo, hi := opt.NoiseRange[0], opt.NoiseRange[1]
+		if opt.Noise != 0 || !(lo >= 0) || !(hi >= lo) || math.IsInf(hi, 0) || hi == 0 {
+			return nil, fmt.Errorf("problem %s: noise levels [%g, %g] must have 0 ≤ low ≤ high < ∞, high > 0, and no single noise level beside them", name, lo, hi)
+		}
+		p.noiseRange = opt.NoiseRange
+		p.Describe = append(p.Describe, fmt.Sprintf("noise level drawn uniformly from [%g, %g] for each function (the problem's own: %g)", lo, hi, p.Noise))
 	}
 	return p, nil
 }
