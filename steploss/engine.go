@@ -925,6 +925,18 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 	if grads == nil {
 		return sum * inv, nil
 	}
+	if err := s.addGradients(grads, chunks, inv); err != nil {
+		return 0, err
+	}
+	return sum * inv, nil
+}
+
+// addGradients adds each active term's gradient, sign/N times its adjoint of
+// r, to grads[i]: the bound terms' AddAdjoint, the scalar terms' inner
+// products summed in image order, the spectral terms' per-worker sums added
+// in chunk order and transformed back.
+func (s *engine[F]) addGradients(grads [][]float64, chunks int, inv float64) error {
+	r := s.run
 	for i, k := range r.kinds {
 		if grads[i] == nil {
 			continue
@@ -938,7 +950,7 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 				r64 = s.r64
 			}
 			if err := s.bounds[i].AddAdjoint(grads[i], r64, c); err != nil {
-				return 0, fmt.Errorf("step loss: %w", err)
+				return fmt.Errorf("step loss: %w", err)
 			}
 			continue
 		}
@@ -962,7 +974,7 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 			grads[i][j] += c * v
 		}
 	}
-	return sum * inv, nil
+	return nil
 }
 
 // eval implements stepEvaluator. In block mode the frozen term's adjoint is
