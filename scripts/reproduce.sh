@@ -345,12 +345,17 @@ opfam() {
 	evaluate "$R/eval-fam2" --params "$R/m-npoly5-fam,$R/m-npoly5-fam-pen,$R/m-ps-fam" --data "$STL" --n-test 100 --iters 200 \
 		--methods nag --safeguard decrease --shift "sigma=1,sigma=2" --shift-at 10,20,50,100,200
 	cp "$R/eval-fam2/shift.md" "$R/shift-fam2.md"
-	for m in m-ps m-pc m-npoly3 m-npoly5 m-ps-fam m-pc-fam m-npoly5-fam m-npoly5-fam-pen; do
+	# A family of noise levels: M-npoly5 trained on σ_noise ∈ [0.005, 0.02] beside the one trained at 0.01.
+	train "$R/m-npoly5-noise" --problem deblur --data "$STL" --noise 0.005:0.02 --param m-npoly5 --max-steps 400 $(budget m-npoly5)
+	evaluate "$R/eval-noise" --params "$R/m-npoly5,$R/m-npoly5-noise" --data "$STL" --n-test 100 --iters 200 \
+		--methods nag --shift "noise=0.005,noise=0.02" --shift-at 10,20,50,100,200
+	cp "$R/eval-noise/shift.md" "$R/shift-noise.md"
+	for m in m-ps m-pc m-npoly3 m-npoly5 m-ps-fam m-pc-fam m-npoly5-fam m-npoly5-fam-pen m-npoly5-noise; do
 		printf '%s: %s\n' "$m" "$(tail -n 1 "$R/$m.log")"
 	done | tee "$R/training.txt"
 	table "$R/table.md" "$R/eval/curves.json" 1,10,20,50,100,200
 	cp "$R/eval-fam/shift.md" "$R/shift-fam.md"
-	publish "opfam-$BUDGET" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv" "$R/shift-fam.md" "$R/shift-fam2.md"
+	publish "opfam-$BUDGET" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv" "$R/shift-fam.md" "$R/shift-fam2.md" "$R/shift-noise.md"
 }
 
 case $NAME in
