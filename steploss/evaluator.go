@@ -179,21 +179,6 @@ func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths
 	return ev, reds, nil
 }
 
-// activeTerm returns the one term whose gradient grads asks for when the
-// others are frozen (nil entries), and whether grads is such a block request.
-func activeTerm(grads [][]float64) (int, bool) {
-	if len(grads) < 2 {
-		return 0, false
-	}
-	active, n := -1, 0
-	for i, g := range grads {
-		if g != nil {
-			active, n = i, n+1
-		}
-	}
-	return active, n == 1
-}
-
 // checkStep checks the lengths of a step's data.
 func checkStep(o *problem.Objective, momentum bool, x, g, p []float64) error {
 	n := o.N * o.ImageLen()
