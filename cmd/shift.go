@@ -13,6 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -200,7 +201,7 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, p
 	results := []shiftResult{{Label: "none (trained setting)", Curves: inDist}}
 	if len(inDist) > 0 && pf.Problem != "" {
 		if base, err := shiftedTest(pf, shiftSpec{Label: "none"}, exclude); err == nil {
-			results[0].Notes = shiftNotes(infos, base.L)
+			results[0].Notes = shiftNotes(infos, base.L, base.A)
 		}
 	}
 	for _, sh := range specs {
@@ -232,7 +233,7 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, p
 		if err := writeCurves(filepath.Join(out, "shift", shiftDirName(sh.Label)), curves, &sp); err != nil {
 			return err
 		}
-		results = append(results, shiftResult{Label: sh.Label, Curves: curves, Skipped: skipped, Notes: shiftNotes(infos, test.L)})
+		results = append(results, shiftResult{Label: sh.Label, Curves: curves, Skipped: skipped, Notes: shiftNotes(infos, test.L, test.A)})
 	}
 	var cols []int
 	for _, t := range at {
@@ -442,8 +443,9 @@ func writeBreakEven(path string, be []eval.BreakEven) error {
 // the learned steps is expected only below it: the paper's reg-plot-all) and
 // each greedy-format optimizer's certificates of its last step at that L
 // (Algorithm 2 repeats that step): the paper's P with its h1/h2 bound, and
-// the Lyapunov P.
-func shiftNotes(infos []*LearnedInfo, l float64) []string {
+// the Lyapunov P. Operator-aware terms (npoly) are certified with the
+// shifted functions' operator a, as Algorithm 2 runs them.
+func shiftNotes(infos []*LearnedInfo, l float64, a graph.LinearMap) []string {
 	var out []string
 	for _, info := range infos {
 		if info.L <= 0 {
@@ -457,7 +459,7 @@ func shiftNotes(infos []*LearnedInfo, l float64) []string {
 		if opt, ok := info.Method.(*learned.Optimizer); ok && info.Tau > 0 && opt.Steps > 0 {
 			theta, phi, err := opt.Params(opt.Steps - 1)
 			if err == nil {
-				if c, err := learned.CertifyParamsBoth(opt.Method, theta, phi, info.Tau, l, info.H, info.W); err == nil {
+				if c, err := learned.CertifyParamsBoth(opt.Method.ForOperator(a), theta, phi, info.Tau, l, info.H, info.W); err == nil {
 					h, name := c.Paper.H()
 					note += fmt.Sprintf("; certificate of step %d at this L: paper P = %.3g (%s = %.4g, certified %v), lyapunov P = %.3g (certified %v)",
 						opt.Steps-1, c.Paper.P, name, h, c.Paper.Certified, c.Lyapunov.P, c.Lyapunov.P < 0)

@@ -134,3 +134,41 @@ func TestEvalShiftAlpha(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalShiftCertifiesNormalPoly: the shift notes certify an npoly
+// checkpoint's last step with the shifted functions' operator (its G is
+// built from it), and ε1 = ‖G_θ − τI‖ differs between two blur widths.
+func TestEvalShiftCertifiesNormalPoly(t *testing.T) {
+	root := t.TempDir()
+	ckpt, evalDir := filepath.Join(root, "npoly"), filepath.Join(root, "eval")
+	for _, args := range [][]string{
+		{"train", "greedy", "--param", "m-npoly3", "--size", "12", "--n-train", "3", "--max-steps", "3", "--out", ckpt},
+		{"eval", "--params", ckpt, "--methods", "gd", "--n-test", "2", "--iters", "4", "--fstar-iters", "40", "--cache", root,
+			"--out", evalDir, "--shift", "sigma=1,sigma=2", "--shift-at", "1,4"},
+	} {
+		var o, e bytes.Buffer
+		if code := Main(args, &o, &e); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, e.String())
+		}
+	}
+	table, err := os.ReadFile(filepath.Join(evalDir, "shift.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	notes := map[string]string{}
+	for _, line := range strings.Split(string(table), "\n") {
+		for _, label := range []string{"sigma=1", "sigma=2"} {
+			if strings.HasPrefix(line, "| "+label+" | greedy m-npoly3: ") {
+				notes[label] = line
+			}
+		}
+	}
+	for _, label := range []string{"sigma=1", "sigma=2"} {
+		if !strings.Contains(notes[label], "certificate of step 2 at this L: paper P = ") {
+			t.Errorf("%s: no certificate for m-npoly3: %q", label, notes[label])
+		}
+	}
+	if notes["sigma=1"] == notes["sigma=2"] {
+		t.Errorf("the certificates at σ = 1 and σ = 2 are the same: %q", notes["sigma=1"])
+	}
+}
