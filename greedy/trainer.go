@@ -559,7 +559,7 @@ func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
 	if cl == 0 {
 		cl = tr.o.L
 	}
-	e1, e2, err := learned.ParamNorms(cfg.Method.Param, s.Theta, s.Phi, tr.tau, tr.o.H, tr.o.W)
+	e1, e2, err := familyNorms(cfg.Method.Param, tr.o, s.Theta, s.Phi, tr.tau)
 	if err != nil {
 		return false, "", err
 	}
@@ -568,6 +568,32 @@ func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
 		kind = learned.DefaultCertificate
 	}
 	return learned.Certified(kind, e1, e2, tr.tau, cl), kind, nil
+}
+
+// familyNorms returns ε1 = ‖G_θ − τI‖ and ε2 = ‖H_φ‖ of the method on o's
+// functions: for a family of operators (problem.PerFunction) with
+// operator-aware terms, the largest over its operators, so that the
+// certificate holds for each.
+func familyNorms(m models.Method, o *problem.Objective, theta, phi []float64, tau float64) (eps1, eps2 float64, err error) {
+	_, g := m.G.(models.OperatorAware)
+	_, h := m.H.(models.OperatorAware)
+	pf, ok := o.A.(*problem.PerFunction)
+	if !ok || !(g || h) {
+		return learned.ParamNorms(m, theta, phi, tau, o.H, o.W)
+	}
+	seen := map[string]bool{}
+	for _, a := range pf.Ops {
+		if seen[a.String()] {
+			continue
+		}
+		seen[a.String()] = true
+		e1, e2, err := learned.ParamNorms(m.ForOperator(a), theta, phi, tau, o.H, o.W)
+		if err != nil {
+			return 0, 0, err
+		}
+		eps1, eps2 = max(eps1, e1), max(eps2, e2)
+	}
+	return eps1, eps2, nil
 }
 
 // finish marks the run finished with its stop cause and commits the
