@@ -20,30 +20,6 @@ type Bound interface {
 	Bytes() int64
 }
 
-// SpectralBound is a Bound that acts on the 2-D spectra of the images
-// (kernels.FFT2 layout, one spectrum is [H, W/2+1]): a circular convolution.
-// Several spectral terms then share one inverse FFT per image for their sum,
-// and one FFT per image of r for their adjoints; the work goes image by image
-// so that it stays in cache (see FFTPool.Run). AddSpectrum and
-// AccumulateAdjoint only read the bound operator: they may run concurrently
-// on different destinations.
-type SpectralBound interface {
-	Bound
-	// SetSpectralParams prepares AddSpectrum for the parameters θ and the
-	// weight c.
-	SetSpectralParams(theta []float64, c float64) error
-	// AddSpectrum adds the spectrum of c·G_θ v_k to dst (one spectrum).
-	AddSpectrum(dst []complex128, k int)
-	// AccumulateAdjoint adds the part of image k of ∇_θ⟨G_θ v, r⟩, in the
-	// spectral form of the bound operator, to acc (one spectrum), given the
-	// spectrum rk of r_k.
-	AccumulateAdjoint(acc, rk []complex128, k int)
-	// FinishAdjoint adds c times the adjoint whose accumulated spectral form
-	// (summed over all images) is acc to dst (the length of θ). acc is
-	// overwritten.
-	FinishAdjoint(dst []float64, acc []complex128, c float64) error
-}
-
 // Rebinder is implemented by bound operators that can take a new operand
 // of the same shape in place (reusing their buffers and plans): Rebind(v)
 // leaves the Bound as Bind(v, n, h, w) would have returned it. For users

@@ -21,7 +21,8 @@
 //   - Binder: for a fixed batch v, the linear map θ ↦ G_θ v with its adjoint
 //     (a Bound), which the greedy step loss uses instead of a graph when only
 //     θ changes. PS, PP and PC-k bind in image space; PC binds the spectra of
-//     v (a SpectralBound), so that several terms share their FFTs;
+//     v (the step-loss engine computes PC spectrally itself, several terms
+//     sharing their FFTs);
 //   - Reducer: the step loss depends on θ only through G_θ vk, so its
 //     minimiser lies in a subspace of small dimension (a Reduction). PF
 //     reduces its (HW)² entries to N·HW;
