@@ -3,8 +3,10 @@ package cmd
 import (
 	"fmt"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 func init() {
@@ -16,6 +18,7 @@ func runCertify(env *Env, args []string) error {
 	dir := fs.String("params", "", "greedy checkpoint directory")
 	l := fs.Float64("L", 0, "smoothness constant of the unseen functions (0: the training L)")
 	all := fs.Bool("all", false, "print every step, not only the last and the first certified")
+	sigma := fs.Float64("blur-sigma", 0, "for operator-aware parametrizations (npolyD): the blur width whose operator G is built from (0: the checkpoint's own operator)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -36,7 +39,12 @@ func runCertify(env *Env, args []string) error {
 		*l = man.L
 	}
 	if operatorAware(opt.Method) {
-		return usagef("%s's ‖G_θ − τI‖ depends on the problem's forward operator, which certify does not rebuild from a checkpoint; certify it while training, where the operator is known: train greedy --stop-when-certified", man.Method)
+		a, err := certifyOperator(man, *sigma)
+		if err != nil {
+			return err
+		}
+		opt.Method = opt.Method.ForOperator(a)
+		fmt.Fprintf(env.Stdout, "%s is built from the problem's operator: certified with %s\n", man.Method, a)
 	}
 	fmt.Fprintf(env.Stdout, "%s, %d steps, τ = %.6g, certificate for L = %.6g\n", man.Method, opt.Steps, man.Tau, *l)
 	// Which of the paper's thresholds applies depends on L only.
@@ -92,4 +100,20 @@ func operatorAware(m models.Method) bool {
 	_, g := m.G.(models.OperatorAware)
 	_, h := m.H.(models.OperatorAware)
 	return g || h
+}
+
+// certifyOperator rebuilds the forward operator an operator-aware
+// checkpoint is certified with: its problem at its size and conventions,
+// with the blur width sigma if given. Without sigma it must be the operator
+// the checkpoint was trained with (a family of operators needs sigma).
+func certifyOperator(man *checkpoint.Manifest, sigma float64) (problem.Operator, error) {
+	opt := problem.Options{H: man.H, W: man.W, BlurBoundary: man.Conventions[problem.ConventionBlurBoundary], BlurSigma: sigma}
+	p, err := problem.Lookup(man.Problem, opt)
+	if err != nil {
+		return nil, usagef("certify: rebuilding the operator of %s: %v", man.Problem, err)
+	}
+	if sigma == 0 && man.Operator != "" && p.A.String() != man.Operator {
+		return nil, usagef("certify: %s was trained with the operator %s, and its norms depend on it; give --blur-sigma S to certify it with the blur of width S", man.Method, man.Operator)
+	}
+	return p.A, nil
 }

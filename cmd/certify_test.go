@@ -58,18 +58,43 @@ func TestCertifyPrintsBothCertificates(t *testing.T) {
 	}
 }
 
-// TestCertifyRefusesOperatorAware: certify cannot rebuild the operator an
-// npoly checkpoint's norms depend on, and says so with exit 2, naming the
-// way out; training with --stop-when-certified certifies it.
-func TestCertifyRefusesOperatorAware(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "npoly")
-	var out, errb bytes.Buffer
-	if code := Main([]string{"train", "greedy", "--size", "12", "--n-train", "2", "--param", "m-npoly2", "--max-steps", "2",
-		"--lambda", "1e-3", "--mu", "1e-3", "--stop-when-certified", "--out", dir}, &out, &errb); code != 0 {
-		t.Fatalf("train m-npoly2 --stop-when-certified: exit %d: %s", code, errb.String())
+// TestCertifyOperatorAware: certify rebuilds the operator an npoly
+// checkpoint's norms depend on (its problem at its size and conventions);
+// a checkpoint trained on a family of operators needs --blur-sigma (exit 2
+// naming it without), and two widths give two certificates.
+func TestCertifyOperatorAware(t *testing.T) {
+	dir := t.TempDir()
+	run := func(args ...string) (int, string, string) {
+		var out, errb bytes.Buffer
+		code := Main(args, &out, &errb)
+		return code, out.String(), errb.String()
 	}
-	errb.Reset()
-	if code := Main([]string{"certify", "--params", dir}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--stop-when-certified") {
-		t.Errorf("certify of m-npoly2: exit %d: %s", code, errb.String())
+	train := []string{"train", "greedy", "--size", "12", "--n-train", "2", "--param", "m-npoly2", "--max-steps", "2", "--lambda", "1e-3", "--mu", "1e-3"}
+	if code, _, e := run(append(train, "--out", filepath.Join(dir, "one"))...); code != 0 {
+		t.Fatalf("train m-npoly2: exit %d: %s", code, e)
+	}
+	if code, _, e := run(append(train, "--blur-sigma", "1:2", "--out", filepath.Join(dir, "fam"))...); code != 0 {
+		t.Fatalf("train m-npoly2 --blur-sigma 1:2: exit %d: %s", code, e)
+	}
+	code, out, e := run("certify", "--params", filepath.Join(dir, "one"))
+	if code != 0 || !strings.Contains(out, "certified with") || !strings.Contains(out, "gauss5-1.5") {
+		t.Fatalf("certify m-npoly2: exit %d: %s%s", code, out, e)
+	}
+	if code, _, e := run("certify", "--params", filepath.Join(dir, "fam")); code != 2 || !strings.Contains(e, "--blur-sigma") {
+		t.Errorf("certify of a family-trained m-npoly2: exit %d: %s", code, e)
+	}
+	_, at1, _ := run("certify", "--params", filepath.Join(dir, "fam"), "--blur-sigma", "1")
+	_, at2, _ := run("certify", "--params", filepath.Join(dir, "fam"), "--blur-sigma", "2")
+	last := func(s string) string {
+		lines := strings.Split(strings.TrimSpace(s), "\n")
+		for i := len(lines) - 1; i >= 0; i-- {
+			if f := strings.Fields(lines[i]); len(f) > 1 && f[0] == "1" {
+				return lines[i]
+			}
+		}
+		return ""
+	}
+	if last(at1) == "" || last(at1) == last(at2) {
+		t.Errorf("the certificates at σ = 1 and 2 do not differ:\n%s\n%s", at1, at2)
 	}
 }
