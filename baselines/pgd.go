@@ -86,7 +86,10 @@ type Preconditioner struct {
 	H, W  int
 	Delta float64
 	inv   []float64 // 1/(δ + |â|²), [H, W/2+1]
-	pool  sync.Pool
+	// invs, for a family of operators (problem.PerFunction), holds image
+	// k's own 1/(δ + |â_k|²); a batch must then have one image a member.
+	invs [][]float64
+	pool sync.Pool
 }
 
 type fftScratch struct {
@@ -100,13 +103,27 @@ func NewPreconditioner(a problem.Operator, h, w int, delta float64) (*Preconditi
 	if !(delta > 0) || math.IsInf(delta, 0) {
 		return nil, fmt.Errorf("preconditioner: δ = %g is not a positive finite number", delta)
 	}
-	s, err := CirculantSpectrum(a, h, w)
-	if err != nil {
-		return nil, fmt.Errorf("preconditioner: %w", err)
-	}
-	p := &Preconditioner{H: h, W: w, Delta: delta, inv: make([]float64, len(s))}
-	for i, v := range s {
-		p.inv[i] = 1 / (delta + real(v)*real(v) + imag(v)*imag(v))
+	p := &Preconditioner{H: h, W: w, Delta: delta}
+	if pf, ok := a.(*problem.PerFunction); ok {
+		built := map[string][]float64{}
+		for _, op := range pf.Ops {
+			inv, ok := built[op.String()]
+			if !ok {
+				var err error
+				if inv, err = inverseSpectrum(op, h, w, delta); err != nil {
+					return nil, err
+				}
+				built[op.String()] = inv
+			}
+			p.invs = append(p.invs, inv)
+		}
+		p.inv = p.invs[0]
+	} else {
+		inv, err := inverseSpectrum(a, h, w, delta)
+		if err != nil {
+			return nil, err
+		}
+		p.inv = inv
 	}
 	p.pool.New = func() any {
 		f := kernels.NewFFT2(h, w)
@@ -115,18 +132,38 @@ func NewPreconditioner(a problem.Operator, h, w int, delta float64) (*Preconditi
 	return p, nil
 }
 
+// inverseSpectrum returns 1/(δ + |â|²) of a's circulant approximation.
+func inverseSpectrum(a problem.Operator, h, w int, delta float64) ([]float64, error) {
+	s, err := CirculantSpectrum(a, h, w)
+	if err != nil {
+		return nil, fmt.Errorf("preconditioner: %w", err)
+	}
+	inv := make([]float64, len(s))
+	for i, v := range s {
+		inv[i] = 1 / (delta + real(v)*real(v) + imag(v)*imag(v))
+	}
+	return inv, nil
+}
+
 // Apply writes P src into dst for a batch of h×w images (dst may be src).
 func (p *Preconditioner) Apply(dst, src []float64) error {
 	hw := p.H * p.W
 	if len(src)%hw != 0 || len(dst) != len(src) {
 		return fmt.Errorf("preconditioner: %d source and %d destination values for %d×%d images", len(src), len(dst), p.H, p.W)
 	}
+	if p.invs != nil && len(src)/hw != len(p.invs) {
+		return fmt.Errorf("preconditioner: a batch of %d images for a family of %d operators", len(src)/hw, len(p.invs))
+	}
 	kernels.ParallelFor(len(src)/hw, func(lo, hi int) {
 		sc := p.pool.Get().(*fftScratch)
 		defer p.pool.Put(sc)
 		for k := lo; k < hi; k++ {
 			sc.f.Forward(sc.spec, src[k*hw:(k+1)*hw])
-			for i, m := range p.inv {
+			inv := p.inv
+			if p.invs != nil {
+				inv = p.invs[k]
+			}
+			for i, m := range inv {
 				sc.spec[i] *= complex(m, 0)
 			}
 			sc.f.Inverse(dst[k*hw:(k+1)*hw], sc.spec)
@@ -302,7 +339,7 @@ func TuneDelta(train *problem.Objective, iters int) (float64, error) {
 	if train == nil {
 		return 0, fmt.Errorf("tune δ: training objective is nil")
 	}
-	if _, err := CirculantSpectrum(train.A, train.H, train.W); err != nil {
+	if _, err := NewPreconditioner(train.A, train.H, train.W, 1); err != nil {
 		return 0, fmt.Errorf("tune δ: %w", err)
 	}
 	var firstErr error

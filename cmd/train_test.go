@@ -392,6 +392,11 @@ func TestTrainOnABlurFamily(t *testing.T) {
 	if !strings.Contains(a.Operator, "σ∈[1:2]") || !strings.Contains(b.Operator, "gauss5-2") {
 		t.Errorf("operators recorded: %q and %q", a.Operator, b.Operator)
 	}
+	// eval runs on a family, PGD with each function's own preconditioner.
+	if code := Main([]string{"eval", "--params", filepath.Join(dir, "fam"), "--blur-sigma", "1:2", "--methods", "gd,nag,pgd", "--n-test", "2", "--iters", "5",
+		"--fstar-iters", "40", "--cache", dir, "--out", filepath.Join(dir, "eval")}, &out, &errb); code != 0 {
+		t.Fatalf("eval --blur-sigma 1:2: exit %d: %s", code, errb.String())
+	}
 	if code := Main(append(base, "--noise", "0.005:0.02", "--out", filepath.Join(dir, "noise")), &out, &errb); code != 0 {
 		t.Fatalf("--noise 0.005:0.02: exit %d: %s", code, errb.String())
 	}
