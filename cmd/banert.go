@@ -69,7 +69,7 @@ func runTrainBanert(env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(man.History), *epochs)
 		}
 	}
-	pf.acceptsOps = true
+	pf.acceptsOps, pf.oneOperator = true, true
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err

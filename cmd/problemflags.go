@@ -38,6 +38,9 @@ type problemFlags struct {
 	Noise      string
 	noise      float64
 	noiseRange [2]float64
+	// oneOperator: the command trains one graph for all its functions
+	// (train unroll, train banert), so it refuses a family of operators.
+	oneOperator bool
 	// deviceOps is set by commands that run on a device (train greedy):
 	// validate opens --device and keeps its array operations here.
 	deviceOps  gpu.Ops

@@ -73,6 +73,9 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
+	if p.oneOperator && p.blurSigmaRange != ([2]float64{}) {
+		return nil, usagef("--blur-sigma %s: a family of operators trains greedy only (unrolled and Banert training build one graph, with one operator, for every mini-batch): give one width", p.BlurSigma)
+	}
 	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha,
 		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange}
 	prob, err := problem.Lookup(p.Problem, opt)

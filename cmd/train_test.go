@@ -397,6 +397,16 @@ func TestTrainOnABlurFamily(t *testing.T) {
 		"--fstar-iters", "40", "--cache", dir, "--out", filepath.Join(dir, "eval")}, &out, &errb); code != 0 {
 		t.Fatalf("eval --blur-sigma 1:2: exit %d: %s", code, errb.String())
 	}
+	// Unrolled and Banert training hold one operator in their graphs: a family is refused.
+	for _, args := range [][]string{
+		{"train", "unroll", "--size", "12", "--n-train", "4", "--param", "m-pc", "--T", "2", "--batch", "2", "--epochs", "1"},
+		{"train", "banert", "--size", "12", "--n-train", "4", "--T", "2", "--epochs", "1"},
+	} {
+		errb.Reset()
+		if code := Main(append(args, "--blur-sigma", "1:2", "--out", filepath.Join(dir, "one-graph")), &out, &errb); code != 2 || !strings.Contains(errb.String(), "greedy only") {
+			t.Errorf("%s %s --blur-sigma 1:2: exit %d: %s", args[0], args[1], code, errb.String())
+		}
+	}
 	if code := Main(append(base, "--noise", "0.005:0.02", "--out", filepath.Join(dir, "noise")), &out, &errb); code != 0 {
 		t.Fatalf("--noise 0.005:0.02: exit %d: %s", code, errb.String())
 	}

@@ -89,7 +89,7 @@ func runTrainUnroll(env *Env, args []string) error {
 		return err
 	}
 	defer lock.Unlock()
-	pf.acceptsOps = true
+	pf.acceptsOps, pf.oneOperator = true, true
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err

@@ -77,6 +77,9 @@ func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float6
 	if o == nil || o.N < 1 {
 		return nil, errors.New("unroll: no training functions")
 	}
+	if _, ok := o.A.(*problem.PerFunction); ok {
+		return nil, errors.New("unroll: a family of operators (problem.PerFunction) cannot be unrolled: the graph holds one operator for every mini-batch")
+	}
 	m = m.ForOperator(o.A) // operator-aware terms take the functions' operator
 	if steps < 1 {
 		return nil, fmt.Errorf("unroll: the number of unrolled steps T must be at least 1, got %d", steps)

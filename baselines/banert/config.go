@@ -103,6 +103,9 @@ func (e *FieldError) Unwrap() error { return e.Err }
 // prepare fills in the defaults (Method.Inputs, Solver.LearningRate) and
 // validates every part, the training functions o given.
 func (cfg *Config) prepare(o *problem.Objective) error {
+	if _, ok := o.A.(*problem.PerFunction); ok {
+		return errors.New("banert: a family of operators (problem.PerFunction) cannot be trained: the network's graph holds one operator for every function")
+	}
 	if cfg.Method.Inputs == 0 {
 		cfg.Method.Inputs = 3
 	}
