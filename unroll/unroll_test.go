@@ -390,3 +390,23 @@ func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
 		t.Errorf("resumed without budget: %d epochs, %d Adam steps; want 5 and 10", len(res.Epochs), res.AdamSteps)
 	}
 }
+
+// TestFamilyOfOperatorsIsRefused: the unrolled graph holds one operator for
+// every mini-batch, so a family (problem.PerFunction) is refused by name.
+func TestFamilyOfOperatorsIsRefused(t *testing.T) {
+	p, err := problem.Lookup("deblur", problem.Options{H: 8, BlurSigmaRange: [2]float64{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := make([]float64, 2*64)
+	for i := range truth {
+		truth[i] = float64(i%7) / 7
+	}
+	o, err := p.Instantiate(truth, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewLoss(method(t, "m-pc"), o, 2, 1, 0, nil); err == nil || !strings.Contains(err.Error(), "family of operators") {
+		t.Errorf("NewLoss on a family of operators: %v", err)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // TestTrainLowersLoss makes 300 Adam steps (3 inputs; 100 with 4 inputs, to
@@ -170,5 +172,25 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	}
 	if _, err := Train(o, ok()); err != nil {
 		t.Fatalf("the valid configuration: %v", err)
+	}
+}
+
+// TestFamilyOfOperatorsIsRefused: the network's graph holds one operator,
+// so a family of operators (problem.PerFunction) is refused by name.
+func TestFamilyOfOperatorsIsRefused(t *testing.T) {
+	p, err := problem.Lookup("deblur", problem.Options{H: 8, BlurSigmaRange: [2]float64{1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth := make([]float64, 2*64)
+	for i := range truth {
+		truth[i] = float64(i%5) / 5
+	}
+	o, err := p.Instantiate(truth, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Train(o, Config{Method: MethodConfig{T: 2}, Solver: Solver{Epochs: 1}}); err == nil || !strings.Contains(err.Error(), "family of operators") {
+		t.Errorf("Train on a family of operators: %v", err)
 	}
 }
