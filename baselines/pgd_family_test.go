@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -12,19 +13,8 @@ import (
 // that member's preconditioner, and refuses a batch of another size.
 func TestPreconditionerOnAFamily(t *testing.T) {
 	const n, h = 3, 16
-	p, err := problem.Lookup("deblur", problem.Options{H: h, BlurSigmaRange: [2]float64{1, 2.5}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := testproblems.BlurFamily(t, n, h, 1, 2.5, 1)
 	r := rand.New(rand.NewPCG(3, 4))
-	truth := make([]float64, n*h*h)
-	for i := range truth {
-		truth[i] = r.Float64()
-	}
-	o, err := p.Instantiate(truth, n, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
 	fam, err := NewPreconditioner(o.A, h, h, 0.05)
 	if err != nil {
 		t.Fatal(err)

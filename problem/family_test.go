@@ -2,6 +2,7 @@ package problem
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -35,7 +36,7 @@ func familyObjectives(t *testing.T, n, h int, opts ...Options) []*Objective {
 func TestFamilyOfOneOperatorIsTheProblem(t *testing.T) {
 	os := familyObjectives(t, 3, 16, Options{}, Options{BlurSigmaRange: [2]float64{1.5, 1.5}})
 	a, b := os[0], os[1]
-	if !same(a.Y, b.Y) {
+	if !slices.Equal(a.Y, b.Y) {
 		t.Fatal("the data differ")
 	}
 	x := randVec(rand.New(rand.NewPCG(33, 34)), len(a.X0), 1)
@@ -47,7 +48,7 @@ func TestFamilyOfOneOperatorIsTheProblem(t *testing.T) {
 	if err := b.Eval(vb, gb, x, nil); err != nil {
 		t.Fatal(err)
 	}
-	if !same(va, vb) || !same(ga, gb) {
+	if !slices.Equal(va, vb) || !slices.Equal(ga, gb) {
 		t.Error("values or gradients differ")
 	}
 }
@@ -91,7 +92,7 @@ func TestBlurFamily(t *testing.T) {
 		if err := op.Apply(want, fam.Truth[k*hw:(k+1)*hw], one); err != nil {
 			t.Fatal(err)
 		}
-		if !same(want, ax[k*hw:(k+1)*hw]) {
+		if !slices.Equal(want, ax[k*hw:(k+1)*hw]) {
 			t.Errorf("function %d: the family's A differs from its own blur", k)
 		}
 	}
@@ -134,25 +135,13 @@ func TestBlurFamily(t *testing.T) {
 	}
 }
 
-func same(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // TestNoiseFamily: NoiseRange draws each function's noise level; a range of
 // one level is the problem bitwise; the data are A x_k plus the drawn level
 // times the problem's noise draw, bitwise; bad ranges are refused.
 func TestNoiseFamily(t *testing.T) {
 	const n, h = 3, 12
 	os := familyObjectives(t, n, h, Options{}, Options{NoiseRange: [2]float64{0.01, 0.01}}, Options{NoiseRange: [2]float64{0.005, 0.02}})
-	if !same(os[0].Y, os[1].Y) {
+	if !slices.Equal(os[0].Y, os[1].Y) {
 		t.Error("a range of one noise level differs from the problem")
 	}
 	fam := os[2]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -774,7 +775,7 @@ func (s *engine[F]) setParams(params [][]float64) error {
 		if len(th) != s.h*s.w {
 			return fmt.Errorf("step loss: pc term %d has %d parameters, want %d (%d×%d)", i, len(th), s.h*s.w, s.h, s.w)
 		}
-		if s.outValid[i] && equal(th, s.outParams[i]) {
+		if s.outValid[i] && slices.Equal(th, s.outParams[i]) {
 			continue // its spectrum is held (a frozen term in block mode)
 		}
 		s.plan64.Forward(s.spec64, th)
@@ -792,7 +793,7 @@ func (s *engine[F]) setParams(params [][]float64) error {
 // run.outs[i], computed unless it holds it already.
 func (s *engine[F]) boundOutput(i int, th []float64) ([]float64, error) {
 	out := s.run.outs[i]
-	if s.outValid[i] && equal(th, s.outParams[i]) {
+	if s.outValid[i] && slices.Equal(th, s.outParams[i]) {
 		return out, nil
 	}
 	out = growFloats(out, s.n*s.h*s.w)

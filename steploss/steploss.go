@@ -3,6 +3,7 @@ package steploss
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -195,7 +196,7 @@ func (s *StepLoss) Eval(u, grad []float64) (float64, error) {
 	if grad != nil && len(grad) != s.Dim() {
 		return math.NaN(), fmt.Errorf("step loss: gradient has %d slots, want %d", len(grad), s.Dim())
 	}
-	if s.haveLast && equal(u, s.lastU) {
+	if s.haveLast && slices.Equal(u, s.lastU) {
 		if grad != nil {
 			copy(grad, s.lastGrad)
 		}
@@ -308,7 +309,7 @@ func (s *StepLoss) sameBlockPoint(b int, u []float64) bool {
 	if b == 1 {
 		lo, hi = s.nTheta, len(u)
 	}
-	return equal(u[lo:hi], s.blockU[lo:hi]) && equal(u[:lo], s.blockU[:lo]) && equal(u[hi:], s.blockU[hi:])
+	return slices.Equal(u[lo:hi], s.blockU[lo:hi]) && slices.Equal(u[:lo], s.blockU[:lo]) && slices.Equal(u[hi:], s.blockU[hi:])
 }
 
 // Next writes x⁺(u) = x − G_θ g + H_φ p into dst.
@@ -324,18 +325,6 @@ func (s *StepLoss) Next(dst, u []float64) error {
 
 // Close releases the evaluator (its graph machines, if it has any).
 func (s *StepLoss) Close() error { return s.ev.close() }
-
-func equal(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 // HeldBytes is the number of bytes the evaluator holds after an evaluation
 // (buffers, bound operators, graph values and gradients): the memory of one

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/greedy"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -394,18 +395,7 @@ func TestMaxSecondsStopsAfterAnEpoch(t *testing.T) {
 // TestFamilyOfOperatorsIsRefused: the unrolled graph holds one operator for
 // every mini-batch, so a family (problem.PerFunction) is refused by name.
 func TestFamilyOfOperatorsIsRefused(t *testing.T) {
-	p, err := problem.Lookup("deblur", problem.Options{H: 8, BlurSigmaRange: [2]float64{1, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth := make([]float64, 2*64)
-	for i := range truth {
-		truth[i] = float64(i%7) / 7
-	}
-	o, err := p.Instantiate(truth, 2, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := testproblems.BlurFamily(t, 2, 8, 1, 2, 1)
 	if _, err := NewLoss(method(t, "m-pc"), o, 2, 1, 0, nil); err == nil || !strings.Contains(err.Error(), "family of operators") {
 		t.Errorf("NewLoss on a family of operators: %v", err)
 	}

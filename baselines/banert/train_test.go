@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 )
 
 // TestTrainLowersLoss makes 300 Adam steps (3 inputs; 100 with 4 inputs, to
@@ -178,18 +178,7 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 // TestFamilyOfOperatorsIsRefused: the network's graph holds one operator,
 // so a family of operators (problem.PerFunction) is refused by name.
 func TestFamilyOfOperatorsIsRefused(t *testing.T) {
-	p, err := problem.Lookup("deblur", problem.Options{H: 8, BlurSigmaRange: [2]float64{1, 2}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth := make([]float64, 2*64)
-	for i := range truth {
-		truth[i] = float64(i%5) / 5
-	}
-	o, err := p.Instantiate(truth, 2, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	o := testproblems.BlurFamily(t, 2, 8, 1, 2, 1)
 	if _, err := Train(o, Config{Method: MethodConfig{T: 2}, Solver: Solver{Epochs: 1}}); err == nil || !strings.Contains(err.Error(), "family of operators") {
 		t.Errorf("Train on a family of operators: %v", err)
 	}

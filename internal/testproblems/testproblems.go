@@ -25,6 +25,18 @@ func Deblur(tb testing.TB, n, size int, boundary string, alpha float64, seed int
 	return instantiate(tb, p, data.Synthetic(n, size, size, seed), n, seed, alpha)
 }
 
+// BlurFamily returns n deblurring functions on size×size synthetic images
+// that each draw their blur width from [lo, hi] (a family of operators:
+// the objective's A is a problem.PerFunction).
+func BlurFamily(tb testing.TB, n, size int, lo, hi float64, seed int64) *problem.Objective {
+	tb.Helper()
+	p, err := problem.Deblur(problem.Options{H: size, BlurSigmaRange: [2]float64{lo, hi}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return instantiate(tb, p, data.Synthetic(n, size, size, seed), n, seed, -1)
+}
+
 // CTSmall returns n ct-small functions on size×size phantoms (seed for the
 // phantoms and the noise).
 func CTSmall(tb testing.TB, n, size int, seed int64) *problem.Objective {
