@@ -84,6 +84,12 @@ type Manifest struct {
 	StopOnValidation bool `json:"stop_on_validation,omitempty"`
 	ValPatience      int  `json:"val_patience,omitempty"`
 	TrainTolSteps    int  `json:"train_tol_steps,omitempty"`
+	// RepeatCheck is greedy.Run.RepeatCheck (0: off) and RepeatChecks the
+	// checks made: the tolerance stops the run only at a step that, repeated
+	// RepeatCheck times as Algorithm 2 repeats the last step, raises no
+	// checked function's ‖∇f‖.
+	RepeatCheck  int           `json:"repeat_check,omitempty"`
+	RepeatChecks []RepeatCheck `json:"repeat_checks,omitempty"`
 	// Precision is greedy.Method.Precision when it is not float64 (absent: float64).
 	Precision problem.Precision `json:"precision,omitempty"`
 	// Device is the kind of greedy.Method.Device ("cpu", "cuda") when the step
@@ -109,6 +115,18 @@ type Manifest struct {
 
 // Verified reports whether the manifest records checksums of its files.
 func (m *Manifest) Verified() bool { return m.Checksums != nil }
+
+// RepeatCheck is one check of greedy.Run.RepeatCheck: step T repeated
+// Repeats times from the iterates after it; Growth is the largest ratio
+// ‖∇f_k‖ after / before over the functions checked (Stable: ≤ 1).
+type RepeatCheck struct {
+	T       int     `json:"t"`
+	Repeats int     `json:"repeats"`
+	Growth  float64 `json:"growth"`
+	Stable  bool    `json:"stable"`
+	// Functions says which were checked: "validation" or "training".
+	Functions string `json:"functions"`
+}
 
 // StepInfo records one greedy step.
 type StepInfo struct {

@@ -19,6 +19,7 @@ func runCertify(env *Env, args []string) error {
 	l := fs.Float64("L", 0, "smoothness constant of the unseen functions (0: the training L)")
 	all := fs.Bool("all", false, "print every step, not only the last and the first certified")
 	sigma := fs.Float64("blur-sigma", 0, "for operator-aware parametrizations (npolyD): the blur width whose operator G is built from (0: the checkpoint's own operator)")
+	angles := fs.Int("angles", 0, "for operator-aware parametrizations on CT: the number of projection angles whose ray transform G is built from (0: the checkpoint's own operator)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -39,7 +40,7 @@ func runCertify(env *Env, args []string) error {
 		*l = man.L
 	}
 	if operatorAware(opt.Method) {
-		a, err := certifyOperator(man, *sigma)
+		a, err := certifyOperator(man, *sigma, *angles)
 		if err != nil {
 			return err
 		}
@@ -104,16 +105,20 @@ func operatorAware(m models.Method) bool {
 
 // certifyOperator rebuilds the forward operator an operator-aware
 // checkpoint is certified with: its problem at its size and conventions,
-// with the blur width sigma if given. Without sigma it must be the operator
-// the checkpoint was trained with (a family of operators needs sigma).
-func certifyOperator(man *checkpoint.Manifest, sigma float64) (problem.Operator, error) {
+// with the blur width sigma or the number of angles if given. Without them
+// it must be the operator the checkpoint was trained with (a family of
+// operators needs one).
+func certifyOperator(man *checkpoint.Manifest, sigma float64, angles int) (problem.Operator, error) {
 	opt := problem.Options{H: man.H, W: man.W, BlurBoundary: man.Conventions[problem.ConventionBlurBoundary], BlurSigma: sigma}
+	if angles > 0 {
+		opt.Angles = []int{angles}
+	}
 	p, err := problem.Lookup(man.Problem, opt)
 	if err != nil {
 		return nil, usagef("certify: rebuilding the operator of %s: %v", man.Problem, err)
 	}
-	if sigma == 0 && man.Operator != "" && p.A.String() != man.Operator {
-		return nil, usagef("certify: %s was trained with the operator %s, and its norms depend on it; give --blur-sigma S to certify it with the blur of width S", man.Method, man.Operator)
+	if sigma == 0 && angles == 0 && man.Operator != "" && p.A.String() != man.Operator {
+		return nil, usagef("certify: %s was trained with the operator %s, and its norms depend on it; give --blur-sigma S (a blur of width S) or --angles K (a scan of K angles) to certify it with that member", man.Method, man.Operator)
 	}
 	return p.A, nil
 }

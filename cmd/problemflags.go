@@ -38,6 +38,10 @@ type problemFlags struct {
 	Noise      string
 	noise      float64
 	noiseRange [2]float64
+	// Angles is --angles as written: a number of CT projection angles, or
+	// a list (a family: each function draws one); parsed by validate.
+	Angles string
+	angles []int
 	// oneOperator: the command trains one graph for all its functions
 	// (train unroll, train banert), so it refuses a family of operators.
 	oneOperator bool
@@ -74,6 +78,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.Float64Var(&p.Alpha, "alpha", 0, "regularizer weight α (0: the problem's own; L follows it)")
 	fs.StringVar(&p.Noise, "noise", "", "noise standard deviation: S (0 or empty: the problem's own), or A:B for a family, each function drawing its level uniformly from [A, B]")
 	fs.StringVar(&p.BlurSigma, "blur-sigma", "", "Gaussian blur width of deblur: S (default 1.5), or A:B for a family of operators, each function drawing its own σ uniformly from [A, B] (each blur normalised to ‖A‖ = 1)")
+	fs.StringVar(&p.Angles, "angles", "", "projection angles of ct and ct-small: K (default 180 and 90), or a list K1,K2,… for a family of operators (sparse view), each function drawing one number of angles (each ray transform normalised to ‖A‖ = 1)")
 	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; cpu32 (the CPU in float32, --precision float32: train greedy, bench greedy, eval, apply); host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
 }
 
@@ -111,8 +116,33 @@ func (p *problemFlags) parseBlurSigma() error {
 	if p.blurSigma, p.blurSigmaRange, err = parseValueOrRange("--blur-sigma", p.BlurSigma, "a width (1.5) or a range (1:2)"); err != nil {
 		return err
 	}
-	p.noise, p.noiseRange, err = parseValueOrRange("--noise", p.Noise, "a level (0.01) or a range (0.005:0.02)")
+	if p.noise, p.noiseRange, err = parseValueOrRange("--noise", p.Noise, "a level (0.01) or a range (0.005:0.02)"); err != nil {
+		return err
+	}
+	p.angles, err = parseAngles(p.Angles)
 	return err
+}
+
+// parseAngles reads --angles: K or K1,K2,… ("" is none).
+func parseAngles(s string) ([]int, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, usagef("--angles %q: write a number of angles (60) or a list (60,90,180)", s)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// family reports whether the flags ask for a family of operators
+// (--blur-sigma A:B, --angles with several values).
+func (p *problemFlags) family() bool {
+	return p.blurSigmaRange != ([2]float64{}) || len(p.angles) > 1
 }
 
 // parseValueOrRange parses S or A:B ("" is 0 and no range).

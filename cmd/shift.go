@@ -26,7 +26,10 @@ type shiftSpec struct {
 	Label string  // as written, e.g. "sigma=2"
 	Sigma float64 // blur width σ (deblurring problems)
 	Noise float64 // noise standard deviation
-	Size  int     // image size (size-free parametrizations only)
+	// Angles is the number of projection angles (CT problems; 0:
+	// unchanged): a sparser or denser scan.
+	Angles int
+	Size   int // image size (size-free parametrizations only)
 	// Images is another image source: "phantoms" (built-in CT-like
 	// ellipse phantoms), "synthetic", or any --data source (e.g. a folder
 	// of CT slices), resampled to the image size (data.Resize).
@@ -60,7 +63,7 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 		}
 		key, val, ok := strings.Cut(item, "=")
 		if !ok || val == "" {
-			return nil, usagef("--shift %q: write KEY=VALUE with KEY one of alpha, sigma, noise, size, images (e.g. alpha=10,sigma=2,noise=0.02,size=64,images=phantoms), or all", item)
+			return nil, usagef("--shift %q: write KEY=VALUE with KEY one of alpha, sigma, noise, angles, size, images (e.g. alpha=10,sigma=2,noise=0.02,size=64,images=phantoms), or all", item)
 		}
 		s := shiftSpec{Label: item}
 		switch key {
@@ -80,6 +83,12 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 			} else {
 				s.Noise = v
 			}
+		case "angles":
+			v, err := strconv.Atoi(val)
+			if err != nil || v < 1 || v > 4096 {
+				return nil, usagef("--shift %s: angles must be an integer in [1, 4096] (the CT problems' number of projection angles)", item)
+			}
+			s.Angles = v
 		case "size":
 			v, err := strconv.Atoi(val)
 			if err != nil || v < 8 || v > 4096 {
@@ -89,7 +98,7 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 		case "images":
 			s.Images = val
 		default:
-			return nil, usagef("--shift %s: unknown key %q; use alpha, sigma, noise, size or images", item, key)
+			return nil, usagef("--shift %s: unknown key %q; use alpha, sigma, noise, angles, size or images", item, key)
 		}
 		specs = append(specs, s)
 	}
@@ -107,6 +116,9 @@ func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*prob
 	}
 	opt := problem.Options{H: size, Seed: uint64(pf.Seed), WCRRWeights: pf.WCRRWeights, BlurBoundary: pf.BlurBoundary,
 		Alpha: pf.Alpha, BlurSigma: sh.Sigma, Noise: sh.Noise}
+	if sh.Angles > 0 {
+		opt.Angles = []int{sh.Angles}
+	}
 	prob, err := problem.Lookup(pf.Problem, opt)
 	if err != nil {
 		return nil, usagef("--shift %s: %v", sh.Label, err)

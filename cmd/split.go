@@ -73,11 +73,15 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	if p.oneOperator && p.blurSigmaRange != ([2]float64{}) {
-		return nil, usagef("--blur-sigma %s: a family of operators trains greedy only (unrolled and Banert training build one graph, with one operator, for every mini-batch): give one width", p.BlurSigma)
+	if p.oneOperator && p.family() {
+		flag := "--blur-sigma " + p.BlurSigma + ": give one width"
+		if len(p.angles) > 1 {
+			flag = "--angles " + p.Angles + ": give one number of angles"
+		}
+		return nil, usagef("%s (a family of operators trains greedy only: unrolled and Banert training build one graph, with one operator, for every mini-batch)", flag)
 	}
 	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha,
-		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange}
+		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange, Angles: p.angles}
 	prob, err := problem.Lookup(p.Problem, opt)
 	if err != nil {
 		return nil, asUsage(err)

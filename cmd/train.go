@@ -35,9 +35,11 @@ type greedyFlags struct {
 	Certified bool
 	CertifyL  float64
 	CertKind  string
-	Protocol  string
-	Force     bool
-	Diverge   float64
+	// RepeatCheck is --repeat-check (greedy.Run.RepeatCheck).
+	RepeatCheck int
+	Protocol    string
+	Force       bool
+	Diverge     float64
 }
 
 func runTrainGreedy(env *Env, args []string) error {
@@ -122,6 +124,7 @@ func (c *trainGreedyCmd) define(env *Env) *pflag.FlagSet {
 	fs.BoolVar(&gf.Certified, "stop-when-certified", false, "stop at the first T whose certificate P < 0")
 	fs.Float64Var(&gf.CertifyL, "certify-L", 0, "smoothness L for --stop-when-certified (0: the training L)")
 	fs.StringVar(&gf.CertKind, "certificate", "lyapunov", "certificate for --stop-when-certified: paper (the paper's P(ε1, ε2) with a γ making C1, C2 > 0) or lyapunov (the tool's own bound)")
+	fs.IntVar(&gf.RepeatCheck, "repeat-check", 0, "let the tolerance stop training only at a step T that, repeated this many times from the iterates after it (as Algorithm 2 repeats the last step), raises no function's ‖∇f‖: the --n-val functions', or the training functions'; a step that fails is followed by more training (0: off, the paper)")
 	c.sf.add(fs)
 	c.vf.add(fs)
 	return fs
@@ -238,7 +241,7 @@ func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objecti
 		Run: greedy.Run{
 			MaxSteps: gf.MaxSteps, TolAbs: gf.TolAbs, TolRel: gf.TolRel,
 			StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: c.certKind,
-			StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
+			StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience, RepeatCheck: gf.RepeatCheck,
 			DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
 			Dir: gf.Out, Resume: gf.Resume, Protocol: gf.Protocol,
 			InnerProgress: innerProgress(env),

@@ -417,3 +417,54 @@ func TestTrainOnABlurFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainOnAnAngleFamily: --angles K1,K2 trains ct-small on functions
+// that each draw their scan (the checkpoint records the family's operator);
+// eval --shift angles=K runs the trained parameters on K-angle scans;
+// certify --angles K certifies an npoly checkpoint of the family with that
+// scan (exit 2 without); unrolled training and malformed lists exit 2.
+func TestTrainOnAnAngleFamily(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	base := []string{"train", "greedy", "--problem", "ct-small", "--size", "16", "--n-train", "4", "--param", "m-npoly2", "--max-steps", "2",
+		"--lambda", "1e-3", "--mu", "1e-3"}
+	if code := Main(append(base, "--angles", "20,10", "--out", filepath.Join(dir, "fam")), &out, &errb); code != 0 {
+		t.Fatalf("--angles 20,10: exit %d: %s", code, errb.String())
+	}
+	man, err := checkpoint.ReadManifest(filepath.Join(dir, "fam"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(man.Operator, "angles∈{10,20}") {
+		t.Errorf("operator recorded: %q", man.Operator)
+	}
+	errb.Reset()
+	if code := Main([]string{"eval", "--params", filepath.Join(dir, "fam"), "--methods", "nag", "--n-test", "2", "--iters", "4", "--fstar-iters", "30",
+		"--shift", "angles=12", "--cache", dir, "--out", filepath.Join(dir, "eval")}, &out, &errb); code != 0 {
+		t.Fatalf("eval --shift angles=12: exit %d: %s", code, errb.String())
+	}
+	shift, err := os.ReadFile(filepath.Join(dir, "eval", "shift.md"))
+	if err != nil || !strings.Contains(string(shift), "angles=12") {
+		t.Errorf("shift table without angles=12 (%v):\n%s", err, shift)
+	}
+	errb.Reset()
+	if code := Main([]string{"certify", "--params", filepath.Join(dir, "fam")}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--angles K") {
+		t.Errorf("certify of an angle-family npoly without --angles: exit %d: %s", code, errb.String())
+	}
+	out.Reset()
+	if code := Main([]string{"certify", "--params", filepath.Join(dir, "fam"), "--angles", "10"}, &out, &errb); code != 0 || !strings.Contains(out.String(), "raytransform(16,10,") {
+		t.Errorf("certify --angles 10: exit %d: %s%s", code, out.String(), errb.String())
+	}
+	for _, bad := range [][]string{{"--angles", "10,x"}, {"--angles", "10,10"}, {"--angles", "0"}, {"--angles", "10", "--problem", "deblur", "--size", "12"}} {
+		errb.Reset()
+		if code := Main(append(append(base, bad...), "--out", filepath.Join(dir, "bad")), &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d (%s)", bad, code, errb.String())
+		}
+	}
+	errb.Reset()
+	unroll := []string{"train", "unroll", "--problem", "ct-small", "--size", "16", "--n-train", "4", "--param", "m-pc", "--T", "2", "--batch", "2", "--epochs", "1",
+		"--angles", "10,20", "--out", filepath.Join(dir, "one-graph")}
+	if code := Main(unroll, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--angles 10,20: give one number of angles") {
+		t.Errorf("train unroll --angles 10,20: exit %d: %s", code, errb.String())
+	}
+}

@@ -129,6 +129,15 @@ type Run struct {
 	// is recorded (Manifest.TrainTolSteps). Needs Problem.Validation.
 	StopOnValidation bool
 	ValPatience      int
+	// RepeatCheck K > 0 lets the tolerance (TolAbs, TolRel; the validation
+	// functions' with StopOnValidation) stop the run only at a step T that,
+	// applied K times in a row from the iterates after it (as Algorithm 2
+	// repeats the last step beyond T), raises no function's ‖∇f‖: the
+	// validation functions' with Problem.Validation, the training
+	// functions' otherwise. A step that fails is followed by more training
+	// and a check of the next (Manifest.RepeatChecks); MaxSteps still caps
+	// the run. 0: off (the paper).
+	RepeatCheck int
 	// DivergeFactor stops training with an error (ErrDiverged) when the mean
 	// training objective after a step exceeds DivergeFactor times its value
 	// at the starting points (0 means DefaultDivergeFactor; negative: off).
@@ -271,6 +280,9 @@ func (r Run) validate(hasVal bool) error {
 	}
 	if r.StopOnValidation && !hasVal {
 		return &FieldError{"Run.StopOnValidation", errors.New("stopping on validation functions needs validation functions (Problem.Validation)")}
+	}
+	if r.RepeatCheck < 0 || r.RepeatCheck > 100000 {
+		return &FieldError{"Run.RepeatCheck", fmt.Errorf("the repeat check's repetitions must be in [0, 100000], got %d", r.RepeatCheck)}
 	}
 	if r.ValPatience < 0 {
 		return &FieldError{"Run.ValPatience", fmt.Errorf("validation patience must be ≥ 0, got %d", r.ValPatience)}

@@ -6,6 +6,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
@@ -58,6 +60,11 @@ type trainer struct {
 	// warm is where the next inner solve starts with Solver.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
 	warm []float64
+	// With Run.RepeatCheck: the last step's full parameters θ‖φ, and the
+	// checker of the training functions (when the run has no validation
+	// functions).
+	last      []float64
+	repeatVal *validator
 }
 
 // newTrainer checks the settings, fills in their defaults and builds the
@@ -149,6 +156,7 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	if cfg.Method.Device != nil {
 		man.Device = gpu.KindOf(cfg.Method.Device)
 	}
+	man.RepeatCheck = cfg.Run.RepeatCheck
 	if tr.val != nil {
 		man.NVal = tr.val.o.N
 		man.WeightScales = tr.scales
@@ -162,6 +170,9 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 func (tr *trainer) close() {
 	if tr.val != nil {
 		tr.val.close()
+	}
+	if tr.repeatVal != nil {
+		tr.repeatVal.close()
 	}
 	if tr.loss != nil {
 		tr.loss.Close()
@@ -227,15 +238,22 @@ func (tr *trainer) open() (done *Result, err error) {
 					return nil, err
 				}
 			}
-			if cfg.Solver.WarmStart {
+			if cfg.Solver.WarmStart || cfg.Run.RepeatCheck > 0 {
 				theta, phi, err := checkpoint.LoadParams(cfg.Run.Dir, old, tr.start-1)
 				if err != nil {
 					return nil, refuse(err)
 				}
-				tr.warm = append(append([]float64(nil), theta...), phi...)
+				tr.last = append(append([]float64(nil), theta...), phi...)
+				if cfg.Solver.WarmStart {
+					tr.warm = slices.Clone(tr.last)
+				}
 			}
 		}
-		if old.Finished && (old.StopCause != "step cap reached" || cfg.Run.MaxSteps <= tr.start) {
+		man.RepeatChecks = old.RepeatChecks
+		// A run stopped by the tolerance goes on when a repeat check is
+		// asked for that it did not pass.
+		recheck := cfg.Run.RepeatCheck > 0 && !passedRepeat(old, cfg.Run.RepeatCheck) && strings.Contains(old.StopCause, "tolerance reached")
+		if old.Finished && !recheck && (old.StopCause != "step cap reached" || cfg.Run.MaxSteps <= tr.start) {
 			return &Result{Steps: old.Steps, X: tr.x, StopCause: old.StopCause, Manifest: old}, nil
 		}
 	} else if cfg.Run.Dir != "" {
@@ -374,10 +392,14 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 			valMax = math.Max(valMax, x)
 		}
 		if tr.converged(vn, tr.valNorm0) {
-			return nil, "validation tolerance reached", nil
+			if stop, err := tr.repeatStop(t, "validation tolerance reached"); err != nil || stop != "" {
+				return nil, stop, err
+			}
 		}
 	} else if tr.converged(gn, tr.norm0) {
-		return nil, "tolerance reached", nil
+		if stop, err := tr.repeatStop(t, "tolerance reached"); err != nil || stop != "" {
+			return nil, stop, err
+		}
 	}
 	grad, p := tr.grad, tr.p
 	for i := range p {
@@ -540,6 +562,9 @@ func (tr *trainer) record(s *Step) error {
 		tr.res.Phi = append(tr.res.Phi, append([]float64(nil), s.Phi...))
 	}
 	tr.man.Steps = append(tr.man.Steps, s.Info)
+	if tr.cfg.Run.RepeatCheck > 0 {
+		tr.last = append(append(tr.last[:0], s.Theta...), s.Phi...)
+	}
 	for _, r := range tr.rec {
 		if err := r.Record(tr.man, s); err != nil {
 			return err

@@ -3,6 +3,10 @@ package problem
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/greedyl2o/greedyl2o/tomo"
 	"gorgonia.org/tensor"
@@ -114,22 +118,92 @@ func ctProblem(name string, n, angles int, alpha float64, opt Options) (*Problem
 	if opt.W > 0 && opt.W != n {
 		return nil, fmt.Errorf("problem %s needs square images, got %d×%d", name, n, opt.W)
 	}
-	rt, err := NewRayTransform(n, angles, 0)
+	list, err := checkAngles(name, opt.Angles)
 	if err != nil {
-		return nil, fmt.Errorf("problem %s: %w", name, err)
+		return nil, err
 	}
-	a, nrm, err := Normalize(rt, n, n)
+	if len(list) > 0 {
+		angles = list[len(list)-1] // one scan, or the family's largest, for what needs one operator
+	}
+	rt, a, nrm, err := normalisedRayTransform(n, angles)
 	if err != nil {
 		return nil, fmt.Errorf("problem %s: %w", name, err)
 	}
 	g := rt.P.Geometry()
-	return &Problem{
+	p := &Problem{
 		Name: name, H: n, W: n, A: a, NormA: 1,
 		Reg: HuberTV{Eps: 0.01}, Alpha: alpha, Noise: 0.01, Start: FromZero, Seed: seedOr(opt),
+		anglesSet: true,
 		Describe: []string{
 			fmt.Sprintf("operator: parallel-beam ray transform (Joseph), %d angles over [0, π), %d detector bins", g.Angles, g.Det),
 			fmt.Sprintf("‖ray transform‖ before normalisation: %.12g (√(AᵀA) top eigenvalue, Lanczos)", nrm),
 			fmt.Sprintf("matrix-free: %.1f MiB of per-ray tables", float64(g.Angles*g.Det*16)/math.Exp2(20)),
 		},
-	}, nil
+	}
+	if len(list) > 1 {
+		p.family = angleFamily(list, func(k int) (Operator, error) {
+			_, a, _, err := normalisedRayTransform(n, k)
+			if err != nil {
+				return nil, fmt.Errorf("problem %s: %w", name, err)
+			}
+			if k == angles {
+				return a, nil
+			}
+			return NewPaddedRows(a, n, n, angles)
+		})
+		p.Describe[0] = fmt.Sprintf("operator: parallel-beam ray transform (Joseph) with %s angles over [0, π), one drawn uniformly for each function (sparse view; each normalised to ‖A‖ = 1, its data padded to %d angles with unmeasured zero rows), %d detector bins",
+			anglesLabel(list), angles, g.Det)
+		p.Describe[1] = fmt.Sprintf("‖ray transform‖ before normalisation at %d angles: %.12g", angles, nrm)
+	}
+	return p, nil
+}
+
+// normalisedRayTransform is the ray transform of n×n images with the given
+// number of angles normalised to ‖A‖ = 1, and its norm before.
+func normalisedRayTransform(n, angles int) (*RayTransform, Operator, float64, error) {
+	rt, err := NewRayTransform(n, angles, 0)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	a, nrm, err := Normalize(rt, n, n)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return rt, a, nrm, nil
+}
+
+// checkAngles checks and sorts Options.Angles: numbers of angles in [1,
+// 4096], each at most once.
+func checkAngles(name string, angles []int) ([]int, error) {
+	list := slices.Clone(angles)
+	slices.Sort(list)
+	for i, k := range list {
+		if k < 1 || k > 4096 {
+			return nil, fmt.Errorf("problem %s: %d angles: give numbers of angles in [1, 4096]", name, k)
+		}
+		if i > 0 && list[i-1] == k {
+			return nil, fmt.Errorf("problem %s: %d angles given twice: give each number of angles once (the family draws each with equal probability)", name, k)
+		}
+	}
+	return list, nil
+}
+
+// angleFamily draws each function's number of angles uniformly from list
+// (sorted, several values); build returns that scan's operator.
+func angleFamily(list []int, build func(angles int) (Operator, error)) *operatorFamily {
+	return &operatorFamily{
+		label:  "raytransform-angles∈{" + anglesLabel(list) + "}",
+		stream: 0x616e676c6573,
+		draw:   func(r *rand.Rand) float64 { return float64(list[r.IntN(len(list))]) },
+		build:  func(v float64) (Operator, error) { return build(int(v)) },
+	}
+}
+
+// anglesLabel writes a list of numbers of angles as on the command line.
+func anglesLabel(list []int) string {
+	s := make([]string, len(list))
+	for i, k := range list {
+		s[i] = strconv.Itoa(k)
+	}
+	return strings.Join(s, ",")
 }

@@ -84,33 +84,52 @@ func (p *PerFunction) Subset(idx []int) *PerFunction {
 	return NewPerFunction(strings.SplitN(p.name, "(", 2)[0], ops)
 }
 
-// blurFamily draws each function's Gaussian blur width uniformly from
-// [lo, hi] (Options.BlurSigmaRange).
-type blurFamily struct {
-	lo, hi float64
-	build  func(sigma float64) (Operator, error) // the normalised blur of width σ
+// operatorFamily gives each instantiated function its own operator
+// (Options.BlurSigmaRange, Options.Angles): a function draws a value v of
+// the family's parameter (a blur width, a number of angles) and gets the
+// operator build(v).
+type operatorFamily struct {
+	label  string                     // names the family (PerFunction's String)
+	stream uint64                     // the generator's stream, beside the seed
+	draw   func(r *rand.Rand) float64 // one function's value
+	build  func(v float64) (Operator, error)
+	one    bool // every function draws the same value: the family is that operator
 }
 
-// operators returns the family's operators for n functions and the widths
+// blurFamily draws each function's Gaussian blur width uniformly from
+// [lo, hi] (Options.BlurSigmaRange); build returns the normalised blur of
+// width σ.
+func blurFamily(lo, hi float64, build func(sigma float64) (Operator, error)) *operatorFamily {
+	return &operatorFamily{
+		label:  "gauss5-σ∈[" + sigmaRangeLabel([2]float64{lo, hi}) + "]",
+		stream: 0x7369676d61,
+		draw: func(r *rand.Rand) float64 {
+			s := lo + (hi-lo)*r.Float64()
+			return math.Round(s*1e6) / 1e6 // a width that prints exactly in the operator's name
+		},
+		build: build, one: lo == hi,
+	}
+}
+
+// operators returns the family's operators for n functions and the values
 // drawn, from a generator seeded by seed and seedOffset (the noise's).
-func (f *blurFamily) operators(n int, seed, seedOffset uint64) ([]Operator, []float64, error) {
-	r := rand.New(rand.NewPCG(seed, 0x7369676d61+seedOffset))
-	ops, sigmas := make([]Operator, n), make([]float64, n)
+func (f *operatorFamily) operators(n int, seed, seedOffset uint64) ([]Operator, []float64, error) {
+	r := rand.New(rand.NewPCG(seed, f.stream+seedOffset))
+	ops, vals := make([]Operator, n), make([]float64, n)
 	built := map[float64]Operator{}
 	for k := range n {
-		s := f.lo + (f.hi-f.lo)*r.Float64()
-		s = math.Round(s*1e6) / 1e6 // a width that prints exactly in the operator's name
-		op, ok := built[s]
+		v := f.draw(r)
+		op, ok := built[v]
 		if !ok {
 			var err error
-			if op, err = f.build(s); err != nil {
+			if op, err = f.build(v); err != nil {
 				return nil, nil, err
 			}
-			built[s] = op
+			built[v] = op
 		}
-		ops[k], sigmas[k] = op, s
+		ops[k], vals[k] = op, v
 	}
-	return ops, sigmas, nil
+	return ops, vals, nil
 }
 
 // checkSigmaRange checks a σ range [lo, hi] (lo = hi: a family of one).

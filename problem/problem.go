@@ -53,9 +53,12 @@ type Problem struct {
 	// others): Lookup refuses Options.BlurSigma for a problem that did not
 	// set it, so a width is never silently ignored.
 	blurSigma float64
+	// anglesSet: the problem took Options.Angles (the CT problems), so
+	// Lookup does not refuse them.
+	anglesSet bool
 	// family, if set, gives each instantiated function its own operator
-	// (Options.BlurSigmaRange).
-	family *blurFamily
+	// (Options.BlurSigmaRange, Options.Angles).
+	family *operatorFamily
 	// noiseRange, if set, gives each instantiated function its own noise
 	// level (Options.NoiseRange).
 	noiseRange [2]float64
@@ -97,6 +100,9 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 	m := len(y) / n
 	for i := range y {
 		y[i] += levels[i/m] * r.NormFloat64()
+	}
+	if pf, ok := a.(*PerFunction); ok {
+		pf.clearUnmeasured(y) // a scan's unmeasured angles hold no data (PaddedRows)
 	}
 	x0 := make([]float64, n*hw)
 	if p.Start == FromObservation {
@@ -143,10 +149,10 @@ func (p *Problem) operatorFor(n int, seedOffset uint64) (Operator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("problem %s: %w", p.Name, err)
 	}
-	if p.family.lo == p.family.hi {
+	if p.family.one {
 		return ops[0], nil // a family of one operator is that operator
 	}
-	return NewPerFunction("gauss5-σ∈["+sigmaRangeLabel([2]float64{p.family.lo, p.family.hi})+"]", ops), nil
+	return NewPerFunction(p.family.label, ops), nil
 }
 
 // Options adjust a built-in problem.
@@ -180,6 +186,13 @@ type Options struct {
 	// Noise overrides the standard deviation of the additive Gaussian noise
 	// (0 keeps the problem's).
 	Noise float64
+	// Angles sets the number of projection angles of the CT problems (over
+	// [0, π), nil keeps theirs): one value is that scan; several make a
+	// family of operators (sparse-view CT), each function drawing one of
+	// them uniformly (seeded as the noise is), each ray transform normalised
+	// to ‖A‖ = 1 and its data padded to the largest number of angles with
+	// unmeasured, zero rows (PaddedRows). Other problems refuse it.
+	Angles []int
 	// NoiseRange, if set, makes a family of noise levels: each function
 	// draws its own standard deviation uniformly from [NoiseRange[0],
 	// NoiseRange[1]] (seeded as the noise is). The operator and L do not
@@ -222,6 +235,9 @@ func Lookup(name string, opt Options) (*Problem, error) {
 	}
 	if opt.BlurSigmaRange != ([2]float64{}) && p.family == nil {
 		return nil, fmt.Errorf("problem %s: a family of blur widths σ ∈ [%g, %g] was asked for, but only deblur draws its blur per function", name, opt.BlurSigmaRange[0], opt.BlurSigmaRange[1])
+	}
+	if len(opt.Angles) > 0 && !p.anglesSet {
+		return nil, fmt.Errorf("problem %s: a number of angles (%v) was asked for, but only the CT problems (ct, ct-small) have projection angles", name, opt.Angles)
 	}
 	if opt.BlurSigma != 0 && p.blurSigma != opt.BlurSigma {
 		return nil, fmt.Errorf("problem %s: a blur width σ = %g was asked for but the problem has no Gaussian blur whose width can be set (deblur and deblur-wcrr do)", name, opt.BlurSigma)
@@ -274,7 +290,7 @@ func Deblur(opt Options) (*Problem, error) {
 		return nil, fmt.Errorf("problem deblur: %w", err)
 	}
 	sigma := 1.5
-	var family *blurFamily
+	var family *operatorFamily
 	if opt.BlurSigmaRange != ([2]float64{}) {
 		if opt.BlurSigma != 0 {
 			return nil, fmt.Errorf("problem deblur: a blur width σ = %g and a range %s: give one", opt.BlurSigma, sigmaRangeLabel(opt.BlurSigmaRange))
@@ -283,7 +299,7 @@ func Deblur(opt Options) (*Problem, error) {
 			return nil, fmt.Errorf("problem deblur: %w", err)
 		}
 		lo, hi := opt.BlurSigmaRange[0], opt.BlurSigmaRange[1]
-		family = &blurFamily{lo: lo, hi: hi, build: func(s float64) (Operator, error) { return normalisedGaussian(s, bnd, h, w) }}
+		family = blurFamily(lo, hi, func(s float64) (Operator, error) { return normalisedGaussian(s, bnd, h, w) })
 		sigma = (lo + hi) / 2 // the problem's own A, for what needs one operator
 	}
 	if opt.BlurSigma != 0 {
@@ -308,7 +324,7 @@ func Deblur(opt Options) (*Problem, error) {
 		},
 	}
 	if family != nil {
-		p.Describe[0] = fmt.Sprintf("operator: 5×5 Gaussian blur of a width σ drawn uniformly from [%g, %g] for each function (normalised to ‖A‖ = 1 each), %s boundary", family.lo, family.hi, bnd)
+		p.Describe[0] = fmt.Sprintf("operator: 5×5 Gaussian blur of a width σ drawn uniformly from [%g, %g] for each function (normalised to ‖A‖ = 1 each), %s boundary", opt.BlurSigmaRange[0], opt.BlurSigmaRange[1], bnd)
 		p.Describe[1] = fmt.Sprintf("‖blur‖ before normalisation at the middle width σ = %g: %.12g", sigma, nrm)
 	}
 	return p, nil
