@@ -26,8 +26,12 @@ type problemFlags struct {
 	// BlurBoundary is the deblurring problems' blur boundary ("" keeps the
 	// problem's default, problem.DefaultBlurBoundary).
 	BlurBoundary string
-	// Alpha overrides the regularizer's weight (0 keeps the problem's).
-	Alpha float64
+	// AlphaFlag is --alpha as written: a weight α, or a range A:B (a
+	// family: each function draws its α); parsed by validate into Alpha
+	// (0 keeps the problem's) or alphaRange.
+	AlphaFlag  string
+	Alpha      float64
+	alphaRange [2]float64
 	// BlurSigma is --blur-sigma as written: a width S, or a range A:B (a
 	// family: each function draws its σ); parsed by validate.
 	BlurSigma      string
@@ -75,7 +79,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.Int64Var(&p.Seed, "seed", 1, "seed for synthetic data and noise")
 	fs.StringVar(&p.WCRRWeights, "wcrr-weights", "", "weights of the weakly convex ridge regularizer (JSON), for deblur-wcrr")
 	fs.StringVar(&p.BlurBoundary, "blur-boundary", "", "blur boundary of deblur and deblur-wcrr: zero (default: a 'same' convolution with zero padding), circular or reflect; recorded in every checkpoint and curve file")
-	fs.Float64Var(&p.Alpha, "alpha", 0, "regularizer weight α (0: the problem's own; L follows it)")
+	fs.StringVar(&p.AlphaFlag, "alpha", "", "regularizer weight α (empty or 0: the problem's own; L follows it), or A:B for a family, each function drawing its α log-uniformly from [A, B] (L: the family's largest)")
 	fs.StringVar(&p.Noise, "noise", "", "noise standard deviation: S (0 or empty: the problem's own), or A:B for a family, each function drawing its level uniformly from [A, B]")
 	fs.StringVar(&p.BlurSigma, "blur-sigma", "", "Gaussian blur width of deblur: S (default 1.5), or A:B for a family of operators, each function drawing its own σ uniformly from [A, B] (each blur normalised to ‖A‖ = 1)")
 	fs.StringVar(&p.Angles, "angles", "", "projection angles of ct and ct-small: K (default 180 and 90), or a list K1,K2,… for a family of operators (sparse view), each function drawing one number of angles (each ray transform normalised to ‖A‖ = 1)")
@@ -119,6 +123,9 @@ func (p *problemFlags) parseBlurSigma() error {
 	if p.noise, p.noiseRange, err = parseValueOrRange("--noise", p.Noise, "a level (0.01) or a range (0.005:0.02)"); err != nil {
 		return err
 	}
+	if p.Alpha, p.alphaRange, err = parseValueOrRange("--alpha", p.AlphaFlag, "a weight (2e-4) or a range (1e-4:1e-3)"); err != nil {
+		return err
+	}
 	p.angles, err = parseAngles(p.Angles)
 	return err
 }
@@ -139,10 +146,11 @@ func parseAngles(s string) ([]int, error) {
 	return out, nil
 }
 
-// family reports whether the flags ask for a family of operators
-// (--blur-sigma A:B, --angles with several values).
+// family reports whether the flags ask for functions that differ in more
+// than their data (--blur-sigma A:B, --angles with several values, --alpha
+// A:B).
 func (p *problemFlags) family() bool {
-	return p.blurSigmaRange != ([2]float64{}) || len(p.angles) > 1
+	return p.blurSigmaRange != ([2]float64{}) || len(p.angles) > 1 || p.alphaRange != ([2]float64{})
 }
 
 // parseValueOrRange parses S or A:B ("" is 0 and no range).

@@ -75,13 +75,16 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	}
 	if p.oneOperator && p.family() {
 		flag := "--blur-sigma " + p.BlurSigma + ": give one width"
-		if len(p.angles) > 1 {
+		switch {
+		case len(p.angles) > 1:
 			flag = "--angles " + p.Angles + ": give one number of angles"
+		case p.alphaRange != ([2]float64{}):
+			flag = "--alpha " + p.AlphaFlag + ": give one weight"
 		}
-		return nil, usagef("%s (a family of operators trains greedy only: unrolled and Banert training build one graph, with one operator, for every mini-batch)", flag)
+		return nil, usagef("%s (a family of functions trains greedy only: unrolled and Banert training build one graph, with one operator and one α, for every mini-batch)", flag)
 	}
 	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha,
-		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange, Angles: p.angles}
+		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange, Angles: p.angles, AlphaRange: p.alphaRange}
 	prob, err := problem.Lookup(p.Problem, opt)
 	if err != nil {
 		return nil, asUsage(err)

@@ -468,3 +468,35 @@ func TestTrainOnAnAngleFamily(t *testing.T) {
 		t.Errorf("train unroll --angles 10,20: exit %d: %s", code, errb.String())
 	}
 }
+
+// TestTrainOnAnAlphaFamily: --alpha A:B trains on functions that each draw
+// their regularisation weight (the checkpoint records the weighted
+// regularizer and the family's largest α and L); unrolled training and
+// malformed ranges exit 2.
+func TestTrainOnAnAlphaFamily(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	base := []string{"train", "greedy", "--size", "12", "--n-train", "3", "--param", "m-ps", "--max-steps", "2"}
+	if code := Main(append(base, "--alpha", "1e-4:1e-3", "--out", filepath.Join(dir, "fam")), &out, &errb); code != 0 {
+		t.Fatalf("--alpha 1e-4:1e-3: exit %d: %s", code, errb.String())
+	}
+	man, err := checkpoint.ReadManifest(filepath.Join(dir, "fam"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(man.Regular, "weighted(huber-tv") || man.Alpha != 1e-3 || math.Abs(man.L-(1+1e-3*8/0.005)) > 1e-12 {
+		t.Errorf("recorded regularizer %q, α %g, L %g", man.Regular, man.Alpha, man.L)
+	}
+	for _, bad := range [][]string{{"--alpha", "1e-3:1e-4"}, {"--alpha", "x:1"}, {"--alpha", "0:1e-3"}} {
+		errb.Reset()
+		if code := Main(append(append(base, bad...), "--out", filepath.Join(dir, "bad")), &out, &errb); code != 2 {
+			t.Errorf("%v: exit %d (%s)", bad, code, errb.String())
+		}
+	}
+	errb.Reset()
+	unroll := []string{"train", "unroll", "--size", "12", "--n-train", "4", "--param", "m-pc", "--T", "2", "--batch", "2", "--epochs", "1",
+		"--alpha", "1e-4:1e-3", "--out", filepath.Join(dir, "one-graph")}
+	if code := Main(unroll, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--alpha 1e-4:1e-3: give one weight") {
+		t.Errorf("train unroll --alpha 1e-4:1e-3: exit %d: %s", code, errb.String())
+	}
+}

@@ -57,7 +57,11 @@ type BatchEvaluator interface {
 // data (an evaluator from OnEvaluator, or a float32 evaluation from
 // InPrecision): a copy of o with fewer functions or other data must be made
 // with Subset, not by changing its fields.
-func (o *Objective) WholeBatchOnly() bool { return o.external != nil || o.single != nil }
+func (o *Objective) WholeBatchOnly() bool {
+	_, ops := o.A.(*PerFunction)
+	_, weights := o.Reg.(FunctionWeights)
+	return o.external != nil || o.single != nil || ops || weights
+}
 
 // OnEvaluator returns a copy of o whose Eval runs ev, which must evaluate
 // o's functions (the caller builds it from o); the data, starting points
@@ -126,6 +130,9 @@ func (o *Objective) Subset(idx []int) (*Objective, error) {
 	}
 	if pf, ok := o.A.(*PerFunction); ok {
 		s.A = pf.Subset(idx) // each function keeps its own operator
+	}
+	if w, ok := o.Reg.(interface{ subsetWeights([]int) Regularizer }); ok {
+		s.Reg = w.subsetWeights(idx) // and its own weight
 	}
 	s.external = nil
 	if o.single != nil {

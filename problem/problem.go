@@ -62,6 +62,10 @@ type Problem struct {
 	// noiseRange, if set, gives each instantiated function its own noise
 	// level (Options.NoiseRange).
 	noiseRange [2]float64
+	// alphaRange, if set, gives each instantiated function its own weight
+	// α_k ∈ [alphaRange[0], alphaRange[1]] (Options.AlphaRange); Alpha is
+	// then alphaRange[1], so L is the family's largest.
+	alphaRange [2]float64
 }
 
 // L is the smoothness constant ‖A‖² + α Lip(∇S) of every function.
@@ -111,8 +115,13 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 		}
 		copy(x0, y)
 	}
+	reg := p.Reg
+	if p.alphaRange[1] > 0 {
+		r := rand.New(rand.NewPCG(p.Seed, 0x616c706861+seedOffset))
+		reg = NewWeighted(p.Reg, alphaFamily(n, p.alphaRange[0], p.alphaRange[1], r.Float64))
+	}
 	return &Objective{
-		A: a, Reg: p.Reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W,
+		A: a, Reg: reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W,
 		Y: y, Truth: append([]float64(nil), truth...), X0: x0,
 		L: p.L(), NormA: p.NormA,
 		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
@@ -183,6 +192,12 @@ type Options struct {
 	// blur 5×5 and normalised to ‖A‖ = 1 (so L is the family's), and the
 	// objectives' A applies each function's own blur (PerFunction).
 	BlurSigmaRange [2]float64
+	// AlphaRange, if set, makes a family of regularisation weights: each
+	// function draws its α_k log-uniformly from [AlphaRange[0],
+	// AlphaRange[1]] (seeded as the noise is); the objective's α is the
+	// largest, AlphaRange[1], its regularizer α_k/α·S (Weighted), and L the
+	// family's largest. The operator and the data do not change.
+	AlphaRange [2]float64
 	// Noise overrides the standard deviation of the additive Gaussian noise
 	// (0 keeps the problem's).
 	Noise float64
@@ -235,6 +250,19 @@ func Lookup(name string, opt Options) (*Problem, error) {
 	}
 	if opt.BlurSigmaRange != ([2]float64{}) && p.family == nil {
 		return nil, fmt.Errorf("problem %s: a family of blur widths σ ∈ [%g, %g] was asked for, but only deblur draws its blur per function", name, opt.BlurSigmaRange[0], opt.BlurSigmaRange[1])
+	}
+	if opt.AlphaRange != ([2]float64{}) {
+		lo, hi := opt.AlphaRange[0], opt.AlphaRange[1]
+		if opt.Alpha != 0 || !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) || p.Reg.Zero() {
+			return nil, fmt.Errorf("problem %s: regularisation weights [%g, %g] must have 0 < low ≤ high < ∞, no single α beside them, and a regularizer to weigh", name, lo, hi)
+		}
+		if lo < hi {
+			p.Describe = append(p.Describe, fmt.Sprintf("α drawn log-uniformly from [%g, %g] for each function (the problem's own: %g); L is the family's largest", lo, hi, p.Alpha))
+			p.alphaRange = opt.AlphaRange
+		} else {
+			p.Describe = append(p.Describe, fmt.Sprintf("α set to %g (the problem's own: %g)", hi, p.Alpha))
+		}
+		p.Alpha = hi // a family of one weight is that weight
 	}
 	if len(opt.Angles) > 0 && !p.anglesSet {
 		return nil, fmt.Errorf("problem %s: a number of angles (%v) was asked for, but only the CT problems (ct, ct-small) have projection angles", name, opt.Angles)

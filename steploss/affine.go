@@ -28,8 +28,11 @@ import (
 // convolutions W and Wᵀ from every evaluation; for CT, the ray transform and
 // its adjoint.
 type affineForm struct {
-	o        *problem.Objective
-	an       problem.Analysis // nil: S ≡ 0 or α = 0
+	o  *problem.Objective
+	an problem.Analysis // nil: S ≡ 0 or α = 0
+	// weights, for a family of regularisation weights, gives function k's
+	// weight relative to α (an is then the unweighted S's).
+	weights  problem.FunctionWeights
 	momentum bool
 	m, a     int // data and analysis lengths of one image
 
@@ -49,7 +52,11 @@ type affineForm struct {
 func newAffineForm(terms int, o *problem.Objective) *affineForm {
 	f := &affineForm{o: o, momentum: terms > 1, m: o.DataLen()}
 	if !o.LeastSquares() {
-		an, ok := o.Reg.(problem.Analysis)
+		reg := o.Reg
+		if w, ok := reg.(problem.FunctionWeights); ok {
+			reg, f.weights = w.Unweighted(), w // function k's potential times its weight
+		}
+		an, ok := reg.(problem.Analysis)
 		if !ok {
 			return nil
 		}
@@ -286,7 +293,11 @@ func (f *affineForm) analysisImage(k int, theta, phi float64, needT, needP bool)
 	if err := f.an.Potential(f.regv[k:k+1], deriv, z, 1, o.H, o.W); err != nil {
 		return 0, 0, 0, err
 	}
-	fv = o.Alpha * f.regv[k]
+	alpha := o.Alpha
+	if f.weights != nil {
+		alpha *= f.weights.FunctionWeight(k)
+	}
+	fv = alpha * f.regv[k]
 	if !withGrad {
 		return fv, 0, 0, nil
 	}
@@ -301,7 +312,7 @@ func (f *affineForm) analysisImage(k int, theta, phi float64, needT, needP bool)
 			sp += d * kp[i]
 		}
 	}
-	return fv, o.Alpha * st, o.Alpha * sp, nil
+	return fv, alpha * st, alpha * sp, nil
 }
 
 // bytes is the memory the affine form holds.

@@ -80,6 +80,9 @@ func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float6
 	if _, ok := o.A.(*problem.PerFunction); ok {
 		return nil, errors.New("unroll: a family of operators (problem.PerFunction) cannot be unrolled: the graph holds one operator for every mini-batch")
 	}
+	if _, ok := o.Reg.(problem.FunctionWeights); ok {
+		return nil, errors.New("unroll: a family of regularisation weights (problem.Weighted) cannot be unrolled: the graph holds one α for every mini-batch")
+	}
 	m = m.ForOperator(o.A) // operator-aware terms take the functions' operator
 	if steps < 1 {
 		return nil, fmt.Errorf("unroll: the number of unrolled steps T must be at least 1, got %d", steps)

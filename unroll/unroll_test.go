@@ -399,4 +399,8 @@ func TestFamilyOfOperatorsIsRefused(t *testing.T) {
 	if _, err := NewLoss(method(t, "m-pc"), o, 2, 1, 0, nil); err == nil || !strings.Contains(err.Error(), "family of operators") {
 		t.Errorf("NewLoss on a family of operators: %v", err)
 	}
+	o = testproblems.AlphaFamily(t, 2, 8, 1e-4, 1e-3, 1)
+	if _, err := NewLoss(method(t, "m-pc"), o, 2, 1, 0, nil); err == nil || !strings.Contains(err.Error(), "family of regularisation weights") {
+		t.Errorf("NewLoss on a family of weights: %v", err)
+	}
 }

@@ -106,6 +106,9 @@ func (cfg *Config) prepare(o *problem.Objective) error {
 	if _, ok := o.A.(*problem.PerFunction); ok {
 		return errors.New("banert: a family of operators (problem.PerFunction) cannot be trained: the network's graph holds one operator for every function")
 	}
+	if _, ok := o.Reg.(problem.FunctionWeights); ok {
+		return errors.New("banert: a family of regularisation weights (problem.Weighted) cannot be trained: the network's graph holds one α for every function")
+	}
 	if cfg.Method.Inputs == 0 {
 		cfg.Method.Inputs = 3
 	}

@@ -182,4 +182,8 @@ func TestFamilyOfOperatorsIsRefused(t *testing.T) {
 	if _, err := Train(o, Config{Method: MethodConfig{T: 2}, Solver: Solver{Epochs: 1}}); err == nil || !strings.Contains(err.Error(), "family of operators") {
 		t.Errorf("Train on a family of operators: %v", err)
 	}
+	o = testproblems.AlphaFamily(t, 2, 8, 1e-4, 1e-3, 1)
+	if _, err := Train(o, Config{Method: MethodConfig{T: 2}, Solver: Solver{Epochs: 1}}); err == nil || !strings.Contains(err.Error(), "family of regularisation weights") {
+		t.Errorf("Train on a family of weights: %v", err)
+	}
 }

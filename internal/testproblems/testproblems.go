@@ -37,6 +37,18 @@ func BlurFamily(tb testing.TB, n, size int, lo, hi float64, seed int64) *problem
 	return instantiate(tb, p, data.Synthetic(n, size, size, seed), n, seed, -1)
 }
 
+// AlphaFamily returns n deblurring functions on size×size synthetic images
+// that each draw their regularisation weight from [lo, hi] (the objective's
+// regularizer is a problem.Weighted).
+func AlphaFamily(tb testing.TB, n, size int, lo, hi float64, seed int64) *problem.Objective {
+	tb.Helper()
+	p, err := problem.Lookup("deblur", problem.Options{H: size, AlphaRange: [2]float64{lo, hi}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return instantiate(tb, p, data.Synthetic(n, size, size, seed), n, seed, -1)
+}
+
 // CTSmall returns n ct-small functions on size×size phantoms (seed for the
 // phantoms and the noise).
 func CTSmall(tb testing.TB, n, size int, seed int64) *problem.Objective {
@@ -66,7 +78,9 @@ func instantiate(tb testing.TB, p *problem.Problem, images []*data.Image, n int,
 
 // Mixed returns three 12×12 functions of each kind of objective the step
 // losses and safeguards distinguish: Huber-TV deblurring, least squares
-// (α = 0), ct-small on synthetic images, and deblurring with a random WCRR.
+// (α = 0), ct-small on synthetic images, deblurring with a random WCRR, and
+// deblurring with a family of weights α ∈ [2e-4, 2e-3] (problem.Weighted),
+// and deblurring with a family of blurs σ ∈ [1, 2] (problem.PerFunction).
 func Mixed(tb testing.TB) map[string]*problem.Objective {
 	tb.Helper()
 	out := map[string]*problem.Objective{"deblur": Deblur(tb, 3, 12, "", -1, 5), "least-squares": Deblur(tb, 3, 12, "", 0, 6)}
@@ -78,5 +92,7 @@ func Mixed(tb testing.TB) map[string]*problem.Objective {
 	w := Deblur(tb, 3, 12, "", 3e-3, 8)
 	w.Reg = &problem.WCRR{Model: wcrr.Random(3, [3]int{2, 3, 4}, 9), Name: "random"}
 	out["wcrr"] = w
+	out["alpha-family"] = AlphaFamily(tb, 3, 12, 2e-4, 2e-3, 10)
+	out["blur-family"] = BlurFamily(tb, 3, 12, 1, 2, 11)
 	return out
 }
