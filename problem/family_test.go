@@ -14,11 +14,18 @@ import (
 // options given, for each options value.
 func familyObjectives(t *testing.T, n, h int, opts ...Options) []*Objective {
 	t.Helper()
+	return objectivesOf(t, "deblur", n, h, opts...)
+}
+
+// objectivesOf instantiates the named problem on the same n random h×h
+// images (seeded the same, noise offset 5) with each options value.
+func objectivesOf(t *testing.T, name string, n, h int, opts ...Options) []*Objective {
+	t.Helper()
 	truth := randVec(rand.New(rand.NewPCG(31, 32)), n*h*h, 1)
 	var out []*Objective
 	for _, opt := range opts {
 		opt.H = h
-		p, err := Lookup("deblur", opt)
+		p, err := Lookup(name, opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,24 +11,11 @@ import (
 	"gorgonia.org/tensor"
 )
 
-// ctSmallObjectives instantiates ct-small on the same n random images with
-// each options value.
+// ctSmallObjectives instantiates ct-small (40×40) on the same n random
+// images with each options value.
 func ctSmallObjectives(t *testing.T, n int, opts ...Options) []*Objective {
 	t.Helper()
-	truth := randVec(rand.New(rand.NewPCG(41, 42)), n*40*40, 1)
-	var out []*Objective
-	for _, opt := range opts {
-		p, err := Lookup("ct-small", opt)
-		if err != nil {
-			t.Fatal(err)
-		}
-		o, err := p.Instantiate(truth, n, 7)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, o)
-	}
-	return out
+	return objectivesOf(t, "ct-small", n, 40, opts...)
 }
 
 // TestAnglesOfTheProblemAreTheProblem: ct-small with --angles 90 (its own)
