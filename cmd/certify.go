@@ -52,12 +52,6 @@ func runCertify(env *Env, args []string) error {
 	_, hName := learned.PaperCertificate{Tau: man.Tau, L: *l}.H()
 	fmt.Fprintf(env.Stdout, "paper: P(ε1,ε2) < 0 with 1 − ε2(ε1+ε2+τ) > 0 certifies; %s is the paper's bound on L; lyapunov: P = min_c λmax(M(c)) < 0 certifies\n", hName)
 	fmt.Fprintf(env.Stdout, "%5s %12s %12s %13s %12s %13s %12s\n", "t", "ε1=‖G−τI‖", "ε2=‖H‖", "paper P", hName, "lyapunov P", "L_max")
-	mark := func(ok bool) string {
-		if ok {
-			return "*"
-		}
-		return " "
-	}
 	kinds := []learned.CertificateKind{learned.CertificatePaper, learned.CertificateLyapunov}
 	first := map[learned.CertificateKind]int{}
 	for _, k := range kinds {
@@ -81,7 +75,7 @@ func runCertify(env *Env, args []string) error {
 		if *all || t == opt.Steps-1 || newly {
 			h, _ := c.Paper.H()
 			fmt.Fprintf(env.Stdout, "%5d %12.5g %12.5g %12.5g%s %12.5g %12.5g%s %12.5g\n", t, c.Lyapunov.Eps1, c.Lyapunov.Eps2,
-				c.Paper.P, mark(c.Paper.Certified), h, c.Lyapunov.P, mark(c.Certified(learned.CertificateLyapunov)), c.Lyapunov.LMax)
+				c.Paper.P, certMark(c.Paper.Certified), h, c.Lyapunov.P, certMark(c.Certified(learned.CertificateLyapunov)), c.Lyapunov.LMax)
 		}
 	}
 	fmt.Fprintln(env.Stdout, "(* certified)")
@@ -121,4 +115,12 @@ func certifyOperator(man *checkpoint.Manifest, sigma float64, angles int) (probl
 		return nil, usagef("certify: %s was trained with the operator %s, and its norms depend on it; give --blur-sigma S (a blur of width S) or --angles K (a scan of K angles) to certify it with that member", man.Method, man.Operator)
 	}
 	return p.A, nil
+}
+
+// certMark marks a certified step in certify's table.
+func certMark(ok bool) string {
+	if ok {
+		return "*"
+	}
+	return " "
 }

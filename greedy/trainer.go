@@ -221,32 +221,8 @@ func (tr *trainer) open() (done *Result, err error) {
 		}
 		man.Checksums = old.Checksums
 		if tr.start > 0 {
-			read := func(dst *[]float64, name string) error {
-				v, err := checkpoint.ReadNPYVerified(cfg.Run.Dir, checkpoint.StateFile(name, tr.start), len(*dst), man.Checksums)
-				if err != nil {
-					return refuse(err)
-				}
-				*dst = v
-				return nil
-			}
-			states := []*[]float64{&tr.x, &tr.xprev}
-			if tr.val != nil {
-				states = append(states, &tr.val.x, &tr.val.prev)
-			}
-			for i, dst := range states {
-				if err := read(dst, checkpoint.StateNames[i]); err != nil {
-					return nil, err
-				}
-			}
-			if cfg.Solver.WarmStart || cfg.Run.RepeatCheck > 0 {
-				theta, phi, err := checkpoint.LoadParams(cfg.Run.Dir, old, tr.start-1)
-				if err != nil {
-					return nil, refuse(err)
-				}
-				tr.last = append(append([]float64(nil), theta...), phi...)
-				if cfg.Solver.WarmStart {
-					tr.warm = slices.Clone(tr.last)
-				}
+			if err := tr.restore(old); err != nil {
+				return nil, refuse(err)
 			}
 		}
 		man.RepeatChecks = old.RepeatChecks
@@ -271,6 +247,36 @@ func (tr *trainer) open() (done *Result, err error) {
 		}
 	}
 	return nil, nil
+}
+
+// restore reads the iterates of a resumed run's last step (and of its
+// validation functions), and that step's parameters where the warm start
+// or the repeat check needs them.
+func (tr *trainer) restore(old *checkpoint.Manifest) error {
+	cfg := tr.cfg
+	states := []*[]float64{&tr.x, &tr.xprev}
+	if tr.val != nil {
+		states = append(states, &tr.val.x, &tr.val.prev)
+	}
+	for i, dst := range states {
+		v, err := checkpoint.ReadNPYVerified(cfg.Run.Dir, checkpoint.StateFile(checkpoint.StateNames[i], tr.start), len(*dst), tr.man.Checksums)
+		if err != nil {
+			return err
+		}
+		*dst = v
+	}
+	if !cfg.Solver.WarmStart && cfg.Run.RepeatCheck == 0 {
+		return nil
+	}
+	theta, phi, err := checkpoint.LoadParams(cfg.Run.Dir, old, tr.start-1)
+	if err != nil {
+		return err
+	}
+	tr.last = append(append([]float64(nil), theta...), phi...)
+	if cfg.Solver.WarmStart {
+		tr.warm = slices.Clone(tr.last)
+	}
+	return nil
 }
 
 // norms returns ‖g_k‖ for the functions' blocks of g.
@@ -358,6 +364,42 @@ func (tr *trainer) diverged(t int, mf float64) error {
 	return nil
 }
 
+// tolerance checks the iterates before step t: the training gradients
+// finite, and the tolerance (of the validation functions with
+// StopOnValidation; with a repeat check only at a step that passes it). It
+// returns the largest training and validation gradient norms, and a stop
+// cause when the run ends here.
+func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err error) {
+	gn := tr.norms(tr.grad)
+	for _, v := range gn {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return 0, 0, "", fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
+		}
+		maxNorm = math.Max(maxNorm, v)
+	}
+	if !tr.cfg.Run.StopOnValidation {
+		if tr.converged(gn, tr.norm0) {
+			stop, err = tr.repeatStop(t, "tolerance reached")
+		}
+		return maxNorm, 0, stop, err
+	}
+	if tr.converged(gn, tr.norm0) && tr.man.TrainTolSteps == 0 {
+		tr.man.TrainTolSteps = t
+	}
+	v := tr.val.o
+	if err := v.Eval(nil, tr.valGrad, tr.val.x, nil); err != nil {
+		return 0, 0, "", fmt.Errorf("validation functions: %w", err)
+	}
+	vn := blockNorms(tr.valGrad, v.N)
+	for _, x := range vn {
+		valMax = math.Max(valMax, x)
+	}
+	if tr.converged(vn, tr.valNorm0) {
+		stop, err = tr.repeatStop(t, "validation tolerance reached")
+	}
+	return maxNorm, valMax, stop, err
+}
+
 // step solves greedy step t from the current iterates and advances them:
 // the weights λt, μt (scaled by the data curvature when relative), one
 // solve per candidate weight scale (the best on the validation functions
@@ -370,36 +412,9 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	if err := tr.gradients(tr.vals, tr.grad, tr.x); err != nil {
 		return nil, "", err
 	}
-	gn := tr.norms(tr.grad)
-	maxNorm := 0.0
-	for _, v := range gn {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, "", fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
-		}
-		maxNorm = math.Max(maxNorm, v)
-	}
-	valMax := 0.0
-	if tr.cfg.Run.StopOnValidation {
-		if tr.converged(gn, tr.norm0) && tr.man.TrainTolSteps == 0 {
-			tr.man.TrainTolSteps = t
-		}
-		v := tr.val.o
-		if err := v.Eval(nil, tr.valGrad, tr.val.x, nil); err != nil {
-			return nil, "", fmt.Errorf("validation functions: %w", err)
-		}
-		vn := blockNorms(tr.valGrad, v.N)
-		for _, x := range vn {
-			valMax = math.Max(valMax, x)
-		}
-		if tr.converged(vn, tr.valNorm0) {
-			if stop, err := tr.repeatStop(t, "validation tolerance reached"); err != nil || stop != "" {
-				return nil, stop, err
-			}
-		}
-	} else if tr.converged(gn, tr.norm0) {
-		if stop, err := tr.repeatStop(t, "tolerance reached"); err != nil || stop != "" {
-			return nil, stop, err
-		}
+	maxNorm, valMax, stop, err := tr.tolerance(t)
+	if err != nil || stop != "" {
+		return nil, stop, err
 	}
 	grad, p := tr.grad, tr.p
 	for i := range p {
