@@ -46,6 +46,16 @@ func (p *PaddedRows) OutShape(in tensor.Shape) (tensor.Shape, error) {
 	return tensor.Shape{in[0], p.Rows, p.cols}, nil
 }
 
+// sizes returns the batch size n of in and one image's own and padded data
+// lengths, checking that data holds n padded data.
+func (p *PaddedRows) sizes(in tensor.Shape, data []float64) (n, own, all int, err error) {
+	n, own, all = in[0], p.rows*p.cols, p.Rows*p.cols
+	if len(data) != n*all {
+		return 0, 0, 0, fmt.Errorf("%s: %d data values for %d images (want %d)", p, len(data), n, n*all)
+	}
+	return n, own, all, nil
+}
+
 // scratch returns a buffer of the member's data for n images.
 func (p *PaddedRows) scratch(n int) *[]float64 {
 	b := p.pool.Get().(*[]float64)
@@ -59,9 +69,9 @@ func (p *PaddedRows) scratch(n int) *[]float64 {
 
 // Apply implements graph.LinearMap: the member's data, then zero rows.
 func (p *PaddedRows) Apply(dst, src []float64, in tensor.Shape) error {
-	n, own, all := in[0], p.rows*p.cols, p.Rows*p.cols
-	if len(dst) != n*all {
-		return fmt.Errorf("%s: %d data values for %d images (want %d)", p, len(dst), n, n*all)
+	n, own, all, err := p.sizes(in, dst)
+	if err != nil {
+		return err
 	}
 	b := p.scratch(n)
 	defer p.pool.Put(b)
@@ -79,9 +89,9 @@ func (p *PaddedRows) Apply(dst, src []float64, in tensor.Shape) error {
 // Adjoint implements graph.LinearMap: the member's adjoint of the measured
 // rows.
 func (p *PaddedRows) Adjoint(dst, src []float64, in tensor.Shape) error {
-	n, own, all := in[0], p.rows*p.cols, p.Rows*p.cols
-	if len(src) != n*all {
-		return fmt.Errorf("%s: %d data values for %d images (want %d)", p, len(src), n, n*all)
+	n, own, all, err := p.sizes(in, src)
+	if err != nil {
+		return err
 	}
 	b := p.scratch(n)
 	defer p.pool.Put(b)
