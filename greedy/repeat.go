@@ -71,10 +71,7 @@ func (v *validator) repeat(x, prev, u []float64, k int) (float64, error) {
 	copy(p, prev)
 	copy(cur, x)
 	for range k {
-		if err := v.bind(cur, p); err != nil {
-			return 0, err
-		}
-		if err := v.loss.Next(nxt, u); err != nil {
+		if err := v.again(nxt, cur, p, u); err != nil {
 			return 0, err
 		}
 		p, cur, nxt = cur, nxt, p

@@ -85,11 +85,8 @@ func (v *validator) score(theta, phi []float64) (score, f1 float64, err error) {
 	copy(cur, v.try)
 	score = f1
 	for j := 1; j < v.lookahead; j++ {
-		if err := v.bind(cur, prev); err != nil {
+		if err := v.again(nxt, cur, prev, u); err != nil {
 			return 0, 0, err
-		}
-		if err := v.loss.Next(nxt, u); err != nil {
-			return 0, 0, fmt.Errorf("validation functions: %w", err)
 		}
 		prev, cur, nxt = cur, nxt, prev
 		if score, err = v.mean(cur); err != nil {
@@ -101,6 +98,18 @@ func (v *validator) score(theta, phi []float64) (score, f1 float64, err error) {
 	}
 	// Bind the current step again for the next candidate.
 	return score, f1, v.begin()
+}
+
+// again writes into nxt the step with full parameters u applied once more
+// at cur (previous iterates prev), as Algorithm 2 repeats its last step.
+func (v *validator) again(nxt, cur, prev, u []float64) error {
+	if err := v.bind(cur, prev); err != nil {
+		return err
+	}
+	if err := v.loss.Next(nxt, u); err != nil {
+		return fmt.Errorf("validation functions: %w", err)
+	}
+	return nil
 }
 
 // mean is the mean validation objective at x, +Inf when it is not finite.
