@@ -16,6 +16,8 @@
 # (resumable: a finished step is skipped, an interrupted training resumes), and
 # copies its tables (markdown), curves.csv and figures to docs/reproduction/NAME-BUDGET/.
 # The claims table in docs/reproduction.md quotes those tables.
+# A training longer than a session is carried to the next machine by committing its
+# checkpoint (scripts/carry-runs.sh $OUT/NAME-BUDGET); the same command on a fresh clone resumes it.
 #
 # Environment: DATA (default ../shared/data), OUT (runs/reproduce), L2O (the l2o
 # binary; default: built into bin/l2o), DOCS (docs/reproduction).
