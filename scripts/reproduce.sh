@@ -66,11 +66,12 @@ train() {
 	if [ -f "$dir/manifest.json" ] && grep -q '"finished": true' "$dir/manifest.json"; then
 		return 0
 	fi
-	local resume=""
-	[ -f "$dir/manifest.json" ] && resume=--resume
+	local resume="" append=""
+	# A resumed training appends to its log (and its time file) rather than replacing them.
+	[ -f "$dir/manifest.json" ] && resume=--resume append=-a
 	mkdir -p "$(dirname "$dir")"
-	/usr/bin/time -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
-		$L2O train greedy "$@" --out "$dir" $resume | tee "$dir.log"
+	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
+		$L2O train greedy "$@" --out "$dir" $resume | tee $append "$dir.log"
 }
 
 # resumable DIR: --resume when DIR holds an interrupted run.
