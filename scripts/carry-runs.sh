@@ -30,7 +30,8 @@ for top in "$@"; do
 	esac
 	find "$top" -name manifest.json | sort | while read -r man; do
 		dir=$(dirname "$man")
-		paths=("$man" "$dir/params" "$dir/state")
+		paths=("$man" "$dir/params")
+		[ -d "$dir/state" ] && paths+=("$dir/state")
 		[ -f "$dir.log" ] && paths+=("$dir.log")
 		git add -f -A -- "${paths[@]}"
 		steps=$(find "$dir/params" -name 'theta_*.npy' | wc -l)
