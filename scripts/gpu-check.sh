@@ -34,7 +34,11 @@
 #
 # Settings (environment): OUT; SIZE (96), N (25), T (10), STEPS (3), NAG (100
 # iterations a block, one round), PAPER (1: the 256×256 tests; 0 skips them),
-# TRAINERS (bench memory's: greedy,unrolled,banert).
+# TRAINERS (bench memory's: greedy,unrolled,banert); on a lent machine with
+# minutes counted: TEST_TIMEOUT (the CUDA tests' -test.timeout, 60m),
+# STEP_TIMEOUT (every other command, in seconds; none by default: a step
+# past it is killed and recorded as failed, exit 124), PREBUILT=1 (use bin/
+# even where Go is installed), COMMIT (the revision, where no .git travels).
 # To try the script without a GPU, run it on the CPU emulation of the driver
 # (small sizes; scripts/cuda-emu/run.sh leaves the libraries in its OUT):
 #   LD_LIBRARY_PATH=$EMU L2O_CUFFT=$EMU/libcufft.so SIZE=16 N=3 T=2 STEPS=2 NAG=10 \
@@ -44,6 +48,10 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 SIZE=${SIZE:-96} N=${N:-25} T=${T:-10} STEPS=${STEPS:-3} NAG=${NAG:-100} PAPER=${PAPER:-1}
 TRAINERS=${TRAINERS:-greedy,unrolled,banert}
+TEST_TIMEOUT=${TEST_TIMEOUT:-60m} STEP_TIMEOUT=${STEP_TIMEOUT:-} PREBUILT=${PREBUILT:-0}
+COMMIT=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')}
+HAVE_GO=0
+[ "$PREBUILT" != 1 ] && command -v go >/dev/null && HAVE_GO=1
 if [ -e "$OUT" ] && [ -n "$(ls -A "$OUT" 2>/dev/null)" ]; then
 	echo "gpu-check: $OUT holds results: choose another OUT or remove it" >&2
 	exit 2
@@ -56,7 +64,9 @@ step() {
 	local name=$1
 	shift
 	echo "== $name: $*"
-	"$@" 2>&1 | tee "$OUT/$name.txt"
+	local guard=()
+	[ -n "$STEP_TIMEOUT" ] && [ "$name" != test-cuda ] && guard=(timeout -k 10 "$STEP_TIMEOUT")
+	"${guard[@]}" "$@" 2>&1 | tee "$OUT/$name.txt"
 	local code=${PIPESTATUS[0]}
 	echo "$name $code" >> "$OUT/status.txt"
 	[ "$code" = 0 ] || echo "gpu-check: $name exited $code (see $OUT/$name.txt)" >&2
@@ -66,14 +76,14 @@ step() {
 # The machine.
 {
 	echo "date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
-	echo "commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')"
+	echo "commit: $COMMIT"
 	if command -v nvidia-smi >/dev/null; then
 		echo "GPU: $(nvidia-smi --query-gpu=name,compute_cap,memory.total,driver_version --format=csv,noheader 2>/dev/null | head -n1 || echo unknown)"
 	else
 		echo "GPU: no nvidia-smi on this machine"
 	fi
 	echo "CPU: $(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ //'), $(nproc 2>/dev/null) cores"
-	command -v go >/dev/null && echo "Go: $(go version)"
+	[ "$HAVE_GO" = 1 ] && echo "Go: $(go version)"
 	echo "sizes: $N functions of ${SIZE}×${SIZE}, T = $T, $STEPS greedy steps of NAG with $NAG iterations, 256×256 tests: $([ "$PAPER" = 1 ] && echo yes || echo no)"
 } > "$OUT/env.txt"
 cat "$OUT/env.txt"
@@ -81,7 +91,7 @@ cat "$OUT/env.txt"
 # The binaries: built from this tree when Go is here (never stale ones).
 BIN="$OUT/bin"
 mkdir -p "$BIN"
-if command -v go >/dev/null; then
+if [ "$HAVE_GO" = 1 ]; then
 	step build-cuda go build -tags l2ocuda -o "$BIN/l2o-cuda" ./cmd/l2o
 	step build-cuda-test go test -c -tags l2ocuda -o "$BIN/cuda.test" ./gpu/cuda
 	step build-cpu go build -o "$BIN/l2o" ./cmd/l2o
@@ -101,7 +111,7 @@ CUDA="$BIN/l2o-cuda" CPU="$BIN/l2o"
 # Every CUDA test. Without a usable GPU they skip, saying so: stop there.
 paper=()
 [ "$PAPER" = 1 ] && paper=(env L2O_CUDA_PAPER=1)
-step test-cuda "${paper[@]}" "$BIN/cuda.test" -test.v -test.count=1 -test.timeout 60m
+step test-cuda "${paper[@]}" "$BIN/cuda.test" -test.v -test.count=1 -test.timeout "$TEST_TIMEOUT"
 if grep -q 'no CUDA GPU on this machine' "$OUT/test-cuda.txt"; then
 	echo "gpu-check: the CUDA tests found no usable GPU (see $OUT/test-cuda.txt)" >&2
 	exit 1
@@ -127,7 +137,7 @@ for dev in cuda cpu; do
 done
 
 # The table; its exit status is the script's.
-if command -v go >/dev/null; then
+if [ "$HAVE_GO" = 1 ]; then
 	go run ./gpu/gpucheck "$OUT"
 elif [ -x bin/gpucheck ]; then
 	bin/gpucheck "$OUT"
