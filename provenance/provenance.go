@@ -29,7 +29,16 @@ type Build struct {
 	// or "working tree" (a binary without a stamp, run inside a git
 	// checkout of this module, as `go run ./cmd/l2o` is).
 	RevisionFrom string `json:"revision_from,omitempty"`
-	Go           string `json:"go"`
+	// DataOnly is set when Modified is and every tracked file that differs
+	// from Revision, read in the checkout around the working directory when
+	// the command ran, lies outside what the build reads: run outputs and
+	// carried checkpoints (runs/) or documentation (docs/, *.md). A
+	// training carried in the repository makes the tree "modified" while
+	// the code is the commit's; this keeps the two apart. It is read at run
+	// time, not build time: a binary built from edited code that was then
+	// reverted is not caught (build with make build from a clean tree).
+	DataOnly bool   `json:"modified_data_only,omitempty"`
+	Go       string `json:"go"`
 }
 
 // String is "version revision[+modified]" or "version (no VCS information)".
@@ -40,6 +49,9 @@ func (b Build) String() string {
 	s := b.Version + " " + b.Revision
 	if b.Modified {
 		s += "+modified"
+		if b.DataOnly {
+			s += " (runs/ and docs only, at run time)"
+		}
 	}
 	if b.RevisionFrom == "working tree" {
 		s += " (the working tree's)"
@@ -161,28 +173,73 @@ func ReadBuild() Build {
 			b.RevisionFrom = "working tree"
 		}
 	}
+	if b.Modified {
+		b.DataOnly = modifiedDataOnly(info.Main.Path, b.Revision)
+	}
 	return b
+}
+
+// modifiedDataOnly reports whether the git checkout of module around the
+// working directory is at revision and every tracked file that differs
+// from it is data or documentation (dataPath).
+func modifiedDataOnly(module, revision string) bool {
+	top := checkoutOf(module)
+	if top == "" || gitOut(top, "rev-parse", "HEAD") != revision {
+		return false
+	}
+	out, err := exec.Command("git", "-C", top, "diff", "--name-only", "-z", "HEAD").Output()
+	if err != nil {
+		return false
+	}
+	paths := strings.Split(strings.TrimRight(string(out), "\x00"), "\x00")
+	if len(paths) == 0 || paths[0] == "" {
+		return false
+	}
+	for _, p := range paths {
+		if !dataPath(p) {
+			return false
+		}
+	}
+	return true
+}
+
+// dataPath reports whether a repository path is outside what the build
+// reads: run outputs (runs/), documentation (docs/, *.md).
+func dataPath(p string) bool {
+	return strings.HasPrefix(p, "runs/") || strings.HasPrefix(p, "docs/") || strings.HasSuffix(p, ".md")
 }
 
 // workingTreeRevision returns the commit and dirtiness of the git checkout
 // around the working directory when it is a checkout of module, or "".
 func workingTreeRevision(module string) (string, bool) {
-	git := func(args ...string) string {
-		out, err := exec.Command("git", args...).Output()
-		if err != nil {
-			return ""
-		}
-		return strings.TrimSpace(string(out))
-	}
-	top := git("rev-parse", "--show-toplevel")
-	if top == "" || module == "" {
+	top := checkoutOf(module)
+	if top == "" {
 		return "", false
+	}
+	return gitOut(top, "rev-parse", "HEAD"), gitOut(top, "status", "--porcelain", "--untracked-files=no") != ""
+}
+
+// checkoutOf returns the top of the git checkout around the working
+// directory when it is a checkout of module, or "".
+func checkoutOf(module string) string {
+	top := gitOut(".", "rev-parse", "--show-toplevel")
+	if top == "" || module == "" {
+		return ""
 	}
 	mod, err := os.ReadFile(filepath.Join(top, "go.mod"))
 	if err != nil || !strings.Contains(string(mod), "module "+module+"\n") {
-		return "", false
+		return ""
 	}
-	return git("rev-parse", "HEAD"), git("status", "--porcelain", "--untracked-files=no") != ""
+	return top
+}
+
+// gitOut runs git in dir and returns its trimmed output, or "" on an error.
+func gitOut(dir string, args ...string) string {
+	out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }
 
 // ThisMachine describes the machine this process runs on.

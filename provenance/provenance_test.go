@@ -1,7 +1,9 @@
 package provenance
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,5 +42,62 @@ func TestContinuedKeepsTheOriginal(t *testing.T) {
 	}
 	if Continued(nil, second) != second {
 		t.Error("a checkpoint without a record does not take the resuming run's")
+	}
+}
+
+// TestModifiedDataOnly checks, in a scratch checkout, that a tree whose only
+// changes are a carried run's files and docs is told apart from one whose
+// code changed, and that a checkout at another revision is not vouched for.
+func TestModifiedDataOnly(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed:", err)
+	}
+	dir := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	const module = "example.com/m"
+	write("go.mod", "module "+module+"\n")
+	write("main.go", "package main\n")
+	write("runs/x/m-pc.log", "step 1\n")
+	write("docs/a.md", "a\n")
+	git("init", "-q")
+	git("add", ".")
+	git("commit", "-qm", "first")
+	head := git("rev-parse", "HEAD")
+	t.Chdir(dir)
+
+	if modifiedDataOnly(module, head) {
+		t.Error("a clean tree is reported as modified in data only")
+	}
+	write("runs/x/m-pc.log", "step 1\nstep 2\n")
+	write("docs/a.md", "b\n")
+	if !modifiedDataOnly(module, head) {
+		t.Error("a tree with only runs/ and docs/ changed is not reported as data only")
+	}
+	if modifiedDataOnly(module, "0123456789abcdef0123456789abcdef01234567") {
+		t.Error("a checkout at another revision is vouched for")
+	}
+	if modifiedDataOnly("example.com/other", head) {
+		t.Error("a checkout of another module is vouched for")
+	}
+	write("main.go", "package main\n\nfunc main() {}\n")
+	if modifiedDataOnly(module, head) {
+		t.Error("a tree with a changed Go file is reported as data only")
 	}
 }
