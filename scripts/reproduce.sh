@@ -21,6 +21,12 @@
 #
 # Environment: DATA (default ../shared/data), OUT (runs/reproduce), L2O (the l2o
 # binary; default: built into bin/l2o), DOCS (docs/reproduction).
+# On a GPU (ct256 and wcrr): DEVICE=cuda trains with --device cuda (float32) into
+# $OUT/NAME-BUDGET-cuda, with L2O_TRAIN (default $L2O; a binary built with -tags l2ocuda);
+# TRAIN_ONLY=1 stops after the trainings (a lent GPU machine without the data's f*
+# budget); the same command without TRAIN_ONLY, on any machine, then evaluates them in
+# float64 on the CPU. Checked on an H100/H200 (2026-11-27): P2's M-PC about 10 s a step,
+# P3's about 4 s (docs/benchmarks.md, "On a GPU").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=${1:?usage: scripts/reproduce.sh NAME [default|reduced|paper]}
@@ -33,6 +39,9 @@ if [ -z "${L2O:-}" ]; then
 	L2O=bin/l2o
 fi
 CACHE=$OUT/cache
+DEVICE=${DEVICE:-} TRAIN_ONLY=${TRAIN_ONLY:-0}
+L2O_TRAIN=${L2O_TRAIN:-$L2O}
+SUFFIX=${DEVICE:+-$DEVICE}
 STL=$DATA/stl10
 mkdir -p "$OUT" "$CACHE"
 
@@ -71,7 +80,7 @@ train() {
 	[ -f "$dir/manifest.json" ] && resume=--resume append=-a
 	mkdir -p "$(dirname "$dir")"
 	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
-		$L2O train greedy "$@" --out "$dir" $resume | tee $append "$dir.log"
+		$L2O_TRAIN train greedy "$@" ${DEVICE:+--device "$DEVICE"} --out "$dir" $resume | tee $append "$dir.log"
 }
 
 # resumable DIR: --resume when DIR holds an interrupted run.
@@ -231,28 +240,30 @@ certificate() {
 # Problem 2 at 256×256: M-PC and M-PS against NAG and L-BFGS (the paper: M-PC ≈ 20 iterations
 # to 1e-7, both baselines ≈ 90).
 ct256() {
-	local R=$OUT/ct256-$BUDGET C="--problem ct --data $DATA/covid-ct/ct256 --n-train 25"
+	local R=$OUT/ct256-$BUDGET$SUFFIX C="--problem ct --data $DATA/covid-ct/ct256 --n-train 25"
 	mkdir -p "$R"
 	for m in m-ps m-pc; do
 		train "$R/$m" $C --param "$m" --tol-rel 1e12 --max-steps 40 $(budget "$m")
 	done
+	[ "$TRAIN_ONLY" = 1 ] && return 0
 	evaluate "$R/eval" --params "$R/m-ps,$R/m-pc" --problem ct --data "$DATA/covid-ct/ct256" --n-test 100 --iters 100 \
 		--methods nag,lbfgs --fstar-method lbfgs --fstar-iters 80
 	table "$R/table.md" "$R/eval/curves.json" 1,5,10,20,40,90,100
-	publish "ct256-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+	publish "ct256-$BUDGET$SUFFIX" "$R/table.md" "$R/eval/curves.csv"
 }
 
 # Problem 3 (WCRR): M-PC (T = 100, the paper's; WCRR_MPC_STEPS to change it) and M-PS (T = 150)
 # against NAG and L-BFGS. M-PC takes about 2.5 min a step on 2 cores, 4 hours in all: its checkpoint
 # is carried between sessions (scripts/carry-runs.sh), and this command resumes it.
 wcrr() {
-	local R=$OUT/wcrr-$BUDGET W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $STL --n-train 25"
+	local R=$OUT/wcrr-$BUDGET$SUFFIX W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $STL --n-train 25"
 	mkdir -p "$R"
 	train "$R/m-ps" $W --param m-ps --max-steps 150 $(budget m-ps)
 	train "$R/m-pc" $W --param m-pc --max-steps "${WCRR_MPC_STEPS:-100}" $(budget m-pc)
+	[ "$TRAIN_ONLY" = 1 ] && return 0
 	evaluate "$R/eval" --params "$R/m-ps,$R/m-pc" $W --n-test 100 --iters 100 --methods nag,lbfgs --fstar-method lbfgs --fstar-iters 200
 	table "$R/table.md" "$R/eval/curves.json" 1,10,20,40,60,100
-	publish "wcrr-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+	publish "wcrr-$BUDGET$SUFFIX" "$R/table.md" "$R/eval/curves.csv"
 }
 
 # Problem 2, 40×40 (ct-small): PS, PP, PC to T = 200; PC trained to 1e-10.
