@@ -76,11 +76,12 @@ train() {
 		return 0
 	fi
 	local resume="" append=""
-	# A resumed training appends to its log (and its time file) rather than replacing them.
+	# A resumed training appends to its log (and its time file) rather than replacing them;
+	# tee ignores SIGINT so that an interrupted training can finish its step and say so.
 	[ -f "$dir/manifest.json" ] && resume=--resume append=-a
 	mkdir -p "$(dirname "$dir")"
 	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
-		$L2O_TRAIN train greedy "$@" ${DEVICE:+--device "$DEVICE"} --out "$dir" $resume | tee $append "$dir.log"
+		$L2O_TRAIN train greedy "$@" ${DEVICE:+--device "$DEVICE"} --out "$dir" $resume | tee -i $append "$dir.log"
 }
 
 # resumable DIR: --resume when DIR holds an interrupted run.

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# scripts/gpu-train.sh: the paper's long trainings (ct256, wcrr) on a lent GPU
+# machine that has no Go, no network and minutes counted, in three moves.
+#
+#   scripts/gpu-train.sh prepare            here: build bin/l2o-cuda (make
+#        build-cuda) and pack it with the data the trainings read into .gpubin/
+#        (ignored by git; name it in the device call's carry)
+#   scripts/gpu-train.sh run NAME…          there: unpack, then
+#        DEVICE=cuda TRAIN_ONLY=1 scripts/reproduce.sh NAME default for each NAME
+#        (ct256, wcrr) under a time limit (LIMIT seconds, default 480; the
+#        training stops at a step's end), then pack runs/reproduce/*-default-cuda
+#        (gzip) into parts of at most 15 MiB in $OUT (the device tool returns 8
+#        files of 16 MiB, 64 MiB in all: one experiment a call; P2's M-PC at
+#        T = 40 is about 40 MiB of parameters and 26 MiB of state before gzip)
+#   scripts/gpu-train.sh unpack DIR         here: unpack the parts the call
+#        returned (DIR: its files_at) into runs/reproduce/; then
+#        DEVICE=cuda scripts/reproduce.sh NAME default evaluates on the CPU in
+#        float64 and publishes, and scripts/carry-runs.sh carries the checkpoints
+#
+# A checkpoint trained on the GPU resumes only on a GPU (its manifest records
+# --device cuda); the parts carry its state so that the next lent machine can
+# resume it. Timings seen on 2026-11-27 (docs/benchmarks.md, "On a GPU"): P2's
+# M-PS 40 steps in 46 s and M-PC about 10 s a step (H100); P3's M-PC about 4 s
+# a step (H200).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+DATA=${DATA:-../shared/data}
+case ${1:-} in
+prepare)
+	make build-cuda >/dev/null
+	rm -rf .gpubin && mkdir -p .gpubin/data/covid-ct
+	grep -qx '/.gpubin/' .git/info/exclude 2>/dev/null || echo /.gpubin/ >>.git/info/exclude
+	tar cJf .gpubin/bins.txz -C bin l2o-cuda
+	cp -r "$DATA/stl10" "$DATA/wcrr" .gpubin/data/
+	cp -r "$DATA/covid-ct/ct256" .gpubin/data/covid-ct/
+	du -sh .gpubin
+	;;
+run)
+	shift
+	: "${OUT:?run it through the device tool, which sets OUT}"
+	RET=$OUT # what comes back; reproduce.sh's own OUT is runs/reproduce
+	mkdir -p bin && tar xJf .gpubin/bins.txz -C bin
+	# The data where reproduce.sh and the manifests expect it (../shared/data),
+	# so that the CPU's evaluation here finds the same paths.
+	mkdir -p "$DATA" && cp -rn .gpubin/data/. "$DATA/"
+	export L2O_CUFFT=${L2O_CUFFT:-$(ls /usr/local/cuda/lib64/libcufft.so.* 2>/dev/null | head -n 1)}
+	{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || echo "no nvidia-smi"; } | tee "$RET/gpu.txt"
+	deadline=$(($(date +%s) + ${LIMIT:-480}))
+	for name in "$@"; do
+		left=$((deadline - $(date +%s)))
+		[ "$left" -gt 20 ] || break
+		# SIGINT ends the training at the end of its step, with its checkpoint.
+		OUT=runs/reproduce DEVICE=cuda TRAIN_ONLY=1 L2O=bin/l2o-cuda timeout -s INT -k 60 "$left" \
+			scripts/reproduce.sh "$name" default >"$RET/$name.log" 2>&1 || echo "$name: exit $?" | tee -a "$RET/gpu.txt"
+	done
+	shopt -s nullglob
+	runs=(runs/reproduce/*-default-cuda)
+	[ ${#runs[@]} -gt 0 ] || { echo "gpu-train: no runs/reproduce/*-default-cuda to pack" >&2; exit 1; }
+	tar cf - "${runs[@]}" | gzip -1 | split -b 15M - "$RET/runs.tgz."
+	ls -l "$RET"
+	;;
+unpack)
+	dir=${2:?usage: scripts/gpu-train.sh unpack DIR}
+	cat "$dir"/runs.tgz.* | tar xzvf -
+	;;
+*)
+	echo "usage: scripts/gpu-train.sh prepare | run NAME… | unpack DIR" >&2
+	exit 2
+	;;
+esac
