@@ -39,7 +39,7 @@ test-cuda-emu:
 # the driver's libcuda at start and load cuFFT with dlopen (L2O_CUFFT,
 # libcufft.so*, pip's nvidia-cufft).
 build-cuda:
-	$(GO) build -tags l2ocuda -ldflags '-s -w' -o bin/l2o-cuda ./cmd/l2o
+	$(GO) build -buildvcs=true -tags l2ocuda -ldflags '-s -w' -o bin/l2o-cuda ./cmd/l2o
 	$(GO) test -c -tags l2ocuda -ldflags '-s -w' -o bin/cuda.test ./gpu/cuda
 	$(GO) build -ldflags '-s -w' -o bin/gpucheck ./gpu/gpucheck
 
