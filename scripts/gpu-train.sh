@@ -28,11 +28,12 @@ DATA=${DATA:-../shared/data}
 case ${1:-} in
 prepare)
 	make build-cuda >/dev/null
-	rm -rf .gpubin && mkdir -p .gpubin/data/covid-ct
+	{ [ ! -d .gpubin ] || chmod -R u+w .gpubin; } && rm -rf .gpubin && mkdir -p .gpubin/data/covid-ct
 	grep -qx '/.gpubin/' .git/info/exclude 2>/dev/null || echo /.gpubin/ >>.git/info/exclude
 	tar cJf .gpubin/bins.txz -C bin l2o-cuda
 	cp -r "$DATA/stl10" "$DATA/wcrr" .gpubin/data/
 	cp -r "$DATA/covid-ct/ct256" .gpubin/data/covid-ct/
+	chmod -R u+w .gpubin # the shared data may be read-only; a later prepare removes this copy
 	du -sh .gpubin
 	;;
 run)
