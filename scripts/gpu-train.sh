@@ -57,7 +57,13 @@ run)
 	shopt -s nullglob
 	runs=(runs/reproduce/*-default-cuda)
 	[ ${#runs[@]} -gt 0 ] || { echo "gpu-train: no runs/reproduce/*-default-cuda to pack" >&2; exit 1; }
-	tar cf - "${runs[@]}" | gzip -1 | split -b 15M - "$RET/runs.tgz."
+	# A finished checkpoint's state (the iterates after its last step, 26 MiB for
+	# P2) is needed only to resume: leave it behind to stay within 64 MiB.
+	skip=()
+	for m in runs/reproduce/*-default-cuda/*/manifest.json; do
+		grep -q '"finished": true' "$m" && skip+=(--exclude "$(dirname "$m")/state")
+	done
+	tar cf - "${skip[@]}" "${runs[@]}" | gzip -1 | split -b 15M - "$RET/runs.tgz."
 	ls -l "$RET"
 	;;
 unpack)
