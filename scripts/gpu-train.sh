@@ -19,7 +19,8 @@
 #
 # A checkpoint trained on the GPU resumes only on a GPU (its manifest records
 # --device cuda); the parts carry its state so that the next lent machine can
-# resume it. Timings seen on 2026-11-27 (docs/benchmarks.md, "On a GPU"): P2's
+# resume it. Tested with a stand-in binary (packing, parts, unpacking), not yet on a
+# GPU. Timings of the same trainings run by hand on 2026-11-27 (docs/benchmarks.md, "On a GPU"): P2's
 # M-PS 40 steps in 46 s and M-PC about 10 s a step (H100); P3's M-PC about 4 s
 # a step (H200).
 set -euo pipefail

@@ -22,11 +22,12 @@
 # Environment: DATA (default ../shared/data), OUT (runs/reproduce), L2O (the l2o
 # binary; default: built into bin/l2o), DOCS (docs/reproduction).
 # On a GPU (ct256 and wcrr): DEVICE=cuda trains with --device cuda (float32) into
-# $OUT/NAME-BUDGET-cuda, with L2O_TRAIN (default $L2O; a binary built with -tags l2ocuda);
-# TRAIN_ONLY=1 stops after the trainings (a lent GPU machine without the data's f*
-# budget); the same command without TRAIN_ONLY, on any machine, then evaluates them in
-# float64 on the CPU. Checked on an H100/H200 (2026-11-27): P2's M-PC about 10 s a step,
-# P3's about 4 s (docs/benchmarks.md, "On a GPU").
+# $OUT/NAME-BUDGET-cuda (L2O: a binary built with -tags l2ocuda); TRAIN_ONLY=1 stops
+# after the trainings (a lent GPU machine without the time for the evaluation); the
+# same command without TRAIN_ONLY, on any machine, then evaluates them in float64 on
+# the CPU (scripts/gpu-train.sh does both moves). The same trainings run by hand with
+# these flags on an H100/H200 (2026-11-27): P2's M-PC about 10 s a step, P3's about 4 s
+# (docs/benchmarks.md, "On a GPU"); this mode itself has not yet run on a GPU.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=${1:?usage: scripts/reproduce.sh NAME [default|reduced|paper]}
@@ -40,7 +41,6 @@ if [ -z "${L2O:-}" ]; then
 fi
 CACHE=$OUT/cache
 DEVICE=${DEVICE:-} TRAIN_ONLY=${TRAIN_ONLY:-0}
-L2O_TRAIN=${L2O_TRAIN:-$L2O}
 SUFFIX=${DEVICE:+-$DEVICE}
 STL=$DATA/stl10
 mkdir -p "$OUT" "$CACHE"
@@ -81,7 +81,7 @@ train() {
 	[ -f "$dir/manifest.json" ] && resume=--resume append=-a
 	mkdir -p "$(dirname "$dir")"
 	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
-		$L2O_TRAIN train greedy "$@" ${DEVICE:+--device "$DEVICE"} --out "$dir" $resume | tee -i $append "$dir.log"
+		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} --out "$dir" $resume | tee -i $append "$dir.log"
 }
 
 # resumable DIR: --resume when DIR holds an interrupted run.
