@@ -34,7 +34,8 @@
 #
 # Settings (environment): OUT; SIZE (96), N (25), T (10), STEPS (3), NAG (100
 # iterations a block, one round), PAPER (1: the 256×256 tests; 0 skips them),
-# TRAINERS (bench memory's: greedy,unrolled,banert); on a lent machine with
+# TRAINERS (bench memory's: greedy,unrolled,banert), MEMORY (1; 0 skips bench
+# memory, whose device counts do not depend on the GPU); on a lent machine with
 # minutes counted: TEST_TIMEOUT (the CUDA tests' -test.timeout, 60m),
 # STEP_TIMEOUT (every other command, in seconds; none by default: a step
 # past it is killed and recorded as failed, exit 124), PREBUILT=1 (use bin/
@@ -47,7 +48,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 SIZE=${SIZE:-96} N=${N:-25} T=${T:-10} STEPS=${STEPS:-3} NAG=${NAG:-100} PAPER=${PAPER:-1}
-TRAINERS=${TRAINERS:-greedy,unrolled,banert}
+TRAINERS=${TRAINERS:-greedy,unrolled,banert} MEMORY=${MEMORY:-1}
 TEST_TIMEOUT=${TEST_TIMEOUT:-60m} STEP_TIMEOUT=${STEP_TIMEOUT:-} PREBUILT=${PREBUILT:-0}
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')}
 HAVE_GO=0
@@ -118,7 +119,7 @@ if grep -q 'no CUDA GPU on this machine' "$OUT/test-cuda.txt"; then
 fi
 
 # Memory against T, one meter: the device allocator.
-step memory-cuda "$CUDA" bench memory --device cuda --trainers "$TRAINERS" --size "$SIZE" --n-train "$N" --T 1,10,50,100 \
+[ "$MEMORY" = 1 ] && step memory-cuda "$CUDA" bench memory --device cuda --trainers "$TRAINERS" --size "$SIZE" --n-train "$N" --T 1,10,50,100 \
 	--out "$OUT/memory-cuda" --force
 
 # The same trainings on the GPU and with the CPU build, each into a fresh

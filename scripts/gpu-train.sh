@@ -2,9 +2,10 @@
 # scripts/gpu-train.sh: the paper's long trainings (ct256, wcrr) on a lent GPU
 # machine that has no Go, no network and minutes counted, in three moves.
 #
-#   scripts/gpu-train.sh prepare            here: build bin/l2o-cuda (make
-#        build-cuda) and pack it with the data the trainings read into .gpubin/
-#        (ignored by git; name it in the device call's carry)
+#   scripts/gpu-train.sh prepare [NAME…]    here: build bin/ (make build-cuda,
+#        and the CPU binary for gpu-check) and pack it with the data the named
+#        trainings read into .gpubin/ (ignored by git; name it in the device
+#        call's carry)
 #   scripts/gpu-train.sh run NAME…          there: unpack, then
 #        DEVICE=cuda TRAIN_ONLY=1 scripts/reproduce.sh NAME default for each NAME
 #        (ct256, wcrr) under a time limit (LIMIT seconds, default 480; the
@@ -28,12 +29,23 @@ cd "$(dirname "$0")/.."
 DATA=${DATA:-../shared/data}
 case ${1:-} in
 prepare)
+	# prepare [NAME…]: the data of the named trainings only (default: ct256 and
+	# wcrr), and gpu-check's binaries too, so that one warm machine can run
+	# PREBUILT=1 scripts/gpu-check.sh and the trainings.
+	shift
+	[ $# -gt 0 ] || set -- ct256 wcrr
 	make build-cuda >/dev/null
-	{ [ ! -d .gpubin ] || chmod -R u+w .gpubin; } && rm -rf .gpubin && mkdir -p .gpubin/data/covid-ct
+	go build -ldflags '-s -w' -o bin/l2o ./cmd/l2o
+	{ [ ! -d .gpubin ] || chmod -R u+w .gpubin; } && rm -rf .gpubin && mkdir -p .gpubin/data
 	grep -qx '/.gpubin/' .git/info/exclude 2>/dev/null || echo /.gpubin/ >>.git/info/exclude
-	tar cJf .gpubin/bins.txz -C bin l2o-cuda
-	cp -r "$DATA/stl10" "$DATA/wcrr" .gpubin/data/
-	cp -r "$DATA/covid-ct/ct256" .gpubin/data/covid-ct/
+	tar cJf .gpubin/bins.txz -C bin l2o-cuda l2o cuda.test gpucheck
+	for name in "$@"; do
+		case $name in
+		ct256) mkdir -p .gpubin/data/covid-ct && cp -r "$DATA/covid-ct/ct256" .gpubin/data/covid-ct/ ;;
+		wcrr) cp -r "$DATA/stl10" "$DATA/wcrr" .gpubin/data/ ;;
+		*) echo "gpu-train: unknown training $name (ct256, wcrr)" >&2 && exit 2 ;;
+		esac
+	done
 	chmod -R u+w .gpubin # the shared data may be read-only; a later prepare removes this copy
 	du -sh .gpubin
 	;;
