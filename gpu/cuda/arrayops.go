@@ -8,6 +8,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/cufft"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"gorgonia.org/cu"
 )
 
 // The CUDA device implements the array operations of package gpu in
@@ -56,8 +57,7 @@ func (d *Device) Zero(b gpu.Buffer) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.ctx.MemsetD8(bs[0].ptr, 0, bs[0].bytes)
-	if err := d.ctx.Error(); err != nil {
+	if err := d.run(func() error { return cu.MemsetD8(bs[0].ptr, 0, bs[0].bytes) }); err != nil {
 		return fmt.Errorf("cuda: zero %d bytes: %w", bs[0].bytes, err)
 	}
 	return nil
@@ -77,8 +77,7 @@ func (d *Device) Copy(dst, src gpu.Buffer) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.ctx.MemcpyDtoD(bs[0].ptr, bs[1].ptr, bs[0].bytes)
-	if err := d.ctx.Error(); err != nil {
+	if err := d.run(func() error { return cu.MemcpyDtoD(bs[0].ptr, bs[1].ptr, bs[0].bytes) }); err != nil {
 		return fmt.Errorf("cuda: copy %d bytes on the device: %w", bs[0].bytes, err)
 	}
 	return nil
@@ -250,7 +249,8 @@ func (d *Device) plan(s gpu.Batch, dir cufft.Direction) (*cufft.Plan, error) {
 	return p, nil
 }
 
-// fft runs the plan for s and dir from in to out and waits for it.
+// fft queues the plan for s and dir from in to out (and waits for it when
+// d.syncEach).
 func (d *Device) fft(op string, s gpu.Batch, dir cufft.Direction, in, out *Buffer) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
@@ -258,11 +258,13 @@ func (d *Device) fft(op string, s gpu.Batch, dir cufft.Direction, in, out *Buffe
 	if err != nil {
 		return err
 	}
-	if err := d.ctx.Do(func() error { return p.Exec(uintptr(in.ptr), uintptr(out.ptr)) }); err != nil {
+	if err := d.run(func() error { return p.Exec(uintptr(in.ptr), uintptr(out.ptr)) }); err != nil {
 		return fmt.Errorf("cuda: %s: %w", op, err)
 	}
-	d.ctx.Synchronize()
-	if err := d.ctx.Error(); err != nil {
+	if !d.syncEach {
+		return nil
+	}
+	if err := d.run(cu.Synchronize); err != nil {
 		return fmt.Errorf("cuda: %s: %w", op, err)
 	}
 	return nil

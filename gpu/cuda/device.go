@@ -5,6 +5,8 @@ package cuda
 import (
 	"fmt"
 	"math"
+	"os"
+	"runtime"
 	"sync"
 	"unsafe"
 
@@ -28,7 +30,7 @@ func init() {
 type Device struct {
 	gpu.Counter
 
-	mu      sync.Mutex // guards ctx calls and ctx.Error
+	mu      sync.Mutex // guards ctx calls, ctx.Error and run
 	ctx     *cu.Ctx
 	ordinal int
 	name    string
@@ -42,6 +44,16 @@ type Device struct {
 	// kept for the life of the device like the cuFFT plans.
 	scratchMu        sync.Mutex
 	dotsBuf, coefBuf *Buffer
+	// partialBuf and resultBuf are the reductions' partial sums and
+	// results (Dot, Sum, HuberValue), under scratchMu like the above.
+	partialBuf, resultBuf *Buffer
+
+	// syncEach waits for every kernel and transform to finish and checks
+	// its error (L2O_CUDA_SYNC=1, as CUDA_LAUNCH_BLOCKING=1 does for
+	// CUDA's runtime): a failing kernel is then named in the error.
+	// Otherwise work queues in order on the context's stream and the host
+	// waits only where it reads a result back (a copy to the host).
+	syncEach bool
 }
 
 var (
@@ -86,7 +98,8 @@ func Open(ordinal int) (*Device, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cuda: context on %s: %w", name, err)
 	}
-	d := &Device{ctx: ctx, ordinal: ordinal, name: name, funcs: map[string]cu.Function{}}
+	d := &Device{ctx: ctx, ordinal: ordinal, name: name, funcs: map[string]cu.Function{},
+		syncEach: os.Getenv("L2O_CUDA_SYNC") == "1"}
 	if err := d.loadKernels(major, minor); err != nil {
 		ctx.Close()
 		return nil, err
@@ -249,8 +262,9 @@ func (d *Device) CopyIn(dst gpu.Buffer, src []float64) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.ctx.MemcpyHtoD(db.ptr, unsafe.Pointer(&host[0]), int64(len(host))*BytesPerFloat32)
-	if err := d.ctx.Error(); err != nil {
+	if err := d.run(func() error {
+		return cu.MemcpyHtoD(db.ptr, unsafe.Pointer(&host[0]), int64(len(host))*BytesPerFloat32)
+	}); err != nil {
 		return fmt.Errorf("cuda: copy %d values to the device: %w", len(src), err)
 	}
 	return nil
@@ -281,9 +295,8 @@ func (d *Device) CopyOut(dst []float64, src gpu.Buffer) error {
 func (d *Device) copyOutRaw(dst unsafe.Pointer, src cu.DevicePtr, bytes int64) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.ctx.MemcpyDtoH(dst, src, bytes)
-	if err := d.ctx.Error(); err != nil {
-		return fmt.Errorf("cuda: copy %d bytes from the device: %w", bytes, err)
+	if err := d.run(func() error { return cu.MemcpyDtoH(dst, src, bytes) }); err != nil {
+		return fmt.Errorf("cuda: copy %d bytes from the device (the error may come from a kernel queued before it: L2O_CUDA_SYNC=1 names it): %w", bytes, err)
 	}
 	return nil
 }
@@ -291,8 +304,7 @@ func (d *Device) copyOutRaw(dst unsafe.Pointer, src cu.DevicePtr, bytes int64) e
 func (d *Device) copyInRaw(dst cu.DevicePtr, src unsafe.Pointer, bytes int64) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.ctx.MemcpyHtoD(dst, src, bytes)
-	if err := d.ctx.Error(); err != nil {
+	if err := d.run(func() error { return cu.MemcpyHtoD(dst, src, bytes) }); err != nil {
 		return fmt.Errorf("cuda: copy %d bytes to the device: %w", bytes, err)
 	}
 	return nil
@@ -331,7 +343,8 @@ func f32Arg(v float64) arg      { return arg(math.Float32bits(float32(v))) }
 func nullArg() arg              { return 0 }
 func rawArg(p cu.DevicePtr) arg { return arg(p) }
 
-// launch runs kernel name on a 1-D grid and waits for it to finish.
+// launch queues kernel name on a 1-D grid (and waits for it to finish
+// when d.syncEach).
 func (d *Device) launch(name string, grid, block int, args ...arg) error {
 	fn, ok := d.funcs[name]
 	if !ok {
@@ -346,15 +359,32 @@ func (d *Device) launch(name string, grid, block int, args ...arg) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	d.ctx.LaunchKernel(fn, grid, 1, 1, block, 1, 1, 0, cu.NoStream, params)
-	if err := d.ctx.Error(); err != nil {
+	if err := d.run(func() error { return fn.Launch(grid, 1, 1, block, 1, 1, 0, cu.NoStream, params) }); err != nil {
 		return fmt.Errorf("cuda: launch %s (%d×%d threads): %w", name, grid, block, err)
 	}
-	d.ctx.Synchronize()
-	if err := d.ctx.Error(); err != nil {
+	if !d.syncEach {
+		return nil
+	}
+	if err := d.run(cu.Synchronize); err != nil {
 		return fmt.Errorf("cuda: run %s: %w", name, err)
 	}
 	return nil
+}
+
+// run calls fn, one or a few driver calls, on the calling goroutine's OS
+// thread with the device's context made current there; d.mu is held. The
+// hot paths (launches, transforms, copies) use it instead of cu.Ctx's
+// methods, which hand every call to the context's own thread and wait for
+// the answer: a channel round trip of 10–30 µs each on this project's
+// machine, most of a small step loss's host time (docs/benchmarks.md).
+// Rare calls (allocation, plans, module loading) still go through cu.Ctx.
+func (d *Device) run(fn func() error) error {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	if err := cu.SetCurrentContext(d.ctx.CUDAContext()); err != nil {
+		return fmt.Errorf("make the context current: %w", err)
+	}
+	return fn()
 }
 
 // launchEach runs kernel name with one thread per value, n values.

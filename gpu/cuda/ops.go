@@ -125,11 +125,12 @@ func (d *Device) huberValue(vals []float64, f *Buffer, n, hw int, eps float64) e
 	if err := d.need("huber value", "field", f, 2*n*hw); err != nil {
 		return err
 	}
-	out, err := d.alloc(n, int64(n)*8)
+	d.scratchMu.Lock()
+	defer d.scratchMu.Unlock()
+	out, err := d.scratch(&d.resultBuf, n, 8)
 	if err != nil {
 		return err
 	}
-	defer d.Free(out)
 	if err := d.launchBlocks("l2o_huber_value", n, ptrArg(out), ptrArg(f), intArg(n), intArg(hw), f32Arg(eps)); err != nil {
 		return err
 	}
@@ -258,16 +259,16 @@ func (d *Device) axpby(y *Buffer, a float64, x *Buffer, b float64) error {
 const reduceBlocks = 128
 
 func (d *Device) reduce(name string, n int, args ...arg) (float64, error) {
-	partial, err := d.alloc(reduceBlocks, reduceBlocks*8)
+	d.scratchMu.Lock()
+	defer d.scratchMu.Unlock()
+	partial, err := d.scratch(&d.partialBuf, reduceBlocks, 8)
 	if err != nil {
 		return 0, err
 	}
-	defer d.Free(partial)
-	out, err := d.alloc(1, 8)
+	out, err := d.scratch(&d.resultBuf, 1, 8)
 	if err != nil {
 		return 0, err
 	}
-	defer d.Free(out)
 	if err := d.launchBlocks(name, reduceBlocks, append([]arg{ptrArg(partial)}, append(args, intArg(n))...)...); err != nil {
 		return 0, err
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/tomo"
+	"gorgonia.org/cu"
 )
 
 // RayTransform is the Joseph parallel-beam ray transform of package tomo on
@@ -108,8 +109,7 @@ func (rt *RayTransform) Adjoint(x, y *Buffer, batch int) error {
 		return err
 	}
 	d.mu.Lock()
-	d.ctx.MemsetD8(x.ptr, 0, int64(x.n)*BytesPerFloat32)
-	err := d.ctx.Error()
+	err := d.run(func() error { return cu.MemsetD8(x.ptr, 0, int64(x.n)*BytesPerFloat32) })
 	d.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("cuda: ray adjoint: zero the image: %w", err)

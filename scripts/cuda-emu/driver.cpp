@@ -5,7 +5,12 @@
 // with the kernel's registers and shared memory from ptxas (as a driver
 // refuses a launch that does not fit) and, with L2O_EMU_LAUNCH_LOG=FILE,
 // recorded there (one line a launch: kernel, grid, block, dynamic shared
-// memory). Every other driver function the binaries import is a stub that
+// memory). With L2O_EMU_CALL_LOG=FILE every launch, copy and synchronisation
+// is recorded there in order (one line a call: what, then the kernel or the
+// bytes), to count what a computation asks of the driver. With
+// L2O_EMU_NOEXEC=1 launches are checked but not run (and cuFFT's transforms
+// not computed): the results are meaningless, the time is the host's own
+// (Go, cgo, the driver calls), to measure what a GPU cannot hide. Every other driver function the binaries import is a stub that
 // stops the process with its name (stubs.cpp, generated): a code path that
 // needs one fails loudly instead of receiving an error code it may ignore.
 // Fibers switch stacks with _longjmp, which glibc's fortified longjmp
@@ -31,6 +36,16 @@ static const size_t total = (size_t)16 << 30;
 static int context_token;
 
 typedef unsigned long long devptr;
+
+// call_log records one driver call in L2O_EMU_CALL_LOG, when it is set.
+static void call_log(const char *what, const char *name, size_t n) {
+	if (const char *log = getenv("L2O_EMU_CALL_LOG")) {
+		if (FILE *fp = fopen(log, "a")) {
+			fprintf(fp, "%s %s %zu\n", what, name, n);
+			fclose(fp);
+		}
+	}
+}
 
 extern "C" {
 int cuInit(unsigned flags) { return 0; }
@@ -78,8 +93,9 @@ int cuCtxGetCurrent(void **ctx) { *ctx = &context_token; return 0; }
 int cuCtxPushCurrent_v2(void *ctx) { return 0; }
 int cuCtxPopCurrent_v2(void **ctx) { if (ctx) *ctx = &context_token; return 0; }
 int cuCtxGetDevice(int *d) { *d = 0; return 0; }
-int cuCtxSynchronize(void) { return 0; }
+int cuCtxSynchronize(void) { call_log("sync", "-", 0); return 0; }
 int cuMemAlloc_v2(devptr *p, size_t n) {
+	call_log("alloc", "-", n);
 	std::lock_guard<std::mutex> g(mu);
 	void *m = calloc(n ? n : 1, 1);
 	if (!m) return 2; // CUDA_ERROR_OUT_OF_MEMORY
@@ -89,6 +105,7 @@ int cuMemAlloc_v2(devptr *p, size_t n) {
 	return 0;
 }
 int cuMemFree_v2(devptr p) {
+	call_log("free", "-", 0);
 	std::lock_guard<std::mutex> g(mu);
 	auto it = sizes.find((uintptr_t)p);
 	if (it == sizes.end()) return 1; // CUDA_ERROR_INVALID_VALUE: not allocated, or freed twice
@@ -98,9 +115,9 @@ int cuMemFree_v2(devptr p) {
 	return 0;
 }
 int cuMemsetD8_v2(devptr p, unsigned char v, size_t n) { memset((void *)(uintptr_t)p, v, n); return 0; }
-int cuMemcpyHtoD_v2(devptr dst, const void *src, size_t n) { memcpy((void *)(uintptr_t)dst, src, n); return 0; }
-int cuMemcpyDtoH_v2(void *dst, devptr src, size_t n) { memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
-int cuMemcpyDtoD_v2(devptr dst, devptr src, size_t n) { memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemcpyHtoD_v2(devptr dst, const void *src, size_t n) { call_log("htod", "-", n); memcpy((void *)(uintptr_t)dst, src, n); return 0; }
+int cuMemcpyDtoH_v2(void *dst, devptr src, size_t n) { call_log("dtoh", "-", n); memcpy(dst, (const void *)(uintptr_t)src, n); return 0; }
+int cuMemcpyDtoD_v2(devptr dst, devptr src, size_t n) { call_log("dtod", "-", n); memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n); return 0; }
 int cuMemGetInfo_v2(size_t *free_, size_t *total_) { *free_ = total - in_use; *total_ = total; return 0; }
 int cuModuleLoadData(void **mod, const void *image) { *mod = (void *)l2o_emu_kernels; return 0; }
 int cuModuleUnload(void *mod) { return 0; }
@@ -211,6 +228,7 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 	if (gy != 1 || gz != 1 || by != 1 || bz != 1 || bx == 0) return 1; // CUDA_ERROR_INVALID_VALUE
 	std::lock_guard<std::mutex> g(mu);
 	const l2o_emu_kernel *k = (const l2o_emu_kernel *)f;
+	call_log("launch", k->name, (size_t)gx * bx);
 	if (const char *log = getenv("L2O_EMU_LAUNCH_LOG")) {
 		if (FILE *fp = fopen(log, "a")) {
 			fprintf(fp, "%s %u %u %u\n", k->name, gx, bx, shmem);
@@ -228,6 +246,8 @@ int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, 
 	// l2o_block_sum has L2O_BLOCK (256) threads; on a GPU another size
 	// would give a wrong sum without an error.
 	if (k->sync && bx != 256) return launch_error(k, gx, bx, shmem, "a reducing kernel needs blocks of 256 threads (cudasrc.BlockSize)", 1);
+	static const bool noexec = getenv("L2O_EMU_NOEXEC") != nullptr;
+	if (noexec) return 0;
 	gridDim = {gx, 1, 1};
 	blockDim = {bx, 1, 1};
 	fiber_kernel = k;

@@ -95,7 +95,9 @@ export LD_LIBRARY_PATH="$OUT${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" L2O_CUFFT="$O
 # of them. The forward run writes every operation's outputs for the
 # comparison below.
 tests "$OUT" forward forward L2O_EMU_DUMP="$OUT/outputs-fp-contract-off.json" -- "$@"
-tests "$OUT" reverse reverse -- "$@"
+# The reverse order also waits after every launch and transform
+# (L2O_CUDA_SYNC=1), the device's debugging mode; the others queue them.
+tests "$OUT" reverse reverse L2O_CUDA_SYNC=1 -- "$@"
 tests "$OUT" shuffle shuffle -- "$@"
 echo "cuda-emu: all CUDA tests pass on the emulation, in forward, reverse and shuffled order"
 [ $# -gt 0 ] && exit 0 # a chosen subset of the tests: no FMA pass, no commands
