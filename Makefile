@@ -41,6 +41,7 @@ test-cuda-emu:
 build-cuda:
 	$(GO) build -buildvcs=true -tags l2ocuda -ldflags '-s -w' -o bin/l2o-cuda ./cmd/l2o
 	$(GO) test -c -tags l2ocuda -ldflags '-s -w' -o bin/cuda.test ./gpu/cuda
+	$(GO) test -c -tags l2ocuda -ldflags '-s -w' -o bin/steploss-cuda.test ./steploss
 	$(GO) build -ldflags '-s -w' -o bin/gpucheck ./gpu/gpucheck
 
 # Everything to run the first time a GPU is at hand, from a fresh clone:

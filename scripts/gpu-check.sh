@@ -4,8 +4,8 @@
 # Debian's CUDA packages (nvidia-cuda-dev: the headers, libnvrtc and
 # libcufft that .ci/cuda.sh installs; nvidia-cuda-toolkit for ptxas) besides
 # the NVIDIA driver. Without Go it uses prebuilt bin/l2o-cuda, bin/cuda.test,
-# bin/gpucheck and bin/l2o (make build-cuda build; carried from a machine
-# that has Go).
+# bin/steploss-cuda.test, bin/gpucheck and bin/l2o (make build-cuda build;
+# carried from a machine that has Go).
 #
 # It builds the CUDA binary, its test binary and the CPU binary from this
 # tree, then runs, each into its own fresh folder under $OUT (default
@@ -18,6 +18,9 @@
 #                     the CPU, gpu.CheckOps/CheckNetOps/CheckRidge/CheckRay/
 #                     CheckMat, the greedy step losses and Banert's loss against
 #                     the CPU in float64, the objective at 256×256
+#   bench-steploss.txt  one evaluation of the M-PS and M-PC step losses with
+#                     their gradients, N = 25 of 96×96, on the GPU
+#                     (BenchmarkStepLossCUDA) and the CPU's fused float64 path
 #   memory-cuda/      bench memory --device cuda --T 1,10,50,100 (greedy,
 #                     unrolled and Banert training, the device allocator)
 #   greedy-{cuda,cpu}/  greedy M-PC, 25 functions of 96×96, NAG with a fixed
@@ -35,7 +38,8 @@
 # Settings (environment): OUT; SIZE (96), N (25), T (10), STEPS (3), NAG (100
 # iterations a block, one round), PAPER (1: the 256×256 tests; 0 skips them),
 # TRAINERS (bench memory's: greedy,unrolled,banert), MEMORY (1; 0 skips bench
-# memory, whose device counts do not depend on the GPU); on a lent machine with
+# memory, whose device counts do not depend on the GPU), BENCH (200: the step
+# loss benchmarks' evaluations; 0 skips them); on a lent machine with
 # minutes counted: TEST_TIMEOUT (the CUDA tests' -test.timeout, 60m),
 # STEP_TIMEOUT (every other command, in seconds; none by default: a step
 # past it is killed and recorded as failed, exit 124), PREBUILT=1 (use bin/
@@ -48,7 +52,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 SIZE=${SIZE:-96} N=${N:-25} T=${T:-10} STEPS=${STEPS:-3} NAG=${NAG:-100} PAPER=${PAPER:-1}
-TRAINERS=${TRAINERS:-greedy,unrolled,banert} MEMORY=${MEMORY:-1}
+TRAINERS=${TRAINERS:-greedy,unrolled,banert} MEMORY=${MEMORY:-1} BENCH=${BENCH:-200}
 TEST_TIMEOUT=${TEST_TIMEOUT:-60m} STEP_TIMEOUT=${STEP_TIMEOUT:-} PREBUILT=${PREBUILT:-0}
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')}
 HAVE_GO=0
@@ -96,9 +100,10 @@ if [ "$HAVE_GO" = 1 ]; then
 	step build-cuda go build -tags l2ocuda -o "$BIN/l2o-cuda" ./cmd/l2o
 	step build-cuda-test go test -c -tags l2ocuda -o "$BIN/cuda.test" ./gpu/cuda
 	step build-cpu go build -o "$BIN/l2o" ./cmd/l2o
+	step build-steploss-test go test -c -tags l2ocuda -o "$BIN/steploss-cuda.test" ./steploss
 	step test-launch go test -count=1 -v ./gpu/launch
 else
-	for b in l2o-cuda cuda.test l2o; do
+	for b in l2o-cuda cuda.test steploss-cuda.test l2o; do
 		[ -x "bin/$b" ] || { echo "gpu-check: no Go and no prebuilt bin/$b (make build-cuda build on a machine with Go)" >&2; exit 2; }
 		cp "bin/$b" "$BIN/$b"
 	done
@@ -117,6 +122,10 @@ if grep -q 'no CUDA GPU on this machine' "$OUT/test-cuda.txt"; then
 	echo "gpu-check: the CUDA tests found no usable GPU (see $OUT/test-cuda.txt)" >&2
 	exit 1
 fi
+
+# The step losses alone, on the GPU and on the CPU (fused float64).
+[ "$BENCH" -gt 0 ] && step bench-steploss "$BIN/steploss-cuda.test" -test.run '^$' \
+	-test.bench 'StepLossCUDA|StepLossMPS$|StepLossMPC$' -test.benchtime "${BENCH}x"
 
 # Memory against T, one meter: the device allocator.
 [ "$MEMORY" = 1 ] && step memory-cuda "$CUDA" bench memory --device cuda --trainers "$TRAINERS" --size "$SIZE" --n-train "$N" --T 1,10,50,100 \

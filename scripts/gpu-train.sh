@@ -38,7 +38,7 @@ prepare)
 	go build -ldflags '-s -w' -o bin/l2o ./cmd/l2o
 	{ [ ! -d .gpubin ] || chmod -R u+w .gpubin; } && rm -rf .gpubin && mkdir -p .gpubin/data
 	grep -qx '/.gpubin/' .git/info/exclude 2>/dev/null || echo /.gpubin/ >>.git/info/exclude
-	tar cJf .gpubin/bins.txz -C bin l2o-cuda l2o cuda.test gpucheck
+	tar cJf .gpubin/bins.txz -C bin l2o-cuda l2o cuda.test steploss-cuda.test gpucheck
 	for name in "$@"; do
 		case $name in
 		ct256) mkdir -p .gpubin/data/covid-ct && cp -r "$DATA/covid-ct/ct256" .gpubin/data/covid-ct/ ;;

@@ -10,7 +10,9 @@
 // ran), DIR/test-cuda.txt and DIR/test-launch.txt (go test -v output), the
 // training outputs DIR/{greedy,ct,unroll,banert}-{cuda,cpu}/ (their
 // manifest.json or unroll.json: per-step losses and seconds) and
-// DIR/memory-cuda/memory.json (bench memory --device cuda).
+// DIR/memory-cuda/memory.json (bench memory --device cuda) and
+// DIR/bench-steploss.txt (go test -bench output of the step losses on the
+// device and on the CPU, when the script ran it).
 package main
 
 import (
@@ -113,6 +115,7 @@ func summarize(dir string) (*report, error) {
 	r.unroll(dir, status)
 	r.banert(dir, status)
 	r.memory(dir, status)
+	r.stepLossBench(dir, status)
 	// Any command that failed and has no row of its own.
 	named := map[string]bool{}
 	for _, w := range r.rows {
@@ -395,6 +398,65 @@ func (r *report) banert(dir string, status map[string]int) {
 	}
 	r.timing("banert", what+" (s a step)", num(cuda[len(cuda)-1], "step_seconds"), num(cpu[len(cpu)-1], "step_seconds"))
 	r.losses("banert", what+": mean loss of every epoch (last shown)", column(cuda, "mean_loss"), column(cpu, "mean_loss"), tolBanert)
+}
+
+// stepLossBenchmarks pairs each benchmark of the step loss on the device
+// (steploss.BenchmarkStepLossCUDA) with the CPU's fused float64 path.
+var stepLossBenchmarks = []struct{ what, cuda, cpu string }{
+	{"M-PS", "BenchmarkStepLossCUDA/m-ps", "BenchmarkStepLossMPS"},
+	{"M-PC", "BenchmarkStepLossCUDA/m-pc", "BenchmarkStepLossMPC"},
+}
+
+// stepLossBench adds a timing row for each step loss in
+// DIR/bench-steploss.txt (one evaluation with its gradient, N = 25, 96²).
+func (r *report) stepLossBench(dir string, status map[string]int) {
+	code, ran := status["bench-steploss"]
+	if !ran {
+		return
+	}
+	const name = "bench-steploss"
+	if code != 0 {
+		r.add(row{name + ": step loss benchmarks", "", "", fmt.Sprintf("exit %d (see %s.txt)", code, name), "exit 0", "FAIL"})
+		return
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, name+".txt"))
+	if err != nil {
+		r.add(row{name + ": step loss benchmarks", "", "", err.Error(), "", "FAIL"})
+		return
+	}
+	ns := benchNs(string(raw))
+	for _, b := range stepLossBenchmarks {
+		cuda, ok := ns[b.cuda]
+		if !ok {
+			r.add(row{name + ": " + b.what, "", "", "no result for " + b.cuda, "", "FAIL"})
+			continue
+		}
+		r.timing(name, b.what+" step loss + gradient, N = 25, 96² (s an evaluation)", cuda*1e-9, ns[b.cpu]*1e-9)
+	}
+}
+
+// benchNs reads go test -bench output: ns/op by benchmark name, the
+// -GOMAXPROCS suffix removed.
+func benchNs(out string) map[string]float64 {
+	res := map[string]float64{}
+	for _, line := range strings.Split(out, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") || f[3] != "ns/op" {
+			continue
+		}
+		v, err := strconv.ParseFloat(f[2], 64)
+		if err != nil {
+			continue
+		}
+		name := f[0]
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			if _, err := strconv.Atoi(name[i+1:]); err == nil {
+				name = name[:i]
+			}
+		}
+		res[name] = v
+	}
+	return res
 }
 
 func (r *report) memory(dir string, status map[string]int) {

@@ -32,7 +32,7 @@ func writeRun(t *testing.T, dir string, scale float64, failTest bool) {
 		}
 	}
 	put("env.txt", "date: 2026-11-25T00:00:00Z\nGPU: NVIDIA H100 80GB HBM3, 9.0, 81559 MiB, 550.54\n")
-	status := "test-cuda 0\ntest-launch 0\nmemory-cuda 0\n"
+	status := "test-cuda 0\ntest-launch 0\nmemory-cuda 0\nbench-steploss 0\n"
 	for _, run := range []string{"greedy", "ct", "unroll", "banert"} {
 		status += run + "-cuda 0\n" + run + "-cpu 0\n"
 	}
@@ -63,6 +63,10 @@ func writeRun(t *testing.T, dir string, scale float64, failTest bool) {
 	}
 	put("banert-cuda/manifest.json", hist(0.01))
 	put("banert-cpu/manifest.json", hist(1))
+	put("bench-steploss.txt", "goos: linux\nBenchmarkStepLossMPS-16    \t     200\t   1250000 ns/op\t 1.2 cpu-ms/op\n"+
+		"BenchmarkStepLossMPC-16    \t     200\t   3000000 ns/op\n"+
+		"BenchmarkStepLossCUDA/m-ps-16 \t     200\t    250000 ns/op\n"+
+		"BenchmarkStepLossCUDA/m-pc-16 \t     200\t    600000 ns/op\nPASS\n")
 	put("memory-cuda/memory.json", map[string]any{"rows": []map[string]any{
 		{"trainer": "greedy", "T": 1, "device_peak_bytes": 1e7},
 		{"trainer": "greedy", "T": 10, "device_peak_bytes": 1e7},
@@ -81,7 +85,7 @@ func TestSummarizeAgreement(t *testing.T) {
 	if r.failed() {
 		t.Errorf("an agreeing run fails:\n%s", md)
 	}
-	for _, want := range []string{"NVIDIA H100", "1 passed, 0 failed, 1 skipped", "50× faster", "greedy M-PC step", "unrolled M-PC", "Banert", "T=10: 10 MB"} {
+	for _, want := range []string{"NVIDIA H100", "1 passed, 0 failed, 1 skipped", "50× faster", "greedy M-PC step", "unrolled M-PC", "Banert", "T=10: 10 MB", "M-PS step loss + gradient, N = 25, 96² (s an evaluation) | 0.25 ms | 1.25 ms | 5× faster", "M-PC step loss + gradient, N = 25, 96² (s an evaluation) | 0.6 ms | 3 ms | 5× faster"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the table lacks %q:\n%s", want, md)
 		}
@@ -100,6 +104,7 @@ func TestSummarizeCatchesDisagreementAndFailures(t *testing.T) {
 		{"a failed CUDA test", 1, true, "", "test-cuda:"},
 		{"a failed training", 1, false, "banert-cuda 1\n", "banert-cuda:"},
 		{"a failed build", 1, false, "build-cuda 2\n", "build-cuda"},
+		{"a failed step-loss benchmark", 1, false, "bench-steploss 1\n", "bench-steploss:"},
 	} {
 		dir := t.TempDir()
 		writeRun(t, dir, c.scale, c.fail)
