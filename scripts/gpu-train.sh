@@ -8,7 +8,7 @@
 #        call's carry)
 #   scripts/gpu-train.sh run NAME…          there: unpack, then
 #        DEVICE=cuda TRAIN_ONLY=1 scripts/reproduce.sh NAME default for each NAME
-#        (ct256, wcrr) under a time limit (LIMIT seconds, default 480; the
+#        (ct256, wcrr, wcrrvariants) under a time limit (LIMIT seconds, default 480; the
 #        training stops at a step's end), then pack runs/reproduce/*-default-cuda
 #        (gzip) into parts of at most 15 MiB in $OUT (the device tool returns 8
 #        files of 16 MiB, 64 MiB in all: one experiment a call; P2's M-PC at
@@ -42,8 +42,8 @@ prepare)
 	for name in "$@"; do
 		case $name in
 		ct256) mkdir -p .gpubin/data/covid-ct && cp -r "$DATA/covid-ct/ct256" .gpubin/data/covid-ct/ ;;
-		wcrr) cp -r "$DATA/stl10" "$DATA/wcrr" .gpubin/data/ ;;
-		*) echo "gpu-train: unknown training $name (ct256, wcrr)" >&2 && exit 2 ;;
+		wcrr | wcrrvariants) cp -rn "$DATA/stl10" "$DATA/wcrr" .gpubin/data/ ;;
+		*) echo "gpu-train: unknown training $name (ct256, wcrr, wcrrvariants)" >&2 && exit 2 ;;
 		esac
 	done
 	chmod -R u+w .gpubin # the shared data may be read-only; a later prepare removes this copy
