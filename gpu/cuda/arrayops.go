@@ -261,10 +261,7 @@ func (d *Device) fft(op string, s gpu.Batch, dir cufft.Direction, in, out *Buffe
 	if err := d.run(func() error { return p.Exec(uintptr(in.ptr), uintptr(out.ptr)) }); err != nil {
 		return fmt.Errorf("cuda: %s: %w", op, err)
 	}
-	if !d.syncEach {
-		return nil
-	}
-	if err := d.run(cu.Synchronize); err != nil {
+	if err := d.waitIfSyncEach(); err != nil {
 		return fmt.Errorf("cuda: %s: %w", op, err)
 	}
 	return nil

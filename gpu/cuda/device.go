@@ -44,9 +44,9 @@ type Device struct {
 	// kept for the life of the device like the cuFFT plans.
 	scratchMu        sync.Mutex
 	dotsBuf, coefBuf *Buffer
-	// partialBuf and resultBuf are the reductions' partial sums and
-	// results (Dot, Sum, HuberValue), under scratchMu like the above.
-	partialBuf, resultBuf *Buffer
+	// partialBuf holds the reductions' partial sums (Dot, Sum); their
+	// results, like HuberValue's, go to dotsBuf.
+	partialBuf *Buffer
 
 	// syncEach waits for every kernel and transform to finish and checks
 	// its error (L2O_CUDA_SYNC=1, as CUDA_LAUNCH_BLOCKING=1 does for
@@ -362,13 +362,19 @@ func (d *Device) launch(name string, grid, block int, args ...arg) error {
 	if err := d.run(func() error { return fn.Launch(grid, 1, 1, block, 1, 1, 0, cu.NoStream, params) }); err != nil {
 		return fmt.Errorf("cuda: launch %s (%d×%d threads): %w", name, grid, block, err)
 	}
-	if !d.syncEach {
-		return nil
-	}
-	if err := d.run(cu.Synchronize); err != nil {
+	if err := d.waitIfSyncEach(); err != nil {
 		return fmt.Errorf("cuda: run %s: %w", name, err)
 	}
 	return nil
+}
+
+// waitIfSyncEach waits for the queued work and returns its error when
+// d.syncEach (L2O_CUDA_SYNC=1); otherwise it returns at once. d.mu is held.
+func (d *Device) waitIfSyncEach() error {
+	if !d.syncEach {
+		return nil
+	}
+	return d.run(cu.Synchronize)
 }
 
 // run calls fn, one or a few driver calls, on the calling goroutine's OS

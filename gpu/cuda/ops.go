@@ -127,7 +127,7 @@ func (d *Device) huberValue(vals []float64, f *Buffer, n, hw int, eps float64) e
 	}
 	d.scratchMu.Lock()
 	defer d.scratchMu.Unlock()
-	out, err := d.scratch(&d.resultBuf, n, 8)
+	out, err := d.scratch(&d.dotsBuf, n, 8)
 	if err != nil {
 		return err
 	}
@@ -265,7 +265,7 @@ func (d *Device) reduce(name string, n int, args ...arg) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	out, err := d.scratch(&d.resultBuf, 1, 8)
+	out, err := d.scratch(&d.dotsBuf, 1, 8)
 	if err != nil {
 		return 0, err
 	}
