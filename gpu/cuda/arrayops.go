@@ -214,16 +214,14 @@ type planKey struct {
 	dir cufft.Direction
 }
 
-// plan returns the cuFFT plan for s and dir, made on first use (on the
-// context's thread). d.mu is held.
+// plan returns the cuFFT plan for s and dir, made on first use. d.mu is held.
 func (d *Device) plan(s gpu.Batch, dir cufft.Direction) (*cufft.Plan, error) {
 	key := planKey{s, dir}
 	if p := d.plans[key]; p != nil {
 		return p, nil
 	}
 	var p *cufft.Plan
-	err := d.ctx.Do(func() error {
-		var err error
+	err := d.run(func() (err error) {
 		p, err = cufft.NewPlan(s.N, s.H, s.W, dir)
 		return err
 	})
@@ -235,10 +233,10 @@ func (d *Device) plan(s gpu.Batch, dir cufft.Direction) (*cufft.Plan, error) {
 	if p.WorkSize > 0 {
 		ptr, err := d.allocLocked(p.WorkSize)
 		if err != nil {
-			_ = d.ctx.Do(p.Destroy)
+			_ = d.run(p.Destroy)
 			return nil, fmt.Errorf("cuda: cuFFT work area of %d bytes: %w", p.WorkSize, err)
 		}
-		if err := d.ctx.Do(func() error { return p.SetWorkArea(uintptr(ptr)) }); err != nil {
+		if err := d.run(func() error { return p.SetWorkArea(uintptr(ptr)) }); err != nil {
 			return nil, fmt.Errorf("cuda: %w", err)
 		}
 	}

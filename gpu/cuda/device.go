@@ -25,13 +25,13 @@ func init() {
 }
 
 // Device is one CUDA GPU with its context and compiled kernels. It implements
-// gpu.Device with float32 buffers and is safe for concurrent use (calls are
-// serialised on the context's thread).
+// gpu.Device with float32 buffers and is safe for concurrent use (driver calls
+// are serialised by mu and made on the caller's thread, see run).
 type Device struct {
 	gpu.Counter
 
-	mu      sync.Mutex // guards ctx calls, ctx.Error and run
-	ctx     *cu.Ctx
+	mu      sync.Mutex // guards run (every driver and cuFFT call)
+	ctx     cu.CUContext
 	ordinal int
 	name    string
 	arch    string
@@ -101,21 +101,28 @@ func Open(ordinal int) (*Device, error) {
 	d := &Device{ctx: ctx, ordinal: ordinal, name: name, funcs: map[string]cu.Function{},
 		syncEach: os.Getenv("L2O_CUDA_SYNC") == "1"}
 	if err := d.loadKernels(major, minor); err != nil {
-		ctx.Close()
+		_ = ctx.Destroy()
 		return nil, err
 	}
 	devices[ordinal] = d
 	return d, nil
 }
 
-// newContext turns cu.NewContext's panic into an error.
-func newContext(dev cu.Device) (ctx *cu.Ctx, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("%v", r)
-		}
-	}()
-	return cu.NewContext(dev, cu.SchedAuto), nil
+// newContext creates the device's context (cuCtxCreate), which the driver
+// also makes current on the calling thread; it is taken off that thread
+// again, so that only run makes it current, on whichever thread calls.
+func newContext(dev cu.Device) (cu.CUContext, error) {
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	ctx, err := dev.MakeContext(cu.SchedAuto)
+	if err != nil {
+		return ctx, err
+	}
+	if _, err := cu.PopCurrentCtx(); err != nil {
+		_ = ctx.Destroy()
+		return ctx, fmt.Errorf("take the new context off the thread: %w", err)
+	}
+	return ctx, nil
 }
 
 // loadKernels loads the kernels' PTX (cudasrc.PTX, compiled from
@@ -124,7 +131,7 @@ func newContext(dev cu.Device) (ctx *cu.Ctx, err error) {
 // library is needed at run time.
 func (d *Device) loadKernels(major, minor int) error {
 	d.arch = fmt.Sprintf("%s PTX, JIT-compiled for sm_%d%d", cudasrc.PTXArch, major, minor)
-	err := d.ctx.Do(func() error {
+	err := d.run(func() error {
 		m, err := cu.LoadData(cudasrc.PTX)
 		d.module = m
 		return err
@@ -133,7 +140,11 @@ func (d *Device) loadKernels(major, minor int) error {
 		return fmt.Errorf("cuda: load kernels (%s PTX) on %s: %w", cudasrc.PTXArch, d.name, err)
 	}
 	for _, k := range cudasrc.Kernels {
-		fn, err := d.ctx.ModuleFunction(d.module, k.Name)
+		var fn cu.Function
+		err := d.run(func() (err error) {
+			fn, err = d.module.Function(k.Name)
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("cuda: kernel %s: %w", k.Name, err)
 		}
@@ -155,7 +166,10 @@ func (d *Device) Arch() string { return d.arch }
 func (d *Device) MemInfo() (free, total int64, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	free, total, err = d.ctx.MemInfo()
+	err = d.run(func() (err error) {
+		free, total, err = cu.MemInfo()
+		return err
+	})
 	if err != nil {
 		return 0, 0, fmt.Errorf("cuda: memory info: %w", err)
 	}
@@ -182,29 +196,39 @@ func (d *Device) alloc(n int, bytes int64) (*Buffer, error) {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	ptr, err := d.ctx.MemAlloc(bytes)
+	ptr, err := d.allocLocked(bytes)
 	if err != nil {
-		return nil, fmt.Errorf("cuda: allocate %d bytes on %s: %w", bytes, d.name, err)
+		return nil, err
 	}
-	d.ctx.MemsetD8(ptr, 0, bytes)
-	if err := d.ctx.Error(); err != nil {
-		d.ctx.MemFree(ptr)
+	if err := d.run(func() error { return cu.MemsetD8(ptr, 0, bytes) }); err != nil {
+		d.freeLocked(ptr, bytes)
 		return nil, fmt.Errorf("cuda: zero %d bytes on %s: %w", bytes, d.name, err)
 	}
 	b.ptr = ptr
-	d.Add(bytes)
 	return b, nil
 }
 
 // allocLocked allocates bytes of device memory, counted, for a buffer that
 // lives as long as the device (cuFFT work areas); d.mu is held.
 func (d *Device) allocLocked(bytes int64) (cu.DevicePtr, error) {
-	ptr, err := d.ctx.MemAlloc(bytes)
+	var ptr cu.DevicePtr
+	err := d.run(func() (err error) {
+		ptr, err = cu.MemAlloc(bytes)
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("cuda: allocate %d bytes on %s: %w", bytes, d.name, err)
 	}
 	d.Add(bytes)
 	return ptr, nil
+}
+
+// freeLocked frees what allocLocked allocated and uncounts it; d.mu is held.
+// A failing cuMemFree is not returned (Free has no error): it means the
+// context is already broken, and the next launch or copy reports that.
+func (d *Device) freeLocked(ptr cu.DevicePtr, bytes int64) {
+	_ = d.run(func() error { return cu.MemFree(ptr) })
+	d.Sub(bytes)
 }
 
 // Alloc implements gpu.Device: n float32 values, 4·n bytes, zeroed.
@@ -228,8 +252,7 @@ func (d *Device) Free(b gpu.Buffer) {
 	}
 	db.live = false
 	if db.bytes > 0 {
-		d.ctx.MemFree(db.ptr)
-		d.Sub(db.bytes)
+		d.freeLocked(db.ptr, db.bytes)
 	}
 }
 
@@ -379,15 +402,14 @@ func (d *Device) waitIfSyncEach() error {
 
 // run calls fn, one or a few driver calls, on the calling goroutine's OS
 // thread with the device's context made current there; d.mu is held. The
-// hot paths (launches, transforms, copies) use it instead of cu.Ctx's
-// methods, which hand every call to the context's own thread and wait for
-// the answer: a channel round trip of 10–30 µs each on this project's
-// machine, most of a small step loss's host time (docs/benchmarks.md).
-// Rare calls (allocation, plans, module loading) still go through cu.Ctx.
+// device's calls all go through it: cu.Ctx, which hands every call to the
+// context's own thread and waits for the answer, cost a channel round trip
+// of 10–30 µs a call on this project's machine, most of a small step loss's
+// host time (docs/benchmarks.md).
 func (d *Device) run(fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := cu.SetCurrentContext(d.ctx.CUDAContext()); err != nil {
+	if err := cu.SetCurrentContext(d.ctx); err != nil {
 		return fmt.Errorf("make the context current: %w", err)
 	}
 	return fn()
