@@ -4,7 +4,8 @@
 // prints the share of ‖D‖² in radial frequency bands (fractions of the
 // Nyquist radius), the mean over the functions and for the one whose ‖D‖ is
 // largest; with -params it prints the same bands' largest |Ĝ_t| of the
-// checkpoint's image-sized G kernel θ_t for comparison.
+// checkpoint's image-sized G kernel θ_t for comparison, and |Ĥ_t| of its
+// momentum kernel φ_t where the checkpoint has one (M-PC).
 //
 //	l2o apply … --out DIR --save-at 14,22
 //	go run ./scripts/diagnose-modes -dir DIR -a 14 -b 22 -params CHECKPOINT -t 14,20
@@ -72,7 +73,7 @@ func changes(dir string, a, b, n int) {
 	fmt.Printf("function %d (largest ‖D‖ = %.3g): %s\n", worst, math.Sqrt(worstNorm), row(shares[worst]))
 }
 
-// kernels prints the largest gain of θ_t's spectrum in each band.
+// kernels prints the largest gain of θ_t's spectrum in each band, and of φ_t's.
 func kernels(params, ts string, n int) {
 	for _, s := range strings.Split(ts, ",") {
 		t, err := strconv.Atoi(s)
@@ -84,6 +85,12 @@ func kernels(params, ts string, n int) {
 			log.Fatal(err)
 		}
 		fmt.Printf("θ_%d: largest |Ĝ| in each band: %s\n", t, row(bandMax(spectrum(th, n), n)))
+		// The momentum kernel φ_t of an M- parametrization (none at t = 0):
+		// heavy ball is stable at a frequency only where |Ĥ| < 1.
+		ph, err := checkpoint.ReadNPY(filepath.Join(params, checkpoint.ParamFile("phi", t)), n*n)
+		if err == nil {
+			fmt.Printf("φ_%d: largest |Ĥ| in each band: %s\n", t, row(bandMax(spectrum(ph, n), n)))
+		}
 	}
 }
 
