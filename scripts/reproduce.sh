@@ -286,22 +286,28 @@ wcrr() {
 # experiment, λt = 1e-4 and μt = 5e-2, (peng) λt = 1e-4 on G alone (pen's μt pulls H's centre to 0.003 by
 # t = 39, where the unpenalised H's grows to 0.6: pen is nearly PC without momentum), and (circ) a circular
 # blur with λ = μ = 0; each evaluated on 100 held-out images against NAG and L-BFGS under its own boundary.
+# WCRR_VARIANTS="pen peng" (say) runs only those.
 wcrrvariants() {
 	local R=$OUT/wcrrvariants-$BUDGET$SUFFIX W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $STL --n-train 25"
 	mkdir -p "$R"
-	# The budget's flags, then the penalties (the last --lambda and --mu given count).
-	train "$R/m-pc-pen" $W --param m-pc --max-steps 40 $(budget m-pc) --lambda 1e-4 --mu 5e-2
-	train "$R/m-pc-peng" $W --param m-pc --max-steps 40 $(budget m-pc) --lambda 1e-4 --mu 0
-	train "$R/m-pc-circ" $W --blur-boundary circular --param m-pc --max-steps 40 $(budget m-pc)
-	[ "$TRAIN_ONLY" = 1 ] && return 0
-	local b
-	for b in pen peng circ; do
-		local bd=zero
-		[ "$b" = circ ] && bd=circular
+	# Each variant is trained and then evaluated, so that one finished variant's result does not wait for
+	# the next one's training. pen, peng: the budget's flags, then the penalties (the last --lambda, --mu count).
+	local b flags bd
+	for b in ${WCRR_VARIANTS:-pen peng circ}; do
+		bd=zero
+		case $b in
+		pen) flags="--lambda 1e-4 --mu 5e-2" ;;
+		peng) flags="--lambda 1e-4 --mu 0" ;;
+		circ) flags="" bd=circular ;;
+		*) echo "WCRR_VARIANTS: unknown variant '$b' (pen, peng, circ)" >&2; exit 2 ;;
+		esac
+		train "$R/m-pc-$b" $W --blur-boundary "$bd" --param m-pc --max-steps 40 $(budget m-pc) $flags
+		[ "$TRAIN_ONLY" = 1 ] && continue
 		evaluate "$R/eval-$b" --params "$R/m-pc-$b" $W --blur-boundary "$bd" --n-test 100 --iters 100 --methods nag,lbfgs \
 			--fstar-method lbfgs --fstar-iters 200
 		table "$R/table-$b.md" "$R/eval-$b/curves.json" 1,10,20,30,40,60,100
 	done
+	[ "$TRAIN_ONLY" = 1 ] && return 0
 	publish "wcrrvariants-$BUDGET$SUFFIX" "$R"/table-*.md
 }
 
