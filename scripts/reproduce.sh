@@ -284,24 +284,26 @@ wcrr() {
 # learned G gains 99–157 above half Nyquist, docs/reproduction.md): which change makes it generalise? M-PC
 # to T = 40 (the divergence shows by iteration 30) with (pen) the penalties of the paper's reg-plot
 # experiment, λt = 1e-4 and μt = 5e-2, (peng) λt = 1e-4 on G alone (pen's μt pulls H's centre to 0.003 by
-# t = 39, where the unpenalised H's grows to 0.6: pen is nearly PC without momentum), and (circ) a circular
-# blur with λ = μ = 0; each evaluated on 100 held-out images against NAG and L-BFGS under its own boundary.
-# WCRR_VARIANTS="pen peng" (say) runs only those.
+# t = 39, where the unpenalised H's grows to 0.6: pen is nearly PC without momentum), (k5) the paper's 5×5
+# kernels with λ = μ = 0 (50 numbers a step cannot shape G and H frequency by frequency: peng's H gains 3 at
+# high frequencies where G is held down), and (circ) a circular blur with λ = μ = 0; each evaluated on 100
+# held-out images against NAG and L-BFGS under its own boundary. WCRR_VARIANTS="pen peng" (say) runs only those.
 wcrrvariants() {
 	local R=$OUT/wcrrvariants-$BUDGET$SUFFIX W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $STL --n-train 25"
 	mkdir -p "$R"
 	# Each variant is trained and then evaluated, so that one finished variant's result does not wait for
 	# the next one's training. pen, peng: the budget's flags, then the penalties (the last --lambda, --mu count).
-	local b flags bd
-	for b in ${WCRR_VARIANTS:-pen peng circ}; do
-		bd=zero
+	local b flags bd param
+	for b in ${WCRR_VARIANTS:-pen peng k5 circ}; do
+		bd=zero param=m-pc
 		case $b in
 		pen) flags="--lambda 1e-4 --mu 5e-2" ;;
 		peng) flags="--lambda 1e-4 --mu 0" ;;
+		k5) flags="" param=m-pc5 ;;
 		circ) flags="" bd=circular ;;
-		*) echo "WCRR_VARIANTS: unknown variant '$b' (pen, peng, circ)" >&2; exit 2 ;;
+		*) echo "WCRR_VARIANTS: unknown variant '$b' (pen, peng, k5, circ)" >&2; exit 2 ;;
 		esac
-		train "$R/m-pc-$b" $W --blur-boundary "$bd" --param m-pc --max-steps 40 $(budget m-pc) $flags
+		train "$R/m-pc-$b" $W --blur-boundary "$bd" --param "$param" --max-steps 40 $(budget "$param") $flags
 		[ "$TRAIN_ONLY" = 1 ] && continue
 		evaluate "$R/eval-$b" --params "$R/m-pc-$b" $W --blur-boundary "$bd" --n-test 100 --iters 100 --methods nag,lbfgs \
 			--fstar-method lbfgs --fstar-iters 200
