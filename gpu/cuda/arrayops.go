@@ -237,6 +237,8 @@ func (d *Device) plan(s gpu.Batch, dir cufft.Direction) (*cufft.Plan, error) {
 			return nil, fmt.Errorf("cuda: cuFFT work area of %d bytes: %w", p.WorkSize, err)
 		}
 		if err := d.run(func() error { return p.SetWorkArea(uintptr(ptr)) }); err != nil {
+			d.freeLocked(ptr, p.WorkSize)
+			_ = d.run(p.Destroy)
 			return nil, fmt.Errorf("cuda: %w", err)
 		}
 	}

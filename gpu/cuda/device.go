@@ -118,7 +118,11 @@ func newContext(dev cu.Device) (cu.CUContext, error) {
 	if err != nil {
 		return ctx, err
 	}
-	if _, err := cu.PopCurrentCtx(); err != nil {
+	popped, err := cu.PopCurrentCtx()
+	if err == nil && popped != ctx {
+		err = fmt.Errorf("the thread's current context was %v, not the new %v", popped, ctx)
+	}
+	if err != nil {
 		_ = ctx.Destroy()
 		return ctx, fmt.Errorf("take the new context off the thread: %w", err)
 	}
@@ -201,6 +205,8 @@ func (d *Device) alloc(n int, bytes int64) (*Buffer, error) {
 		return nil, err
 	}
 	if err := d.run(func() error { return cu.MemsetD8(ptr, 0, bytes) }); err != nil {
+		// Only a broken context fails here; the counters keep the failed
+		// allocation in their total and peak (in use goes back down).
 		d.freeLocked(ptr, bytes)
 		return nil, fmt.Errorf("cuda: zero %d bytes on %s: %w", bytes, d.name, err)
 	}
@@ -401,7 +407,8 @@ func (d *Device) waitIfSyncEach() error {
 }
 
 // run calls fn, one or a few driver calls, on the calling goroutine's OS
-// thread with the device's context made current there; d.mu is held. The
+// thread with the device's context made current there; d.mu is held (or, in
+// Open, the device is not yet shared). The
 // device's calls all go through it: cu.Ctx, which hands every call to the
 // context's own thread and waits for the answer, cost a channel round trip
 // of 10–30 µs a call on this project's machine, most of a small step loss's
