@@ -12,11 +12,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
 	"log"
 	"math"
 	"math/cmplx"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -85,12 +88,17 @@ func kernels(params, ts string, n int) {
 			log.Fatal(err)
 		}
 		fmt.Printf("θ_%d: largest |Ĝ| in each band: %s\n", t, row(bandMax(spectrum(th, n), n)))
-		// The momentum kernel φ_t of an M- parametrization (none at t = 0):
+		// The momentum kernel φ_t of an M- parametrization (zero at t = 0):
 		// heavy ball is stable at a frequency only where |Ĥ| < 1.
-		ph, err := checkpoint.ReadNPY(filepath.Join(params, checkpoint.ParamFile("phi", t)), n*n)
-		if err == nil {
-			fmt.Printf("φ_%d: largest |Ĥ| in each band: %s\n", t, row(bandMax(spectrum(ph, n), n)))
+		phiPath := filepath.Join(params, checkpoint.ParamFile("phi", t))
+		if _, err := os.Stat(phiPath); errors.Is(err, fs.ErrNotExist) {
+			continue
 		}
+		ph, err := checkpoint.ReadNPY(phiPath, n*n)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("φ_%d: largest |Ĥ| in each band: %s\n", t, row(bandMax(spectrum(ph, n), n)))
 	}
 }
 
