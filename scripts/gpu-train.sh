@@ -8,8 +8,10 @@
 #        call's carry)
 #   scripts/gpu-train.sh run NAME…          there: unpack, then
 #        DEVICE=cuda TRAIN_ONLY=1 scripts/reproduce.sh NAME default for each NAME
-#        (ct256, wcrr, wcrrvariants) under a time limit (LIMIT seconds, default 480; the
-#        training stops at a step's end), then pack runs/reproduce/*-default-cuda
+#        (ct256, wcrr, wcrrvariants; wcrrvariants:k5 sets WCRR_VARIANTS=k5) under a
+#        time limit (LIMIT seconds, default 480; the training stops at a step's end;
+#        PARALLEL=1 runs the NAMEs at once, for trainings of fixed steps whose small
+#        launches leave the GPU idle, not for Banert's, which is given a time), then pack runs/reproduce/*-default-cuda
 #        (gzip) into parts of at most 15 MiB in $OUT (the device tool returns 8
 #        files of 16 MiB, 64 MiB in all: one experiment a call; P2's M-PC at
 #        T = 40 is about 40 MiB of parameters and 26 MiB of state before gzip)
@@ -63,24 +65,36 @@ run)
 	mkdir -p "$DATA" && tar xJf .gpubin/data.txz -C "$DATA" --skip-old-files
 	export L2O_CUFFT=${L2O_CUFFT:-$(ls /usr/local/cuda/lib64/libcufft.so.* 2>/dev/null | head -n 1)}
 	{ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader || echo "no nvidia-smi"; } | tee "$RET/gpu.txt"
+	stamp=$(mktemp) # the trainings' files are newer than it
 	deadline=$(($(date +%s) + ${LIMIT:-480}))
-	for name in "$@"; do
+	# train NAME[:VARIANTS]: one reproduce.sh training under what is left of LIMIT.
+	train() {
+		local name=${1%%:*} variants=${1#*:} left
+		[ "$variants" != "$1" ] || variants=${WCRR_VARIANTS:-}
 		left=$((deadline - $(date +%s)))
-		[ "$left" -gt 20 ] || break
+		[ "$left" -gt 20 ] || return 0
 		# SIGINT ends the training at the end of its step, with its checkpoint.
-		OUT=runs/reproduce DEVICE=cuda TRAIN_ONLY=1 L2O=bin/l2o-cuda timeout -s INT -k 60 "$left" \
-			scripts/reproduce.sh "$name" default >"$RET/$name.log" 2>&1 || echo "$name: exit $?" | tee -a "$RET/gpu.txt"
+		OUT=runs/reproduce DEVICE=cuda TRAIN_ONLY=1 L2O=bin/l2o-cuda WCRR_VARIANTS=$variants timeout -s INT -k 60 "$left" \
+			scripts/reproduce.sh "$name" default >"$RET/${1//:/-}.log" 2>&1 || echo "$1: exit $?" | tee -a "$RET/gpu.txt"
+	}
+	for name in "$@"; do
+		if [ "${PARALLEL:-0}" = 1 ]; then train "$name" & else train "$name"; fi
 	done
+	wait
 	shopt -s nullglob
 	runs=(runs/reproduce/*-default-cuda)
 	[ ${#runs[@]} -gt 0 ] || { echo "gpu-train: no runs/reproduce/*-default-cuda to pack" >&2; exit 1; }
+	# Only what this call wrote (newer than the stamp made before the trainings): the
+	# finished runs that travelled with the tree are already on the machine that asked.
 	# A finished checkpoint's state (the iterates after its last step, 26 MiB for
 	# P2) is needed only to resume: leave it behind to stay within 64 MiB.
-	skip=()
+	skip=(-false)
 	for m in runs/reproduce/*-default-cuda/*/manifest.json; do
-		grep -q '"finished": true' "$m" && skip+=(--exclude "$(dirname "$m")/state")
+		grep -q '"finished": true' "$m" && skip+=(-o -path "$(dirname "$m")/state/*")
 	done
-	tar cf - "${skip[@]}" "${runs[@]}" | gzip -1 | split -b 15M - "$RET/runs.tgz."
+	find "${runs[@]}" -type f -newer "$stamp" ! \( "${skip[@]}" \) | sort >"$RET/.files"
+	tar cf - -T "$RET/.files" | gzip -1 | split -b 15M - "$RET/runs.tgz."
+	rm "$RET/.files"
 	ls -l "$RET"
 	;;
 unpack)
