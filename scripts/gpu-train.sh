@@ -22,10 +22,10 @@
 #
 # A checkpoint trained on the GPU resumes only on a GPU (its manifest records
 # --device cuda); the parts carry its state so that the next lent machine can
-# resume it. Tested with a stand-in binary (packing, parts, unpacking), not yet on a
-# GPU. Timings of the same trainings run by hand on 2026-11-27 (docs/benchmarks.md, "On a GPU"): P2's
-# M-PS 40 steps in 46 s and M-PC about 10 s a step (H100); P3's M-PC about 4 s
-# a step (H200).
+# resume it. Run on an H200 (2026-11-27, third GPU session): `run ct256` (Banert
+# T = 10, 332 s) and `PARALLEL=1 run wcrrvariants:k5 wcrrvariants:circ` (40 steps
+# each, 254 s); the packing, parts and unpacking were first tried with a stand-in
+# binary. P2's M-PC takes about 10 s a step (H100), P3's about 4 s (H200).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-../shared/data}
