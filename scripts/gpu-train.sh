@@ -8,7 +8,7 @@
 #        call's carry)
 #   scripts/gpu-train.sh run NAME…          there: unpack, then
 #        DEVICE=cuda TRAIN_ONLY=1 scripts/reproduce.sh NAME default for each NAME
-#        (ct256, wcrr, wcrrvariants; wcrrvariants:k5 sets WCRR_VARIANTS=k5) under a
+#        (ct256, wcrr, wcrrvariants, ctsmallpf; wcrrvariants:k5 sets WCRR_VARIANTS=k5) under a
 #        time limit (LIMIT seconds, default 480; the training stops at a step's end;
 #        PARALLEL=1 runs the NAMEs at once, for trainings of fixed steps whose small
 #        launches leave the GPU idle, not for Banert's, which is given a time), then pack runs/reproduce/*-default-cuda
@@ -48,7 +48,8 @@ prepare)
 		case $name in
 		ct256) local_data+=(covid-ct/ct256) ;;
 		wcrr | wcrrvariants) local_data+=(stl10 wcrr) ;;
-		*) echo "gpu-train: unknown training $name (ct256, wcrr, wcrrvariants)" >&2 && exit 2 ;;
+		ctsmallpf) local_data+=(covid-ct/ct40) ;; # trains on synthetic images; ct40 for the evaluation here
+		*) echo "gpu-train: unknown training $name (ct256, wcrr, wcrrvariants, ctsmallpf)" >&2 && exit 2 ;;
 		esac
 	done
 	mapfile -t local_data < <(printf '%s\n' "${local_data[@]}" | sort -u)
@@ -73,8 +74,12 @@ run)
 		[ "$variants" != "$1" ] || variants=${WCRR_VARIANTS:-}
 		left=$((deadline - $(date +%s)))
 		[ "$left" -gt 20 ] || return 0
+		# ctsmallpf's parameters (20 MB a step, 2 GB at T = 101) cannot come back: its certificate and its
+		# evaluation (on this machine's CPU cores, float64) run here, and only their results return.
+		local train_only=1
+		[ "$name" != ctsmallpf ] || train_only=0
 		# SIGINT ends the training at the end of its step, with its checkpoint.
-		OUT=runs/reproduce DEVICE=cuda TRAIN_ONLY=1 L2O=bin/l2o-cuda WCRR_VARIANTS=$variants timeout -s INT -k 60 "$left" \
+		OUT=runs/reproduce DEVICE=cuda TRAIN_ONLY=$train_only L2O=bin/l2o-cuda WCRR_VARIANTS=$variants timeout -s INT -k 60 "$left" \
 			scripts/reproduce.sh "$name" default >"$RET/${1//:/-}.log" 2>&1 || echo "$1: exit $?" | tee -a "$RET/gpu.txt"
 	}
 	for name in "$@"; do
@@ -87,8 +92,9 @@ run)
 	# Only what this call wrote (newer than the stamp made before the trainings): the
 	# finished runs that travelled with the tree are already on the machine that asked.
 	# A finished checkpoint's state (the iterates after its last step, 26 MiB for
-	# P2) is needed only to resume: leave it behind to stay within 64 MiB.
-	skip=(-false)
+	# P2) is needed only to resume: leave it behind to stay within 64 MiB; and
+	# ctsmallpf's parameters and state (evaluated here) always.
+	skip=(-false -o -path 'runs/reproduce/ctsmallpf-*/pf-*/params/*' -o -path 'runs/reproduce/ctsmallpf-*/pf-*/state/*')
 	for m in runs/reproduce/*-default-cuda/*/manifest.json; do
 		grep -q '"finished": true' "$m" && skip+=(-o -path "$(dirname "$m")/state/*")
 	done

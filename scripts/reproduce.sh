@@ -4,7 +4,7 @@
 #   scripts/reproduce.sh NAME [default|reduced|paper]
 #
 # NAME is one of: boundary protocol generalisation baselines unrolled certificate stopval
-# ood ct256 wcrr wcrrvariants ctsmall budgets opfam opfamct opfamalpha (or all). The second argument is the training budget:
+# ood ct256 wcrr wcrrvariants ctsmall ctsmallpf budgets opfam opfamct opfamalpha (or all). The second argument is the training budget:
 #   default  the tool's default inner solver (auto: L-BFGS for PS/M-PS, NAG with 250 iterations
 #            a block in one round otherwise; 20 a block and 10 rounds before 2026-11-23, which
 #            produced the tables published before that day), λ = μ = 0
@@ -27,7 +27,8 @@
 # same command without TRAIN_ONLY, on any machine, then evaluates them in float64 on
 # the CPU (scripts/gpu-train.sh does both moves). The same trainings run by hand with
 # these flags on an H100/H200 (2026-11-27): P2's M-PC about 10 s a step, P3's about 4 s
-# (docs/benchmarks.md, "On a GPU"); this mode itself has not yet run on a GPU.
+# (docs/benchmarks.md, "On a GPU"); this mode ran on an H200 on 2026-11-27 (third GPU session:
+# ct256's Banert, wcrrvariants' k5 and circ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=${1:?usage: scripts/reproduce.sh NAME [default|reduced|paper]}
@@ -268,16 +269,24 @@ ct256() {
 
 # Problem 3 (WCRR): M-PC (T = 100, the paper's; WCRR_MPC_STEPS to change it) and M-PS (T = 150)
 # against NAG and L-BFGS. M-PC takes about 2.5 min a step on 2 cores, 4 hours in all: its checkpoint
-# is carried between sessions (scripts/carry-runs.sh), and this command resumes it.
+# is carried between sessions (scripts/carry-runs.sh), and this command resumes it. M-PC with the
+# paper's 5×5 kernels (m-pc5, T = 100 too; its 40-step run generalised where the image-sized one
+# diverges: ../wcrrvariants-default-cuda/) is trained and evaluated after them, on its own.
 wcrr() {
 	local R=$OUT/wcrr-$BUDGET$SUFFIX W="--problem deblur-wcrr --wcrr-weights $DATA/wcrr/wcrr_sigma18.json --data $STL --n-train 25"
 	mkdir -p "$R"
 	train "$R/m-ps" $W --param m-ps --max-steps 150 $(budget m-ps)
 	train "$R/m-pc" $W --param m-pc --max-steps "${WCRR_MPC_STEPS:-100}" $(budget m-pc)
+	if [ "$TRAIN_ONLY" != 1 ]; then
+		evaluate "$R/eval" --params "$R/m-ps,$R/m-pc" $W --n-test 100 --iters 100 --methods nag,lbfgs --fstar-method lbfgs --fstar-iters 200
+		table "$R/table.md" "$R/eval/curves.json" 1,10,20,40,60,100
+	fi
+	train "$R/m-pc5" $W --param m-pc5 --max-steps "${WCRR_MPC_STEPS:-100}" $(budget m-pc5)
 	[ "$TRAIN_ONLY" = 1 ] && return 0
-	evaluate "$R/eval" --params "$R/m-ps,$R/m-pc" $W --n-test 100 --iters 100 --methods nag,lbfgs --fstar-method lbfgs --fstar-iters 200
-	table "$R/table.md" "$R/eval/curves.json" 1,10,20,40,60,100
-	publish "wcrr-$BUDGET$SUFFIX" "$R/table.md" "$R/eval/curves.csv"
+	evaluate "$R/eval-pc5" --params "$R/m-pc5" $W --n-test 100 --iters 100 --methods nag,lbfgs --fstar-method lbfgs --fstar-iters 200
+	table "$R/table-pc5.md" "$R/eval-pc5/curves.json" 1,10,20,40,60,100
+	cp "$R/eval-pc5/curves.csv" "$R/curves-pc5.csv"
+	publish "wcrr-$BUDGET$SUFFIX" "$R/table.md" "$R/table-pc5.md" "$R/eval/curves.csv" "$R/curves-pc5.csv"
 }
 
 # Problem 3's M-PC diverges on held-out images under the protocol above (λ = μ = 0, zero-padded blur; its
@@ -325,6 +334,28 @@ ctsmall() {
 	evaluate "$R/eval" --params "${dirs#,}" --problem ct-small --data "$DATA/covid-ct/ct40" --n-test 100 --iters 200 --methods nag,lbfgs
 	table "$R/table.md" "$R/eval/curves.json" 1,10,30,50,80,100,200
 	publish "ctsmall-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+}
+
+# ct-small PF on 1,000 training functions (the paper: λt = 1e-10, T = 101, and ‖G − τI‖ < τ, so that the
+# repeated last step provably converges). The data hold 125 ct40 slices, so the N (PF_N, default 1,000)
+# training functions are synthetic 40×40 images (`--data synthetic`, seed 1) under ct-small's ray transform;
+# `l2o certify` gives ε1 = ‖G_t − τI‖ for every t, and the learned steps run on the 100 held-out real slices.
+# One evaluation of PF's step loss at N = 1,000 took 6.5 s on one CPU core here (2026-11-27, 2.56 M
+# parameters; ≈ 90 hours for T = 101 at 500 evaluations a step): run it on a GPU (DEVICE=cuda,
+# scripts/gpu-train.sh run ctsmallpf), or with a small PF_N on the CPU.
+ctsmallpf() {
+	local n=${PF_N:-1000}
+	local R=$OUT/ctsmallpf-$BUDGET$SUFFIX C="--problem ct-small --data synthetic --n-train $n"
+	mkdir -p "$R"
+	# T = 101 is the index of the last step: 102 steps. The budget's flags, then λt (the last --lambda counts).
+	train "$R/pf-n$n" $C --param pf --tol-rel 0 --max-steps 102 $(budget pf) --lambda 1e-10
+	[ "$TRAIN_ONLY" = 1 ] && return 0
+	$L2O certify --params "$R/pf-n$n" >"$R/certify-n$n.txt"
+	tail -n 3 "$R/certify-n$n.txt"
+	evaluate "$R/eval-n$n" --params "$R/pf-n$n" --problem ct-small --data "$DATA/covid-ct/ct40" --n-test 100 --iters 200 \
+		--methods nag,lbfgs
+	table "$R/table-n$n.md" "$R/eval-n$n/curves.json" 1,10,30,50,80,100,200
+	publish "ctsmallpf-$BUDGET$SUFFIX" "$R/certify-n$n.txt" "$R/table-n$n.md" "$R/eval-n$n/curves.csv"
 }
 
 # How far a reduced NAG budget is from the paper's full one, on a case small enough to run both:
@@ -470,7 +501,7 @@ opfamct() {
 }
 
 case $NAME in
-boundary | protocol | generalisation | baselines | unrolled | certificate | ct256 | wcrr | wcrrvariants | ctsmall | budgets | stopval | ood | opfam | opfamct | opfamalpha) $NAME ;;
+boundary | protocol | generalisation | baselines | unrolled | certificate | ct256 | wcrr | wcrrvariants | ctsmall | ctsmallpf | budgets | stopval | ood | opfam | opfamct | opfamalpha) $NAME ;;
 all) for n in boundary protocol generalisation baselines unrolled certificate ctsmall wcrr ct256 budgets stopval ood; do $n; done ;;
 *)
 	echo "unknown experiment $NAME" >&2

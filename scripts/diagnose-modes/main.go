@@ -4,8 +4,8 @@
 // prints the share of ‖D‖² in radial frequency bands (fractions of the
 // Nyquist radius), the mean over the functions and for the one whose ‖D‖ is
 // largest; with -params it prints the same bands' largest |Ĝ_t| of the
-// checkpoint's image-sized G kernel θ_t for comparison, and |Ĥ_t| of its
-// momentum kernel φ_t where the checkpoint has one (M-PC).
+// checkpoint's G kernel θ_t (image-sized, or k×k: PC-k) for comparison, and
+// |Ĥ_t| of its momentum kernel φ_t where the checkpoint has one (M-PC).
 //
 //	l2o apply … --out DIR --save-at 14,22
 //	go run ./scripts/diagnose-modes -dir DIR -a 14 -b 22 -params CHECKPOINT -t 14,20
@@ -83,7 +83,7 @@ func kernels(params, ts string, n int) {
 		if err != nil {
 			log.Fatalf("-t %q: %v", s, err)
 		}
-		th, err := checkpoint.ReadNPY(filepath.Join(params, checkpoint.ParamFile("theta", t)), n*n)
+		th, err := readKernel(filepath.Join(params, checkpoint.ParamFile("theta", t)), n)
 		if err != nil {
 			log.Fatal(err)
 		}
@@ -94,12 +94,34 @@ func kernels(params, ts string, n int) {
 		if _, err := os.Stat(phiPath); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		ph, err := checkpoint.ReadNPY(phiPath, n*n)
+		ph, err := readKernel(phiPath, n)
 		if err != nil {
 			log.Fatal(err)
 		}
 		fmt.Printf("φ_%d: largest |Ĥ| in each band: %s\n", t, row(bandMax(spectrum(ph, n), n)))
 	}
+}
+
+// readKernel reads an image-sized n×n kernel, or a k×k one (PC-k: odd k < n)
+// placed in an n×n image: |DFT| does not depend on where the kernel sits, so
+// its band gains are those of the k×k convolution at that image size.
+func readKernel(path string, n int) ([]float64, error) {
+	v, err := checkpoint.ReadNPY(path, -1)
+	if err != nil {
+		return nil, err
+	}
+	if len(v) == n*n {
+		return v, nil
+	}
+	k := int(math.Round(math.Sqrt(float64(len(v)))))
+	if k*k != len(v) || k%2 == 0 || k >= n {
+		return nil, fmt.Errorf("%s holds %d values: neither an %d×%d kernel nor an odd k×k one (k < %d); another problem or parametrization", path, len(v), n, n, n)
+	}
+	img := make([]float64, n*n)
+	for i := 0; i < k; i++ {
+		copy(img[i*n:i*n+k], v[i*k:(i+1)*k])
+	}
+	return img, nil
 }
 
 func read(dir string, t, want int) []float64 {
