@@ -54,7 +54,11 @@ prepare)
 	done
 	mapfile -t local_data < <(printf '%s\n' "${local_data[@]}" | sort -u)
 	XZ_OPT=-9 tar cJf .gpubin/data.txz -C "$DATA" "${local_data[@]}"
-	du -sh .gpubin
+	# What travels: the tracked tree (untracked files that git does not ignore too) and .gpubin, 64 MiB at most.
+	tracked=$(git ls-files -z --cached --others --exclude-standard | xargs -0 du -cb 2>/dev/null | awk '$2 == "total" {s += $1} END {print s}')
+	bins=$(du -sb .gpubin | cut -f1)
+	echo "gpu-train: .gpubin $((bins >> 20)) MiB + the working tree $((tracked >> 20)) MiB travel (a device call takes 64 MiB)"
+	[ $((tracked + bins)) -lt $((62 << 20)) ] || echo "gpu-train: within 2 MiB of the device call's 64 MiB: take large result files out of git first" >&2
 	;;
 run)
 	shift
