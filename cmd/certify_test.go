@@ -56,6 +56,46 @@ func TestCertifyPrintsBothCertificates(t *testing.T) {
 	if code := Main([]string{"certify", "--params", dir, "--L", "-1"}, &out, &errb); code != 2 {
 		t.Errorf("certify --L -1: exit %d, want 2", code)
 	}
+	if code := Main([]string{"certify", "--params", dir, "--steps", "3"}, &out, &errb); code != 2 {
+		t.Errorf("certify --steps 3 of a 3-step checkpoint: exit %d, want 2", code)
+	}
+}
+
+// TestCertifyStepsMatchesAll checks that --steps certifies the chosen steps
+// with the numbers --all prints for them, and no other step.
+func TestCertifyStepsMatchesAll(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mpc")
+	var out, errb bytes.Buffer
+	args := []string{"train", "greedy", "--param", "m-pc", "--size", "16", "--n-train", "2", "--max-steps", "3",
+		"--out", dir}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("train greedy: exit %d: %s", code, errb.String())
+	}
+	rows := func(args ...string) map[string]string {
+		out.Reset()
+		if code := Main(append([]string{"certify", "--params", dir}, args...), &out, &errb); code != 0 {
+			t.Fatalf("certify %v: exit %d: %s", args, code, errb.String())
+		}
+		m := map[string]string{}
+		for _, line := range strings.Split(out.String(), "\n") {
+			if f := strings.Fields(line); len(f) >= 7 && (f[0] == "0" || f[0] == "1" || f[0] == "2") {
+				m[f[0]] = line
+			}
+		}
+		return m
+	}
+	all, some := rows("--all"), rows("--steps", "2,0")
+	if len(some) != 2 || some["1"] != "" {
+		t.Fatalf("--steps 2,0 printed steps %v, want 0 and 2", some)
+	}
+	for _, step := range []string{"0", "2"} {
+		if some[step] != all[step] {
+			t.Errorf("step %s: --steps prints\n%s\n--all prints\n%s", step, some[step], all[step])
+		}
+	}
+	if !strings.Contains(out.String(), "of steps [0 2]") {
+		t.Errorf("the summary does not say which steps it looked at:\n%s", out.String())
+	}
 }
 
 // TestCertifyOperatorAware: certify rebuilds the operator an npoly
