@@ -20,7 +20,9 @@
 # checkpoint (scripts/carry-runs.sh $OUT/NAME-BUDGET); the same command on a fresh clone resumes it.
 #
 # Environment: DATA (default ../shared/data), OUT (runs/reproduce), L2O (the l2o
-# binary; default: built into bin/l2o), DOCS (docs/reproduction).
+# binary; default: built into bin/l2o), DOCS (docs/reproduction); PRECISION=float32
+# trains with --precision float32 into $OUT/NAME-BUDGET-float32 (with L2O built by
+# GOEXPERIMENT=simd, make build-simd, for the vector kernels).
 # On a GPU (ct256 and wcrr): DEVICE=cuda trains with --device cuda (float32) into
 # $OUT/NAME-BUDGET-cuda (L2O: a binary built with -tags l2ocuda); TRAIN_ONLY=1 stops
 # after the trainings (a lent GPU machine without the time for the evaluation); the
@@ -41,8 +43,12 @@ if [ -z "${L2O:-}" ]; then
 	L2O=bin/l2o
 fi
 CACHE=$OUT/cache
-DEVICE=${DEVICE:-} TRAIN_ONLY=${TRAIN_ONLY:-0}
-SUFFIX=${DEVICE:+-$DEVICE}
+DEVICE=${DEVICE:-} TRAIN_ONLY=${TRAIN_ONLY:-0} PRECISION=${PRECISION:-}
+if [ -n "$DEVICE" ] && [ -n "$PRECISION" ]; then
+	echo "reproduce.sh: DEVICE sets the arithmetic (cuda: float32); leave PRECISION unset" >&2
+	exit 2
+fi
+SUFFIX=${DEVICE:+-$DEVICE}${PRECISION:+-$PRECISION}
 STL=$DATA/stl10
 mkdir -p "$OUT" "$CACHE"
 
@@ -82,7 +88,25 @@ train() {
 	[ -f "$dir/manifest.json" ] && resume=--resume append=-a
 	mkdir -p "$(dirname "$dir")"
 	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
-		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} --out "$dir" $resume | tee -i $append "$dir.log"
+		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} --out "$dir" $resume | tee -i $append "$dir.log"
+}
+
+# extend SRC DST N ARGS…: the greedy training DST continued from a copy of SRC until it holds N steps
+# or stopped for another reason (a certificate): greedy training is sequential, so a longer run's first
+# steps are the shorter run's. Skipped when DST has done so; resumed when interrupted.
+extend() {
+	local src=$1 dst=$2 n=$3
+	shift 3
+	[ -d "$dst" ] || cp -a "$src" "$dst"
+	local steps
+	steps=$(find "$dst/params" -name 'theta_*.npy' | wc -l)
+	[ "$steps" -lt "$n" ] || return 0
+	if grep -q '"finished": true' "$dst/manifest.json" && ! grep -q '"stop_reason": "step cap reached"' "$dst/manifest.json"; then
+		return 0
+	fi
+	/usr/bin/time -a -f "wall %e s, peak RSS %M KB" -o "$dst.time" \
+		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} --max-steps "$n" --out "$dst" --resume |
+		tee -i -a "$dst.log"
 }
 
 # resumable DIR: --resume when DIR holds an interrupted run.
@@ -117,7 +141,7 @@ table() {
 
 # Problem 1: which blur boundary the paper's results need, and PGD's δ under each.
 boundary() {
-	local R=$OUT/boundary-$BUDGET
+	local R=$OUT/boundary-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	: >"$R/delta.txt"
 	for b in zero circular reflect; do
@@ -126,12 +150,12 @@ boundary() {
 		table "$R/table-$b.md" "$R/eval-$b/curves.json" 1,2,5,10,20,30,40,50,100
 		$L2O tune pgd --problem deblur --data "$STL" --blur-boundary "$b" --n-train 25 --iters 100 | tee -a "$R/delta.txt"
 	done
-	publish "boundary-$BUDGET" "$R"/table-*.md "$R/delta.txt"
+	publish "boundary-$BUDGET$SUFFIX" "$R"/table-*.md "$R/delta.txt"
 }
 
 # Problem 1: the inner solvers (default L-BFGS, NAG with the exact curvature, NAG with the paper's bound).
 protocol() {
-	local R=$OUT/protocol-$BUDGET
+	local R=$OUT/protocol-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	local nag=""
 	[ "$BUDGET" = reduced ] && nag="--nag-iters 100"
@@ -140,12 +164,12 @@ protocol() {
 	train "$R/mpc-nag-paper" --problem deblur --data "$STL" --param m-pc --protocol paper --nag-step paper $nag
 	evaluate "$R/eval" --params "$R/mpc-lbfgs,$R/mpc-nag-exact,$R/mpc-nag-paper" --data "$STL" --n-test 100 --iters 100 --methods lbfgs
 	table "$R/table.md" "$R/eval/curves.json" 1,2,5,10,20,30,40,50,100
-	publish "protocol-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+	publish "protocol-$BUDGET$SUFFIX" "$R/table.md" "$R/eval/curves.csv"
 }
 
 # Problem 1: PS, PP, PC, M-PS, M-PP, M-PC on the training functions against held-out ones.
 generalisation() {
-	local R=$OUT/generalisation-$BUDGET
+	local R=$OUT/generalisation-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	local dirs=""
 	for m in ps pp pc m-ps m-pp m-pc; do
@@ -160,7 +184,7 @@ generalisation() {
 	for m in ps pp pc m-ps m-pp m-pc; do
 		printf '%s: %s\n' "$m" "$(tail -n 1 "$R/$m.log")"
 	done | tee "$R/training.txt"
-	publish "generalisation-$BUDGET" "$R"/table-*.md "$R/training.txt" "$R/eval-test/curves.csv"
+	publish "generalisation-$BUDGET$SUFFIX" "$R"/table-*.md "$R/training.txt" "$R/eval-test/curves.csv"
 }
 
 # Problem 1: M-PC and M-PS against NAG, L-BFGS and PGD and the stronger classical methods
@@ -170,7 +194,7 @@ generalisation() {
 # and the report name the best classical method per iteration and per second for each
 # tolerance and each learned method's factor against it.
 baselines() {
-	local G=$OUT/generalisation-$BUDGET R=$OUT/baselines-$BUDGET
+	local G=$OUT/generalisation-$BUDGET$SUFFIX R=$OUT/baselines-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	for m in m-ps m-pc; do
 		train "$G/$m" --problem deblur --data "$STL" --param "$m" --max-steps 400 $(budget "$m")
@@ -188,13 +212,13 @@ baselines() {
 	evaluate "$R/eval-classical" --params "$G/m-ps,$G/m-pc" --data "$STL" --n-test 100 --iters 200 --methods "$methods"
 	table "$R/table.md" "$R/eval-classical/curves.json" 1,5,10,15,20,40,100,200
 	$L2O report --curves "$R/eval-classical/curves.json" --params "$G/m-ps,$G/m-pc" --out "$R/report" --title "Problem 1: greedy against classical methods"
-	publish "baselines-$BUDGET" "$R/table.md" "$R/delta.txt" "$R/lbfgs-memory.txt" "$R/eval-classical/curves.csv" "$R"/report/*.png
+	publish "baselines-$BUDGET$SUFFIX" "$R/table.md" "$R/delta.txt" "$R/lbfgs-memory.txt" "$R/eval-classical/curves.csv" "$R"/report/*.png
 }
 
 # Problem 1: greedy against unrolled training (T = 10, Adam 2e-5, batch 4) at equal and at
 # five times the greedy training time, and against Banert et al. (T = 10 and 50).
 unrolled() {
-	local R=$OUT/unrolled-$BUDGET D="--problem deblur --data $STL --n-train 25"
+	local R=$OUT/unrolled-$BUDGET$SUFFIX D="--problem deblur --data $STL --n-train 25"
 	mkdir -p "$R"
 	train "$R/greedy-T10" $D --param m-pc --max-steps 10 $(budget m-pc)
 	local secs minutes
@@ -213,14 +237,14 @@ unrolled() {
 	echo "greedy M-PC T = 10 trained in $secs s; unrolled at 1× and 5× that time; Banert at 5×" | tee "$R/budgets.txt"
 	evaluate "$R/eval" --params "$R/greedy-T10,$R/unroll-x1,$R/unroll-x5,$R/banert-T10,$R/banert-T50" --data "$STL" --n-test 100 --iters 100 --methods lbfgs
 	table "$R/table.md" "$R/eval/curves.json" 1,2,5,10,20,50,100
-	publish "unrolled-$BUDGET" "$R/table.md" "$R/budgets.txt" "$R/eval/curves.csv"
+	publish "unrolled-$BUDGET$SUFFIX" "$R/table.md" "$R/budgets.txt" "$R/eval/curves.csv"
 }
 
 # Problem 1, Fig. reg-plot-all: M-PC with λt = 1e-4, μt = 5e-2 until the paper's certificate holds (the
 # paper: T = 287), test curves for T = 2, 10 and the certified T at α, and the same parameters applied
 # unchanged to functions with 5α and 10α (eval --shift; until 2026-11-25 this retrained at 5α and 10α).
 certificate() {
-	local R=$OUT/certificate-$BUDGET
+	local R=$OUT/certificate-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	# Trained at α only; T = 2 and 10 are the indices of the last steps (--max-steps 3 and 11).
 	local C="--problem deblur --data $STL --param m-pc --lambda 1e-4 --mu 5e-2"
@@ -228,15 +252,16 @@ certificate() {
 	lbfgs) C="$C --inner lbfgs" ;;
 	reduced | paper) C="$C $(budget m-pc)" ;;
 	esac
+	# One training: T = 2, continued to T = 10, continued until the paper's certificate holds.
 	train "$R/T2" $C --max-steps 3 --tol-rel 0
-	train "$R/T10" $C --max-steps 11 --tol-rel 0
-	train "$R/cert" $C --stop-when-certified --certificate paper --max-steps 400 --tol-rel 0
+	extend "$R/T2" "$R/T10" 11 $C --tol-rel 0
+	extend "$R/T10" "$R/cert" 400 $C --stop-when-certified --certificate paper --tol-rel 0
 	$L2O certify --params "$R/cert" | tee "$R/certify.txt" | tail -n 3
 	# The same parameters tested unchanged at α, 5α (L < 2·L_train) and 10α (L > 2·L_train).
 	evaluate "$R/eval" --params "$R/T2,$R/T10,$R/cert" --data "$STL" --n-test 100 --iters 200 --methods nag,lbfgs \
 		--shift alpha=5,alpha=10 --shift-at 1,2,10,20,50,100,200
 	table "$R/table.md" "$R/eval/curves.json" 1,10,20,50,100,200
-	publish "certificate-$BUDGET" "$R/table.md" "$R/certify.txt" "$R/eval/shift.md"
+	publish "certificate-$BUDGET$SUFFIX" "$R/table.md" "$R/certify.txt" "$R/eval/shift.md"
 }
 
 # Problem 2 at 256×256: M-PC (image-sized and 5×5 kernels) and M-PS against NAG, L-BFGS and Banert
@@ -324,7 +349,7 @@ wcrrvariants() {
 
 # Problem 2, 40×40 (ct-small): PS, PP, PC to T = 200; PC trained to 1e-10.
 ctsmall() {
-	local R=$OUT/ctsmall-$BUDGET C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 25"
+	local R=$OUT/ctsmall-$BUDGET$SUFFIX C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 25"
 	mkdir -p "$R"
 	local dirs=""
 	for m in ps pp pc; do
@@ -333,7 +358,7 @@ ctsmall() {
 	done
 	evaluate "$R/eval" --params "${dirs#,}" --problem ct-small --data "$DATA/covid-ct/ct40" --n-test 100 --iters 200 --methods nag,lbfgs
 	table "$R/table.md" "$R/eval/curves.json" 1,10,30,50,80,100,200
-	publish "ctsmall-$BUDGET" "$R/table.md" "$R/eval/curves.csv"
+	publish "ctsmall-$BUDGET$SUFFIX" "$R/table.md" "$R/eval/curves.csv"
 }
 
 # ct-small PF on 1,000 training functions (the paper: λt = 1e-10, T = 101, and ‖G − τI‖ < τ, so that the
@@ -362,7 +387,7 @@ ctsmallpf() {
 # How far a reduced NAG budget is from the paper's full one, on a case small enough to run both:
 # M-PC on 25 synthetic 48×48 deblurring functions, 100 synthetic test functions (ignores BUDGET).
 budgets() {
-	local R=$OUT/budgets C="--problem deblur --data synthetic --size 48 --n-train 25 --param m-pc"
+	local R=$OUT/budgets$SUFFIX C="--problem deblur --data synthetic --size 48 --n-train 25 --param m-pc"
 	mkdir -p "$R"
 	train "$R/full" $C --protocol paper
 	train "$R/tenth" $C --protocol paper --nag-iters 100
@@ -372,7 +397,7 @@ budgets() {
 	for r in full tenth default; do
 		printf '%s: %s (%s)\n' "$r" "$(tail -n 1 "$R/$r.log")" "$(cat "$R/$r.time")"
 	done | tee "$R/training.txt"
-	publish budgets "$R/table.md" "$R/training.txt" "$R/eval/curves.csv"
+	publish "budgets$SUFFIX" "$R/table.md" "$R/training.txt" "$R/eval/curves.csv"
 }
 
 # T chosen on unseen functions: M-PC trained until its training functions meet the tolerance (the
@@ -381,7 +406,7 @@ budgets() {
 # hold 25 training images, so both rules train on the same 15 and the second validates on the other
 # 10 (p1-train25: the paper's 25 training functions, for reference).
 stopval() {
-	local R=$OUT/stopval-$BUDGET
+	local R=$OUT/stopval-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	train "$R/p1-train25" --problem deblur --data "$STL" --param m-pc --max-steps 400 $(budget m-pc)
 	train "$R/p1-train" --problem deblur --data "$STL" --n-train 15 --param m-pc --max-steps 400 $(budget m-pc)
@@ -396,7 +421,7 @@ stopval() {
 	for r in p1-train25 p1-train p1-val ct-train ct-val; do
 		printf '%s: %s (%s)\n' "$r" "$(grep -h 'stopped\|training functions' "$R/$r.log" | tr '\n' ' ')" "$(cat "$R/$r.time")"
 	done | tee "$R/training.txt"
-	publish "stopval-$BUDGET" "$R"/table-*.md "$R/training.txt"
+	publish "stopval-$BUDGET$SUFFIX" "$R"/table-*.md "$R/training.txt"
 }
 
 # Problem 1, beyond the paper: the generalisation experiment's PS, M-PS and M-PC applied unchanged
@@ -405,19 +430,19 @@ stopval() {
 # 1e-4 (docs/out-of-distribution.md).
 ood() {
 	generalisation
-	local R=$OUT/ood-$BUDGET G=$OUT/generalisation-$BUDGET
+	local R=$OUT/ood-$BUDGET$SUFFIX G=$OUT/generalisation-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	evaluate "$R/eval" --params "$G/ps,$G/m-ps,$G/m-pc" --data "$STL" --n-test 100 --iters 200 \
 		--methods gd,nag,lbfgs,silver,nag-restart,bb --safeguard decrease,bgd \
 		--shift "sigma=1,sigma=2,noise=0.005,noise=0.02,size=64,size=128,images=$DATA/covid-ct/ct256" \
 		--shift-at 10,50,100,200
-	publish "ood-$BUDGET" "$R/eval/shift.md" "$R/eval/breakeven.json" "$R/eval.log"
+	publish "ood-$BUDGET$SUFFIX" "$R/eval/shift.md" "$R/eval/breakeven.json" "$R/eval.log"
 }
 
 # Issue 31: the operator-aware parametrization npolyD (G = Σ θ_j (AᵀA)^j) trained at the default blur
 # (σ = 1.5) beside M-PS and M-PC, evaluated on 100 held-out images at σ = 1.5 and, unchanged, at σ = 1 and 2.
 opfam() {
-	local R=$OUT/opfam-$BUDGET
+	local R=$OUT/opfam-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	local dirs=""
 	for m in m-ps m-pc m-npoly3 m-npoly5; do
@@ -459,7 +484,7 @@ opfam() {
 	done | tee "$R/training.txt"
 	table "$R/table.md" "$R/eval/curves.json" 1,10,20,50,100,200
 	cp "$R/eval-fam/shift.md" "$R/shift-fam.md"
-	publish "opfam-$BUDGET" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv" "$R/shift-fam.md" "$R/shift-fam2.md" "$R/shift-noise.md" "$R/shift-rep.md"
+	publish "opfam-$BUDGET$SUFFIX" "$R/table.md" "$R/training.txt" "$R/eval/shift.md" "$R/eval/curves.csv" "$R/shift-fam.md" "$R/shift-fam2.md" "$R/shift-noise.md" "$R/shift-rep.md"
 }
 
 # Issue 31, a family of regularisation weights: M-PS, M-PC and M-npoly5 trained on α ∈ [2e-4, 2e-3] (each
@@ -467,7 +492,7 @@ opfam() {
 # trained at α = 2e-4 alone (opfam's), evaluated unsafeguarded on 100 held-out images at α, 5α and 10α: the
 # paper's reg-plot-all setting, where parameters trained at α fail at 10α (L = 4.2 > 2·L_train).
 opfamalpha() {
-	local R=$OUT/opfam-$BUDGET
+	local R=$OUT/opfam-$BUDGET$SUFFIX
 	mkdir -p "$R"
 	for m in m-ps m-pc m-npoly5; do
 		train "$R/$m-alpha" --problem deblur --data "$STL" --alpha 2e-4:2e-3 --param "$m" --max-steps 400 --repeat-check 200 $(budget "$m")
@@ -476,7 +501,7 @@ opfamalpha() {
 		--n-test 100 --iters 400 --methods nag,lbfgs --shift "alpha=5,alpha=10" --shift-at 10,20,50,100,200,400
 	cp "$R/eval-alpha/shift.md" "$R/shift-alpha.md"
 	for m in m-ps-alpha m-pc-alpha m-npoly5-alpha; do printf '%s: %s\n' "$m" "$(tail -n 1 "$R/$m.log")"; done | tee "$R/training-alpha.txt"
-	publish "opfam-$BUDGET" "$R/shift-alpha.md" "$R/training-alpha.txt"
+	publish "opfam-$BUDGET$SUFFIX" "$R/shift-alpha.md" "$R/training-alpha.txt"
 }
 
 # Issue 31 on CT: ct-small (40×40, 90 angles) trained at its 90 angles and on the sparse-view family of 30, 45
@@ -484,7 +509,7 @@ opfamalpha() {
 # ct-small figures), evaluated unsafeguarded on 100 held-out slices at 90 angles and, unchanged, at 45 and 30
 # (inside the family), 20 (sparser) and 180 (denser).
 opfamct() {
-	local R=$OUT/opfamct-$BUDGET C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 25"
+	local R=$OUT/opfamct-$BUDGET$SUFFIX C="--problem ct-small --data $DATA/covid-ct/ct40 --n-train 25"
 	mkdir -p "$R"
 	local dirs=""
 	for m in m-npoly5 m-ps m-pc; do
@@ -498,7 +523,7 @@ opfamct() {
 		for d in $m $m-fam; do printf '%s: %s\n' "$d" "$(tail -n 1 "$R/$d.log")"; done
 	done | tee "$R/training.txt"
 	cp "$R/eval/shift.md" "$R/shift.md"
-	publish "opfamct-$BUDGET" "$R/training.txt" "$R/shift.md" "$R/eval/curves.csv"
+	publish "opfamct-$BUDGET$SUFFIX" "$R/training.txt" "$R/shift.md" "$R/eval/curves.csv"
 }
 
 case $NAME in
