@@ -87,8 +87,16 @@ train() {
 	# tee ignores SIGINT so that an interrupted training can finish its step and say so.
 	[ -f "$dir/manifest.json" ] && resume=--resume append=-a
 	mkdir -p "$(dirname "$dir")"
+	greedy "$dir" "$append" "$@" $resume
+}
+
+# greedy DIR APPEND ARGS…: l2o train greedy into DIR with the device and precision of this run, its
+# time in DIR.time and its output in DIR.log (appended to when APPEND is -a).
+greedy() {
+	local dir=$1 append=$2
+	shift 2
 	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
-		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} --out "$dir" $resume | tee -i $append "$dir.log"
+		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} --out "$dir" | tee -i $append "$dir.log"
 }
 
 # extend SRC DST N ARGS…: the greedy training DST continued from a copy of SRC until it holds N steps
@@ -104,9 +112,7 @@ extend() {
 	if grep -q '"finished": true' "$dst/manifest.json" && ! grep -q '"stop_reason": "step cap reached"' "$dst/manifest.json"; then
 		return 0
 	fi
-	/usr/bin/time -a -f "wall %e s, peak RSS %M KB" -o "$dst.time" \
-		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} --max-steps "$n" --out "$dst" --resume |
-		tee -i -a "$dst.log"
+	greedy "$dst" -a "$@" --max-steps "$n" --resume
 }
 
 # resumable DIR: --resume when DIR holds an interrupted run.
