@@ -28,6 +28,10 @@
 #   ct-{cuda,cpu}/    the same on ct-small (25 functions of 40×40)
 #   unroll-{cuda,cpu}/  unrolled M-PC, T = 10, batch 4, 2 epochs (Adam steps)
 #   banert-{cuda,cpu}/  Banert, T = 10, 5 functions, 2 epochs
+#   greedy-{cuda,cpu}.pprof  the host's CPU profile of the greedy runs
+#                     (L2O_CPUPROFILE; go tool pprof -top BINARY FILE)
+#   profile-kernels.txt  Nsight Compute's GPU time per kernel over a short
+#                     greedy M-PC training (PROFILE=1, where ncu is)
 # and writes gpu-check.md: one markdown table of every check, the GPU's
 # times against the CPU's, and the losses' agreement (go run ./gpu/gpucheck,
 # which states the tolerances). It exits non-zero when a test fails, a
@@ -39,7 +43,9 @@
 # iterations a block, one round), PAPER (1: the 256×256 tests; 0 skips them),
 # TRAINERS (bench memory's: greedy,unrolled,banert), MEMORY (1; 0 skips bench
 # memory, whose device counts do not depend on the GPU), BENCH (200: the step
-# loss benchmarks' evaluations; 0 skips them); on a lent machine with
+# loss benchmarks' evaluations; 0 skips them), PROFILE (1: the kernel profile
+# where ncu is; 0 skips it), PROFILE_LAUNCHES (5000: the launches ncu
+# measures, from the first); on a lent machine with
 # minutes counted: TEST_TIMEOUT (the CUDA tests' -test.timeout, 60m),
 # STEP_TIMEOUT (every other command, in seconds; none by default: a step
 # past it is killed and recorded as failed, exit 124), PREBUILT=1 (use bin/
@@ -53,6 +59,7 @@ cd "$(dirname "$0")/.."
 OUT=${OUT:-runs/gpu-check-$(date -u +%Y%m%dT%H%M%SZ)}
 SIZE=${SIZE:-96} N=${N:-25} T=${T:-10} STEPS=${STEPS:-3} NAG=${NAG:-100} PAPER=${PAPER:-1}
 TRAINERS=${TRAINERS:-greedy,unrolled,banert} MEMORY=${MEMORY:-1} BENCH=${BENCH:-200}
+PROFILE=${PROFILE:-1} PROFILE_LAUNCHES=${PROFILE_LAUNCHES:-5000}
 TEST_TIMEOUT=${TEST_TIMEOUT:-60m} STEP_TIMEOUT=${STEP_TIMEOUT:-} PREBUILT=${PREBUILT:-0}
 COMMIT=${COMMIT:-$(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with local changes)')}
 HAVE_GO=0
@@ -136,7 +143,7 @@ fi
 for dev in cuda cpu; do
 	bin=$CUDA
 	[ "$dev" = cpu ] && bin=$CPU
-	step "greedy-$dev" "$bin" train greedy --param m-pc --size "$SIZE" --n-train "$N" --seed 1 --max-steps "$STEPS" --tol-rel 0 \
+	step "greedy-$dev" env L2O_CPUPROFILE="$OUT/greedy-$dev.pprof" "$bin" train greedy --param m-pc --size "$SIZE" --n-train "$N" --seed 1 --max-steps "$STEPS" --tol-rel 0 \
 		--inner nag --nag-iters "$NAG" --nag-rounds 1 --device "$dev" --out "$OUT/greedy-$dev"
 	step "ct-$dev" "$bin" train greedy --problem ct-small --param m-pc --n-train "$N" --seed 1 --max-steps "$STEPS" --tol-rel 0 \
 		--inner nag --nag-iters "$NAG" --nag-rounds 1 --device "$dev" --out "$OUT/ct-$dev"
@@ -145,6 +152,22 @@ for dev in cuda cpu; do
 	step "banert-$dev" "$bin" train banert --size "$SIZE" --n-train 5 --seed 1 --T "$T" --epochs 2 \
 		--device "$dev" --out "$OUT/banert-$dev"
 done
+
+# Where a greedy step's time goes on the GPU (PROFILE=1, where Nsight
+# Compute is): the GPU time of every kernel launch of a short greedy M-PC
+# training (2 steps, NAG 20), summed per kernel. With greedy-cuda.pprof (the
+# host's side of the timed run above: the driver calls and the waits in the
+# copies back, under runtime.cgocall; read here with go tool pprof -top
+# bin/l2o-cuda FILE) it splits the step's wall time into the GPU's work and
+# the host's. A failure here is reported, not counted as a failed check.
+ncu=$(command -v ncu || { [ -x /usr/local/cuda/bin/ncu ] && echo /usr/local/cuda/bin/ncu; } || true)
+if [ "$PROFILE" = 1 ] && [ -n "$ncu" ]; then
+	step profile-kernels "$ncu" --metrics gpu__time_duration.sum --print-summary per-kernel --launch-count "$PROFILE_LAUNCHES" \
+		"$CUDA" train greedy --param m-pc --size "$SIZE" --n-train "$N" --seed 1 --max-steps 2 --tol-rel 0 \
+		--inner nag --nag-iters 20 --nag-rounds 1 --device cuda --out "$OUT/profile-kernels"
+elif [ "$PROFILE" = 1 ]; then
+	echo "gpu-check: no ncu (Nsight Compute) on this machine: the kernel profile is skipped" | tee "$OUT/profile-kernels.txt"
+fi
 
 # The table; its exit status is the script's.
 if [ "$HAVE_GO" = 1 ]; then

@@ -138,3 +138,28 @@ func TestSummarizeCatchesDisagreementAndFailures(t *testing.T) {
 		t.Error("an empty directory summarizes")
 	}
 }
+
+// TestSummarizeProfileIsNotACheck: the kernel profile (ncu) is a measurement:
+// its failure (no permission for the GPU's counters, say) is shown with its
+// exit status but does not fail the check.
+func TestSummarizeProfileIsNotACheck(t *testing.T) {
+	dir := t.TempDir()
+	writeRun(t, dir, 1, false)
+	f, err := os.OpenFile(filepath.Join(dir, "status.txt"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("profile-kernels 1\n")
+	f.Close()
+	r, err := summarize(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := r.markdown()
+	if r.failed() {
+		t.Errorf("a failed profile fails the check:\n%s", md)
+	}
+	if !strings.Contains(md, "profile-kernels: profile (see profile-kernels.txt) |  |  | exit 1 |") {
+		t.Errorf("the table does not show the profile's exit status:\n%s", md)
+	}
+}
