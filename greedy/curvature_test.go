@@ -17,9 +17,8 @@ import (
 // lie on or above the curvature (NAG's step 1/L is stable only then) and at
 // most the margin above it: 0.1% once the iteration settles, 1% when it has
 // not in 200 iterations (PP on these gradients, measured 0.988%). The
-// vectors are gradients of deblurring functions (the training's case: their
-// spectrum decays, so the top of BᵀB is nearly flat for PC) and Gaussian
-// noise; 48×48 and 25 functions, the training's N.
+// vectors are gradients of deblurring functions at x⁰ (the training's first
+// step: 25 functions of 48×48) and Gaussian noise (4 of 12×10).
 func TestCurvatureAgainstClosedForm(t *testing.T) {
 	const n, h, w = 4, 12, 10
 	o := deblurSet(t, 25, 48, 3)
