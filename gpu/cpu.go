@@ -99,7 +99,7 @@ func (d *HostDeviceT[F]) CopyIn(dst Buffer, src []float64) error {
 	if len(src) > len(v) {
 		return fmt.Errorf("gpu: %s copy in: %d values do not fit a buffer of %d", d.name, len(src), len(v))
 	}
-	kernels.Convert(v[:len(src)], src)
+	kernels.ConvertLarge(v[:len(src)], src)
 	return nil
 }
 
@@ -112,7 +112,7 @@ func (d *HostDeviceT[F]) CopyOut(dst []float64, src Buffer) error {
 	if len(dst) > len(v) {
 		return fmt.Errorf("gpu: %s copy out: want %d values from a buffer of %d", d.name, len(dst), len(v))
 	}
-	kernels.Convert(dst, v[:len(dst)])
+	kernels.ConvertLarge(dst, v[:len(dst)])
 	return nil
 }
 

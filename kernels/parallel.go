@@ -133,3 +133,45 @@ func (t *Team) Close() {
 	t.start = nil
 	t.exited.Wait()
 }
+
+// LargeLen is the length from which ForLarge, CopyLarge, ClearLarge and
+// ConvertLarge split their work across goroutines; below it they run on
+// the calling goroutine, where starting goroutines would cost more than it
+// saves. The long vectors are PF's parameters (1,600² at 40×40) and the
+// batches of the larger images.
+const LargeLen = 1 << 16
+
+// ForLarge runs body over [0, n): once, on the calling goroutine, when n is
+// below LargeLen, otherwise on ParallelFor's chunks. body must treat the
+// elements independently (no sum across them), so that what it computes
+// does not depend on the split: the result is then bitwise the same on any
+// number of cores.
+func ForLarge(n int, body func(lo, hi int)) {
+	if n < LargeLen {
+		if n > 0 {
+			body(0, n)
+		}
+		return
+	}
+	ParallelFor(n, body)
+}
+
+// CopyLarge copies src into dst (their lengths must agree), split by
+// ForLarge.
+func CopyLarge[T any](dst, src []T) {
+	if len(dst) != len(src) {
+		panic("kernels: CopyLarge of slices of different lengths")
+	}
+	ForLarge(len(dst), func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+}
+
+// ClearLarge sets every element of v to zero, split by ForLarge.
+func ClearLarge[T Float](v []T) {
+	ForLarge(len(v), func(lo, hi int) { clear(v[lo:hi]) })
+}
+
+// ConvertLarge is Convert split by ForLarge.
+func ConvertLarge[D, S Float](dst []D, src []S) {
+	src = src[:len(dst)]
+	ForLarge(len(dst), func(lo, hi int) { Convert(dst[lo:hi], src[lo:hi]) })
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -210,9 +211,12 @@ func (d *deviceStep) setParams(params [][]float64) error {
 			return fmt.Errorf("step loss: term %d has %d parameters, want %d", i, len(th), t.ParamLen())
 		}
 		d.scaled[i] = growFloats(d.scaled[i], len(th))
-		for j, v := range th {
-			d.scaled[i][j] = d.signs[i] * v
-		}
+		sc, sign := d.scaled[i], d.signs[i]
+		kernels.ForLarge(len(th), func(lo, hi int) {
+			for j := lo; j < hi; j++ {
+				sc[j] = sign * th[j]
+			}
+		})
 		if err := t.SetParams(d.scaled[i]); err != nil {
 			return fmt.Errorf("step loss: term %d: %w", i, err)
 		}

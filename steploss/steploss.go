@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -272,7 +273,7 @@ func (s *StepLoss) EvalBlock(b int, u, grad []float64) (float64, error) {
 	s.haveBlock = false
 	var buf, gbuf [2][]float64
 	params := s.splitInto(buf[:0], u)
-	clear(grad)
+	kernels.ClearLarge(grad)
 	grads := gbuf[:len(params)]
 	grads[b] = grad
 	v, err := s.ev.eval(params, grads)
@@ -293,8 +294,8 @@ func (s *StepLoss) EvalBlock(b int, u, grad []float64) (float64, error) {
 	}
 	v += pen
 	s.notify(v)
-	s.blockU = append(s.blockU[:0], u...)
-	s.blockGrad = append(s.blockGrad[:0], grad...)
+	s.blockU = copyInto(s.blockU, u)
+	s.blockGrad = copyInto(s.blockGrad, grad)
 	s.blockB, s.blockLoss, s.haveBlock = b, v, true
 	return v, nil
 }
@@ -431,4 +432,15 @@ func (s *StepLoss) Precondition(b int, shift float64) (apply func(dst, src []flo
 		return nil, false
 	}
 	return s.reductions[b].Precondition(shift), true
+}
+
+// copyInto returns dst holding a copy of src, reusing dst's storage when it
+// is large enough (kernels.CopyLarge: long vectors on every core).
+func copyInto(dst, src []float64) []float64 {
+	if cap(dst) < len(src) {
+		dst = make([]float64, len(src))
+	}
+	dst = dst[:len(src)]
+	kernels.CopyLarge(dst, src)
+	return dst
 }

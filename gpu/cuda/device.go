@@ -13,6 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
 	"github.com/greedyl2o/greedyl2o/gpu/cufft"
+	"github.com/greedyl2o/greedyl2o/kernels"
 	"gorgonia.org/cu"
 )
 
@@ -47,6 +48,12 @@ type Device struct {
 	// partialBuf holds the reductions' partial sums (Dot, Sum); their
 	// results, like HuberValue's, go to dotsBuf.
 	partialBuf *Buffer
+
+	// stageMu guards stage, the host's float32 copy of the values that
+	// CopyIn and CopyOut move (grown on demand and kept, so that a copy
+	// allocates nothing: PF's parameters are 1,600² values at 40×40).
+	stageMu sync.Mutex
+	stage   []float32
 
 	// syncEach waits for every kernel and transform to finish and checks
 	// its error (L2O_CUDA_SYNC=1, as CUDA_LAUNCH_BLOCKING=1 does for
@@ -285,12 +292,14 @@ func (d *Device) CopyIn(dst gpu.Buffer, src []float64) error {
 	if len(src) == 0 {
 		return nil
 	}
-	host := make([]float32, len(src))
-	for i, v := range src {
-		host[i] = float32(v)
-	}
+	d.stageMu.Lock()
+	defer d.stageMu.Unlock()
+	host := d.staged(len(src))
+	kernels.ConvertLarge(host, src)
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	// cuMemcpyHtoD returns once the values have left host (to the DMA's
+	// staging memory at the latest), so that host can be reused.
 	if err := d.run(func() error {
 		return cu.MemcpyHtoD(db.ptr, unsafe.Pointer(&host[0]), int64(len(host))*BytesPerFloat32)
 	}); err != nil {
@@ -311,14 +320,23 @@ func (d *Device) CopyOut(dst []float64, src gpu.Buffer) error {
 	if len(dst) == 0 {
 		return nil
 	}
-	host := make([]float32, len(dst))
+	d.stageMu.Lock()
+	defer d.stageMu.Unlock()
+	host := d.staged(len(dst))
 	if err := d.copyOutRaw(unsafe.Pointer(&host[0]), db.ptr, int64(len(host))*BytesPerFloat32); err != nil {
 		return err
 	}
-	for i, v := range host {
-		dst[i] = float64(v)
-	}
+	kernels.ConvertLarge(dst, host)
 	return nil
+}
+
+// staged returns the first n values of the staging buffer, grown to hold
+// them; the caller holds stageMu.
+func (d *Device) staged(n int) []float32 {
+	if cap(d.stage) < n {
+		d.stage = make([]float32, n)
+	}
+	return d.stage[:n]
 }
 
 func (d *Device) copyOutRaw(dst unsafe.Pointer, src cu.DevicePtr, bytes int64) error {
