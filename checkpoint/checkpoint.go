@@ -60,7 +60,11 @@ type Manifest struct {
 	L             float64        `json:"L"`
 	Lambda        string         `json:"lambda"`
 	Mu            string         `json:"mu"`
-	Inner         string         `json:"inner"`
+	// LossReduction is "sum" when the step loss summed the training
+	// functions against the penalties (greedy.Method.LossReduction); empty
+	// for the mean, as in checkpoints written before it was recorded.
+	LossReduction string `json:"loss_reduction,omitempty"`
+	Inner         string `json:"inner"`
 	// InnerSettings are the inner solver's budget and step rule (e.g.
 	// "nag(iters=1000+1000,rounds=10,step=paper)"), Protocol the named preset
 	// the run was configured from ("paper", or "" for individual flags).

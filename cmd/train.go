@@ -29,6 +29,7 @@ type greedyFlags struct {
 	MaxSteps  int
 	Lambda    string
 	Mu        string
+	Reduction string
 	Tau       float64
 	Out       string
 	Resume    bool
@@ -90,16 +91,17 @@ func runTrainGreedy(env *Env, args []string) error {
 
 // trainGreedyCmd is `l2o train greedy`: its flags and what they parse to.
 type trainGreedyCmd struct {
-	pf       problemFlags
-	gf       greedyFlags
-	vf       validationFlags
-	sf       solverFlags
-	preset   []string
-	method   models.Method
-	inner    greedy.InnerSolver
-	prec     steploss.Precision
-	lam, mu  greedy.Schedule
-	certKind learned.CertificateKind
+	pf        problemFlags
+	gf        greedyFlags
+	vf        validationFlags
+	sf        solverFlags
+	preset    []string
+	method    models.Method
+	inner     greedy.InnerSolver
+	prec      steploss.Precision
+	lam, mu   greedy.Schedule
+	reduction greedy.Reduction
+	certKind  learned.CertificateKind
 }
 
 // define declares the flags.
@@ -115,6 +117,7 @@ func (c *trainGreedyCmd) define(env *Env) *pflag.FlagSet {
 	fs.IntVar(&gf.MaxSteps, "max-steps", 200, "cap on training steps")
 	fs.StringVar(&gf.Lambda, "lambda", "0", "λt schedule: a value (1e-3), piecewise 'v@t1,v2@t2,v3' (v until step t1, …), or relative to each step's data curvature with the prefix rel: ('rel:1e-2', 'rel:1e-2@10,1e-3')")
 	fs.StringVar(&gf.Mu, "mu", "0", "μt schedule, like --lambda")
+	fs.StringVar(&gf.Reduction, "loss-reduction", "mean", "how the step loss combines the training functions against the penalties: mean ((1/N) Σk fk, as the paper writes it) or sum (Σk fk: the penalties weigh 1/N as much; the paper's certified T = 287 for λ = 1e-4, μ = 5e-2 matches it)")
 	fs.Float64Var(&gf.Tau, "tau", 0, "reference step τ (0: 1/L); τ ≥ 2/L is refused unless --force")
 	fs.BoolVar(&gf.Force, "force", false, "train with a reference step τ ≥ 2/L, whose gradient steps do not decrease f")
 	fs.Float64Var(&gf.Diverge, "diverge-factor", greedy.DefaultDivergeFactor, "stop with an error when the mean training objective exceeds this many times its starting value (0: off)")
@@ -170,6 +173,9 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 	if c.mu, err = greedy.ParseSchedule(gf.Mu); err != nil {
 		return usagef("--mu: %v", err)
 	}
+	if c.reduction, err = greedy.ParseReduction(gf.Reduction); err != nil {
+		return usagef("--loss-reduction: %v", err)
+	}
 	return nil
 }
 
@@ -211,6 +217,9 @@ func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *pro
 	if val != nil {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, c.vf.Scales)
 	}
+	if c.reduction == greedy.ReduceSum {
+		fmt.Fprintf(env.Stdout, "loss reduction sum: the penalties weigh against Σk fk, so the steps use λt/%d and μt/%d against the mean (relative schedules unchanged)\n", train.N, train.N)
+	}
 	if gf.Resume {
 		if m, err := checkpoint.ReadManifest(gf.Out); err == nil {
 			fmt.Fprintf(env.Stdout, "resuming %s at step t = %d (%d steps completed, at most %d)\n", gf.Out, len(m.Steps), len(m.Steps), gf.MaxSteps)
@@ -226,7 +235,7 @@ func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *pro
 // learned is the method trained: the parametrization, the reference step,
 // the penalty schedules, the precision and the device.
 func (c *trainGreedyCmd) learned() greedy.Method {
-	return greedy.Method{Param: c.method, Tau: c.gf.Tau, Lambda: c.lam, Mu: c.mu, Precision: c.prec, Device: c.pf.deviceOps}
+	return greedy.Method{Param: c.method, Tau: c.gf.Tau, Lambda: c.lam, Mu: c.mu, LossReduction: c.reduction, Precision: c.prec, Device: c.pf.deviceOps}
 }
 
 // config is the trainer's configuration, printing a row per step.

@@ -169,6 +169,7 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"tau", old.Tau, cur.Tau},
 		{"lambda", old.Lambda, cur.Lambda},
 		{"mu", old.Mu, cur.Mu},
+		{"loss reduction", orMean(old.LossReduction), orMean(cur.LossReduction)},
 		{"inner solver", old.Inner, cur.Inner},
 		{"inner solver settings", old.InnerSettings, orIf(old.InnerSettings != "", cur.InnerSettings)},
 		{"validation functions", old.NVal, cur.NVal},
@@ -352,4 +353,12 @@ func innerBudget(inner InnerSolver, loss *steploss.StepLoss) int {
 		return maxEval
 	}
 	return 0
+}
+
+// orMean is a recorded loss reduction, the mean where none was recorded.
+func orMean(r string) string {
+	if r == "" {
+		return string(ReduceMean)
+	}
+	return r
 }

@@ -153,6 +153,9 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	if tr.prec == steploss.Float32 {
 		man.Precision = steploss.Float32
 	}
+	if cfg.Method.LossReduction == ReduceSum {
+		man.LossReduction = string(ReduceSum)
+	}
 	if cfg.Method.Device != nil {
 		man.Device = gpu.KindOf(cfg.Method.Device)
 	}
@@ -548,6 +551,15 @@ func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float6
 func (tr *trainer) weights(t int, curvature func(int) (float64, error)) (lam, mu float64, err error) {
 	cfg, o := tr.cfg, tr.o
 	lam, mu = cfg.Method.Lambda.At(t), cfg.Method.Mu.At(t)
+	if cfg.Method.LossReduction == ReduceSum {
+		// Σk fk + λ/2‖·‖² has the minimiser of (1/N) Σk fk + λ/(2N)‖·‖².
+		if !cfg.Method.Lambda.Relative {
+			lam /= float64(o.N)
+		}
+		if !cfg.Method.Mu.Relative {
+			mu /= float64(o.N)
+		}
+	}
 	if cfg.Method.Lambda.Relative && lam > 0 {
 		c, err := curvature(0)
 		if err != nil {
