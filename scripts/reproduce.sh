@@ -291,7 +291,7 @@ penscale() {
 		$L2O certify --params "$R/div$k" >"$R/certify-div$k.txt"
 	done
 	for k in ${PENSCALE:-25 2}; do
-		printf 'λt, μt ÷ %s: %s\n  %s\n' "$k" "$(tail -n 1 "$R/div$k.log")" "$(tail -n 1 "$R/certify-div$k.txt")"
+		printf 'λt, μt ÷ %s: %s\n  %s\n' "$k" "$(tail -n 1 "$R/div$k.log")" "$(grep '^paper:' "$R/certify-div$k.txt" | tail -n 1)"
 	done | tee "$R/penscale.txt"
 	publish "penscale-$BUDGET$SUFFIX" "$R/penscale.txt" "$R"/certify-div*.txt
 }
