@@ -22,7 +22,10 @@
 # Environment: DATA (default ../shared/data), OUT (runs/reproduce), L2O (the l2o
 # binary; default: built into bin/l2o), DOCS (docs/reproduction); PRECISION=float32
 # trains with --precision float32 into $OUT/NAME-BUDGET-float32 (with L2O built by
-# GOEXPERIMENT=simd, make build-simd, for the vector kernels).
+# GOEXPERIMENT=simd, make build-simd, for the vector kernels); LOSS_REDUCTION=sum trains every
+# greedy run with --loss-reduction sum (the penalties against the sum of the N step losses, as the
+# paper's certified T indicates its code did: docs/reproduction/penscale-lbfgs/) into
+# $OUT/NAME-BUDGET-sum.
 # On a GPU (ct256 and wcrr): DEVICE=cuda trains with --device cuda (float32) into
 # $OUT/NAME-BUDGET-cuda (L2O: a binary built with -tags l2ocuda); TRAIN_ONLY=1 stops
 # after the trainings (a lent GPU machine without the time for the evaluation); the
@@ -48,7 +51,8 @@ if [ -n "$DEVICE" ] && [ -n "$PRECISION" ]; then
 	echo "reproduce.sh: DEVICE sets the arithmetic (cuda: float32); leave PRECISION unset" >&2
 	exit 2
 fi
-SUFFIX=${DEVICE:+-$DEVICE}${PRECISION:+-$PRECISION}
+LOSS_REDUCTION=${LOSS_REDUCTION:-}
+SUFFIX=${DEVICE:+-$DEVICE}${PRECISION:+-$PRECISION}${LOSS_REDUCTION:+-$LOSS_REDUCTION}
 STL=$DATA/stl10
 mkdir -p "$OUT" "$CACHE"
 
@@ -96,7 +100,8 @@ greedy() {
 	local dir=$1 append=$2
 	shift 2
 	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
-		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} --out "$dir" | tee -i $append "$dir.log"
+		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} \
+		${LOSS_REDUCTION:+--loss-reduction "$LOSS_REDUCTION"} --out "$dir" | tee -i $append "$dir.log"
 }
 
 # extend SRC DST N ARGS…: the greedy training DST continued from a copy of SRC until it holds N steps
