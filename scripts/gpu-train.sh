@@ -91,15 +91,16 @@ run)
 	done
 	wait
 	shopt -s nullglob
-	runs=(runs/reproduce/*-default-cuda)
-	[ ${#runs[@]} -gt 0 ] || { echo "gpu-train: no runs/reproduce/*-default-cuda to pack" >&2; exit 1; }
+	# *-default-cuda and its variants (-cuda-sum under LOSS_REDUCTION=sum, which reproduce.sh inherits).
+	runs=(runs/reproduce/*-default-cuda runs/reproduce/*-default-cuda-*)
+	[ ${#runs[@]} -gt 0 ] || { echo "gpu-train: no runs/reproduce/*-default-cuda* to pack" >&2; exit 1; }
 	# Only what this call wrote (newer than the stamp made before the trainings): the
 	# finished runs that travelled with the tree are already on the machine that asked.
 	# A finished checkpoint's state (the iterates after its last step, 26 MiB for
 	# P2) is needed only to resume: leave it behind to stay within 64 MiB; and
 	# ctsmallpf's parameters and state (evaluated here) always.
 	skip=(-false -o -path 'runs/reproduce/ctsmallpf-*/pf-*/params/*' -o -path 'runs/reproduce/ctsmallpf-*/pf-*/state/*')
-	for m in runs/reproduce/*-default-cuda/*/manifest.json; do
+	for m in runs/reproduce/*-default-cuda/*/manifest.json runs/reproduce/*-default-cuda-*/*/manifest.json; do
 		grep -q '"finished": true' "$m" && skip+=(-o -path "$(dirname "$m")/state/*")
 	done
 	find "${runs[@]}" -type f -newer "$stamp" ! \( "${skip[@]}" \) | sort >"$RET/.files"
