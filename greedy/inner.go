@@ -301,13 +301,7 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 			for it := 0; it < budget[b]; it++ {
 				tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
 				beta := (tk - 1) / tn
-				// Elementwise, split across cores for long blocks (PF's
-				// 1,600² parameters at 40×40): bitwise the same.
-				kernels.ForLarge(len(ub), func(lo, hi int) {
-					for i := lo; i < hi; i++ {
-						yb[i] = ub[i] + beta*(ub[i]-pb[i])
-					}
-				})
+				nagExtrapolate(yb, ub, pb, beta)
 				var err error
 				if s.fullEvals {
 					_, err = loss.Eval(yv, grad)
@@ -317,17 +311,46 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 				if err != nil {
 					return nil, err
 				}
-				kernels.ForLarge(len(ub), func(lo, hi int) {
-					for i := lo; i < hi; i++ {
-						pb[i] = ub[i]
-						ub[i] = yb[i] - step*gb[i]
-					}
-				})
+				nagStep(ub, pb, yb, gb, step)
 				tk = tn
 			}
 		}
 	}
 	return u, nil
+}
+
+// nagExtrapolate writes y = u + β(u − prev). Elementwise: long blocks (PF's
+// 1,600² parameters at 40×40) are split across cores at kernels.LargeLen,
+// bitwise the same; short ones run in place and make no closure.
+func nagExtrapolate(y, u, prev []float64, beta float64) {
+	if len(u) < kernels.LargeLen {
+		extrapolate(y, u, prev, beta, 0, len(u))
+		return
+	}
+	kernels.ParallelFor(len(u), func(lo, hi int) { extrapolate(y, u, prev, beta, lo, hi) })
+}
+
+func extrapolate(y, u, prev []float64, beta float64, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		y[i] = u[i] + beta*(u[i]-prev[i])
+	}
+}
+
+// nagStep keeps u in prev and writes u = y − step·g, split as
+// nagExtrapolate splits its work.
+func nagStep(u, prev, y, g []float64, step float64) {
+	if len(u) < kernels.LargeLen {
+		descend(u, prev, y, g, step, 0, len(u))
+		return
+	}
+	kernels.ParallelFor(len(u), func(lo, hi int) { descend(u, prev, y, g, step, lo, hi) })
+}
+
+func descend(u, prev, y, g []float64, step float64, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		prev[i] = u[i]
+		u[i] = y[i] - step*g[i]
+	}
 }
 
 // Closed solves the step exactly when every fk is quadratic (least squares):

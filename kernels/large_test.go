@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestLargeHelpersCoverEveryElement checks ForLarge's helpers against the
+// TestLargeHelpersCoverEveryElement checks the LargeLen helpers against the
 // serial loops, bitwise, at lengths below, at and above LargeLen (one not a
 // multiple of the goroutines) and on 1, 3 and 8 goroutines: every element
 // written once, none outside.
@@ -35,6 +35,18 @@ func TestLargeHelpersCoverEveryElement(t *testing.T) {
 				if f32[i] != float32(v) {
 					t.Fatalf("procs %d, n %d: ConvertLarge element %d = %v, want %v", procs, n, i, f32[i], float32(v))
 				}
+			}
+			ax := make([]float64, n+1)
+			ax[n] = -1
+			ScaleLarge(ax[:n], -1.5, src)
+			AxpyLarge(ax[:n], 0.25, src)
+			for i, v := range src {
+				if want := -1.5*v + 0.25*v; ax[i] != want {
+					t.Fatalf("procs %d, n %d: ScaleLarge then AxpyLarge element %d = %v, want %v", procs, n, i, ax[i], want)
+				}
+			}
+			if ax[n] != -1 {
+				t.Fatalf("procs %d, n %d: ScaleLarge or AxpyLarge wrote past the end", procs, n)
 			}
 			ClearLarge(dst[:n])
 			for i := 0; i < n; i++ {

@@ -134,44 +134,69 @@ func (t *Team) Close() {
 	t.exited.Wait()
 }
 
-// LargeLen is the length from which ForLarge, CopyLarge, ClearLarge and
-// ConvertLarge split their work across goroutines; below it they run on
-// the calling goroutine, where starting goroutines would cost more than it
-// saves. The long vectors are PF's parameters (1,600² at 40×40) and the
-// batches of the larger images.
+// LargeLen is the length from which CopyLarge, ClearLarge, ConvertLarge,
+// AxpyLarge and ScaleLarge (and NAG's updates in package greedy) split their
+// work across goroutines by ParallelFor; below it they run on the calling
+// goroutine and make no closure, since they run at every evaluation of a
+// step loss. The long vectors are PF's parameters (1,600² at 40×40). The
+// work is elementwise (no sum across elements), so the result does not
+// depend on the split: it is bitwise the same on any number of cores.
 const LargeLen = 1 << 16
 
-// ForLarge runs body over [0, n): once, on the calling goroutine, when n is
-// below LargeLen, otherwise on ParallelFor's chunks. body must treat the
-// elements independently (no sum across them), so that what it computes
-// does not depend on the split: the result is then bitwise the same on any
-// number of cores.
-func ForLarge(n int, body func(lo, hi int)) {
-	if n < LargeLen {
-		if n > 0 {
-			body(0, n)
-		}
-		return
-	}
-	ParallelFor(n, body)
-}
-
-// CopyLarge copies src into dst (their lengths must agree), split by
-// ForLarge.
+// CopyLarge copies src into dst (their lengths must agree), split at
+// LargeLen.
 func CopyLarge[T any](dst, src []T) {
 	if len(dst) != len(src) {
 		panic("kernels: CopyLarge of slices of different lengths")
 	}
-	ForLarge(len(dst), func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
+	if len(dst) < LargeLen {
+		copy(dst, src)
+		return
+	}
+	ParallelFor(len(dst), func(lo, hi int) { copy(dst[lo:hi], src[lo:hi]) })
 }
 
-// ClearLarge sets every element of v to zero, split by ForLarge.
+// ClearLarge sets every element of v to zero, split at LargeLen.
 func ClearLarge[T Float](v []T) {
-	ForLarge(len(v), func(lo, hi int) { clear(v[lo:hi]) })
+	if len(v) < LargeLen {
+		clear(v)
+		return
+	}
+	ParallelFor(len(v), func(lo, hi int) { clear(v[lo:hi]) })
 }
 
-// ConvertLarge is Convert split by ForLarge.
+// ConvertLarge is Convert split at LargeLen.
 func ConvertLarge[D, S Float](dst []D, src []S) {
 	src = src[:len(dst)]
-	ForLarge(len(dst), func(lo, hi int) { Convert(dst[lo:hi], src[lo:hi]) })
+	if len(dst) < LargeLen {
+		Convert(dst, src)
+		return
+	}
+	ParallelFor(len(dst), func(lo, hi int) { Convert(dst[lo:hi], src[lo:hi]) })
+}
+
+// AxpyLarge is Axpy (dst += alpha·x) split at LargeLen.
+func AxpyLarge(dst []float64, alpha float64, x []float64) {
+	if len(dst) < LargeLen {
+		Axpy(dst, alpha, x)
+		return
+	}
+	ParallelFor(len(dst), func(lo, hi int) { Axpy(dst[lo:hi], alpha, x[lo:hi]) })
+}
+
+// ScaleLarge writes dst = alpha·x (the lengths must agree), split at
+// LargeLen.
+func ScaleLarge(dst []float64, alpha float64, x []float64) {
+	if len(dst) < LargeLen {
+		scale(dst, alpha, x)
+		return
+	}
+	ParallelFor(len(dst), func(lo, hi int) { scale(dst[lo:hi], alpha, x[lo:hi]) })
+}
+
+func scale(dst []float64, alpha float64, x []float64) {
+	x = x[:len(dst)]
+	for i, v := range x {
+		dst[i] = alpha * v
+	}
 }

@@ -308,11 +308,7 @@ func (t *Term) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error {
 	if err := o.CopyOut(h, t.gimg); err != nil {
 		return fmt.Errorf("ondevice: parameter gradient: %w", err)
 	}
-	kernels.ForLarge(len(h), func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			grad[j] += c * h[j]
-		}
-	})
+	kernels.AxpyLarge(grad, c, h)
 	return nil
 }
 

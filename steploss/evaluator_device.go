@@ -211,12 +211,7 @@ func (d *deviceStep) setParams(params [][]float64) error {
 			return fmt.Errorf("step loss: term %d has %d parameters, want %d", i, len(th), t.ParamLen())
 		}
 		d.scaled[i] = growFloats(d.scaled[i], len(th))
-		sc, sign := d.scaled[i], d.signs[i]
-		kernels.ForLarge(len(th), func(lo, hi int) {
-			for j := lo; j < hi; j++ {
-				sc[j] = sign * th[j]
-			}
-		})
+		kernels.ScaleLarge(d.scaled[i], d.signs[i], th)
 		if err := t.SetParams(d.scaled[i]); err != nil {
 			return fmt.Errorf("step loss: term %d: %w", i, err)
 		}
