@@ -7,9 +7,13 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"gorgonia.org/tensor"
 )
 
-// TestLossReductionSum checks that the sum reduction trains what the mean
+// TestLossReductionSum checks the sum reduction against the closed-form
+// minimiser of the summed least-squares step (M-PS, closed inner solver),
+// and that it trains what the mean
 // does with the absolute penalties divided by N (same parameters to
 // rounding, the steps recording λt/N and μt/N), leaves relative schedules
 // alone (bitwise), and that the manifest records it and a resume under the
@@ -68,10 +72,40 @@ func TestLossReductionSum(t *testing.T) {
 		}
 	}
 
+	// Independently of how the trainer implements it: on least squares
+	// (fk = ½‖A xk − yk‖², gk = ∇fk(xk⁰)) M-PS's first step x⁺ = x − θ g
+	// minimises Σk fk(xk⁺) + λ/2 (θ − τ)² at
+	// θ = (Σk ‖gk‖² + λτ) / (Σk ‖A gk‖² + λ); the closed inner solver must
+	// find it under the sum.
+	ls := leastSquaresSet(t, 4, 12)
+	const lam = 0.3
+	res, err := Train(ls, Config{Method: Method{Param: method(t, "m-ps"), Lambda: Constant(lam), LossReduction: ReduceSum},
+		Solver: Solver{Inner: Closed{}}, Run: Run{MaxSteps: 1, KeepParams: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := make([]float64, len(ls.X0))
+	if err := ls.Eval(nil, g, ls.X0, nil); err != nil {
+		t.Fatal(err)
+	}
+	ag := make([]float64, ls.N*ls.DataLen())
+	if err := ls.A.Apply(ag, g, tensor.Shape{ls.N, ls.H, ls.W}); err != nil {
+		t.Fatal(err)
+	}
+	tau := res.Manifest.Tau
+	want := (kernels.Dot(g, g) + lam*tau) / (kernels.Dot(ag, ag) + lam)
+	meanWant := (kernels.Dot(g, g)/float64(ls.N) + lam*tau) / (kernels.Dot(ag, ag)/float64(ls.N) + lam)
+	if got := res.Theta[0][0]; math.Abs(got-want) > 1e-9*math.Abs(want) {
+		t.Errorf("M-PS θ0 under the sum = %.12g, the sum's minimiser %.12g (the mean's: %.12g)", got, want, meanWant)
+	}
+	if math.Abs(want-meanWant) < 1e-3*math.Abs(want) {
+		t.Errorf("the sum's and the mean's minimisers are too close (%.6g, %.6g) for the check to tell them apart", want, meanWant)
+	}
+
 	if _, err := ParseReduction("avg"); err == nil {
 		t.Error(`ParseReduction("avg") accepted`)
 	}
-	err := Method{Param: method(t, "m-pc"), LossReduction: "avg"}.Check(o)
+	err = Method{Param: method(t, "m-pc"), LossReduction: "avg"}.Check(o)
 	var fe *FieldError
 	if !errors.As(err, &fe) || fe.Field != "Method.LossReduction" {
 		t.Errorf("Method.Check with reduction avg: %v, want a FieldError naming Method.LossReduction", err)
