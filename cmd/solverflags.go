@@ -121,7 +121,7 @@ var protocols = map[string]struct {
 	values  func(problem string) map[string]string
 }{
 	"paper": {
-		summary: "the paper's training and evaluation protocol: λt = μt = 0; NAG inner solver from (θ̃, φ̃) with the paper's budgets and its step bound; " +
+		summary: "the paper's training and evaluation protocol: λt = μt = 0, weighed against the sum of the N step losses where set (--loss-reduction sum: it gives the paper's certified T); NAG inner solver from (θ̃, φ̃) with the paper's budgets and its step bound; " +
 			"N = 25; stop when every ‖∇fk‖² < ‖∇fk(x⁰)‖²/10⁷ (10¹² for CT); f* from 2,000 NAG iterations; 100 test functions",
 		values: func(problem string) map[string]string {
 			tol := "1e7"
@@ -129,7 +129,7 @@ var protocols = map[string]struct {
 				tol = "1e12"
 			}
 			return map[string]string{
-				"lambda": "0", "mu": "0",
+				"lambda": "0", "mu": "0", "loss-reduction": "sum",
 				"inner": "nag", "nag-step": "paper", "nag-iters": "0", "nag-rounds": "0",
 				"n-train": "25", "tol-rel": tol, "tol-abs": "0", "max-steps": "1000",
 				"n-test": "100", "fstar-method": "nag", "fstar-iters": "2000", "nag-steps": "0",

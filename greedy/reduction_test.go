@@ -117,3 +117,47 @@ func TestLossReductionSum(t *testing.T) {
 		t.Errorf("a checkpoint without a recorded reduction resumed under the mean: %v", err)
 	}
 }
+
+// TestReductionMootResume checks that where the loss reduction changes no
+// weight (λ = μ = 0, as --protocol paper sets them, or relative weights) a
+// checkpoint trained under the mean resumes under the sum, trains the steps
+// the mean would have (bitwise) and keeps the mean in its record, while
+// absolute nonzero weights are still refused.
+func TestReductionMootResume(t *testing.T) {
+	o := deblurSet(t, 3, 12, 5)
+	cfg := func(red Reduction, steps int, dir string, resume bool) Config {
+		return Config{Method: Method{Param: method(t, "m-pc"), LossReduction: red},
+			Solver: Solver{Inner: NAG{Iters: 10, Rounds: 1}}, Run: Run{MaxSteps: steps, KeepParams: true, Dir: dir, Resume: resume}}
+	}
+	straight, err := Train(o, cfg(ReduceMean, 3, "", false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if _, err := Train(o, cfg(ReduceMean, 1, dir, false)); err != nil {
+		t.Fatal(err)
+	}
+	resumed, err := Train(o, cfg(ReduceSum, 3, dir, true))
+	if err != nil {
+		t.Fatalf("resuming a λ = μ = 0 checkpoint of the mean under the sum: %v", err)
+	}
+	if resumed.Manifest.LossReduction != "" {
+		t.Errorf("the resumed record says loss reduction %q; its first step was trained under the mean", resumed.Manifest.LossReduction)
+	}
+	last := len(straight.Theta) - 1
+	if len(resumed.Theta) == 0 || resumed.Theta[len(resumed.Theta)-1][0] != straight.Theta[last][0] {
+		t.Errorf("the resumed run's last θ differs from the straight mean run's")
+	}
+
+	for _, c := range []struct {
+		lam, mu string
+		refused bool
+	}{
+		{"0", "0", false}, {"rel:1e-2", "0", false}, {"0", "rel:5e-2", false}, {"1e-4", "0", true}, {"0", "5e-2", true}, {"0@10,1e-4", "0", true},
+	} {
+		err := compatible(&checkpoint.Manifest{Lambda: c.lam, Mu: c.mu}, &checkpoint.Manifest{Lambda: c.lam, Mu: c.mu, LossReduction: "sum"})
+		if (err != nil) != c.refused {
+			t.Errorf("λ %s, μ %s: resuming a mean checkpoint under the sum: %v, want refused = %v", c.lam, c.mu, err, c.refused)
+		}
+	}
+}

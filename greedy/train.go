@@ -169,7 +169,7 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"tau", old.Tau, cur.Tau},
 		{"lambda", old.Lambda, cur.Lambda},
 		{"mu", old.Mu, cur.Mu},
-		{"loss reduction", orMean(old.LossReduction), orMean(cur.LossReduction)},
+		{"loss reduction", reductionOf(old), reductionOf(cur)},
 		{"inner solver", old.Inner, cur.Inner},
 		{"inner solver settings", old.InnerSettings, orIf(old.InnerSettings != "", cur.InnerSettings)},
 		{"validation functions", old.NVal, cur.NVal},
@@ -356,6 +356,36 @@ func innerBudget(inner InnerSolver, loss *steploss.StepLoss) int {
 }
 
 // orMean is a recorded loss reduction, the mean where none was recorded.
+// reductionOf is the loss reduction a checkpoint's steps were trained under,
+// or the mean where its penalties make the two the same: weights that are
+// zero at every step or relative (the reduction scales neither), as under
+// --protocol paper with λ = μ = 0. So a run may resume under either then.
+func reductionOf(m *checkpoint.Manifest) string {
+	if !scaledByReduction(m.Lambda) && !scaledByReduction(m.Mu) {
+		return string(ReduceMean)
+	}
+	return orMean(m.LossReduction)
+}
+
+// scaledByReduction reports whether the loss reduction changes a penalty
+// weight recorded as s: an absolute schedule with a nonzero value. A record
+// that does not parse counts as scaled, so its reduction is compared.
+func scaledByReduction(s string) bool {
+	sch, err := ParseSchedule(s)
+	if err != nil {
+		return true
+	}
+	if sch.Relative {
+		return false
+	}
+	for _, v := range sch.Values {
+		if v != 0 {
+			return true
+		}
+	}
+	return false
+}
+
 func orMean(r string) string {
 	if r == "" {
 		return string(ReduceMean)

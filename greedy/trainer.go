@@ -210,6 +210,11 @@ func (tr *trainer) open() (done *Result, err error) {
 			return nil, refuse(err)
 		}
 		tr.start = len(old.Steps)
+		if !scaledByReduction(old.Lambda) && !scaledByReduction(old.Mu) {
+			// The reduction changed nothing (zero or relative weights): the
+			// record keeps what the first steps were trained under.
+			man.LossReduction = old.LossReduction
+		}
 		man.Steps = old.Steps
 		man.TrainTolSteps = old.TrainTolSteps
 		man.Provenance = provenance.Continued(old.Provenance, cfg.Problem.Provenance)

@@ -25,7 +25,8 @@
 # GOEXPERIMENT=simd, make build-simd, for the vector kernels); LOSS_REDUCTION=sum trains every
 # greedy run with --loss-reduction sum (the penalties against the sum of the N step losses, as the
 # paper's certified T indicates its code did: docs/reproduction/penscale-lbfgs/) into
-# $OUT/NAME-BUDGET-sum.
+# $OUT/NAME-BUDGET-sum; without it every run passes --loss-reduction mean (also under the
+# paper budgets, whose --protocol paper would sum), so the published folders train as they did.
 # On a GPU (ct256 and wcrr): DEVICE=cuda trains with --device cuda (float32) into
 # $OUT/NAME-BUDGET-cuda (L2O: a binary built with -tags l2ocuda); TRAIN_ONLY=1 stops
 # after the trainings (a lent GPU machine without the time for the evaluation); the
@@ -101,7 +102,7 @@ greedy() {
 	shift 2
 	/usr/bin/time $append -f "wall %e s, peak RSS %M KB" -o "$dir.time" \
 		$L2O train greedy "$@" ${DEVICE:+--device "$DEVICE"} ${PRECISION:+--precision "$PRECISION"} \
-		${LOSS_REDUCTION:+--loss-reduction "$LOSS_REDUCTION"} --out "$dir" | tee -i $append "$dir.log"
+		--loss-reduction "${LOSS_REDUCTION:-mean}" --out "$dir" | tee -i $append "$dir.log"
 }
 
 # extend SRC DST N ARGS…: the greedy training DST continued from a copy of SRC until it holds N steps
