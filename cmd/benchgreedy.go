@@ -69,10 +69,12 @@ type benchGreedyCmd struct {
 	evalAt                        *[]int
 	tolRel, target                *float64
 	fstarMethod, lambda, mu       *string
+	reductionFlag                 string
 	out, cache                    *string
 	force                         *bool
 	guard                         *safeguardFlag
 	lam, mu2                      greedy.Schedule
+	reduction                     greedy.Reduction
 	methods                       map[string]models.Method // --params, parsed
 	prec                          steploss.Precision
 	prob                          *problem.Problem
@@ -101,6 +103,7 @@ func (c *benchGreedyCmd) define(env *Env) *pflag.FlagSet {
 	c.fstarMethod = fs.String("fstar-method", "nag", "method whose lowest values estimate f*: nag, or lbfgs (far fewer iterations for the CT problems)")
 	c.lambda = fs.String("lambda", "0", "λt schedule")
 	c.mu = fs.String("mu", "0", "μt schedule")
+	addLossReduction(fs, &c.reductionFlag)
 	c.out = fs.String("out", "runs/bench-greedy", "directory for checkpoints and curves")
 	c.cache = fs.String("cache", defaultCacheDir(), cacheHelp)
 	c.force = fs.Bool("force", false, "replace the results a previous run left in --out (its checkpoints and curves)")
@@ -137,6 +140,9 @@ func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
 	}
 	if c.mu2, err = greedy.ParseSchedule(*c.mu); err != nil {
 		return usagef("--mu: %v", err)
+	}
+	if c.reduction, err = greedy.ParseReduction(c.reductionFlag); err != nil {
+		return usagef("--loss-reduction: %v", err)
 	}
 	if c.prec, err = c.pf.parsePrecision(fs); err != nil {
 		return err
@@ -251,9 +257,9 @@ func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
 }
 
 // learned is the method trained for parametrization m: the penalty
-// schedules and the precision of the flags.
+// schedules, their loss reduction and the precision of the flags.
 func (c *benchGreedyCmd) learned(m models.Method) greedy.Method {
-	return greedy.Method{Param: m, Lambda: c.lam, Mu: c.mu2, Precision: c.prec}
+	return greedy.Method{Param: m, Lambda: c.lam, Mu: c.mu2, LossReduction: c.reduction, Precision: c.prec}
 }
 
 // config is the configuration of one training run of m with the inner

@@ -83,3 +83,27 @@ func TestAutoInnerSolver(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchGreedyProtocolSums checks that bench greedy's --protocol paper
+// weighs explicit penalties against the sum as train greedy's does: its
+// checkpoint records the sum and its steps λt/N.
+func TestBenchGreedyProtocolSums(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "bench")
+	var stdout, stderr bytes.Buffer
+	args := []string{"bench", "greedy", "--protocol", "paper", "--size", "12", "--n-train", "4", "--n-test", "2", "--params", "m-ps", "--inner", "lbfgs",
+		"--lambda", "1e-2", "--max-steps", "2", "--at", "3", "--fstar-iters", "50", "--cache", t.TempDir(), "--out", out}
+	if code := Main(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("bench greedy --protocol paper: exit %d: %s", code, stderr.String())
+	}
+	m, err := checkpoint.ReadManifest(filepath.Join(out, "m-ps-lbfgs"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Steps) == 0 {
+		t.Fatal("bench greedy trained no step")
+	}
+	if m.LossReduction != "sum" || m.Steps[0].Lambda != 1e-2/4 {
+		t.Errorf("bench greedy --protocol paper --lambda 1e-2 on 4 functions: reduction %q, λ0 %g; want sum and 2.5e-3",
+			m.LossReduction, m.Steps[0].Lambda)
+	}
+}

@@ -147,6 +147,11 @@ func protocolNames() []string {
 	return out
 }
 
+// addLossReduction registers --loss-reduction (train greedy, bench greedy).
+func addLossReduction(fs *pflag.FlagSet, p *string) {
+	fs.StringVar(p, "loss-reduction", "mean", "how the step loss combines the training functions against the penalties: mean ((1/N) Σk fk, as the paper writes it) or sum (Σk fk: the penalties weigh 1/N as much; the paper's certified T = 287 for λ = 1e-4, μ = 5e-2 matches it; --protocol paper sets it); zero and relative weights train the same under both")
+}
+
 // addProtocol registers --protocol.
 func addProtocol(fs *pflag.FlagSet, p *string) {
 	fs.StringVar(p, "protocol", "", "preset of flag values; each flag given explicitly overrides it: "+

@@ -117,7 +117,7 @@ func (c *trainGreedyCmd) define(env *Env) *pflag.FlagSet {
 	fs.IntVar(&gf.MaxSteps, "max-steps", 200, "cap on training steps")
 	fs.StringVar(&gf.Lambda, "lambda", "0", "λt schedule: a value (1e-3), piecewise 'v@t1,v2@t2,v3' (v until step t1, …), or relative to each step's data curvature with the prefix rel: ('rel:1e-2', 'rel:1e-2@10,1e-3')")
 	fs.StringVar(&gf.Mu, "mu", "0", "μt schedule, like --lambda")
-	fs.StringVar(&gf.Reduction, "loss-reduction", "mean", "how the step loss combines the training functions against the penalties: mean ((1/N) Σk fk, as the paper writes it) or sum (Σk fk: the penalties weigh 1/N as much; the paper's certified T = 287 for λ = 1e-4, μ = 5e-2 matches it; --protocol paper sets it); zero and relative weights train the same under both")
+	addLossReduction(fs, &gf.Reduction)
 	fs.Float64Var(&gf.Tau, "tau", 0, "reference step τ (0: 1/L); τ ≥ 2/L is refused unless --force")
 	fs.BoolVar(&gf.Force, "force", false, "train with a reference step τ ≥ 2/L, whose gradient steps do not decrease f")
 	fs.Float64Var(&gf.Diverge, "diverge-factor", greedy.DefaultDivergeFactor, "stop with an error when the mean training objective exceeds this many times its starting value (0: off)")

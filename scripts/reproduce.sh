@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every experiment of the paper by one command:
 #
-#   scripts/reproduce.sh NAME [default|reduced|paper]
+#   scripts/reproduce.sh NAME [default|lbfgs|reduced|paper]
 #
 # NAME is one of: boundary protocol generalisation baselines unrolled certificate penscale stopval
 # ood ct256 wcrr wcrrvariants ctsmall ctsmallpf budgets opfam opfamct opfamalpha (or all). The second argument is the training budget:
@@ -37,7 +37,7 @@
 # ct256's Banert, wcrrvariants' k5 and circ).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-NAME=${1:?usage: scripts/reproduce.sh NAME [default|reduced|paper]}
+NAME=${1:?usage: scripts/reproduce.sh NAME [default|lbfgs|reduced|paper]}
 BUDGET=${2:-default}
 DATA=${DATA:-../shared/data}
 OUT=${OUT:-runs/reproduce}
