@@ -6,11 +6,12 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
 )
 
 // The CUDA device runs the PF parametrization's dense products
 // (gpu.MatOps) with the l2o_mat_mul_add and l2o_outer_sum kernels (double
-// sums).
+// sums, one thread an output in tiles of cudasrc.TileSize² outputs).
 var _ gpu.MatOps = (*Device)(nil)
 
 // MatMulAdd implements gpu.MatOps.
@@ -30,7 +31,7 @@ func (d *Device) MatMulAdd(dst, a, v gpu.Buffer, s gpu.Batch, c float64, transpo
 		tr = 1
 	}
 	m := s.H * s.W
-	return d.launchEach("l2o_mat_mul_add", s.Len(), ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), f32Arg(c), intArg(tr), intArg(s.N), intArg(m))
+	return d.launchBlocks("l2o_mat_mul_add", tiles(m)*tiles(s.N), ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), f32Arg(c), intArg(tr), intArg(s.N), intArg(m))
 }
 
 // OuterSum implements gpu.MatOps.
@@ -43,5 +44,8 @@ func (d *Device) OuterSum(dst, r, v gpu.Buffer, s gpu.Batch) error {
 		return err
 	}
 	m := s.H * s.W
-	return d.launchEach("l2o_outer_sum", m*m, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(s.N), intArg(m))
+	return d.launchBlocks("l2o_outer_sum", tiles(m)*tiles(m), ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(s.N), intArg(m))
 }
+
+// tiles is the number of cudasrc.TileSize tiles that cover n values.
+func tiles(n int) int { return (n + cudasrc.TileSize - 1) / cudasrc.TileSize }

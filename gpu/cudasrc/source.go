@@ -4,6 +4,15 @@ package cudasrc
 // assume (a power of two). Elementwise kernels accept any block size.
 const BlockSize = 256
 
+// TileSize is the side of the output tiles of the dense products
+// (l2o_mat_mul_add, l2o_outer_sum): one block of BlockSize = TileSize²
+// threads a tile.
+const TileSize = 16
+
+// The tiles fill a block exactly.
+var _ [BlockSize - TileSize*TileSize]struct{}
+var _ [TileSize*TileSize - BlockSize]struct{}
+
 // Boundary codes of the small convolution kernels, equal to the values of
 // kernels.Boundary.
 const (
@@ -43,8 +52,8 @@ var Kernels = []Kernel{
 	{"l2o_plane_combine", "y, coef, x, z, HW, total", "one thread per value; coef is (a, b, c) per plane; z may be 0"},
 	{"l2o_leaky_mask", "dst, x, u, slope, n", "one thread per value"},
 	{"l2o_copy_planes", "dst, src, dstStart, dstStep, srcStart, srcStep, HW, total", "one thread per copied value"},
-	{"l2o_mat_mul_add", "dst, a, v, c, transpose, N, M", "one thread per batch value; a is M×M"},
-	{"l2o_outer_sum", "dst, r, v, N, M", "one thread per matrix value; dst is M×M"},
+	{"l2o_mat_mul_add", "dst, a, v, c, transpose, N, M", "⌈M/TileSize⌉·⌈N/TileSize⌉ blocks of BlockSize (one thread per batch value, in tiles); a is M×M"},
+	{"l2o_outer_sum", "dst, r, v, N, M", "⌈M/TileSize⌉² blocks of BlockSize (one thread per matrix value, in tiles); dst is M×M"},
 	{"l2o_ray_forward", "y, x, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image"},
 	{"l2o_ray_adjoint", "x, y, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image; x zeroed first"},
 }
@@ -59,6 +68,7 @@ type Kernel struct {
 // Source is the CUDA C source of every kernel, one compilation unit.
 const Source = `
 #define L2O_BLOCK 256
+#define L2O_TILE 16
 
 extern "C" {
 
@@ -506,28 +516,60 @@ __global__ void l2o_copy_planes(float *dst, const float *src, int dstStart, int 
 /* ---- dense products of the PF parametrization (gpu.MatOps) ----
    A is M×M row-major (M = H·W); batches are N vectors of M values. */
 
+/* Both products run one thread per output in L2O_TILE×L2O_TILE tiles of
+   outputs (blockDim.x == L2O_TILE² == L2O_BLOCK), their operands staged
+   through shared memory L2O_TILE summands at a time with coalesced loads:
+   a warp reading A column-wise (one row a thread) would touch 32 rows an
+   iteration. Each output's double sum still runs over its summation index
+   in order, so the result is the plain loop's to the bit. Grid: one block a
+   tile, the tiles of the output's fast index innermost. */
+
 /* dst[n,i] += c * sum_j A[i,j] v[n,j]   (A[j,i] when transpose), in double. */
 __global__ void l2o_mat_mul_add(float *dst, const float *a, const float *v, float c, int transpose, int N, int M) {
-	int idx = l2o_index();
-	if (idx >= N * M) return;
-	int n = idx / M, i = idx % M;
-	const float *vn = v + (size_t)n * M;
+	__shared__ float as[L2O_TILE][L2O_TILE + 1]; /* as[ii][jj] = A(i0+ii, j0+jj) */
+	__shared__ float vs[L2O_TILE][L2O_TILE + 1]; /* vs[nn][jj] = v[n0+nn, j0+jj] */
+	int tilesI = (M + L2O_TILE - 1) / L2O_TILE;
+	int i0 = (blockIdx.x % tilesI) * L2O_TILE, n0 = (blockIdx.x / tilesI) * L2O_TILE;
+	int tx = threadIdx.x % L2O_TILE, ty = threadIdx.x / L2O_TILE;
+	int i = i0 + tx, n = n0 + ty;
 	double s = 0.0;
-	if (transpose)
-		for (int j = 0; j < M; j++) s += (double)a[(size_t)j * M + i] * (double)vn[j];
-	else
-		for (int j = 0; j < M; j++) s += (double)a[(size_t)i * M + j] * (double)vn[j];
-	dst[idx] += (float)(c * s);
+	for (int j0 = 0; j0 < M; j0 += L2O_TILE) {
+		int jn = M - j0 < L2O_TILE ? M - j0 : L2O_TILE;
+		if (transpose) {
+			if (ty < jn && i < M) as[tx][ty] = a[(size_t)(j0 + ty) * M + i];
+		} else if (tx < jn && i0 + ty < M) {
+			as[ty][tx] = a[(size_t)(i0 + ty) * M + j0 + tx];
+		}
+		if (tx < jn && n < N) vs[ty][tx] = v[(size_t)n * M + j0 + tx];
+		__syncthreads();
+		if (i < M && n < N)
+			for (int jj = 0; jj < jn; jj++) s += (double)as[tx][jj] * (double)vs[ty][jj];
+		__syncthreads();
+	}
+	if (i < M && n < N) dst[(size_t)n * M + i] += (float)(c * s);
 }
 
 /* dst[i,j] = sum_n r[n,i] v[n,j], in double. */
 __global__ void l2o_outer_sum(float *dst, const float *r, const float *v, int N, int M) {
-	int idx = l2o_index();
-	if (idx >= M * M) return;
-	int i = idx / M, j = idx % M;
+	__shared__ float rs[L2O_TILE][L2O_TILE + 1]; /* rs[nn][ii] = r[n0+nn, i0+ii] */
+	__shared__ float vs[L2O_TILE][L2O_TILE + 1]; /* vs[nn][jj] = v[n0+nn, j0+jj] */
+	int tiles = (M + L2O_TILE - 1) / L2O_TILE;
+	int j0 = (blockIdx.x % tiles) * L2O_TILE, i0 = (blockIdx.x / tiles) * L2O_TILE;
+	int tx = threadIdx.x % L2O_TILE, ty = threadIdx.x / L2O_TILE;
+	int i = i0 + ty, j = j0 + tx;
 	double s = 0.0;
-	for (int n = 0; n < N; n++) s += (double)r[(size_t)n * M + i] * (double)v[(size_t)n * M + j];
-	dst[idx] = (float)s;
+	for (int n0 = 0; n0 < N; n0 += L2O_TILE) {
+		int nn = N - n0 < L2O_TILE ? N - n0 : L2O_TILE;
+		if (ty < nn) {
+			if (i0 + tx < M) rs[ty][tx] = r[(size_t)(n0 + ty) * M + i0 + tx];
+			if (j < M) vs[ty][tx] = v[(size_t)(n0 + ty) * M + j];
+		}
+		__syncthreads();
+		if (i < M && j < M)
+			for (int k = 0; k < nn; k++) s += (double)rs[k][ty] * (double)vs[k][tx];
+		__syncthreads();
+	}
+	if (i < M && j < M) dst[(size_t)i * M + j] = (float)s;
 }
 
 /* ---- Joseph parallel-beam ray transform (tomo) ----

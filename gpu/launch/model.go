@@ -194,15 +194,21 @@ func CopyPlanes(count, hw, dstPlanes int64) []Config {
 	return []Config{each("CopyPlanes", "l2o_copy_planes", count*hw, Int{"count·HW", count * hw}, Int{"plane index", dstPlanes}).buffers(Int{"planes", dstPlanes * hw})}
 }
 
+// tiles is the number of cudasrc.TileSize tiles that cover n values.
+func tiles(n int64) int64 { return (n + cudasrc.TileSize - 1) / cudasrc.TileSize }
+
 // MatMulAdd is gpu/cuda's MatMulAdd: N vectors of M = H·W values, an M×M
-// matrix.
+// matrix; one block a tile of TileSize × TileSize outputs.
 func MatMulAdd(n, m int64) []Config {
-	return []Config{each("MatMulAdd", "l2o_mat_mul_add", n*m, Int{"N·M", n * m}).buffers(Int{"matrix M×M", m * m}, Int{"vectors", n * m})}
+	return []Config{blocks("MatMulAdd", "l2o_mat_mul_add", tiles(m)*tiles(n), Int{"block index", tiles(m) * tiles(n)}, loop("M", m, cudasrc.TileSize),
+		Int{"tile rows", tiles(n) * cudasrc.TileSize}).buffers(Int{"matrix M×M", m * m}, Int{"vectors", n * m})}
 }
 
-// OuterSum is gpu/cuda's OuterSum: one thread per matrix value.
+// OuterSum is gpu/cuda's OuterSum: one block a tile of TileSize × TileSize
+// matrix values, summing over the N vectors.
 func OuterSum(n, m int64) []Config {
-	return []Config{each("OuterSum", "l2o_outer_sum", m*m, Int{"M·M", m * m}).buffers(Int{"matrix M×M", m * m}, Int{"vectors", n * m})}
+	return []Config{blocks("OuterSum", "l2o_outer_sum", tiles(m)*tiles(m), Int{"block index", tiles(m) * tiles(m)}, loop("N", n, cudasrc.TileSize),
+		Int{"tile rows", tiles(m) * cudasrc.TileSize}).buffers(Int{"matrix M×M", m * m}, Int{"vectors", n * m})}
 }
 
 // Ray is gpu/cuda's RayTransform Forward and Adjoint on batch images of
