@@ -355,7 +355,6 @@ func innerBudget(inner InnerSolver, loss *steploss.StepLoss) int {
 	return 0
 }
 
-// orMean is a recorded loss reduction, the mean where none was recorded.
 // reductionOf is the loss reduction a checkpoint's steps were trained under,
 // or the mean where its penalties make the two the same: weights that are
 // zero at every step or relative (the reduction scales neither), as under
@@ -386,6 +385,7 @@ func scaledByReduction(s string) bool {
 	return false
 }
 
+// orMean is a recorded loss reduction, the mean where none was recorded.
 func orMean(r string) string {
 	if r == "" {
 		return string(ReduceMean)

@@ -25,17 +25,28 @@ func TestMatProductsSumInOrder(t *testing.T) {
 	m, n := s.H*s.W, s.N
 	rng := rand.New(rand.NewPCG(3, 5))
 	// Each output's sum starts with 8 summands ±2⁴⁰ that cancel exactly
-	// when added first, followed by summands of order 1: summed in another
-	// order the small ones are rounded to 2⁴⁰'s spacing in double (2⁻¹²),
-	// which float32 results of order 1 show. big(k, i) is the k-th large
-	// summand of output i (four of each sign, shuffled).
+	// when added first, and holds a pair ±2⁴⁰ across each boundary of the
+	// 16-summand tiles (at 15, 16 and 31, 32), between summands of order 1:
+	// summed in another order (within a tile, or the tiles in another
+	// order) small summands meet an uncancelled 2⁴⁰ and are rounded to its
+	// spacing in double (2⁻¹²), which float32 results of order 1 show.
+	// big(k, i) is the k-th large summand of output i, or 0 where k is no
+	// large position (four of each sign among the first 8, shuffled).
 	signs := map[int][]float64{}
 	big := func(k, i int) float64 {
 		if signs[i] == nil {
 			signs[i] = []float64{1, 1, 1, 1, -1, -1, -1, -1}
 			rng.Shuffle(8, func(p, q int) { signs[i][p], signs[i][q] = signs[i][q], signs[i][p] })
 		}
-		return math.Ldexp(signs[i][k], 40)
+		switch {
+		case k < 8:
+			return math.Ldexp(signs[i][k], 40)
+		case k == 15 || k == 31:
+			return math.Ldexp(signs[i][k%8], 40)
+		case k == 16 || k == 32:
+			return -math.Ldexp(signs[i][(k-1)%8], 40)
+		}
+		return 0
 	}
 	small := func() float64 { return float64(float32(rng.NormFloat64())) }
 	upload := func(x []float64) gpu.Buffer {
@@ -50,34 +61,29 @@ func TestMatProductsSumInOrder(t *testing.T) {
 		}
 		return b
 	}
-	// a: row i starts with its 8 large values (aT = aᵀ, for the transposed
-	// product); v: each vector starts with 8 ones; r, for the outer sum:
-	// vector n < 8 holds the large values, so that Σn r[n,i] v[n,j] starts
-	// with them.
+	// a: row i holds its large values (aT = aᵀ, for the transposed
+	// product) where v's vectors hold ones; r, for the outer sum: vector n
+	// at a large position holds them where vOuter's is all ones.
 	a, aT := make([]float64, m*m), make([]float64, m*m)
 	for i := 0; i < m; i++ {
 		for j := 0; j < m; j++ {
-			x := small()
-			if j < 8 {
-				x = big(j, i)
+			x := big(j, i)
+			if x == 0 {
+				x = small()
 			}
 			a[i*m+j], aT[j*m+i] = x, x
 		}
 	}
-	v, r, dst0 := make([]float64, n*m), make([]float64, n*m), make([]float64, n*m)
+	v, r, vOuter, dst0 := make([]float64, n*m), make([]float64, n*m), make([]float64, n*m), make([]float64, n*m)
 	for q := range v {
 		nn, j := q/m, q%m
-		v[q], r[q], dst0[q] = small(), small(), small()
-		if j < 8 {
+		v[q], r[q], vOuter[q], dst0[q] = small(), small(), small(), small()
+		if big(j, 0) != 0 {
 			v[q] = 1
 		}
-		if nn < 8 {
-			r[q] = big(nn, j)
+		if b := big(nn, j); b != 0 {
+			r[q], vOuter[q] = b, 1
 		}
-	}
-	vOuter := append([]float64(nil), v...)
-	for q := range vOuter[:8*m] {
-		vOuter[q] = 1
 	}
 	const c = float32(0.75)
 	read := func(b gpu.Buffer, k int) []float64 {
