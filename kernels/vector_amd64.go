@@ -13,6 +13,7 @@ func init() {
 		dot32 = dotAVX2
 		radix3f32, radix4f32, radix8f32 = radix3AVX2, radix4AVX2, radix8AVX2
 		unpackRowTile32, packRowTile32 = unpackRowTileAVX2, packRowTileAVX2
+		axpy4 = axpy4AVX2
 	}
 }
 
@@ -299,4 +300,31 @@ func packRowTileAVX2(f *FFT2T[float32], b, c []Complex[float32], i0, i1 int, sca
 		}
 	}
 	return true
+}
+
+// axpy4AVX2 is Axpy4 four elements a vector: each lane multiplies and then
+// adds (no fused multiply-add), as the scalar loop does.
+func axpy4AVX2(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64) {
+	n := len(x)
+	v0, v1 := archsimd.BroadcastFloat64x4(a0), archsimd.BroadcastFloat64x4(a1)
+	v2, v3 := archsimd.BroadcastFloat64x4(a2), archsimd.BroadcastFloat64x4(a3)
+	i := 0
+	for ; i+4 <= n; i += 4 {
+		xv := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
+		p0 := (*[4]float64)(d0[i : i+4])
+		p1 := (*[4]float64)(d1[i : i+4])
+		p2 := (*[4]float64)(d2[i : i+4])
+		p3 := (*[4]float64)(d3[i : i+4])
+		archsimd.LoadFloat64x4(p0).Add(v0.Mul(xv)).Store(p0)
+		archsimd.LoadFloat64x4(p1).Add(v1.Mul(xv)).Store(p1)
+		archsimd.LoadFloat64x4(p2).Add(v2.Mul(xv)).Store(p2)
+		archsimd.LoadFloat64x4(p3).Add(v3.Mul(xv)).Store(p3)
+	}
+	for ; i < n; i++ {
+		v := x[i]
+		d0[i] += a0 * v
+		d1[i] += a1 * v
+		d2[i] += a2 * v
+		d3[i] += a3 * v
+	}
 }

@@ -49,6 +49,7 @@ type reducedFull struct {
 	hw, n, r int
 	q        []float64 // [HW, r]: Q row-major
 	c        []float64 // [r, N]: C row-major
+	ct       []float64 // [N, r]: Cᵀ row-major, for AddAdjoint's contiguous rows
 	s        []float64 // singular values
 }
 
@@ -89,10 +90,11 @@ func (Full) Reduce(v []float64, n, h, w int) (Reduction, error) {
 			red.q[i*r+m] = wm.At(i, m)
 		}
 	}
-	red.c = make([]float64, r*n)
+	red.c, red.ct = make([]float64, r*n), make([]float64, n*r)
 	for m := 0; m < r; m++ {
 		for k := 0; k < n; k++ {
 			red.c[m*n+k] = s[m] * u.At(k, m)
+			red.ct[k*r+m] = red.c[m*n+k]
 		}
 	}
 	return red, nil
@@ -104,47 +106,23 @@ func (b *reducedFull) check(dst, z int) error {
 	return checkLens("pf (reduced)", dst, z, b.n*b.hw, b.hw*b.r)
 }
 
-// AddApply adds c·D c_k to image k of dst.
+// AddApply adds c·D c_k to image k of dst (kernels.MatMulAddT: the
+// transposed product D C, each sum in the order of the coordinates).
 func (b *reducedFull) AddApply(dst, z []float64, c float64) error {
 	if err := b.check(len(dst), len(z)); err != nil {
 		return err
 	}
-	hw, n, r := b.hw, b.n, b.r
-	kernels.ParallelFor(hw, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := z[i*r : (i+1)*r]
-			for k := 0; k < n; k++ {
-				var s float64
-				for m, dm := range d {
-					s += dm * b.c[m*n+k]
-				}
-				dst[k*hw+i] += c * s
-			}
-		}
-	})
+	kernels.MatMulAddT(dst, z, b.c, b.hw, b.r, b.n, c)
 	return nil
 }
 
-// AddAdjoint adds c·Σk r_k c_kᵀ to dst (the coordinates D).
+// AddAdjoint adds c·Σk r_k c_kᵀ to dst (the coordinates D), each coordinate
+// accumulated in the order of k (kernels.MatTMulAdd with Cᵀ).
 func (b *reducedFull) AddAdjoint(dst, res []float64, c float64) error {
 	if err := b.check(len(res), len(dst)); err != nil {
 		return err
 	}
-	hw, n, r := b.hw, b.n, b.r
-	kernels.ParallelFor(hw, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			d := dst[i*r : (i+1)*r]
-			for k := 0; k < n; k++ {
-				a := c * res[k*hw+i]
-				if a == 0 {
-					continue
-				}
-				for m := range d {
-					d[m] += a * b.c[m*n+k]
-				}
-			}
-		}
-	})
+	kernels.MatTMulAdd(dst, res, b.ct, b.hw, b.r, b.n, c)
 	return nil
 }
 
@@ -194,4 +172,4 @@ func (b *reducedFull) Precondition(shift float64) func(dst, src []float64) {
 	}
 }
 
-func (b *reducedFull) Bytes() int64 { return int64(8 * (len(b.q) + len(b.c) + len(b.s))) }
+func (b *reducedFull) Bytes() int64 { return int64(8 * (len(b.q) + len(b.c) + len(b.ct) + len(b.s))) }
