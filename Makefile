@@ -21,7 +21,7 @@ test: test-simd
 	$(GO) test -count=1 ./...
 
 test-simd:
-	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision|Dot' ./kernels ./problem ./greedy ./steploss
+	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision|Dot|PlainLoop' ./kernels ./problem ./greedy ./steploss
 
 # CPU-against-CUDA agreement tests: run on a machine with a GPU.
 test-cuda:

@@ -25,6 +25,11 @@ func Axpy4(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64) {
 // already cut to len(x).
 var axpy4 func(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64)
 
+// matMulAddT and matTMulAdd are MatMulAddT and MatTMulAdd with tiles of
+// sums in vector registers, set by vector_amd64.go in a GOEXPERIMENT=simd
+// build on an AVX2 CPU (nil otherwise); their results are bitwise the same.
+var matMulAddT, matTMulAdd func(dst, a, b []float64, m, r, n int, c float64)
+
 // rowBlock is the number of columns MatMulAddT and MatTMulAdd keep of a row
 // block at a time (4 rows × 256 float64: 8 KB, within the first-level cache).
 const rowBlock = 256
@@ -35,6 +40,10 @@ const rowBlock = 256
 // is that loop's bit for bit (rows of A four at a time through Axpy4, columns
 // of B in blocks of rowBlock). Rows of A are split among goroutines.
 func MatMulAddT(dst, a, b []float64, m, r, n int, c float64) {
+	if matMulAddT != nil {
+		matMulAddT(dst, a, b, m, r, n, c)
+		return
+	}
 	ParallelFor((m+3)/4, func(lo, hi int) {
 		acc := make([]float64, 4*rowBlock)
 		for blk := lo; blk < hi; blk++ {
@@ -70,6 +79,10 @@ func MatMulAddT(dst, a, b []float64, m, r, n int, c float64) {
 // result is that loop's bit for bit (rows of dst four at a time through Axpy4,
 // columns in blocks of rowBlock). Rows of dst are split among goroutines.
 func MatTMulAdd(dst, res, b []float64, m, r, n int, c float64) {
+	if matTMulAdd != nil {
+		matTMulAdd(dst, res, b, m, r, n, c)
+		return
+	}
 	ParallelFor((m+3)/4, func(lo, hi int) {
 		var d [4][]float64
 		var s [4]float64
