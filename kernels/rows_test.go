@@ -52,31 +52,47 @@ func TestMatMulAddTIsThePlainLoop(t *testing.T) {
 
 // TestMatTMulAddIsThePlainLoop checks MatTMulAdd bitwise against the loop it
 // replaces (each output accumulated in place in the order of k, skipping
-// zero coefficients), with zeros among the coefficients and partial blocks.
+// zero coefficients), without and with zeros among the coefficients, with
+// partial blocks.
 func TestMatTMulAddIsThePlainLoop(t *testing.T) {
 	r := rand.New(rand.NewPCG(13, 14))
 	for _, s := range [][3]int{{1, 1, 1}, {4, 3, 5}, {7, 300, 19}, {37, 513, 64}, {9, 256, 2}} {
 		m, rr, n := s[0], s[1], s[2]
 		res, b, d0 := spread(r, n*m), spread(r, n*rr), spread(r, m*rr)
-		for i := range res {
-			if r.IntN(5) == 0 {
-				res[i] = 0
-			}
-		}
-		want := append([]float64(nil), d0...)
-		for i := 0; i < m; i++ {
-			for k := 0; k < n; k++ {
-				c := 3 * res[k*m+i]
-				if c == 0 {
-					continue
+		for _, zeros := range []bool{false, true} {
+			if zeros {
+				for i := range res {
+					if r.IntN(5) == 0 || i%m == 0 {
+						res[i] = 0
+					}
 				}
+				// Row 0 has only zero coefficients: skipped, its −0 stay −0
+				// (adding the products 0·b would make some +0).
 				for j := 0; j < rr; j++ {
-					want[i*rr+j] += c * b[k*rr+j]
+					d0[j] = math.Copysign(0, -1)
 				}
 			}
+			matTMulAddCase(t, res, b, d0, m, rr, n)
 		}
-		got := append([]float64(nil), d0...)
-		MatTMulAdd(got, res, b, m, rr, n, 3)
-		sameBits(t, "MatTMulAdd", got, want)
 	}
+}
+
+// matTMulAddCase compares MatTMulAdd(d0 + 3·resᵀ b) with the plain loop.
+func matTMulAddCase(t *testing.T, res, b, d0 []float64, m, rr, n int) {
+	t.Helper()
+	want := append([]float64(nil), d0...)
+	for i := 0; i < m; i++ {
+		for k := 0; k < n; k++ {
+			c := 3 * res[k*m+i]
+			if c == 0 {
+				continue
+			}
+			for j := 0; j < rr; j++ {
+				want[i*rr+j] += c * b[k*rr+j]
+			}
+		}
+	}
+	got := append([]float64(nil), d0...)
+	MatTMulAdd(got, res, b, m, rr, n, 3)
+	sameBits(t, "MatTMulAdd", got, want)
 }

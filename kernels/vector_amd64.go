@@ -338,17 +338,25 @@ const rowGroup = 32
 // matMulAddTAVX2 is MatMulAddT with 4 × 8 tiles of sums in vector registers:
 // each sum starts at zero and takes its products in the order of j, a product
 // and then a sum (no fused multiply-add), so the result is the plain loop's
-// bit for bit. Tiles at the edges run the scalar loop.
+// bit for bit. A group of rows of A is first packed column by column (a
+// copy); tiles at the edges run the scalar loop.
 func matMulAddTAVX2(dst, a, b []float64, m, r, n int, c float64) {
 	ParallelFor((m+rowGroup-1)/rowGroup, func(lo, hi int) {
 		var s [4][8]float64
+		slab := make([]float64, r*rowGroup+1)
 		for g := lo; g < hi; g++ {
+			g0, g1 := g*rowGroup, min((g+1)*rowGroup, m)
+			for i := g0; i < g1; i++ {
+				for j, v := range a[i*r : (i+1)*r] {
+					slab[j*rowGroup+i-g0] = v
+				}
+			}
 			for k0 := 0; k0 < n; k0 += 8 {
 				kc := min(8, n-k0)
-				for i0 := g * rowGroup; i0 < min((g+1)*rowGroup, m); i0 += 4 {
+				for i0 := g0; i0 < g1; i0 += 4 {
 					rows := min(4, m-i0)
 					if rows == 4 && kc == 8 {
-						tile4x8(&s, a[i0*r:(i0+4)*r], b, r, n, k0)
+						tile4x8(&s, slab[i0-g0:], b, r, n, k0)
 					} else {
 						tileScalar(&s, a, b, i0, rows, r, n, k0, kc)
 					}
@@ -363,22 +371,22 @@ func matMulAddTAVX2(dst, a, b []float64, m, r, n int, c float64) {
 	})
 }
 
-// tile4x8 sets s[q][kk] = Σj a[q·r + j]·b[j·n + k0 + kk] for the four rows of
-// a (a holds exactly them) and eight columns from k0, in the order of j.
-func tile4x8(s *[4][8]float64, a, b []float64, r, n, k0 int) {
+// tile4x8 sets s[q][kk] = Σj A[q, j]·b[j·n + k0 + kk] in the order of j for
+// four rows of A, packed as slab[j·rowGroup + q], and eight columns from k0.
+func tile4x8(s *[4][8]float64, slab, b []float64, r, n, k0 int) {
 	var c00, c01, c10, c11, c20, c21, c30, c31 archsimd.Float64x4
-	a0, a1, a2, a3 := a[:r], a[r:2*r], a[2*r:3*r], a[3*r:4*r]
 	for j := 0; j < r; j++ {
 		x := b[j*n+k0 : j*n+k0+8]
 		x0 := archsimd.LoadFloat64x4((*[4]float64)(x[:4]))
 		x1 := archsimd.LoadFloat64x4((*[4]float64)(x[4:8]))
-		v := archsimd.BroadcastFloat64x4(a0[j])
+		e := slab[j*rowGroup : j*rowGroup+5]
+		v := lane(e[0:])
 		c00, c01 = c00.Add(v.Mul(x0)), c01.Add(v.Mul(x1))
-		v = archsimd.BroadcastFloat64x4(a1[j])
+		v = lane(e[1:])
 		c10, c11 = c10.Add(v.Mul(x0)), c11.Add(v.Mul(x1))
-		v = archsimd.BroadcastFloat64x4(a2[j])
+		v = lane(e[2:])
 		c20, c21 = c20.Add(v.Mul(x0)), c21.Add(v.Mul(x1))
-		v = archsimd.BroadcastFloat64x4(a3[j])
+		v = lane(e[3:])
 		c30, c31 = c30.Add(v.Mul(x0)), c31.Add(v.Mul(x1))
 	}
 	c00.Store((*[4]float64)(s[0][:4]))
@@ -407,22 +415,34 @@ func tileScalar(s *[4][8]float64, a, b []float64, i0, rows, r, n, k0, kc int) {
 // matTMulAddAVX2 is MatTMulAdd with 4 × 8 tiles of dst in vector registers,
 // each element accumulated in place in the order of k, its zero coefficients
 // skipped, a product and then a sum: the plain loop's result bit for bit.
-// Tiles at the edges run the scalar loop.
+// The coefficients c·R[k,i] of a group of rows are computed once into a
+// packed slab (the same products the loop takes); tiles at the edges run the
+// scalar loop.
 func matTMulAddAVX2(dst, res, b []float64, m, r, n int, c float64) {
 	ParallelFor((m+rowGroup-1)/rowGroup, func(lo, hi int) {
+		slab := make([]float64, n*rowGroup+1)
 		for g := lo; g < hi; g++ {
+			g0, g1 := g*rowGroup, min((g+1)*rowGroup, m)
+			zeros := false
+			for k := 0; k < n; k++ {
+				for i := g0; i < g1; i++ {
+					a := c * res[k*m+i]
+					slab[k*rowGroup+i-g0] = a
+					zeros = zeros || a == 0
+				}
+			}
 			for j0 := 0; j0 < r; j0 += 8 {
 				jc := min(8, r-j0)
-				for i0 := g * rowGroup; i0 < min((g+1)*rowGroup, m); i0 += 4 {
+				for i0 := g0; i0 < g1; i0 += 4 {
 					rows := min(4, m-i0)
-					if rows == 4 && jc == 8 {
-						adjTile4x8(dst, res, b, i0, j0, m, r, n, c)
+					if rows == 4 && jc == 8 && !zeros {
+						adjTile4x8(dst, slab[i0-g0:], b, i0, j0, r, n)
 						continue
 					}
 					for q := 0; q < rows; q++ {
 						d := dst[(i0+q)*r+j0 : (i0+q)*r+j0+jc]
 						for k := 0; k < n; k++ {
-							if a := c * res[k*m+i0+q]; a != 0 {
+							if a := slab[k*rowGroup+i0-g0+q]; a != 0 {
 								Axpy(d, a, b[k*r+j0:k*r+j0+jc])
 							}
 						}
@@ -433,8 +453,15 @@ func matTMulAddAVX2(dst, res, b []float64, m, r, n int, c float64) {
 	})
 }
 
-// adjTile4x8 is matTMulAdd's tile of rows i0…i0+3 and columns j0…j0+7.
-func adjTile4x8(dst, res, b []float64, i0, j0, m, r, n int, c float64) {
+// lane broadcasts s[0] to a vector (s holds at least two elements).
+func lane(s []float64) archsimd.Float64x4 {
+	return archsimd.LoadFloat64x2((*[2]float64)(s[:2])).Broadcast1To4()
+}
+
+// adjTile4x8 is matTMulAdd's tile of rows i0…i0+3 and columns j0…j0+7 when
+// none of the group's coefficients is zero: the coefficient of row i0+q at
+// k is slab[k·rowGroup + q].
+func adjTile4x8(dst, slab, b []float64, i0, j0, r, n int) {
 	p := [4]*[8]float64{}
 	for q := range p {
 		p[q] = (*[8]float64)(dst[(i0+q)*r+j0 : (i0+q)*r+j0+8])
@@ -446,23 +473,15 @@ func adjTile4x8(dst, res, b []float64, i0, j0, m, r, n int, c float64) {
 		x := b[k*r+j0 : k*r+j0+8]
 		x0 := archsimd.LoadFloat64x4((*[4]float64)(x[:4]))
 		x1 := archsimd.LoadFloat64x4((*[4]float64)(x[4:8]))
-		e := res[k*m+i0 : k*m+i0+4]
-		if a := c * e[0]; a != 0 {
-			v := archsimd.BroadcastFloat64x4(a)
-			c00, c01 = c00.Add(v.Mul(x0)), c01.Add(v.Mul(x1))
-		}
-		if a := c * e[1]; a != 0 {
-			v := archsimd.BroadcastFloat64x4(a)
-			c10, c11 = c10.Add(v.Mul(x0)), c11.Add(v.Mul(x1))
-		}
-		if a := c * e[2]; a != 0 {
-			v := archsimd.BroadcastFloat64x4(a)
-			c20, c21 = c20.Add(v.Mul(x0)), c21.Add(v.Mul(x1))
-		}
-		if a := c * e[3]; a != 0 {
-			v := archsimd.BroadcastFloat64x4(a)
-			c30, c31 = c30.Add(v.Mul(x0)), c31.Add(v.Mul(x1))
-		}
+		e := slab[k*rowGroup : k*rowGroup+5]
+		v := lane(e[0:])
+		c00, c01 = c00.Add(v.Mul(x0)), c01.Add(v.Mul(x1))
+		v = lane(e[1:])
+		c10, c11 = c10.Add(v.Mul(x0)), c11.Add(v.Mul(x1))
+		v = lane(e[2:])
+		c20, c21 = c20.Add(v.Mul(x0)), c21.Add(v.Mul(x1))
+		v = lane(e[3:])
+		c30, c31 = c30.Add(v.Mul(x0)), c31.Add(v.Mul(x1))
 	}
 	st := func(v archsimd.Float64x4, q, h int) { v.Store((*[4]float64)(p[q][4*h : 4*h+4])) }
 	st(c00, 0, 0)
