@@ -15,6 +15,7 @@ func init() {
 		unpackRowTile32, packRowTile32 = unpackRowTileAVX2, packRowTileAVX2
 		axpy4 = axpy4AVX2
 		matMulAddT, matTMulAdd = matMulAddTAVX2, matTMulAddAVX2
+		wide = archsimd.X86.AVX512()
 	}
 }
 
@@ -343,6 +344,7 @@ const rowGroup = 32
 func matMulAddTAVX2(dst, a, b []float64, m, r, n int, c float64) {
 	ParallelFor((m+rowGroup-1)/rowGroup, func(lo, hi int) {
 		var s [4][8]float64
+		var w [4][16]float64
 		slab := make([]float64, r*rowGroup+1)
 		for g := lo; g < hi; g++ {
 			g0, g1 := g*rowGroup, min((g+1)*rowGroup, m)
@@ -351,24 +353,41 @@ func matMulAddTAVX2(dst, a, b []float64, m, r, n int, c float64) {
 					slab[j*rowGroup+i-g0] = v
 				}
 			}
-			for k0 := 0; k0 < n; k0 += 8 {
-				kc := min(8, n-k0)
+			for k0 := 0; k0 < n; k0 += 16 {
+				kc := min(16, n-k0)
 				for i0 := g0; i0 < g1; i0 += 4 {
-					rows := min(4, m-i0)
-					if rows == 4 && kc == 8 {
-						tile4x8(&s, slab[i0-g0:], b, r, n, k0)
-					} else {
-						tileScalar(&s, a, b, i0, rows, r, n, k0, kc)
-					}
-					for q := 0; q < rows; q++ {
-						for kk := 0; kk < kc; kk++ {
-							dst[(k0+kk)*m+i0+q] += c * s[q][kk]
+					rows := min(4, g1-i0)
+					if wide && rows == 4 && kc == 16 {
+						tile4x16(&w, slab[i0-g0:], b, r, n, k0)
+						for q := 0; q < 4; q++ {
+							for kk := 0; kk < 16; kk++ {
+								dst[(k0+kk)*m+i0+q] += c * w[q][kk]
+							}
 						}
+						continue
+					}
+					for k1 := k0; k1 < k0+kc; k1 += 8 {
+						applyTile(&s, dst, a, b, slab[i0-g0:], i0, rows, r, n, m, k1, min(8, k0+kc-k1), c)
 					}
 				}
 			}
 		}
 	})
+}
+
+// applyTile adds c times the sums of a tile of rows × kc (at most 4 × 8)
+// from row i0 and column k0 to dst, in vector registers when it is whole.
+func applyTile(s *[4][8]float64, dst, a, b, slab []float64, i0, rows, r, n, m, k0, kc int, c float64) {
+	if rows == 4 && kc == 8 {
+		tile4x8(s, slab, b, r, n, k0)
+	} else {
+		tileScalar(s, a, b, i0, rows, r, n, k0, kc)
+	}
+	for q := 0; q < rows; q++ {
+		for kk := 0; kk < kc; kk++ {
+			dst[(k0+kk)*m+i0+q] += c * s[q][kk]
+		}
+	}
 }
 
 // tile4x8 sets s[q][kk] = Σj A[q, j]·b[j·n + k0 + kk] in the order of j for
@@ -431,26 +450,39 @@ func matTMulAddAVX2(dst, res, b []float64, m, r, n int, c float64) {
 					zeros = zeros || a == 0
 				}
 			}
-			for j0 := 0; j0 < r; j0 += 8 {
-				jc := min(8, r-j0)
+			for j0 := 0; j0 < r; j0 += 16 {
+				jc := min(16, r-j0)
 				for i0 := g0; i0 < g1; i0 += 4 {
-					rows := min(4, m-i0)
-					if rows == 4 && jc == 8 && !zeros {
-						adjTile4x8(dst, slab[i0-g0:], b, i0, j0, r, n)
+					rows := min(4, g1-i0)
+					if wide && rows == 4 && jc == 16 && !zeros {
+						adjTile4x16(dst, slab[i0-g0:], b, i0, j0, r, n)
 						continue
 					}
-					for q := 0; q < rows; q++ {
-						d := dst[(i0+q)*r+j0 : (i0+q)*r+j0+jc]
-						for k := 0; k < n; k++ {
-							if a := slab[k*rowGroup+i0-g0+q]; a != 0 {
-								Axpy(d, a, b[k*r+j0:k*r+j0+jc])
-							}
-						}
+					for j1 := j0; j1 < j0+jc; j1 += 8 {
+						adjTile(dst, slab[i0-g0:], b, i0, rows, j1, min(8, j0+jc-j1), r, n, zeros)
 					}
 				}
 			}
 		}
 	})
+}
+
+// adjTile is matTMulAdd's tile of rows × jc (at most 4 × 8) from row i0 and
+// column j0, in vector registers when it is whole and no coefficient of its
+// group is zero.
+func adjTile(dst, slab, b []float64, i0, rows, j0, jc, r, n int, zeros bool) {
+	if rows == 4 && jc == 8 && !zeros {
+		adjTile4x8(dst, slab, b, i0, j0, r, n)
+		return
+	}
+	for q := 0; q < rows; q++ {
+		d := dst[(i0+q)*r+j0 : (i0+q)*r+j0+jc]
+		for k := 0; k < n; k++ {
+			if a := slab[k*rowGroup+q]; a != 0 {
+				Axpy(d, a, b[k*r+j0:k*r+j0+jc])
+			}
+		}
+	}
 }
 
 // lane broadcasts s[0] to a vector (s holds at least two elements).
@@ -484,6 +516,76 @@ func adjTile4x8(dst, slab, b []float64, i0, j0, r, n int) {
 		c30, c31 = c30.Add(v.Mul(x0)), c31.Add(v.Mul(x1))
 	}
 	st := func(v archsimd.Float64x4, q, h int) { v.Store((*[4]float64)(p[q][4*h : 4*h+4])) }
+	st(c00, 0, 0)
+	st(c01, 0, 1)
+	st(c10, 1, 0)
+	st(c11, 1, 1)
+	st(c20, 2, 0)
+	st(c21, 2, 1)
+	st(c30, 3, 0)
+	st(c31, 3, 1)
+}
+
+// wide is whether the CPU has AVX-512: the tiled products then take tiles of
+// 4 × 16 in 512-bit registers (the same operations a lane).
+var wide bool
+
+// lane8 broadcasts s[0] to a 512-bit vector (s holds at least two elements).
+func lane8(s []float64) archsimd.Float64x8 {
+	return archsimd.LoadFloat64x2((*[2]float64)(s[:2])).Broadcast1To8()
+}
+
+// tile4x16 is tile4x8 for sixteen columns from k0, in 512-bit registers.
+func tile4x16(w *[4][16]float64, slab, b []float64, r, n, k0 int) {
+	var c00, c01, c10, c11, c20, c21, c30, c31 archsimd.Float64x8
+	for j := 0; j < r; j++ {
+		x := b[j*n+k0 : j*n+k0+16]
+		x0 := archsimd.LoadFloat64x8((*[8]float64)(x[:8]))
+		x1 := archsimd.LoadFloat64x8((*[8]float64)(x[8:16]))
+		e := slab[j*rowGroup : j*rowGroup+5]
+		v := lane8(e[0:])
+		c00, c01 = c00.Add(v.Mul(x0)), c01.Add(v.Mul(x1))
+		v = lane8(e[1:])
+		c10, c11 = c10.Add(v.Mul(x0)), c11.Add(v.Mul(x1))
+		v = lane8(e[2:])
+		c20, c21 = c20.Add(v.Mul(x0)), c21.Add(v.Mul(x1))
+		v = lane8(e[3:])
+		c30, c31 = c30.Add(v.Mul(x0)), c31.Add(v.Mul(x1))
+	}
+	c00.Store((*[8]float64)(w[0][:8]))
+	c01.Store((*[8]float64)(w[0][8:]))
+	c10.Store((*[8]float64)(w[1][:8]))
+	c11.Store((*[8]float64)(w[1][8:]))
+	c20.Store((*[8]float64)(w[2][:8]))
+	c21.Store((*[8]float64)(w[2][8:]))
+	c30.Store((*[8]float64)(w[3][:8]))
+	c31.Store((*[8]float64)(w[3][8:]))
+}
+
+// adjTile4x16 is adjTile4x8 for sixteen columns from j0, in 512-bit registers.
+func adjTile4x16(dst, slab, b []float64, i0, j0, r, n int) {
+	p := [4]*[16]float64{}
+	for q := range p {
+		p[q] = (*[16]float64)(dst[(i0+q)*r+j0 : (i0+q)*r+j0+16])
+	}
+	ld := func(q, h int) archsimd.Float64x8 { return archsimd.LoadFloat64x8((*[8]float64)(p[q][8*h : 8*h+8])) }
+	c00, c01, c10, c11 := ld(0, 0), ld(0, 1), ld(1, 0), ld(1, 1)
+	c20, c21, c30, c31 := ld(2, 0), ld(2, 1), ld(3, 0), ld(3, 1)
+	for k := 0; k < n; k++ {
+		x := b[k*r+j0 : k*r+j0+16]
+		x0 := archsimd.LoadFloat64x8((*[8]float64)(x[:8]))
+		x1 := archsimd.LoadFloat64x8((*[8]float64)(x[8:16]))
+		e := slab[k*rowGroup : k*rowGroup+5]
+		v := lane8(e[0:])
+		c00, c01 = c00.Add(v.Mul(x0)), c01.Add(v.Mul(x1))
+		v = lane8(e[1:])
+		c10, c11 = c10.Add(v.Mul(x0)), c11.Add(v.Mul(x1))
+		v = lane8(e[2:])
+		c20, c21 = c20.Add(v.Mul(x0)), c21.Add(v.Mul(x1))
+		v = lane8(e[3:])
+		c30, c31 = c30.Add(v.Mul(x0)), c31.Add(v.Mul(x1))
+	}
+	st := func(v archsimd.Float64x8, q, h int) { v.Store((*[8]float64)(p[q][8*h : 8*h+8])) }
 	st(c00, 0, 0)
 	st(c01, 0, 1)
 	st(c10, 1, 0)
