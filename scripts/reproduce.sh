@@ -4,7 +4,7 @@
 #   scripts/reproduce.sh NAME [default|lbfgs|reduced|paper]
 #
 # NAME is one of: boundary protocol generalisation baselines unrolled certificate penscale stopval
-# ood ct256 wcrr wcrrvariants ctsmall ctsmallpf budgets opfam opfamct opfamalpha (or all). The second argument is the training budget:
+# ood ct256 wcrr wcrrvariants ctsmall ctsmallpf ctsmallpfsweep budgets opfam opfamct opfamalpha (or all). The second argument is the training budget:
 #   default  the tool's default inner solver (auto: L-BFGS for PS/M-PS, NAG with 250 iterations
 #            a block in one round otherwise; 20 a block and 10 rounds before 2026-11-23, which
 #            produced the tables published before that day), λ = μ = 0
@@ -422,6 +422,39 @@ ctsmallpf() {
 	publish "ctsmallpf-$BUDGET$SUFFIX" "$R/certify-n$n.txt" "$R/table-n$n.md" "$R/eval-n$n/curves.csv"
 }
 
+# PF's ε1 = ‖G_t − τI‖ against the number of training functions N and NAG's step rule, below the
+# claim's N = 1,000 (≈ 3.5 h of 2 cores a run here with the vector build: docs/benchmarks.md). Trains PF as
+# ctsmallpf does for each N in PF_SWEEP (default "25 100 250"; the same directories, so ctsmallpf's runs
+# count), and at N = PF_STEP_N (100) with the paper's step bound (--nag-step paper, the default budget's
+# iterations otherwise); certifies every run at steps 0, 10, 25, 50, 75 and 101 and tabulates ε1.
+ctsmallpfsweep() {
+	local R=$OUT/ctsmallpf-$BUDGET$SUFFIX C="--problem ct-small --data synthetic --param pf --tol-rel 0 --max-steps 102"
+	local n k=${PF_STEP_N:-100} runs=""
+	mkdir -p "$R"
+	for n in ${PF_SWEEP:-25 100 250}; do
+		train "$R/pf-n$n" $C --n-train "$n" $(budget pf) --lambda 1e-10
+		runs="$runs pf-n$n"
+	done
+	train "$R/pf-n$k-paperstep" $C --n-train "$k" $(budget pf) --lambda 1e-10 --nag-step paper
+	runs="$runs pf-n$k-paperstep"
+	{
+		echo "| run | N | NAG step | ε1 at t = 0 | 10 | 25 | 50 | 75 | 101 | τ |"
+		echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+		for r in $runs; do
+			[ -f "$R/$r-certify.txt" ] || $L2O certify --params "$R/$r" --steps 0,10,25,50,75,101 >"$R/$r-certify.txt"
+			awk -v run="$r" '
+				/^pf, / { tau = $0; sub(/.*τ = /, "", tau); sub(/,.*/, "", tau) }
+				$1 ~ /^[0-9]+$/ && NF >= 6 { e[$1] = $2 }
+				END {
+					n = run; sub(/^pf-n/, "", n); sub(/-.*/, "", n)
+					step = (run ~ /paperstep/) ? "paper bound" : "exact"
+					printf "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", run, n, step, e[0], e[10], e[25], e[50], e[75], e[101], tau
+				}' "$R/$r-certify.txt"
+		done
+	} | tee "$R/sweep.md"
+	publish "ctsmallpf-$BUDGET$SUFFIX" "$R/sweep.md" $(for r in $runs; do echo "$R/$r-certify.txt"; done)
+}
+
 # How far a reduced NAG budget is from the paper's full one, on a case small enough to run both:
 # M-PC on 25 synthetic 48×48 deblurring functions, 100 synthetic test functions (ignores BUDGET).
 budgets() {
@@ -565,7 +598,7 @@ opfamct() {
 }
 
 case $NAME in
-boundary | protocol | generalisation | baselines | unrolled | certificate | penscale | ct256 | wcrr | wcrrvariants | ctsmall | ctsmallpf | budgets | stopval | ood | opfam | opfamct | opfamalpha) $NAME ;;
+boundary | protocol | generalisation | baselines | unrolled | certificate | penscale | ct256 | wcrr | wcrrvariants | ctsmall | ctsmallpf | ctsmallpfsweep | budgets | stopval | ood | opfam | opfamct | opfamalpha) $NAME ;;
 all) for n in boundary protocol generalisation baselines unrolled certificate ctsmall wcrr ct256 budgets stopval ood; do $n; done ;;
 *)
 	echo "unknown experiment $NAME" >&2
