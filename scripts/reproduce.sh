@@ -419,7 +419,8 @@ ctsmallpf() {
 	evaluate "$R/eval-n$n" --params "$R/pf-n$n" --problem ct-small --data "$DATA/covid-ct/ct40" --n-test 100 --iters 200 \
 		--methods nag,lbfgs
 	table "$R/table-n$n.md" "$R/eval-n$n/curves.json" 1,10,30,50,80,100,200
-	publish "ctsmallpf-$BUDGET$SUFFIX" "$R/certify-n$n.txt" "$R/table-n$n.md" "$R/eval-n$n/curves.csv"
+	cp "$R/eval-n$n/curves.csv" "$R/curves-n$n.csv"
+	publish "ctsmallpf-$BUDGET$SUFFIX" "$R/certify-n$n.txt" "$R/table-n$n.md" "$R/curves-n$n.csv"
 }
 
 # PF's ε1 = ‖G_t − τI‖ against the number of training functions N and NAG's step rule, below the
