@@ -83,14 +83,21 @@ func resumeArgs(fs *pflag.FlagSet, command string, args []string) ([]string, err
 			given[g.name] = g.value
 		}
 	}
+	// A flag the run gave twice (a preset's value, then an override) took
+	// its last value: compare with that one.
+	origGroups := groupFlags(fs, orig)
+	took := map[string]string{}
+	for _, g := range origGroups {
+		took[g.name] = g.value
+	}
 	var merged []string
-	for _, g := range groupFlags(fs, orig) {
+	for _, g := range origGroups {
 		if g.name == "" || slices.Contains(resumeFlagsOwn, g.name) {
 			continue
 		}
 		if v, ok := given[g.name]; ok {
-			if !slices.Contains(resumeFlagsFree, g.name) && !sameFlagValue(v, g.value) {
-				return nil, usagef("--%s %s: the checkpoint in %s was trained with --%s %s; a resume continues that run: drop --%s", g.name, v, out, g.name, g.value, g.name)
+			if w := took[g.name]; !slices.Contains(resumeFlagsFree, g.name) && !sameFlagValue(v, w) {
+				return nil, usagef("--%s %s: the checkpoint in %s was trained with --%s %s; a resume continues that run: drop --%s", g.name, v, out, g.name, w, g.name)
 			}
 			continue
 		}

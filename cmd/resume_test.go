@@ -45,6 +45,20 @@ func TestResumeTakesItsSettings(t *testing.T) {
 		t.Errorf("a contradicting --size: stdout %q, message %q", out, msg)
 	}
 
+	// A run that gave a flag twice (the last value counts, as reproduce.sh's
+	// budget flags and then --lambda) resumes with the same command line.
+	twice := filepath.Join(dir, "twice")
+	repeated := []string{"train", "greedy", "--size", "12", "--n-train", "3", "--param", "m-ps", "--lambda", "0", "--tol-rel", "0", "--lambda", "1e-3", "--seed", "7"}
+	run(0, append(repeated, "--max-steps", "2", "--out", twice)...)
+	run(0, append(repeated, "--max-steps", "4", "--out", twice, "--resume")...)
+	c, err := checkpoint.ReadManifest(twice)
+	if err != nil || len(c.Steps) != 4 || c.Steps[3].Loss != b.Steps[3].Loss {
+		t.Fatalf("a run with --lambda given twice, resumed with its own command line: %v, %d steps", err, len(c.Steps))
+	}
+	if out, msg := run(2, append(repeated, "--max-steps", "6", "--out", twice, "--resume", "--lambda", "0")...); out != "" || !strings.Contains(msg, "--lambda 1e-3") {
+		t.Errorf("a contradicting last --lambda: stdout %q, message %q", out, msg)
+	}
+
 	bdir := filepath.Join(dir, "banert")
 	run(0, "train", "banert", "--size", "8", "--n-train", "2", "--T", "2", "--epochs", "1", "--seed", "3", "--out", bdir)
 	run(0, "train", "banert", "--out", bdir, "--resume", "--epochs", "2")
