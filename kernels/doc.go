@@ -11,7 +11,7 @@
 //
 // In a build with GOEXPERIMENT=simd on amd64 with AVX2 (vector_amd64.go, Go's
 // experimental simd/archsimd), float32 DotT, the FFT butterflies of radix 3,
-// 4 and 8, Axpy4 and the dense products of PF's reduced step (MatMulAddT,
+// 4 and 8, and the dense products of PF's reduced step (MatMulAddT,
 // MatTMulAdd: 4 × 8 tiles of sums in registers, 4 × 16 with AVX-512) run in
 // vector registers, lane by lane the scalar operations in their order (a
 // product, then a sum: no fused multiply-add): the results are bitwise those

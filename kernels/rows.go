@@ -3,15 +3,10 @@ package kernels
 // Axpy4 adds a0·x, a1·x, a2·x and a3·x to the rows d0, d1, d2 and d3
 // (dj[i] += aj·x[i]) over len(x), which none of the rows may be shorter than:
 // four Axpy calls sharing the loads of x. Each element gets Axpy's one product
-// and one sum, so the rows are Axpy's bit for bit, also where the vector
-// kernel of a GOEXPERIMENT=simd build on an AVX2 CPU runs it.
+// and one sum, so the rows are Axpy's bit for bit.
 func Axpy4(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64) {
 	n := len(x)
 	d0, d1, d2, d3 = d0[:n], d1[:n], d2[:n], d3[:n]
-	if axpy4 != nil {
-		axpy4(d0, d1, d2, d3, a0, a1, a2, a3, x)
-		return
-	}
 	for i, v := range x {
 		d0[i] += a0 * v
 		d1[i] += a1 * v
@@ -19,11 +14,6 @@ func Axpy4(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64) {
 		d3[i] += a3 * v
 	}
 }
-
-// axpy4 is Axpy4 in vector registers, set by vector_amd64.go in a
-// GOEXPERIMENT=simd build on an AVX2 CPU (nil otherwise); the rows are
-// already cut to len(x).
-var axpy4 func(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64)
 
 // matMulAddT and matTMulAdd are MatMulAddT and MatTMulAdd with tiles of
 // sums in vector registers, set by vector_amd64.go in a GOEXPERIMENT=simd

@@ -13,7 +13,6 @@ func init() {
 		dot32 = dotAVX2
 		radix3f32, radix4f32, radix8f32 = radix3AVX2, radix4AVX2, radix8AVX2
 		unpackRowTile32, packRowTile32 = unpackRowTileAVX2, packRowTileAVX2
-		axpy4 = axpy4AVX2
 		matMulAddT, matTMulAdd = matMulAddTAVX2, matTMulAddAVX2
 		wide = archsimd.X86.AVX512()
 	}
@@ -304,39 +303,13 @@ func packRowTileAVX2(f *FFT2T[float32], b, c []Complex[float32], i0, i1 int, sca
 	return true
 }
 
-// axpy4AVX2 is Axpy4 four elements a vector: each lane multiplies and then
-// adds (no fused multiply-add), as the scalar loop does.
-func axpy4AVX2(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64) {
-	n := len(x)
-	v0, v1 := archsimd.BroadcastFloat64x4(a0), archsimd.BroadcastFloat64x4(a1)
-	v2, v3 := archsimd.BroadcastFloat64x4(a2), archsimd.BroadcastFloat64x4(a3)
-	i := 0
-	for ; i+4 <= n; i += 4 {
-		xv := archsimd.LoadFloat64x4((*[4]float64)(x[i : i+4]))
-		p0 := (*[4]float64)(d0[i : i+4])
-		p1 := (*[4]float64)(d1[i : i+4])
-		p2 := (*[4]float64)(d2[i : i+4])
-		p3 := (*[4]float64)(d3[i : i+4])
-		archsimd.LoadFloat64x4(p0).Add(v0.Mul(xv)).Store(p0)
-		archsimd.LoadFloat64x4(p1).Add(v1.Mul(xv)).Store(p1)
-		archsimd.LoadFloat64x4(p2).Add(v2.Mul(xv)).Store(p2)
-		archsimd.LoadFloat64x4(p3).Add(v3.Mul(xv)).Store(p3)
-	}
-	for ; i < n; i++ {
-		v := x[i]
-		d0[i] += a0 * v
-		d1[i] += a1 * v
-		d2[i] += a2 * v
-		d3[i] += a3 * v
-	}
-}
-
 // rowGroup is the number of rows of A (or of dst) the tiled products keep
 // while they sweep the column tiles: 32 rows of 1,000 float64 (256 KB) and a
-// column panel of 1,000 × 8 (64 KB) fit in a second-level cache.
+// column panel of 1,000 × 16 (128 KB) fit in a second-level cache.
 const rowGroup = 32
 
-// matMulAddTAVX2 is MatMulAddT with 4 × 8 tiles of sums in vector registers:
+// matMulAddTAVX2 is MatMulAddT with 4 × 8 tiles of sums in vector registers
+// (4 × 16 where the CPU has AVX-512: wide):
 // each sum starts at zero and takes its products in the order of j, a product
 // and then a sum (no fused multiply-add), so the result is the plain loop's
 // bit for bit. A group of rows of A is first packed column by column (a
@@ -431,7 +404,8 @@ func tileScalar(s *[4][8]float64, a, b []float64, i0, rows, r, n, k0, kc int) {
 	}
 }
 
-// matTMulAddAVX2 is MatTMulAdd with 4 × 8 tiles of dst in vector registers,
+// matTMulAddAVX2 is MatTMulAdd with 4 × 8 tiles of dst in vector registers
+// (4 × 16 where the CPU has AVX-512: wide),
 // each element accumulated in place in the order of k, its zero coefficients
 // skipped, a product and then a sum: the plain loop's result bit for bit.
 // The coefficients c·R[k,i] of a group of rows are computed once into a

@@ -73,29 +73,3 @@ func TestVectorFFTMatchesScalar(t *testing.T) {
 		}
 	}
 }
-
-// TestVectorAxpy4MatchesScalar compares Axpy4 with and without the vector
-// kernel: bitwise equal rows for lengths with and without a tail.
-func TestVectorAxpy4MatchesScalar(t *testing.T) {
-	if axpy4 == nil {
-		t.Skip("no vector kernels in this build: build with GOEXPERIMENT=simd on amd64 with AVX2 (make test-simd)")
-	}
-	r := rand.New(rand.NewPCG(5, 6))
-	for _, n := range []int{1, 3, 4, 7, 8, 255, 256, 1001} {
-		x := spread(r, n)
-		var vec, sca [4][]float64
-		for q := range vec {
-			vec[q] = spread(r, n+1)
-			sca[q] = append([]float64(nil), vec[q]...)
-		}
-		a := spread(r, 4)
-		Axpy4(vec[0], vec[1], vec[2], vec[3], a[0], a[1], a[2], a[3], x)
-		v := axpy4
-		axpy4 = nil
-		Axpy4(sca[0], sca[1], sca[2], sca[3], a[0], a[1], a[2], a[3], x)
-		axpy4 = v
-		for q := range vec {
-			sameBits(t, "Axpy4 row", vec[q], sca[q])
-		}
-	}
-}
