@@ -428,7 +428,7 @@ ctsmallpf() {
 # ctsmallpf does for each N in PF_SWEEP (default "25 100 250"; the same directories, so ctsmallpf's runs
 # count), and at N = PF_STEP_N (100) with the paper's step bound (--nag-step paper, the default budget's
 # iterations otherwise); certifies every run at steps 0, 10, 25, 50, 75 and 101 and tabulates ε1; continues
-# the N = PF_STEP_N run to 250 steps and certifies it from 101 to 249.
+# the N = PF_STEP_N run to 300 steps and certifies it from 101 to 299.
 ctsmallpfsweep() {
 	local R=$OUT/ctsmallpf-$BUDGET$SUFFIX C="--problem ct-small --data synthetic --param pf --tol-rel 0 --max-steps 102"
 	local n k=${PF_STEP_N:-100} runs=""
@@ -439,11 +439,11 @@ ctsmallpfsweep() {
 	done
 	train "$R/pf-n$k-paperstep" $C --n-train "$k" $(budget pf) --lambda 1e-10 --nag-step paper
 	runs="$runs pf-n$k-paperstep"
-	# ε1 falls with t: the N = PF_STEP_N run continued to 250 steps (greedy training is sequential, so its
+	# ε1 falls with t: the N = PF_STEP_N run continued to 300 steps (greedy training is sequential, so its
 	# first 102 steps are the run's own), certified beyond T = 101.
-	extend "$R/pf-n$k" "$R/pf-n$k-T250" 250 $C --n-train "$k" $(budget pf) --lambda 1e-10
-	[ -f "$R/pf-n$k-T250-certify.txt" ] ||
-		$L2O certify --params "$R/pf-n$k-T250" --steps 101,125,150,175,200,225,249 >"$R/pf-n$k-T250-certify.txt"
+	extend "$R/pf-n$k" "$R/pf-n$k-T300" 300 $C --n-train "$k" $(budget pf) --lambda 1e-10
+	[ -f "$R/pf-n$k-T300-certify.txt" ] ||
+		$L2O certify --params "$R/pf-n$k-T300" --steps 101,125,150,175,200,225,250,260,270,280,290,299 >"$R/pf-n$k-T300-certify.txt"
 	{
 		echo "| run | N | NAG step | ε1 at t = 0 | 10 | 25 | 50 | 75 | 101 | τ |"
 		echo "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -459,7 +459,7 @@ ctsmallpfsweep() {
 				}' "$R/$r-certify.txt"
 		done
 	} | tee "$R/sweep.md"
-	publish "ctsmallpf-$BUDGET$SUFFIX" "$R/sweep.md" "$R/pf-n$k-T250-certify.txt" $(for r in $runs; do echo "$R/$r-certify.txt"; done)
+	publish "ctsmallpf-$BUDGET$SUFFIX" "$R/sweep.md" "$R/pf-n$k-T300-certify.txt" $(for r in $runs; do echo "$R/$r-certify.txt"; done)
 }
 
 # How far a reduced NAG budget is from the paper's full one, on a case small enough to run both:
