@@ -332,10 +332,8 @@ func matMulAddTAVX2(dst, a, b []float64, m, r, n int, c float64) {
 					rows := min(4, g1-i0)
 					if wide && rows == 4 && kc == 16 {
 						tile4x16(&w, slab[i0-g0:], b, r, n, k0)
-						for q := 0; q < 4; q++ {
-							for kk := 0; kk < 16; kk++ {
-								dst[(k0+kk)*m+i0+q] += c * w[q][kk]
-							}
+						for q := range w {
+							addColumn(dst, w[q][:], m, i0+q, k0, c)
 						}
 						continue
 					}
@@ -357,9 +355,15 @@ func applyTile(s *[4][8]float64, dst, a, b, slab []float64, i0, rows, r, n, m, k
 		tileScalar(s, a, b, i0, rows, r, n, k0, kc)
 	}
 	for q := 0; q < rows; q++ {
-		for kk := 0; kk < kc; kk++ {
-			dst[(k0+kk)*m+i0+q] += c * s[q][kk]
-		}
+		addColumn(dst, s[q][:kc], m, i0+q, k0, c)
+	}
+}
+
+// addColumn adds c·sums to column i of dst (row-major, m columns) from row
+// k0: the transposed write of MatMulAddT.
+func addColumn(dst, sums []float64, m, i, k0 int, c float64) {
+	for kk, v := range sums {
+		dst[(k0+kk)*m+i] += c * v
 	}
 }
 
