@@ -200,3 +200,41 @@ func TestSecondOrderThroughGradient(t *testing.T) {
 		t.Errorf("second-order directional derivative %g, finite differences %g (rel %g)", an, fd, d)
 	}
 }
+
+// GradMap of q(x) = ½‖Ax‖² is x ↦ AᵀAx, on every call of one machine.
+func TestGradMapIsTheNormalOperator(t *testing.T) {
+	r := rand.New(rand.NewPCG(4, 2))
+	m, n := 7, 5
+	a := randVec(r, m*n)
+	g := G.NewGraph()
+	x := Input(g, "x", n)
+	an := G.NewConstant(tensor.New(tensor.WithShape(m, n), tensor.WithBacking(append([]float64(nil), a...))))
+	q := G.Must(G.Mul(G.Must(G.Sum(G.Must(G.Square(G.Must(G.Mul(an, x)))))), G.NewConstant(0.5)))
+	if _, err := G.Grad(q, x); err != nil {
+		t.Fatal(err)
+	}
+	mach := NewMachine(g, x)
+	defer mach.Close()
+	apply := GradMap(mach, x)
+	for call := range 3 {
+		v := randVec(r, n)
+		want := make([]float64, n)
+		for i := range m {
+			var ax float64
+			for j := range n {
+				ax += a[i*n+j] * v[j]
+			}
+			for j := range n {
+				want[j] += a[i*n+j] * ax
+			}
+		}
+		if err := apply(v); err != nil {
+			t.Fatal(err)
+		}
+		for j := range n {
+			if relDiff(v[j], want[j]) > 1e-12 {
+				t.Fatalf("call %d: (AᵀAv)[%d] = %g, want %g", call, j, v[j], want[j])
+			}
+		}
+	}
+}

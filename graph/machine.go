@@ -126,6 +126,27 @@ func Grad(n *G.Node) ([]float64, error) {
 	return float64Data(g, n.Name())
 }
 
+// GradMap returns the map that sets x to its argument, runs m and
+// overwrites the argument with the gradient with respect to x. For a graph
+// computing a quadratic form q(x) = ½xᵀMx that is the linear map x ← Mx,
+// which is what a power iteration applies.
+func GradMap(m *Machine, x *G.Node) func([]float64) error {
+	return func(v []float64) error {
+		if err := Set(x, v); err != nil {
+			return err
+		}
+		if err := m.Run(); err != nil {
+			return err
+		}
+		g, err := Grad(x)
+		if err != nil {
+			return err
+		}
+		copy(v, g)
+		return nil
+	}
+}
+
 // HeldBytes is the number of bytes of all values and gradients held by the
 // nodes of g after a run: the memory a tape machine keeps for one evaluation.
 func HeldBytes(g *G.ExprGraph) int64 {

@@ -545,20 +545,7 @@ func graphCurvature(p models.Parametrization, v []float64, n, h, w int) (float64
 	if err := graph.Set(vn, v); err != nil {
 		return 0, err
 	}
-	return powerIteration(ps.TotalSize(), func(x []float64) error {
-		if err := graph.Set(th, x); err != nil {
-			return err
-		}
-		if err := m.Run(); err != nil {
-			return err
-		}
-		gt, err := graph.Grad(th)
-		if err != nil {
-			return err
-		}
-		copy(x, gt)
-		return nil
-	})
+	return powerIteration(ps.TotalSize(), graph.GradMap(m, th))
 }
 
 // powerIteration estimates the largest eigenvalue of the symmetric positive

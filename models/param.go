@@ -299,20 +299,7 @@ func PowerNorm(p Parametrization, theta []float64, h, w int) (float64, error) {
 	if err := graph.Set(th, theta); err != nil {
 		return 0, err
 	}
-	return powerNorm(h*w, func(x []float64) error {
-		if err := graph.Set(v, x); err != nil {
-			return err
-		}
-		if err := m.Run(); err != nil {
-			return err
-		}
-		gv, err := graph.Grad(v)
-		if err != nil {
-			return err
-		}
-		copy(x, gv)
-		return nil
-	})
+	return powerNorm(h*w, graph.GradMap(m, v))
 }
 
 // powerNorm returns √λ for the largest eigenvalue λ of the symmetric
