@@ -50,8 +50,13 @@ type Manifest struct {
 	W           int                 `json:"width"`
 	NTrain      int                 `json:"n_train"`
 	DataHash    string              `json:"data_hash"`
-	Seed        int64               `json:"seed"`
-	Method      string              `json:"method"`
+	// ObservationsHash is SumFloats of the training functions' data y
+	// (noise, blur and projection angles included, which DataHash, a hash
+	// of the images, does not see); empty in checkpoints written before it
+	// was recorded, which resume unchecked.
+	ObservationsHash string `json:"observations_hash,omitempty"`
+	Seed             int64  `json:"seed"`
+	Method           string `json:"method"`
 	// ParamVersions are the registered versions of the method's
 	// parametrization families (models.Versions); nil in checkpoints
 	// written before they were recorded, which stands for version 1.
@@ -201,6 +206,22 @@ func (e *ChecksumError) Error() string {
 }
 
 func (e *ChecksumError) Unwrap() error { return ErrChecksum }
+
+// SumFloats returns the SHA-256 in hex of v as little-endian float64s
+// (the bytes an .npy file of v holds after its header).
+func SumFloats(v []float64) string {
+	h := sha256.New()
+	var b [8 * 1024]byte
+	for len(v) > 0 {
+		n := min(len(v), len(b)/8)
+		for i, x := range v[:n] {
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+		}
+		h.Write(b[:8*n])
+		v = v[n:]
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
 
 // Sum returns the SHA-256 of b in hex.
 func Sum(b []byte) string {

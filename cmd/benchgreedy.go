@@ -155,6 +155,9 @@ func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
 	}
 	c.iters = *c.evalIters
 	for _, a := range *c.evalAt {
+		if a < 0 {
+			return usagef("--at %d: test iterations are counted from 0", a)
+		}
 		c.iters = max(c.iters, a)
 	}
 	return nil

@@ -85,3 +85,37 @@ func TestBoundaryRecordedAndEnforced(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalTakesTheTrainingFunctions trains at another α and noise level and
+// checks that eval, given neither, runs on functions like the training
+// functions (the curves' setting records α and the noise), saying so, and
+// that an explicit other noise level runs as given with a note naming the
+// training's.
+func TestEvalTakesTheTrainingFunctions(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "run")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--param", "ps", "--size", "8", "--n-train", "2", "--max-steps", "1",
+		"--alpha", "1e-3", "--noise", "0.05", "--out", dir}, &out, &errb); code != 0 {
+		t.Fatalf("train greedy: exit %d: %s", code, errb.String())
+	}
+	evalRun := func(extra ...string) (map[string]string, string) {
+		t.Helper()
+		evalDir := filepath.Join(t.TempDir(), "eval")
+		errb.Reset()
+		args := append([]string{"eval", "--params", dir, "--methods", "gd", "--n-test", "2", "--iters", "3",
+			"--fstar-iters", "20", "--cache", t.TempDir(), "--out", evalDir}, extra...)
+		if code := Main(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		curves, _ := readCurvesFile(t, evalDir)
+		return curves[0].Setting, errb.String()
+	}
+	setting, notes := evalRun()
+	if setting["alpha"] != "0.001" || setting["noise"] != "0.05" || !strings.Contains(notes, "--noise 0.05, as") {
+		t.Errorf("eval without --alpha, --noise: setting %v, notes %q; want α 0.001 and noise 0.05 as trained", setting, notes)
+	}
+	setting, notes = evalRun("--noise", "0.01")
+	if setting["noise"] != "0.01" || !strings.Contains(notes, "trained with --noise 0.05") {
+		t.Errorf("eval with --noise 0.01: setting %v, notes %q; want noise 0.01 and a note naming the training's 0.05", setting, notes)
+	}
+}

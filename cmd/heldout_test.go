@@ -206,8 +206,25 @@ func TestRunsShow(t *testing.T) {
 			t.Errorf("runs show does not say %q:\n%s", want, o.String())
 		}
 	}
+	if !strings.Contains(o.String(), "matching the SHA-256") {
+		t.Errorf("runs show does not say the files were verified:\n%s", o.String())
+	}
 	if code := Main([]string{"runs", "show", dir}, &o, &e); code != 2 {
 		t.Errorf("runs show on a folder with neither: exit %d", code)
+	}
+	// A changed parameter file: runs show names it and fails.
+	p := checkpoint.ParamPath(ckpt, "theta", 0)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-1] ^= 1
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.Reset()
+	if code := Main([]string{"runs", "show", ckpt}, &o, &e); code != 2 || !strings.Contains(e.String(), p) {
+		t.Errorf("runs show on a changed parameter file: exit %d: %s", code, e.String())
 	}
 }
 

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -108,8 +109,10 @@ func (p *problemFlags) validate() error {
 	if p.WCRRWeights != "" && p.Problem != "deblur-wcrr" {
 		return usagef("--wcrr-weights applies to --problem deblur-wcrr only (the weakly convex ridge regularizer); problem %s has its own regularizer: drop --wcrr-weights", p.Problem)
 	}
-	if p.Size < 0 || p.Size > 4096 {
-		return usagef("--size %d out of range: use 0 (default) or a size up to 4096", p.Size)
+	// Below 8 pixels a side the problems' stencils (a 5×5 blur, k×k
+	// kernels) no longer fit the image; --shift size has the same floor.
+	if p.Size != 0 && (p.Size < 8 || p.Size > 4096) {
+		return usagef("--size %d out of range: use 0 (the problem's default) or a size from 8 to 4096", p.Size)
 	}
 	return p.parseBlurSigma()
 }
@@ -343,6 +346,76 @@ func (p *problemFlags) adoptTrained(fs *pflag.FlagSet, infos []*LearnedInfo, dir
 		}
 	}
 	return nil
+}
+
+// trainedFunctionFlags are the problem flags that, besides --problem, the
+// conventions and the data, define the functions a checkpoint was trained
+// on.
+var trainedFunctionFlags = []string{"alpha", "noise", "blur-sigma", "angles", "wcrr-weights"}
+
+// adoptFunctions makes eval and apply run on functions like the training
+// functions of the checkpoints: each flag of trainedFunctionFlags that the
+// command line does not give takes the value the first checkpoint's
+// training took (its recorded command line; the default where it gave
+// none), said in a note. A value given here or taken from an earlier
+// checkpoint that differs from a checkpoint's, and a family a checkpoint
+// was trained on (A:B, K1,K2,…: this run keeps the problem's own value, a
+// point of many families, as the --shift experiments expect), are run as
+// they are, with a note. Checkpoints without a recorded command line are
+// passed over.
+func (p *problemFlags) adoptFunctions(env *Env, fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) error {
+	from, given := map[string]string{}, map[string]bool{}
+	for _, name := range trainedFunctionFlags {
+		given[name] = fs.Lookup(name) != nil && fs.Changed(name)
+	}
+	for i, info := range infos {
+		if info.Provenance == nil || len(info.Provenance.Args) == 0 {
+			continue
+		}
+		took := map[string]string{}
+		for _, g := range groupFlags(fs, info.Provenance.Args) {
+			took[g.name] = g.value
+		}
+		for _, name := range trainedFunctionFlags {
+			f := fs.Lookup(name)
+			if f == nil {
+				continue
+			}
+			want, ok := took[name]
+			if !ok {
+				want = f.DefValue
+			}
+			cur := f.Value.String()
+			switch {
+			case sameFlagValue(cur, want):
+			case given[name]:
+				fmt.Fprintf(env.Stderr, "note: %s was trained with %s; this run uses --%s %s: functions unlike its training functions\n", dirs[i], flagSetting(name, want), name, cur)
+			case from[name] != "":
+				fmt.Fprintf(env.Stderr, "note: %s was trained with %s, unlike %s (%s), whose setting this run uses\n", dirs[i], flagSetting(name, want), from[name], flagSetting(name, cur))
+			case strings.ContainsAny(want, ":,"):
+				// A family (A:B, K1,K2,…): its functions include this run's.
+				fmt.Fprintf(env.Stderr, "note: %s was trained on the family %s; this run uses %s (give --%s to choose)\n", dirs[i], flagSetting(name, want), flagSetting(name, cur), name)
+			default:
+				if err := fs.Set(name, want); err != nil {
+					return usagef("--params %s: its training's --%s %s: %v", dirs[i], name, want, err)
+				}
+				fmt.Fprintf(env.Stderr, "note: %s, as %s was trained (give --%s to choose)\n", flagSetting(name, want), dirs[i], name)
+			}
+			if from[name] == "" {
+				from[name] = dirs[i]
+			}
+		}
+	}
+	return nil
+}
+
+// flagSetting names a flag's value as a command line gives it, or its
+// default.
+func flagSetting(name, value string) string {
+	if value == "" {
+		return "--" + name + "'s default"
+	}
+	return "--" + name + " " + value
 }
 
 // checkTrained refuses trained parameters whose problem or conventions

@@ -49,7 +49,7 @@ func groupFlags(fs *pflag.FlagSet, args []string) []flagGroup {
 // run it continues (the run's own value holds when the resume gives none);
 // resumeFlagsOwn are the resume's own, never taken from the run.
 var (
-	resumeFlagsFree = []string{"max-steps", "epochs", "max-minutes", "diverge-factor", "stop-when-certified", "certify-L", "certificate", "repeat-check", "force"}
+	resumeFlagsFree = []string{"max-steps", "epochs", "max-minutes", "tol-rel", "tol-abs", "diverge-factor", "stop-when-certified", "certify-L", "certificate", "repeat-check", "force"}
 	resumeFlagsOwn  = []string{"resume", "out"}
 )
 
@@ -102,6 +102,16 @@ func resumeArgs(fs *pflag.FlagSet, command string, args []string) ([]string, err
 			continue
 		}
 		merged = append(merged, g.tokens...)
+	}
+	// A flag the run did not give took its default: a resume may not set
+	// it to something else either.
+	for _, g := range user {
+		if _, ok := took[g.name]; ok || g.name == "" || slices.Contains(resumeFlagsOwn, g.name) || slices.Contains(resumeFlagsFree, g.name) {
+			continue
+		}
+		if f := fs.Lookup(g.name); f != nil && !sameFlagValue(g.value, f.DefValue) {
+			return nil, usagef("--%s %s: the checkpoint in %s was trained with --%s's default (%s); a resume continues that run: drop --%s", g.name, g.value, out, g.name, f.DefValue, g.name)
+		}
 	}
 	return append(merged, args...), nil
 }

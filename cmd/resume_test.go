@@ -44,6 +44,11 @@ func TestResumeTakesItsSettings(t *testing.T) {
 	if out != "" || !strings.Contains(msg, "--size 16") || !strings.Contains(msg, "--size 12") {
 		t.Errorf("a contradicting --size: stdout %q, message %q", out, msg)
 	}
+	// A flag the run left at its default may not change on resume either.
+	out, msg = run(2, "train", "greedy", "--out", resumed, "--resume", "--max-steps", "6", "--noise", "0.05")
+	if out != "" || !strings.Contains(msg, "--noise 0.05") || !strings.Contains(msg, "default") {
+		t.Errorf("a --noise the run did not give: stdout %q, message %q", out, msg)
+	}
 
 	// A run that gave a flag twice (the last value counts, as reproduce.sh's
 	// budget flags and then --lambda) resumes with the same command line.
@@ -65,5 +70,8 @@ func TestResumeTakesItsSettings(t *testing.T) {
 	m, err := banert.ReadManifest(bdir)
 	if err != nil || len(m.History) != 2 || m.Seed != 3 {
 		t.Errorf("banert resumed with --out and --resume alone: %v, %d epochs", err, len(m.History))
+	}
+	if out, msg := run(2, "train", "banert", "--out", bdir, "--resume", "--epochs", "3", "--alpha", "1e-3"); out != "" || !strings.Contains(msg, "--alpha 1e-3") {
+		t.Errorf("banert resumed at another --alpha: stdout %q, message %q", out, msg)
 	}
 }

@@ -98,6 +98,10 @@ func describeGreedy(dir string) ([]string, error) {
 	if unroll.IsUnrolled(man) {
 		kind = "unrolled checkpoint"
 	}
+	files, err := filesLine(dir, man.Checksums)
+	if err != nil {
+		return nil, err
+	}
 	state := "unfinished (l2o train … --out " + dir + " --resume continues it)"
 	if man.Finished {
 		state = "finished: " + man.StopCause
@@ -106,8 +110,22 @@ func describeGreedy(dir string) ([]string, error) {
 		fmt.Sprintf("%s: %s, %d steps, %s", kind, man.Method, len(man.Steps), state),
 		fmt.Sprintf("problem: %s %d×%d (%s), %d training functions, τ = %.4g, L = %.4g, inner %s",
 			man.Problem, man.H, man.W, orNone(man.Conventions.String()), man.NTrain, man.Tau, man.L, orNone2(man.InnerSettings, man.Inner)),
+		files,
 	}
 	return append(lines, provenanceLines(man.Provenance)...), nil
+}
+
+// filesLine checks every file a checkpoint's manifest lists against its
+// recorded SHA-256 and says so; a missing or changed file is an error
+// (exit 2) naming it.
+func filesLine(dir string, sums map[string]string) (string, error) {
+	if sums == nil {
+		return "files: not verified (the checkpoint records no checksums: written before they were)", nil
+	}
+	if err := checkpoint.VerifyChecksums(dir, sums); err != nil {
+		return "", usagef("%s is not the checkpoint its manifest describes: %v", dir, err)
+	}
+	return fmt.Sprintf("files: %d, each matching the SHA-256 its manifest records", len(sums)), nil
 }
 
 func describeBanert(dir string) ([]string, error) {
@@ -115,9 +133,14 @@ func describeBanert(dir string) ([]string, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
+	files, err := filesLine(dir, man.Checksums)
+	if err != nil {
+		return nil, err
+	}
 	lines := []string{
 		fmt.Sprintf("Banert checkpoint: %d inputs, T = %d, %d of %d epochs", man.Inputs, man.T, len(man.History), man.Epochs),
 		fmt.Sprintf("problem: %s %d×%d (%s), %d training functions", man.Problem, man.H, man.W, orNone(man.Conventions.String()), man.NTrain),
+		files,
 	}
 	return append(lines, provenanceLines(man.Provenance)...), nil
 }

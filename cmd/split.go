@@ -172,6 +172,9 @@ type heldOut struct {
 // first checkpoint's; a --n-train or --seed that contradicts it on the same
 // data is refused (exit 2). Other data is allowed and said in one line.
 func (p *problemFlags) adoptData(env *Env, fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) (*heldOut, error) {
+	if err := p.adoptFunctions(env, fs, infos, dirs); err != nil {
+		return nil, err
+	}
 	h := &heldOut{exclude: map[string]bool{}}
 	refDir := ""
 	for i, info := range infos {

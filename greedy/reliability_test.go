@@ -114,6 +114,30 @@ func TestResumeRefusesChangedFiles(t *testing.T) {
 	}
 }
 
+// TestResumeRefusesOtherObservations: functions with the same images but
+// other data y (another noise draw or level, blur, angles) do not resume a
+// run; the same ones do.
+func TestResumeRefusesOtherObservations(t *testing.T) {
+	dir := t.TempDir()
+	o := deblurSet(t, 2, 8, 1)
+	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 2, Dir: dir}}
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+	other, err := o.Subset([]int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Y[3] += 1e-3
+	cfg.Run.Resume, cfg.Run.MaxSteps = true, 3
+	if _, err := Train(other, cfg); !errors.Is(err, checkpoint.ErrCannotResume) || !strings.Contains(err.Error(), "observations") {
+		t.Errorf("resume on other observations: %v", err)
+	}
+	if _, err := Train(o, cfg); err != nil {
+		t.Errorf("resume on the same observations: %v", err)
+	}
+}
+
 // TestDecodeNPYRejectsBadInput: a header announcing more values than the
 // file holds, a huge shape and non-finite values are errors, never panics
 // or huge allocations.

@@ -163,6 +163,7 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"regularizer", old.Regular, cur.Regular},
 		{"training functions", old.NTrain, cur.NTrain},
 		{"data hash", old.DataHash, cur.DataHash},
+		{"observations hash (the data y: noise, blur, angles)", old.ObservationsHash, orIf(old.ObservationsHash != "", cur.ObservationsHash)},
 		{"seed", old.Seed, cur.Seed},
 		{"method", old.Method, cur.Method},
 		{"parametrization versions", fmt.Sprint(orDefaultVersions(old.ParamVersions, cur.ParamVersions)), fmt.Sprint(cur.ParamVersions)},

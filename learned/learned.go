@@ -87,6 +87,9 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 	if err := models.CheckVersions(m, man.ParamVersions); err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
 	}
+	if err := checkParamLens(m, man); err != nil {
+		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
+	}
 	l := &Optimizer{Label: "greedy " + man.Method, Method: m, H: man.H, W: man.W, Steps: len(man.Steps),
 		Problem: man.Problem, Conventions: man.Conventions}
 	total := int64(len(man.Steps)) * int64(man.ThetaLen+man.PhiLen) * 8
@@ -102,6 +105,26 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 		l.params = func(t int) ([]float64, []float64, error) { return checkpoint.LoadParams(dir, man, t) }
 	}
 	return l, man, nil
+}
+
+// checkParamLens checks that the manifest's parameter lengths are what its
+// method takes on its image size: an edited or mixed manifest would
+// otherwise run θ as parameters of another shape.
+func checkParamLens(m models.Method, man *checkpoint.Manifest) error {
+	if man.H < 1 || man.W < 1 {
+		return fmt.Errorf("image size %d×%d must be positive", man.H, man.W)
+	}
+	want := func(p models.Parametrization) int {
+		if p == nil {
+			return 0
+		}
+		return p.ParamShape(man.H, man.W).TotalSize()
+	}
+	if g, h := want(m.G), want(m.H); man.ThetaLen != g || man.PhiLen != h {
+		return fmt.Errorf("%s on %d×%d images takes %d values of θ and %d of φ, the manifest says %d and %d: the manifest does not match its parameters",
+			m.Name(), man.H, man.W, g, h, man.ThetaLen, man.PhiLen)
+	}
+	return nil
 }
 
 // Resized returns a copy of l that runs on h×w images with the same

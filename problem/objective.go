@@ -21,6 +21,10 @@ type Objective struct {
 	H, W  int
 	// Y holds the data y_k, [N, DataShape...].
 	Y []float64
+	// Noise names the standard deviation of the data's Gaussian noise: a
+	// level ("0.01"), or "A:B" for levels drawn a function from [A, B]; ""
+	// where unknown (data not simulated by Instantiate).
+	Noise string
 	// Truth holds the ground-truth images [N,H,W] (may be nil).
 	Truth []float64
 	// X0 holds the starting points x_k^0 [N,H,W].
@@ -75,8 +79,8 @@ func (o *Objective) OnEvaluator(ev BatchEvaluator) *Objective {
 }
 
 // Setting describes where the functions come from, for output files: the
-// problem's name, the operator, the regularizer, α, the image size and
-// every convention.
+// problem's name, the operator, the regularizer, α, the noise, the image
+// size and every convention.
 func (o *Objective) Setting() map[string]string {
 	s := map[string]string{
 		"operator":    o.A.String(),
@@ -86,6 +90,9 @@ func (o *Objective) Setting() map[string]string {
 	}
 	if o.Problem != "" {
 		s["problem"] = o.Problem
+	}
+	if o.Noise != "" {
+		s["noise"] = o.Noise
 	}
 	if o.external != nil {
 		s["evaluator"] = o.external.Name()

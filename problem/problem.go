@@ -121,11 +121,20 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 		reg = NewWeighted(p.Reg, alphaFamily(n, p.alphaRange[0], p.alphaRange[1], r.Float64))
 	}
 	return &Objective{
-		A: a, Reg: reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W,
+		A: a, Reg: reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W, Noise: p.noiseName(),
 		Y: y, Truth: append([]float64(nil), truth...), X0: x0,
 		L: p.L(), NormA: p.NormA,
 		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
 	}, nil
+}
+
+// noiseName is Objective.Noise for the functions of p.
+func (p *Problem) noiseName() string {
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	if p.noiseRange[1] != 0 {
+		return g(p.noiseRange[0]) + ":" + g(p.noiseRange[1])
+	}
+	return g(p.Noise)
 }
 
 // noiseLevels returns the noise level of each of n instantiated functions:

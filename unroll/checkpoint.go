@@ -37,22 +37,29 @@ type State struct {
 	Format  string `json:"format"`
 	Problem string `json:"problem"`
 	// Conventions are the problem's unstated choices (problem.Conventions).
-	Conventions  problem.Conventions `json:"conventions,omitempty"`
-	DataHash     string              `json:"data_hash"`
-	NTrain       int                 `json:"n_train"`
-	H            int                 `json:"height"`
-	W            int                 `json:"width"`
-	Method       string              `json:"method"`
-	T            int                 `json:"T"`
-	Tau          float64             `json:"tau"`
-	Weights      []float64           `json:"weights"`
-	Batch        int                 `json:"batch"`
-	LearningRate float64             `json:"learning_rate"`
-	Beta1        float64             `json:"beta1"`
-	Beta2        float64             `json:"beta2"`
-	Eps          float64             `json:"eps"`
-	Seed         int64               `json:"seed"`
-	EpochsWanted int                 `json:"epochs_wanted"`
+	Conventions problem.Conventions `json:"conventions,omitempty"`
+	DataHash    string              `json:"data_hash"`
+	// Operator, Alpha and ObservationsHash (checkpoint.SumFloats of the
+	// data y) tell the functions apart where DataHash, a hash of the
+	// images, does not (blur, angles, α, noise); empty in states written
+	// before they were recorded, which resume unchecked.
+	Operator         string    `json:"operator,omitempty"`
+	Alpha            float64   `json:"alpha,omitempty"`
+	ObservationsHash string    `json:"observations_hash,omitempty"`
+	NTrain           int       `json:"n_train"`
+	H                int       `json:"height"`
+	W                int       `json:"width"`
+	Method           string    `json:"method"`
+	T                int       `json:"T"`
+	Tau              float64   `json:"tau"`
+	Weights          []float64 `json:"weights"`
+	Batch            int       `json:"batch"`
+	LearningRate     float64   `json:"learning_rate"`
+	Beta1            float64   `json:"beta1"`
+	Beta2            float64   `json:"beta2"`
+	Eps              float64   `json:"eps"`
+	Seed             int64     `json:"seed"`
+	EpochsWanted     int       `json:"epochs_wanted"`
 	// Device is the kind of Config.Method.Device ("cpu", "cuda") when the loss ran
 	// on a device's array operations (absent: the gorgonia graph).
 	Device   string      `json:"device,omitempty"`
@@ -71,6 +78,7 @@ func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
 	a := optim.NewAdam(0, cfg.Solver.LearningRate)
 	return &State{
 		Format: StateFormat, Problem: cfg.Problem.Name, Conventions: o.Conventions, DataHash: cfg.Problem.DataHash, NTrain: o.N, H: o.H, W: o.W,
+		Operator: o.A.String(), Alpha: o.Alpha, ObservationsHash: checkpoint.SumFloats(o.Y),
 		Method: cfg.Method.Param.Name(), T: cfg.Method.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
 		Batch: cfg.Solver.Batch, LearningRate: cfg.Solver.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
 		Seed: cfg.Problem.Seed, EpochsWanted: cfg.Solver.Epochs, Device: deviceKind(cfg.Method.Device), Provenance: cfg.Problem.Provenance,
@@ -103,6 +111,9 @@ func (old *State) compatible(cur *State) error {
 		{"problem", old.Problem, cur.Problem},
 		{"conventions", old.Conventions.String(), cur.Conventions.String()},
 		{"data hash", old.DataHash, cur.DataHash},
+		{"operator", old.Operator, recorded(old.Operator, cur.Operator)},
+		{"alpha", old.Alpha, recorded(old.Alpha, cur.Alpha)},
+		{"observations hash (the data y: noise, blur, angles)", old.ObservationsHash, recorded(old.ObservationsHash, cur.ObservationsHash)},
 		{"training functions", old.NTrain, cur.NTrain},
 		{"image size", fmt.Sprintf("%d×%d", old.H, old.W), fmt.Sprintf("%d×%d", cur.H, cur.W)},
 		{"method", old.Method, cur.Method},
@@ -119,6 +130,17 @@ func (old *State) compatible(cur *State) error {
 		}
 	}
 	return nil
+}
+
+// recorded is cur where the old state recorded the field (old is not its
+// zero value), and the zero value otherwise: a field added later is checked
+// from the states that have it.
+func recorded[V comparable](old, cur V) V {
+	var zero V
+	if old == zero {
+		return zero
+	}
+	return cur
 }
 
 func stateFile(name string, epoch int) string { return fmt.Sprintf("state/%s_%05d.npy", name, epoch) }

@@ -263,6 +263,29 @@ func TestHeldBytesGrowLinearlyInT(t *testing.T) {
 	}
 }
 
+// TestResumeRefusesOtherObservations: functions with the same images but
+// other data y (noise, blur, angles) do not resume a run; the same ones do.
+func TestResumeRefusesOtherObservations(t *testing.T) {
+	o := deblurSet(t, 2, 8, 13)
+	cfg := Config{Problem: Problem{Name: "deblur", Seed: 4}, Method: Method{Param: method(t, "m-ps"), T: 2},
+		Solver: Solver{LearningRate: 1e-3, Batch: 1, Epochs: 1}, Run: Run{Dir: t.TempDir()}}
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+	other, err := o.Subset([]int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Y[3] += 1e-3
+	cfg.Solver.Epochs, cfg.Run.Resume = 2, true
+	if _, err := Train(other, cfg); err == nil || !strings.Contains(err.Error(), "observations") {
+		t.Errorf("resume on other observations: %v", err)
+	}
+	if _, err := Train(o, cfg); err != nil {
+		t.Errorf("resume on the same observations: %v", err)
+	}
+}
+
 func TestResumeIsBitwiseAndLoadsIntoGreedy(t *testing.T) {
 	o := deblurSet(t, 5, 8, 13)
 	cfg := Config{Problem: Problem{Name: "deblur", Seed: 4}, Method: Method{Param: method(t, "m-pc"), T: 3},

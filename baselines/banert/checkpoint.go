@@ -27,21 +27,25 @@ type Manifest struct {
 	Problem  string `json:"problem"`
 	Operator string `json:"operator"`
 	// Conventions are the problem's unstated choices (problem.Conventions).
-	Conventions  problem.Conventions `json:"conventions,omitempty"`
-	Regularizer  string              `json:"regularizer"`
-	Alpha        float64             `json:"alpha"`
-	H            int                 `json:"h"`
-	W            int                 `json:"w"`
-	NTrain       int                 `json:"n_train"`
-	DataHash     string              `json:"data_hash"`
-	Seed         uint64              `json:"seed"`
-	Inputs       int                 `json:"inputs"`
-	NumParams    int                 `json:"num_params"`
-	T            int                 `json:"T"`
-	RandomLength bool                `json:"random_length"`
-	LearningRate float64             `json:"learning_rate"`
-	Epochs       int                 `json:"epochs"`
-	AdamSteps    int                 `json:"adam_steps"`
+	Conventions problem.Conventions `json:"conventions,omitempty"`
+	Regularizer string              `json:"regularizer"`
+	Alpha       float64             `json:"alpha"`
+	H           int                 `json:"h"`
+	W           int                 `json:"w"`
+	NTrain      int                 `json:"n_train"`
+	DataHash    string              `json:"data_hash"`
+	// ObservationsHash is checkpoint.SumFloats of the training functions'
+	// data y (noise included, which DataHash, a hash of the images, does not
+	// see); empty in checkpoints written before it was recorded.
+	ObservationsHash string  `json:"observations_hash,omitempty"`
+	Seed             uint64  `json:"seed"`
+	Inputs           int     `json:"inputs"`
+	NumParams        int     `json:"num_params"`
+	T                int     `json:"T"`
+	RandomLength     bool    `json:"random_length"`
+	LearningRate     float64 `json:"learning_rate"`
+	Epochs           int     `json:"epochs"`
+	AdamSteps        int     `json:"adam_steps"`
 	// Device is the kind of Config.Method.Device ("host", "host32", "cuda") when
 	// the loss ran on a device; empty for the gorgonia graph on the CPU.
 	Device string `json:"device,omitempty"`
@@ -63,10 +67,19 @@ func newManifest(o *problem.Objective, cfg Config) *Manifest {
 	return &Manifest{
 		Format: FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, Seed: cfg.Problem.Seed,
-		Inputs: cfg.Method.Inputs, NumParams: NumParams(cfg.Method.Inputs), T: cfg.Method.T, RandomLength: cfg.Method.RandomLength,
+		ObservationsHash: checkpoint.SumFloats(o.Y), Inputs: cfg.Method.Inputs, NumParams: NumParams(cfg.Method.Inputs), T: cfg.Method.T, RandomLength: cfg.Method.RandomLength,
 		LearningRate: cfg.Solver.LearningRate, Device: deviceKind(cfg.Method.Device), Provenance: cfg.Problem.Provenance,
 		Software: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
 	}
+}
+
+// orIf is v if cond holds, and "" otherwise: a field added later is checked
+// from the checkpoints that record it.
+func orIf(cond bool, v string) string {
+	if cond {
+		return v
+	}
+	return ""
 }
 
 // deviceKind is greedy.DeviceKind of d, or "" for nil.
@@ -206,7 +219,8 @@ func resume(dir string, want *Manifest, net *Network, opt *optim.Adam) (*Manifes
 	for _, f := range []field{
 		{"problem", man.Problem, want.Problem}, {"conventions", man.Conventions.String(), want.Conventions.String()},
 		{"image size", fmt.Sprintf("%d×%d", man.H, man.W), fmt.Sprintf("%d×%d", want.H, want.W)},
-		{"operator", man.Operator, want.Operator}, {"regularizer", man.Regularizer, want.Regularizer},
+		{"operator", man.Operator, want.Operator}, {"regularizer", man.Regularizer, want.Regularizer}, {"alpha", man.Alpha, want.Alpha},
+		{"observations hash (the data y: noise, blur, angles)", man.ObservationsHash, orIf(man.ObservationsHash != "", want.ObservationsHash)},
 		{"training functions", man.NTrain, want.NTrain}, {"data hash", man.DataHash, want.DataHash},
 		{"seed", man.Seed, want.Seed}, {"inputs", man.Inputs, want.Inputs}, {"T", man.T, want.T},
 		{"random length", man.RandomLength, want.RandomLength}, {"learning rate", man.LearningRate, want.LearningRate},

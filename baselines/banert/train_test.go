@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // TestTrainLowersLoss makes 300 Adam steps (3 inputs; 100 with 4 inputs, to
@@ -51,6 +52,39 @@ func TestTrainLowersLoss(t *testing.T) {
 		if s := vals[0] + vals[1]; !(s < after) {
 			t.Errorf("%d inputs: Σ f after 200 iterations %g, not below Σ f(x^3) = %g", inputs, s, after)
 		}
+	}
+}
+
+// TestResumeRefusesOtherFunctions: other data y (noise, blur) or another α
+// with the same images do not resume a run; the same functions do.
+func TestResumeRefusesOtherFunctions(t *testing.T) {
+	o := tinyObjective(t, 2, 8, false)
+	cfg := Config{Problem: Problem{Name: "deblur", DataHash: "h", Seed: 5}, Method: MethodConfig{T: 2},
+		Solver: Solver{Epochs: 1}, Run: Run{Dir: t.TempDir()}}
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Solver.Epochs, cfg.Run.Resume = 2, true
+	noisier, err := o.Subset([]int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	noisier.Y[3] += 1e-3
+	heavier, err := o.Subset([]int{0, 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	heavier.Alpha *= 2
+	for _, c := range []struct {
+		o    *problem.Objective
+		want string
+	}{{noisier, "observations"}, {heavier, "alpha"}} {
+		if _, err := Train(c.o, cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("resume with other %s: %v", c.want, err)
+		}
+	}
+	if _, err := Train(o, cfg); err != nil {
+		t.Errorf("resume on the same functions: %v", err)
 	}
 }
 
