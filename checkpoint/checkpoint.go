@@ -551,6 +551,9 @@ func ParseManifest(path string, b []byte) (*Manifest, error) {
 	if m.H < 1 || m.W < 1 || m.ThetaLen < 1 || m.PhiLen < 0 {
 		return nil, fmt.Errorf("checkpoint manifest %s: image size %d×%d and parameter lengths %d, %d: want positive sizes and lengths", path, m.H, m.W, m.ThetaLen, m.PhiLen)
 	}
+	if !(m.L > 0) || !(m.Tau > 0) || math.IsInf(m.L+m.Tau, 0) {
+		return nil, fmt.Errorf("checkpoint manifest %s: L = %g and τ = %g: want positive finite values", path, m.L, m.Tau)
+	}
 	if err := CheckChecksumList(m.Checksums); err != nil {
 		return nil, fmt.Errorf("checkpoint manifest %s: %w", path, err)
 	}

@@ -3,6 +3,7 @@ package checkpoint
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/sbinet/npyio"
@@ -47,16 +48,16 @@ func FuzzDecodeNPY(f *testing.F) {
 // manifest it accepts is stable under re-encoding. Seeds in
 // testdata/fuzz/FuzzParseManifest.
 func FuzzParseManifest(f *testing.F) {
-	f.Add([]byte(`{"format":"greedyl2o-greedy/1","problem":"deblur","height":8,"width":8,"theta_len":1,"phi_len":1,"steps":[{"t":0,"loss":1}],"sha256":{"params/theta_00000.npy":"` + Sum(nil) + `"}}`))
-	f.Add([]byte(`{"format":"greedyl2o-greedy/1","operator":"blur(σ=1.5,9×9,zero)","height":4,"width":5,"theta_len":20,"steps":[]}`))
+	f.Add([]byte(`{"format":"greedyl2o-greedy/1","problem":"deblur","height":8,"width":8,"theta_len":1,"phi_len":1,"tau":0.75,"L":1.32,"steps":[{"t":0,"loss":1}],"sha256":{"params/theta_00000.npy":"` + Sum(nil) + `"}}`))
+	f.Add([]byte(`{"format":"greedyl2o-greedy/1","operator":"blur(σ=1.5,9×9,zero)","height":4,"width":5,"theta_len":20,"tau":1,"L":-1,"steps":[]}`))
 	f.Add([]byte(`{"format":"greedyl2o-greedy/1","steps":[{"t":1}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		m, err := ParseManifest("manifest.json", b)
 		if err != nil {
 			return
 		}
-		if m.H < 1 || m.W < 1 || m.ThetaLen < 1 || m.PhiLen < 0 {
-			t.Fatalf("accepted sizes %d×%d, lengths %d, %d", m.H, m.W, m.ThetaLen, m.PhiLen)
+		if m.H < 1 || m.W < 1 || m.ThetaLen < 1 || m.PhiLen < 0 || !(m.L > 0) || !(m.Tau > 0) {
+			t.Fatalf("accepted sizes %d×%d, lengths %d, %d, L %g, τ %g", m.H, m.W, m.ThetaLen, m.PhiLen, m.L, m.Tau)
 		}
 		enc, err := json.Marshal(m)
 		if err != nil {
@@ -71,4 +72,20 @@ func FuzzParseManifest(f *testing.F) {
 			t.Fatalf("re-encoding is not stable:\n%s\n%s", enc, enc2)
 		}
 	})
+}
+
+// TestParseManifestRefusesBadConstants: a manifest whose L or τ is not a
+// positive finite number would certify convergence on "every −1-smooth
+// function"; it is refused, naming the file.
+func TestParseManifestRefusesBadConstants(t *testing.T) {
+	for _, lt := range []string{`"tau":0.75,"L":-1`, `"tau":0.75,"L":0`, `"tau":0,"L":1.32`, `"tau":0.75`} {
+		b := []byte(`{"format":"greedyl2o-greedy/1","height":8,"width":8,"theta_len":1,` + lt + `,"steps":[{"t":0}]}`)
+		if _, err := ParseManifest("dir/manifest.json", b); err == nil || !strings.Contains(err.Error(), "dir/manifest.json") {
+			t.Errorf("%s: %v", lt, err)
+		}
+	}
+	good := []byte(`{"format":"greedyl2o-greedy/1","height":8,"width":8,"theta_len":1,"tau":0.75,"L":1.32,"steps":[{"t":0}]}`)
+	if _, err := ParseManifest("dir/manifest.json", good); err != nil {
+		t.Errorf("a sound manifest: %v", err)
+	}
 }

@@ -70,6 +70,11 @@ func runApply(env *Env, args []string) error {
 		if saver, err = newApplySaver(*c.out, c.test, *c.saveAt); err != nil {
 			return err
 		}
+		for t := range saver.at {
+			if t > *c.iters {
+				return usagef("--save-at %d is beyond --iters %d: no iterate of that iteration is computed", t, *c.iters)
+			}
+		}
 		for _, r := range testRec.Images {
 			saver.names = append(saver.names, r.Name)
 		}
@@ -195,7 +200,7 @@ func (c *applyCmd) iterate(env *Env, saver *applySaver) error {
 	last, lastT := test.X0, 0
 	defer func() {
 		if err := saver.save(lastT, last, true); err == nil && saver != nil {
-			fmt.Fprintf(env.Stdout, "iterates saved in %s (saved.json lists them with their PSNR and SSIM)\n", *c.out)
+			fmt.Fprintf(env.Stdout, "%d iterates saved in %s (saved.json lists them with their PSNR and SSIM)\n", len(saver.saved), *c.out)
 		}
 	}()
 	steps := *c.iters

@@ -331,6 +331,8 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 	var out, errb bytes.Buffer
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, []byte("x"), 0o644)
+	full := t.TempDir()
+	os.WriteFile(filepath.Join(full, "keep.txt"), []byte("x"), 0o644)
 	for _, c := range []struct {
 		name string
 		args []string
@@ -341,6 +343,14 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"apply on another problem", []string{"apply", "--params", dir, "--problem", "ct-small", "--n-test", "1"}},
 		{"apply on another size", []string{"apply", "--params", dir, "--size", "16", "--n-test", "1"}},
 		{"eval on another size", []string{"eval", "--params", dir, "--size", "16", "--n-test", "1", "--out", t.TempDir()}},
+		{"train greedy into a folder of other files", []string{"train", "greedy", "--size", "8", "--n-train", "2", "--out", full}},
+		{"train unroll into a folder of other files", []string{"train", "unroll", "--size", "8", "--n-train", "2", "--epochs", "1", "--out", full}},
+		{"train banert into a folder of other files", []string{"train", "banert", "--size", "8", "--n-train", "2", "--epochs", "1", "--out", full}},
+		{"train at a size smaller than the blur", []string{"train", "greedy", "--size", "4", "--out", filepath.Join(t.TempDir(), "s4")}},
+		{"train with a negative --certify-L", []string{"train", "greedy", "--size", "8", "--stop-when-certified", "--certify-L", "-1", "--out", filepath.Join(t.TempDir(), "cl")}},
+		{"train with a negative --repeat-check", []string{"train", "greedy", "--size", "8", "--repeat-check", "-1", "--out", filepath.Join(t.TempDir(), "rc")}},
+		{"apply saving an iteration beyond --iters", []string{"apply", "--params", dir, "--n-test", "1", "--iters", "3", "--save-at", "99", "--out", filepath.Join(t.TempDir(), "ap")}},
+		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()
 		began := time.Now()

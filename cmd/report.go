@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"gorgonia.org/tensor"
@@ -101,6 +102,10 @@ func runReport(env *Env, args []string) error {
 		return usagef("--curves %s: reconstructions: %v", o.curves, err)
 	}
 	for _, dir := range o.params {
+		if note := notEvaluated(dir, prov, o.curves); note != "" {
+			fmt.Fprintf(env.Stderr, "note: %s\n", note)
+			rep.Notes = append(rep.Notes, note)
+		}
 		if err := addLearnedToReport(rep, dir, o); err != nil {
 			return err
 		}
@@ -119,6 +124,25 @@ func runReport(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "report: %s\n", index)
 	return nil
+}
+
+// notEvaluated says when the checkpoint dir is none of those the curves
+// were evaluated from (by its manifest's SHA-256): its figures then sit
+// beside curves of other parameters. Curves without a record say nothing.
+func notEvaluated(dir string, prov *provenance.Record, curves string) string {
+	if prov == nil || len(prov.Checkpoints) == 0 {
+		return ""
+	}
+	sum, err := provenance.FileSHA256(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return ""
+	}
+	for _, c := range prov.Checkpoints {
+		if c.ManifestSHA256 == sum {
+			return ""
+		}
+	}
+	return fmt.Sprintf("--params %s is none of the checkpoints %s was evaluated from: its figures are not those of the curves' learned methods.", dir, curves)
 }
 
 // settingString writes a curve's setting as sorted "key=value" pairs.

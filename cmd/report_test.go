@@ -42,6 +42,24 @@ func TestReportLearnedFigures(t *testing.T) {
 				if code := Main(args, &o, &e); code != 0 {
 					t.Fatalf("%v: exit %d: %s", args, code, e.String())
 				}
+				if strings.Contains(e.String(), "none of the checkpoints") {
+					t.Errorf("%v: the evaluated checkpoints are said not to be: %s", args, e.String())
+				}
+			}
+			if problem == "deblur" {
+				// Parameters that were not evaluated are drawn with a note.
+				var o, e bytes.Buffer
+				for _, args := range [][]string{
+					{"train", "greedy", "--size", "12", "--n-train", "2", "--param", "ps", "--max-steps", "1", "--out", ck("other")},
+					{"report", "--curves", filepath.Join(ck("eval"), "curves.json"), "--params", ck("other"), "--out", ck("report-other")},
+				} {
+					if code := Main(args, &o, &e); code != 0 {
+						t.Fatalf("%v: exit %d: %s", args, code, e.String())
+					}
+				}
+				if !strings.Contains(e.String(), "--params "+ck("other")+" is none of the checkpoints") {
+					t.Errorf("report with parameters the curves were not evaluated from: %s", e.String())
+				}
 			}
 			checkReportScalars(t, ck("m-ps"), ck("report"), 1e-3, "μ = 0.001 (--hb-mu)")
 			for _, name := range []string{"kernels.png", "kernels_greedy-m-pc5.png", "optimality_seconds.png", "reconstructions.png"} {

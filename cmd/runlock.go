@@ -54,8 +54,27 @@ func claimCheckpointDir(dir string, resume bool, marker ...string) (*checkpoint.
 				return nil, usagef("--out %s already holds a checkpoint: pass --resume to continue it, or choose another --out", dir)
 			}
 		}
+		// A new run starts in an empty folder: files beside a checkpoint
+		// would pass for part of it, and a run that stopped before its
+		// first manifest leaves parameter files a new run would mix with.
+		if held := heldFiles(dir); len(held) > 0 {
+			lock.Unlock()
+			return nil, usagef("--out %s already holds files (%s) and no checkpoint: a new training starts in an empty folder; choose another --out, or remove them", dir, listSome(held, 4))
+		}
 	}
 	return lock, nil
+}
+
+// heldFiles lists the entries of dir but the lock and write checks.
+func heldFiles(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var held []string
+	for _, e := range entries {
+		if e.Name() != checkpoint.LockName && !strings.HasPrefix(e.Name(), ".l2o-write-check-") {
+			held = append(held, e.Name())
+		}
+	}
+	return held
 }
 
 // afterLock, if set, runs once a run holds its lock (tests use it to keep
@@ -88,17 +107,11 @@ func claimResultsDir(env *Env, flag, dir string, force bool) (*checkpoint.DirLoc
 	if err != nil {
 		return nil, err
 	}
-	entries, err := os.ReadDir(dir)
-	if err != nil {
+	if _, err := os.ReadDir(dir); err != nil {
 		lock.Unlock()
 		return nil, usagef("%s %s cannot be read: %v", flag, dir, err)
 	}
-	var held []string
-	for _, e := range entries {
-		if e.Name() != checkpoint.LockName && !strings.HasPrefix(e.Name(), ".l2o-write-check-") {
-			held = append(held, e.Name())
-		}
-	}
+	held := heldFiles(dir)
 	if len(held) == 0 {
 		return lock, nil
 	}

@@ -122,10 +122,29 @@ func filesLine(dir string, sums map[string]string) (string, error) {
 	if sums == nil {
 		return "files: not verified (the checkpoint records no checksums: written before they were)", nil
 	}
-	if err := checkpoint.VerifyChecksums(dir, sums); err != nil {
-		return "", usagef("%s is not the checkpoint its manifest describes: %v", dir, err)
+	// The resume state (state/…) may have been left behind when a finished
+	// run was carried for evaluation; whatever is there must match.
+	params, state, missing := map[string]string{}, map[string]string{}, 0
+	for rel, sum := range sums {
+		switch _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); {
+		case !strings.HasPrefix(rel, "state/"):
+			params[rel] = sum
+		case err != nil:
+			missing++
+		default:
+			state[rel] = sum
+		}
 	}
-	return fmt.Sprintf("files: %d, each matching the SHA-256 its manifest records", len(sums)), nil
+	for _, set := range []map[string]string{params, state} {
+		if err := checkpoint.VerifyChecksums(dir, set); err != nil {
+			return "", usagef("%s is not the checkpoint its manifest describes: %v", dir, err)
+		}
+	}
+	line := fmt.Sprintf("files: %d, each matching the SHA-256 its manifest records", len(params)+len(state))
+	if missing > 0 {
+		line += fmt.Sprintf("; %d resume-state files (state/) are absent: it evaluates, and does not resume", missing)
+	}
+	return line, nil
 }
 
 func describeBanert(dir string) ([]string, error) {

@@ -155,6 +155,12 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 	if gf.Diverge < 0 {
 		return usagef("--diverge-factor must be ≥ 0 (0: off), got %g", gf.Diverge)
 	}
+	if gf.RepeatCheck < 0 || gf.RepeatCheck > 100000 {
+		return usagef("--repeat-check %d: give a number of repetitions from 0 (off) to 100000", gf.RepeatCheck)
+	}
+	if !(gf.CertifyL >= 0) || math.IsInf(gf.CertifyL, 0) {
+		return usagef("--certify-L %g: give a smoothness constant L > 0, or 0 for the training L", gf.CertifyL)
+	}
 	if c.method, err = models.ParseMethod(gf.Param); err != nil {
 		return asUsage(err)
 	}

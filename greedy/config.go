@@ -299,6 +299,9 @@ func (r Run) validate(hasVal bool) error {
 	if r.RepeatCheck < 0 || r.RepeatCheck > 100000 {
 		return &FieldError{"Run.RepeatCheck", fmt.Errorf("the repeat check's repetitions must be in [0, 100000], got %d", r.RepeatCheck)}
 	}
+	if !(r.CertifyL >= 0) || math.IsInf(r.CertifyL, 0) {
+		return &FieldError{"Run.CertifyL", fmt.Errorf("the certificate's smoothness constant must be > 0 (0: the training L), got %g", r.CertifyL)}
+	}
 	if r.ValPatience < 0 {
 		return &FieldError{"Run.ValPatience", fmt.Errorf("validation patience must be ≥ 0, got %d", r.ValPatience)}
 	}
