@@ -97,6 +97,11 @@ func evalProgress(m *meter, methods []baselines.Method, iters, nFuncs int) func(
 
 // optimumProgress is optimum with progress on m.
 func optimumProgress(env *Env, m *meter, test *problem.Objective, method string, iters int, cache string) ([]float64, error) {
+	if cache != "" {
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			return nil, usagef("--cache %s: %v: give a folder the f* cache can be written to", cache, err)
+		}
+	}
 	start := time.Now()
 	ran := false
 	fstar, err := optimumWith(test, method, iters, cache, func(t, n int) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/bench"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/spf13/pflag"
 )
@@ -177,6 +178,18 @@ func (f *benchMemoryFlags) check() (trainers []string, ts []int, err error) {
 	}
 	if f.maxT < 1 || f.budgetGB < 0 {
 		return nil, nil, usagef("--max-T must be ≥ 1 and --budget-gb ≥ 0")
+	}
+	c := f.cfg
+	switch {
+	case c.Size < 8 || c.Size > 4096:
+		return nil, nil, usagef("--size %d: give an image size from 8 to 4096", c.Size)
+	case c.NTrain < 1 || c.Epochs < 1 || c.GreedyEvals < 1:
+		return nil, nil, usagef("--n-train, --epochs and --greedy-evals must be at least 1 (got %d, %d, %d)", c.NTrain, c.Epochs, c.GreedyEvals)
+	case c.Batch < 0 || c.Batch > c.NTrain:
+		return nil, nil, usagef("--batch %d: give 0 (min(4, --n-train)) or a size up to --n-train %d", c.Batch, c.NTrain)
+	}
+	if _, err := models.ParseMethod(c.Param); err != nil {
+		return nil, nil, usagef("--param: %v", err)
 	}
 	return trainers, ts, nil
 }

@@ -65,6 +65,11 @@ func TestBenchMemoryChildAndDevice(t *testing.T) {
 		{"bench", "memory", "--trainers", "nope"},
 		{"bench", "memory", "--T", "0"},
 		{"bench", "memory", "--size", "2"},
+		{"bench", "memory", "--size", "0"},
+		{"bench", "memory", "--n-train", "0"},
+		{"bench", "memory", "--epochs", "0"},
+		{"bench", "memory", "--greedy-evals", "0"},
+		{"bench", "memory", "--param", "foo"},
 	} {
 		errb.Reset()
 		if code := Main(args, &out, &errb); code != 2 {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -128,6 +129,17 @@ func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
 	}
 	if *c.maxSteps < 1 || len(*c.evalAt) == 0 {
 		return usagef("--max-steps must be ≥ 1 and --at non-empty")
+	}
+	if *c.nagSteps < 0 || c.pf.NTest < 1 {
+		return usagef("--nag-steps must be ≥ 0 (0: train fully) and --n-test ≥ 1 (got %d and %d)", *c.nagSteps, c.pf.NTest)
+	}
+	for _, l := range []struct {
+		flag string
+		list []string
+	}{{"--params", *c.params}, {"--inner", *c.inners}} {
+		if len(l.list) == 0 || slices.Contains(l.list, "") {
+			return usagef("%s %q: give a comma-separated list without empty items", l.flag, strings.Join(l.list, ","))
+		}
 	}
 	if !(*c.target > 0 && *c.target < 1) {
 		return usagef("--target must be in (0, 1), got %g", *c.target)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -125,6 +126,33 @@ func (c *evalCmd) check() error {
 	}
 	if len(c.shiftSpecs) > 0 && c.prec != problem.Float64 {
 		return usagef("--shift evaluates in float64: drop --precision %s or --shift", c.prec)
+	}
+	if len(*c.params) == 0 && len(slices.DeleteFunc(slices.Clone(*c.methods), func(m string) bool { return strings.TrimSpace(m) == "" })) == 0 {
+		return usagef("nothing to evaluate: give --params DIR or --methods (l2o eval --help lists the baselines)")
+	}
+	return c.checkIterations()
+}
+
+// checkIterations refuses iterations to record (--psnr-at, --recon-at,
+// --shift-at) outside [0, --iters] where they are given (the defaults past
+// a short --iters are passed over).
+func (c *evalCmd) checkIterations() error {
+	recon, err := reconAtFlag(*c.reconAt, "--recon-at")
+	if err != nil {
+		return err
+	}
+	for _, f := range []struct {
+		flag string
+		at   []int
+	}{{"--psnr-at", *c.psnrAt}, {"--recon-at", recon}, {"--shift-at", *c.shiftAt}} {
+		for _, t := range f.at {
+			if !c.fs.Changed(f.flag[2:]) {
+				break
+			}
+			if t > *c.iters || t < 0 && f.flag != "--recon-at" {
+				return usagef("%s %d: give iterations from 0 to --iters %d", f.flag, t, *c.iters)
+			}
+		}
 	}
 	return nil
 }
@@ -255,6 +283,7 @@ func (c *evalCmd) run(env *Env, test *problem.Objective, testRec *provenance.Tes
 	if err != nil {
 		return err
 	}
+	noteBelowFstar(env, curves, *c.fstarMethod, *c.fstarIters)
 	if err := c.write(env, curves, recon, prov); err != nil {
 		return err
 	}
@@ -262,6 +291,25 @@ func (c *evalCmd) run(env *Env, test *problem.Objective, testRec *provenance.Tes
 		return runShifts(env, mt, &c.pf, exclude, prov, c.shiftSpecs, c.infos, c.guard.rules, c.base, curves, *c.iters, *c.fstarIters, *c.fstarMethod, *c.cache, *c.out, *c.shiftAt)
 	}
 	return nil
+}
+
+// belowFstar is the mean optimality below which a curve says that f* is
+// not the minimum: L-BFGS ends within 1e-12 of a well-estimated f*.
+const belowFstar = -1e-9
+
+// noteBelowFstar says which methods went below f* (a negative mean
+// optimality): optimality, and which method is fastest to a level, are then
+// measured against a value above the minimum.
+func noteBelowFstar(env *Env, curves []*eval.Curve, method string, iters int) {
+	for _, c := range curves {
+		for i, m := range c.Mean {
+			if m < belowFstar {
+				fmt.Fprintf(env.Stderr, "note: %s goes below f* (mean optimality %.3g at iteration %d): f* from %d %s iterations is not the minimum; raise --fstar-iters or try --fstar-method lbfgs\n",
+					c.Method, m, c.Iter[i], iters, method)
+				break
+			}
+		}
+	}
 }
 
 // write replaces the results in --out by the curves, reconstructions and

@@ -350,6 +350,13 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"train with a negative --certify-L", []string{"train", "greedy", "--size", "8", "--stop-when-certified", "--certify-L", "-1", "--out", filepath.Join(t.TempDir(), "cl")}},
 		{"train with a negative --repeat-check", []string{"train", "greedy", "--size", "8", "--repeat-check", "-1", "--out", filepath.Join(t.TempDir(), "rc")}},
 		{"apply saving an iteration beyond --iters", []string{"apply", "--params", dir, "--n-test", "1", "--iters", "3", "--save-at", "99", "--out", filepath.Join(t.TempDir(), "ap")}},
+		{"eval with nothing to evaluate", []string{"eval", "--methods", "", "--size", "8", "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev0")}},
+		{"eval recording PSNR beyond --iters", []string{"eval", "--params", dir, "--iters", "5", "--psnr-at", "99", "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev1")}},
+		{"eval with a negative --shift-at", []string{"eval", "--params", dir, "--shift", "alpha=2", "--shift-at", "-1", "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev2")}},
+		{"train unroll with zero weights", []string{"train", "unroll", "--size", "8", "--n-train", "2", "--epochs", "1", "--weights", "0", "--out", filepath.Join(t.TempDir(), "uw")}},
+		{"train unroll with τ ≥ 2/L", []string{"train", "unroll", "--size", "8", "--n-train", "2", "--epochs", "1", "--tau", "5", "--out", filepath.Join(t.TempDir(), "ut")}},
+		{"bench greedy without test functions", []string{"bench", "greedy", "--size", "8", "--n-test", "0", "--out", filepath.Join(t.TempDir(), "bg0")}},
+		{"bench greedy with an empty inner solver", []string{"bench", "greedy", "--size", "8", "--inner", "", "--out", filepath.Join(t.TempDir(), "bg1")}},
 		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()
@@ -455,5 +462,26 @@ func TestInterruptStopsCleanly(t *testing.T) {
 	resume := append(append([]string(nil), args...), "--resume", "--max-steps", strconv.Itoa(len(m.Steps)+2))
 	if code := Main(resume, &out, &errb); code != 0 || !strings.Contains(out.String(), fmt.Sprintf("resuming %s at step t = %d", dir, len(m.Steps))) {
 		t.Errorf("resume: exit %d:\n%s%s", code, out.String(), errb.String())
+	}
+}
+
+// TestEvalSaysWhenFstarIsNotTheMinimum: with f* from 2 NAG iterations,
+// L-BFGS goes far below it, and eval says so (the optimality figures are
+// then measured against a value above the minimum); with f* from 2,000 it
+// does not.
+func TestEvalSaysWhenFstarIsNotTheMinimum(t *testing.T) {
+	for _, c := range []struct {
+		iters string
+		note  bool
+	}{{"2", true}, {"2000", false}} {
+		var out, errb bytes.Buffer
+		args := []string{"eval", "--methods", "lbfgs", "--size", "8", "--n-test", "2", "--iters", "30", "--fstar-iters", c.iters,
+			"--cache", t.TempDir(), "--out", filepath.Join(t.TempDir(), "eval")}
+		if code := Main(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+		if got := strings.Contains(errb.String(), "lbfgs goes below f*"); got != c.note {
+			t.Errorf("f* from %s iterations: note %v, want %v: %s", c.iters, got, c.note, errb.String())
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -95,6 +96,9 @@ func runTrainUnroll(env *Env, args []string) error {
 		return err
 	}
 	prob, train := sp.prob, sp.train
+	if *tau >= 2/train.L {
+		return usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f; use --tau 0 (1/L) or a smaller τ", *tau, 2/train.L, train.L)
+	}
 	if err := unrollBanner(env, &pf, method, sp.prob, train, *steps, *lr, *batch, *epochs, *out, *resume); err != nil {
 		return err
 	}
@@ -135,6 +139,9 @@ func parseWeights(s string, steps int) ([]float64, error) {
 			return nil, usagef("--weights: %q must be a number ≥ 0", p)
 		}
 		out[i] = v
+	}
+	if slices.Max(out) == 0 {
+		return nil, usagef("--weights %s: every weight is 0, so the loss is 0 and nothing is trained; give a weight > 0", s)
 	}
 	return out, nil
 }
