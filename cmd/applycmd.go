@@ -112,6 +112,9 @@ func (c *applyCmd) check() error {
 	if *c.iters < 1 {
 		return usagef("--iters must be at least 1")
 	}
+	if *c.tol < 0 {
+		return usagef("--tol %g: give a gradient norm > 0, or 0 to run every iteration", *c.tol)
+	}
 	return nil
 }
 

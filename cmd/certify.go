@@ -31,6 +31,9 @@ func runCertify(env *Env, args []string) error {
 	if *l < 0 {
 		return usagef("--L must be positive")
 	}
+	if *sigma < 0 || *angles < 0 {
+		return usagef("--blur-sigma and --angles must be positive, or 0 for the checkpoint's own operator (got %g and %d)", *sigma, *angles)
+	}
 	opt, man, err := learned.Load(*dir)
 	if err != nil {
 		return asUsage(err)

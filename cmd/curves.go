@@ -27,9 +27,17 @@ func runCurves(env *Env, args []string) error {
 	if len(*paths) == 0 {
 		return usagef("--curves is required")
 	}
+	for _, t := range *at {
+		if t < 0 {
+			return usagef("--at %d: iterations are counted from 0", t)
+		}
+	}
 	all, err := readCurvesFiles(*paths, *methods)
 	if err != nil {
 		return err
+	}
+	if len(all) == 0 {
+		return usagef("--methods %s: none of these methods is in --curves", strings.Join(*methods, ","))
 	}
 	cell := func(c *eval.Curve, t int) string {
 		i := -1

@@ -127,6 +127,19 @@ func (c *evalCmd) check() error {
 	if len(c.shiftSpecs) > 0 && c.prec != problem.Float64 {
 		return usagef("--shift evaluates in float64: drop --precision %s or --shift", c.prec)
 	}
+	for _, l := range []struct {
+		flag string
+		list []string
+	}{{"--params", *c.params}, {"--methods", *c.methods}} {
+		seen := map[string]bool{}
+		for _, v := range l.list {
+			if k := filepath.Clean(strings.TrimSpace(v)); seen[k] {
+				return usagef("%s names %s twice: each would be a row of its own", l.flag, v)
+			} else if v != "" {
+				seen[k] = true
+			}
+		}
+	}
 	if len(*c.params) == 0 && len(slices.DeleteFunc(slices.Clone(*c.methods), func(m string) bool { return strings.TrimSpace(m) == "" })) == 0 {
 		return usagef("nothing to evaluate: give --params DIR or --methods (l2o eval --help lists the baselines)")
 	}
@@ -227,6 +240,9 @@ func onDevice(m baselines.Method, pf *problemFlags) baselines.Method {
 // methods the device or precision cannot run on them.
 func (c *evalCmd) checkOn(test *problem.Objective) error {
 	if err := checkTrained(c.infos, *c.params, test); err != nil {
+		return err
+	}
+	if err := checkShifts(&c.pf, c.shiftSpecs); err != nil {
 		return err
 	}
 	if err := checkTrainedSize(c.infos, *c.params, test); err != nil {

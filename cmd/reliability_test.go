@@ -357,6 +357,11 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"train unroll with τ ≥ 2/L", []string{"train", "unroll", "--size", "8", "--n-train", "2", "--epochs", "1", "--tau", "5", "--out", filepath.Join(t.TempDir(), "ut")}},
 		{"bench greedy without test functions", []string{"bench", "greedy", "--size", "8", "--n-test", "0", "--out", filepath.Join(t.TempDir(), "bg0")}},
 		{"bench greedy with an empty inner solver", []string{"bench", "greedy", "--size", "8", "--inner", "", "--out", filepath.Join(t.TempDir(), "bg1")}},
+		{"eval of one checkpoint twice", []string{"eval", "--params", dir + "," + dir, "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev3")}},
+		{"certify at a negative blur width", []string{"certify", "--params", dir, "--blur-sigma", "-1"}},
+		{"apply with a negative --tol", []string{"apply", "--params", dir, "--n-test", "1", "--tol", "-1"}},
+		{"eval shifting the angles of a blur", []string{"eval", "--params", dir, "--shift", "angles=30", "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev4")}},
+		{"eval shifting to images that are not there", []string{"eval", "--params", dir, "--shift", "images=" + filepath.Join(t.TempDir(), "none"), "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev5")}},
 		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()
@@ -482,6 +487,31 @@ func TestEvalSaysWhenFstarIsNotTheMinimum(t *testing.T) {
 		}
 		if got := strings.Contains(errb.String(), "lbfgs goes below f*"); got != c.note {
 			t.Errorf("f* from %s iterations: note %v, want %v: %s", c.iters, got, c.note, errb.String())
+		}
+	}
+}
+
+// TestCurvesTable prints saved curves at chosen iterations (GD's mean
+// optimality at iteration 0 is 1 by definition) and refuses a negative
+// iteration or methods the file does not hold.
+func TestCurvesTable(t *testing.T) {
+	evalDir := filepath.Join(t.TempDir(), "eval")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"eval", "--methods", "gd,nag", "--size", "8", "--n-test", "2", "--iters", "5", "--fstar-iters", "50",
+		"--cache", t.TempDir(), "--out", evalDir}, &out, &errb); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errb.String())
+	}
+	file := filepath.Join(evalDir, "curves.json")
+	out.Reset()
+	if code := Main([]string{"curves", "--curves", file, "--at", "0,5", "--methods", "gd"}, &out, &errb); code != 0 {
+		t.Fatalf("curves: exit %d: %s", code, errb.String())
+	}
+	if lines := strings.Split(strings.TrimSpace(out.String()), "\n"); len(lines) != 2 || !strings.Contains(lines[1], "gd") || strings.Fields(lines[1])[1] != "1" {
+		t.Errorf("curves --at 0,5 --methods gd:\n%s", out.String())
+	}
+	for _, args := range [][]string{{"--at", "-1"}, {"--methods", "foo"}} {
+		if code := Main(append([]string{"curves", "--curves", file}, args...), &out, &errb); code != 2 {
+			t.Errorf("curves %v: exit %d, want 2", args, code)
 		}
 	}
 }

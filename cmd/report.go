@@ -31,6 +31,7 @@ type reportOpts struct {
 	curves, out, title string
 	params             []string
 	psnrIter           int
+	psnrIterGiven      bool
 	force              bool
 	// hbMu is μ of the heavy-ball reference (a value, or rel:R for R·L);
 	// kernelCrop the side of the centre crops of image-sized kernels.
@@ -53,6 +54,7 @@ func parseReportFlags(env *Env, args []string) (*reportOpts, error) {
 	if err := parse(fs, args); err != nil {
 		return nil, err
 	}
+	o.psnrIterGiven = fs.Changed("psnr-iter")
 	switch {
 	case o.curves == "" || o.out == "":
 		return nil, usagef("--curves and --out are required")
@@ -83,6 +85,9 @@ func runReport(env *Env, args []string) error {
 	}
 	if len(curves) == 0 {
 		return usagef("--curves %s holds no curves", o.curves)
+	}
+	if last := curves[0].Iter[len(curves[0].Iter)-1]; o.psnrIterGiven && o.psnrIter > last {
+		return usagef("--psnr-iter %d is beyond the curves' last iteration %d", o.psnrIter, last)
 	}
 	lock, err := claimResultsDir(env, "--out", o.out, o.force)
 	if err != nil {

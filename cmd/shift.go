@@ -96,6 +96,11 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 			}
 			s.Size = v
 		case "images":
+			if val != "phantoms" && val != "synthetic" {
+				if _, err := os.Stat(val); err != nil {
+					return nil, usagef("--shift %s: images are phantoms, synthetic or a data folder: %v", item, err)
+				}
+			}
 			s.Images = val
 		default:
 			return nil, usagef("--shift %s: unknown key %q; use alpha, sigma, noise, angles, size or images", item, key)
@@ -105,11 +110,9 @@ func parseShifts(list []string) ([]shiftSpec, error) {
 	return specs, nil
 }
 
-// shiftedTest builds the test functions of pf's problem under the shift:
-// same problem, conventions, α, seed and number of functions; the test
-// images of --data (or those of the shift's source), resampled when the
-// shift changes the size or the source's size differs.
-func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*problem.Objective, error) {
+// shiftOptions are the problem options of pf's problem under the shift
+// (before α is scaled).
+func shiftOptions(pf *problemFlags, sh shiftSpec) problem.Options {
 	size := pf.Size
 	if sh.Size > 0 {
 		size = sh.Size
@@ -119,6 +122,26 @@ func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*prob
 	if sh.Angles > 0 {
 		opt.Angles = []int{sh.Angles}
 	}
+	return opt
+}
+
+// checkShifts refuses, before anything is evaluated, a shift that pf's
+// problem does not have (angles of a blur, a blur width of a scan).
+func checkShifts(pf *problemFlags, specs []shiftSpec) error {
+	for _, sh := range specs {
+		if _, err := problem.Lookup(pf.Problem, shiftOptions(pf, sh)); err != nil {
+			return usagef("--shift %s: %v", sh.Label, err)
+		}
+	}
+	return nil
+}
+
+// shiftedTest builds the test functions of pf's problem under the shift:
+// same problem, conventions, α, seed and number of functions; the test
+// images of --data (or those of the shift's source), resampled when the
+// shift changes the size or the source's size differs.
+func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*problem.Objective, error) {
+	opt := shiftOptions(pf, sh)
 	prob, err := problem.Lookup(pf.Problem, opt)
 	if err != nil {
 		return nil, usagef("--shift %s: %v", sh.Label, err)
