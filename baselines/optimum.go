@@ -2,7 +2,6 @@ package baselines
 
 import (
 	"crypto/sha256"
-	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -11,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -165,15 +165,7 @@ func optimumKey(o *problem.Objective, method string, iters int) string {
 
 func writeFloats(h hash.Hash, v []float64) {
 	fmt.Fprintf(h, "%d values\n", len(v))
-	buf := make([]byte, 8*1024)
-	for len(v) > 0 {
-		n := min(len(v), len(buf)/8)
-		for i, x := range v[:n] {
-			binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(x))
-		}
-		h.Write(buf[:8*n])
-		v = v[n:]
-	}
+	checkpoint.WriteFloats(h, v)
 }
 
 // readOptimum returns the cached values when the file exists, parses, has

@@ -211,16 +211,21 @@ func (e *ChecksumError) Unwrap() error { return ErrChecksum }
 // (the bytes an .npy file of v holds after its header).
 func SumFloats(v []float64) string {
 	h := sha256.New()
+	WriteFloats(h, v)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// WriteFloats writes v to w as little-endian float64s, for hashing.
+func WriteFloats(w io.Writer, v []float64) {
 	var b [8 * 1024]byte
 	for len(v) > 0 {
 		n := min(len(v), len(b)/8)
 		for i, x := range v[:n] {
 			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
 		}
-		h.Write(b[:8*n])
+		w.Write(b[:8*n])
 		v = v[n:]
 	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Sum returns the SHA-256 of b in hex.
