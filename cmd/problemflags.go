@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -388,6 +389,7 @@ func (p *problemFlags) adoptFunctions(env *Env, fs *pflag.FlagSet, infos []*Lear
 			cur := f.Value.String()
 			switch {
 			case sameFlagValue(cur, want):
+				from[name] = cmp.Or(from[name], dirs[i])
 			case given[name]:
 				fmt.Fprintf(env.Stderr, "note: %s was trained with %s; this run uses --%s %s: functions unlike its training functions\n", dirs[i], flagSetting(name, want), name, cur)
 			case from[name] != "":
@@ -400,8 +402,6 @@ func (p *problemFlags) adoptFunctions(env *Env, fs *pflag.FlagSet, infos []*Lear
 					return usagef("--params %s: its training's --%s %s: %v", dirs[i], name, want, err)
 				}
 				fmt.Fprintf(env.Stderr, "note: %s, as %s was trained (give --%s to choose)\n", flagSetting(name, want), dirs[i], name)
-			}
-			if from[name] == "" {
 				from[name] = dirs[i]
 			}
 		}
