@@ -108,6 +108,11 @@ func (c *evalCmd) check() error {
 	if *c.iters < 1 || *c.fstarIters < 1 {
 		return usagef("--iters and --fstar-iters must be at least 1")
 	}
+	// The curves hold f, ‖∇f‖ and the optimality of every function at
+	// every iteration.
+	if n := int64(*c.iters) * int64(max(c.pf.NTest, 1)); *c.iters > maxEvalIters || n > maxEvalIters*100 {
+		return usagef("--iters %d on --n-test %d functions: at most %d iterations and %d function-iterations (the curves keep each)", *c.iters, c.pf.NTest, maxEvalIters, maxEvalIters*100)
+	}
 	if *c.set != "test" && *c.set != "train" {
 		return usagef("--set must be test or train, got %q", *c.set)
 	}
@@ -145,6 +150,9 @@ func (c *evalCmd) check() error {
 	}
 	return c.checkIterations()
 }
+
+// maxEvalIters caps eval's --iters (and --iters × --n-test at 100 times it).
+const maxEvalIters = 1_000_000
 
 // checkIterations refuses iterations to record (--psnr-at, --recon-at,
 // --shift-at) outside [0, --iters] where they are given (the defaults past

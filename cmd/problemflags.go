@@ -88,9 +88,16 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; cpu32 (the CPU in float32, --precision float32: train greedy, bench greedy, eval, apply); host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
 }
 
+// maxFunctions caps --n-train and --n-test: a million 96×96 images already
+// take 74 GB a copy.
+const maxFunctions = 1_000_000
+
 func (p *problemFlags) validate() error {
 	if p.NTrain < 0 || p.NTest < 0 {
 		return usagef("--n-train and --n-test must be ≥ 0 (got %d and %d)", p.NTrain, p.NTest)
+	}
+	if p.NTrain > maxFunctions || p.NTest > maxFunctions {
+		return usagef("--n-train %d, --n-test %d: at most %d functions each", p.NTrain, p.NTest, maxFunctions)
 	}
 	if p.Device == "cpu32" {
 		return usagef("--device cpu32 (float32 on the CPU) runs train greedy, bench greedy, eval and apply; this command runs in float64: use --device cpu")
@@ -220,6 +227,8 @@ func (p *problemFlags) checkMethod(m greedy.Method, o *problem.Objective) error 
 		return usagef("--precision %s: %v", m.Precision, fe.Err)
 	case errors.As(err, &fe) && fe.Field == "Method.Device":
 		return usagef("--device %s: %v", p.Device, fe.Err)
+	case errors.As(err, &fe) && fe.Field == "Method.Param":
+		return usagef("--param %s: %v", m.Param.Name(), fe.Err)
 	}
 	return asUsage(err)
 }

@@ -362,6 +362,12 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"apply with a negative --tol", []string{"apply", "--params", dir, "--n-test", "1", "--tol", "-1"}},
 		{"eval shifting the angles of a blur", []string{"eval", "--params", dir, "--shift", "angles=30", "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev4")}},
 		{"eval shifting to images that are not there", []string{"eval", "--params", dir, "--shift", "images=" + filepath.Join(t.TempDir(), "none"), "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev5")}},
+		{"train greedy with a kernel larger than the image", []string{"train", "greedy", "--size", "8", "--param", "pc99999", "--out", filepath.Join(t.TempDir(), "k1")}},
+		{"train unroll with a kernel larger than the image", []string{"train", "unroll", "--size", "8", "--n-train", "2", "--epochs", "1", "--param", "pc21", "--out", filepath.Join(t.TempDir(), "k2")}},
+		{"train greedy PF past the parameter memory", []string{"train", "greedy", "--size", "160", "--n-train", "1", "--param", "pf", "--out", filepath.Join(t.TempDir(), "k3")}},
+		{"eval on a billion functions", []string{"eval", "--params", dir, "--n-test", "1000000000", "--out", filepath.Join(t.TempDir(), "ev6")}},
+		{"eval for two billion iterations", []string{"eval", "--params", dir, "--n-test", "1", "--iters", "2000000000", "--out", filepath.Join(t.TempDir(), "ev7")}},
+		{"train on two billion functions", []string{"train", "greedy", "--size", "8", "--n-train", "2000000000", "--out", filepath.Join(t.TempDir(), "nt")}},
 		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()

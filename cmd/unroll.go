@@ -96,6 +96,9 @@ func runTrainUnroll(env *Env, args []string) error {
 		return err
 	}
 	prob, train := sp.prob, sp.train
+	if err := method.CheckSize(train.H, train.W); err != nil {
+		return usagef("--param %s: %v", *paramName, err)
+	}
 	if *tau >= 2/train.L {
 		return usagef("--tau %g ≥ 2/L = %.4g (L = %.4g of the training functions): gradient steps of this size do not decrease f; use --tau 0 (1/L) or a smaller τ", *tau, 2/train.L, train.L)
 	}

@@ -209,6 +209,11 @@ func (cfg Config) validate(o *problem.Objective) error {
 	if err := cfg.Solver.validate(cfg.Method, hasVal); err != nil {
 		return err
 	}
+	if o != nil && cfg.Method.Param.G != nil {
+		if err := cfg.Method.Param.CheckSize(o.H, o.W); err != nil {
+			return &FieldError{"Method.Param", err}
+		}
+	}
 	return cfg.Problem.validate(o)
 }
 
@@ -250,6 +255,9 @@ func (m Method) validate() error {
 func (m Method) Check(o *problem.Objective) error {
 	if err := m.validate(); err != nil {
 		return err
+	}
+	if err := m.Param.CheckSize(o.H, o.W); err != nil {
+		return &FieldError{"Method.Param", err}
 	}
 	if m.Device != nil {
 		if err := steploss.CheckDevice(m.Param, o); err != nil {

@@ -226,6 +226,39 @@ type Method struct {
 	H Parametrization // nil: H = 0
 }
 
+// MaxStepParamBytes caps the parameters of one step (θ and φ, float64) that
+// CheckSize accepts: PF's (HW)² grow past any memory long before the images
+// are large (34 GB a step at 256×256).
+const MaxStepParamBytes = 4 << 30
+
+// CheckSize reports whether m can run on h×w images: every k×k kernel fits
+// the image, and one step's parameters stay within MaxStepParamBytes. It
+// allocates nothing, so that callers can check before any parameter exists.
+func (m Method) CheckSize(h, w int) error {
+	var total int64
+	for _, p := range []Parametrization{m.G, m.H} {
+		if p == nil {
+			continue
+		}
+		var k int
+		switch c := p.(type) {
+		case SmallConv:
+			k = c.K
+		case *SmallConv:
+			k = c.K
+		}
+		if k > h || k > w {
+			return fmt.Errorf("%s: a %d×%d kernel does not fit %d×%d images; use a kernel of at most %d×%d", p.Name(), k, k, h, w, min(h, w), min(h, w))
+		}
+		total += int64(p.ParamShape(h, w).TotalSize())
+	}
+	if total*8 > MaxStepParamBytes {
+		return fmt.Errorf("%s on %d×%d images has %d parameters a step (%.3g GB in float64), more than the %d GB allowed: use smaller images or a parametrization with fewer parameters",
+			m.Name(), h, w, total, float64(total*8)/1e9, MaxStepParamBytes>>30)
+	}
+	return nil
+}
+
 // Name is the method's name as accepted by ParseMethod (e.g. m-pc, ps, pc:ps).
 func (m Method) Name() string {
 	if m.H == nil {

@@ -82,3 +82,25 @@ func TestParseMethod(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSize: a kernel larger than the image and PF's (HW)² parameters
+// past MaxStepParamBytes are refused before anything is allocated; the
+// sizes the paper runs are accepted.
+func TestCheckSize(t *testing.T) {
+	for _, c := range []struct {
+		method string
+		size   int
+		ok     bool
+	}{
+		{"m-pc5", 8, true}, {"pc99999", 8, false}, {"m-pc21", 16, false}, {"pc21", 21, true},
+		{"pf", 40, true}, {"pf", 96, true}, {"pf", 160, false}, {"pf", 128, true}, {"m-pc", 256, true}, {"ps", 4096, true},
+	} {
+		m, err := ParseMethod(c.method)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := m.CheckSize(c.size, c.size); (err == nil) != c.ok {
+			t.Errorf("%s on %d×%d: %v, want ok = %v", c.method, c.size, c.size, err, c.ok)
+		}
+	}
+}

@@ -52,6 +52,9 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if err := cfg.prepare(o.N); err != nil {
 		return nil, err
 	}
+	if err := cfg.Method.Param.CheckSize(o.H, o.W); err != nil {
+		return nil, &FieldError{"Method.Param", err}
+	}
 	tau := cfg.Method.Tau
 	if tau == 0 {
 		tau = 1 / o.L
