@@ -568,12 +568,21 @@ func TestOptimumCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec.FStar = []float64{-1, -2}
+	rec.Sum = fstarSum(rec.Key, rec.FStar)
 	if err := writeFileAtomic(files[0], rec); err != nil {
 		t.Fatal(err)
 	}
 	f2, err := Optimum(q.o, 1000, dir)
 	if err != nil || f2[0] != -1 || f2[1] != -2 {
 		t.Errorf("cached values not used: %v, %v", f2, err)
+	}
+	// Values changed without their sum are not used: recomputed.
+	rec.FStar = []float64{100, 200}
+	if err := writeFileAtomic(files[0], rec); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := Optimum(q.o, 1000, dir); err != nil || f[0] != f1[0] || f[1] != f1[1] {
+		t.Errorf("changed cache values: got %v (%v), want the recomputed %v", f, err, f1)
 	}
 	// A corrupted file is recomputed and overwritten.
 	if err := os.WriteFile(files[0], []byte("{not json"), 0o644); err != nil {

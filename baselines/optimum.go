@@ -26,6 +26,17 @@ type optimumFile struct {
 	N           int       `json:"n"`
 	Iters       int       `json:"iters"`
 	FStar       []float64 `json:"fstar"`
+	// Sum is fstarSum(Key, FStar): a file whose values were changed is
+	// not used (nor one written before it was recorded).
+	Sum string `json:"sha256"`
+}
+
+// fstarSum is the SHA-256 of a cache file's key and values.
+func fstarSum(key string, fstar []float64) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", key)
+	checkpoint.WriteFloats(h, fstar)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // Optimum estimates the minimal values f*_k of the functions of o as the
@@ -81,7 +92,7 @@ func OptimumProgress(o *problem.Objective, m Method, iters int, cacheDir string,
 		return nil, err
 	}
 	if path != "" {
-		rec := optimumFile{Key: key, Operator: o.A.String(), Regularizer: o.Reg.String(), Alpha: o.Alpha, N: o.N, Iters: iters, FStar: fstar}
+		rec := optimumFile{Key: key, Operator: o.A.String(), Regularizer: o.Reg.String(), Alpha: o.Alpha, N: o.N, Iters: iters, FStar: fstar, Sum: fstarSum(key, fstar)}
 		if err := writeFileAtomic(path, rec); err != nil {
 			return nil, fmt.Errorf("optimum: caching: %w", err)
 		}
@@ -176,7 +187,7 @@ func readOptimum(path, key string, n int) ([]float64, bool) {
 		return nil, false
 	}
 	var rec optimumFile
-	if json.Unmarshal(b, &rec) != nil || rec.Key != key || len(rec.FStar) != n {
+	if json.Unmarshal(b, &rec) != nil || rec.Key != key || len(rec.FStar) != n || rec.Sum != fstarSum(key, rec.FStar) {
 		return nil, false
 	}
 	for _, f := range rec.FStar {

@@ -226,6 +226,29 @@ func TestRunsShow(t *testing.T) {
 	if code := Main([]string{"runs", "show", ckpt}, &o, &e); code != 2 || !strings.Contains(e.String(), p) {
 		t.Errorf("runs show on a changed parameter file: exit %d: %s", code, e.String())
 	}
+	// A manifest whose image size does not fit its parameters (θ of PC is
+	// one value a pixel), and results written into a checkpoint, --force
+	// or not.
+	pc := filepath.Join(dir, "pc")
+	if code := Main([]string{"train", "greedy", "--size", "8", "--n-train", "2", "--param", "pc", "--max-steps", "1", "--out", pc}, &o, &e); code != 0 {
+		t.Fatalf("train pc: exit %d: %s", code, e.String())
+	}
+	mp := filepath.Join(pc, "manifest.json")
+	b, err = os.ReadFile(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mp, bytes.Replace(b, []byte(`"height": 8`), []byte(`"height": 16`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	e.Reset()
+	if code := Main([]string{"runs", "show", pc}, &o, &e); code != 2 || !strings.Contains(e.String(), "does not match its parameters") {
+		t.Errorf("runs show on a manifest of another image size: exit %d: %s", code, e.String())
+	}
+	e.Reset()
+	if code := Main([]string{"eval", "--methods", "gd", "--size", "8", "--n-test", "1", "--out", ckpt, "--force"}, &o, &e); code != 2 || !strings.Contains(e.String(), "holds a checkpoint") {
+		t.Errorf("eval --force into a checkpoint: exit %d: %s", code, e.String())
+	}
 }
 
 // TestResultsNotOverwritten checks that report, demo and bench memory refuse

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
@@ -112,6 +113,12 @@ func claimResultsDir(env *Env, flag, dir string, force bool) (*checkpoint.DirLoc
 		return nil, usagef("%s %s cannot be read: %v", flag, dir, err)
 	}
 	held := heldFiles(dir)
+	for _, name := range []string{"manifest.json", "unroll.json"} {
+		if slices.Contains(held, name) {
+			lock.Unlock()
+			return nil, usagef("%s %s holds a checkpoint (%s): results are never written into one, --force or not; choose another %s", flag, dir, name, flag)
+		}
+	}
 	if len(held) == 0 {
 		return lock, nil
 	}

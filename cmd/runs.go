@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
@@ -93,6 +94,13 @@ func describeGreedy(dir string) ([]string, error) {
 	man, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		return nil, asUsage(err)
+	}
+	if !unroll.IsUnrolled(man) {
+		// The checks every loader makes: parametrization versions, and
+		// parameter lengths that fit the method on the manifest's size.
+		if _, _, err := learned.Load(dir); err != nil {
+			return nil, asUsage(err)
+		}
 	}
 	kind := "greedy checkpoint"
 	if unroll.IsUnrolled(man) {
