@@ -55,6 +55,9 @@ type Manifest struct {
 	// of the images, does not see); empty in checkpoints written before it
 	// was recorded, which resume unchecked.
 	ObservationsHash string `json:"observations_hash,omitempty"`
+	// Noise is the training functions' noise level (problem.Objective.Noise:
+	// "0.01", or "A:B" for a family); empty where not recorded.
+	Noise string `json:"noise,omitempty"`
 	Seed             int64  `json:"seed"`
 	Method           string `json:"method"`
 	// ParamVersions are the registered versions of the method's

@@ -119,3 +119,30 @@ func TestEvalTakesTheTrainingFunctions(t *testing.T) {
 		t.Errorf("eval with --noise 0.01: setting %v, notes %q; want noise 0.01 and a note naming the training's 0.05", setting, notes)
 	}
 }
+
+// TestDemoCheckpointsSayWhereTheyCameFrom: the demo's checkpoints record
+// its command and data, and eval runs them at the demo's noise level (set
+// by the demo, not by a flag: taken from the manifest).
+func TestDemoCheckpointsSayWhereTheyCameFrom(t *testing.T) {
+	dir := t.TempDir()
+	demo := filepath.Join(dir, "demo")
+	var out, errb bytes.Buffer
+	if code := Main([]string{"demo", "--quick", "--size", "21", "--n-train", "2", "--n-test", "2", "--max-steps", "2", "--iters", "5", "--out", demo}, &out, &errb); code != 0 {
+		t.Fatalf("demo: exit %d: %s", code, errb.String())
+	}
+	ck := filepath.Join(demo, "checkpoints", "m-ps")
+	out.Reset()
+	if code := Main([]string{"runs", "show", ck}, &out, &errb); code != 0 || !strings.Contains(out.String(), "command: l2o demo") {
+		t.Errorf("runs show of a demo checkpoint: exit %d:\n%s", code, out.String())
+	}
+	errb.Reset()
+	evalDir := filepath.Join(dir, "eval")
+	if code := Main([]string{"eval", "--params", ck, "--methods", "gd", "--n-test", "2", "--iters", "3", "--fstar-iters", "20",
+		"--cache", dir, "--out", evalDir}, &out, &errb); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, errb.String())
+	}
+	curves, _ := readCurvesFile(t, evalDir)
+	if curves[0].Setting["noise"] != "0.005" {
+		t.Errorf("eval of a demo checkpoint ran at noise %q, want the demo's 0.005: %s", curves[0].Setting["noise"], errb.String())
+	}
+}

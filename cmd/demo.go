@@ -286,7 +286,7 @@ func demo(env *Env, cfg demoConfig) (*demoResult, error) {
 	}
 	d.trained, d.steps = map[string]*learned.Optimizer{}, map[string]int{}
 	for _, name := range []string{"m-pc", "m-ps"} {
-		l, err := demoTrain(env, cfg, d.prob, d.train, name)
+		l, err := demoTrain(env, cfg, d.prob, d.train, name, env.trainingProvenance(d.sp, 0))
 		if err != nil {
 			return nil, err
 		}
@@ -473,7 +473,7 @@ func safeguardNote(names []string) string {
 
 // demoTrain trains one greedy method with checkpoints in
 // cfg.Out/checkpoints/NAME (replacing an earlier run there).
-func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.Objective, name string) (*learned.Optimizer, error) {
+func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.Objective, name string, prov *provenance.Record) (*learned.Optimizer, error) {
 	method, err := models.ParseMethod(name)
 	if err != nil {
 		return nil, err
@@ -488,7 +488,7 @@ func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.O
 	}
 	p := newProgress(env.Stderr, cfg.MaxSteps, "training greedy "+name)
 	res, err := greedy.Train(train, greedy.Config{
-		Problem: greedy.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: cfg.Seed},
+		Problem: greedy.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: cfg.Seed, Provenance: prov},
 		Method:  greedy.Method{Param: method, Lambda: pen, Mu: pen},
 		Solver:  greedy.Solver{Inner: greedy.LBFGS{MaxEvaluations: cfg.InnerEvals}},
 		Run: greedy.Run{

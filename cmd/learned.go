@@ -42,6 +42,9 @@ type LearnedInfo struct {
 	// TrainPrecision is the arithmetic a greedy optimizer was trained in
 	// ("" for float64 or not recorded). Learned steps are applied in float64.
 	TrainPrecision steploss.Precision
+	// TrainNoise is the training functions' noise level as the manifest
+	// records it ("" if not recorded; checkpoint.Manifest.Noise).
+	TrainNoise string
 	// Provenance is the checkpoint's record (nil for checkpoints written
 	// before it was recorded); its Data names the training images.
 	Provenance *provenance.Record
@@ -175,7 +178,7 @@ var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
 			secs += st.Seconds
 		}
 		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, L: man.L, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision,
-			Provenance: man.Provenance, NTrain: man.NTrain + man.NVal, Seed: man.Seed}, nil
+			Provenance: man.Provenance, NTrain: man.NTrain + man.NVal, Seed: man.Seed, TrainNoise: man.Noise}, nil
 	},
 }
 

@@ -396,6 +396,14 @@ func (p *problemFlags) adoptFunctions(env *Env, fs *pflag.FlagSet, infos []*Lear
 				want = f.DefValue
 			}
 			cur := f.Value.String()
+			if name == "noise" && !ok && info.TrainNoise != "" {
+				// A level the training set without the flag (the demo's):
+				// compare numbers, the problem's own level standing for "".
+				want = info.TrainNoise
+				if cur == "" {
+					cur = p.ownNoise()
+				}
+			}
 			switch {
 			case sameFlagValue(cur, want):
 				from[name] = cmp.Or(from[name], dirs[i])
@@ -416,6 +424,16 @@ func (p *problemFlags) adoptFunctions(env *Env, fs *pflag.FlagSet, infos []*Lear
 		}
 	}
 	return nil
+}
+
+// ownNoise is the noise level of the problem's functions when --noise is
+// not given ("" if the problem cannot be looked up here).
+func (p *problemFlags) ownNoise() string {
+	prob, err := problem.Lookup(p.Problem, problem.Options{H: 8, WCRRWeights: p.WCRRWeights})
+	if err != nil {
+		return ""
+	}
+	return strconv.FormatFloat(prob.Noise, 'g', -1, 64)
 }
 
 // flagSetting names a flag's value as a command line gives it, or its

@@ -145,7 +145,7 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	}
 	man := &checkpoint.Manifest{
 		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
-		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, ObservationsHash: checkpoint.SumFloats(o.Y),
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, ObservationsHash: checkpoint.SumFloats(o.Y), Noise: o.Noise,
 		Seed: cfg.Problem.Seed, Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Run.Protocol, TolRel: cfg.Run.TolRel, TolAbs: cfg.Run.TolAbs, MaxSteps: cfg.Run.MaxSteps,
 		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Problem.Provenance,
