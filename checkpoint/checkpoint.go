@@ -57,9 +57,9 @@ type Manifest struct {
 	ObservationsHash string `json:"observations_hash,omitempty"`
 	// Noise is the training functions' noise level (problem.Objective.Noise:
 	// "0.01", or "A:B" for a family); empty where not recorded.
-	Noise string `json:"noise,omitempty"`
-	Seed             int64  `json:"seed"`
-	Method           string `json:"method"`
+	Noise  string `json:"noise,omitempty"`
+	Seed   int64  `json:"seed"`
+	Method string `json:"method"`
 	// ParamVersions are the registered versions of the method's
 	// parametrization families (models.Versions); nil in checkpoints
 	// written before they were recorded, which stands for version 1.
