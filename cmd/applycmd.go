@@ -1,16 +1,20 @@
 package cmd
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
@@ -74,6 +78,14 @@ func runApply(env *Env, args []string) error {
 			if t > *c.iters {
 				return usagef("--save-at %d is beyond --iters %d: no iterate of that iteration is computed", t, *c.iters)
 			}
+		}
+		prov := &provenance.Record{Invocation: env.invocation(), Test: testRec, Checkpoints: checkpointsOf([]*LearnedInfo{c.info})}
+		b, err := json.MarshalIndent(prov, "", "  ")
+		if err != nil {
+			return err
+		}
+		if err := checkpoint.WriteFileAtomic(filepath.Join(*c.out, "provenance.json"), append(b, '\n')); err != nil {
+			return fmt.Errorf("--out %s: %w", *c.out, err)
 		}
 		for _, r := range testRec.Images {
 			saver.names = append(saver.names, r.Name)

@@ -58,6 +58,11 @@ func TestReconstructionsAgree(t *testing.T) {
 	if b, err := os.ReadFile(filepath.Join(applied, "saved.json")); err != nil || json.Unmarshal(b, &saved) != nil {
 		t.Fatalf("saved.json: %v", err)
 	}
+	// Where the iterates came from: runs show reads apply's provenance.json.
+	var o, e bytes.Buffer
+	if code := Main([]string{"runs", "show", applied}, &o, &e); code != 0 || !strings.Contains(o.String(), "command: l2o apply") || !strings.Contains(o.String(), "applied iterates: ") {
+		t.Errorf("runs show of apply's folder: exit %d: %s%s", code, o.String(), e.String())
+	}
 	idx, _, err := readRecon(filepath.Join(evaled, "recon"))
 	if err != nil {
 		t.Fatal(err)

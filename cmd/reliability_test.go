@@ -331,6 +331,7 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 	var out, errb bytes.Buffer
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, []byte("x"), 0o644)
+	seed2 := trainSmall(t, filepath.Join(t.TempDir(), "seed2"), "--seed", "2")
 	full := t.TempDir()
 	os.WriteFile(filepath.Join(full, "keep.txt"), []byte("x"), 0o644)
 	for _, c := range []struct {
@@ -368,6 +369,7 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"eval on a billion functions", []string{"eval", "--params", dir, "--n-test", "1000000000", "--out", filepath.Join(t.TempDir(), "ev6")}},
 		{"eval for two billion iterations", []string{"eval", "--params", dir, "--n-test", "1", "--iters", "2000000000", "--out", filepath.Join(t.TempDir(), "ev7")}},
 		{"train on two billion functions", []string{"train", "greedy", "--size", "8", "--n-train", "2000000000", "--out", filepath.Join(t.TempDir(), "nt")}},
+		{"eval --set train of checkpoints trained on other functions", []string{"eval", "--params", dir + "," + seed2, "--set", "train", "--out", filepath.Join(t.TempDir(), "ev8")}},
 		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
@@ -69,9 +70,12 @@ func describeRun(dir string) ([]string, error) {
 		}
 		return nil, usagef("%s holds a checkpoint of unknown format %q", dir, head.Format)
 	}
+	if b, err := os.ReadFile(filepath.Join(dir, "saved.json")); err == nil {
+		return describeApplied(dir, b)
+	}
 	f, err := os.Open(filepath.Join(dir, "curves.json"))
 	if err != nil {
-		return nil, usagef("%s holds neither a checkpoint (manifest.json) nor results (curves.json)", dir)
+		return nil, usagef("%s holds neither a checkpoint (manifest.json) nor results (curves.json, or apply's saved.json)", dir)
 	}
 	defer f.Close()
 	curves, prov, err := eval.ReadJSONWith(f)
@@ -87,6 +91,28 @@ func describeRun(dir string) ([]string, error) {
 		iters = curves[0].Iter[len(curves[0].Iter)-1]
 	}
 	lines := []string{fmt.Sprintf("results: %d curves to iteration %d: %s", len(curves), iters, strings.Join(names, ", "))}
+	return append(lines, provenanceLines(prov)...), nil
+}
+
+// describeApplied describes the iterates apply saved (saved.json, b) and
+// where they came from (provenance.json).
+func describeApplied(dir string, b []byte) ([]string, error) {
+	var saved []appliedIterate
+	if err := json.Unmarshal(b, &saved); err != nil {
+		return nil, usagef("%s/saved.json is corrupt: %v", dir, err)
+	}
+	iters := make([]string, len(saved))
+	for i, s := range saved {
+		iters[i] = strconv.Itoa(s.Iter)
+	}
+	lines := []string{fmt.Sprintf("applied iterates: %d saved, at iterations %s", len(saved), strings.Join(iters, ", "))}
+	var prov *provenance.Record
+	if pb, err := os.ReadFile(filepath.Join(dir, "provenance.json")); err == nil {
+		prov = &provenance.Record{}
+		if err := json.Unmarshal(pb, prov); err != nil {
+			return nil, usagef("%s/provenance.json is corrupt: %v", dir, err)
+		}
+	}
 	return append(lines, provenanceLines(prov)...), nil
 }
 

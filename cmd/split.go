@@ -164,6 +164,10 @@ func sameSource(a, b string) bool {
 type heldOut struct {
 	exclude map[string]bool
 	ref     *data.Record // nil when no checkpoint records its data
+	refDir  string
+	// differs names a later checkpoint trained on other images or noise
+	// than ref's ("" if none): --set train cannot re-create both.
+	differs string
 	note    string
 }
 
@@ -186,7 +190,9 @@ func (p *problemFlags) adoptData(env *Env, fs *pflag.FlagSet, infos []*LearnedIn
 			h.exclude[r.SHA256] = true
 		}
 		if h.ref == nil {
-			h.ref, refDir = rec, dirs[i]
+			h.ref, refDir, h.refDir = rec, dirs[i], dirs[i]
+		} else if h.differs == "" && (!data.SameRefs(rec.Train, h.ref.Train) || rec.Seed != h.ref.Seed || rec.NTrain != h.ref.NTrain) {
+			h.differs = dirs[i]
 		}
 	}
 	if h.ref == nil {
@@ -272,6 +278,9 @@ func (p *problemFlags) trainingSplit(h *heldOut) (*split, *provenance.Test, erro
 		return nil, nil, usagef("--set train needs --n-train ≥ 1")
 	}
 	refs := s.sel.TrainRefs
+	if h.differs != "" {
+		return nil, nil, usagef("--set train: %s and %s were trained on different functions (images, their number or the seed); evaluate each on its own training functions in its own eval", h.refDir, h.differs)
+	}
 	if r := h.ref; r != nil {
 		if h.note != "" {
 			return nil, nil, usagef("--set train re-creates the training functions: drop --data (they came from %s)", r.Source)
