@@ -151,6 +151,9 @@ func runDemo(env *Env, args []string) error {
 			*f.dst = f.v
 		}
 	}
+	// The reconstructions and the PSNR column: at iteration 15, or the last
+	// of a shorter run.
+	cfg.ReconIter = min(cfg.ReconIter, cfg.Iters)
 	if !(*noise > 0) || math.IsInf(*noise, 0) {
 		return usagef("--noise %g: use a finite value > 0", *noise)
 	}

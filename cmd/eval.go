@@ -145,6 +145,15 @@ func (c *evalCmd) check() error {
 			}
 		}
 	}
+	if !c.fs.Changed("shift-at") {
+		// The default levels a short run does not reach give way to its last
+		// iteration.
+		at := slices.DeleteFunc(slices.Clone(*c.shiftAt), func(t int) bool { return t > *c.iters })
+		if len(at) == 0 || at[len(at)-1] != *c.iters {
+			at = append(at, *c.iters)
+		}
+		*c.shiftAt = at
+	}
 	if len(*c.params) == 0 && len(slices.DeleteFunc(slices.Clone(*c.methods), func(m string) bool { return strings.TrimSpace(m) == "" })) == 0 {
 		return usagef("nothing to evaluate: give --params DIR or --methods (l2o eval --help lists the baselines)")
 	}
@@ -220,6 +229,28 @@ func (c *evalCmd) loadMethods() error {
 		c.base = append(c.base, m)
 	}
 	c.ms = append(c.ms, c.base...)
+	return c.checkDistinct()
+}
+
+// checkDistinct refuses one checkpoint given twice (by its manifest's
+// SHA-256: a copy or a link too) and two methods of one name: the curves
+// are told apart by name.
+func (c *evalCmd) checkDistinct() error {
+	sums := map[string]string{}
+	for i, info := range c.infos {
+		sum := info.Checkpoint.ManifestSHA256
+		if d, ok := sums[sum]; ok && sum != "" {
+			return usagef("--params %s and %s are the same checkpoint (their manifests have one SHA-256): give it once", d, (*c.params)[i])
+		}
+		sums[sum] = (*c.params)[i]
+	}
+	names := map[string]bool{}
+	for _, m := range c.ms {
+		if names[m.Name()] {
+			return usagef("two methods are named %s (--params, --methods): each curve is told apart by its name; give it once, or settings that name it apart", m.Name())
+		}
+		names[m.Name()] = true
+	}
 	return nil
 }
 

@@ -332,6 +332,10 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, []byte("x"), 0o644)
 	seed2 := trainSmall(t, filepath.Join(t.TempDir(), "seed2"), "--seed", "2")
+	copied := filepath.Join(t.TempDir(), "copy")
+	if err := os.CopyFS(copied, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
 	full := t.TempDir()
 	os.WriteFile(filepath.Join(full, "keep.txt"), []byte("x"), 0o644)
 	for _, c := range []struct {
@@ -370,6 +374,8 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"eval for two billion iterations", []string{"eval", "--params", dir, "--n-test", "1", "--iters", "2000000000", "--out", filepath.Join(t.TempDir(), "ev7")}},
 		{"train on two billion functions", []string{"train", "greedy", "--size", "8", "--n-train", "2000000000", "--out", filepath.Join(t.TempDir(), "nt")}},
 		{"eval --set train of checkpoints trained on other functions", []string{"eval", "--params", dir + "," + seed2, "--set", "train", "--out", filepath.Join(t.TempDir(), "ev8")}},
+		{"eval of a checkpoint and its copy", []string{"eval", "--params", dir + "," + copied, "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev9")}},
+		{"eval of two methods of one name", []string{"eval", "--methods", "nag-restart,nag-restart:gradient", "--size", "8", "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev10")}},
 		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()

@@ -86,8 +86,11 @@ func runReport(env *Env, args []string) error {
 	if len(curves) == 0 {
 		return usagef("--curves %s holds no curves", o.curves)
 	}
-	if last := curves[0].Iter[len(curves[0].Iter)-1]; o.psnrIterGiven && o.psnrIter > last {
-		return usagef("--psnr-iter %d is beyond the curves' last iteration %d", o.psnrIter, last)
+	if last := curves[0].Iter[len(curves[0].Iter)-1]; o.psnrIter > last {
+		if o.psnrIterGiven {
+			return usagef("--psnr-iter %d is beyond the curves' last iteration %d", o.psnrIter, last)
+		}
+		o.psnrIter = last // the default, past short curves: their last iteration
 	}
 	lock, err := claimResultsDir(env, "--out", o.out, o.force)
 	if err != nil {
