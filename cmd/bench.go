@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -174,10 +175,16 @@ func (f *benchMemoryFlags) check() (trainers []string, ts []int, err error) {
 		if err != nil || T < 1 {
 			return nil, nil, usagef("--T: %q is not a horizon ≥ 1", s)
 		}
+		if slices.Contains(ts, T) {
+			return nil, nil, usagef("--T %s gives %d twice: each horizon is measured once", f.ts, T)
+		}
 		ts = append(ts, T)
 	}
 	if f.maxT < 1 || f.budgetGB < 0 {
 		return nil, nil, usagef("--max-T must be ≥ 1 and --budget-gb ≥ 0")
+	}
+	if slices.Min(ts) > f.maxT {
+		return nil, nil, usagef("--T %s: every horizon is above --max-T %d, so nothing would be measured", f.ts, f.maxT)
 	}
 	c := f.cfg
 	switch {
@@ -188,8 +195,12 @@ func (f *benchMemoryFlags) check() (trainers []string, ts []int, err error) {
 	case c.Batch < 0 || c.Batch > c.NTrain:
 		return nil, nil, usagef("--batch %d: give 0 (min(4, --n-train)) or a size up to --n-train %d", c.Batch, c.NTrain)
 	}
-	if _, err := models.ParseMethod(c.Param); err != nil {
+	m, err := models.ParseMethod(c.Param)
+	if err != nil {
 		return nil, nil, usagef("--param: %v", err)
+	}
+	if err := m.CheckSize(c.Size, c.Size); err != nil {
+		return nil, nil, usagef("--param %s: %v", c.Param, err)
 	}
 	return trainers, ts, nil
 }

@@ -70,6 +70,9 @@ func TestBenchMemoryChildAndDevice(t *testing.T) {
 		{"bench", "memory", "--epochs", "0"},
 		{"bench", "memory", "--greedy-evals", "0"},
 		{"bench", "memory", "--param", "foo"},
+		{"bench", "memory", "--param", "pc99"},
+		{"bench", "memory", "--T", "1,1"},
+		{"bench", "memory", "--T", "5", "--max-T", "2"},
 	} {
 		errb.Reset()
 		if code := Main(args, &out, &errb); code != 2 {

@@ -48,6 +48,9 @@ func runCertify(env *Env, args []string) error {
 	if *l == 0 {
 		*l = man.L
 	}
+	if !operatorAware(opt.Method) && (*sigma > 0 || *angles > 0) {
+		return usagef("--blur-sigma and --angles choose the operator of parametrizations built from it (npolyD); %s is not: drop them", man.Method)
+	}
 	if operatorAware(opt.Method) {
 		a, err := certifyOperator(man, *sigma, *angles)
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -320,12 +321,18 @@ func (v *validationFlags) validate() error {
 	if v.Patience < 0 {
 		return usagef("--val-patience must be ≥ 0 (got %d)", v.Patience)
 	}
+	if v.Patience > 0 && v.StopOn != "validation" {
+		return usagef("--val-patience %d applies with --stop-on validation only: add it, or drop --val-patience", v.Patience)
+	}
 	if len(v.Scales) > 1 && v.NVal == 0 {
 		return usagef("--weight-scales with several values needs validation functions: set --n-val")
 	}
-	for _, s := range v.Scales {
+	for i, s := range v.Scales {
 		if !(s >= 0) || math.IsInf(s, 0) {
 			return usagef("--weight-scales: %g is not a finite value ≥ 0", s)
+		}
+		if slices.Contains(v.Scales[:i], s) {
+			return usagef("--weight-scales gives %g twice: each candidate is trained once a step", s)
 		}
 	}
 	return nil

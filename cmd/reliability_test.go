@@ -376,6 +376,10 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"eval --set train of checkpoints trained on other functions", []string{"eval", "--params", dir + "," + seed2, "--set", "train", "--out", filepath.Join(t.TempDir(), "ev8")}},
 		{"eval of a checkpoint and its copy", []string{"eval", "--params", dir + "," + copied, "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev9")}},
 		{"eval of two methods of one name", []string{"eval", "--methods", "nag-restart,nag-restart:gradient", "--size", "8", "--n-test", "1", "--out", filepath.Join(t.TempDir(), "ev10")}},
+		{"train with --val-patience and no validation stop", []string{"train", "greedy", "--size", "8", "--val-patience", "3", "--out", filepath.Join(t.TempDir(), "vp")}},
+		{"train with a weight scale twice", []string{"train", "greedy", "--size", "8", "--n-val", "1", "--weight-scales", "1,1", "--out", filepath.Join(t.TempDir(), "ws")}},
+		{"train with a bound on the last weight", []string{"train", "greedy", "--size", "8", "--lambda", "1e-3@5", "--out", filepath.Join(t.TempDir(), "lb")}},
+		{"certify a blur-free parametrization at other angles", []string{"certify", "--params", dir, "--angles", "5"}},
 		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()

@@ -229,6 +229,9 @@ func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *pro
 	if gf.Resume {
 		if m, err := checkpoint.ReadManifest(gf.Out); err == nil {
 			fmt.Fprintf(env.Stdout, "resuming %s at step t = %d (%d steps completed, at most %d)\n", gf.Out, len(m.Steps), len(m.Steps), gf.MaxSteps)
+			if len(m.Steps) >= gf.MaxSteps {
+				fmt.Fprintf(env.Stderr, "note: the checkpoint already holds %d steps, --max-steps %d: nothing is trained; give a larger --max-steps to continue\n", len(m.Steps), gf.MaxSteps)
+			}
 		}
 	}
 	fmt.Fprintf(env.Stdout, "%5s %14s %11s %11s %10s %7s %8s", "t", "loss", "BGD margin", "max‖∇fk‖", "mean f", "evals", "seconds")

@@ -73,10 +73,13 @@ func ParseSchedule(s string) (Schedule, error) {
 	for i, p := range parts {
 		vs, us, hasBound := strings.Cut(strings.TrimSpace(p), "@")
 		v, err := strconv.ParseFloat(vs, 64)
-		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) {
+		if err != nil || v < 0 || math.IsInf(v, 0) || math.IsNaN(v) || strings.Contains(vs, "_") {
 			return Schedule{}, fmt.Errorf("schedule %q: weight %q must be a number ≥ 0", s, vs)
 		}
 		out.Values = append(out.Values, v)
+		if hasBound && i == len(parts)-1 {
+			return Schedule{}, fmt.Errorf("schedule %q: the last weight holds for every later step and takes no bound (1e-3@5,0: 1e-3 before step 5, then 0)", s)
+		}
 		if hasBound {
 			u, err := strconv.Atoi(us)
 			if err != nil || u <= prev {

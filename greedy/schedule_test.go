@@ -37,7 +37,7 @@ func TestParseSchedule(t *testing.T) {
 			t.Errorf("%q: String %q does not parse back (%v)", c.in, s.String(), err)
 		}
 	}
-	for _, bad := range []string{"", "-1", "rel:", "1e-2,0", "1@5,2@3,0", "x", "NaN", "rel:1@0,2"} {
+	for _, bad := range []string{"", "-1", "rel:", "1e-2,0", "1@5,2@3,0", "x", "NaN", "rel:1@0,2", "1e-3@5", "1@3,2@5", "1_0"} {
 		if _, err := ParseSchedule(bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
