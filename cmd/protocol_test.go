@@ -20,13 +20,14 @@ func TestPaperProtocolExpands(t *testing.T) {
 		tolRel   float64
 		nTrain   int
 		red      string
+		protocol string
 	}{
 		{"deblur, budget overridden", []string{"--param", "m-pc", "--size", "12", "--n-train", "2", "--nag-iters", "3"},
-			"nag(iters=3+3,rounds=10,step=paper)", 1e7, 2, "sum"},
+			"nag(iters=3+3,rounds=10,step=paper)", 1e7, 2, "sum", "paper (but --max-steps 1, --n-train 2, --nag-iters 3)"},
 		{"ct-small, paper budget", []string{"--problem", "ct-small", "--param", "ps", "--size", "12"},
-			"nag(iters=500,rounds=1,step=paper)", 1e12, 25, "sum"},
+			"nag(iters=500,rounds=1,step=paper)", 1e12, 25, "sum", "paper (but --max-steps 1)"},
 		{"step rule and reduction overridden", []string{"--param", "m-ps", "--size", "12", "--n-train", "3", "--nag-step", "exact", "--nag-rounds", "2", "--loss-reduction", "mean"},
-			"nag(iters=100+100,rounds=2,step=exact)", 1e7, 3, ""},
+			"nag(iters=100+100,rounds=2,step=exact)", 1e7, 3, "", "paper (but --loss-reduction mean, --max-steps 1, --n-train 3, --nag-rounds 2, --nag-step exact)"},
 	} {
 		dir := filepath.Join(t.TempDir(), "run")
 		var out, errb bytes.Buffer
@@ -41,9 +42,9 @@ func TestPaperProtocolExpands(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if m.InnerSettings != c.settings || m.Protocol != "paper" || m.Lambda != "0" || m.Mu != "0" || m.TolRel != c.tolRel || m.NTrain != c.nTrain || m.MaxSteps != 1 || m.LossReduction != c.red {
-			t.Errorf("%s: manifest inner %q protocol %q λ %s μ %s tol %g n %d max %d reduction %q; want %q paper 0 0 %g %d 1 %q",
-				c.name, m.InnerSettings, m.Protocol, m.Lambda, m.Mu, m.TolRel, m.NTrain, m.MaxSteps, m.LossReduction, c.settings, c.tolRel, c.nTrain, c.red)
+		if m.InnerSettings != c.settings || m.Protocol != c.protocol || m.Lambda != "0" || m.Mu != "0" || m.TolRel != c.tolRel || m.NTrain != c.nTrain || m.MaxSteps != 1 || m.LossReduction != c.red {
+			t.Errorf("%s: manifest inner %q protocol %q λ %s μ %s tol %g n %d max %d reduction %q; want %q %q 0 0 %g %d 1 %q",
+				c.name, m.InnerSettings, m.Protocol, m.Lambda, m.Mu, m.TolRel, m.NTrain, m.MaxSteps, m.LossReduction, c.settings, c.protocol, c.tolRel, c.nTrain, c.red)
 		}
 	}
 	var out, errb bytes.Buffer

@@ -43,6 +43,12 @@ func lockOut(flag, dir string) (*checkpoint.DirLock, error) {
 // directory that already holds a checkpoint (any of the files marker) unless
 // the run resumes it. The caller unlocks the returned lock.
 func claimCheckpointDir(dir string, resume bool, marker ...string) (*checkpoint.DirLock, error) {
+	if resume && !slices.ContainsFunc(marker, func(name string) bool {
+		_, err := os.Stat(filepath.Join(dir, name))
+		return err == nil
+	}) {
+		return nil, usagef("--resume: --out %s holds no checkpoint to continue (no %s): drop --resume to start one there", dir, strings.Join(marker, " or "))
+	}
 	lock, err := lockOut("--out", dir)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -160,6 +161,27 @@ func addProtocol(fs *pflag.FlagSet, p *string) {
 
 // applyProtocol sets the preset's values on every flag of fs that exists
 // and was not given, and returns what it set as "name=value" pairs (sorted).
+// protocolLabel is the protocol a run records: its name, and the preset's
+// flags the command line gave other values (applied after applyProtocol,
+// which leaves them as given).
+func protocolLabel(fs *pflag.FlagSet, name, problem string, preset []string) string {
+	p, ok := protocols[name]
+	if name == "" || !ok {
+		return name
+	}
+	var own []string
+	for flag, v := range p.values(problem) {
+		if f := fs.Lookup(flag); f != nil && !slices.Contains(preset, flag+"="+v) && !sameFlagValue(f.Value.String(), v) {
+			own = append(own, "--"+flag+" "+f.Value.String())
+		}
+	}
+	if len(own) == 0 {
+		return name
+	}
+	sort.Strings(own)
+	return name + " (but " + strings.Join(own, ", ") + ")"
+}
+
 func applyProtocol(fs *pflag.FlagSet, name, problem string) ([]string, error) {
 	if name == "" {
 		return nil, nil

@@ -19,6 +19,9 @@ type split struct {
 	train, test *problem.Objective // nil for a set of zero functions
 	sel         *data.Selection
 	noiseSeed   uint64
+	// fewer says why the set holds fewer functions than --n-test asked
+	// for ("" if it does not).
+	fewer string
 }
 
 // invocation is this run's provenance: the command line, l2o's version and
@@ -301,12 +304,18 @@ func (p *problemFlags) trainingSplit(h *heldOut) (*split, *provenance.Test, erro
 	if s.test, err = s.train.Subset(idx); err != nil {
 		return nil, nil, err
 	}
+	if p.nTestGiven && nTest > keep {
+		s.fewer = fmt.Sprintf("--n-test %d: --set train evaluates the %d functions the checkpoint was trained on", nTest, keep)
+	}
 	return s, s.testRecord("train", refs[:keep], ""), nil
 }
 
 // noteSkipped says how many candidate test images were left out because
 // their content equals a training image's.
 func noteSkipped(env *Env, s *split) {
+	if s.fewer != "" {
+		fmt.Fprintf(env.Stderr, "note: %s\n", s.fewer)
+	}
 	if s.sel.Skipped > 0 {
 		fmt.Fprintf(env.Stderr, "note: %d candidate test images of %s equal training images and were left out\n", s.sel.Skipped, s.sel.Source)
 	}

@@ -96,6 +96,7 @@ type trainGreedyCmd struct {
 	vf        validationFlags
 	sf        solverFlags
 	preset    []string
+	protocol  string // what the manifest records: protocolLabel
 	method    models.Method
 	inner     greedy.InnerSolver
 	prec      steploss.Precision
@@ -140,6 +141,7 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 	if c.preset, err = applyProtocol(fs, gf.Protocol, c.pf.Problem); err != nil {
 		return err
 	}
+	c.protocol = protocolLabel(fs, gf.Protocol, c.pf.Problem, c.preset)
 	if c.pf.NTrain < 1 {
 		return usagef("--n-train must be at least 1")
 	}
@@ -261,7 +263,7 @@ func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objecti
 			StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: c.certKind,
 			StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience, RepeatCheck: gf.RepeatCheck,
 			DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
-			Dir: gf.Out, Resume: gf.Resume, Protocol: gf.Protocol,
+			Dir: gf.Out, Resume: gf.Resume, Protocol: c.protocol,
 			InnerProgress: innerProgress(env),
 			Progress: func(s checkpoint.StepInfo) {
 				clearStatus(env)
