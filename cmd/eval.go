@@ -102,9 +102,11 @@ func (c *evalCmd) define(env *Env) {
 
 // check validates the flags (before anything is read or written).
 func (c *evalCmd) check() error {
-	if _, err := applyProtocol(c.fs, c.protocol, c.pf.Problem); err != nil {
+	preset, err := applyProtocol(c.fs, c.protocol, c.pf.Problem)
+	if err != nil {
 		return err
 	}
+	c.pf.setPreset(preset)
 	if *c.iters < 1 || *c.fstarIters < 1 {
 		return usagef("--iters and --fstar-iters must be at least 1")
 	}
@@ -116,7 +118,6 @@ func (c *evalCmd) check() error {
 	if *c.set != "test" && *c.set != "train" {
 		return usagef("--set must be test or train, got %q", *c.set)
 	}
-	var err error
 	if c.shiftSpecs, err = parseShifts(*c.shifts); err != nil {
 		return err
 	}

@@ -61,6 +61,8 @@ type problemFlags struct {
 	precision string
 	// nTestGiven is set when --n-test was given (eval --set train).
 	nTestGiven bool
+	// preset names the flags a --protocol preset set (not the user).
+	preset map[string]bool
 	// testOnly takes every function of --data as a test candidate (eval and
 	// apply on other data than a checkpoint was trained on).
 	testOnly bool
@@ -383,7 +385,7 @@ var trainedFunctionFlags = []string{"alpha", "noise", "blur-sigma", "angles", "w
 func (p *problemFlags) adoptFunctions(env *Env, fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) error {
 	from, given := map[string]string{}, map[string]bool{}
 	for _, name := range trainedFunctionFlags {
-		given[name] = fs.Lookup(name) != nil && fs.Changed(name)
+		given[name] = p.userGave(fs, name)
 	}
 	for i, info := range infos {
 		if info.Provenance == nil || len(info.Provenance.Args) == 0 {
@@ -441,6 +443,21 @@ func (p *problemFlags) ownNoise() string {
 		return ""
 	}
 	return strconv.FormatFloat(prob.Noise, 'g', -1, 64)
+}
+
+// userGave reports whether the command line gave the flag (a --protocol
+// preset's value is not the user's).
+func (p *problemFlags) userGave(fs *pflag.FlagSet, name string) bool {
+	return fs.Lookup(name) != nil && fs.Changed(name) && !p.preset[name]
+}
+
+// setPreset records the flags a --protocol preset set ("flag=value" items).
+func (p *problemFlags) setPreset(items []string) {
+	p.preset = map[string]bool{}
+	for _, it := range items {
+		name, _, _ := strings.Cut(it, "=")
+		p.preset[name] = true
+	}
 }
 
 // flagSetting names a flag's value as a command line gives it, or its

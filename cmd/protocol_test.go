@@ -108,3 +108,23 @@ func TestBenchGreedyProtocolSums(t *testing.T) {
 			m.LossReduction, m.Steps[0].Lambda)
 	}
 }
+
+// TestEvalProtocolTakesTheCheckpointsSplit: the paper preset's --n-train 25
+// is not the user's, so eval of a checkpoint trained on 2 functions follows
+// the checkpoint's split instead of refusing a --n-train nobody gave.
+func TestEvalProtocolTakesTheCheckpointsSplit(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "run")
+	var out, errb bytes.Buffer
+	for _, args := range [][]string{
+		{"train", "greedy", "--param", "ps", "--size", "8", "--n-train", "2", "--max-steps", "1", "--out", ck},
+		{"eval", "--protocol", "paper", "--params", ck, "--methods", "gd", "--n-test", "2", "--iters", "3", "--fstar-iters", "5", "--cache", dir, "--out", filepath.Join(dir, "eval")},
+	} {
+		if code := Main(args, &out, &errb); code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+		}
+	}
+	if code := Main([]string{"eval", "--protocol", "paper", "--params", ck, "--n-train", "3", "--methods", "gd", "--n-test", "2", "--out", filepath.Join(dir, "eval2")}, &out, &errb); code != 2 {
+		t.Errorf("eval with a --n-train the user gave against the checkpoint's: exit %d, want 2", code)
+	}
+}

@@ -222,7 +222,7 @@ func (p *problemFlags) adoptData(env *Env, fs *pflag.FlagSet, infos []*LearnedIn
 		{"n-train", int64(p.NTrain), int64(h.ref.NTrain), func() { p.NTrain = h.ref.NTrain }},
 		{"seed", p.Seed, h.ref.Seed, func() { p.Seed = h.ref.Seed }},
 	} {
-		if fs.Lookup(f.flag) == nil || !fs.Changed(f.flag) {
+		if !p.userGave(fs, f.flag) {
 			f.set()
 		} else if f.got != f.want {
 			return nil, usagef("--%s %d: %s was trained with --%s %d on %s, and its test functions follow that split: drop --%s", f.flag, f.got, refDir, f.flag, f.want, h.ref.Source, f.flag)
