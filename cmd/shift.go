@@ -140,16 +140,16 @@ func checkShifts(pf *problemFlags, specs []shiftSpec) error {
 // same problem, conventions, α, seed and number of functions; the test
 // images of --data (or those of the shift's source), resampled when the
 // shift changes the size or the source's size differs.
-func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*problem.Objective, error) {
+func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*problem.Objective, []data.Ref, error) {
 	opt := shiftOptions(pf, sh)
 	prob, err := problem.Lookup(pf.Problem, opt)
 	if err != nil {
-		return nil, usagef("--shift %s: %v", sh.Label, err)
+		return nil, nil, usagef("--shift %s: %v", sh.Label, err)
 	}
 	if sh.AlphaScale > 0 {
 		opt.Alpha = prob.Alpha * sh.AlphaScale
 		if prob, err = problem.Lookup(pf.Problem, opt); err != nil {
-			return nil, usagef("--shift %s: %v", sh.Label, err)
+			return nil, nil, usagef("--shift %s: %v", sh.Label, err)
 		}
 	}
 	source, nTrain := pf.Data, pf.NTrain
@@ -158,35 +158,49 @@ func shiftedTest(pf *problemFlags, sh shiftSpec, exclude map[string]bool) (*prob
 	}
 	seed := pf.Seed + 1_000_003 // as problemFlags.build draws the test images
 	var imgs []*data.Image
+	var refs []data.Ref
+	generated := func(kind string) {
+		refs = data.Refs(imgs, func(k int) string { return fmt.Sprintf("%s(seed %d)#%d", kind, seed, k) })
+	}
 	switch {
 	case source == "phantoms" || ((source == "" || source == "synthetic") && strings.HasPrefix(pf.Problem, "ct")):
 		imgs = data.Phantoms(pf.NTest, prob.H, seed)
+		generated("phantoms")
 	case source == "" || source == "synthetic":
 		imgs = data.Synthetic(pf.NTest, prob.H, prob.W, seed)
+		generated("synthetic")
 	default:
-		sel, err := data.Select(source, data.Request{NTrain: nTrain, NTest: pf.NTest, Seed: pf.Seed, Exclude: exclude})
+		// The main evaluation's request: other data than the training's
+		// gives its test images only (problemFlags.testOnly).
+		req := data.Request{NTrain: nTrain, NTest: pf.NTest, Seed: pf.Seed, Exclude: exclude, TestOnly: pf.testOnly && sh.Images == ""}
+		sel, err := data.Select(source, req)
 		if err != nil {
-			return nil, usagef("--shift %s: images from %s: %v", sh.Label, source, err)
+			return nil, nil, usagef("--shift %s: images from %s: %v", sh.Label, source, err)
 		}
+		refs = sel.TestRefs
 		test := sel.Test
 		for i, im := range test {
 			if test[i], err = data.Resize(im, prob.H, prob.W); err != nil {
-				return nil, usagef("--shift %s: image %d of %s: %v", sh.Label, i, source, err)
+				return nil, nil, usagef("--shift %s: image %d of %s: %v", sh.Label, i, source, err)
 			}
 		}
 		imgs = test
 	}
 	if len(imgs) != pf.NTest {
-		return nil, usagef("--shift %s: %d test images, want --n-test %d", sh.Label, len(imgs), pf.NTest)
+		return nil, nil, usagef("--shift %s: %d test images, want --n-test %d", sh.Label, len(imgs), pf.NTest)
 	}
 	n, h, w, pix, err := data.Stack(imgs)
 	if err != nil {
-		return nil, usagef("--shift %s: %v", sh.Label, err)
+		return nil, nil, usagef("--shift %s: %v", sh.Label, err)
 	}
 	if h != prob.H || w != prob.W {
-		return nil, usagef("--shift %s: images are %d×%d but the problem needs %d×%d", sh.Label, h, w, prob.H, prob.W)
+		return nil, nil, usagef("--shift %s: images are %d×%d but the problem needs %d×%d", sh.Label, h, w, prob.H, prob.W)
 	}
-	return prob.Instantiate(pix, n, 1)
+	if bad := data.Overlap(refsOf(exclude), refs); len(bad) > 0 {
+		return nil, nil, usagef("--shift %s: the test image %s equals an image the checkpoints were trained on; choose another --seed", sh.Label, bad[0].Name)
+	}
+	o, err := prob.Instantiate(pix, n, 1)
+	return o, refs, err
 }
 
 // shiftMethods are the methods of one shifted evaluation: each learned
@@ -235,12 +249,12 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, p
 	inDist []*eval.Curve, iters, fstarIters int, fstarMethod, cache, out string, at []int) error {
 	results := []shiftResult{{Label: "none (trained setting)", Curves: inDist}}
 	if len(inDist) > 0 && pf.Problem != "" {
-		if base, err := shiftedTest(pf, shiftSpec{Label: "none"}, exclude); err == nil {
+		if base, _, err := shiftedTest(pf, shiftSpec{Label: "none"}, exclude); err == nil {
 			results[0].Notes = shiftNotes(infos, base.L, base.A)
 		}
 	}
 	for _, sh := range specs {
-		test, err := shiftedTest(pf, sh, exclude)
+		test, refs, err := shiftedTest(pf, sh, exclude)
 		if err != nil {
 			return err
 		}
@@ -262,7 +276,13 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, p
 		sp := *prov
 		if sp.Test != nil {
 			t := *sp.Test
-			t.Note = strings.TrimSpace(t.Note + " shift " + sh.Label + " (images as listed before the shift)")
+			if sh.Images != "" {
+				// Other images: the ones it ran on.
+				t.Source, t.Images, t.Fingerprint = sh.Images, refs, data.Fingerprint(refs)
+				t.Note = strings.TrimSpace(t.Note + " shift " + sh.Label)
+			} else {
+				t.Note = strings.TrimSpace(t.Note + " shift " + sh.Label + " (images as listed before the shift)")
+			}
 			sp.Test = &t
 		}
 		if err := writeCurves(filepath.Join(out, "shift", shiftDirName(sh.Label)), curves, &sp); err != nil {

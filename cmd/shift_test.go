@@ -172,3 +172,23 @@ func TestEvalShiftCertifiesNormalPoly(t *testing.T) {
 		t.Errorf("the certificates at σ = 1 and σ = 2 are the same: %q", notes["sigma=1"])
 	}
 }
+
+// TestShiftImagesAreHeldOut: a checkpoint trained on the synthetic images of
+// seed 1,000,004 and evaluated on a folder at --seed 1 would meet its own
+// training images under --shift images=synthetic (drawn from seed 1 +
+// 1,000,003): refused, naming the image.
+func TestShiftImagesAreHeldOut(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "run")
+	flat := writeFlatFolder(t, 6, 16)
+	var out, errb bytes.Buffer
+	if code := Main([]string{"train", "greedy", "--param", "m-ps", "--size", "16", "--n-train", "2", "--seed", "1000004", "--max-steps", "1", "--out", ck}, &out, &errb); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	args := []string{"eval", "--params", ck, "--data", flat, "--seed", "1", "--size", "16", "--n-test", "2", "--iters", "3", "--fstar-iters", "5",
+		"--cache", dir, "--methods", "gd", "--shift", "images=synthetic", "--shift-at", "3", "--out", filepath.Join(dir, "eval")}
+	if code := Main(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), "equals an image the checkpoints were trained on") {
+		t.Errorf("--shift images=synthetic onto the training images: exit %d: %s", code, errb.String())
+	}
+}

@@ -59,11 +59,7 @@ func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bo
 	sel.Test = gen(p.NTest, prob.H, prob.W, testSeed)
 	sel.TestRefs = data.Refs(sel.Test, named(testSeed))
 	bad := data.Overlap(sel.TrainRefs, sel.TestRefs)
-	for _, r := range sel.TestRefs {
-		if exclude[r.SHA256] {
-			bad = append(bad, r)
-		}
-	}
+	bad = append(bad, data.Overlap(refsOf(exclude), sel.TestRefs)...)
 	if len(bad) > 0 {
 		return nil, usagef("--seed %d: the synthetic test image %s equals a training image; choose another --seed", p.Seed, bad[0].Name)
 	}
@@ -189,8 +185,8 @@ func (p *problemFlags) adoptData(env *Env, fs *pflag.FlagSet, infos []*LearnedIn
 		if rec == nil {
 			continue
 		}
-		for _, r := range rec.Train {
-			h.exclude[r.SHA256] = true
+		for k := range data.Hashes(rec.Train) {
+			h.exclude[k] = true
 		}
 		if h.ref == nil {
 			h.ref, refDir, h.refDir = rec, dirs[i], dirs[i]
@@ -308,6 +304,16 @@ func (p *problemFlags) trainingSplit(h *heldOut) (*split, *provenance.Test, erro
 		s.fewer = fmt.Sprintf("--n-test %d: --set train evaluates the %d functions the checkpoint was trained on", nTest, keep)
 	}
 	return s, s.testRecord("train", refs[:keep], ""), nil
+}
+
+// refsOf is a ref for each key of an exclusion set (Overlap matches keys
+// as a ref's SHA256).
+func refsOf(keys map[string]bool) []data.Ref {
+	out := make([]data.Ref, 0, len(keys))
+	for k := range keys {
+		out = append(out, data.Ref{SHA256: k})
+	}
+	return out
 }
 
 // noteSkipped says how many candidate test images were left out because

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Ref names one image of a data source and fingerprints its content: Name
@@ -21,6 +22,61 @@ import (
 type Ref struct {
 	Name   string `json:"name"`
 	SHA256 string `json:"sha256"`
+	// Content is ContentHash of its pixels: the same picture stored another
+	// way (PGM and PNG, 8 or 16 bits, grey or RGB, an STL-10 file) has
+	// another SHA256 but this Content. Empty in records written before it
+	// was kept.
+	Content string `json:"content,omitempty"`
+}
+
+// Keys are the keys the ref's image is known by for disjointness: its exact
+// SHA256 and, where recorded, its Content (prefixed, so the two never meet).
+func (r Ref) Keys() []string {
+	if r.Content == "" {
+		return []string{r.SHA256}
+	}
+	return []string{r.SHA256, "content:" + r.Content}
+}
+
+// NewRef is the ref of image im named name.
+func NewRef(name string, im *Image) Ref {
+	return Ref{Name: name, SHA256: ImageHash(im), Content: ContentHash(im)}
+}
+
+// ContentHash returns the SHA-256 (hex) of an image's size and its pixels
+// rounded to 8 bits (round(255·v)): what a picture keeps through the formats
+// the loaders read, so that a test image equal to a training image in
+// another format is recognised.
+func ContentHash(im *Image) string {
+	h := sha256.New()
+	var buf [8]byte
+	put := func(u uint64) {
+		binary.LittleEndian.PutUint64(buf[:], u)
+		h.Write(buf[:])
+	}
+	put(uint64(im.H))
+	put(uint64(im.W))
+	for _, v := range im.Pix {
+		put(uint64(int64(math.Round(255 * v))))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// anyKey reports whether one of the ref's keys is in set.
+func anyKey(set map[string]bool, r Ref) bool {
+	for _, k := range r.Keys() {
+		if set[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// addKeys puts the ref's keys in set.
+func addKeys(set map[string]bool, r Ref) {
+	for _, k := range r.Keys() {
+		set[k] = true
+	}
 }
 
 // ImageHash returns the SHA-256 (hex) of an image's size and the exact bits
@@ -44,7 +100,7 @@ func ImageHash(im *Image) string {
 func Refs(images []*Image, name func(k int) string) []Ref {
 	out := make([]Ref, len(images))
 	for k, im := range images {
-		out[k] = Ref{Name: name(k), SHA256: ImageHash(im)}
+		out[k] = NewRef(name(k), im)
 	}
 	return out
 }
@@ -84,7 +140,7 @@ type Request struct {
 	// images are the first NTest of the permutation, or of test/ in
 	// LayoutFolders. For testing on other data than a checkpoint's.
 	TestOnly bool
-	// Exclude holds SHA-256s (ImageHash) of images the test set must not
+	// Exclude holds keys (Ref.Keys, Hashes) of images the test set must not
 	// contain, besides the training images: the recorded training images of
 	// a checkpoint evaluated on this source.
 	Exclude map[string]bool
@@ -149,12 +205,15 @@ func imageNames(dir string) ([]string, error) {
 		}
 	}
 	if len(names) == 0 {
-		return nil, fmt.Errorf("data: %s: no .pgm or .png images in folder", dir)
+		return nil, fmt.Errorf("data: %s: no .pgm or .png images in folder (a data folder holds the images themselves, or train/ and test/ subfolders of them, named in lower case)", dir)
 	}
 	return names, nil
 }
 
 func stl10Source(path string, size int64) (source, error) {
+	if !strings.EqualFold(filepath.Ext(path), ".bin") {
+		return source{}, fmt.Errorf("data: %s is a file but not an STL-10 binary (*_X.bin): give a folder of .pgm or .png images, a folder with train/ and test/, an STL-10 .bin file, or synthetic", path)
+	}
 	if size < stl10Bytes {
 		return source{}, fmt.Errorf("data: %s: stl10: no images: expected at least %d bytes (one 3×96×96 image)", path, stl10Bytes)
 	}
@@ -215,17 +274,17 @@ func selectShuffled(spec string, src source, r Request) (*Selection, error) {
 			return false, fmt.Errorf("data: %s: image %s is %dx%d (HxW), but %s is %dx%d: all images must have the same size",
 				spec, src.name(perm[i]), im.H, im.W, s.firstName(), first.H, first.W)
 		}
-		ref := Ref{Name: src.name(perm[i]), SHA256: ImageHash(im)}
+		ref := NewRef(src.name(perm[i]), im)
 		if !test {
-			seen[ref.SHA256] = true
+			addKeys(seen, ref)
 			s.Train, s.TrainRefs = append(s.Train, im), append(s.TrainRefs, ref)
 			return true, nil
 		}
-		if seen[ref.SHA256] || r.Exclude[ref.SHA256] {
+		if anyKey(seen, ref) || anyKey(r.Exclude, ref) {
 			s.Skipped++
 			return false, nil
 		}
-		seen[ref.SHA256] = true // a duplicate within the test set counts once
+		addKeys(seen, ref) // a duplicate within the test set counts once
 		s.Test, s.TestRefs = append(s.Test, im), append(s.TestRefs, ref)
 		return true, nil
 	}
@@ -274,7 +333,7 @@ func selectFolders(spec string, r Request) (*Selection, error) {
 	s.TrainRefs = Refs(s.Train, func(k int) string { return "train/" + names[k] })
 	seen := map[string]bool{}
 	for _, ref := range s.TrainRefs {
-		seen[ref.SHA256] = true
+		addKeys(seen, ref)
 	}
 	tests, err := LoadDir(testDir)
 	if err != nil {
@@ -285,12 +344,12 @@ func selectFolders(spec string, r Request) (*Selection, error) {
 		if r.NTest > 0 && len(s.Test) == r.NTest {
 			break
 		}
-		ref := Ref{Name: "test/" + testNames[k], SHA256: ImageHash(im)}
-		if seen[ref.SHA256] || r.Exclude[ref.SHA256] {
+		ref := NewRef("test/"+testNames[k], im)
+		if anyKey(seen, ref) || anyKey(r.Exclude, ref) {
 			s.Skipped++
 			continue
 		}
-		seen[ref.SHA256] = true
+		addKeys(seen, ref)
 		s.Test, s.TestRefs = append(s.Test, im), append(s.TestRefs, ref)
 	}
 	if r.NTest > 0 && len(s.Test) < r.NTest {
@@ -306,7 +365,7 @@ func (s *Selection) checkSize(h, w int) error {
 	for _, set := range [][]*Image{s.Train, s.Test} {
 		for _, im := range set {
 			if im.H != h || im.W != w {
-				return fmt.Errorf("data: %s: images are %dx%d (HxW), expected %dx%d", s.Source, im.H, im.W, h, w)
+				return fmt.Errorf("data: %s: images are %dx%d (HxW), expected %dx%d: give --size %d for square images of that size, or data of the problem's size", s.Source, im.H, im.W, h, w, im.H)
 			}
 		}
 	}
@@ -315,24 +374,22 @@ func (s *Selection) checkSize(h, w int) error {
 
 // Overlap returns the refs of b whose content equals that of a ref in a.
 func Overlap(a, b []Ref) []Ref {
-	in := make(map[string]bool, len(a))
-	for _, r := range a {
-		in[r.SHA256] = true
-	}
+	in := Hashes(a)
 	var out []Ref
 	for _, r := range b {
-		if in[r.SHA256] {
+		if anyKey(in, r) {
 			out = append(out, r)
 		}
 	}
 	return out
 }
 
-// Hashes returns the set of the refs' SHA-256s.
+// Hashes returns the set of the refs' keys (Ref.Keys: their SHA-256s and
+// content hashes), as Request.Exclude takes them.
 func Hashes(refs []Ref) map[string]bool {
-	out := make(map[string]bool, len(refs))
+	out := make(map[string]bool, 2*len(refs))
 	for _, r := range refs {
-		out[r.SHA256] = true
+		addKeys(out, r)
 	}
 	return out
 }

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -92,5 +93,67 @@ func TestSelectSkipsDuplicates(t *testing.T) {
 	}
 	if s.Skipped != 2 || s.TestRefs[0].Name != "test/u2.pgm" || s.TrainRefs[0].Name != "train/t0.pgm" {
 		t.Errorf("train/test folders: skipped %d, test %v", s.Skipped, s.TestRefs)
+	}
+}
+
+// TestSelectKnowsAPictureInAnotherFormat: the same pictures as PGM, 8-bit
+// and 16-bit PNG have other exact hashes (the readers scale differently)
+// but one content hash, so a test set drawn from the PNG copies leaves out
+// the images trained on as PGM.
+func TestSelectKnowsAPictureInAnotherFormat(t *testing.T) {
+	pgm, png8, png16 := t.TempDir(), t.TempDir(), t.TempDir()
+	for i := range 4 {
+		im := NewImage(16, 16)
+		for k := range im.Pix {
+			im.Pix[k] = float64((k*7+i*31)%256) / 255 // every level
+		}
+		name := "x" + itoa(i)
+		writeImage(t, filepath.Join(pgm, name+".pgm"), im)
+		writeImage(t, filepath.Join(png8, name+".png"), im)
+		var buf bytes.Buffer
+		if err := WritePNG16(&buf, im); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(png16, name+".png"), buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	train, err := Select(pgm, Request{NTrain: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{png8, png16} {
+		all, err := Select(dir, Request{TestOnly: true, NTest: 4, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := 0
+		for _, r := range all.TestRefs {
+			if Hashes(train.TrainRefs)[r.SHA256] {
+				exact++
+			}
+		}
+		if exact != 0 {
+			t.Fatalf("%s: %d images have a PGM's exact hash: the formats no longer differ, and this test tests nothing", dir, exact)
+		}
+		s, err := Select(dir, Request{TestOnly: true, NTest: 2, Seed: 1, Exclude: Hashes(train.TrainRefs)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Skipped != 2 || len(Overlap(train.TrainRefs, s.TestRefs)) != 0 {
+			t.Errorf("%s: skipped %d (want the 2 trained on), test %v, train %v", dir, s.Skipped, s.TestRefs, train.TrainRefs)
+		}
+	}
+}
+
+// TestSelectRefusesAFileThatIsNotSTL10: a file of STL-10's size per image
+// but another name is not read as images.
+func TestSelectRefusesAFileThatIsNotSTL10(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.csv")
+	if err := os.WriteFile(path, make([]byte, 3*stl10Bytes), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Select(path, Request{NTrain: 1, NTest: 1, Seed: 1}); err == nil || !strings.Contains(err.Error(), "not an STL-10 binary") {
+		t.Errorf("a .csv file as data: %v", err)
 	}
 }
