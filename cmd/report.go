@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"os"
@@ -100,8 +101,9 @@ func runReport(env *Env, args []string) error {
 	if err := clearResults(o.out, append(reportResults, "scalars.csv")...); err != nil {
 		return err
 	}
+	inv := env.invocation()
 	rep := &report.Report{Title: o.title, Curves: curves, PSNRIter: o.psnrIter,
-		Notes: []string{fmt.Sprintf("Curves from %s.", o.curves)}}
+		Notes: []string{fmt.Sprintf("Curves from %s; drawn by %s (l2o revision %s, %s).", o.curves, inv.Command, cmp.Or(inv.Build.Revision, "not recorded"), inv.Time)}}
 	if set := curves[0].Setting; set != nil {
 		rep.Notes = append(rep.Notes, "Functions: "+settingString(set)+".")
 	}

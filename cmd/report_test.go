@@ -61,6 +61,9 @@ func TestReportLearnedFigures(t *testing.T) {
 					t.Errorf("report with parameters the curves were not evaluated from: %s", e.String())
 				}
 			}
+			if b, err := os.ReadFile(filepath.Join(ck("report"), "index.html")); err != nil || !strings.Contains(string(b), "drawn by l2o report --curves") {
+				t.Errorf("index.html does not say which command drew it (%v)", err)
+			}
 			checkReportScalars(t, ck("m-ps"), ck("report"), 1e-3, "μ = 0.001 (--hb-mu)")
 			for _, name := range []string{"kernels.png", "kernels_greedy-m-pc5.png", "optimality_seconds.png", "reconstructions.png"} {
 				if _, err := os.Stat(filepath.Join(ck("report"), name)); err != nil {

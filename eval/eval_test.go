@@ -3,6 +3,7 @@ package eval
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -420,5 +421,35 @@ func BenchmarkIteration(b *testing.B) {
 			}
 			b.ReportMetric(float64(time.Since(start).Microseconds())/1e3/float64(b.N), "ms/iter")
 		})
+	}
+}
+
+// TestJSONRefusesChangedCurves: curves edited after they were written (a
+// mean lowered, a method renamed) no longer match the file's SHA-256 and
+// are refused; the file as written reads.
+func TestJSONRefusesChangedCurves(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, testCurves(t)); err != nil {
+		t.Fatal(err)
+	}
+	for _, edit := range []func(c map[string]any){
+		func(c map[string]any) { c["mean"].([]any)[1] = 1e-11 },
+		func(c map[string]any) { c["method"] = "nag" },
+	} {
+		var file map[string]any
+		if err := json.Unmarshal(buf.Bytes(), &file); err != nil {
+			t.Fatal(err)
+		}
+		edit(file["curves"].([]any)[0].(map[string]any))
+		b, err := json.Marshal(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadJSON(bytes.NewReader(b)); err == nil || !strings.Contains(err.Error(), "changed after they were written") {
+			t.Errorf("edited curves: %v", err)
+		}
+	}
+	if _, err := ReadJSON(bytes.NewReader(buf.Bytes())); err != nil {
+		t.Errorf("the curves as written: %v", err)
 	}
 }

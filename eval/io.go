@@ -1,7 +1,9 @@
 package eval
 
 import (
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -222,6 +224,19 @@ type fileJSON struct {
 	Format     string             `json:"format"`
 	Provenance *provenance.Record `json:"provenance,omitempty"`
 	Curves     []curveJSON        `json:"curves"`
+	// SHA256 is curvesSum of Curves: a file whose curves were changed
+	// after they were written is refused (empty in older files).
+	SHA256 string `json:"sha256,omitempty"`
+}
+
+// curvesSum is the SHA-256 (hex) of the curves' JSON encoding.
+func curvesSum(curves []curveJSON) (string, error) {
+	b, err := json.Marshal(curves)
+	if err != nil {
+		return "", err
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:]), nil
 }
 
 const jsonFormat = "greedyl2o-eval-curves-v1"
@@ -261,6 +276,10 @@ func WriteJSONWith(w io.Writer, curves []*Curve, prov *provenance.Record) error 
 		}
 		file.Curves = append(file.Curves, cj)
 	}
+	var err error
+	if file.SHA256, err = curvesSum(file.Curves); err != nil {
+		return fmt.Errorf("eval: writing JSON: %w", err)
+	}
 	enc := json.NewEncoder(w)
 	if err := enc.Encode(file); err != nil {
 		return fmt.Errorf("eval: writing JSON: %w", err)
@@ -288,6 +307,11 @@ func ReadJSONWith(r io.Reader) ([]*Curve, *provenance.Record, error) {
 func (file *fileJSON) curves() ([]*Curve, error) {
 	if file.Format != jsonFormat {
 		return nil, fmt.Errorf("eval: reading JSON curves: format %q, want %q (not a file written by eval.WriteJSON?)", file.Format, jsonFormat)
+	}
+	if file.SHA256 != "" {
+		if sum, err := curvesSum(file.Curves); err != nil || sum != file.SHA256 {
+			return nil, fmt.Errorf("eval: reading JSON curves: the curves do not match the SHA-256 the file records: they were changed after they were written")
+		}
 	}
 	curves := make([]*Curve, 0, len(file.Curves))
 	for _, cj := range file.Curves {
