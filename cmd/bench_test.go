@@ -45,6 +45,10 @@ func TestBenchMemoryInProcess(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	out.Reset()
+	if code := Main([]string{"runs", "show", dir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "bench memory: 6 measurements") || !strings.Contains(out.String(), "command: l2o bench memory") {
+		t.Errorf("runs show of bench memory's folder: exit %d:\n%s", code, out.String())
+	}
 }
 
 func TestBenchMemoryChildAndDevice(t *testing.T) {

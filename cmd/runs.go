@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
+	"github.com/greedyl2o/greedyl2o/bench"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
@@ -72,6 +73,14 @@ func describeRun(dir string) ([]string, error) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "saved.json")); err == nil {
 		return describeApplied(dir, b)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "memory.json")); err == nil {
+		var rep bench.Report
+		if err := json.Unmarshal(b, &rep); err != nil {
+			return nil, usagef("%s/memory.json is corrupt: %v", dir, err)
+		}
+		lines := []string{fmt.Sprintf("bench memory: %d measurements of %s on %d×%d, N = %d (memory.csv, memory.svg)", len(rep.Rows), rep.Config.Param, rep.Config.Size, rep.Config.Size, rep.Config.NTrain)}
+		return append(lines, provenanceLines(rep.Provenance)...), nil
 	}
 	f, err := os.Open(filepath.Join(dir, "curves.json"))
 	if err != nil {
