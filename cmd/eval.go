@@ -357,6 +357,18 @@ const belowFstar = -1e-9
 // optimality): optimality, and which method is fastest to a level, are then
 // measured against a value above the minimum.
 func noteBelowFstar(env *Env, curves []*eval.Curve, method string, iters int) {
+	if len(curves) > 0 && len(curves[0].Optimality) > 0 {
+		solved := 0
+		for _, v := range curves[0].Optimality[0] {
+			if v == 0 {
+				solved++
+			}
+		}
+		if solved > 0 {
+			fmt.Fprintf(env.Stderr, "note: %d of %d test functions start at their estimated minimum (f(x⁰) ≤ f*): their optimality is 0 at every iteration and lowers every mean\n",
+				solved, len(curves[0].Optimality[0]))
+		}
+	}
 	for _, c := range curves {
 		for i, m := range c.Mean {
 			if m < belowFstar {

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/data"
 )
 
 // childArgsEnv carries the arguments of l2o to the child process
@@ -532,5 +533,29 @@ func TestCurvesTable(t *testing.T) {
 		if code := Main(append([]string{"curves", "--curves", file}, args...), &out, &errb); code != 2 {
 			t.Errorf("curves %v: exit %d, want 2", args, code)
 		}
+	}
+}
+
+// TestEvalSaysWhenAFunctionStartsSolved: a black test image observed
+// without noise is its own minimiser from the observation (f(x⁰) = f* = 0),
+// so its optimality is 0 throughout; eval says it lowers the means.
+func TestEvalSaysWhenAFunctionStartsSolved(t *testing.T) {
+	dir := writeFlatFolder(t, 3, 16)
+	black := data.NewImage(16, 16)
+	var buf bytes.Buffer
+	if err := data.WritePGM(&buf, black, 8); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "black.pgm"), buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	args := []string{"eval", "--methods", "gd", "--data", dir, "--size", "16", "--n-train", "0", "--n-test", "4", "--noise", "1e-300",
+		"--iters", "3", "--fstar-iters", "20", "--cache", t.TempDir(), "--out", filepath.Join(t.TempDir(), "eval")}
+	if code := Main(args, &out, &errb); code != 0 {
+		t.Fatalf("%v: exit %d: %s", args, code, errb.String())
+	}
+	if !strings.Contains(errb.String(), "1 of 4 test functions start at their estimated minimum") {
+		t.Errorf("no note on the black image: %s", errb.String())
 	}
 }
