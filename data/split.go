@@ -48,6 +48,12 @@ func NewRef(name string, im *Image) Ref {
 // the loaders read, so that a test image equal to a training image in
 // another format is recognised.
 func ContentHash(im *Image) string {
+	return hashPixels(im, func(v float64) uint64 { return uint64(int64(math.Round(255 * v))) })
+}
+
+// hashPixels returns the SHA-256 (hex) of an image's size and word(v) of
+// each pixel v.
+func hashPixels(im *Image, word func(v float64) uint64) string {
 	h := sha256.New()
 	var buf [8]byte
 	put := func(u uint64) {
@@ -57,7 +63,7 @@ func ContentHash(im *Image) string {
 	put(uint64(im.H))
 	put(uint64(im.W))
 	for _, v := range im.Pix {
-		put(uint64(int64(math.Round(255 * v))))
+		put(word(v))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -81,20 +87,7 @@ func addKeys(set map[string]bool, r Ref) {
 
 // ImageHash returns the SHA-256 (hex) of an image's size and the exact bits
 // of its pixels: two images with equal hashes are the same image.
-func ImageHash(im *Image) string {
-	h := sha256.New()
-	var buf [8]byte
-	put := func(u uint64) {
-		binary.LittleEndian.PutUint64(buf[:], u)
-		h.Write(buf[:])
-	}
-	put(uint64(im.H))
-	put(uint64(im.W))
-	for _, v := range im.Pix {
-		put(math.Float64bits(v))
-	}
-	return hex.EncodeToString(h.Sum(nil))
-}
+func ImageHash(im *Image) string { return hashPixels(im, math.Float64bits) }
 
 // Refs returns the refs of images named name(k) for the k-th image.
 func Refs(images []*Image, name func(k int) string) []Ref {
