@@ -205,6 +205,9 @@ func loadLearned(dir string) (*LearnedInfo, error) {
 	if info.Checkpoint, err = provenance.CheckpointOf(info.Method.Name(), dir); err != nil {
 		return nil, asUsage(err)
 	}
+	if info.TrainPrecision != "" && info.TrainPrecision != "float64" {
+		info.Checkpoint.Precision = string(info.TrainPrecision)
+	}
 	return info, nil
 }
 

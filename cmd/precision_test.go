@@ -33,6 +33,10 @@ func TestEvalFloat32OnTrainingFunctions(t *testing.T) {
 	if !strings.Contains(errb.String(), "trained in float32") {
 		t.Errorf("no note on the training precision: %s", errb.String())
 	}
+	out.Reset()
+	if code := Main([]string{"runs", "show", evalDir}, &out, &errb); code != 0 || !strings.Contains(out.String(), "trained in float32") {
+		t.Errorf("the curves' provenance does not record the training precision: exit %d:\n%s", code, out.String())
+	}
 	m, err := checkpoint.ReadManifest(dir)
 	if err != nil {
 		t.Fatal(err)

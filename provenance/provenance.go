@@ -84,6 +84,9 @@ type Checkpoint struct {
 	Label          string `json:"label"`
 	Path           string `json:"path"`
 	ManifestSHA256 string `json:"manifest_sha256"`
+	// Precision is the arithmetic it was trained in where not float64
+	// (learned steps are applied in the evaluation's own).
+	Precision string `json:"trained_precision,omitempty"`
 }
 
 // Test describes the functions an evaluation ran on.
@@ -318,7 +321,11 @@ func (r *Record) Lines() []string {
 		out = append(out, "f*:      "+r.FStar)
 	}
 	for _, c := range r.Checkpoints {
-		out = append(out, fmt.Sprintf("learned: %s from %s (manifest sha256 %.16s…)", c.Label, c.Path, c.ManifestSHA256))
+		trained := ""
+		if c.Precision != "" {
+			trained = ", trained in " + c.Precision
+		}
+		out = append(out, fmt.Sprintf("learned: %s from %s (manifest sha256 %.16s…%s)", c.Label, c.Path, c.ManifestSHA256, trained))
 	}
 	return out
 }
