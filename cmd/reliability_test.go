@@ -382,6 +382,7 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"train with a bound on the last weight", []string{"train", "greedy", "--size", "8", "--lambda", "1e-3@5", "--out", filepath.Join(t.TempDir(), "lb")}},
 		{"certify a blur-free parametrization at other angles", []string{"certify", "--params", dir, "--angles", "5"}},
 		{"resume where no checkpoint is", []string{"train", "greedy", "--size", "8", "--resume", "--out", filepath.Join(t.TempDir(), "none")}},
+		{"eval at a noise level past float64", []string{"eval", "--methods", "gd", "--size", "8", "--n-test", "2", "--noise", "1e200", "--out", filepath.Join(t.TempDir(), "nz")}},
 		{"bench greedy at a negative iteration", []string{"bench", "greedy", "--size", "8", "--at", "-1", "--out", filepath.Join(t.TempDir(), "bg")}},
 	} {
 		errb.Reset()

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -103,7 +104,11 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		if h != prob.H || w != prob.W {
 			return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", p.Data, h, w, prob.Name, prob.H, prob.W)
 		}
-		return prob.Instantiate(pix, n, offset)
+		o, err := prob.Instantiate(pix, n, offset)
+		if err != nil {
+			return nil, err
+		}
+		return o, finiteStart(o)
 	}
 	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed}
 	if s.train, err = mk(sel.Train, 0); err != nil {
@@ -113,6 +118,22 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		return nil, err
 	}
 	return s, nil
+}
+
+// finiteStart refuses functions whose value at the starting point is not
+// finite (a noise level or α past what float64 holds, or such data): no
+// method could run on them.
+func finiteStart(o *problem.Objective) error {
+	vals := make([]float64, o.N)
+	if err := o.Eval(vals, nil, o.X0, nil); err != nil {
+		return err
+	}
+	for k, v := range vals {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return usagef("function %d is %g at its starting point: check --noise, --alpha and the data", k, v)
+		}
+	}
+	return nil
 }
 
 // trainRecord is the data record a checkpoint keeps: the training images
