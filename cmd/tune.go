@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 func init() {
@@ -45,7 +47,16 @@ func runTunePGD(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "problem %s (%s), %d training functions: δ = %.4g minimises the mean objective after %d PGD iterations (%.8g); %.1f s\n",
 		prob.Name, orNone(prob.Conventions.String()), train.N, delta, *iters, f, time.Since(start).Seconds())
+	fmt.Fprintln(env.Stdout, tunedOn(env, &pf, train))
 	return nil
+}
+
+// tunedOn says what a tuning ran on: data, seed, size, the functions'
+// setting, and l2o's revision.
+func tunedOn(env *Env, pf *problemFlags, train *problem.Objective) string {
+	inv := env.invocation()
+	return fmt.Sprintf("tuned on: --data %s --seed %d, %d functions of %d×%d (%s); %s, l2o revision %s",
+		cmp.Or(pf.Data, "synthetic"), pf.Seed, train.N, train.H, train.W, settingString(train.Setting()), inv.Command, cmp.Or(inv.Build.Revision, "not recorded"))
 }
 
 // maxTuneMemory bounds the memories tune lbfgs accepts: L-BFGS keeps 2M
@@ -123,6 +134,7 @@ func runTuneLBFGS(env *Env, args []string) error {
 	method := "lbfgs:m=" + strconv.Itoa(best)
 	fmt.Fprintf(env.Stdout, "problem %s (%s), %d training functions: m = %d minimises the %s after %d L-BFGS iterations (%s); eval method %s (l2o eval --methods %s); %.1f s\n",
 		prob.Name, conv, train.N, best, criterion, *iters, formatScore(bestScore), method, method, time.Since(start).Seconds())
+	fmt.Fprintln(env.Stdout, tunedOn(env, &pf, train))
 	return nil
 }
 

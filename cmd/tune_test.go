@@ -33,6 +33,9 @@ func TestTuneLBFGS(t *testing.T) {
 		if code := Main(args, &out, &errb); code != 0 {
 			t.Fatalf("%v exited %d: %s", args, code, errb.String())
 		}
+		if !strings.Contains(out.String(), "tuned on: --data synthetic --seed 1, 3 functions of 16×16") {
+			t.Errorf("the tuning does not say what it ran on:\n%s", out.String())
+		}
 		var fstar []float64
 		if fstarIters > 0 {
 			if fstar, err = baselines.Optimum(train, fstarIters, cache); err != nil {
