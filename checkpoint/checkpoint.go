@@ -210,6 +210,17 @@ func (e *ChecksumError) Error() string {
 
 func (e *ChecksumError) Unwrap() error { return ErrChecksum }
 
+// Recorded is cur where an older checkpoint recorded the field (old is not
+// its zero value) and the zero value otherwise, so that a resume compares a
+// field added to the format later only from the checkpoints that have it.
+func Recorded[V comparable](old, cur V) V {
+	var zero V
+	if old == zero {
+		return zero
+	}
+	return cur
+}
+
 // SumFloats returns the SHA-256 in hex of v as little-endian float64s
 // (the bytes an .npy file of v holds after its header).
 func SumFloats(v []float64) string {

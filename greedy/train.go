@@ -124,15 +124,6 @@ func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev,
 	return nil
 }
 
-// orIf returns v when cond holds and "" otherwise: a field that an older
-// checkpoint did not record is not compared.
-func orIf(cond bool, v string) string {
-	if cond {
-		return v
-	}
-	return ""
-}
-
 // innerSettings describes the inner solver's budget for the manifest.
 func innerSettings(inner InnerSolver, nTheta, nPhi int, cfg Config) string {
 	warm := ""
@@ -163,7 +154,7 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"regularizer", old.Regular, cur.Regular},
 		{"training functions", old.NTrain, cur.NTrain},
 		{"data hash", old.DataHash, cur.DataHash},
-		{"observations hash (the data y: noise, blur, angles)", old.ObservationsHash, orIf(old.ObservationsHash != "", cur.ObservationsHash)},
+		{"observations hash (the data y: noise, blur, angles)", old.ObservationsHash, checkpoint.Recorded(old.ObservationsHash, cur.ObservationsHash)},
 		{"seed", old.Seed, cur.Seed},
 		{"method", old.Method, cur.Method},
 		{"parametrization versions", fmt.Sprint(orDefaultVersions(old.ParamVersions, cur.ParamVersions)), fmt.Sprint(cur.ParamVersions)},
@@ -172,7 +163,7 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"mu", old.Mu, cur.Mu},
 		{"loss reduction", reductionOf(old), reductionOf(cur)},
 		{"inner solver", old.Inner, cur.Inner},
-		{"inner solver settings", old.InnerSettings, orIf(old.InnerSettings != "", cur.InnerSettings)},
+		{"inner solver settings", old.InnerSettings, checkpoint.Recorded(old.InnerSettings, cur.InnerSettings)},
 		{"validation functions", old.NVal, cur.NVal},
 		{"penalty weight scales", fmt.Sprint(old.WeightScales), fmt.Sprint(cur.WeightScales)},
 		{"validation lookahead", old.ValLookahead, cur.ValLookahead},

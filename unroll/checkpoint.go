@@ -111,9 +111,9 @@ func (old *State) compatible(cur *State) error {
 		{"problem", old.Problem, cur.Problem},
 		{"conventions", old.Conventions.String(), cur.Conventions.String()},
 		{"data hash", old.DataHash, cur.DataHash},
-		{"operator", old.Operator, recorded(old.Operator, cur.Operator)},
-		{"alpha", old.Alpha, recorded(old.Alpha, cur.Alpha)},
-		{"observations hash (the data y: noise, blur, angles)", old.ObservationsHash, recorded(old.ObservationsHash, cur.ObservationsHash)},
+		{"operator", old.Operator, checkpoint.Recorded(old.Operator, cur.Operator)},
+		{"alpha", old.Alpha, checkpoint.Recorded(old.Alpha, cur.Alpha)},
+		{"observations hash (the data y: noise, blur, angles)", old.ObservationsHash, checkpoint.Recorded(old.ObservationsHash, cur.ObservationsHash)},
 		{"training functions", old.NTrain, cur.NTrain},
 		{"image size", fmt.Sprintf("%d×%d", old.H, old.W), fmt.Sprintf("%d×%d", cur.H, cur.W)},
 		{"method", old.Method, cur.Method},
@@ -130,17 +130,6 @@ func (old *State) compatible(cur *State) error {
 		}
 	}
 	return nil
-}
-
-// recorded is cur where the old state recorded the field (old is not its
-// zero value), and the zero value otherwise: a field added later is checked
-// from the states that have it.
-func recorded[V comparable](old, cur V) V {
-	var zero V
-	if old == zero {
-		return zero
-	}
-	return cur
 }
 
 func stateFile(name string, epoch int) string { return fmt.Sprintf("state/%s_%05d.npy", name, epoch) }

@@ -73,15 +73,6 @@ func newManifest(o *problem.Objective, cfg Config) *Manifest {
 	}
 }
 
-// orIf is v if cond holds, and "" otherwise: a field added later is checked
-// from the checkpoints that record it.
-func orIf(cond bool, v string) string {
-	if cond {
-		return v
-	}
-	return ""
-}
-
 // deviceKind is greedy.DeviceKind of d, or "" for nil.
 func deviceKind(d gpu.Ops) string {
 	if d == nil {
@@ -220,7 +211,7 @@ func resume(dir string, want *Manifest, net *Network, opt *optim.Adam) (*Manifes
 		{"problem", man.Problem, want.Problem}, {"conventions", man.Conventions.String(), want.Conventions.String()},
 		{"image size", fmt.Sprintf("%d×%d", man.H, man.W), fmt.Sprintf("%d×%d", want.H, want.W)},
 		{"operator", man.Operator, want.Operator}, {"regularizer", man.Regularizer, want.Regularizer}, {"alpha", man.Alpha, want.Alpha},
-		{"observations hash (the data y: noise, blur, angles)", man.ObservationsHash, orIf(man.ObservationsHash != "", want.ObservationsHash)},
+		{"observations hash (the data y: noise, blur, angles)", man.ObservationsHash, checkpoint.Recorded(man.ObservationsHash, want.ObservationsHash)},
 		{"training functions", man.NTrain, want.NTrain}, {"data hash", man.DataHash, want.DataHash},
 		{"seed", man.Seed, want.Seed}, {"inputs", man.Inputs, want.Inputs}, {"T", man.T, want.T},
 		{"random length", man.RandomLength, want.RandomLength}, {"learning rate", man.LearningRate, want.LearningRate},
