@@ -207,9 +207,10 @@ func (b *boundNormalPoly) AddAdjoint(dst, r []float64, c float64) error {
 	if err := checkLens(b.p.Name(), len(r), len(dst), len(b.ks[0]), b.p.D); err != nil {
 		return err
 	}
-	partialSums(dst, len(r), b.p.D, func(acc []float64, lo, hi int) {
-		for j, k := range b.ks {
-			acc[j] = c * kernels.Dot(k[lo:hi], r[lo:hi])
+	// One coefficient per goroutine, each a single Dot over the batch.
+	kernels.ParallelFor(len(b.ks), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			dst[j] += c * kernels.Dot(b.ks[j], r)
 		}
 	})
 	return nil

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/greedyl2o/greedyl2o/internal/ordered"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -162,7 +163,6 @@ type engine[F kernels.Float] struct {
 	plan64  *kernels.FFT2T[float64] // θ's spectrum and the adjoints' inverse transforms
 	spec64  []kernels.Complex[float64]
 	img64   []float64
-	total   []kernels.Complex[float64]
 	vals    []float64
 	loaded  bool
 	// unfused evaluates in three passes over the batch even for a fused
@@ -213,7 +213,13 @@ type engineRun[F kernels.Float] struct {
 	xPlus        []F                    // x⁺
 	r            []F                    // ∇f(x⁺)
 	dots         [][]float64            // scalar terms: ⟨rk, vk⟩ per image
-	workers      []*engineWorker[F]     // per chunk
+	// sums: spectral terms' Σk conj(v̂k)·r̂k in float64, added in image
+	// order (turn) while the images are transformed on every chunk.
+	sums    [][]kernels.Complex[float64]
+	turn    ordered.Turn
+	n       int                // images
+	stride  int                // chunks of the current run (interleaved phases)
+	workers []*engineWorker[F] // per chunk
 	// For runFused: the objective evaluated image by image, its values and
 	// ∇f(x⁺) (nil without gradients).
 	fused *problem.FusedObjective[F]
@@ -226,7 +232,6 @@ type engineWorker[F kernels.Float] struct {
 	fft  *kernels.FFT2T[F]
 	img  []F
 	spec []kernels.Complex[F]
-	acc  [][]kernels.Complex[float64] // one per spectral term
 }
 
 // The phases of engineRun.chunk.
@@ -258,6 +263,7 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		active: make([]bool, len(kinds)),
 		x:      make([]F, n), xPlus: make([]F, n), r: make([]F, n),
 		coef: make([]float64, len(kinds)), boundsInPass: opt.native,
+		n: o.N, sums: make([][]kernels.Complex[float64], len(kinds)),
 	}
 	for _, k := range kinds {
 		var v []F // PS's operand (spectral terms keep only its spectra)
@@ -289,7 +295,6 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		s.plan64 = kernels.NewFFT2T[float64](o.H, o.W)
 		s.spec64 = make([]kernels.Complex[float64], r.sl)
 		s.img64 = make([]float64, hw)
-		s.total = make([]kernels.Complex[float64], r.sl)
 	}
 	s.cleanup = runtime.AddCleanup(s, func(t *kernels.Team) { t.Close() }, s.team)
 	return s, nil
@@ -368,15 +373,7 @@ func (r *engineRun[F]) worker(c, h, w int) *engineWorker[F] {
 		r.workers = append(r.workers, nil)
 	}
 	if r.workers[c] == nil && r.spectral() {
-		wk := &engineWorker[F]{fft: kernels.NewFFT2T[F](h, w), img: make([]F, h*w), spec: make([]kernels.Complex[F], r.sl)}
-		for _, k := range r.kinds {
-			var a []kernels.Complex[float64]
-			if k == spectralTerm {
-				a = make([]kernels.Complex[float64], r.sl)
-			}
-			wk.acc = append(wk.acc, a)
-		}
-		r.workers[c] = wk
+		r.workers[c] = &engineWorker[F]{fft: kernels.NewFFT2T[F](h, w), img: make([]F, h*w), spec: make([]kernels.Complex[F], r.sl)}
 	}
 	return r.workers[c]
 }
@@ -397,19 +394,17 @@ func (r *engineRun[F]) chunk(c, lo, hi int) {
 			r.advanceImage(wk, im)
 		}
 	case runAdjoint:
-		r.clearAccumulators(wk)
-		for im := lo; im < hi; im++ {
+		// Interleaved (image c, c + stride, …), so that the chunks reach
+		// the turn of their images at about the same time.
+		for im := range ordered.Stride(c, r.stride, r.n) {
 			r.adjointImage(wk, im)
 		}
 	case runFused:
 		// Image by image, while its data are in cache: x⁺, f and ∇f at x⁺
 		// (the fused objective, this chunk's scratch), the adjoints. The
 		// operations and their order per image are those of the three
-		// phases above.
-		if r.rg != nil {
-			r.clearAccumulators(wk)
-		}
-		for im := lo; im < hi; im++ {
+		// phases above. Interleaved as runAdjoint.
+		for im := range ordered.Stride(c, r.stride, r.n) {
 			r.advanceImage(wk, im)
 			r.fused.EvalImages(c, r.vals, r.rg, r.xPlus, im, im+1)
 			if r.rg != nil {
@@ -440,19 +435,25 @@ func (r *engineRun[F]) advanceImage(wk *engineWorker[F], im int) {
 	r.combine(xp, x, img, a)
 }
 
-// clearAccumulators zeroes the worker's accumulators of the active spectral
-// terms.
-func (r *engineRun[F]) clearAccumulators(wk *engineWorker[F]) {
+// startSums prepares a run of the interleaved phases on n images: the
+// spectral terms' sums start from zero and the turn from image 0.
+func (r *engineRun[F]) startSums(chunks int) {
+	r.stride = chunks
+	r.turn.Reset()
 	for i, k := range r.kinds {
 		if k == spectralTerm && r.active[i] {
-			clear(wk.acc[i])
+			if r.sums[i] == nil {
+				r.sums[i] = make([]kernels.Complex[float64], r.sl)
+			}
+			clear(r.sums[i])
 		}
 	}
 }
 
 // adjointImage adds image im's part of the active terms' adjoints of r: its
 // inner products (scalar terms) and conj(v̂)·r̂ (spectral terms, one forward
-// FFT of r shared by them).
+// FFT of r shared by them, added to the terms' sums in image order: it
+// waits for the images before it).
 func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 	hw, sl := r.hw, r.sl
 	rk := r.r[im*hw : (im+1)*hw]
@@ -471,11 +472,13 @@ func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 		return
 	}
 	wk.fft.Forward(wk.spec, rk)
+	r.turn.Wait(im)
 	for i, k := range r.kinds {
 		if k == spectralTerm && r.active[i] {
-			accumulateConjProduct(wk.acc[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
+			accumulateConjProduct(r.sums[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
 		}
 	}
+	r.turn.Done(im)
 }
 
 // combine writes x⁺ = x + img + Σ (scalar terms) c_i·v_i for the image
@@ -894,15 +897,16 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 	for i := range r.kinds {
 		r.active[i] = grads != nil && grads[i] != nil
 	}
-	chunks := 0
 	if fo, ok := s.obj.(*problem.FusedObjective[F]); ok && !s.unfused {
 		if err := s.load(params); err != nil {
 			return 0, err
 		}
 		// One pass over the images: x⁺, f, ∇f and the adjoints.
-		fo.Workers(kernels.ParallelChunks(s.n, nil))
+		chunks := kernels.ParallelChunks(s.n, nil)
+		fo.Workers(chunks)
+		r.startSums(chunks)
 		r.phase, r.fused, r.vals, r.rg = runFused, fo, s.vals, rg
-		chunks = s.team.Run(s.n)
+		s.team.Run(s.n)
 		r.fused, r.vals, r.rg = nil, nil, nil
 	} else {
 		if err := s.advance(params, grads); err != nil {
@@ -913,8 +917,9 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 		}
 		if grads != nil {
 			if r.inPass() {
+				r.startSums(kernels.ParallelChunks(s.n, nil))
 				r.phase = runAdjoint
-				chunks = s.team.Run(s.n)
+				s.team.Run(s.n)
 			}
 		}
 	}
@@ -926,7 +931,7 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 	if grads == nil {
 		return sum * inv, nil
 	}
-	if err := s.addGradients(grads, chunks, inv); err != nil {
+	if err := s.addGradients(grads, inv); err != nil {
 		return 0, err
 	}
 	return sum * inv, nil
@@ -934,9 +939,9 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 
 // addGradients adds each active term's gradient, sign/N times its adjoint of
 // r, to grads[i]: the bound terms' AddAdjoint, the scalar terms' inner
-// products summed in image order, the spectral terms' per-worker sums added
-// in chunk order and transformed back.
-func (s *engine[F]) addGradients(grads [][]float64, chunks int, inv float64) error {
+// products summed in image order, the spectral terms' sums (in image order)
+// transformed back.
+func (s *engine[F]) addGradients(grads [][]float64, inv float64) error {
 	r := s.run
 	for i, k := range r.kinds {
 		if grads[i] == nil {
@@ -963,14 +968,7 @@ func (s *engine[F]) addGradients(grads [][]float64, chunks int, inv float64) err
 			grads[i][0] += c * d
 			continue
 		}
-		copy(s.total, r.workers[0].acc[i])
-		for w := 1; w < chunks; w++ {
-			for q, v := range r.workers[w].acc[i] {
-				s.total[q].Re += v.Re
-				s.total[q].Im += v.Im
-			}
-		}
-		s.plan64.Inverse(s.img64, s.total)
+		s.plan64.Inverse(s.img64, r.sums[i])
 		for j, v := range s.img64 {
 			grads[i][j] += c * v
 		}
@@ -1010,9 +1008,9 @@ func (s *engine[F]) bytes() int64 {
 			continue
 		}
 		t += size * int64(len(wk.img)+2*len(wk.spec))
-		for _, a := range wk.acc {
-			t += 16 * int64(len(a))
-		}
 	}
-	return t + 16*int64(len(s.spec64)+len(s.total)) + 8*int64(len(s.img64)+len(s.vals))
+	for _, a := range r.sums {
+		t += 16 * int64(len(a))
+	}
+	return t + 16*int64(len(s.spec64)) + 8*int64(len(s.img64)+len(s.vals))
 }
