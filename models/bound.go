@@ -59,16 +59,19 @@ func checkLens(name string, dst, theta int, wantDst, wantTheta int) error {
 	return nil
 }
 
-// The adjoints below sum over the images of the batch in image order, as
-// one loop would, whatever the number of goroutines: they split the work
-// across the outputs (pixels, coefficients), or add per-image results in
-// image order (package ordered), never across images into per-goroutine
-// partial sums. Their results depend on nothing but the data.
+// The adjoints below add each image's contribution to dst in image order,
+// whatever the number of goroutines: they split the work across the
+// outputs (pixels, coefficients), or add per-image results in image order
+// (package ordered), never across images into per-goroutine partial sums.
+// Their results depend on nothing but the data, and a batch split into
+// blocks whose AddAdjoint calls continue the same dst in block order gives
+// the same bits as the whole batch (the step loss's shards).
 
 // ---- PS ----
 
 type boundScalar struct {
 	v []float64
+	n int // images
 }
 
 // Bind implements Binder.
@@ -76,7 +79,7 @@ func (Scalar) Bind(v []float64, n, h, w int) (Bound, error) {
 	if err := checkBatch("ps", v, n, h, w); err != nil {
 		return nil, err
 	}
-	return &boundScalar{v: append([]float64(nil), v...)}, nil
+	return &boundScalar{v: append([]float64(nil), v...), n: n}, nil
 }
 
 func (b *boundScalar) AddApply(dst, theta []float64, c float64) error {
@@ -97,7 +100,10 @@ func (b *boundScalar) AddAdjoint(dst, r []float64, c float64) error {
 	if err := checkLens("ps", len(r), len(dst), len(b.v), 1); err != nil {
 		return err
 	}
-	dst[0] += c * kernels.Dot(b.v, r) // one sum: its order is Dot's
+	hw := len(b.v) / b.n
+	for k := range b.n {
+		dst[0] += c * kernels.Dot(b.v[k*hw:(k+1)*hw], r[k*hw:(k+1)*hw])
+	}
 	return nil
 }
 
@@ -142,17 +148,14 @@ func (b *boundPointwise) AddAdjoint(dst, r []float64, c float64) error {
 		return err
 	}
 	hw := b.hw
-	// Pixels [lo, hi) on each goroutine; every pixel sums its images in order.
+	// Pixels [lo, hi) on each goroutine; every pixel adds its images in order.
 	kernels.ParallelFor(hw, func(lo, hi int) {
-		acc := make([]float64, hi-lo)
+		d := dst[lo:hi]
 		for n := 0; n < len(r)/hw; n++ {
 			v, rn := b.v[n*hw+lo:n*hw+hi], r[n*hw+lo:n*hw+hi]
-			for i := range acc {
-				acc[i] += c * v[i] * rn[i]
+			for i := range d {
+				d[i] += c * v[i] * rn[i]
 			}
-		}
-		for i, a := range acc {
-			dst[lo+i] += a
 		}
 	})
 	return nil

@@ -207,10 +207,14 @@ func (b *boundNormalPoly) AddAdjoint(dst, r []float64, c float64) error {
 	if err := checkLens(b.p.Name(), len(r), len(dst), len(b.ks[0]), b.p.D); err != nil {
 		return err
 	}
-	// One coefficient per goroutine, each a single Dot over the batch.
+	// One coefficient per goroutine, each adding its images' inner
+	// products in image order.
+	hw := b.in[1] * b.in[2]
 	kernels.ParallelFor(len(b.ks), func(lo, hi int) {
 		for j := lo; j < hi; j++ {
-			dst[j] += c * kernels.Dot(b.ks[j], r)
+			for k := 0; k < len(r)/hw; k++ {
+				dst[j] += c * kernels.Dot(b.ks[j][k*hw:(k+1)*hw], r[k*hw:(k+1)*hw])
+			}
 		}
 	})
 	return nil

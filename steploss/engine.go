@@ -155,6 +155,10 @@ func (b *objective64) Close() {}
 // set. Results depend on GOMAXPROCS only through the chunked sums.
 type engine[F kernels.Float] struct {
 	n, h, w int
+	// total is the number of functions of the whole step loss, of which
+	// the engine's n are a block (a shard: see partialSums); n otherwise.
+	total   int
+	acc     partialSums // the running sums of evaluate, kept between calls
 	obj     problem.ObjectiveT[F]
 	signs   []float64
 	run     *engineRun[F]
@@ -213,10 +217,15 @@ type engineRun[F kernels.Float] struct {
 	xPlus        []F                    // x⁺
 	r            []F                    // ∇f(x⁺)
 	dots         [][]float64            // scalar terms: ⟨rk, vk⟩ per image
-	// sums: spectral terms' Σk conj(v̂k)·r̂k in float64, added in image
-	// order (turn) while the images are transformed on every chunk.
-	sums    [][]kernels.Complex[float64]
-	turn    ordered.Turn
+	// sums: the running sums of the spectral terms' Σk conj(v̂k)·r̂k in
+	// float64 (partialSums.spectra), added in image order (turn) while the
+	// images are transformed on every chunk.
+	sums [][]kernels.Complex[float64]
+	turn ordered.Turn
+	// held, when the engine holds its products for a later addTo (a block
+	// whose running sums arrive after its pass: see linked), keeps r̂k of
+	// every image.
+	held    []kernels.Complex[F]
 	n       int                // images
 	stride  int                // chunks of the current run (interleaved phases)
 	workers []*engineWorker[F] // per chunk
@@ -263,7 +272,7 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		active: make([]bool, len(kinds)),
 		x:      make([]F, n), xPlus: make([]F, n), r: make([]F, n),
 		coef: make([]float64, len(kinds)), boundsInPass: opt.native,
-		n: o.N, sums: make([][]kernels.Complex[float64], len(kinds)),
+		n: o.N,
 	}
 	for _, k := range kinds {
 		var v []F // PS's operand (spectral terms keep only its spectra)
@@ -284,7 +293,7 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		r.specs, r.ts, r.dots = append(r.specs, sp), append(r.ts, ts), append(r.dots, dots)
 	}
 	s := &engine[F]{
-		n: o.N, h: o.H, w: o.W, obj: obj, signs: termSigns[:len(kinds)], run: r,
+		n: o.N, total: o.N, h: o.H, w: o.W, obj: obj, signs: termSigns[:len(kinds)], run: r,
 		binders: binders, bounds: make([]models.Bound, len(kinds)),
 		native: opt.native, refs: opt.refs, reducers: opt.reducers,
 		outParams: make([][]float64, len(kinds)), outValid: make([]bool, len(kinds)),
@@ -309,7 +318,7 @@ func newAffineEngine(m models.Method, o *problem.Objective) *engine[float64] {
 	}
 	kinds, binders := termKinds(m, false, false)
 	return &engine[float64]{
-		n: o.N, h: o.H, w: o.W, signs: termSigns[:len(kinds)], affine: a,
+		n: o.N, total: o.N, h: o.H, w: o.W, signs: termSigns[:len(kinds)], affine: a,
 		run:     &engineRun[float64]{kinds: kinds},
 		binders: binders, bounds: make([]models.Bound, len(kinds)),
 		outParams: make([][]float64, len(kinds)), outValid: make([]bool, len(kinds)),
@@ -435,17 +444,26 @@ func (r *engineRun[F]) advanceImage(wk *engineWorker[F], im int) {
 	r.combine(xp, x, img, a)
 }
 
-// startSums prepares a run of the interleaved phases on n images: the
-// spectral terms' sums start from zero and the turn from image 0.
-func (r *engineRun[F]) startSums(chunks int) {
+// startRun prepares a run of the interleaved phases on chunks chunks: the
+// spectral terms' products are added to acc's sums, from image 0 on.
+func (r *engineRun[F]) startRun(chunks int, acc *partialSums) {
 	r.stride = chunks
 	r.turn.Reset()
-	for i, k := range r.kinds {
-		if k == spectralTerm && r.active[i] {
-			if r.sums[i] == nil {
-				r.sums[i] = make([]kernels.Complex[float64], r.sl)
+	r.sums = nil
+	if acc != nil {
+		r.sums = acc.spectra
+	}
+}
+
+// addHeld adds the held products conj(v̂k)·r̂k of the active spectral terms
+// to acc, image by image in order.
+func (r *engineRun[F]) addHeld(acc *partialSums) {
+	sl := r.sl
+	for im := range r.n {
+		for i, k := range r.kinds {
+			if k == spectralTerm && r.active[i] {
+				accumulateConjProduct(acc.spectra[i], r.specs[i][im*sl:(im+1)*sl], r.held[im*sl:(im+1)*sl])
 			}
-			clear(r.sums[i])
 		}
 	}
 }
@@ -469,6 +487,10 @@ func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 		r.dots[i][im] = kernels.DotT(rk, r.vs[i][im*hw:(im+1)*hw])
 	}
 	if !needFFT {
+		return
+	}
+	if r.sums == nil { // held for addHeld
+		wk.fft.Forward(r.held[im*sl:(im+1)*sl], rk)
 		return
 	}
 	wk.fft.Forward(wk.spec, rk)
@@ -884,10 +906,34 @@ func (s *engine[F]) next(dst []float64, params [][]float64) error {
 }
 
 // evaluate returns the mean of fk(xk⁺) and, for the terms with grads[i] not
-// nil, adds their gradients.
+// nil, adds their gradients: the engine's functions are the whole set, one
+// shard.
 func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
+	acc := s.startSums(grads)
+	if err := s.accumulate(params, grads, acc); err != nil {
+		return 0, err
+	}
+	return s.finish(acc, grads), nil
+}
+
+// accumulate adds the engine's functions' contributions to the running sums
+// acc, in function order (see partialSums): their values fk(xk⁺) and, for
+// the terms with grads[i] not nil, their adjoints. grads only says which
+// terms are active: the bound terms add to acc.grads.
+func (s *engine[F]) accumulate(params, grads [][]float64, acc *partialSums) error {
+	if err := s.pass(params, grads, acc); err != nil {
+		return err
+	}
+	return s.addTo(grads, acc)
+}
+
+// pass does the per-function work of an evaluation: x⁺, fk and, for the
+// active terms, the image-wise adjoints. The spectral terms' products are
+// added to acc during the pass, or, when the engine holds them (acc nil),
+// their r̂k are kept for addTo.
+func (s *engine[F]) pass(params, grads [][]float64, acc *partialSums) error {
 	if s.affine != nil {
-		return s.affine.eval(params, grads)
+		return s.affine.pass(params, grads)
 	}
 	r := s.run
 	var rg []F
@@ -899,81 +945,102 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 	}
 	if fo, ok := s.obj.(*problem.FusedObjective[F]); ok && !s.unfused {
 		if err := s.load(params); err != nil {
-			return 0, err
+			return err
 		}
 		// One pass over the images: x⁺, f, ∇f and the adjoints.
 		chunks := kernels.ParallelChunks(s.n, nil)
 		fo.Workers(chunks)
-		r.startSums(chunks)
+		r.startRun(chunks, acc)
 		r.phase, r.fused, r.vals, r.rg = runFused, fo, s.vals, rg
 		s.team.Run(s.n)
 		r.fused, r.vals, r.rg = nil, nil, nil
 	} else {
 		if err := s.advance(params, grads); err != nil {
-			return 0, err
+			return err
 		}
 		if err := s.obj.Eval(s.vals, rg, r.xPlus); err != nil {
-			return 0, fmt.Errorf("step loss: %w", err)
+			return fmt.Errorf("step loss: %w", err)
 		}
-		if grads != nil {
-			if r.inPass() {
-				r.startSums(kernels.ParallelChunks(s.n, nil))
-				r.phase = runAdjoint
-				s.team.Run(s.n)
-			}
+		if grads != nil && r.inPass() {
+			r.startRun(kernels.ParallelChunks(s.n, nil), acc)
+			r.phase = runAdjoint
+			s.team.Run(s.n)
 		}
 	}
-	var sum float64
-	for _, v := range s.vals {
-		sum += v
-	}
-	inv := 1 / float64(s.n)
-	if grads == nil {
-		return sum * inv, nil
-	}
-	if err := s.addGradients(grads, inv); err != nil {
-		return 0, err
-	}
-	return sum * inv, nil
+	return nil
 }
 
-// addGradients adds each active term's gradient, sign/N times its adjoint of
-// r, to grads[i]: the bound terms' AddAdjoint, the scalar terms' inner
-// products summed in image order, the spectral terms' sums (in image order)
-// transformed back.
-func (s *engine[F]) addGradients(grads [][]float64, inv float64) error {
+// addTo adds what the last pass left to the running sums acc, function by
+// function: the values, the held spectral products (when the pass held
+// them), the scalar terms' inner products, the bound terms' AddAdjoint
+// (weighted sign/N inside, as each family applies its weight).
+func (s *engine[F]) addTo(grads [][]float64, acc *partialSums) error {
+	if s.affine != nil {
+		s.affine.addTo(acc)
+		return nil
+	}
 	r := s.run
+	for _, v := range s.vals {
+		acc.value += v
+	}
+	if grads == nil {
+		return nil
+	}
+	if r.held != nil {
+		r.addHeld(acc)
+	}
 	for i, k := range r.kinds {
 		if grads[i] == nil {
 			continue
 		}
-		c := s.signs[i] * inv
-		if k == boundTerm {
+		switch k {
+		case boundTerm:
 			r64, ok := any(r.r).([]float64)
 			if !ok {
 				s.r64 = growFloats(s.r64, len(r.r))
 				kernels.Convert(s.r64, r.r)
 				r64 = s.r64
 			}
-			if err := s.bounds[i].AddAdjoint(grads[i], r64, c); err != nil {
+			if err := s.bounds[i].AddAdjoint(acc.grads[i], r64, s.signs[i]/float64(s.total)); err != nil {
 				return fmt.Errorf("step loss: %w", err)
 			}
-			continue
-		}
-		if k == scalarTerm {
-			var d float64
+		case scalarTerm:
 			for _, v := range r.dots[i] {
-				d += v
+				acc.dots[i] += v
 			}
-			grads[i][0] += c * d
-			continue
-		}
-		s.plan64.Inverse(s.img64, r.sums[i])
-		for j, v := range s.img64 {
-			grads[i][j] += c * v
 		}
 	}
 	return nil
+}
+
+// finish returns the mean value of the complete sums acc and adds each
+// active term's gradient, sign/N times its adjoint, to grads[i]: the scalar
+// terms' sums, the spectral terms' sums transformed back (the bound terms
+// added theirs to grads[i] already).
+func (s *engine[F]) finish(acc *partialSums, grads [][]float64) float64 {
+	inv := 1 / float64(s.total)
+	if s.affine != nil {
+		return s.affine.finish(acc, grads, inv)
+	}
+	if grads == nil {
+		return acc.value * inv
+	}
+	for i, k := range s.run.kinds {
+		if grads[i] == nil {
+			continue
+		}
+		c := s.signs[i] * inv
+		switch k {
+		case scalarTerm:
+			grads[i][0] += c * acc.dots[i]
+		case spectralTerm:
+			s.plan64.Inverse(s.img64, acc.spectra[i])
+			for j, v := range s.img64 {
+				grads[i][j] += c * v
+			}
+		}
+	}
+	return acc.value * inv
 }
 
 // eval implements stepEvaluator. In block mode the frozen term's adjoint is
@@ -1003,14 +1070,12 @@ func (s *engine[F]) bytes() int64 {
 		}
 	}
 	t += 8 * int64(len(s.v64)+len(s.r64)+len(s.x64))
+	t += 2 * size * int64(len(r.held))
 	for _, wk := range r.workers {
 		if wk == nil {
 			continue
 		}
 		t += size * int64(len(wk.img)+2*len(wk.spec))
-	}
-	for _, a := range r.sums {
-		t += 16 * int64(len(a))
 	}
 	return t + 16*int64(len(s.spec64)) + 8*int64(len(s.img64)+len(s.vals))
 }

@@ -68,3 +68,56 @@ func firstDiff(a, b []float64) int {
 	}
 	return -1
 }
+
+// TestShardInvariance checks that the step loss on 7 functions divided into
+// 1, 2, 3 and 5 blocks (one engine each, the running sums passed from block
+// to block) gives bitwise the value, gradient, block gradients and next
+// iterate of one engine on every function, for every family the engine
+// runs in its own kinds and both precisions.
+func TestShardInvariance(t *testing.T) {
+	o := testproblems.DeblurSet(t, 7, 16, 2)
+	x, g, p := testproblems.StepData(t, o, 7)
+	for _, prec := range []Precision{Float64, Float32} {
+		for _, name := range []string{"ps", "pc", "m-ps", "m-pc", "m-pp", "pf:ps"} {
+			t.Run(string(prec)+"/"+name, func(t *testing.T) {
+				one := loadedLoss(t, name, o, stepPaths{precision: prec, noReduce: true}, x, g, p, 0.05, 0.3)
+				u := testPoint(one, 2)
+				want := evalAll(t, one, u)
+				for _, k := range []int{1, 2, 3, 5} {
+					s := loadedLoss(t, name, o, stepPaths{precision: prec, noReduce: true, shards: Blocks(o.N, k)}, x, g, p, 0.05, 0.3)
+					got := evalAll(t, s, u)
+					for i := range want {
+						if j := firstDiff(got[i], want[i]); j >= 0 {
+							t.Errorf("%d shards (%s): result %d [%d] = %v, want %v", k, s.ev.kind(), i, j, got[i][j], want[i][j])
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// evalAll returns, at u, the value, the gradient, each block's gradient
+// (EvalBlock) and the next iterate, as slices.
+func evalAll(t *testing.T, s *StepLoss, u []float64) [][]float64 {
+	t.Helper()
+	grad := make([]float64, len(u))
+	v, err := s.Eval(u, grad)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := [][]float64{{v}, grad}
+	for b := range len(terms(s.method)) {
+		gb := make([]float64, s.BlockLen(b))
+		vb, err := s.EvalBlock(b, u, gb)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, []float64{vb}, gb)
+	}
+	next := make([]float64, s.obj.N*s.obj.ImageLen())
+	if err := s.Next(next, u); err != nil {
+		t.Fatal(err)
+	}
+	return append(out, next)
+}
