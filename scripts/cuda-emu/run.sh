@@ -31,6 +31,12 @@
 # EMU_FMA=0 skips this). Launches are checked against an sm_52 GPU's limits
 # with the kernels' ptxas resources; a driver function the emulation does
 # not implement stops the run with its name.
+# After the tests, the tagged binary trains, evaluates and benchmarks on the
+# emulation; the budget line of make gpu-budget is checked against the call
+# log; and a greedy training meets an injected out-of-memory, a failing
+# kernel and a lost context (L2O_EMU_FAULT, driver.cpp), each of which must
+# end it with a clear error and leave a checkpoint that --resume finishes
+# bitwise as the uninterrupted run.
 # Extra arguments go to the test
 # binary (for example -test.run TestNetOps).
 set -euo pipefail
@@ -103,4 +109,48 @@ run train banert --size 12 --n-train 2 --T 2 --epochs 1 --device cuda --out "$OU
 run eval --params "$OUT/runs/greedy" --n-test 2 --iters 5 --fstar-iters 50 --methods gd --device cuda --cache "$OUT/runs/cache" --out "$OUT/runs/eval"
 run bench memory --device cuda --in-process --trainers greedy,unrolled --size 16 --n-train 3 --T 1,2 --epochs 1 --greedy-evals 3 --out "$OUT/runs/memory"
 grep -q "device allocator" "$OUT/cmd.txt" || { echo "cuda-emu: bench memory printed no allocator ratios" >&2; exit 1; }
+
+# The budget's line against the emulation's call log (gpu/gpubudget's
+# TestLineMatchesTheCallLog: a small greedy M-PC run, kernels not executed).
+echo "== the budget line (make gpu-budget) against the call log"
+L2O_EMU_L2O="$L2O" go test -count=1 -run 'TestLineMatchesTheCallLog' ./gpu/gpubudget
+
+# GPU faults (L2O_EMU_FAULT): an out-of-memory at an allocation, a kernel
+# that fails and a lost context, each during a greedy training on the
+# device. Each must end the run with a non-zero status and a message naming
+# the device and the operation, no panic, the checkpoint of the last
+# completed step intact (runs show), and --resume must then finish bitwise
+# as the uninterrupted run.
+echo "== GPU faults on the emulation: a clear error, the checkpoint intact, --resume bitwise"
+greedy=(train greedy --size 16 --n-train 3 --param m-pc --max-steps 3 --tol-rel 0 --inner nag --nag-iters 5 --nag-rounds 1 --device cuda)
+rm -f "$OUT/fault-calls.txt"
+L2O_EMU_CALL_LOG="$OUT/fault-calls.txt" run "${greedy[@]}" --out "$OUT/runs/fault-ref"
+launches=$(grep -c '^launch ' "$OUT/fault-calls.txt")
+allocs=$(grep -c '^alloc ' "$OUT/fault-calls.txt")
+for fault in "alloc:$allocs" "launch:$((launches / 2))" "lost:$((launches * 5 / 6))"; do
+	dir="$OUT/runs/fault-${fault%%:*}"
+	code=0
+	L2O_EMU_FAULT=$fault "$L2O" "${greedy[@]}" --out "$dir" > "$OUT/fault.txt" 2>&1 || code=$?
+	msg=$(grep 'cuda:0' "$OUT/fault.txt" | grep -E 'OutOfMemory|LaunchFailed|ContextIsDestroyed' || true)
+	echo "+ L2O_EMU_FAULT=$fault: exit $code: ${msg:-no message}"
+	if [ "$code" = 0 ] || [ -z "$msg" ] || grep -q 'panic' "$OUT/fault.txt"; then
+		cat "$OUT/fault.txt"
+		echo "cuda-emu: L2O_EMU_FAULT=$fault: want a non-zero exit, no panic and a message naming the device and the failed call" >&2
+		exit 1
+	fi
+	# The device allocates during the first step: an out-of-memory there
+	# leaves a checkpoint with no completed step, which runs show says.
+	if ! "$L2O" runs show "$dir" > "$OUT/fault-show.txt" 2>&1 && ! grep -q 'has no completed steps yet' "$OUT/fault-show.txt"; then
+		cat "$OUT/fault-show.txt"
+		echo "cuda-emu: L2O_EMU_FAULT=$fault left a checkpoint that runs show refuses" >&2
+		exit 1
+	fi
+	run "${greedy[@]}" --out "$dir" --resume
+	(cd "$OUT/runs/fault-ref" && find params state -type f | sort) > "$OUT/fault-files.txt"
+	[ -s "$OUT/fault-files.txt" ] || { echo "cuda-emu: the reference run wrote no parameters" >&2; exit 1; }
+	while read -r f; do
+		cmp -s "$OUT/runs/fault-ref/$f" "$dir/$f" || { echo "cuda-emu: after L2O_EMU_FAULT=$fault and --resume, $f differs from the uninterrupted run's" >&2; exit 1; }
+	done < "$OUT/fault-files.txt"
+done
+echo "cuda-emu: every fault ended the run with a clear error, and --resume finished bitwise as the uninterrupted run"
 echo "cuda-emu: done; results in $OUT"
