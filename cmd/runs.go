@@ -64,9 +64,9 @@ func describeRun(dir string) ([]string, error) {
 			return nil, usagef("%s/manifest.json is corrupt: %v", dir, err)
 		}
 		switch head.Format {
-		case checkpoint.FormatVersion:
+		case checkpoint.FormatVersion, checkpoint.LegacyFormat:
 			return describeGreedy(dir)
-		case banert.FormatVersion:
+		case banert.FormatVersion, banert.LegacyFormat:
 			return describeBanert(dir)
 		}
 		return nil, usagef("%s holds a checkpoint of unknown format %q", dir, head.Format)
