@@ -81,8 +81,8 @@ type Invocation struct {
 
 // Checkpoint names a trained optimizer an output used.
 type Checkpoint struct {
-	Label          string `json:"label"`
-	Path           string `json:"path"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
 	// ManifestSHA256 is the SHA-256 of the manifest as it was read, T the
 	// learned steps it listed then (a checkpoint still training lists more
 	// later).
