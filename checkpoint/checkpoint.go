@@ -371,9 +371,9 @@ func isTemp(name string) bool {
 	return strings.HasSuffix(rest[:i], ".json") || strings.HasSuffix(rest[:i], ".npy")
 }
 
-// WriteFileAtomic writes data to path through a synced temporary file and a
-// rename (then syncs the directory), so a reader sees the old or the new file,
-// never a partial one.
+// WriteFileAtomic writes data to path (mode 0644) through a synced temporary
+// file and a rename (then syncs the directory), so a reader sees the old or
+// the new file, never a partial one.
 func WriteFileAtomic(path string, data []byte) error {
 	writing.Lock()
 	defer writing.Unlock()
@@ -385,6 +385,12 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	// CreateTemp makes the file 0600; results are read by others as any
+	// file written with os.WriteFile(…, 0o644) is.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
+	"github.com/spf13/pflag"
 )
 
 func init() {
@@ -70,6 +71,21 @@ func checkTrainedSize(infos []*LearnedInfo, dirs []string, o *problem.Objective)
 	for i, info := range infos {
 		if info.H > 0 && (info.H != o.H || info.W != o.W) {
 			return usagef("--params %s was trained on %d×%d images, the functions are %d×%d: a learned optimizer is bound to its image size; drop --size or use data of that size", dirs[i], info.H, info.W, o.H, o.W)
+		}
+	}
+	return nil
+}
+
+// checkTrainedSizeFlag refuses, before the functions are built, a --size
+// of synthetic functions other than a checkpoint's image size
+// (checkTrainedSize, which checks the functions once built).
+func (p *problemFlags) checkTrainedSizeFlag(fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) error {
+	if !fs.Changed("size") || p.Data != "synthetic" {
+		return nil
+	}
+	for i, info := range infos {
+		if info.H > 0 && (info.H != p.Size || info.W != p.Size) {
+			return usagef("--params %s was trained on %d×%d images, --size asks for %d×%d: a learned optimizer is bound to its image size; drop --size or use data of that size", dirs[i], info.H, info.W, p.Size, p.Size)
 		}
 	}
 	return nil

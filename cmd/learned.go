@@ -59,6 +59,9 @@ type LearnedInfo struct {
 	// does not say.
 	ManifestSHA256 string
 	Steps          int
+	// trainerPID is the pid of the run that held the checkpoint's lock
+	// while it was read (Checkpoint.Training; 0 if unknown).
+	trainerPID int
 }
 
 // trainingData is the checkpoint's data record, or nil.
@@ -72,6 +75,14 @@ func (info *LearnedInfo) trainingData() *data.Record {
 // noteUnverified tells the user which checkpoints loaded without checksums.
 func noteUnverified(env *Env, infos []*LearnedInfo, dirs []string) {
 	for i, info := range infos {
+		if info.Checkpoint.Training {
+			by := "another l2o process"
+			if info.trainerPID > 0 {
+				by = fmt.Sprintf("pid %d", info.trainerPID)
+			}
+			fmt.Fprintf(env.Stderr, "note: %s is being trained (%s holds its lock): its first T = %d steps are used, as its manifest (sha256 %.16s…) listed them when read; the output records both\n",
+				dirs[i], by, info.Checkpoint.T, info.Checkpoint.ManifestSHA256)
+		}
 		if info.Unverified {
 			fmt.Fprintf(env.Stderr, "note: %s predates checksums (written by an older l2o): its parameter files are loaded unverified\n", dirs[i])
 		}
@@ -217,6 +228,7 @@ func loadLearned(dir string) (*LearnedInfo, error) {
 	if !ok {
 		return nil, usagef("%s holds a checkpoint of unknown format %q", dir, head.Format)
 	}
+	training, pid := checkpoint.Held(dir)
 	info, err := load(dir)
 	if err != nil {
 		return nil, asUsage(fmt.Errorf("loading %s: %w", dir, err))
@@ -228,7 +240,11 @@ func loadLearned(dir string) (*LearnedInfo, error) {
 	if err != nil {
 		abs = dir
 	}
-	info.Checkpoint = provenance.Checkpoint{Label: info.Method.Name(), Path: abs, ManifestSHA256: info.ManifestSHA256, T: info.Steps}
+	if !training {
+		training, pid = checkpoint.Held(dir)
+	}
+	info.Checkpoint = provenance.Checkpoint{Label: info.Method.Name(), Path: abs, ManifestSHA256: info.ManifestSHA256, T: info.Steps, Training: training}
+	info.trainerPID = pid
 	if info.TrainPrecision != "" && info.TrainPrecision != "float64" {
 		info.Checkpoint.Precision = string(info.TrainPrecision)
 	}

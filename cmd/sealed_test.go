@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -75,5 +76,29 @@ func TestEditedManifestRefused(t *testing.T) {
 		if code := Main(args, &out, &errb); code != 2 || !strings.Contains(errb.String(), bm) {
 			t.Errorf("%v with T edited: exit %d, want 2 naming %s:\n%s", args, code, bm, errb.String())
 		}
+	}
+}
+
+// TestEvalOfACheckpointInTraining evaluates a checkpoint whose lock a run
+// holds (as a training that goes on does): eval says so, naming the
+// holder's pid and T, and curves.json records it with T.
+func TestEvalOfACheckpointInTraining(t *testing.T) {
+	dir := trainSmall(t, filepath.Join(t.TempDir(), "run"))
+	lock, err := checkpoint.LockDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Unlock()
+	out := filepath.Join(t.TempDir(), "e")
+	var o, e bytes.Buffer
+	if code := Main([]string{"eval", "--params", dir, "--methods", "gd", "--n-test", "2", "--iters", "3", "--fstar-iters", "10", "--cache", t.TempDir(), "--out", out}, &o, &e); code != 0 {
+		t.Fatalf("eval: exit %d: %s", code, e.String())
+	}
+	if want := fmt.Sprintf("is being trained (pid %d holds its lock): its first T = 3 steps", os.Getpid()); !strings.Contains(e.String(), want) {
+		t.Errorf("eval does not say %q:\n%s", want, e.String())
+	}
+	_, prov := readCurvesAndProvenance(t, out)
+	if c := prov.Checkpoints; len(c) != 1 || !c[0].Training || c[0].T != 3 {
+		t.Errorf("curves.json records %+v, want T = 3 and training_when_read", c)
 	}
 }

@@ -127,9 +127,16 @@ func shiftOptions(pf *problemFlags, sh shiftSpec) problem.Options {
 
 // checkShifts refuses, before anything is evaluated, a shift that pf's
 // problem does not have (angles of a blur, a blur width of a scan).
+// The problem is built at 8×8 (unless the shift is one of size): what is
+// checked does not depend on the size, and no operator of the test size is
+// built and normed before the data.
 func checkShifts(pf *problemFlags, specs []shiftSpec) error {
 	for _, sh := range specs {
-		if _, err := problem.Lookup(pf.Problem, shiftOptions(pf, sh)); err != nil {
+		opt := shiftOptions(pf, sh)
+		if sh.Size == 0 {
+			opt.H, opt.W = 8, 8
+		}
+		if _, err := problem.Lookup(pf.Problem, opt); err != nil {
 			return usagef("--shift %s: %v", sh.Label, err)
 		}
 	}

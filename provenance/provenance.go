@@ -88,6 +88,9 @@ type Checkpoint struct {
 	// later).
 	ManifestSHA256 string `json:"manifest_sha256"`
 	T              int    `json:"T"`
+	// Training is set when a run held the checkpoint's lock (was training
+	// it) while it was read.
+	Training bool `json:"training_when_read,omitempty"`
 	// Precision is the arithmetic it was trained in where not float64
 	// (learned steps are applied in the evaluation's own).
 	Precision string `json:"trained_precision,omitempty"`
@@ -328,6 +331,9 @@ func (r *Record) Lines() []string {
 		trained := ""
 		if c.Precision != "" {
 			trained = ", trained in " + c.Precision
+		}
+		if c.Training {
+			trained += ", read while it was being trained"
 		}
 		out = append(out, fmt.Sprintf("learned: %s from %s (T = %d, manifest sha256 %.16s…%s)", c.Label, c.Path, c.T, c.ManifestSHA256, trained))
 	}
