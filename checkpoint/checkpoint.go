@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -375,6 +376,16 @@ func isTemp(name string) bool {
 // file and a rename (then syncs the directory), so a reader sees the old or
 // the new file, never a partial one.
 func WriteFileAtomic(path string, data []byte) error {
+	return WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic writes what write writes to path as WriteFileAtomic writes
+// data: a failed write (a full disk) leaves the file at path as it was, and
+// no temporary file.
+func WriteAtomic(path string, write func(io.Writer) error) error {
 	writing.Lock()
 	defer writing.Unlock()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -391,7 +402,12 @@ func WriteFileAtomic(path string, data []byte) error {
 		tmp.Close()
 		return err
 	}
-	if _, err := tmp.Write(data); err != nil {
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}

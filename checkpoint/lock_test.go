@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,5 +55,29 @@ func TestWriteFileAtomicMode(t *testing.T) {
 	}
 	if fi.Mode().Perm() != 0o644 {
 		t.Errorf("mode %v, want 0644", fi.Mode().Perm())
+	}
+}
+
+// TestWriteAtomicFailureLeavesOld: a write that fails halfway (as on a full
+// disk) leaves the file as it was and no temporary file beside it.
+func TestWriteAtomicFailureLeavesOld(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "curves.csv")
+	if err := WriteFileAtomic(path, []byte("old\n")); err != nil {
+		t.Fatal(err)
+	}
+	full := errors.New("no space left on device")
+	err := WriteAtomic(path, func(w io.Writer) error {
+		w.Write(make([]byte, 1<<17)) // past the buffer: on disk
+		return full
+	})
+	if !errors.Is(err, full) {
+		t.Fatalf("WriteAtomic: %v, want the writer's error", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "old\n" {
+		t.Errorf("after the failed write the file holds %d bytes, want the old 4", len(b))
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the failed write left %d files, want 1", len(entries))
 	}
 }

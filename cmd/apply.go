@@ -2,12 +2,14 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 	"unicode/utf8"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -36,33 +38,14 @@ var evalResults = []string{"curves.csv", "curves.json", "breakeven.json", "shift
 // writeCurves writes curves.csv (with the provenance as header comments)
 // and curves.json (with the provenance) into dir.
 func writeCurves(dir string, curves []*eval.Curve, prov *provenance.Record) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, "curves.csv"))
-	if err != nil {
-		return err
-	}
 	var header []string
 	if prov != nil {
 		header = prov.Lines()
 	}
-	if err := eval.WriteCSVWith(f, curves, header); err != nil {
-		f.Close()
+	if err := checkpoint.WriteAtomic(filepath.Join(dir, "curves.csv"), func(w io.Writer) error { return eval.WriteCSVWith(w, curves, header) }); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	j, err := os.Create(filepath.Join(dir, "curves.json"))
-	if err != nil {
-		return err
-	}
-	if err := eval.WriteJSONWith(j, curves, prov); err != nil {
-		j.Close()
-		return err
-	}
-	return j.Close()
+	return checkpoint.WriteAtomic(filepath.Join(dir, "curves.json"), func(w io.Writer) error { return eval.WriteJSONWith(w, curves, prov) })
 }
 
 // checkTrainedSize refuses trained parameters whose image size differs

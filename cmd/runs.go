@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -100,7 +103,59 @@ func describeRun(dir string) ([]string, error) {
 		iters = curves[0].Iter[len(curves[0].Iter)-1]
 	}
 	lines := []string{fmt.Sprintf("results: %d curves to iteration %d: %s", len(curves), iters, strings.Join(names, ", "))}
+	files, err := checkResultFiles(dir, curves)
+	if err != nil {
+		return nil, err
+	}
+	lines = append(lines, files)
 	return append(lines, provenanceLines(prov)...), nil
+}
+
+// checkResultFiles checks the files beside curves.json (read: its SHA-256
+// matched): curves.csv holds every row of the curves, every PNG image under
+// dir decodes to its end. A truncated or unreadable file is an error
+// naming it (exit 2).
+func checkResultFiles(dir string, curves []*eval.Curve) (string, error) {
+	parts := []string{"curves.json matching its SHA-256"}
+	if f, err := os.Open(filepath.Join(dir, "curves.csv")); err == nil {
+		r := csv.NewReader(f)
+		r.Comment, r.FieldsPerRecord = '#', -1
+		rows, err := r.ReadAll()
+		f.Close()
+		want := 1 // the header
+		for _, c := range curves {
+			want += len(c.Iter)
+			if c.Diverged() {
+				want++
+			}
+		}
+		if err != nil || len(rows) != want {
+			return "", usagef("%s/curves.csv is truncated or is not curves.json's (%d rows, want %d; %v): evaluate again", dir, len(rows), want, err)
+		}
+		parts = append(parts, fmt.Sprintf("curves.csv complete (%d rows)", want-1))
+	}
+	var pngs []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".png") {
+			pngs = append(pngs, p)
+		}
+		return nil
+	})
+	for _, p := range pngs {
+		f, err := os.Open(p)
+		if err != nil {
+			return "", usagef("%s: %v", p, err)
+		}
+		_, err = png.Decode(f)
+		f.Close()
+		if err != nil {
+			return "", usagef("%s is truncated or not a PNG image (%v): evaluate or report again", p, err)
+		}
+	}
+	if len(pngs) > 0 {
+		parts = append(parts, fmt.Sprintf("%d PNG images complete", len(pngs)))
+	}
+	return "files: " + strings.Join(parts, ", "), nil
 }
 
 // describeApplied describes the iterates apply saved (saved.json, b) and

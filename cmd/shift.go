@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/graph"
@@ -304,12 +305,10 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, p
 		}
 	}
 	writeShiftTable(env.Stdout, results, cols, false)
-	f, err := os.Create(filepath.Join(out, "shift.md"))
-	if err != nil {
-		return err
-	}
-	writeShiftTable(f, results, cols, true)
-	if err := f.Close(); err != nil {
+	if err := checkpoint.WriteAtomic(filepath.Join(out, "shift.md"), func(w io.Writer) error {
+		writeShiftTable(w, results, cols, true)
+		return nil
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "out-of-distribution curves written to %s (table: %s)\n", filepath.Join(out, "shift"), filepath.Join(out, "shift.md"))
@@ -498,7 +497,7 @@ func writeBreakEven(path string, be []eval.BreakEven) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(buf, '\n'), 0o644)
+	return checkpoint.WriteFileAtomic(path, append(buf, '\n'))
 }
 
 // shiftNotes say the shifted functions' L against 2·L_train (convergence of
