@@ -191,8 +191,11 @@ func parseAngles(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 1 {
-			return nil, usagef("--angles %q: write a number of angles (60) or a list (60,90,180)", s)
+		if err != nil {
+			return nil, usagef("--angles %q: write a number of projection angles (60) or a list (60,90,180)", s)
+		}
+		if k < 1 {
+			return nil, usagef("--angles %s: a scan has at least 1 projection angle; write a number of angles (60) or a list (60,90,180), or leave the flag out for the problem's own (ct 180, ct-small 90)", s)
 		}
 		out = append(out, k)
 	}
