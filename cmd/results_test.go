@@ -38,3 +38,34 @@ func TestRunsShowChecksResultFiles(t *testing.T) {
 		os.WriteFile(p, b, 0o644)
 	}
 }
+
+// TestOrphanFilesReportedAndRemoved: files a killed run left in params/
+// and state/ (of a step it did not complete, not listed by the manifest)
+// are reported by runs show and removed by --resume.
+func TestOrphanFilesReportedAndRemoved(t *testing.T) {
+	dir := trainSmall(t, filepath.Join(t.TempDir(), "run"))
+	b, err := os.ReadFile(filepath.Join(dir, "params", "theta_00002.npy"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	left := []string{filepath.Join(dir, "params", "theta_00007.npy"), filepath.Join(dir, "state", "x_00008.npy")}
+	for _, p := range left {
+		os.WriteFile(p, b, 0o644)
+	}
+	var o, e bytes.Buffer
+	if code := Main([]string{"runs", "show", dir}, &o, &e); code != 0 || !strings.Contains(o.String(), "left behind: 2 files") || !strings.Contains(o.String(), "manifest: sealed") {
+		t.Errorf("runs show: exit %d, want the 2 files left behind named:\n%s%s", code, o.String(), e.String())
+	}
+	if code := Main([]string{"train", "greedy", "--param", "m-ps", "--size", "8", "--n-train", "2", "--max-steps", "4", "--out", dir, "--resume"}, &o, &e); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, e.String())
+	}
+	for _, p := range left {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s is still there after the resume (%v)", p, err)
+		}
+	}
+	o.Reset()
+	if code := Main([]string{"runs", "show", dir}, &o, &e); code != 0 || strings.Contains(o.String(), "left behind") {
+		t.Errorf("runs show after the resume: exit %d:\n%s%s", code, o.String(), e.String())
+	}
+}

@@ -208,7 +208,13 @@ func describeGreedy(dir string) ([]string, error) {
 		fmt.Sprintf("%s: %s, %d steps, %s", kind, man.Method, len(man.Steps), state),
 		fmt.Sprintf("problem: %s %d×%d (%s), %d training functions, τ = %.4g, L = %.4g, inner %s",
 			man.Problem, man.H, man.W, orNone(man.Conventions.String()), man.NTrain, man.Tau, man.L, orNone2(man.InnerSettings, man.Inner)),
-		files,
+		files, sealLine(man),
+	}
+	if held, pid := checkpoint.Held(dir); held {
+		lines = append(lines, fmt.Sprintf("being trained now (pid %d holds its lock): later steps are not listed yet", pid))
+	} else if paths, size := orphans(dir); len(paths) > 0 {
+		lines = append(lines, fmt.Sprintf("left behind: %d files (%.3g MB) its manifest does not list, of a step a stopped run did not complete (e.g. %s): --resume removes them, or delete them",
+			len(paths), float64(size)/1e6, paths[0]))
 	}
 	return append(lines, provenanceLines(man.Provenance)...), nil
 }
@@ -260,6 +266,14 @@ func describeBanert(dir string) ([]string, error) {
 		files,
 	}
 	return append(lines, provenanceLines(man.Provenance)...), nil
+}
+
+// sealLine says whether a manifest is sealed under its SHA-256.
+func sealLine(man *checkpoint.Manifest) string {
+	if !man.Sealed {
+		return "manifest: not sealed (written before manifests were): an edit of it would go unnoticed"
+	}
+	return fmt.Sprintf("manifest: sealed, sha256 %.16s…", man.SHA256)
 }
 
 func provenanceLines(p *provenance.Record) []string {
