@@ -3,6 +3,8 @@ package cmd
 import (
 	"bytes"
 	"fmt"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +16,16 @@ import (
 // to do say what is wrong and what to write instead (exit 2).
 func TestRefusalsSayWhatToDo(t *testing.T) {
 	dir := trainSmall(t, filepath.Join(t.TempDir(), "run"))
+	tiny := t.TempDir()
+	for i := range 6 {
+		var b bytes.Buffer
+		img := image.NewGray(image.Rect(0, 0, 1, 1))
+		img.Pix[0] = uint8(40 * i)
+		if err := png.Encode(&b, img); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(tiny, fmt.Sprintf("i%d.png", i)), b.Bytes(), 0o644)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
@@ -21,6 +33,7 @@ func TestRefusalsSayWhatToDo(t *testing.T) {
 		{[]string{"train", "greedy", "--size", "8", "--param", "m-m-pc", "--out", filepath.Join(t.TempDir(), "a")}, "the momentum prefix m- is written once"},
 		{[]string{"train", "greedy", "--size", "8", "--param", "pc-1", "--out", filepath.Join(t.TempDir(), "b")}, "pc-1: write pcK with an odd kernel size"},
 		{[]string{"train", "greedy", "--problem", "ct-small", "--angles", "0", "--out", filepath.Join(t.TempDir(), "c")}, "at least 1 projection angle"},
+		{[]string{"train", "greedy", "--data", tiny, "--n-train", "3", "--out", filepath.Join(t.TempDir(), "e")}, "need square images of at least 8×8"},
 		{[]string{"apply", "--params", dir, "--n-test", "1", "--save-at", "", "--out", filepath.Join(t.TempDir(), "d")}, "names no iteration"},
 	} {
 		var o, e bytes.Buffer
