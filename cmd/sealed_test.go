@@ -101,4 +101,8 @@ func TestEvalOfACheckpointInTraining(t *testing.T) {
 	if c := prov.Checkpoints; len(c) != 1 || !c[0].Training || c[0].T != 3 {
 		t.Errorf("curves.json records %+v, want T = 3 and training_when_read", c)
 	}
+	e.Reset()
+	if code := Main([]string{"certify", "--params", dir}, &o, &e); code != 0 || !strings.Contains(e.String(), "certifying its first T = 3 steps") {
+		t.Errorf("certify while training: exit %d, want a note saying T:\n%s", code, e.String())
+	}
 }
