@@ -32,7 +32,8 @@ func (shortRef) Reference(tau float64, h, w int) []float64 {
 // TestUndeclaredParametrizationsRefused: a parametrization not linear in v,
 // one whose Reference does not fill ParamShape and one whose Name does not
 // give back the name it was parsed from are refused when parsed (by name,
-// ErrUndeclared, saying what is wrong); every built-in passes.
+// ErrUndeclared, saying what is wrong); every built-in passes (checked here
+// once, not when parsed).
 func TestUndeclaredParametrizationsRefused(t *testing.T) {
 	for _, c := range []struct {
 		p    Parametrization
@@ -50,6 +51,11 @@ func TestUndeclaredParametrizationsRefused(t *testing.T) {
 	MustRegister(Registration{Name: "alias", Version: 1, New: func(string) (Parametrization, error) { return Scalar{}, nil }})
 	if _, err := ParseParametrization("alias"); !errors.Is(err, ErrUndeclared) || !strings.Contains(err.Error(), `named "ps"`) {
 		t.Errorf("alias: %v, want ErrUndeclared naming ps", err)
+	}
+	for name := range builtin {
+		if _, _, ok := family(name); !ok {
+			t.Errorf("built-in %s is not registered", name)
+		}
 	}
 	for _, name := range []string{"ps", "pp", "pc", "pc3", "pc5-reflect", "pf", "npoly3"} {
 		p, err := ParseParametrization(name)
