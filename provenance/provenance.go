@@ -81,9 +81,16 @@ type Invocation struct {
 
 // Checkpoint names a trained optimizer an output used.
 type Checkpoint struct {
-	Label          string `json:"label"`
-	Path           string `json:"path"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
+	// ManifestSHA256 is the SHA-256 of the manifest as it was read, T the
+	// learned steps it listed then (a checkpoint still training lists more
+	// later).
 	ManifestSHA256 string `json:"manifest_sha256"`
+	T              int    `json:"T"`
+	// Training is set when a run held the checkpoint's lock (was training
+	// it) while it was read.
+	Training bool `json:"training_when_read,omitempty"`
 	// Precision is the arithmetic it was trained in where not float64
 	// (learned steps are applied in the evaluation's own).
 	Precision string `json:"trained_precision,omitempty"`
@@ -325,7 +332,10 @@ func (r *Record) Lines() []string {
 		if c.Precision != "" {
 			trained = ", trained in " + c.Precision
 		}
-		out = append(out, fmt.Sprintf("learned: %s from %s (manifest sha256 %.16s…%s)", c.Label, c.Path, c.ManifestSHA256, trained))
+		if c.Training {
+			trained += ", read while it was being trained"
+		}
+		out = append(out, fmt.Sprintf("learned: %s from %s (T = %d, manifest sha256 %.16s…%s)", c.Label, c.Path, c.T, c.ManifestSHA256, trained))
 	}
 	return out
 }
