@@ -178,7 +178,7 @@ func TestFetchFromFolderAndServer(t *testing.T) {
 		if err := fetchOne(d, FetchOptions{From: from, To: to, Log: &log}.withDefaults()); err != nil {
 			t.Fatal(err)
 		}
-		if !strings.Contains(log.String(), "(0 fetched, 2 already here); 0 files written, 2 already identical") {
+		if !strings.Contains(log.String(), "(0 fetched, 2 already here); 0 written, 2 already identical") {
 			t.Errorf("second fetch: %q", log.String())
 		}
 		// An output edited since is not overwritten.
