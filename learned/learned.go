@@ -13,7 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// Learned is Algorithm 2: the learned optimizer that applies (θ0, φ0), …,
+// Optimizer is Algorithm 2: the learned optimizer that applies (θ0, φ0), …,
 // (θT, φT) and then keeps (θT, φT) for every later iteration. It implements
 // baselines.Method, so the evaluation harness runs it like any other method.
 type Optimizer struct {
@@ -55,7 +55,7 @@ type Optimizer struct {
 	params func(t int) (theta, phi []float64, err error)
 }
 
-// NewLearned returns the learned optimizer for parameters held in memory.
+// New returns the learned optimizer for parameters held in memory.
 func New(label string, m models.Method, h, w int, theta, phi [][]float64) (*Optimizer, error) {
 	if len(theta) == 0 {
 		return nil, fmt.Errorf("learned optimizer %s has no trained steps", label)
@@ -223,7 +223,7 @@ func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 
 type learnedIterator struct {
 	// evaluator, if set, gives f and ∇f from a device (a safeguarded
-	// Learned with a Device); Close frees it.
+	// Optimizer with a Device); Close frees it.
 	evaluator              *ondevice.BatchEvaluator
 	l                      *Optimizer
 	o                      *problem.Objective
