@@ -82,7 +82,7 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 	}
 	m, err := models.ParseMethod(man.Method)
 	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("checkpoint %s: %w%s", dir, err, registrationHint(man))
 	}
 	if err := models.CheckVersions(m, man.ParamVersions); err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
@@ -105,6 +105,19 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 		l.params = func(t int) ([]float64, []float64, error) { return checkpoint.LoadParams(dir, man, t) }
 	}
 	return l, man, nil
+}
+
+// registrationHint says, for a checkpoint whose method this binary cannot
+// parse, which program trained it (when its provenance records one that
+// uses greedyl2o as a library) and how to get a binary that knows the
+// family.
+func registrationHint(man *checkpoint.Manifest) string {
+	hint := "; a family registered by another program: run that program, or build one that registers the family (docs/extending.md, \"Your own l2o\")"
+	if man.Provenance != nil && man.Provenance.Build.Program != "" {
+		b := man.Provenance.Build
+		hint = fmt.Sprintf("; it was trained by %s (built with greedyl2o %s), which registers it: run that program, or build one that registers the family (docs/extending.md, \"Your own l2o\")", b.Program, b.Library)
+	}
+	return hint
 }
 
 // checkParamLens checks that the manifest's parameter lengths are what its
