@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build build-simd build-cuda test test-simd test-cuda test-cuda-emu gpu-check gpu-budget bench lint fuzz demo
+.PHONY: all build build-simd build-cuda test test-simd test-python test-cuda test-cuda-emu gpu-check gpu-budget bench lint fuzz demo
 
 all: lint test
 
@@ -15,10 +15,16 @@ build:
 build-simd:
 	GOEXPERIMENT=simd $(GO) build -buildvcs=true -o bin/l2o-simd ./cmd/l2o
 
-# The test command CI runs (README): every package, then the float32 paths
-# again with the vector kernels compiled in.
-test: test-simd
+# The test command CI runs (README): every package, the float32 paths again
+# with the vector kernels compiled in, and the Python reader.
+test: test-simd test-python
 	$(GO) test -count=1 ./...
+
+# The Python reader (python/greedyl2o) against `l2o apply`: Debian's python3
+# with python3-numpy (the python3 first on PATH may lack numpy).
+PYTHON ?= /usr/bin/python3
+test-python:
+	$(PYTHON) python/tests/test_apply.py
 
 # The tests of the vector kernels skip, saying "AVX2", on a machine or in a
 # build without them; test-simd lists those skipped, and fails when any was

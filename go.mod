@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/chewxy/hm v1.0.0
+	github.com/nlpodyssey/gopickle v0.3.0
 	github.com/sbinet/npyio v0.9.0
 	github.com/schollz/progressbar/v3 v3.17.1
 	github.com/spf13/pflag v1.0.5
@@ -33,7 +34,6 @@ require (
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/leesper/go_rng v0.0.0-20190531154944-a612b043e353 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
-	github.com/nlpodyssey/gopickle v0.3.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
