@@ -16,6 +16,7 @@ G:H pairs. Iterates are batches [N, H, W] (numpy; torch tensors work too).
 import hashlib
 import json
 import os
+import re
 
 import numpy as np
 
@@ -23,7 +24,8 @@ __all__ = ["Checkpoint", "ChecksumError", "load", "iterate", "apply_operator"]
 
 
 class ChecksumError(ValueError):
-    """A checkpoint file whose SHA-256 differs from its manifest's."""
+    """A checkpoint file whose SHA-256 differs from its manifest's, or a
+    manifest whose bytes differ from its seal."""
 
 
 class Checkpoint:
@@ -61,8 +63,11 @@ def load(directory):
     (ChecksumError names a file that differs or is not listed); a manifest
     without checksums (an old checkpoint) loads unverified.
     """
-    with open(os.path.join(directory, "manifest.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
+    path = os.path.join(directory, "manifest.json")
+    with open(path, "rb") as f:
+        raw = f.read()
+    _unseal(path, raw)
+    manifest = json.loads(raw.decode("utf-8"))
     sums = manifest.get("sha256")
     _, has_h = parse_method(manifest["method"])
     theta, phi = [], [] if has_h else None
@@ -80,6 +85,25 @@ def load(directory):
                     raise ChecksumError("%s: SHA-256 %s, manifest %s" % (path, got, sums[rel]))
             out.append(np.load(path, allow_pickle=False))
     return Checkpoint(manifest, theta, phi)
+
+
+SEAL_KEY = "sealed_sha256"
+_SEAL_TAIL = re.compile(rb',\n  "' + SEAL_KEY.encode() + rb'": "([0-9a-f]{64})"\n}\n$')
+
+
+def _unseal(path, raw):
+    """Check a sealed manifest: its last member is the SHA-256 of the file
+    without it (package checkpoint's Seal). A manifest written before
+    manifests were sealed has no such member and passes; one whose bytes do
+    not match its seal was edited and raises ChecksumError."""
+    m = _SEAL_TAIL.search(raw)
+    if m is None:
+        if b'"' + SEAL_KEY.encode() + b'"' in raw:
+            raise ChecksumError("%s: malformed seal (%s): the manifest was edited" % (path, SEAL_KEY))
+        return
+    body = raw[: m.start()] + b"\n}\n"
+    if hashlib.sha256(body).hexdigest() != m.group(1).decode():
+        raise ChecksumError("%s: edited after it was written (its bytes do not match %s)" % (path, SEAL_KEY))
 
 
 def parse_method(method):

@@ -88,6 +88,21 @@ class ApplyAgreement(unittest.TestCase):
             greedyl2o.load(ck_dir)
         self.assertIn("phi_00001.npy", str(cm.exception))
 
+    def test_edited_manifest(self):
+        self.run_l2o("train", "greedy", "--problem", "deblur", "--data", "synthetic", "--size", str(SIZE),
+                     "--n-train", str(N_TRAIN), "--param", "ps", "--max-steps", "2", "--out", "ck-seal")
+        ck_dir = os.path.join(self.tmp, "ck-seal")
+        path = os.path.join(ck_dir, "manifest.json")
+        with open(path, "rb") as f:
+            raw = f.read()
+        self.assertIn(b'"sealed_sha256"', raw)
+        greedyl2o.load(ck_dir)  # as written: accepted
+        with open(path, "wb") as f:
+            f.write(raw.replace(b'"method": "ps"', b'"method": "pp"', 1))
+        with self.assertRaises(greedyl2o.ChecksumError) as cm:
+            greedyl2o.load(ck_dir)
+        self.assertIn("manifest.json", str(cm.exception))
+
 
 if __name__ == "__main__":
     unittest.main()
