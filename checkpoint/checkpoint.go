@@ -20,6 +20,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -293,7 +294,7 @@ func ReadNPYVerified(dir, rel string, want int, sums map[string]string) ([]float
 // VerifyChecksums checks every file a manifest lists against its checksum.
 func VerifyChecksums(dir string, sums map[string]string) error {
 	for _, rel := range slices.Sorted(maps.Keys(sums)) {
-		got, err := fileSum(filepath.Join(dir, filepath.FromSlash(rel)))
+		got, err := data.FileSHA256(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
 			return fmt.Errorf("checkpoint: %w", err)
 		}
@@ -304,19 +305,6 @@ func VerifyChecksums(dir string, sums map[string]string) error {
 	return nil
 }
 
-// fileSum returns the SHA-256 of a file's content, read as a stream.
-func fileSum(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
 
 // writing is held while WriteFileAtomic writes a file.
 var writing sync.Mutex
@@ -666,7 +654,7 @@ func RecordChecksums(dir string, m *Manifest) error {
 	}
 	sums := map[string]string{}
 	add := func(rel string, required bool) error {
-		got, err := fileSum(filepath.Join(dir, filepath.FromSlash(rel)))
+		got, err := data.FileSHA256(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil {
 			if !required && errors.Is(err, fs.ErrNotExist) {
 				return nil

@@ -206,7 +206,7 @@ func sortedKeys(m map[string][]byte) []string {
 // reports a fetch.
 func fetchSource(s SourceFile, opt FetchOptions) (path string, got bool, err error) {
 	local := filepath.Join(opt.To, ".sources", filepath.FromSlash(s.Repo), filepath.FromSlash(s.Path))
-	if sum, err := fileSHA256(local); err == nil && sum == s.SHA256 {
+	if sum, err := FileSHA256(local); err == nil && sum == s.SHA256 {
 		return local, false, nil
 	}
 	if err := os.MkdirAll(filepath.Dir(local), 0o755); err != nil {
@@ -221,7 +221,7 @@ func fetchSource(s SourceFile, opt FetchOptions) (path string, got bool, err err
 	if err != nil {
 		return "", false, fmt.Errorf("%s/%s: %w", s.Repo, s.Path, err)
 	}
-	sum, err := fileSHA256(part)
+	sum, err := FileSHA256(part)
 	if err != nil {
 		return "", false, err
 	}
@@ -299,7 +299,9 @@ func copyFile(src, dst string) error {
 	return os.WriteFile(dst, b, 0o644)
 }
 
-func fileSHA256(path string) (string, error) {
+// FileSHA256 returns the SHA-256 (hex) of a file's content, read as a
+// stream.
+func FileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

@@ -298,7 +298,7 @@ func TestExportWCRR(t *testing.T) {
 		} else {
 			p, _ = refdata.File(".sources", filepath.FromSlash(s.Repo), filepath.FromSlash(s.Path))
 		}
-		if sum, err := fileSHA256(p); err != nil || sum != s.SHA256 {
+		if sum, err := FileSHA256(p); err != nil || sum != s.SHA256 {
 			t.Skipf("WCRR checkpoint not available (%v): %s, or set L2O_MIRROR", err, refdata.SkipReason)
 		}
 		paths = append(paths, p)
