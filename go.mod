@@ -7,6 +7,7 @@ require (
 	github.com/sbinet/npyio v0.9.0
 	github.com/schollz/progressbar/v3 v3.17.1
 	github.com/spf13/pflag v1.0.5
+	golang.org/x/sys v0.30.0
 	golang.org/x/term v0.26.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.15.2
@@ -38,7 +39,6 @@ require (
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/xtgo/set v1.0.0 // indirect
 	golang.org/x/image v0.25.0 // indirect
-	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/text v0.23.0 // indirect
 	golang.org/x/tools v0.30.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect

@@ -126,9 +126,8 @@ func DotT[F Float](a, b []F) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// dot32 is DotT for float32 in vector registers, set by vector_amd64.go in a
-// GOEXPERIMENT=simd build on an AVX2 CPU (nil otherwise); it returns DotT's
-// result bit for bit.
+// dot32 is DotT for float32 in vector registers, set by vector_amd64.go on
+// an AVX2 CPU (nil otherwise); it returns DotT's result bit for bit.
 var dot32 func(a, b []float32) float64
 
 // Axpy adds alpha·x to dst elementwise (dst[i] += alpha·x[i]) over the common
