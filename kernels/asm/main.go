@@ -12,6 +12,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -470,7 +471,7 @@ var plusMinus Mem
 func accumulateConjProduct32() {
 	plusMinus = GLOBL("plusminus", RODATA|NOPTR)
 	for i := 0; i < 4; i++ {
-		DATA(8*i, F64(1-2*float64(i%2)))
+		DATA(8*i, U64(math.Float64bits(1-2*float64(i%2))))
 	}
 	TEXT("AccumulateConjProduct32", NOSPLIT, "func(acc *float64, v, z *float32, n int)")
 	Pragma("noescape")

@@ -948,10 +948,10 @@ res32done:
 	VZEROUPPER
 	RET
 
-DATA plusminus<>+0(SB)/8, $(1)
-DATA plusminus<>+8(SB)/8, $(-1)
-DATA plusminus<>+16(SB)/8, $(1)
-DATA plusminus<>+24(SB)/8, $(-1)
+DATA plusminus<>+0(SB)/8, $0x3ff0000000000000
+DATA plusminus<>+8(SB)/8, $0xbff0000000000000
+DATA plusminus<>+16(SB)/8, $0x3ff0000000000000
+DATA plusminus<>+24(SB)/8, $0xbff0000000000000
 GLOBL plusminus<>(SB), RODATA|NOPTR, $32
 
 // func AccumulateConjProduct32(acc *float64, v *float32, z *float32, n int)
