@@ -26,10 +26,11 @@
 // Kernels parallelise over the images of a batch with at most
 // runtime.GOMAXPROCS(0) goroutines. Per-image results do not depend on the
 // number of goroutines: each image is computed by exactly one goroutine.
-// Reductions over the batch by chunks (ParallelChunks, Team, FFTPool: one
+// Reductions over the batch by chunks (ParallelChunks, Team, FFTPool.Run: one
 // partial sum per chunk, added in chunk order) are deterministic for a given
-// GOMAXPROCS, but the chunks are GOMAXPROCS's, so a float64 gradient summed
-// over images may differ in its last bits between machines with different
-// GOMAXPROCS (every output records it: provenance.Machine). Keep GOMAXPROCS
-// fixed to reproduce a run bit for bit.
+// GOMAXPROCS, but the chunks are GOMAXPROCS's, so such a float64 sum may
+// differ in its last bits between GOMAXPROCS values. OrderedFor,
+// NewOrderedTeam and FFTPool.Ordered compute the items in parallel and add
+// them in item order: their sums are the one goroutine's loop bit for bit at
+// any GOMAXPROCS.
 package kernels
