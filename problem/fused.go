@@ -124,8 +124,8 @@ func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, u
 	if g != nil {
 		clear(up[:w])
 	}
-	// The vector row kernel (float32, GOEXPERIMENT=simd) needs 2w more
-	// values of scratch after up.
+	// The vector row kernel (float32, AVX2) needs 2w more values of scratch
+	// after up.
 	vec := g != nil && is32[F]() && huberTVRow32 != nil && w > 1 && len(up) >= 3*w
 	var vs []float32
 	var half32, inv232, eps232, eps32, alpha32 float32

@@ -17,6 +17,7 @@ func init() {
 	combineRows64 = combineRowsVec[float64]
 	correlateRow64 = correlateRowVec[float64]
 	residual32 = residualVec
+	huberTVRow32 = huberTVRowVec
 }
 
 // lanes is the number of F in a 32-byte vector.
@@ -109,4 +110,29 @@ func residualVec(res, y []float32) float64 {
 		sum += float64(r) * float64(r)
 	}
 	return sum
+}
+
+// huberTVRowVec is huberTVImage's loop over the columns j < w−1 of one row
+// with a gradient, eight columns a vector (vec.HuberRow32) for the whole
+// vectors, in two passes: the first computes the per-pixel values, Ψ1 (into
+// up, after keeping up − Ψ1 in tt) and Ψ2 (into p2, shifted by one: p2[j+1]
+// = Ψ2[i, j], p2[0] = 0); the second adds α·((up − Ψ1 + Ψ2[j−1]) − Ψ2[j])
+// to the gradient, the scalar loop's operations in its order. The caller's
+// scalar loop does the columns from the returned count on, with Ψ2 of the
+// column before in scratch[done]. scratch holds 2w values: p2 (w+1), then
+// tt (w−1).
+func huberTVRowVec(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) (float64, int) {
+	w := len(row)
+	m := w - 1 // columns with a horizontal difference
+	whole := m / 8 * 8
+	scratch[0] = 0
+	if whole == 0 {
+		return 0, 0
+	}
+	gr, next, up = gr[:w], next[:w], up[:w]
+	p2, tt := scratch[:w+1], scratch[w+1:w+1+m]
+	c := [6]float32{half, inv2, eps2, eps, alpha, 1}
+	var s [8]float64
+	vec.HuberRow32(&gr[0], &row[0], &next[0], &up[0], &p2[0], &tt[0], 4*whole, &c, &s)
+	return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7])), whole
 }

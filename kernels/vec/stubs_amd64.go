@@ -99,6 +99,11 @@ func AddProduct64(dst *float64, t *float64, v *float64, n int)
 //go:noescape
 func Dot32(a *float32, b *float32, n int, s *[4]float64)
 
+// HuberRow32 is the vector part of huberTVRow32 in package problem, over n bytes of columns.
+//
+//go:noescape
+func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, n int, c *[6]float32, s *[8]float64)
+
 // Residual32 replaces res by res − y and adds float64(r)² to s (see residual32 in package problem).
 //
 //go:noescape

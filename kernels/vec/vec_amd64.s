@@ -914,6 +914,82 @@ dotdone:
 	VZEROUPPER
 	RET
 
+// func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, n int, c *[6]float32, s *[8]float64)
+// Requires: AVX
+TEXT ·HuberRow32(SB), NOSPLIT, $0-72
+	MOVQ         gr+0(FP), AX
+	MOVQ         row+8(FP), CX
+	MOVQ         next+16(FP), DX
+	MOVQ         up+24(FP), BX
+	MOVQ         p2+32(FP), SI
+	MOVQ         tt+40(FP), DI
+	MOVQ         n+48(FP), R8
+	MOVQ         c+56(FP), R9
+	MOVQ         s+64(FP), R10
+	VBROADCASTSS (R9), Y0
+	VBROADCASTSS 4(R9), Y1
+	VBROADCASTSS 8(R9), Y2
+	VBROADCASTSS 12(R9), Y3
+	VBROADCASTSS 16(R9), Y4
+	VBROADCASTSS 20(R9), Y5
+	VMOVUPD      (R10), Y6
+	VMOVUPD      32(R10), Y7
+	XORQ         R9, R9
+
+hub1loop:
+	CMPQ         R9, R8
+	JGE          hub1done
+	VMOVUPS      (CX)(R9*1), Y8
+	VMOVUPS      (DX)(R9*1), Y9
+	VSUBPS       Y8, Y9, Y9
+	VMOVUPS      4(CX)(R9*1), Y10
+	VSUBPS       Y8, Y10, Y10
+	VMULPS       Y9, Y9, Y8
+	VMULPS       Y10, Y10, Y11
+	VADDPS       Y11, Y8, Y8
+	VSQRTPS      Y8, Y11
+	VMULPS       Y1, Y8, Y12
+	VSUBPS       Y0, Y11, Y13
+	VCMPPS       $0x02, Y2, Y8, Y8
+	VBLENDVPS    Y8, Y12, Y13, Y12
+	VCVTPS2PD    X12, Y8
+	VEXTRACTF128 $0x01, Y12, X12
+	VCVTPS2PD    X12, Y12
+	VADDPD       Y8, Y6, Y6
+	VADDPD       Y12, Y7, Y7
+	VMAXPS       Y3, Y11, Y8
+	VDIVPS       Y8, Y5, Y8
+	VMULPS       Y8, Y9, Y9
+	VMOVUPS      (BX)(R9*1), Y11
+	VSUBPS       Y9, Y11, Y11
+	VMOVUPS      Y11, (DI)(R9*1)
+	VMOVUPS      Y9, (BX)(R9*1)
+	VMULPS       Y8, Y10, Y10
+	VMOVUPS      Y10, 4(SI)(R9*1)
+	ADDQ         $0x00000020, R9
+	JMP          hub1loop
+
+hub1done:
+	XORQ R9, R9
+
+hub2loop:
+	CMPQ    R9, R8
+	JGE     hub2done
+	VMOVUPS (DI)(R9*1), Y0
+	VADDPS  (SI)(R9*1), Y0, Y0
+	VSUBPS  4(SI)(R9*1), Y0, Y0
+	VMULPS  Y0, Y4, Y0
+	VADDPS  (AX)(R9*1), Y0, Y0
+	VMOVUPS Y0, (AX)(R9*1)
+	ADDQ    $0x00000020, R9
+	JMP     hub2loop
+
+hub2done:
+	VMOVUPD Y6, (R10)
+	VMOVUPD Y7, 32(R10)
+	VZEROUPPER
+	RET
+
 // func Residual32(res *float32, y *float32, n int, s *[8]float64)
 // Requires: AVX
 TEXT ·Residual32(SB), NOSPLIT, $0-32
