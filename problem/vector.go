@@ -30,6 +30,10 @@ var (
 	// number of columns done (w−1, or 0 for rows it leaves to the scalar
 	// loop), with Ψ2[i, done−1] in scratch[done] (0 for done = 0).
 	huberTVRow32 func(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, alpha float32) (float64, int)
+	// huberTVRow64 is huberTVRow32 for float64 with scratch of 3w values:
+	// it leaves the per-pixel values of the columns it did (the count it
+	// returns) in scratch[2w:], for the caller to add in order.
+	huberTVRow64 func(gr, row, next, up, scratch []float64, half, inv2, eps2, eps, alpha float64) int
 )
 
 // VectorKernels reports whether the evaluations run vector kernels (amd64

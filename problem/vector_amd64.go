@@ -18,6 +18,7 @@ func init() {
 	correlateRow64 = correlateRowVec[float64]
 	residual32 = residualVec
 	huberTVRow32 = huberTVRowVec
+	huberTVRow64 = huberTVRowVec64
 }
 
 // lanes is the number of F in a 32-byte vector.
@@ -133,6 +134,24 @@ func huberTVRowVec(gr, row, next, up, scratch []float32, half, inv2, eps2, eps, 
 	p2, tt := scratch[:w+1], scratch[w+1:w+1+m]
 	c := [6]float32{half, inv2, eps2, eps, alpha, 1}
 	var s [8]float64
-	vec.HuberRow32(&gr[0], &row[0], &next[0], &up[0], &p2[0], &tt[0], 4*whole, &c, &s)
+	vec.HuberRow32(&gr[0], &row[0], &next[0], &up[0], &p2[0], &tt[0], nil, 4*whole, &c, &s)
 	return ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7])), whole
+}
+
+// huberTVRowVec64 is huberTVRowVec for float64, four columns a vector: the
+// per-pixel values go to scratch[2w:] (w−1 values) for the caller to add in
+// the order of the columns. It returns the number of columns done.
+func huberTVRowVec64(gr, row, next, up, scratch []float64, half, inv2, eps2, eps, alpha float64) int {
+	w := len(row)
+	m := w - 1
+	whole := m / 4 * 4
+	scratch[0] = 0
+	if whole == 0 {
+		return 0
+	}
+	gr, next, up = gr[:w], next[:w], up[:w]
+	p2, tt, vals := scratch[:w+1], scratch[w+1:w+1+m], scratch[2*w:2*w+m]
+	c := [6]float64{half, inv2, eps2, eps, alpha, 1}
+	vec.HuberRow64(&gr[0], &row[0], &next[0], &up[0], &p2[0], &tt[0], &vals[0], 8*whole, &c, nil)
+	return whole
 }

@@ -11,12 +11,12 @@ import (
 // withoutVectorKernels runs f with the float32 vector kernels turned off.
 func withoutVectorKernels(f func()) {
 	c, r, s, h := combineRows32, correlateRow32, residual32, huberTVRow32
-	c64, r64 := combineRows64, correlateRow64
+	c64, r64, h64 := combineRows64, correlateRow64, huberTVRow64
 	combineRows32, correlateRow32, residual32, huberTVRow32 = nil, nil, nil, nil
-	combineRows64, correlateRow64 = nil, nil
+	combineRows64, correlateRow64, huberTVRow64 = nil, nil, nil
 	defer func() {
 		combineRows32, correlateRow32, residual32, huberTVRow32 = c, r, s, h
-		combineRows64, correlateRow64 = c64, r64
+		combineRows64, correlateRow64, huberTVRow64 = c64, r64, h64
 	}()
 	f()
 }
@@ -81,7 +81,7 @@ func TestVectorKernelsFloat64Bitwise(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, x := range [][]float64{o.X0, randVec(r, len(o.X0), 0.3)} {
+			for _, x := range [][]float64{o.X0, randVec(r, len(o.X0), 0.3), randVec(r, len(o.X0), 0.001)} {
 				vv, gv := make([]float64, o.N), make([]float64, len(x))
 				vs, gs := make([]float64, o.N), make([]float64, len(x))
 				if err := e.Eval(vv, gv, x); err != nil {

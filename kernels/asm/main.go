@@ -77,7 +77,8 @@ func main() {
 		addProduct(p)
 	}
 	dot32()
-	huberRow32()
+	huberRow(f32)
+	huberRow(f64)
 	residual32()
 	accumulateConjProduct32()
 	combineScalars32()
@@ -427,85 +428,102 @@ func dot32() {
 	RET()
 }
 
-// huberRow32 is huberTVImage's loop over the columns of one row with a
-// gradient, eight columns a vector, in two passes (see huberTVRow32 in
-// package problem): c = (ε/2, 1/(2ε), ε², ε, α, 1).
-func huberRow32() {
-	TEXT("HuberRow32", NOSPLIT, "func(gr, row, next, up, p2, tt *float32, n int, c *[6]float32, s *[8]float64)")
+// huberRow is huberTVImage's loop over the columns of one row with a
+// gradient, a vector of columns at a time, in two passes (see huberTVRow32
+// in package problem): c = (ε/2, 1/(2ε), ε², ε, α, 1). The float32 kernel
+// adds the values, in float64, to the eight lanes of s; the float64 kernel
+// stores them in vals for the caller to add in order.
+func huberRow(p prec) {
+	name := "HuberRow" + p.name
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(gr, row, next, up, p2, tt, vals *%[1]s, n int, c *[6]%[1]s, s *[8]float64)", p.typ))
 	Pragma("noescape")
-	Doc("HuberRow32 is the vector part of huberTVRow32 in package problem, over n bytes of columns.")
+	Doc(name + " is the vector part of huberTVRow32 (and its float64 twin) in package problem, over n bytes of columns.")
 	gr, row, next, up := ld("gr"), ld("row"), ld("next"), ld("up")
-	p2, tt, n, cp, sp := ld("p2"), ld("tt"), ld("n"), ld("c"), ld("s")
+	p2, tt, vals, n, cp, sp := ld("p2"), ld("tt"), ld("vals"), ld("n"), ld("c"), ld("s")
 	var k [6]reg.VecVirtual
 	for i := range k {
 		k[i] = YMM()
-		VBROADCASTSS(Mem{Base: cp, Disp: 4 * i}, k[i])
+		p.bcast(Mem{Base: cp, Disp: p.size * i}, k[i])
 	}
 	half, inv2, eps2, eps, alpha, one := k[0], k[1], k[2], k[3], k[4], k[5]
 	a, b := YMM(), YMM()
-	VMOVUPD(Mem{Base: sp}, a)
-	VMOVUPD(Mem{Base: sp, Disp: 32}, b)
+	if p.size == 4 {
+		VMOVUPD(Mem{Base: sp}, a)
+		VMOVUPD(Mem{Base: sp, Disp: 32}, b)
+	}
 	o := GP64()
 	XORQ(o, o)
 	at := func(base reg.GPVirtual, disp int) Mem { return Mem{Base: base, Index: o, Scale: 1, Disp: disp} }
-	Label("hub1loop")
+	cmpLE := func(b, a, d Op) { VCMPPS(U8(2), b, a, d) }
+	blend := func(m, x, y, d Op) { VBLENDVPS(m, x, y, d) }
+	if p.size == 8 {
+		cmpLE = func(b, a, d Op) { VCMPPD(U8(2), b, a, d) }
+		blend = func(m, x, y, d Op) { VBLENDVPD(m, x, y, d) }
+	}
+	Label(name + "p1loop")
 	CMPQ(o, n)
-	JGE(LabelRef("hub1done"))
+	JGE(LabelRef(name + "p1done"))
 	x, d1, d2 := YMM(), YMM(), YMM()
-	VMOVUPS(at(row, 0), x)
-	VMOVUPS(at(next, 0), d1)
-	VSUBPS(x, d1, d1)
-	VMOVUPS(at(row, 4), d2)
-	VSUBPS(x, d2, d2)
+	p.load(at(row, 0), x)
+	p.load(at(next, 0), d1)
+	p.sub(x, d1, d1)
+	p.load(at(row, p.size), d2)
+	p.sub(x, d2, d2)
 	r2, t := YMM(), YMM()
-	VMULPS(d1, d1, r2)
-	VMULPS(d2, d2, t)
-	VADDPS(t, r2, r2)
+	p.mul(d1, d1, r2)
+	p.mul(d2, d2, t)
+	p.add(t, r2, r2)
 	r := YMM()
-	VSQRTPS(r2, r)
+	p.sqrt(r2, r)
 	va, vb, m := YMM(), YMM(), YMM()
-	VMULPS(inv2, r2, va)
-	VSUBPS(half, r, vb)
-	VCMPPS(U8(2), eps2, r2, m) // r2 ≤ ε²
-	VBLENDVPS(m, va, vb, va)
-	lo, hi := YMM(), YMM()
-	VCVTPS2PD(va.AsX(), lo)
-	hx := XMM()
-	VEXTRACTF128(U8(1), va, hx)
-	VCVTPS2PD(hx, hi)
-	VADDPD(lo, a, a)
-	VADDPD(hi, b, b)
+	p.mul(inv2, r2, va)
+	p.sub(half, r, vb)
+	cmpLE(eps2, r2, m) // r2 ≤ ε²
+	blend(m, va, vb, va)
+	if p.size == 4 {
+		lo, hi := YMM(), YMM()
+		VCVTPS2PD(va.AsX(), lo)
+		hx := XMM()
+		VEXTRACTF128(U8(1), va, hx)
+		VCVTPS2PD(hx, hi)
+		VADDPD(lo, a, a)
+		VADDPD(hi, b, b)
+	} else {
+		p.store(va, at(vals, 0))
+	}
 	q := YMM()
-	VMAXPS(eps, r, q)
-	VDIVPS(q, one, q)
+	p.maxf(eps, r, q)
+	p.div(q, one, q)
 	p1 := YMM()
-	VMULPS(q, d1, p1)
+	p.mul(q, d1, p1)
 	u := YMM()
-	VMOVUPS(at(up, 0), u)
-	VSUBPS(p1, u, u)
-	VMOVUPS(u, at(tt, 0))
-	VMOVUPS(p1, at(up, 0))
-	VMULPS(q, d2, d2)
-	VMOVUPS(d2, at(p2, 4))
+	p.load(at(up, 0), u)
+	p.sub(p1, u, u)
+	p.store(u, at(tt, 0))
+	p.store(p1, at(up, 0))
+	p.mul(q, d2, d2)
+	p.store(d2, at(p2, p.size))
 	ADDQ(U32(32), o)
-	JMP(LabelRef("hub1loop"))
-	Label("hub1done")
+	JMP(LabelRef(name + "p1loop"))
+	Label(name + "p1done")
 	XORQ(o, o)
-	Label("hub2loop")
+	Label(name + "p2loop")
 	CMPQ(o, n)
-	JGE(LabelRef("hub2done"))
+	JGE(LabelRef(name + "p2done"))
 	w := YMM()
-	VMOVUPS(at(tt, 0), w)
-	VADDPS(at(p2, 0), w, w)
-	VSUBPS(at(p2, 4), w, w)
-	VMULPS(w, alpha, w)
-	VADDPS(at(gr, 0), w, w)
-	VMOVUPS(w, at(gr, 0))
+	p.load(at(tt, 0), w)
+	p.add(at(p2, 0), w, w)
+	p.sub(at(p2, p.size), w, w)
+	p.mul(w, alpha, w)
+	p.add(at(gr, 0), w, w)
+	p.store(w, at(gr, 0))
 	ADDQ(U32(32), o)
-	JMP(LabelRef("hub2loop"))
-	Label("hub2done")
-	VMOVUPD(a, Mem{Base: sp})
-	VMOVUPD(b, Mem{Base: sp, Disp: 32})
+	JMP(LabelRef(name + "p2loop"))
+	Label(name + "p2done")
+	if p.size == 4 {
+		VMOVUPD(a, Mem{Base: sp})
+		VMOVUPD(b, Mem{Base: sp, Disp: 32})
+	}
 	VZEROUPPER()
 	RET()
 }

@@ -99,10 +99,15 @@ func AddProduct64(dst *float64, t *float64, v *float64, n int)
 //go:noescape
 func Dot32(a *float32, b *float32, n int, s *[4]float64)
 
-// HuberRow32 is the vector part of huberTVRow32 in package problem, over n bytes of columns.
+// HuberRow32 is the vector part of huberTVRow32 (and its float64 twin) in package problem, over n bytes of columns.
 //
 //go:noescape
-func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, n int, c *[6]float32, s *[8]float64)
+func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, vals *float32, n int, c *[6]float32, s *[8]float64)
+
+// HuberRow64 is the vector part of huberTVRow32 (and its float64 twin) in package problem, over n bytes of columns.
+//
+//go:noescape
+func HuberRow64(gr *float64, row *float64, next *float64, up *float64, p2 *float64, tt *float64, vals *float64, n int, c *[6]float64, s *[8]float64)
 
 // Residual32 replaces res by res − y and adds float64(r)² to s (see residual32 in package problem).
 //

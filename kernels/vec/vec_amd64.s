@@ -914,18 +914,19 @@ dotdone:
 	VZEROUPPER
 	RET
 
-// func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, n int, c *[6]float32, s *[8]float64)
+// func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, vals *float32, n int, c *[6]float32, s *[8]float64)
 // Requires: AVX
-TEXT ·HuberRow32(SB), NOSPLIT, $0-72
+TEXT ·HuberRow32(SB), NOSPLIT, $0-80
 	MOVQ         gr+0(FP), AX
 	MOVQ         row+8(FP), CX
 	MOVQ         next+16(FP), DX
 	MOVQ         up+24(FP), BX
 	MOVQ         p2+32(FP), SI
 	MOVQ         tt+40(FP), DI
-	MOVQ         n+48(FP), R8
-	MOVQ         c+56(FP), R9
-	MOVQ         s+64(FP), R10
+	MOVQ         vals+48(FP), R8
+	MOVQ         n+56(FP), R8
+	MOVQ         c+64(FP), R9
+	MOVQ         s+72(FP), R10
 	VBROADCASTSS (R9), Y0
 	VBROADCASTSS 4(R9), Y1
 	VBROADCASTSS 8(R9), Y2
@@ -936,9 +937,9 @@ TEXT ·HuberRow32(SB), NOSPLIT, $0-72
 	VMOVUPD      32(R10), Y7
 	XORQ         R9, R9
 
-hub1loop:
+HuberRow32p1loop:
 	CMPQ         R9, R8
-	JGE          hub1done
+	JGE          HuberRow32p1done
 	VMOVUPS      (CX)(R9*1), Y8
 	VMOVUPS      (DX)(R9*1), Y9
 	VSUBPS       Y8, Y9, Y9
@@ -967,14 +968,14 @@ hub1loop:
 	VMULPS       Y8, Y10, Y10
 	VMOVUPS      Y10, 4(SI)(R9*1)
 	ADDQ         $0x00000020, R9
-	JMP          hub1loop
+	JMP          HuberRow32p1loop
 
-hub1done:
+HuberRow32p1done:
 	XORQ R9, R9
 
-hub2loop:
+HuberRow32p2loop:
 	CMPQ    R9, R8
-	JGE     hub2done
+	JGE     HuberRow32p2done
 	VMOVUPS (DI)(R9*1), Y0
 	VADDPS  (SI)(R9*1), Y0, Y0
 	VSUBPS  4(SI)(R9*1), Y0, Y0
@@ -982,11 +983,80 @@ hub2loop:
 	VADDPS  (AX)(R9*1), Y0, Y0
 	VMOVUPS Y0, (AX)(R9*1)
 	ADDQ    $0x00000020, R9
-	JMP     hub2loop
+	JMP     HuberRow32p2loop
 
-hub2done:
+HuberRow32p2done:
 	VMOVUPD Y6, (R10)
 	VMOVUPD Y7, 32(R10)
+	VZEROUPPER
+	RET
+
+// func HuberRow64(gr *float64, row *float64, next *float64, up *float64, p2 *float64, tt *float64, vals *float64, n int, c *[6]float64, s *[8]float64)
+// Requires: AVX
+TEXT ·HuberRow64(SB), NOSPLIT, $0-80
+	MOVQ         gr+0(FP), AX
+	MOVQ         row+8(FP), CX
+	MOVQ         next+16(FP), DX
+	MOVQ         up+24(FP), BX
+	MOVQ         p2+32(FP), SI
+	MOVQ         tt+40(FP), DI
+	MOVQ         vals+48(FP), R8
+	MOVQ         n+56(FP), R9
+	MOVQ         c+64(FP), R10
+	MOVQ         s+72(FP), R11
+	VBROADCASTSD (R10), Y0
+	VBROADCASTSD 8(R10), Y1
+	VBROADCASTSD 16(R10), Y2
+	VBROADCASTSD 24(R10), Y3
+	VBROADCASTSD 32(R10), Y4
+	VBROADCASTSD 40(R10), Y5
+	XORQ         R10, R10
+
+HuberRow64p1loop:
+	CMPQ      R10, R9
+	JGE       HuberRow64p1done
+	VMOVUPD   (CX)(R10*1), Y6
+	VMOVUPD   (DX)(R10*1), Y7
+	VSUBPD    Y6, Y7, Y7
+	VMOVUPD   8(CX)(R10*1), Y8
+	VSUBPD    Y6, Y8, Y8
+	VMULPD    Y7, Y7, Y6
+	VMULPD    Y8, Y8, Y9
+	VADDPD    Y9, Y6, Y6
+	VSQRTPD   Y6, Y9
+	VMULPD    Y1, Y6, Y10
+	VSUBPD    Y0, Y9, Y11
+	VCMPPD    $0x02, Y2, Y6, Y6
+	VBLENDVPD Y6, Y10, Y11, Y10
+	VMOVUPD   Y10, (R8)(R10*1)
+	VMAXPD    Y3, Y9, Y6
+	VDIVPD    Y6, Y5, Y6
+	VMULPD    Y6, Y7, Y7
+	VMOVUPD   (BX)(R10*1), Y9
+	VSUBPD    Y7, Y9, Y9
+	VMOVUPD   Y9, (DI)(R10*1)
+	VMOVUPD   Y7, (BX)(R10*1)
+	VMULPD    Y6, Y8, Y8
+	VMOVUPD   Y8, 8(SI)(R10*1)
+	ADDQ      $0x00000020, R10
+	JMP       HuberRow64p1loop
+
+HuberRow64p1done:
+	XORQ R10, R10
+
+HuberRow64p2loop:
+	CMPQ    R10, R9
+	JGE     HuberRow64p2done
+	VMOVUPD (DI)(R10*1), Y0
+	VADDPD  (SI)(R10*1), Y0, Y0
+	VSUBPD  8(SI)(R10*1), Y0, Y0
+	VMULPD  Y0, Y4, Y0
+	VADDPD  (AX)(R10*1), Y0, Y0
+	VMOVUPD Y0, (AX)(R10*1)
+	ADDQ    $0x00000020, R10
+	JMP     HuberRow64p2loop
+
+HuberRow64p2done:
 	VZEROUPPER
 	RET
 
