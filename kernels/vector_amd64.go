@@ -19,7 +19,7 @@ func init() {
 		return
 	}
 	vectorFFT = true
-	dot32 = dotAVX2
+	dot32, dot64 = dotAVX2, dot64AVX2
 	matMulAddT, matTMulAdd = matMulAddTAVX2, matTMulAddAVX2
 }
 
@@ -163,6 +163,20 @@ func dotAVX2(a, b []float32) float64 {
 	}
 	for i := whole; i < n; i++ {
 		s[0] += float64(a[i]) * float64(b[i])
+	}
+	return (s[0] + s[1]) + (s[2] + s[3])
+}
+
+// dot64AVX2 is DotT for float64, as dotAVX2: bitwise DotT's result.
+func dot64AVX2(a, b []float64) float64 {
+	n := min(len(a), len(b))
+	var s [4]float64
+	whole := n / 4 * 4
+	if whole > 0 {
+		vec.Dot64(&a[0], &b[0], 8*whole, &s)
+	}
+	for i := whole; i < n; i++ {
+		s[0] += a[i] * b[i]
 	}
 	return (s[0] + s[1]) + (s[2] + s[3])
 }

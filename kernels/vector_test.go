@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -27,6 +28,27 @@ func TestVectorDotMatchesScalar(t *testing.T) {
 		s := DotT(a, b)
 		dot32 = d
 		if v != s {
+			t.Errorf("n = %d: vector %v, scalar %v", n, v, s)
+		}
+	}
+}
+
+// TestVectorDot64MatchesScalar compares DotT on float64 with and without the
+// vector kernel: bitwise equal, for lengths with and without a tail, on
+// values whose sums depend on their order in the last bits.
+func TestVectorDot64MatchesScalar(t *testing.T) {
+	if dot64 == nil {
+		t.Skip("no vector kernels: this is a purego build, not amd64, or the CPU lacks AVX2")
+	}
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 3, 4, 7, 8, 9, 96, 9216, 230401} {
+		a, b := spread(r, n), spread(r, n+3)
+		v := DotT(a, b)
+		d := dot64
+		dot64 = nil
+		s := DotT(a, b)
+		dot64 = d
+		if math.Float64bits(v) != math.Float64bits(s) {
 			t.Errorf("n = %d: vector %v, scalar %v", n, v, s)
 		}
 	}

@@ -77,6 +77,7 @@ func main() {
 		addProduct(p)
 	}
 	dot32()
+	dot64()
 	huberRow(f32)
 	huberRow(f64)
 	residual32()
@@ -524,6 +525,28 @@ func huberRow(p prec) {
 		VMOVUPD(a, Mem{Base: sp})
 		VMOVUPD(b, Mem{Base: sp, Disp: 32})
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// dot64 accumulates a[j]·b[j] into four lanes (j mod 4), each in the order
+// of j: DotT's s0…s3 for float64.
+func dot64() {
+	TEXT("Dot64", NOSPLIT, "func(a, b *float64, n int, s *[4]float64)")
+	Pragma("noescape")
+	Doc("Dot64 adds a[j]·b[j] to s[j mod 4] in the order of j (n bytes, 32 a vector of 4).")
+	a, b, n, sp := ld("a"), ld("b"), ld("n"), ld("s")
+	acc := YMM()
+	VMOVUPD(Mem{Base: sp}, acc)
+	loop("dot64", n, func() {
+		x := YMM()
+		VMOVUPD(Mem{Base: a}, x)
+		VMULPD(Mem{Base: b}, x, x)
+		VADDPD(x, acc, acc)
+		ADDQ(U32(32), a)
+		ADDQ(U32(32), b)
+	})
+	VMOVUPD(acc, Mem{Base: sp})
 	VZEROUPPER()
 	RET()
 }

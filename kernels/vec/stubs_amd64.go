@@ -99,6 +99,11 @@ func AddProduct64(dst *float64, t *float64, v *float64, n int)
 //go:noescape
 func Dot32(a *float32, b *float32, n int, s *[4]float64)
 
+// Dot64 adds a[j]·b[j] to s[j mod 4] in the order of j (n bytes, 32 a vector of 4).
+//
+//go:noescape
+func Dot64(a *float64, b *float64, n int, s *[4]float64)
+
 // HuberRow32 is the vector part of huberTVRow32 (and its float64 twin) in package problem, over n bytes of columns.
 //
 //go:noescape

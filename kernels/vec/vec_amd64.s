@@ -914,6 +914,31 @@ dotdone:
 	VZEROUPPER
 	RET
 
+// func Dot64(a *float64, b *float64, n int, s *[4]float64)
+// Requires: AVX
+TEXT ·Dot64(SB), NOSPLIT, $0-32
+	MOVQ    a+0(FP), AX
+	MOVQ    b+8(FP), CX
+	MOVQ    n+16(FP), DX
+	MOVQ    s+24(FP), BX
+	VMOVUPD (BX), Y0
+
+dot64loop:
+	CMPQ    DX, $0x00000000
+	JLE     dot64done
+	VMOVUPD (AX), Y1
+	VMULPD  (CX), Y1, Y1
+	VADDPD  Y1, Y0, Y0
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	JMP     dot64loop
+
+dot64done:
+	VMOVUPD Y0, (BX)
+	VZEROUPPER
+	RET
+
 // func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, vals *float32, n int, c *[6]float32, s *[8]float64)
 // Requires: AVX
 TEXT ·HuberRow32(SB), NOSPLIT, $0-80
