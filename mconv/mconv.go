@@ -305,27 +305,32 @@ func borderTap(x, t []float64, j, p int) float64 {
 }
 
 // rowCorr5 handles the interior columns [2, w−2) for K = 5 with a sliding
-// window over x; it needs w ≥ 5.
+// window over x (after the whole vectors of rowCorrVec); it needs w ≥ 5.
 func rowCorr5(y, x, t []float64) {
 	t0, t1, t2, t3, t4 := t[0], t[1], t[2], t[3], t[4]
-	x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
 	xs := x[4:]
 	ys := y[2 : len(y)-2]
 	ys = ys[:len(xs)]
-	for j, x4 := range xs {
+	j0 := rowCorrVec(ys, x, t)
+	x0, x1, x2, x3 := x[j0], x[j0+1], x[j0+2], x[j0+3]
+	ys = ys[j0:]
+	for j, x4 := range xs[j0:] {
 		ys[j] += t0*x0 + t1*x1 + t2*x2 + t3*x3 + t4*x4
 		x0, x1, x2, x3 = x1, x2, x3, x4
 	}
 }
 
-// rowCorr3 handles the interior columns [1, w−1) for K = 3; it needs w ≥ 3.
+// rowCorr3 handles the interior columns [1, w−1) for K = 3 (after the whole
+// vectors of rowCorrVec); it needs w ≥ 3.
 func rowCorr3(y, x, t []float64) {
 	t0, t1, t2 := t[0], t[1], t[2]
-	x0, x1 := x[0], x[1]
 	xs := x[2:]
 	ys := y[1 : len(y)-1]
 	ys = ys[:len(xs)]
-	for j, x2 := range xs {
+	j0 := rowCorrVec(ys, x, t)
+	x0, x1 := x[j0], x[j0+1]
+	ys = ys[j0:]
+	for j, x2 := range xs[j0:] {
 		ys[j] += t0*x0 + t1*x1 + t2*x2
 		x0, x1 = x1, x2
 	}

@@ -72,8 +72,10 @@ func main() {
 		radix8(p)
 		combine(p, 3)
 		combine(p, 5)
-		correlate(p, 3)
-		correlate(p, 5)
+		correlate(p, 3, false)
+		correlate(p, 5, false)
+		correlate(p, 3, true)
+		correlate(p, 5, true)
 		addProduct(p)
 	}
 	dot32()
@@ -339,12 +341,18 @@ func combine(p prec, k int) {
 	RET()
 }
 
-// correlate is out[j] = r0·in[j] + r1·in[j+1] + … for n bytes.
-func correlate(p prec, k int) {
+// correlate is out[j] = r0·in[j] + r1·in[j+1] + … for n bytes, or with add
+// out[j] += (r0·in[j] + r1·in[j+1] + …).
+func correlate(p prec, k int, add bool) {
 	name := fmt.Sprintf("Correlate%dx%s", k, p.name)
+	doc := name + " writes out[j] = Σ_v r[v]·in[j+v] in the order of v."
+	if add {
+		name = fmt.Sprintf("CorrelateAdd%dx%s", k, p.name)
+		doc = name + " adds Σ_v r[v]·in[j+v], summed in the order of v, to out[j]."
+	}
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(out, in *%[1]s, n int, r *%[1]s)", p.typ))
 	Pragma("noescape")
-	Doc(name + " writes out[j] = Σ_v r[v]·in[j+v] in the order of v.")
+	Doc(doc)
 	out := ld("out")
 	in := ld("in")
 	n := ld("n")
@@ -359,6 +367,9 @@ func correlate(p prec, k int) {
 		for v := 1; v < k; v++ {
 			t := binop(p.mul, rs[v], Mem{Base: in, Disp: v * p.size})
 			p.add(t, acc, acc)
+		}
+		if add {
+			p.add(Mem{Base: out}, acc, acc)
 		}
 		p.store(acc, Mem{Base: out})
 		ADDQ(U32(32), out)

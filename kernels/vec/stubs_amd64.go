@@ -44,6 +44,16 @@ func Correlate3x32(out *float32, in *float32, n int, r *float32)
 //go:noescape
 func Correlate5x32(out *float32, in *float32, n int, r *float32)
 
+// CorrelateAdd3x32 adds Σ_v r[v]·in[j+v], summed in the order of v, to out[j].
+//
+//go:noescape
+func CorrelateAdd3x32(out *float32, in *float32, n int, r *float32)
+
+// CorrelateAdd5x32 adds Σ_v r[v]·in[j+v], summed in the order of v, to out[j].
+//
+//go:noescape
+func CorrelateAdd5x32(out *float32, in *float32, n int, r *float32)
+
 // AddProduct32 adds t·v to dst for complex values (n bytes of each).
 //
 //go:noescape
@@ -88,6 +98,16 @@ func Correlate3x64(out *float64, in *float64, n int, r *float64)
 //
 //go:noescape
 func Correlate5x64(out *float64, in *float64, n int, r *float64)
+
+// CorrelateAdd3x64 adds Σ_v r[v]·in[j+v], summed in the order of v, to out[j].
+//
+//go:noescape
+func CorrelateAdd3x64(out *float64, in *float64, n int, r *float64)
+
+// CorrelateAdd5x64 adds Σ_v r[v]·in[j+v], summed in the order of v, to out[j].
+//
+//go:noescape
+func CorrelateAdd5x64(out *float64, in *float64, n int, r *float64)
 
 // AddProduct64 adds t·v to dst for complex values (n bytes of each).
 //

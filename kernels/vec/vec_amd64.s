@@ -417,6 +417,72 @@ Correlate5x32done:
 	VZEROUPPER
 	RET
 
+// func CorrelateAdd3x32(out *float32, in *float32, n int, r *float32)
+// Requires: AVX
+TEXT ·CorrelateAdd3x32(SB), NOSPLIT, $0-32
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         r+24(FP), BX
+	VBROADCASTSS (BX), Y0
+	VBROADCASTSS 4(BX), Y1
+	VBROADCASTSS 8(BX), Y2
+
+CorrelateAdd3x32loop:
+	CMPQ    DX, $0x00000000
+	JLE     CorrelateAdd3x32done
+	VMULPS  (CX), Y0, Y3
+	VMULPS  4(CX), Y1, Y4
+	VADDPS  Y4, Y3, Y3
+	VMULPS  8(CX), Y2, Y4
+	VADDPS  Y4, Y3, Y3
+	VADDPS  (AX), Y3, Y3
+	VMOVUPS Y3, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	JMP     CorrelateAdd3x32loop
+
+CorrelateAdd3x32done:
+	VZEROUPPER
+	RET
+
+// func CorrelateAdd5x32(out *float32, in *float32, n int, r *float32)
+// Requires: AVX
+TEXT ·CorrelateAdd5x32(SB), NOSPLIT, $0-32
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         r+24(FP), BX
+	VBROADCASTSS (BX), Y0
+	VBROADCASTSS 4(BX), Y1
+	VBROADCASTSS 8(BX), Y2
+	VBROADCASTSS 12(BX), Y3
+	VBROADCASTSS 16(BX), Y4
+
+CorrelateAdd5x32loop:
+	CMPQ    DX, $0x00000000
+	JLE     CorrelateAdd5x32done
+	VMULPS  (CX), Y0, Y5
+	VMULPS  4(CX), Y1, Y6
+	VADDPS  Y6, Y5, Y5
+	VMULPS  8(CX), Y2, Y6
+	VADDPS  Y6, Y5, Y5
+	VMULPS  12(CX), Y3, Y6
+	VADDPS  Y6, Y5, Y5
+	VMULPS  16(CX), Y4, Y6
+	VADDPS  Y6, Y5, Y5
+	VADDPS  (AX), Y5, Y5
+	VMOVUPS Y5, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	JMP     CorrelateAdd5x32loop
+
+CorrelateAdd5x32done:
+	VZEROUPPER
+	RET
+
 // func AddProduct32(dst *float32, t *float32, v *float32, n int)
 // Requires: AVX
 TEXT ·AddProduct32(SB), NOSPLIT, $0-32
@@ -856,6 +922,72 @@ Correlate5x64loop:
 	JMP     Correlate5x64loop
 
 Correlate5x64done:
+	VZEROUPPER
+	RET
+
+// func CorrelateAdd3x64(out *float64, in *float64, n int, r *float64)
+// Requires: AVX
+TEXT ·CorrelateAdd3x64(SB), NOSPLIT, $0-32
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         r+24(FP), BX
+	VBROADCASTSD (BX), Y0
+	VBROADCASTSD 8(BX), Y1
+	VBROADCASTSD 16(BX), Y2
+
+CorrelateAdd3x64loop:
+	CMPQ    DX, $0x00000000
+	JLE     CorrelateAdd3x64done
+	VMULPD  (CX), Y0, Y3
+	VMULPD  8(CX), Y1, Y4
+	VADDPD  Y4, Y3, Y3
+	VMULPD  16(CX), Y2, Y4
+	VADDPD  Y4, Y3, Y3
+	VADDPD  (AX), Y3, Y3
+	VMOVUPD Y3, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	JMP     CorrelateAdd3x64loop
+
+CorrelateAdd3x64done:
+	VZEROUPPER
+	RET
+
+// func CorrelateAdd5x64(out *float64, in *float64, n int, r *float64)
+// Requires: AVX
+TEXT ·CorrelateAdd5x64(SB), NOSPLIT, $0-32
+	MOVQ         out+0(FP), AX
+	MOVQ         in+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         r+24(FP), BX
+	VBROADCASTSD (BX), Y0
+	VBROADCASTSD 8(BX), Y1
+	VBROADCASTSD 16(BX), Y2
+	VBROADCASTSD 24(BX), Y3
+	VBROADCASTSD 32(BX), Y4
+
+CorrelateAdd5x64loop:
+	CMPQ    DX, $0x00000000
+	JLE     CorrelateAdd5x64done
+	VMULPD  (CX), Y0, Y5
+	VMULPD  8(CX), Y1, Y6
+	VADDPD  Y6, Y5, Y5
+	VMULPD  16(CX), Y2, Y6
+	VADDPD  Y6, Y5, Y5
+	VMULPD  24(CX), Y3, Y6
+	VADDPD  Y6, Y5, Y5
+	VMULPD  32(CX), Y4, Y6
+	VADDPD  Y6, Y5, Y5
+	VADDPD  (AX), Y5, Y5
+	VMOVUPD Y5, (AX)
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	SUBQ    $0x00000020, DX
+	JMP     CorrelateAdd5x64loop
+
+CorrelateAdd5x64done:
 	VZEROUPPER
 	RET
 
