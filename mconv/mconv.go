@@ -153,39 +153,136 @@ func AdjointWeights(gw, gb, x, y []float64, s Shape) error {
 	if err := check(s, lens...); err != nil {
 		return fmt.Errorf("mconv.AdjointWeights: %w", err)
 	}
+	kk := s.K * s.K
+	cost := s.N * s.H * s.W * kk
+	groups := 0 // groups of four input channels done in vector registers
+	var xt []float64
+	if vectorRows && (s.K == 3 || s.K == 5) && s.Cin >= 4 {
+		groups = s.Cin / 4
+		xt = interleave4(x, s, groups)
+	}
+	rest := s.Cin - 4*groups
+	parallelFor(s.Cout*(groups+rest), 4*cost, func(t int) {
+		o, c := t/(groups+rest), t%(groups+rest)
+		if c < groups {
+			adjointWeights4(gw, gb, x, xt, y, s, o, c)
+			return
+		}
+		adjointWeightsPair(gw, gb, x, y, s, o, 4*groups+c-groups)
+	})
+	return nil
+}
+
+// adjointWeightsPair is AdjointWeights for the filter of output o and input
+// c (and the bias of o when c = 0).
+func adjointWeightsPair(gw, gb, x, y []float64, s Shape, o, c int) {
 	k, p, plane := s.K, s.K/2, s.H*s.W
 	kk := k * k
-	cost := s.N * plane * kk
-	parallelFor(s.Cout*s.Cin, cost, func(t int) {
-		o, c := t/s.Cin, t%s.Cin
-		g := gw[t*kk : (t+1)*kk]
-		clear(g)
-		sumBias := gb != nil && c == 0
-		var bsum float64
-		for n := 0; n < s.N; n++ {
-			yp := y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane]
-			xp := x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane]
-			for i := 0; i < s.H; i++ {
-				yrow := yp[i*s.W : (i+1)*s.W]
-				if sumBias {
-					for _, v := range yrow {
-						bsum += v
-					}
+	g := gw[(o*s.Cin+c)*kk : (o*s.Cin+c+1)*kk]
+	clear(g)
+	sumBias := gb != nil && c == 0
+	var bsum float64
+	for n := 0; n < s.N; n++ {
+		yp := y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane]
+		xp := x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane]
+		for i := 0; i < s.H; i++ {
+			yrow := yp[i*s.W : (i+1)*s.W]
+			if sumBias {
+				for _, v := range yrow {
+					bsum += v
 				}
-				for u := 0; u < k; u++ {
-					r := i + u - p
-					if r < 0 || r >= s.H {
-						continue
-					}
-					rowDot(g[u*k:(u+1)*k], yrow, xp[r*s.W:(r+1)*s.W])
+			}
+			for u := 0; u < k; u++ {
+				r := i + u - p
+				if r < 0 || r >= s.H {
+					continue
+				}
+				rowDot(g[u*k:(u+1)*k], yrow, xp[r*s.W:(r+1)*s.W])
+			}
+		}
+	}
+	if sumBias {
+		gb[o] = bsum
+	}
+}
+
+// interleave4 returns the rows of x with the input channels 4g … 4g+3
+// interleaved: xt[(((n·groups + g)·H + r)·W + q)·4 + l] = x[n, 4g+l, r, q].
+func interleave4(x []float64, s Shape, groups int) []float64 {
+	plane := s.H * s.W
+	xt := make([]float64, s.N*groups*4*plane)
+	for n := 0; n < s.N; n++ {
+		for g := 0; g < groups; g++ {
+			dst := xt[(n*groups+g)*4*plane : (n*groups+g+1)*4*plane]
+			for l := 0; l < 4; l++ {
+				src := x[(n*s.Cin+4*g+l)*plane : (n*s.Cin+4*g+l+1)*plane]
+				for q, v := range src {
+					dst[4*q+l] = v
 				}
 			}
 		}
-		if sumBias {
-			gb[o] = bsum
+	}
+	return xt
+}
+
+// adjointWeights4 is adjointWeightsPair for the inputs 4g … 4g+3 of output
+// o at once: the interior sums of rowDot for the four channels are the lanes
+// of rowDot4 (each the scalar sum in the order of j), added to the filters
+// as rowDot adds them, then the border columns by borderDot: bitwise
+// adjointWeightsPair's result.
+func adjointWeights4(gw, gb, x, xt, y []float64, s Shape, o, g int) {
+	k, p, plane := s.K, s.K/2, s.H*s.W
+	kk := k * k
+	groups := s.Cin / 4
+	var f [4][]float64
+	for l := range f {
+		c := 4*g + l
+		f[l] = gw[(o*s.Cin+c)*kk : (o*s.Cin+c+1)*kk]
+		clear(f[l])
+	}
+	sumBias := gb != nil && g == 0
+	var bsum float64
+	var a [5][4]float64
+	lo, hi := interior(s.W, p)
+	for n := 0; n < s.N; n++ {
+		yp := y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane]
+		xtp := xt[(n*groups+g)*4*plane : (n*groups+g+1)*4*plane]
+		for i := 0; i < s.H; i++ {
+			yrow := yp[i*s.W : (i+1)*s.W]
+			if sumBias {
+				for _, v := range yrow {
+					bsum += v
+				}
+			}
+			for u := 0; u < k; u++ {
+				r := i + u - p
+				if r < 0 || r >= s.H {
+					continue
+				}
+				if hi > lo {
+					rowDot4(k, yrow[lo:hi], xtp[4*(r*s.W+lo-p):4*(r*s.W+hi-p+k-1)], &a)
+					for l := range f {
+						for v := 0; v < k; v++ {
+							f[l][u*k+v] += a[v][l]
+						}
+					}
+				}
+				for l := range f {
+					xrow := x[(n*s.Cin+4*g+l)*plane+r*s.W : (n*s.Cin+4*g+l)*plane+(r+1)*s.W]
+					gu := f[l][u*k : (u+1)*k]
+					for j := 0; j < lo; j++ {
+						borderDot(gu, yrow[j], xrow, j, p)
+					}
+					for j := hi; j < s.W; j++ {
+						borderDot(gu, yrow[j], xrow, j, p)
+					}
+				}
+			}
 		}
-	})
-	return nil
+	}
+	if sumBias {
+		gb[o] = bsum
+	}
 }
 
 // corrOp is one generalised multi-channel correlation

@@ -87,6 +87,8 @@ func main() {
 	combineScalars32()
 	addImages32()
 	tile4x8()
+	rowDot4(3)
+	rowDot4(5)
 	adjTile4x8()
 	Generate()
 }
@@ -787,4 +789,41 @@ func ld(name string) reg.GPVirtual {
 	r := GP64()
 	Load(Param(name), r)
 	return r
+}
+
+// rowDot4 sets a[v][l] = Σ_j y[j]·xt[4(j+v) + l] for v < k, l < 4, each sum
+// from zero in the order of j, a product and then a sum: the interior sums
+// of mconv's rowDot for four input channels at once (xt interleaves their
+// rows).
+func rowDot4(k int) {
+	name := fmt.Sprintf("RowDot%dx4", k)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(y, xt *float64, n int, a *[%d][4]float64)", k))
+	Pragma("noescape")
+	Doc(name + " sets a[v][l] = Σ_{j<n} y[j]·xt[4(j+v)+l] in the order of j (see mconv's AdjointWeights).")
+	y, xt, n, ap := ld("y"), ld("xt"), ld("n"), ld("a")
+	acc := make([]reg.VecVirtual, k)
+	for v := range acc {
+		acc[v] = YMM()
+		VXORPD(acc[v], acc[v], acc[v])
+	}
+	Label(name + "loop")
+	CMPQ(n, U32(0))
+	JLE(LabelRef(name + "done"))
+	yb := YMM()
+	VBROADCASTSD(Mem{Base: y}, yb)
+	for v := range acc {
+		t := YMM()
+		VMULPD(Mem{Base: xt, Disp: 32 * v}, yb, t)
+		VADDPD(t, acc[v], acc[v])
+	}
+	ADDQ(U32(8), y)
+	ADDQ(U32(32), xt)
+	DECQ(n)
+	JMP(LabelRef(name + "loop"))
+	Label(name + "done")
+	for v := range acc {
+		VMOVUPD(acc[v], Mem{Base: ap, Disp: 32 * v})
+	}
+	VZEROUPPER()
+	RET()
 }

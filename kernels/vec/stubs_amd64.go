@@ -159,6 +159,16 @@ func AddImages32(xp *float32, x *float32, img *float32, n int)
 //go:noescape
 func Tile4x8(s *[4][8]float64, slab *float64, b *float64, r int, n int)
 
+// RowDot3x4 sets a[v][l] = Σ_{j<n} y[j]·xt[4(j+v)+l] in the order of j (see mconv's AdjointWeights).
+//
+//go:noescape
+func RowDot3x4(y *float64, xt *float64, n int, a *[3][4]float64)
+
+// RowDot5x4 sets a[v][l] = Σ_{j<n} y[j]·xt[4(j+v)+l] in the order of j (see mconv's AdjointWeights).
+//
+//go:noescape
+func RowDot5x4(y *float64, xt *float64, n int, a *[5][4]float64)
+
 // AdjTile4x8 adds Σ_k slab[32k+q]·b[kr+jj] to dst[qr+jj] in the order of k (see kernels' MatTMulAdd).
 //
 //go:noescape

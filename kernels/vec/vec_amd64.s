@@ -1410,6 +1410,80 @@ t48done:
 	VZEROUPPER
 	RET
 
+// func RowDot3x4(y *float64, xt *float64, n int, a *[3][4]float64)
+// Requires: AVX
+TEXT ·RowDot3x4(SB), NOSPLIT, $0-32
+	MOVQ   y+0(FP), AX
+	MOVQ   xt+8(FP), CX
+	MOVQ   n+16(FP), DX
+	MOVQ   a+24(FP), BX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+
+RowDot3x4loop:
+	CMPQ         DX, $0x00000000
+	JLE          RowDot3x4done
+	VBROADCASTSD (AX), Y3
+	VMULPD       (CX), Y3, Y4
+	VADDPD       Y4, Y0, Y0
+	VMULPD       32(CX), Y3, Y4
+	VADDPD       Y4, Y1, Y1
+	VMULPD       64(CX), Y3, Y3
+	VADDPD       Y3, Y2, Y2
+	ADDQ         $0x00000008, AX
+	ADDQ         $0x00000020, CX
+	DECQ         DX
+	JMP          RowDot3x4loop
+
+RowDot3x4done:
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	VMOVUPD Y2, 64(BX)
+	VZEROUPPER
+	RET
+
+// func RowDot5x4(y *float64, xt *float64, n int, a *[5][4]float64)
+// Requires: AVX
+TEXT ·RowDot5x4(SB), NOSPLIT, $0-32
+	MOVQ   y+0(FP), AX
+	MOVQ   xt+8(FP), CX
+	MOVQ   n+16(FP), DX
+	MOVQ   a+24(FP), BX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+
+RowDot5x4loop:
+	CMPQ         DX, $0x00000000
+	JLE          RowDot5x4done
+	VBROADCASTSD (AX), Y5
+	VMULPD       (CX), Y5, Y6
+	VADDPD       Y6, Y0, Y0
+	VMULPD       32(CX), Y5, Y6
+	VADDPD       Y6, Y1, Y1
+	VMULPD       64(CX), Y5, Y6
+	VADDPD       Y6, Y2, Y2
+	VMULPD       96(CX), Y5, Y6
+	VADDPD       Y6, Y3, Y3
+	VMULPD       128(CX), Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	ADDQ         $0x00000008, AX
+	ADDQ         $0x00000020, CX
+	DECQ         DX
+	JMP          RowDot5x4loop
+
+RowDot5x4done:
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	VMOVUPD Y2, 64(BX)
+	VMOVUPD Y3, 96(BX)
+	VMOVUPD Y4, 128(BX)
+	VZEROUPPER
+	RET
+
 // func AdjTile4x8(dst *float64, slab *float64, b *float64, r int, n int)
 // Requires: AVX
 TEXT ·AdjTile4x8(SB), NOSPLIT, $0-40
