@@ -9,36 +9,52 @@ import (
 )
 
 // rowCorrVec adds Σ_v t[v]·x[j+v] (summed in the order of v) to ys[j] for
-// the whole vectors of four j from 0 (vec.CorrelateAdd3x64/5x64: each lane
-// the scalar loop's operations, so bitwise its result) and returns how many
-// it did: 0 without AVX2, or for other kernel sizes.
-func rowCorrVec(ys, x, t []float64) int {
-	whole := len(ys) / 4 * 4
-	if !vectorRows || whole == 0 {
+// the whole vectors of j from 0 (vec.CorrelateAdd3x/5x: each lane the scalar
+// loop's operations, so bitwise its result) and returns how many it did: 0
+// without AVX2, or for other kernel sizes.
+func rowCorrVec[F Float](ys, x, t []F) int {
+	lanes := vecLanes[F]()
+	whole := len(ys) / lanes * lanes
+	if !vectorRows || whole == 0 || (len(t) != 3 && len(t) != 5) {
 		return 0
 	}
 	_ = x[whole+len(t)-2]
-	switch len(t) {
-	case 3:
-		vec.CorrelateAdd3x64(&ys[0], &x[0], 8*whole, &t[0])
-	case 5:
-		vec.CorrelateAdd5x64(&ys[0], &x[0], 8*whole, &t[0])
+	size := int(unsafe.Sizeof(F(0)))
+	o, i, r := unsafe.Pointer(&ys[0]), unsafe.Pointer(&x[0]), unsafe.Pointer(&t[0])
+	switch {
+	case size == 4 && len(t) == 3:
+		vec.CorrelateAdd3x32((*float32)(o), (*float32)(i), 4*whole, (*float32)(r))
+	case size == 4:
+		vec.CorrelateAdd5x32((*float32)(o), (*float32)(i), 4*whole, (*float32)(r))
+	case len(t) == 3:
+		vec.CorrelateAdd3x64((*float64)(o), (*float64)(i), 8*whole, (*float64)(r))
 	default:
-		return 0
+		vec.CorrelateAdd5x64((*float64)(o), (*float64)(i), 8*whole, (*float64)(r))
 	}
 	return whole
 }
 
-// vectorRows is whether rowCorrVec runs (the CPU has AVX2).
+// vectorRows is whether rowCorrVec and rowDotVec run (the CPU has AVX2).
 var vectorRows = vec.AVX2
 
-// rowDot4 sets a[v][l] = Σ_j y[j]·xt[4(j+v) + l] for v < k (3 or 5), each
-// sum from zero in the order of j (vec.RowDot3x4/5x4).
-func rowDot4(k int, y, xt []float64, a *[5][4]float64) {
-	_ = xt[4*(len(y)+k-1)-1]
-	if k == 3 {
-		vec.RowDot3x4(&y[0], &xt[0], len(y), (*[3][4]float64)(unsafe.Pointer(a)))
-		return
+// vecLanes is the number of F in a 32-byte vector.
+func vecLanes[F Float]() int { return 32 / int(unsafe.Sizeof(F(0))) }
+
+// rowDotVec sets a[v·L + l] = Σ_j y[j]·xt[L(j+v) + l] for v < k (3 or 5)
+// and the L = vecLanes lanes, each sum from zero in the order of j
+// (vec.RowDot3x/5x).
+func rowDotVec[F Float](k int, y, xt []F, a *[40]F) {
+	lanes := vecLanes[F]()
+	_ = xt[lanes*(len(y)+k-1)-1]
+	yp, xp, ap := unsafe.Pointer(&y[0]), unsafe.Pointer(&xt[0]), unsafe.Pointer(&a[0])
+	switch {
+	case lanes == 8 && k == 3:
+		vec.RowDot3x32((*float32)(yp), (*float32)(xp), len(y), (*float32)(ap))
+	case lanes == 8:
+		vec.RowDot5x32((*float32)(yp), (*float32)(xp), len(y), (*float32)(ap))
+	case k == 3:
+		vec.RowDot3x64((*float64)(yp), (*float64)(xp), len(y), (*float64)(ap))
+	default:
+		vec.RowDot5x64((*float64)(yp), (*float64)(xp), len(y), (*float64)(ap))
 	}
-	vec.RowDot5x4(&y[0], &xt[0], len(y), a)
 }

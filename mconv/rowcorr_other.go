@@ -3,9 +3,12 @@
 package mconv
 
 // rowCorrVec does nothing without assembly: the scalar loops run.
-func rowCorrVec(ys, x, t []float64) int { return 0 }
+func rowCorrVec[F Float](ys, x, t []F) int { return 0 }
 
 // vectorRows is false: this build has no assembly.
 var vectorRows = false
 
-func rowDot4(k int, y, xt []float64, a *[5][4]float64) { panic("mconv: rowDot4 without assembly") }
+// vecLanes is 1: no vectors.
+func vecLanes[F Float]() int { return 1 }
+
+func rowDotVec[F Float](k int, y, xt []F, a *[40]F) { panic("mconv: rowDotVec without assembly") }

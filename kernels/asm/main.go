@@ -77,6 +77,8 @@ func main() {
 		correlate(p, 3, true)
 		correlate(p, 5, true)
 		addProduct(p)
+		rowDot(p, 3)
+		rowDot(p, 5)
 	}
 	dot32()
 	dot64()
@@ -87,8 +89,6 @@ func main() {
 	combineScalars32()
 	addImages32()
 	tile4x8()
-	rowDot4(3)
-	rowDot4(5)
 	adjTile4x8()
 	Generate()
 }
@@ -791,15 +791,15 @@ func ld(name string) reg.GPVirtual {
 	return r
 }
 
-// rowDot4 sets a[v][l] = Σ_j y[j]·xt[4(j+v) + l] for v < k, l < 4, each sum
-// from zero in the order of j, a product and then a sum: the interior sums
-// of mconv's rowDot for four input channels at once (xt interleaves their
-// rows).
-func rowDot4(k int) {
-	name := fmt.Sprintf("RowDot%dx4", k)
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(y, xt *float64, n int, a *[%d][4]float64)", k))
+// rowDot sets a[v·L + l] = Σ_j y[j]·xt[L(j+v) + l] for v < k and the L
+// lanes l of a vector, each sum from zero in the order of j, a product and
+// then a sum: the interior sums of mconv's rowDot for L input channels at
+// once (xt interleaves their rows).
+func rowDot(p prec, k int) {
+	name := fmt.Sprintf("RowDot%dx%s", k, p.name)
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(y, xt *%[1]s, n int, a *%[1]s)", p.typ))
 	Pragma("noescape")
-	Doc(name + " sets a[v][l] = Σ_{j<n} y[j]·xt[4(j+v)+l] in the order of j (see mconv's AdjointWeights).")
+	Doc(name + " sets a[vL+l] = Σ_{j<n} y[j]·xt[L(j+v)+l] in the order of j, L lanes (see mconv's AdjointWeights).")
 	y, xt, n, ap := ld("y"), ld("xt"), ld("n"), ld("a")
 	acc := make([]reg.VecVirtual, k)
 	for v := range acc {
@@ -810,19 +810,19 @@ func rowDot4(k int) {
 	CMPQ(n, U32(0))
 	JLE(LabelRef(name + "done"))
 	yb := YMM()
-	VBROADCASTSD(Mem{Base: y}, yb)
+	p.bcast(Mem{Base: y}, yb)
 	for v := range acc {
 		t := YMM()
-		VMULPD(Mem{Base: xt, Disp: 32 * v}, yb, t)
-		VADDPD(t, acc[v], acc[v])
+		p.mul(Mem{Base: xt, Disp: 32 * v}, yb, t)
+		p.add(t, acc[v], acc[v])
 	}
-	ADDQ(U32(8), y)
+	ADDQ(U32(p.size), y)
 	ADDQ(U32(32), xt)
 	DECQ(n)
 	JMP(LabelRef(name + "loop"))
 	Label(name + "done")
 	for v := range acc {
-		VMOVUPD(acc[v], Mem{Base: ap, Disp: 32 * v})
+		p.store(acc[v], Mem{Base: ap, Disp: 32 * v})
 	}
 	VZEROUPPER()
 	RET()

@@ -59,6 +59,16 @@ func CorrelateAdd5x32(out *float32, in *float32, n int, r *float32)
 //go:noescape
 func AddProduct32(dst *float32, t *float32, v *float32, n int)
 
+// RowDot3x32 sets a[vL+l] = Σ_{j<n} y[j]·xt[L(j+v)+l] in the order of j, L lanes (see mconv's AdjointWeights).
+//
+//go:noescape
+func RowDot3x32(y *float32, xt *float32, n int, a *float32)
+
+// RowDot5x32 sets a[vL+l] = Σ_{j<n} y[j]·xt[L(j+v)+l] in the order of j, L lanes (see mconv's AdjointWeights).
+//
+//go:noescape
+func RowDot5x32(y *float32, xt *float32, n int, a *float32)
+
 // Radix3x64 is one radix-3 butterfly run (see kernels' radix3).
 //
 //go:noescape
@@ -114,6 +124,16 @@ func CorrelateAdd5x64(out *float64, in *float64, n int, r *float64)
 //go:noescape
 func AddProduct64(dst *float64, t *float64, v *float64, n int)
 
+// RowDot3x64 sets a[vL+l] = Σ_{j<n} y[j]·xt[L(j+v)+l] in the order of j, L lanes (see mconv's AdjointWeights).
+//
+//go:noescape
+func RowDot3x64(y *float64, xt *float64, n int, a *float64)
+
+// RowDot5x64 sets a[vL+l] = Σ_{j<n} y[j]·xt[L(j+v)+l] in the order of j, L lanes (see mconv's AdjointWeights).
+//
+//go:noescape
+func RowDot5x64(y *float64, xt *float64, n int, a *float64)
+
 // Dot32 adds float64(a[j])·float64(b[j]) to s[j mod 4] in the order of j (n/16 vectors of 4).
 //
 //go:noescape
@@ -158,16 +178,6 @@ func AddImages32(xp *float32, x *float32, img *float32, n int)
 //
 //go:noescape
 func Tile4x8(s *[4][8]float64, slab *float64, b *float64, r int, n int)
-
-// RowDot3x4 sets a[v][l] = Σ_{j<n} y[j]·xt[4(j+v)+l] in the order of j (see mconv's AdjointWeights).
-//
-//go:noescape
-func RowDot3x4(y *float64, xt *float64, n int, a *[3][4]float64)
-
-// RowDot5x4 sets a[v][l] = Σ_{j<n} y[j]·xt[4(j+v)+l] in the order of j (see mconv's AdjointWeights).
-//
-//go:noescape
-func RowDot5x4(y *float64, xt *float64, n int, a *[5][4]float64)
 
 // AdjTile4x8 adds Σ_k slab[32k+q]·b[kr+jj] to dst[qr+jj] in the order of k (see kernels' MatTMulAdd).
 //

@@ -512,6 +512,80 @@ AddProduct32done:
 	VZEROUPPER
 	RET
 
+// func RowDot3x32(y *float32, xt *float32, n int, a *float32)
+// Requires: AVX
+TEXT ·RowDot3x32(SB), NOSPLIT, $0-32
+	MOVQ   y+0(FP), AX
+	MOVQ   xt+8(FP), CX
+	MOVQ   n+16(FP), DX
+	MOVQ   a+24(FP), BX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+
+RowDot3x32loop:
+	CMPQ         DX, $0x00000000
+	JLE          RowDot3x32done
+	VBROADCASTSS (AX), Y3
+	VMULPS       (CX), Y3, Y4
+	VADDPS       Y4, Y0, Y0
+	VMULPS       32(CX), Y3, Y4
+	VADDPS       Y4, Y1, Y1
+	VMULPS       64(CX), Y3, Y3
+	VADDPS       Y3, Y2, Y2
+	ADDQ         $0x00000004, AX
+	ADDQ         $0x00000020, CX
+	DECQ         DX
+	JMP          RowDot3x32loop
+
+RowDot3x32done:
+	VMOVUPS Y0, (BX)
+	VMOVUPS Y1, 32(BX)
+	VMOVUPS Y2, 64(BX)
+	VZEROUPPER
+	RET
+
+// func RowDot5x32(y *float32, xt *float32, n int, a *float32)
+// Requires: AVX
+TEXT ·RowDot5x32(SB), NOSPLIT, $0-32
+	MOVQ   y+0(FP), AX
+	MOVQ   xt+8(FP), CX
+	MOVQ   n+16(FP), DX
+	MOVQ   a+24(FP), BX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+
+RowDot5x32loop:
+	CMPQ         DX, $0x00000000
+	JLE          RowDot5x32done
+	VBROADCASTSS (AX), Y5
+	VMULPS       (CX), Y5, Y6
+	VADDPS       Y6, Y0, Y0
+	VMULPS       32(CX), Y5, Y6
+	VADDPS       Y6, Y1, Y1
+	VMULPS       64(CX), Y5, Y6
+	VADDPS       Y6, Y2, Y2
+	VMULPS       96(CX), Y5, Y6
+	VADDPS       Y6, Y3, Y3
+	VMULPS       128(CX), Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	ADDQ         $0x00000004, AX
+	ADDQ         $0x00000020, CX
+	DECQ         DX
+	JMP          RowDot5x32loop
+
+RowDot5x32done:
+	VMOVUPS Y0, (BX)
+	VMOVUPS Y1, 32(BX)
+	VMOVUPS Y2, 64(BX)
+	VMOVUPS Y3, 96(BX)
+	VMOVUPS Y4, 128(BX)
+	VZEROUPPER
+	RET
+
 // func Radix3x64(y *float64, x *float64, ys int, xs int, n int, tw *float64, c *float64)
 // Requires: AVX
 TEXT ·Radix3x64(SB), NOSPLIT, $0-56
@@ -1020,6 +1094,80 @@ AddProduct64done:
 	VZEROUPPER
 	RET
 
+// func RowDot3x64(y *float64, xt *float64, n int, a *float64)
+// Requires: AVX
+TEXT ·RowDot3x64(SB), NOSPLIT, $0-32
+	MOVQ   y+0(FP), AX
+	MOVQ   xt+8(FP), CX
+	MOVQ   n+16(FP), DX
+	MOVQ   a+24(FP), BX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+
+RowDot3x64loop:
+	CMPQ         DX, $0x00000000
+	JLE          RowDot3x64done
+	VBROADCASTSD (AX), Y3
+	VMULPD       (CX), Y3, Y4
+	VADDPD       Y4, Y0, Y0
+	VMULPD       32(CX), Y3, Y4
+	VADDPD       Y4, Y1, Y1
+	VMULPD       64(CX), Y3, Y3
+	VADDPD       Y3, Y2, Y2
+	ADDQ         $0x00000008, AX
+	ADDQ         $0x00000020, CX
+	DECQ         DX
+	JMP          RowDot3x64loop
+
+RowDot3x64done:
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	VMOVUPD Y2, 64(BX)
+	VZEROUPPER
+	RET
+
+// func RowDot5x64(y *float64, xt *float64, n int, a *float64)
+// Requires: AVX
+TEXT ·RowDot5x64(SB), NOSPLIT, $0-32
+	MOVQ   y+0(FP), AX
+	MOVQ   xt+8(FP), CX
+	MOVQ   n+16(FP), DX
+	MOVQ   a+24(FP), BX
+	VXORPD Y0, Y0, Y0
+	VXORPD Y1, Y1, Y1
+	VXORPD Y2, Y2, Y2
+	VXORPD Y3, Y3, Y3
+	VXORPD Y4, Y4, Y4
+
+RowDot5x64loop:
+	CMPQ         DX, $0x00000000
+	JLE          RowDot5x64done
+	VBROADCASTSD (AX), Y5
+	VMULPD       (CX), Y5, Y6
+	VADDPD       Y6, Y0, Y0
+	VMULPD       32(CX), Y5, Y6
+	VADDPD       Y6, Y1, Y1
+	VMULPD       64(CX), Y5, Y6
+	VADDPD       Y6, Y2, Y2
+	VMULPD       96(CX), Y5, Y6
+	VADDPD       Y6, Y3, Y3
+	VMULPD       128(CX), Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	ADDQ         $0x00000008, AX
+	ADDQ         $0x00000020, CX
+	DECQ         DX
+	JMP          RowDot5x64loop
+
+RowDot5x64done:
+	VMOVUPD Y0, (BX)
+	VMOVUPD Y1, 32(BX)
+	VMOVUPD Y2, 64(BX)
+	VMOVUPD Y3, 96(BX)
+	VMOVUPD Y4, 128(BX)
+	VZEROUPPER
+	RET
+
 // func Dot32(a *float32, b *float32, n int, s *[4]float64)
 // Requires: AVX
 TEXT ·Dot32(SB), NOSPLIT, $0-32
@@ -1407,80 +1555,6 @@ t48done:
 	VMOVUPD Y5, 160(AX)
 	VMOVUPD Y6, 192(AX)
 	VMOVUPD Y7, 224(AX)
-	VZEROUPPER
-	RET
-
-// func RowDot3x4(y *float64, xt *float64, n int, a *[3][4]float64)
-// Requires: AVX
-TEXT ·RowDot3x4(SB), NOSPLIT, $0-32
-	MOVQ   y+0(FP), AX
-	MOVQ   xt+8(FP), CX
-	MOVQ   n+16(FP), DX
-	MOVQ   a+24(FP), BX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-
-RowDot3x4loop:
-	CMPQ         DX, $0x00000000
-	JLE          RowDot3x4done
-	VBROADCASTSD (AX), Y3
-	VMULPD       (CX), Y3, Y4
-	VADDPD       Y4, Y0, Y0
-	VMULPD       32(CX), Y3, Y4
-	VADDPD       Y4, Y1, Y1
-	VMULPD       64(CX), Y3, Y3
-	VADDPD       Y3, Y2, Y2
-	ADDQ         $0x00000008, AX
-	ADDQ         $0x00000020, CX
-	DECQ         DX
-	JMP          RowDot3x4loop
-
-RowDot3x4done:
-	VMOVUPD Y0, (BX)
-	VMOVUPD Y1, 32(BX)
-	VMOVUPD Y2, 64(BX)
-	VZEROUPPER
-	RET
-
-// func RowDot5x4(y *float64, xt *float64, n int, a *[5][4]float64)
-// Requires: AVX
-TEXT ·RowDot5x4(SB), NOSPLIT, $0-32
-	MOVQ   y+0(FP), AX
-	MOVQ   xt+8(FP), CX
-	MOVQ   n+16(FP), DX
-	MOVQ   a+24(FP), BX
-	VXORPD Y0, Y0, Y0
-	VXORPD Y1, Y1, Y1
-	VXORPD Y2, Y2, Y2
-	VXORPD Y3, Y3, Y3
-	VXORPD Y4, Y4, Y4
-
-RowDot5x4loop:
-	CMPQ         DX, $0x00000000
-	JLE          RowDot5x4done
-	VBROADCASTSD (AX), Y5
-	VMULPD       (CX), Y5, Y6
-	VADDPD       Y6, Y0, Y0
-	VMULPD       32(CX), Y5, Y6
-	VADDPD       Y6, Y1, Y1
-	VMULPD       64(CX), Y5, Y6
-	VADDPD       Y6, Y2, Y2
-	VMULPD       96(CX), Y5, Y6
-	VADDPD       Y6, Y3, Y3
-	VMULPD       128(CX), Y5, Y5
-	VADDPD       Y5, Y4, Y4
-	ADDQ         $0x00000008, AX
-	ADDQ         $0x00000020, CX
-	DECQ         DX
-	JMP          RowDot5x4loop
-
-RowDot5x4done:
-	VMOVUPD Y0, (BX)
-	VMOVUPD Y1, 32(BX)
-	VMOVUPD Y2, 64(BX)
-	VMOVUPD Y3, 96(BX)
-	VMOVUPD Y4, 128(BX)
 	VZEROUPPER
 	RET
 
