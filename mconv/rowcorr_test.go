@@ -111,3 +111,33 @@ func spreadT[F Float](r *rand.Rand, n int) []F {
 func sameBits[F Float](a, b F) bool {
 	return math.Float64bits(float64(a)) == math.Float64bits(float64(b))
 }
+
+// BenchmarkBanertLayer times one 32→32 3×3 layer of Banert's network on one
+// 96×96 image (the shape of an Adam step at T = 10 on one function) in each
+// precision: Forward, AdjointInput and AdjointWeights, with ms/op.
+func BenchmarkBanertLayer(b *testing.B) {
+	s := Shape{N: 1, Cin: 32, Cout: 32, H: 96, W: 96, K: 3}
+	b.Run("float64", func(b *testing.B) { benchLayer[float64](b, s) })
+	b.Run("float32", func(b *testing.B) { benchLayer[float32](b, s) })
+}
+
+func benchLayer[F Float](b *testing.B, s Shape) {
+	r := rand.New(rand.NewPCG(5, 6))
+	x, y, w := spreadT[F](r, s.InputLen()), spreadT[F](r, s.OutputLen()), spreadT[F](r, s.WeightLen())
+	gw, gb := make([]F, s.WeightLen()), make([]F, s.Cout)
+	for _, op := range []string{"forward", "adjointInput", "adjointWeights"} {
+		b.Run(op, func(b *testing.B) {
+			for b.Loop() {
+				switch op {
+				case "forward":
+					_ = ForwardT(y, x, w, gb, s)
+				case "adjointInput":
+					_ = AdjointInputT(x, y, w, s)
+				default:
+					_ = AdjointWeightsT(gw, gb, x, y, s)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()*1e3/float64(b.N), "ms/op")
+		})
+	}
+}
