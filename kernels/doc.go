@@ -10,8 +10,8 @@
 // the FFT works on Complex[F], laid out as complex64 / complex128.
 //
 // On amd64 with AVX2 (chosen at run time; the purego build tag leaves it
-// out), the FFT butterflies of radix 3, 4 and 8 in both precisions, float32
-// DotT and the dense products of PF's reduced step (MatMulAddT, MatTMulAdd:
+// out), the FFT butterflies of radix 3, 4 and 8 and DotT in both precisions,
+// and the dense products of PF's reduced step (MatMulAddT, MatTMulAdd:
 // 4 × 8 tiles of sums in registers) run the Go assembly of package vec, lane
 // by lane the scalar operations in their order (a product, then a sum: no
 // fused multiply-add): the results are bitwise those of the scalar loops,
