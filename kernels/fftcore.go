@@ -182,14 +182,6 @@ func isFloat32[F Float]() bool {
 	return unsafe.Sizeof(z) == 4
 }
 
-// as32c views c as []Complex[float32]; only for 4-byte F.
-func as32c[F Float](c []Complex[F]) []Complex[float32] {
-	if len(c) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*Complex[float32])(unsafe.Pointer(&c[0])), len(c))
-}
-
 // The butterflies below spell complex arithmetic out on the parts rather
 // than calling cadd/cmul: every inlined call leaves an inline mark in the
 // loop that pins the stores after all the arithmetic, which costs register
