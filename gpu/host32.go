@@ -11,7 +11,10 @@ const Host32Name = "host32"
 // float64 accumulators for the reductions, as the CUDA device does. It runs
 // the device code paths of training in the CUDA device's precision on any
 // machine, so that float32 effects can be measured and the CUDA device's
-// tolerances checked without a GPU.
+// tolerances checked without a GPU. The multi-channel convolutions of
+// NetOps (MConv and its adjoints: Banert's network) compute in float32
+// throughout, their sums too (mconv.ForwardT and its adjoints), on the
+// vector kernels where the CPU has them.
 type Host32Device = HostDeviceT[float32]
 
 var host32 = newHostDevice[float32](Host32Name)

@@ -51,23 +51,6 @@ var (
 	_ NetOps = Host32()
 )
 
-// float64s returns v as float64 values, and a function that writes values
-// changed in that slice back into v (nothing to do when F is float64).
-func float64s[F interface{ ~float32 | ~float64 }](v []F) ([]float64, func()) {
-	if f, ok := any(v).([]float64); ok {
-		return f, func() {}
-	}
-	f := make([]float64, len(v))
-	for i, x := range v {
-		f[i] = float64(x)
-	}
-	return f, func() {
-		for i, x := range f {
-			v[i] = F(x)
-		}
-	}
-}
-
 // mconvBuffers returns the values of the input, output and weight buffers of
 // a multi-channel convolution of shape s.
 func (d *hostOps[F]) mconvBuffers(op string, s mconv.Shape, x, y, w Buffer) ([]F, []F, []F, error) {
@@ -98,21 +81,15 @@ func (d *hostOps[F]) MConv(y, x, w, bias Buffer, s mconv.Shape) error {
 	if bias != nil && bias == y {
 		return fmt.Errorf("gpu: %s mconv: the bias must not be the output", d.name)
 	}
-	var bf []float64
+	var bv []F
 	if bias != nil {
-		bv, err := d.values(bias, s.Cout, "mconv", "the bias")
-		if err != nil {
+		if bv, err = d.values(bias, s.Cout, "mconv", "the bias"); err != nil {
 			return err
 		}
-		bf, _ = float64s(bv)
 	}
-	xf, _ := float64s(xv)
-	wf, _ := float64s(wv)
-	yf, back := float64s(yv)
-	if err := mconv.Forward(yf, xf, wf, bf, s); err != nil {
+	if err := mconv.ForwardT(yv, xv, wv, bv, s); err != nil {
 		return fmt.Errorf("gpu: %s mconv: %w", d.name, err)
 	}
-	back()
 	return nil
 }
 
@@ -122,13 +99,9 @@ func (d *hostOps[F]) MConvAdjointInput(x, y, w Buffer, s mconv.Shape) error {
 	if err != nil {
 		return err
 	}
-	yf, _ := float64s(yv)
-	wf, _ := float64s(wv)
-	xf, back := float64s(xv)
-	if err := mconv.AdjointInput(xf, yf, wf, s); err != nil {
+	if err := mconv.AdjointInputT(xv, yv, wv, s); err != nil {
 		return fmt.Errorf("gpu: %s mconv adjoint input: %w", d.name, err)
 	}
-	back()
 	return nil
 }
 
@@ -141,23 +114,15 @@ func (d *hostOps[F]) MConvAdjointWeights(gw, gb, x, y Buffer, s mconv.Shape) err
 	if gb != nil && (gb == x || gb == y || gb == gw) {
 		return fmt.Errorf("gpu: %s mconv adjoint weights: the bias gradient must be its own buffer", d.name)
 	}
-	xf, _ := float64s(xv)
-	yf, _ := float64s(yv)
-	wf, backW := float64s(wv)
-	var bf []float64
-	backB := func() {}
+	var bv []F
 	if gb != nil {
-		bv, err := d.values(gb, s.Cout, "mconv adjoint weights", "the bias gradient")
-		if err != nil {
+		if bv, err = d.values(gb, s.Cout, "mconv adjoint weights", "the bias gradient"); err != nil {
 			return err
 		}
-		bf, backB = float64s(bv)
 	}
-	if err := mconv.AdjointWeights(wf, bf, xf, yf, s); err != nil {
+	if err := mconv.AdjointWeightsT(wv, bv, xv, yv, s); err != nil {
 		return fmt.Errorf("gpu: %s mconv adjoint weights: %w", d.name, err)
 	}
-	backW()
-	backB()
 	return nil
 }
 

@@ -9,13 +9,14 @@
 // float64 instances. Reductions accumulate in float64 in either precision;
 // the FFT works on Complex[F], laid out as complex64 / complex128.
 //
-// In a build with GOEXPERIMENT=simd on amd64 with AVX2 (vector_amd64.go, Go's
-// experimental simd/archsimd), float32 DotT, the FFT butterflies of radix 3,
-// 4 and 8, and the dense products of PF's reduced step (MatMulAddT,
-// MatTMulAdd: 4 × 8 tiles of sums in registers, 4 × 16 with AVX-512) run in
-// vector registers, lane by lane the scalar operations in their order (a
-// product, then a sum: no fused multiply-add): the results are bitwise those
-// of the scalar loops, which every other build runs.
+// On amd64 with AVX2 (chosen at run time; the purego build tag leaves it
+// out), the FFT butterflies of radix 3, 4 and 8 and DotT in both precisions,
+// and the dense products of PF's reduced step (MatMulAddT, MatTMulAdd:
+// 4 × 8 tiles of sums in registers) run the Go assembly of package vec, lane
+// by lane the scalar operations in their order (a product, then a sum: no
+// fused multiply-add): the results are bitwise those of the scalar loops,
+// which every other build runs. The promise holds for Go's default GOAMD64=v1:
+// at v3 the compiler may fuse x*y+z in the scalar loops themselves.
 //
 // Every kernel works on a batch stored contiguously as [N,H,W] (row-major) and
 // overwrites its destination. Each linear kernel comes with its exact adjoint,
@@ -25,10 +26,11 @@
 // Kernels parallelise over the images of a batch with at most
 // runtime.GOMAXPROCS(0) goroutines. Per-image results do not depend on the
 // number of goroutines: each image is computed by exactly one goroutine.
-// Reductions over the batch by chunks (ParallelChunks, Team, FFTPool: one
+// Reductions over the batch by chunks (ParallelChunks, Team, FFTPool.Run: one
 // partial sum per chunk, added in chunk order) are deterministic for a given
-// GOMAXPROCS, but the chunks are GOMAXPROCS's, so a float64 gradient summed
-// over images may differ in its last bits between machines with different
-// GOMAXPROCS (every output records it: provenance.Machine). Keep GOMAXPROCS
-// fixed to reproduce a run bit for bit.
+// GOMAXPROCS, but the chunks are GOMAXPROCS's, so such a float64 sum may
+// differ in its last bits between GOMAXPROCS values. OrderedFor,
+// NewOrderedTeam and FFTPool.Ordered compute the items in parallel and add
+// them in item order: their sums are the one goroutine's loop bit for bit at
+// any GOMAXPROCS.
 package kernels

@@ -168,10 +168,6 @@ func (f *FFT2T[F]) unpackRows(t, z []Complex[F]) {
 }
 
 func (f *FFT2T[F]) unpackRowTile(t, z []Complex[F], i0, i1 int) {
-	if isFloat32[F]() && unpackRowTile32 != nil &&
-		unpackRowTile32((*FFT2T[float32])(unsafe.Pointer(f)), as32c(t), as32c(z), i0, i1) {
-		return
-	}
 	wc, n, rb := f.wc, f.rowLen, f.rb
 	for k := 0; k <= n/2; k++ {
 		kc := (n - k) % n
@@ -258,14 +254,6 @@ func unpackPairs[F Float](x []F, z []Complex[F], h, w, rb int) {
 	}
 }
 
-// unpackRowTile32 is unpackRowTile for float32 in vector registers (set in a
-// GOEXPERIMENT=simd build on an AVX2 CPU; it returns false for tiles it does
-// not handle), bitwise the scalar loop.
-var unpackRowTile32 func(f *FFT2T[float32], t, z []Complex[float32], i0, i1 int) bool
-
-// packRowTile32 is packRowTile for float32 in vector registers, likewise.
-var packRowTile32 func(f *FFT2T[float32], b, c []Complex[float32], i0, i1 int, scale float32) bool
-
 // packRows is the inverse of unpackRows, scaled: from the row spectra X
 // (layout [H][n+1], imaginary parts of X[0] and X[n] ignored) it writes
 // Z[k] = scale·2·(E[k] + i·O[k]) with 2E[k] = X[k] + conj X[n−k] and
@@ -275,10 +263,6 @@ func (f *FFT2T[F]) packRows(b, c []Complex[F], scale F) {
 }
 
 func (f *FFT2T[F]) packRowTile(b, c []Complex[F], i0, i1 int, scale F) {
-	if isFloat32[F]() && packRowTile32 != nil &&
-		packRowTile32((*FFT2T[float32])(unsafe.Pointer(f)), as32c(b), as32c(c), i0, i1, float32(scale)) {
-		return
-	}
 	wc, n, rb := f.wc, f.rowLen, f.rb
 	for k := 0; k <= n/2; k++ {
 		kc := n - k

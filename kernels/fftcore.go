@@ -146,28 +146,21 @@ func (pl *cfftPlan[F]) exec(x, y []Complex[F], batch int, inverse bool) []Comple
 		if inverse {
 			tw, sign = st.twInv, -1.0
 		}
-		v32 := isFloat32[F]() && radix4f32 != nil
 		switch st.radix {
 		case 2:
 			radix2(y, x, s, st.m, tw)
 		case 3:
-			if v32 {
-				radix3f32(as32c(y), as32c(x), s, st.m, as32c(tw), float32(sign))
-			} else {
+			if !radix3Vec(y, x, s, st.m, tw, sign) {
 				radix3(y, x, s, st.m, tw, sign)
 			}
 		case 4:
-			if v32 {
-				radix4f32(as32c(y), as32c(x), s, st.m, as32c(tw), float32(sign))
-			} else {
+			if !radix4Vec(y, x, s, st.m, tw, sign) {
 				radix4(y, x, s, st.m, tw, sign)
 			}
 		case 5:
 			radix5(y, x, s, st.m, tw, sign)
 		case 8:
-			if v32 {
-				radix8f32(as32c(y), as32c(x), s, st.m, as32c(tw), float32(sign))
-			} else {
+			if !radix8Vec(y, x, s, st.m, tw, sign) {
 				radix8(y, x, s, st.m, tw, sign)
 			}
 		default:
@@ -183,23 +176,10 @@ func (pl *cfftPlan[F]) exec(x, y []Complex[F], batch int, inverse bool) []Comple
 	return x
 }
 
-// The float32 butterflies of radix 3, 4 and 8 in vector registers, set by
-// vector_amd64.go in a GOEXPERIMENT=simd build on an AVX2 CPU (nil
-// otherwise); they compute the scalar butterflies' results bit for bit.
-var radix3f32, radix4f32, radix8f32 func(y, x []Complex[float32], s, m int, tw []Complex[float32], sign float32)
-
 // isFloat32 reports whether F is a 4-byte float (a constant per instantiation).
 func isFloat32[F Float]() bool {
 	var z F
 	return unsafe.Sizeof(z) == 4
-}
-
-// as32c views c as []Complex[float32]; only for 4-byte F.
-func as32c[F Float](c []Complex[F]) []Complex[float32] {
-	if len(c) == 0 {
-		return nil
-	}
-	return unsafe.Slice((*Complex[float32])(unsafe.Pointer(&c[0])), len(c))
 }
 
 // The butterflies below spell complex arithmetic out on the parts rather

@@ -108,6 +108,9 @@ func DotT[F Float](a, b []F) float64 {
 	if unsafe.Sizeof(z) == 4 && dot32 != nil && len(a) > 0 && len(b) > 0 {
 		return dot32(unsafe.Slice((*float32)(unsafe.Pointer(&a[0])), len(a)), unsafe.Slice((*float32)(unsafe.Pointer(&b[0])), len(b)))
 	}
+	if unsafe.Sizeof(z) == 8 && dot64 != nil && len(a) > 0 && len(b) > 0 {
+		return dot64(unsafe.Slice((*float64)(unsafe.Pointer(&a[0])), len(a)), unsafe.Slice((*float64)(unsafe.Pointer(&b[0])), len(b)))
+	}
 	var s0, s1, s2, s3 float64
 	n := min(len(a), len(b))
 	a, b = a[:n], b[:n]
@@ -126,10 +129,13 @@ func DotT[F Float](a, b []F) float64 {
 	return (s0 + s1) + (s2 + s3)
 }
 
-// dot32 is DotT for float32 in vector registers, set by vector_amd64.go in a
-// GOEXPERIMENT=simd build on an AVX2 CPU (nil otherwise); it returns DotT's
-// result bit for bit.
+// dot32 is DotT for float32 in vector registers, set by vector_amd64.go on
+// an AVX2 CPU (nil otherwise); it returns DotT's result bit for bit.
 var dot32 func(a, b []float32) float64
+
+// dot64 is DotT for float64 in vector registers (the four partial sums are
+// the lanes of one vector), likewise.
+var dot64 func(a, b []float64) float64
 
 // Axpy adds alpha·x to dst elementwise (dst[i] += alpha·x[i]) over the common
 // length, in F.

@@ -16,8 +16,8 @@ func Axpy4(d0, d1, d2, d3 []float64, a0, a1, a2, a3 float64, x []float64) {
 }
 
 // matMulAddT and matTMulAdd are MatMulAddT and MatTMulAdd with tiles of
-// sums in vector registers, set by vector_amd64.go in a GOEXPERIMENT=simd
-// build on an AVX2 CPU (nil otherwise); their results are bitwise the same.
+// sums in vector registers, set by vector_amd64.go on an AVX2 CPU (nil
+// otherwise); their results are bitwise the same.
 var matMulAddT, matTMulAdd func(dst, a, b []float64, m, r, n int, c float64)
 
 // rowBlock is the number of columns MatMulAddT and MatTMulAdd keep of a row

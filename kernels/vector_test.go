@@ -1,16 +1,17 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 )
 
 // TestVectorDotMatchesScalar compares DotT on float32 with and without the
-// vector kernel (a GOEXPERIMENT=simd build on an AVX2 CPU): bitwise equal for
+// vector kernel (package vec): bitwise equal for
 // lengths with and without a tail, and for operands of different lengths.
 func TestVectorDotMatchesScalar(t *testing.T) {
 	if dot32 == nil {
-		t.Skip("no vector kernels in this build: build with GOEXPERIMENT=simd on amd64 with AVX2 (make test-simd)")
+		t.Skip("no vector kernels: this is a purego build, not amd64, or the CPU lacks AVX2")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, n := range []int{1, 3, 4, 7, 8, 9, 96, 9216, 230401} {
@@ -32,28 +33,54 @@ func TestVectorDotMatchesScalar(t *testing.T) {
 	}
 }
 
-// TestVectorFFTMatchesScalar compares the float32 FFT with and without the
-// vector butterflies and row packing and unpacking: spectra and inverse images bitwise equal, for sizes
-// whose plans use radix 3, 4 and 8 stages and batches that are and are not
-// multiples of four (and one below four, which runs the scalar code).
-func TestVectorFFTMatchesScalar(t *testing.T) {
-	if radix4f32 == nil {
-		t.Skip("no vector kernels in this build: build with GOEXPERIMENT=simd on amd64 with AVX2 (make test-simd)")
+// TestVectorDot64MatchesScalar compares DotT on float64 with and without the
+// vector kernel: bitwise equal, for lengths with and without a tail, on
+// values whose sums depend on their order in the last bits.
+func TestVectorDot64MatchesScalar(t *testing.T) {
+	if dot64 == nil {
+		t.Skip("no vector kernels: this is a purego build, not amd64, or the CPU lacks AVX2")
 	}
-	r := rand.New(rand.NewPCG(8, 9))
-	for _, hw := range [][2]int{{96, 96}, {48, 64}, {24, 27}, {40, 2}, {3, 96}, {256, 256}} {
-		h, w := hw[0], hw[1]
-		f := NewFFT2T[float32](h, w)
-		x := make([]float32, h*w)
-		for i := range x {
-			x[i] = float32(r.NormFloat64())
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{1, 3, 4, 7, 8, 9, 96, 9216, 230401} {
+		a, b := spread(r, n), spread(r, n+3)
+		v := DotT(a, b)
+		d := dot64
+		dot64 = nil
+		s := DotT(a, b)
+		dot64 = d
+		if math.Float64bits(v) != math.Float64bits(s) {
+			t.Errorf("n = %d: vector %v, scalar %v", n, v, s)
 		}
-		sv, ss := make([]Complex[float32], f.SpectrumLen()), make([]Complex[float32], f.SpectrumLen())
-		iv, is := make([]float32, h*w), make([]float32, h*w)
+	}
+}
+
+// TestVectorFFTMatchesScalar compares the FFT with and without the vector
+// butterflies (package vec): spectra and inverse images bitwise equal in
+// both precisions, for sizes whose plans use radix 3, 4 and 8 stages and
+// batches that are and are not multiples of the vector (and below it, which
+// runs the scalar code).
+func TestVectorFFTMatchesScalar(t *testing.T) {
+	if !vectorFFT {
+		t.Skip("no vector kernels: this is a purego build, not amd64, or the CPU lacks AVX2")
+	}
+	t.Run("float32", func(t *testing.T) { vectorFFTCase[float32](t) })
+	t.Run("float64", func(t *testing.T) { vectorFFTCase[float64](t) })
+}
+
+func vectorFFTCase[F Float](t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	for _, hw := range [][2]int{{96, 96}, {48, 64}, {24, 27}, {40, 2}, {3, 96}, {5, 24}, {7, 40}, {256, 256}} {
+		h, w := hw[0], hw[1]
+		f := NewFFT2T[F](h, w)
+		x := make([]F, h*w)
+		for i := range x {
+			x[i] = F(r.NormFloat64())
+		}
+		sv, ss := make([]Complex[F], f.SpectrumLen()), make([]Complex[F], f.SpectrumLen())
+		iv, is := make([]F, h*w), make([]F, h*w)
 		f.Forward(sv, x)
-		c3, c4, c8, up, pk := radix3f32, radix4f32, radix8f32, unpackRowTile32, packRowTile32
-		off := func() { radix3f32, radix4f32, radix8f32, unpackRowTile32, packRowTile32 = nil, nil, nil, nil, nil }
-		on := func() { radix3f32, radix4f32, radix8f32, unpackRowTile32, packRowTile32 = c3, c4, c8, up, pk }
+		off := func() { vectorFFT = false }
+		on := func() { vectorFFT = true }
 		off()
 		f.Forward(ss, x)
 		on()

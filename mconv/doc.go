@@ -26,6 +26,15 @@
 // runtime.GOMAXPROCS(0) goroutines, one (image, output channel) plane or one
 // (output, input) filter pair at a time.
 //
+// ForwardT, AdjointInputT and AdjointWeightsT are the same maps in float32
+// (arithmetic in float32) or float64; Forward, AdjointInput and
+// AdjointWeights are their float64 instances. On amd64 CPUs with AVX2
+// (without the purego tag) the interior columns of the K = 3 and K = 5 rows
+// run the Go assembly of package kernels/vec: Forward's and AdjointInput's
+// row correlations a vector of columns at a time, AdjointWeights' row sums
+// a vector of input channels at a time, each lane the scalar operations in
+// their order, so the results are bitwise those of the plain loops.
+//
 // For layers applied many times with the same filters, NewPlan prepares a
 // Plan whose Forward and AdjointInput compute the same maps either directly
 // or by FFT (zero-padded images, filter spectra computed once, products

@@ -84,6 +84,10 @@ func check(s Shape, lens ...struct {
 	return errors.Join(errs...)
 }
 
+// Float is the element type of the kernels' arrays: float64, or float32
+// (arithmetic in float32).
+type Float interface{ ~float32 | ~float64 }
+
 type lenCheck = struct {
 	name      string
 	got, want int
@@ -96,7 +100,10 @@ type lenCheck = struct {
 // with x = 0 outside the image. The bias is left out when bias is nil. y is
 // overwritten and must not overlap x. Lengths: len(x) = N·Cin·H·W,
 // len(w) = Cout·Cin·K·K, len(bias) = Cout (or nil), len(y) = N·Cout·H·W.
-func Forward(y, x, w, bias []float64, s Shape) error {
+func Forward(y, x, w, bias []float64, s Shape) error { return ForwardT(y, x, w, bias, s) }
+
+// ForwardT is Forward in the precision F: float32 computes in float32.
+func ForwardT[F Float](y, x, w, bias []F, s Shape) error {
 	lens := []lenCheck{{"y", len(y), s.OutputLen()}, {"x", len(x), s.InputLen()}, {"w", len(w), s.WeightLen()}}
 	if bias != nil {
 		lens = append(lens, lenCheck{"bias", len(bias), s.Cout})
@@ -104,7 +111,7 @@ func Forward(y, x, w, bias []float64, s Shape) error {
 	if err := check(s, lens...); err != nil {
 		return fmt.Errorf("mconv.Forward: %w", err)
 	}
-	op := corrOp{
+	op := corrOp[F]{
 		dst: y, src: x, w: w, bias: bias,
 		n: s.N, nIn: s.Cin, nOut: s.Cout, h: s.H, wd: s.W, k: s.K,
 		outStride: s.Cin, inStride: 1,
@@ -120,14 +127,17 @@ func Forward(y, x, w, bias []float64, s Shape) error {
 //
 // with y = 0 outside the image, so that ⟨Forward(x), y⟩ = ⟨x, AdjointInput(y)⟩.
 // x is overwritten and must not overlap y. Lengths as for Forward.
-func AdjointInput(x, y, w []float64, s Shape) error {
+func AdjointInput(x, y, w []float64, s Shape) error { return AdjointInputT(x, y, w, s) }
+
+// AdjointInputT is AdjointInput in the precision F.
+func AdjointInputT[F Float](x, y, w []F, s Shape) error {
 	if err := check(s, lenCheck{"x", len(x), s.InputLen()}, lenCheck{"y", len(y), s.OutputLen()},
 		lenCheck{"w", len(w), s.WeightLen()}); err != nil {
 		return fmt.Errorf("mconv.AdjointInput: %w", err)
 	}
 	// The adjoint is a correlation of y with the flipped filters w[o,c] summed
 	// over o: swap the channel roles and read the taps backwards.
-	op := corrOp{
+	op := corrOp[F]{
 		dst: x, src: y, w: w,
 		n: s.N, nIn: s.Cout, nOut: s.Cin, h: s.H, wd: s.W, k: s.K,
 		outStride: 1, inStride: s.Cin, flip: true,
@@ -146,6 +156,11 @@ func AdjointInput(x, y, w []float64, s Shape) error {
 // overwritten. Lengths: len(gw) = Cout·Cin·K·K, len(gb) = Cout (or nil),
 // len(x) = N·Cin·H·W, len(y) = N·Cout·H·W.
 func AdjointWeights(gw, gb, x, y []float64, s Shape) error {
+	return AdjointWeightsT(gw, gb, x, y, s)
+}
+
+// AdjointWeightsT is AdjointWeights in the precision F.
+func AdjointWeightsT[F Float](gw, gb, x, y []F, s Shape) error {
 	lens := []lenCheck{{"gw", len(gw), s.WeightLen()}, {"x", len(x), s.InputLen()}, {"y", len(y), s.OutputLen()}}
 	if gb != nil {
 		lens = append(lens, lenCheck{"gb", len(gb), s.Cout})
@@ -153,39 +168,139 @@ func AdjointWeights(gw, gb, x, y []float64, s Shape) error {
 	if err := check(s, lens...); err != nil {
 		return fmt.Errorf("mconv.AdjointWeights: %w", err)
 	}
+	kk := s.K * s.K
+	cost := s.N * s.H * s.W * kk
+	lanes := vecLanes[F]()
+	groups := 0 // groups of lanes input channels done in vector registers
+	var xt []F
+	if vectorRows && (s.K == 3 || s.K == 5) && s.Cin >= lanes {
+		groups = s.Cin / lanes
+		xt = interleave(x, s, groups, lanes)
+	}
+	rest := s.Cin - lanes*groups
+	parallelFor(s.Cout*(groups+rest), lanes*cost, func(t int) {
+		o, c := t/(groups+rest), t%(groups+rest)
+		if c < groups {
+			adjointWeightsGroup(gw, gb, x, xt, y, s, o, c)
+			return
+		}
+		adjointWeightsPair(gw, gb, x, y, s, o, lanes*groups+c-groups)
+	})
+	return nil
+}
+
+// adjointWeightsPair is AdjointWeights for the filter of output o and input
+// c (and the bias of o when c = 0).
+func adjointWeightsPair[F Float](gw, gb, x, y []F, s Shape, o, c int) {
 	k, p, plane := s.K, s.K/2, s.H*s.W
 	kk := k * k
-	cost := s.N * plane * kk
-	parallelFor(s.Cout*s.Cin, cost, func(t int) {
-		o, c := t/s.Cin, t%s.Cin
-		g := gw[t*kk : (t+1)*kk]
-		clear(g)
-		sumBias := gb != nil && c == 0
-		var bsum float64
-		for n := 0; n < s.N; n++ {
-			yp := y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane]
-			xp := x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane]
-			for i := 0; i < s.H; i++ {
-				yrow := yp[i*s.W : (i+1)*s.W]
-				if sumBias {
-					for _, v := range yrow {
-						bsum += v
-					}
+	g := gw[(o*s.Cin+c)*kk : (o*s.Cin+c+1)*kk]
+	clear(g)
+	sumBias := gb != nil && c == 0
+	var bsum F
+	for n := 0; n < s.N; n++ {
+		yp := y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane]
+		xp := x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane]
+		for i := 0; i < s.H; i++ {
+			yrow := yp[i*s.W : (i+1)*s.W]
+			if sumBias {
+				for _, v := range yrow {
+					bsum += v
 				}
-				for u := 0; u < k; u++ {
-					r := i + u - p
-					if r < 0 || r >= s.H {
-						continue
-					}
-					rowDot(g[u*k:(u+1)*k], yrow, xp[r*s.W:(r+1)*s.W])
+			}
+			for u := 0; u < k; u++ {
+				r := i + u - p
+				if r < 0 || r >= s.H {
+					continue
+				}
+				rowDot(g[u*k:(u+1)*k], yrow, xp[r*s.W:(r+1)*s.W])
+			}
+		}
+	}
+	if sumBias {
+		gb[o] = bsum
+	}
+}
+
+// interleave returns the rows of x with the input channels Lg … Lg+L−1
+// interleaved (L = lanes): xt[(((n·groups + g)·H + r)·W + q)·L + l] =
+// x[n, Lg+l, r, q].
+func interleave[F Float](x []F, s Shape, groups, lanes int) []F {
+	plane := s.H * s.W
+	xt := make([]F, s.N*groups*lanes*plane)
+	for n := 0; n < s.N; n++ {
+		for g := 0; g < groups; g++ {
+			dst := xt[(n*groups+g)*lanes*plane : (n*groups+g+1)*lanes*plane]
+			for l := 0; l < lanes; l++ {
+				src := x[(n*s.Cin+lanes*g+l)*plane : (n*s.Cin+lanes*g+l+1)*plane]
+				for q, v := range src {
+					dst[lanes*q+l] = v
 				}
 			}
 		}
-		if sumBias {
-			gb[o] = bsum
+	}
+	return xt
+}
+
+// adjointWeightsGroup is adjointWeightsPair for the L = lanes inputs
+// Lg … Lg+L−1 of output o at once: the interior sums of rowDot for the L
+// channels are the lanes of rowDotVec (each the scalar sum in the order of
+// j), added to the filters as rowDot adds them, then the border columns by
+// borderDot: bitwise adjointWeightsPair's result.
+func adjointWeightsGroup[F Float](gw, gb, x, xt, y []F, s Shape, o, g int) {
+	k, p, plane := s.K, s.K/2, s.H*s.W
+	kk := k * k
+	lanes := vecLanes[F]()
+	groups := s.Cin / lanes
+	var f [8][]F
+	for l := 0; l < lanes; l++ {
+		c := lanes*g + l
+		f[l] = gw[(o*s.Cin+c)*kk : (o*s.Cin+c+1)*kk]
+		clear(f[l])
+	}
+	sumBias := gb != nil && g == 0
+	var bsum F
+	var a [40]F
+	lo, hi := interior(s.W, p)
+	for n := 0; n < s.N; n++ {
+		yp := y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane]
+		xtp := xt[(n*groups+g)*lanes*plane : (n*groups+g+1)*lanes*plane]
+		for i := 0; i < s.H; i++ {
+			yrow := yp[i*s.W : (i+1)*s.W]
+			if sumBias {
+				for _, v := range yrow {
+					bsum += v
+				}
+			}
+			for u := 0; u < k; u++ {
+				r := i + u - p
+				if r < 0 || r >= s.H {
+					continue
+				}
+				if hi > lo {
+					rowDotVec(k, yrow[lo:hi], xtp[lanes*(r*s.W+lo-p):lanes*(r*s.W+hi-p+k-1)], &a)
+					for l := 0; l < lanes; l++ {
+						for v := 0; v < k; v++ {
+							f[l][u*k+v] += a[v*lanes+l]
+						}
+					}
+				}
+				for l := 0; l < lanes; l++ {
+					xrow := x[(n*s.Cin+lanes*g+l)*plane+r*s.W : (n*s.Cin+lanes*g+l)*plane+(r+1)*s.W]
+					gu := f[l][u*k : (u+1)*k]
+					for j := 0; j < lo; j++ {
+						borderDot(gu, yrow[j], xrow, j, p)
+					}
+					for j := hi; j < s.W; j++ {
+						borderDot(gu, yrow[j], xrow, j, p)
+					}
+				}
+			}
 		}
-	})
-	return nil
+	}
+	if sumBias {
+		gb[o] = bsum
+	}
 }
 
 // corrOp is one generalised multi-channel correlation
@@ -194,15 +309,15 @@ func AdjointWeights(gw, gb, x, y []float64, s Shape) error {
 //
 // where the K×K filter F(a,b) starts at w[(a·outStride + b·inStride)·K·K]
 // and is read backwards (a 180° rotation) when flip is set.
-type corrOp struct {
-	dst, src, w, bias   []float64
+type corrOp[F Float] struct {
+	dst, src, w, bias   []F
 	n, nIn, nOut, h, wd int
 	k                   int
 	outStride, inStride int
 	flip                bool
 }
 
-func (op *corrOp) run() {
+func (op *corrOp[F]) run() {
 	plane := op.h * op.wd
 	kk := op.k * op.k
 	p := op.k / 2
@@ -216,12 +331,12 @@ func (op *corrOp) run() {
 		} else {
 			clear(dp)
 		}
-		var tapBuf [16]float64
-		var taps []float64
+		var tapBuf [16]F
+		var taps []F
 		if op.k <= len(tapBuf) {
 			taps = tapBuf[:op.k]
 		} else {
-			taps = make([]float64, op.k)
+			taps = make([]F, op.k)
 		}
 		srcImg := op.src[img*op.nIn*plane : (img+1)*op.nIn*plane]
 		for i := 0; i < op.h; i++ {
@@ -258,7 +373,7 @@ func interior(w, p int) (lo, hi int) {
 }
 
 // rowCorr adds y[j] += Σ_v t[v]·x[j+v−p] for all j, with x = 0 outside.
-func rowCorr(y, x, t []float64) {
+func rowCorr[F Float](y, x, t []F) {
 	k := len(t)
 	p := k / 2
 	w := len(y)
@@ -278,7 +393,7 @@ func rowCorr(y, x, t []float64) {
 	default:
 		for j := lo; j < hi; j++ {
 			xs := x[j-p : j-p+k]
-			var acc float64
+			var acc F
 			for v, tv := range t {
 				acc += tv * xs[v]
 			}
@@ -294,8 +409,8 @@ func rowCorr(y, x, t []float64) {
 	}
 }
 
-func borderTap(x, t []float64, j, p int) float64 {
-	var acc float64
+func borderTap[F Float](x, t []F, j, p int) F {
+	var acc F
 	for v, tv := range t {
 		if q := j + v - p; q >= 0 && q < len(x) {
 			acc += tv * x[q]
@@ -305,27 +420,32 @@ func borderTap(x, t []float64, j, p int) float64 {
 }
 
 // rowCorr5 handles the interior columns [2, w−2) for K = 5 with a sliding
-// window over x; it needs w ≥ 5.
-func rowCorr5(y, x, t []float64) {
+// window over x (after the whole vectors of rowCorrVec); it needs w ≥ 5.
+func rowCorr5[F Float](y, x, t []F) {
 	t0, t1, t2, t3, t4 := t[0], t[1], t[2], t[3], t[4]
-	x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
 	xs := x[4:]
 	ys := y[2 : len(y)-2]
 	ys = ys[:len(xs)]
-	for j, x4 := range xs {
+	j0 := rowCorrVec(ys, x, t)
+	x0, x1, x2, x3 := x[j0], x[j0+1], x[j0+2], x[j0+3]
+	ys = ys[j0:]
+	for j, x4 := range xs[j0:] {
 		ys[j] += t0*x0 + t1*x1 + t2*x2 + t3*x3 + t4*x4
 		x0, x1, x2, x3 = x1, x2, x3, x4
 	}
 }
 
-// rowCorr3 handles the interior columns [1, w−1) for K = 3; it needs w ≥ 3.
-func rowCorr3(y, x, t []float64) {
+// rowCorr3 handles the interior columns [1, w−1) for K = 3 (after the whole
+// vectors of rowCorrVec); it needs w ≥ 3.
+func rowCorr3[F Float](y, x, t []F) {
 	t0, t1, t2 := t[0], t[1], t[2]
-	x0, x1 := x[0], x[1]
 	xs := x[2:]
 	ys := y[1 : len(y)-1]
 	ys = ys[:len(xs)]
-	for j, x2 := range xs {
+	j0 := rowCorrVec(ys, x, t)
+	x0, x1 := x[j0], x[j0+1]
+	ys = ys[j0:]
+	for j, x2 := range xs[j0:] {
 		ys[j] += t0*x0 + t1*x1 + t2*x2
 		x0, x1 = x1, x2
 	}
@@ -333,7 +453,7 @@ func rowCorr3(y, x, t []float64) {
 
 // rowDot adds g[v] += Σ_j y[j]·x[j+v−p] for v = 0..K−1 (K = len(g)), with
 // x = 0 outside the row.
-func rowDot(g, y, x []float64) {
+func rowDot[F Float](g, y, x []F) {
 	k := len(g)
 	p := k / 2
 	w := len(y)
@@ -342,7 +462,7 @@ func rowDot(g, y, x []float64) {
 	switch {
 	case hi <= lo:
 	case k == 5:
-		var a0, a1, a2, a3, a4 float64
+		var a0, a1, a2, a3, a4 F
 		x0, x1, x2, x3 := x[0], x[1], x[2], x[3]
 		xs := x[4:]
 		ys := y[2 : w-2]
@@ -362,7 +482,7 @@ func rowDot(g, y, x []float64) {
 		g[3] += a3
 		g[4] += a4
 	case k == 3:
-		var a0, a1, a2 float64
+		var a0, a1, a2 F
 		x0, x1 := x[0], x[1]
 		xs := x[2:]
 		ys := y[1 : w-1]
@@ -380,7 +500,7 @@ func rowDot(g, y, x []float64) {
 	default:
 		for v := range g {
 			xs := x[lo+v-p : hi+v-p]
-			var acc float64
+			var acc F
 			for j, yj := range y[lo:hi] {
 				acc += yj * xs[j]
 			}
@@ -395,7 +515,7 @@ func rowDot(g, y, x []float64) {
 	}
 }
 
-func borderDot(g []float64, yj float64, x []float64, j, p int) {
+func borderDot[F Float](g []F, yj F, x []F, j, p int) {
 	for v := range g {
 		if q := j + v - p; q >= 0 && q < len(x) {
 			g[v] += yj * x[q]

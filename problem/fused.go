@@ -76,7 +76,7 @@ func (o *Objective) evalFused(vals, grad, x []float64, ws *Workspace, b *Blur, s
 func fusedImages[F kernels.Float](fp fusedProblem[F], vals []float64, grad, x []F, sc *fusedScratchT[F], lo, hi int) {
 	h, w, hw := fp.h, fp.w, fp.h*fp.w
 	sc.res = growT(sc.res, hw)
-	sc.up = growT(sc.up, 3*w) // w for huberTVImage's Ψ1 row, 2w for its vector kernel
+	sc.up = growT(sc.up, 4*w) // w for huberTVImage's Ψ1 row, 3w for its vector kernel
 	for k := lo; k < hi; k++ {
 		xk, yk := x[k*hw:(k+1)*hw], fp.y[k*hw:(k+1)*hw]
 		fp.sep.applyImage(sc.res, xk, h, w, fp.s, &sc.blur)
@@ -115,7 +115,8 @@ func fusedImages[F kernels.Float](fp fusedProblem[F], vals []float64, grad, x []
 //
 // Per-pixel terms are computed in F (with ε/2, 1/(2ε), ε², ε and α rounded
 // to F) and summed in float64. up is scratch for one row (w values; 3w
-// lets float32 run the vector row kernel, huberTVRow32, where it is set).
+// lets float32 run the vector row kernel, huberTVRow32, and 4w float64
+// huberTVRow64, where they are set).
 func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, up []F) float64 {
 	var s float64
 	half, inv2 := F(eps64/2), F(1/(2*eps64))
@@ -124,14 +125,19 @@ func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, u
 	if g != nil {
 		clear(up[:w])
 	}
-	// The vector row kernel (float32, GOEXPERIMENT=simd) needs 2w more
-	// values of scratch after up.
+	// The vector row kernel (float32, AVX2) needs 2w more values of scratch
+	// after up.
 	vec := g != nil && is32[F]() && huberTVRow32 != nil && w > 1 && len(up) >= 3*w
 	var vs []float32
 	var half32, inv232, eps232, eps32, alpha32 float32
 	if vec {
 		vs = as32(up[w : 3*w])
 		half32, inv232, eps232, eps32, alpha32 = float32(half), float32(inv2), float32(eps2), float32(eps), float32(alpha)
+	}
+	vec64 := g != nil && !is32[F]() && huberTVRow64 != nil && w > 1 && len(up) >= 4*w
+	var vs64 []float64
+	if vec64 {
+		vs64 = as64(up[w : 4*w])
 	}
 	for i := 0; i < h; i++ {
 		row := x[i*w : (i+1)*w]
@@ -164,6 +170,14 @@ func huberTVImage[F kernels.Float](g, x []F, h, w int, eps64, alpha64 float64, u
 			sv, done := huberTVRow32(as32(gr), as32(row[:w]), as32(next), as32(up), vs, half32, inv232, eps232, eps32, alpha32)
 			s += sv
 			j0, left = done, F(vs[done])
+		}
+		if vec64 {
+			done := huberTVRow64(as64(gr), as64(row[:w]), as64(next), as64(up), vs64,
+				float64(half), float64(inv2), float64(eps2), float64(eps), float64(alpha))
+			for _, v := range vs64[2*w : 2*w+done] {
+				s += v
+			}
+			j0, left = done, F(vs64[done])
 		}
 		for j := j0; j < w-1; j++ {
 			d1 := next[j] - row[j]

@@ -85,7 +85,7 @@ func newCTObjective[F kernels.Float](o *Objective) (*ctObjective[F], error) {
 	c.y = make([]F, len(o.Y))
 	kernels.Convert(c.y, o.Y)
 	c.res = make([]F, len(o.Y))
-	c.up = make([]F, 3*o.W)
+	c.up = make([]F, 4*o.W)
 	return c, nil
 }
 

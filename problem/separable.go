@@ -206,6 +206,9 @@ func combineRows[F kernels.Float](out, src []F, stride int, c []F) {
 	if is32[F]() && combineRows32 != nil && combineRows32(as32(out), as32(src), stride, as32(c)) {
 		return
 	}
+	if !is32[F]() && combineRows64 != nil && combineRows64(as64(out), as64(src), stride, as64(c)) {
+		return
+	}
 	n := len(out)
 	if len(c) == 5 {
 		c0, c1, c2, c3, c4 := c[0], c[1], c[2], c[3], c[4]
@@ -246,6 +249,9 @@ func combineRows[F kernels.Float](out, src []F, stride int, c []F) {
 // correlateRow writes out[j] = Σ_v r[v]·in[j+v], len(in) ≥ len(out)+len(r)−1.
 func correlateRow[F kernels.Float](out, in, r []F) {
 	if is32[F]() && correlateRow32 != nil && correlateRow32(as32(out), as32(in), as32(r)) {
+		return
+	}
+	if !is32[F]() && correlateRow64 != nil && correlateRow64(as64(out), as64(in), as64(r)) {
 		return
 	}
 	if len(r) == 5 {

@@ -246,7 +246,7 @@ func BenchmarkStepLossPrecision(b *testing.B) {
 // spectra are not multiples of the vector widths (so the scalar tails run).
 func TestPrecisionVectorKernels(t *testing.T) {
 	if addProduct32 == nil {
-		t.Skip("no vector kernels in this build: build with GOEXPERIMENT=simd on amd64 with AVX2 (make test-simd)")
+		t.Skip("no vector kernels: this is a purego build, not amd64, or the CPU lacks AVX2")
 	}
 	o := testproblems.DeblurSet(t, 3, 21, 5) // 441 pixels, spectra of 21·11 values
 	x, g, p := testproblems.StepData(t, o, 3)

@@ -1,0 +1,8 @@
+//go:build !purego
+
+package vec
+
+import "golang.org/x/sys/cpu"
+
+// AVX2 is whether the CPU (and the operating system) supports the kernels.
+var AVX2 = cpu.X86.HasAVX2

@@ -1,0 +1,6 @@
+//go:build purego || !amd64
+
+package vec
+
+// AVX2 is false: this build has no assembly.
+const AVX2 = false
