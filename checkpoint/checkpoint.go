@@ -305,7 +305,6 @@ func VerifyChecksums(dir string, sums map[string]string) error {
 	return nil
 }
 
-
 // writing is held while WriteFileAtomic writes a file.
 var writing sync.Mutex
 

@@ -230,7 +230,7 @@ func parseValueOrRange(flag, s, what string) (float64, [2]float64, error) {
 }
 
 // precisionHelp is --precision's one help text.
-const precisionHelp = "arithmetic of the CPU's evaluations: float64, or float32 (as --device cpu32; vector kernels in a GOEXPERIMENT=simd build, make build-simd): " +
+const precisionHelp = "arithmetic of the CPU's evaluations: float64, or float32 (as --device cpu32; assembly kernels on AVX2 CPUs): " +
 	"the step losses and training iterates of train greedy and bench greedy (parameters stay float64, recorded in the checkpoint), every method's f and ∇f in eval and apply " +
 	"(curves measured in float64). Every parametrization trains in float32 (PS and PC with float32 kernels, the others' float64 terms on float32 operands); problems without a float32 objective (WCRR, non-separable blurs) are refused (exit 2)"
 

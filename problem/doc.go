@@ -33,7 +33,7 @@
 // Precision: FusedObjective[F] and NewObjectiveT[F] evaluate the deblurring
 // (separable blur) and CT objectives in float32 or float64, and
 // Objective.InPrecision(Float32) gives an Objective whose Eval computes in
-// float32 (recorded in Setting). In a GOEXPERIMENT=simd build on an AVX2 CPU
+// float32 (recorded in Setting). On an AVX2 CPU (outside a purego build)
 // the float32 blur passes, residual and Huber-TV rows run in vector registers
 // (vector_amd64.go; VectorKernels reports it), with gradients bitwise equal to
 // the scalar loops.

@@ -24,8 +24,7 @@
 #
 # Environment: DATA (default $L2O_DATA, else datasets), OUT (runs/reproduce), L2O (the l2o
 # binary; default: built into bin/l2o), DOCS (docs/reproduction); PRECISION=float32
-# trains with --precision float32 into $OUT/NAME-BUDGET-float32 (with L2O built by
-# GOEXPERIMENT=simd, make build-simd, for the vector kernels); LOSS_REDUCTION=sum trains every
+# trains with --precision float32 into $OUT/NAME-BUDGET-float32; LOSS_REDUCTION=sum trains every
 # greedy run with --loss-reduction sum (the penalties against the sum of the N step losses, as the
 # paper's certified T indicates its code did: docs/reproduction/penscale-lbfgs/) into
 # $OUT/NAME-BUDGET-sum; without it every run passes --loss-reduction mean (also under the

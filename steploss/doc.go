@@ -14,8 +14,8 @@
 // The data part (1/N) Σk fk(xk⁺) and its gradient are computed by one
 // engine on the CPU, generic in the element type: float64 (the default) and
 // float32 (NewStepLossIn with Float32, on objectives with a float32
-// evaluation: CheckPrecision; in a GOEXPERIMENT=simd build on an AVX2 CPU
-// its spectral products run in vector registers, vector_amd64.go, bitwise as
+// evaluation: CheckPrecision; on an AVX2 CPU its spectral products run in
+// the assembly kernels of package kernels/vec, vector_amd64.go, bitwise as
 // the scalar loops). Every family enters through one term interface, bound
 // once a step, θ ↦ G_θ g: the family's own operator (models.Binder) or, for
 // a family without one (user types), its forward expression (Apply) in a

@@ -626,8 +626,8 @@ func (r *engineRun[F]) combineBound(xp, x, img []F, sc [][]F, c []float64, bo []
 	}
 }
 
-// Vector kernels for float32 spectra, set by vector_amd64.go in a
-// GOEXPERIMENT=simd build on an AVX2 CPU (nil otherwise). They perform the
+// Vector kernels for float32 spectra, set by vector_amd64.go on an AVX2
+// CPU outside a purego build (nil otherwise). They perform the
 // scalar loops' operations in their order in every lane: the results are
 // bitwise equal.
 var (

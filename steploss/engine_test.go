@@ -241,8 +241,8 @@ func BenchmarkStepLossPrecision(b *testing.B) {
 }
 
 // TestPrecisionVectorKernels compares the float32 M-PC and M-PS step losses
-// with and without this package's vector kernels (a GOEXPERIMENT=simd build on an
-// AVX2 CPU): values and gradients bitwise equal, on a size whose images and
+// with and without this package's vector kernels (assembly, on an AVX2
+// CPU): values and gradients bitwise equal, on a size whose images and
 // spectra are not multiples of the vector widths (so the scalar tails run).
 func TestPrecisionVectorKernels(t *testing.T) {
 	if addProduct32 == nil {
