@@ -27,10 +27,8 @@
 // runtime.GOMAXPROCS(0) goroutines. Per-image results do not depend on the
 // number of goroutines: each image is computed by exactly one goroutine.
 // Reductions over the batch by chunks (ParallelChunks, Team, FFTPool.Run: one
-// partial sum per chunk, added in chunk order) are deterministic for a given
-// GOMAXPROCS, but the chunks are GOMAXPROCS's, so such a float64 sum may
-// differ in its last bits between GOMAXPROCS values. OrderedFor,
-// NewOrderedTeam and FFTPool.Ordered compute the items in parallel and add
-// them in item order: their sums are the one goroutine's loop bit for bit at
-// any GOMAXPROCS.
+// partial sum per chunk, added in chunk order) would follow GOMAXPROCS; the
+// sums over functions of the step loss and the bound terms do not use them,
+// but add per-image contributions in image order (internal/ordered), so that
+// they are the one goroutine's loop bit for bit at any GOMAXPROCS.
 package kernels

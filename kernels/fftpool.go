@@ -1,7 +1,5 @@
 package kernels
 
-import "runtime"
-
 // FFTPool runs FFT work on the images of a batch in parallel: each chunk of
 // images gets an FFTWorker, a plan with scratch space kept between runs.
 // An FFTPool is not safe for concurrent use.
@@ -41,43 +39,19 @@ func NewFFTPool(h, w int) *FFTPool { return &FFTPool{H: h, W: w} }
 func (p *FFTPool) SpectrumLen() int { return p.H * (p.W/2 + 1) }
 
 // Run calls body(w, lo, hi) on parallel chunks covering [0, n), chunk i with
-// Worker(i), and returns the number of chunks. Chunks depend on n and
-// GOMAXPROCS: a reduction over the workers' accumulators in chunk order is
-// deterministic for a given GOMAXPROCS only; Ordered sums in image order at
-// any GOMAXPROCS.
+// Worker(i), and returns the number of chunks. Chunks depend only on n and
+// GOMAXPROCS, so reductions over workers in chunk order are deterministic.
 func (p *FFTPool) Run(n int, body func(w *FFTWorker, lo, hi int)) int {
 	chunks := ParallelChunks(n, nil)
-	p.grow(chunks)
-	ParallelChunks(n, func(chunk, lo, hi int) { body(p.workers[chunk], lo, hi) })
-	return chunks
-}
-
-// Ordered calls compute(w, k) and then commit(w, k) for every image k of
-// [0, n), as OrderedFor: the computes (transforms) run in parallel on the
-// pool's workers, the commits in the order of k. A reduction that adds each
-// image's contribution to one total in commit sums in image order, so its
-// result does not depend on GOMAXPROCS: it is the plain loop's bit for bit.
-// It returns the number of workers used.
-func (p *FFTPool) Ordered(n int, compute, commit func(w *FFTWorker, k int)) int {
-	return p.ordered(max(1, min(runtime.GOMAXPROCS(0), n)), n, compute, commit)
-}
-
-func (p *FFTPool) ordered(workers, n int, compute, commit func(w *FFTWorker, k int)) int {
-	p.grow(workers)
-	return orderedFor(workers, n,
-		func(w, k int) { compute(p.workers[w], k) },
-		func(w, k int) { commit(p.workers[w], k) })
-}
-
-// grow makes sure the pool has at least m workers.
-func (p *FFTPool) grow(m int) {
-	for len(p.workers) < m {
+	for len(p.workers) < chunks {
 		p.workers = append(p.workers, &FFTWorker{
 			FFT2:     NewFFT2(p.H, p.W),
 			Image:    make([]float64, p.H*p.W),
 			Spectrum: make([]complex128, p.SpectrumLen()),
 		})
 	}
+	ParallelChunks(n, func(chunk, lo, hi int) { body(p.workers[chunk], lo, hi) })
+	return chunks
 }
 
 // Worker returns the worker of chunk i of the last Run.

@@ -69,47 +69,6 @@ func chunking(n int) (size, chunks int) {
 	return size, (n + size - 1) / size
 }
 
-// OrderedFor runs compute(worker, k) and then commit(worker, k) for every k
-// in [0, n), on at most GOMAXPROCS goroutines (worker ∈ [0, workers), the
-// number it returns; worker w takes k = w, w + workers, …), with the commits
-// in the order of k: commit(·, k) starts after commit(·, k−1) has returned.
-// A reduction whose commit adds item k's contribution to a running total
-// therefore sums in the order of the items whatever the number of
-// goroutines: bitwise the plain loop's (the one goroutine's) result, while
-// the computes run in parallel. commit must use only what compute(worker, k)
-// left in worker's scratch.
-func OrderedFor(n int, compute, commit func(worker, k int)) int {
-	return orderedFor(max(1, min(runtime.GOMAXPROCS(0), n)), n, compute, commit)
-}
-
-// orderedFor is OrderedFor on the given number of goroutines.
-func orderedFor(workers, n int, compute, commit func(worker, k int)) int {
-	if n <= 0 {
-		return 0
-	}
-	if workers <= 1 {
-		for k := 0; k < n; k++ {
-			compute(0, k)
-			commit(0, k)
-		}
-		return 1
-	}
-	tu := newTurns()
-	tu.workers = workers
-	run := func(w int) { tu.run(w, n, compute, commit) }
-	var wg sync.WaitGroup
-	for w := 1; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			run(w)
-		}(w)
-	}
-	run(0)
-	wg.Wait()
-	return workers
-}
-
 // Team runs body on the chunks of ParallelChunks with goroutines kept
 // between runs, so that a run allocates nothing (ParallelChunks starts
 // goroutines and allocates their closures on every call). body is fixed when
@@ -123,8 +82,6 @@ type Team struct {
 	// are gone (and with them what body refers to); allocated apart from
 	// the Team, which the goroutines must not keep alive.
 	exited *sync.WaitGroup
-	// turns is an ordered team's (NewOrderedTeam; nil otherwise).
-	turns *orderedTurns
 }
 
 // NewTeam returns a team running body. Goroutines start with the first run
@@ -135,20 +92,11 @@ func NewTeam(body func(chunk, lo, hi int)) *Team {
 
 // Run calls body(chunk, lo, hi) on the chunks of [0, n) that ParallelChunks
 // would make (chunk 0 on the calling goroutine), waits for them and returns
-// their number. For an ordered team (NewOrderedTeam) it runs compute and
-// commit on the items of [0, n) as OrderedFor does and returns the number of
-// goroutines.
+// their number.
 func (t *Team) Run(n int) int {
 	size, chunks := chunking(n)
 	if chunks == 0 {
 		return 0
-	}
-	span := func(c int) [2]int { return [2]int{c * size, min((c+1)*size, n)} }
-	if t.turns != nil {
-		// Every goroutine sees all n items and takes its own.
-		chunks = max(1, min(runtime.GOMAXPROCS(0), n))
-		t.turns.next, t.turns.workers = 0, chunks
-		span = func(int) [2]int { return [2]int{0, n} }
 	}
 	for len(t.start) < chunks-1 {
 		ch := make(chan [2]int)
@@ -158,57 +106,13 @@ func (t *Team) Run(n int) int {
 		go teamWorker(len(t.start), ch, t.body, t.done, t.exited)
 	}
 	for c := 1; c < chunks; c++ {
-		t.start[c-1] <- span(c)
+		t.start[c-1] <- [2]int{c * size, min((c+1)*size, n)}
 	}
-	r := span(0)
-	t.body(0, r[0], r[1])
+	t.body(0, 0, min(size, n))
 	for c := 1; c < chunks; c++ {
 		<-t.done
 	}
 	return chunks
-}
-
-// NewOrderedTeam returns a team whose Run(n) calls compute(worker, k) and
-// then commit(worker, k) for every k in [0, n), the commits in the order of
-// k, as OrderedFor: a total that commit adds to is summed in the order of
-// the items at any GOMAXPROCS, bitwise the one goroutine's result.
-func NewOrderedTeam(compute, commit func(worker, k int)) *Team {
-	tu := newTurns()
-	// Each goroutine is handed [0, n) and takes the items worker,
-	// worker + workers, ….
-	body := func(worker, _, n int) { tu.run(worker, n, compute, commit) }
-	return &Team{body: body, done: make(chan struct{}), exited: new(sync.WaitGroup), turns: tu}
-}
-
-// orderedTurns is the turn-taking of OrderedFor's and an ordered team's
-// commits: next is the item whose commit runs next.
-type orderedTurns struct {
-	mu            sync.Mutex
-	turn          sync.Cond
-	next, workers int
-}
-
-func newTurns() *orderedTurns {
-	tu := &orderedTurns{}
-	tu.turn.L = &tu.mu
-	return tu
-}
-
-// run is goroutine w's part: the items w, w + workers, … below n.
-func (tu *orderedTurns) run(w, n int, compute, commit func(worker, k int)) {
-	for k := w; k < n; k += tu.workers {
-		compute(w, k)
-		tu.mu.Lock()
-		for tu.next != k {
-			tu.turn.Wait()
-		}
-		tu.mu.Unlock()
-		commit(w, k)
-		tu.mu.Lock()
-		tu.next++
-		tu.mu.Unlock()
-		tu.turn.Broadcast()
-	}
 }
 
 func teamWorker(chunk int, start <-chan [2]int, body func(chunk, lo, hi int), done chan<- struct{}, exited *sync.WaitGroup) {
