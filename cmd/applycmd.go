@@ -30,6 +30,8 @@ type applyCmd struct {
 	iters      *int
 	tol        *float64
 	force      *bool
+	shard      *string
+	sh         eval.Shard
 	guard      *safeguardFlag
 	prec       problem.Precision
 	info       *LearnedInfo
@@ -63,6 +65,17 @@ func runApply(env *Env, args []string) error {
 	if err := c.prepareOn(); err != nil {
 		return err
 	}
+	test, part, err := shardOf(c.test, c.sh)
+	if err != nil {
+		return err
+	}
+	images := testRec.Images
+	if c.test = test; part != nil {
+		fmt.Fprintln(env.Stderr, shardNote(part, test.N))
+		if len(images) == part.Total {
+			images = images[part.First : part.First+test.N]
+		}
+	}
 	noteUnverified(env, []*LearnedInfo{c.info}, []string{*c.params})
 	var saver *applySaver
 	if *c.out != "" {
@@ -87,7 +100,7 @@ func runApply(env *Env, args []string) error {
 		if err := checkpoint.WriteFileAtomic(filepath.Join(*c.out, "provenance.json"), append(b, '\n')); err != nil {
 			return fmt.Errorf("--out %s: %w", *c.out, err)
 		}
-		for _, r := range testRec.Images {
+		for _, r := range images {
 			saver.names = append(saver.names, r.Name)
 		}
 	}
@@ -107,6 +120,7 @@ func (c *applyCmd) define(env *Env) {
 	c.out = fs.String("out", "", "folder for the iterates of --save-at (refused if it holds results, unless --force)")
 	c.saveAt = fs.StringSlice("save-at", []string{"final"}, "with --out: iterations (or final) whose iterates are written as x_tNNNN.npy (N×H×W) and one PNG per function, with their PSNR and SSIM in saved.json")
 	c.force = fs.Bool("force", false, "replace the results already in --out")
+	c.shard = fs.String("shard", "", "run only block i of n of the test functions (contiguous, fixed by the functions), each block into its own --out, for job arrays: i/n (from 1), slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP, _COUNT) or indexed/N (a Kubernetes Indexed Job of N completions: JOB_COMPLETION_INDEX)")
 }
 
 // check validates the flags.
@@ -127,7 +141,8 @@ func (c *applyCmd) check() error {
 	if *c.tol < 0 {
 		return usagef("--tol %g: give a gradient norm > 0, or 0 to run every iteration", *c.tol)
 	}
-	return nil
+	c.sh, err = resolveShard(*c.shard, getenv)
+	return err
 }
 
 // load reads the checkpoint, its safeguarded copy if asked for, and adopts
