@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build build-simd build-cuda test test-simd test-cuda test-cuda-emu gpu-check bench lint fuzz demo
+.PHONY: all build build-mpi build-simd build-cuda test test-simd test-cuda test-cuda-emu gpu-check bench lint fuzz demo
 
 all: lint test
 
@@ -8,6 +8,14 @@ all: lint test
 # (provenance), whatever GOFLAGS says.
 build:
 	$(GO) build -buildvcs=true -o bin/l2o ./cmd/l2o
+
+# The MPI build (package mpi, tag mpi, cgo against Open MPI: Debian's
+# libopenmpi-dev and openmpi-bin): mpirun -np K bin/l2o-mpi eval … splits
+# the test functions over K ranks; without mpirun it is one process, as
+# bin/l2o is. bin/mpi.test is the binding's test, to run under mpirun.
+build-mpi:
+	$(GO) build -buildvcs=true -tags mpi -o bin/l2o-mpi ./cmd/l2o
+	$(GO) test -c -tags mpi -o bin/mpi.test ./mpi
 
 # The float32 vector kernels (problem/vector_amd64.go) need Go's experimental
 # simd/archsimd: GOEXPERIMENT=simd, amd64 with AVX2. Without it the scalar

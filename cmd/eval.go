@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -36,6 +37,7 @@ type evalCmd struct {
 	shard                   *string
 	sh                      eval.Shard
 	part                    *eval.Part
+	world                   bool // the functions split over MPI ranks
 	protocol                string
 	prec                    problem.Precision
 	shiftSpecs              []shiftSpec
@@ -53,11 +55,13 @@ func runEval(env *Env, args []string) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	lock, err := claimResultsDir(env, "--out", *c.out, *c.force)
-	if err != nil {
-		return err
+	if !c.world || mpi.Rank() == 0 {
+		lock, err := claimResultsDir(env, "--out", *c.out, *c.force)
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
 	}
-	defer lock.Unlock()
 	if err := c.loadMethods(); err != nil {
 		return err
 	}
@@ -138,8 +142,14 @@ func (c *evalCmd) check() error {
 	if c.sh, err = resolveShard(*c.shard, getenv); err != nil {
 		return err
 	}
+	if w := worldShard(); !w.Whole() {
+		if !c.sh.Whole() {
+			return usagef("--shard %s under mpirun -np %d: the ranks split the functions already; give one of them", c.sh, w.Count)
+		}
+		c.sh, c.world = w, true
+	}
 	if !c.sh.Whole() && len(c.shiftSpecs) > 0 {
-		return usagef("--shift with --shard %s: evaluate the shifts without --shard", c.sh)
+		return usagef("--shift with the functions split (--shard, or mpirun): evaluate the shifts on one process")
 	}
 	if b := *c.breakEvenAt; b < 0 || b >= 1 || math.IsNaN(b) {
 		return usagef("--break-even-at %g: give a mean optimality in (0, 1), or 0 for none", b)
@@ -358,6 +368,13 @@ func (c *evalCmd) run(env *Env, test *problem.Objective, testRec *provenance.Tes
 	curves, err := eval.Run(test, fstar, c.ms, opts)
 	if err != nil {
 		return err
+	}
+	if c.world {
+		// Rank 0 writes the whole set's curves, as one process would.
+		if curves, prov, err = gatherCurves(curves, prov); err != nil || curves == nil {
+			return err
+		}
+		c.part = nil
 	}
 	noteBelowFstar(env, curves, *c.fstarMethod, *c.fstarIters)
 	if err := c.write(env, curves, recon, prov); err != nil {

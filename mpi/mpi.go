@@ -1,0 +1,82 @@
+package mpi
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+// ThreadLevel is MPI's thread support level.
+type ThreadLevel int
+
+// The MPI thread levels, from least to most support.
+const (
+	ThreadSingle ThreadLevel = iota
+	ThreadFunneled
+	ThreadSerialized
+	ThreadMultiple
+)
+
+// String names the level as MPI does.
+func (l ThreadLevel) String() string {
+	switch l {
+	case ThreadSingle:
+		return "MPI_THREAD_SINGLE"
+	case ThreadFunneled:
+		return "MPI_THREAD_FUNNELED"
+	case ThreadSerialized:
+		return "MPI_THREAD_SERIALIZED"
+	case ThreadMultiple:
+		return "MPI_THREAD_MULTIPLE"
+	}
+	return "MPI_THREAD_" + strconv.Itoa(int(l))
+}
+
+// Launched returns the number of processes the launcher started this one
+// among (Open MPI's OMPI_COMM_WORLD_SIZE, or PMI_SIZE, PMIX_SIZE under
+// Slurm's srun), or 1 outside a launcher.
+func Launched() int {
+	for _, v := range []string{"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMIX_SIZE"} {
+		if n, err := strconv.Atoi(os.Getenv(v)); err == nil && n > 0 {
+			return n
+		}
+	}
+	return 1
+}
+
+// GatherBytes sends b from every rank to root, which receives them in rank
+// order (its own first when it is rank 0); other ranks get nil. Built on
+// Allgather (the lengths) and Send/Recv.
+func GatherBytes(b []byte, root int) ([][]byte, error) {
+	size, rank := Size(), Rank()
+	lens := make([]float64, size)
+	if err := Allgather([]float64{float64(len(b))}, lens); err != nil {
+		return nil, err
+	}
+	const tag = 1
+	if rank != root {
+		if len(b) == 0 {
+			return nil, nil
+		}
+		return nil, SendBytes(b, root, tag)
+	}
+	out := make([][]byte, size)
+	for r := range size {
+		if r == root {
+			out[r] = append([]byte(nil), b...)
+			continue
+		}
+		out[r] = make([]byte, int(lens[r]))
+		if len(out[r]) == 0 {
+			continue
+		}
+		n, err := RecvBytes(out[r], r, tag)
+		if err != nil {
+			return nil, err
+		}
+		if n != len(out[r]) {
+			return nil, fmt.Errorf("mpi: rank %d sent %d bytes, announced %d", r, n, len(out[r]))
+		}
+	}
+	return out, nil
+}
