@@ -1,0 +1,237 @@
+package deploy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/eval"
+)
+
+// build compiles l2o (with the go tool's tags) into dir and returns its path.
+func build(t *testing.T, dir, name string, tags ...string) string {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go tool is not on PATH: the deployment tests build l2o")
+	}
+	out := filepath.Join(dir, name)
+	args := []string{"build", "-o", out}
+	if len(tags) > 0 {
+		args = append(args, "-tags", strings.Join(tags, ","))
+	}
+	cmd := exec.Command("go", append(args, "../cmd/l2o")...)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, b)
+	}
+	return out
+}
+
+// run runs a command with the environment extra added, failing on error.
+func run(t *testing.T, extra map[string]string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Env = os.Environ()
+	for k, v := range extra {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	b, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s (%v): %v\n%s", name, strings.Join(args, " "), extra, err, b)
+	}
+	return string(b)
+}
+
+// values returns the curves of dir/curves.json without their times.
+func values(t *testing.T, dir string) string {
+	t.Helper()
+	f, err := os.Open(filepath.Join(dir, "curves.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	curves, err := eval.ReadJSON(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range curves {
+		c.Seconds = make([]float64, len(c.Seconds))
+	}
+	var b bytes.Buffer
+	if err := eval.WriteJSON(&b, curves); err != nil {
+		t.Fatal(err)
+	}
+	var file struct{ Curves json.RawMessage }
+	if err := json.Unmarshal(b.Bytes(), &file); err != nil {
+		t.Fatal(err)
+	}
+	return string(file.Curves)
+}
+
+// fixture trains a small checkpoint and evaluates it on one process: the
+// reference every split run must equal.
+type fixture struct {
+	tmp, l2o, params, want string
+	evalArgs               string
+}
+
+var (
+	shared    *fixture
+	sharedErr string
+)
+
+// newFixture returns the fixture, made by the first test that asks.
+func newFixture(t *testing.T) *fixture {
+	t.Helper()
+	if shared == nil && sharedErr == "" {
+		sharedErr = "the fixture failed in an earlier test"
+		shared = makeFixture(t)
+		sharedErr = ""
+	}
+	if shared == nil {
+		t.Fatal(sharedErr)
+	}
+	return shared
+}
+
+func makeFixture(t *testing.T) *fixture {
+	tmp, err := os.MkdirTemp("", "l2o-deploy-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := &fixture{tmp: tmp, l2o: build(t, tmp, "l2o"), params: filepath.Join(tmp, "ck")}
+	run(t, nil, f.l2o, "train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "3", "--max-steps", "2", "--out", f.params)
+	f.evalArgs = "--safeguard --methods gd,lbfgs --n-test 7 --iters 6 --fstar-iters 30 --cache " + filepath.Join(tmp, "cache")
+	whole := filepath.Join(tmp, "whole")
+	run(t, nil, f.l2o, append(append([]string{"eval", "--params", f.params}, strings.Fields(f.evalArgs)...), "--out", whole)...)
+	f.want = values(t, whole)
+	return f
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared != nil {
+		os.RemoveAll(shared.tmp)
+	}
+	os.Exit(code)
+}
+
+func (f *fixture) merge(t *testing.T, out string, shards ...string) {
+	t.Helper()
+	run(t, nil, f.l2o, append([]string{"curves", "merge", "--out", out}, shards...)...)
+	if values(t, out) != f.want {
+		t.Errorf("%s: the merged curves differ from one eval's", out)
+	}
+}
+
+// TestSlurmArray runs slurm-array.sbatch as the tasks of --array=3-7:2
+// would (three tasks), then merges their folders.
+func TestSlurmArray(t *testing.T) {
+	f := newFixture(t)
+	out := filepath.Join(t.TempDir(), "array")
+	var shards []string
+	for _, id := range []string{"3", "5", "7"} {
+		run(t, map[string]string{"L2O": f.l2o, "PARAMS": f.params, "OUT": out, "EVAL_ARGS": f.evalArgs,
+			"SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_MIN": "3", "SLURM_ARRAY_TASK_STEP": "2", "SLURM_ARRAY_TASK_COUNT": "3", "SLURM_CPUS_PER_TASK": "1"},
+			"bash", "slurm-array.sbatch")
+		shards = append(shards, filepath.Join(out, "shard-"+id))
+	}
+	f.merge(t, filepath.Join(t.TempDir(), "merged"), shards...)
+}
+
+// TestKubernetesIndexedJob runs the container script of
+// k8s-indexed-job.yaml once for every completion index, then merges; the
+// manifest's shard count must be its completions.
+func TestKubernetesIndexedJob(t *testing.T) {
+	b, err := os.ReadFile("k8s-indexed-job.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	manifest := string(b)
+	m := regexp.MustCompile(`(?m)^  completions: (\d+)$`).FindStringSubmatch(manifest)
+	s := regexp.MustCompile(`--shard indexed/(\d+)`).FindStringSubmatch(manifest)
+	if m == nil || s == nil || m[1] != s[1] {
+		t.Fatalf("the manifest's completions (%v) and --shard indexed/N (%v) must agree", m, s)
+	}
+	script := containerScript(t, manifest)
+	f := newFixture(t)
+	bin := filepath.Dir(f.l2o)
+	results := filepath.Join(t.TempDir(), "results")
+	var completions int
+	fmt.Sscan(m[1], &completions)
+	var shards []string
+	for i := range completions {
+		run(t, map[string]string{"PATH": bin + string(os.PathListSeparator) + os.Getenv("PATH"), "PARAMS": f.params, "EVAL_ARGS": f.evalArgs,
+			"RESULTS": results, "JOB_COMPLETION_INDEX": fmt.Sprint(i)}, "/bin/sh", "-c", script)
+		shards = append(shards, filepath.Join(results, fmt.Sprintf("shard-%d", i)))
+	}
+	f.merge(t, filepath.Join(t.TempDir(), "merged"), shards...)
+}
+
+// containerScript returns the block under the container's args: "- |".
+func containerScript(t *testing.T, manifest string) string {
+	lines := strings.Split(manifest, "\n")
+	for i, l := range lines {
+		if strings.TrimSpace(l) != "- |" {
+			continue
+		}
+		indent := -1
+		var body []string
+		for _, b := range lines[i+1:] {
+			n := len(b) - len(strings.TrimLeft(b, " "))
+			if indent < 0 {
+				indent = n
+			}
+			if strings.TrimSpace(b) != "" && n < indent {
+				break
+			}
+			body = append(body, strings.TrimPrefix(b, strings.Repeat(" ", indent)))
+		}
+		return strings.Join(body, "\n")
+	}
+	t.Fatal("k8s-indexed-job.yaml has no script block (args: - |)")
+	return ""
+}
+
+// mpiAvailable skips the test without Open MPI (mpirun and its headers).
+func mpiAvailable(t *testing.T) {
+	if _, err := exec.LookPath("mpirun"); err != nil {
+		t.Skip("no mpirun: install Debian's openmpi-bin and libopenmpi-dev (.ci/run does)")
+	}
+	if err := exec.Command("pkg-config", "--exists", "ompi").Run(); err != nil {
+		t.Skip("no Open MPI headers (pkg-config ompi): install Debian's libopenmpi-dev (.ci/run does)")
+	}
+}
+
+// asRoot lets mpirun run as root (CI's containers).
+var asRoot = map[string]string{"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM": "1"}
+
+// TestSlurmMPI runs slurm-mpi.sbatch as a job of 3 tasks would, and
+// mpirun -np 1 and 2 directly: every run's curves equal one process's.
+func TestSlurmMPI(t *testing.T) {
+	mpiAvailable(t)
+	f := newFixture(t)
+	tmp := t.TempDir()
+	l2oMPI := build(t, tmp, "l2o-mpi", "mpi")
+	env := map[string]string{"L2O_MPI": l2oMPI, "PARAMS": f.params, "EVAL_ARGS": f.evalArgs, "MPIRUN_FLAGS": "--oversubscribe",
+		"OUT": filepath.Join(tmp, "np3"), "SLURM_NTASKS": "3", "SLURM_CPUS_PER_TASK": "1"}
+	for k, v := range asRoot {
+		env[k] = v
+	}
+	run(t, env, "bash", "slurm-mpi.sbatch")
+	if values(t, env["OUT"]) != f.want {
+		t.Error("mpirun -np 3 (slurm-mpi.sbatch): curves differ from one process's")
+	}
+	for _, np := range []string{"1", "2"} {
+		out := filepath.Join(tmp, "np"+np)
+		run(t, asRoot, "mpirun", append(append([]string{"--oversubscribe", "-np", np, l2oMPI, "eval", "--params", f.params}, strings.Fields(f.evalArgs)...), "--out", out)...)
+		if values(t, out) != f.want {
+			t.Errorf("mpirun -np %s: curves differ from one process's", np)
+		}
+	}
+}
