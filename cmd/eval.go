@@ -82,7 +82,7 @@ func runEval(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if c.part = part; part != nil {
+	if c.part = part; part != nil && !c.world {
 		fmt.Fprintln(env.Stderr, shardNote(part, test.N))
 	}
 	prov := &provenance.Record{Invocation: env.invocation(), Test: testRec, FStar: fmt.Sprintf("%s(iters=%d)", *c.fstarMethod, *c.fstarIters), Checkpoints: checkpointsOf(c.infos)}

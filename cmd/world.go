@@ -13,7 +13,7 @@ import (
 // worldCommands are the commands that split their work over the ranks of
 // an MPI run (bin/l2o-mpi under mpirun); any other refuses to run on more
 // than one rank, where every rank would repeat it.
-var worldCommands = map[string]bool{"eval": true}
+var worldCommands = map[string]bool{"eval": true, "apply": true}
 
 // MainInWorld is Main in an MPI world: it starts MPI (bin/l2o-mpi; one
 // process otherwise), runs the command on every rank, rank 0 alone printing
@@ -36,7 +36,7 @@ func MainInWorld(args []string, stdout, stderr io.Writer) int {
 	if size > 1 {
 		if c, _ := lookup(args); c != nil && !worldCommands[c.Name] {
 			if rank == 0 {
-				fmt.Fprintf(stderr, "l2o %s: does not split its work over MPI ranks (only %s do): run it as one process, not under mpirun -np %d\n", c.Name, "eval", size)
+				fmt.Fprintf(stderr, "l2o %s: does not split its work over MPI ranks (only eval and apply do): run it as one process, not under mpirun -np %d\n", c.Name, size)
 			}
 			mpi.Finalize()
 			return 2

@@ -235,3 +235,32 @@ func TestSlurmMPI(t *testing.T) {
 		}
 	}
 }
+
+// TestApplyUnderMPI: mpirun -np 2 and 3 bin/l2o-mpi apply print the rows
+// and the safeguard's counts one process prints and save the same iterates
+// byte for byte.
+func TestApplyUnderMPI(t *testing.T) {
+	mpiAvailable(t)
+	f := newFixture(t)
+	tmp := t.TempDir()
+	l2oMPI := build(t, tmp, "l2o-mpi", "mpi")
+	args := func(out string) []string {
+		return []string{"apply", "--params", f.params, "--safeguard", "--n-test", "7", "--iters", "12", "--save-at", "5,final", "--out", out}
+	}
+	one := filepath.Join(tmp, "one")
+	want := strings.ReplaceAll(run(t, nil, f.l2o, args(one)...), one, "OUT")
+	for _, np := range []string{"2", "3"} {
+		out := filepath.Join(tmp, "np"+np)
+		got := strings.ReplaceAll(run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...), out, "OUT")
+		if got != want {
+			t.Errorf("mpirun -np %s apply printed\n%s\nwant\n%s", np, got, want)
+		}
+		for _, file := range []string{"x_t0005.npy", "x_t0012.npy", "saved.json"} {
+			a, err1 := os.ReadFile(filepath.Join(one, file))
+			b, err2 := os.ReadFile(filepath.Join(out, file))
+			if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
+				t.Errorf("mpirun -np %s apply: %s differs from one process's (%v, %v)", np, file, err1, err2)
+			}
+		}
+	}
+}

@@ -80,3 +80,39 @@ func GatherBytes(b []byte, root int) ([][]byte, error) {
 	}
 	return out, nil
 }
+
+// Gather sends v from every rank to root, which receives them in rank
+// order; other ranks get nil. The ranks may send different lengths.
+func Gather(v []float64, root int) ([][]float64, error) {
+	size, rank := Size(), Rank()
+	lens := make([]float64, size)
+	if err := Allgather([]float64{float64(len(v))}, lens); err != nil {
+		return nil, err
+	}
+	const tag = 2
+	if rank != root {
+		if len(v) == 0 {
+			return nil, nil
+		}
+		return nil, Send(v, root, tag)
+	}
+	out := make([][]float64, size)
+	for r := range size {
+		if r == root {
+			out[r] = append([]float64(nil), v...)
+			continue
+		}
+		out[r] = make([]float64, int(lens[r]))
+		if len(out[r]) == 0 {
+			continue
+		}
+		n, err := Recv(out[r], r, tag)
+		if err != nil {
+			return nil, err
+		}
+		if n != len(out[r]) {
+			return nil, fmt.Errorf("mpi: rank %d sent %d values, announced %d", r, n, len(out[r]))
+		}
+	}
+	return out, nil
+}

@@ -106,3 +106,24 @@ func TestBcastAndGatherBytes(t *testing.T) {
 		}
 	}
 }
+
+// TestGather: rank 0 receives rank r's r+1 values in rank order.
+func TestGather(t *testing.T) {
+	size, rank := Size(), Rank()
+	v := make([]float64, rank+1)
+	for i := range v {
+		v[i] = float64(10*rank + i)
+	}
+	got, err := Gather(v, 0)
+	if err != nil || rank != 0 {
+		if err != nil || got != nil {
+			t.Fatalf("rank %d: %v, %v", rank, got, err)
+		}
+		return
+	}
+	for r := range size {
+		if len(got[r]) != r+1 || got[r][r] != float64(10*r+r) {
+			t.Fatalf("from rank %d: %v", r, got[r])
+		}
+	}
+}
