@@ -13,7 +13,7 @@ import (
 // worldCommands are the commands that split their work over the ranks of
 // an MPI run (bin/l2o-mpi under mpirun); any other refuses to run on more
 // than one rank, where every rank would repeat it.
-var worldCommands = map[string]bool{"eval": true, "apply": true}
+var worldCommands = map[string]bool{"eval": true, "apply": true, "version": true}
 
 // MainInWorld is Main in an MPI world: it starts MPI (bin/l2o-mpi; one
 // process otherwise), runs the command on every rank, rank 0 alone printing
