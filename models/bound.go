@@ -3,6 +3,7 @@ package models
 import (
 	"fmt"
 
+	"github.com/greedyl2o/greedyl2o/internal/ordered"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
@@ -58,27 +59,19 @@ func checkLens(name string, dst, theta int, wantDst, wantTheta int) error {
 	return nil
 }
 
-// partialSums runs body over [0, n) in parallel chunks, each writing its own
-// accumulator of length m, and adds the chunk accumulators into dst in chunk
-// order (deterministic for a given GOMAXPROCS).
-func partialSums(dst []float64, n, m int, body func(acc []float64, lo, hi int)) {
-	parts := make([][]float64, kernels.ParallelChunks(n, nil))
-	kernels.ParallelChunks(n, func(chunk, lo, hi int) {
-		acc := make([]float64, m)
-		body(acc, lo, hi)
-		parts[chunk] = acc
-	})
-	for _, p := range parts {
-		for i, v := range p {
-			dst[i] += v
-		}
-	}
-}
+// The adjoints below add each image's contribution to dst in image order,
+// whatever the number of goroutines: they split the work across the
+// outputs (pixels, coefficients), or add per-image results in image order
+// (package ordered), never across images into per-goroutine partial sums.
+// Their results depend on nothing but the data, and a batch split into
+// blocks whose AddAdjoint calls continue the same dst in block order gives
+// the same bits as the whole batch (the step loss's shards).
 
 // ---- PS ----
 
 type boundScalar struct {
 	v []float64
+	n int // images
 }
 
 // Bind implements Binder.
@@ -86,7 +79,7 @@ func (Scalar) Bind(v []float64, n, h, w int) (Bound, error) {
 	if err := checkBatch("ps", v, n, h, w); err != nil {
 		return nil, err
 	}
-	return &boundScalar{v: append([]float64(nil), v...)}, nil
+	return &boundScalar{v: append([]float64(nil), v...), n: n}, nil
 }
 
 func (b *boundScalar) AddApply(dst, theta []float64, c float64) error {
@@ -107,11 +100,10 @@ func (b *boundScalar) AddAdjoint(dst, r []float64, c float64) error {
 	if err := checkLens("ps", len(r), len(dst), len(b.v), 1); err != nil {
 		return err
 	}
-	var acc [1]float64
-	partialSums(acc[:], len(r), 1, func(a []float64, lo, hi int) {
-		a[0] = kernels.Dot(b.v[lo:hi], r[lo:hi])
-	})
-	dst[0] += c * acc[0]
+	hw := len(b.v) / b.n
+	for k := range b.n {
+		dst[0] += c * kernels.Dot(b.v[k*hw:(k+1)*hw], r[k*hw:(k+1)*hw])
+	}
 	return nil
 }
 
@@ -156,11 +148,13 @@ func (b *boundPointwise) AddAdjoint(dst, r []float64, c float64) error {
 		return err
 	}
 	hw := b.hw
-	partialSums(dst, len(r)/hw, hw, func(acc []float64, lo, hi int) {
-		for n := lo; n < hi; n++ {
-			v, rn := b.v[n*hw:(n+1)*hw], r[n*hw:(n+1)*hw]
-			for i := range acc {
-				acc[i] += c * v[i] * rn[i]
+	// Pixels [lo, hi) on each goroutine; every pixel adds its images in order.
+	kernels.ParallelFor(hw, func(lo, hi int) {
+		d := dst[lo:hi]
+		for n := 0; n < len(r)/hw; n++ {
+			v, rn := b.v[n*hw+lo:n*hw+hi], r[n*hw+lo:n*hw+hi]
+			for i := range d {
+				d[i] += c * v[i] * rn[i]
 			}
 		}
 	})
@@ -328,19 +322,15 @@ func (b *boundFullConv) AddAdjoint(dst, r []float64, c float64) error {
 	if len(r) != b.n*hw {
 		return fmt.Errorf("pc: adjoint argument has %d values, want %d", len(r), b.n*hw)
 	}
-	chunks := b.pool.Run(b.n, func(w *kernels.FFTWorker, lo, hi int) {
-		acc := w.Accumulators(1)[0]
-		for k := lo; k < hi; k++ {
-			w.Forward(w.Spectrum, r[k*hw:(k+1)*hw])
-			b.AccumulateAdjoint(acc, w.Spectrum, k)
-		}
+	// The pool's workers (one per chunk) transform the images; their
+	// products are added to total in image order.
+	chunks := b.pool.Run(kernels.ParallelChunks(b.n, nil), func(*kernels.FFTWorker, int, int) {})
+	total := b.pool.Worker(0).Accumulators(1)[0]
+	ordered.For(b.n, chunks, func(w, k int) {
+		b.pool.Worker(w).Forward(b.pool.Worker(w).Spectrum, r[k*hw:(k+1)*hw])
+	}, func(w, k int) {
+		b.AccumulateAdjoint(total, b.pool.Worker(w).Spectrum, k)
 	})
-	total := b.pool.Worker(0).Accumulator(0)
-	for i := 1; i < chunks; i++ {
-		for j, v := range b.pool.Worker(i).Accumulator(0) {
-			total[j] += v
-		}
-	}
 	return b.FinishAdjoint(dst, total, c)
 }
 

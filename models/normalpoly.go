@@ -207,9 +207,14 @@ func (b *boundNormalPoly) AddAdjoint(dst, r []float64, c float64) error {
 	if err := checkLens(b.p.Name(), len(r), len(dst), len(b.ks[0]), b.p.D); err != nil {
 		return err
 	}
-	partialSums(dst, len(r), b.p.D, func(acc []float64, lo, hi int) {
-		for j, k := range b.ks {
-			acc[j] = c * kernels.Dot(k[lo:hi], r[lo:hi])
+	// One coefficient per goroutine, each adding its images' inner
+	// products in image order.
+	hw := b.in[1] * b.in[2]
+	kernels.ParallelFor(len(b.ks), func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			for k := 0; k < len(r)/hw; k++ {
+				dst[j] += c * kernels.Dot(b.ks[j][k*hw:(k+1)*hw], r[k*hw:(k+1)*hw])
+			}
 		}
 	})
 	return nil

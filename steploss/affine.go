@@ -159,29 +159,18 @@ func (f *affineForm) next(dst []float64, params [][]float64) error {
 	return nil
 }
 
-// eval is the engine's eval in the affine form. In block mode nothing is worth
-// freezing (x⁺ is pointwise work on vectors fixed within the step): the
-// frozen term's partial derivative is simply not formed.
-func (f *affineForm) eval(params, grads [][]float64) (float64, error) {
-	var gt, gp []float64
-	if grads != nil {
-		gt = grads[0]
-		if f.momentum {
-			gp = grads[1]
-		}
-	}
-	return f.evaluate(params, gt, gp)
-}
-
-// evaluate returns (1/N) Σk fk(xk⁺) and adds ∂θ to gt[0] and ∂φ to gp[0]
-// for those that are not nil.
-func (f *affineForm) evaluate(params [][]float64, gt, gp []float64) (float64, error) {
+// pass computes the values fk(xk⁺) and, for the terms with grads[i] not
+// nil, the partial derivatives of the form's functions, per function. In
+// block mode nothing is worth freezing (x⁺ is pointwise work on vectors
+// fixed within the step): the frozen term's partial derivative is not
+// formed.
+func (f *affineForm) pass(params, grads [][]float64) error {
 	theta, phi, err := f.scalars(params)
 	if err != nil {
-		return 0, err
+		return err
 	}
 	o := f.o
-	needT, needP := gt != nil, gp != nil
+	needT, needP := active(grads, 0), active(grads, 1)
 	errs := make([]error, o.N)
 	kernels.ParallelFor(o.N, func(lo, hi int) {
 		for k := lo; k < hi; k++ {
@@ -204,23 +193,32 @@ func (f *affineForm) evaluate(params [][]float64, gt, gp []float64) (float64, er
 	})
 	for _, err := range errs {
 		if err != nil {
-			return 0, fmt.Errorf("step loss: regularizer %s: %w", o.Reg, err)
+			return fmt.Errorf("step loss: regularizer %s: %w", o.Reg, err)
 		}
 	}
-	inv := 1 / float64(o.N)
-	var sum, st, sp float64
+	return nil
+}
+
+// addTo adds the last pass's values and partial derivatives to the running
+// sums acc (value, dots[0] for θ, dots[1] for φ), in function order.
+func (f *affineForm) addTo(acc *partialSums) {
 	for k := range f.vals {
-		sum += f.vals[k]
-		st += f.dTheta[k]
-		sp += f.dPhi[k]
+		acc.value += f.vals[k]
+		acc.dots[0] += f.dTheta[k]
+		acc.dots[1] += f.dPhi[k]
 	}
-	if needT {
-		gt[0] += st * inv
+}
+
+// finish returns acc's mean value and adds ∂θ to grads[0][0] and ∂φ to
+// grads[1][0] for those that are active; inv is 1/N.
+func (f *affineForm) finish(acc *partialSums, grads [][]float64, inv float64) float64 {
+	if active(grads, 0) {
+		grads[0][0] += acc.dots[0] * inv
 	}
-	if needP {
-		gp[0] += sp * inv
+	if f.momentum && active(grads, 1) {
+		grads[1][0] += acc.dots[1] * inv
 	}
-	return sum * inv, nil
+	return acc.value * inv
 }
 
 // dataImage returns ‖r_k‖² for the residual r_k = (Ax − y) − θ A dG + φ A dH

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/greedyl2o/greedyl2o/internal/ordered"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -154,6 +155,10 @@ func (b *objective64) Close() {}
 // set. Results depend on GOMAXPROCS only through the chunked sums.
 type engine[F kernels.Float] struct {
 	n, h, w int
+	// total is the number of functions of the whole step loss, of which
+	// the engine's n are a block (a shard: see partialSums); n otherwise.
+	total   int
+	acc     partialSums // the running sums of evaluate, kept between calls
 	obj     problem.ObjectiveT[F]
 	signs   []float64
 	run     *engineRun[F]
@@ -162,7 +167,6 @@ type engine[F kernels.Float] struct {
 	plan64  *kernels.FFT2T[float64] // θ's spectrum and the adjoints' inverse transforms
 	spec64  []kernels.Complex[float64]
 	img64   []float64
-	total   []kernels.Complex[float64]
 	vals    []float64
 	loaded  bool
 	// unfused evaluates in three passes over the batch even for a fused
@@ -213,7 +217,18 @@ type engineRun[F kernels.Float] struct {
 	xPlus        []F                    // x⁺
 	r            []F                    // ∇f(x⁺)
 	dots         [][]float64            // scalar terms: ⟨rk, vk⟩ per image
-	workers      []*engineWorker[F]     // per chunk
+	// sums: the running sums of the spectral terms' Σk conj(v̂k)·r̂k in
+	// float64 (partialSums.spectra), added in image order (turn) while the
+	// images are transformed on every chunk.
+	sums [][]kernels.Complex[float64]
+	turn ordered.Turn
+	// held, when the engine holds its products for a later addTo (a block
+	// whose running sums arrive after its pass: see linked), keeps r̂k of
+	// every image.
+	held    []kernels.Complex[F]
+	n       int                // images
+	stride  int                // chunks of the current run (interleaved phases)
+	workers []*engineWorker[F] // per chunk
 	// For runFused: the objective evaluated image by image, its values and
 	// ∇f(x⁺) (nil without gradients).
 	fused *problem.FusedObjective[F]
@@ -226,7 +241,6 @@ type engineWorker[F kernels.Float] struct {
 	fft  *kernels.FFT2T[F]
 	img  []F
 	spec []kernels.Complex[F]
-	acc  [][]kernels.Complex[float64] // one per spectral term
 }
 
 // The phases of engineRun.chunk.
@@ -258,6 +272,7 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		active: make([]bool, len(kinds)),
 		x:      make([]F, n), xPlus: make([]F, n), r: make([]F, n),
 		coef: make([]float64, len(kinds)), boundsInPass: opt.native,
+		n: o.N,
 	}
 	for _, k := range kinds {
 		var v []F // PS's operand (spectral terms keep only its spectra)
@@ -278,7 +293,7 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		r.specs, r.ts, r.dots = append(r.specs, sp), append(r.ts, ts), append(r.dots, dots)
 	}
 	s := &engine[F]{
-		n: o.N, h: o.H, w: o.W, obj: obj, signs: termSigns[:len(kinds)], run: r,
+		n: o.N, total: o.N, h: o.H, w: o.W, obj: obj, signs: termSigns[:len(kinds)], run: r,
 		binders: binders, bounds: make([]models.Bound, len(kinds)),
 		native: opt.native, refs: opt.refs, reducers: opt.reducers,
 		outParams: make([][]float64, len(kinds)), outValid: make([]bool, len(kinds)),
@@ -289,7 +304,6 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		s.plan64 = kernels.NewFFT2T[float64](o.H, o.W)
 		s.spec64 = make([]kernels.Complex[float64], r.sl)
 		s.img64 = make([]float64, hw)
-		s.total = make([]kernels.Complex[float64], r.sl)
 	}
 	s.cleanup = runtime.AddCleanup(s, func(t *kernels.Team) { t.Close() }, s.team)
 	return s, nil
@@ -304,7 +318,7 @@ func newAffineEngine(m models.Method, o *problem.Objective) *engine[float64] {
 	}
 	kinds, binders := termKinds(m, false, false)
 	return &engine[float64]{
-		n: o.N, h: o.H, w: o.W, signs: termSigns[:len(kinds)], affine: a,
+		n: o.N, total: o.N, h: o.H, w: o.W, signs: termSigns[:len(kinds)], affine: a,
 		run:     &engineRun[float64]{kinds: kinds},
 		binders: binders, bounds: make([]models.Bound, len(kinds)),
 		outParams: make([][]float64, len(kinds)), outValid: make([]bool, len(kinds)),
@@ -368,15 +382,7 @@ func (r *engineRun[F]) worker(c, h, w int) *engineWorker[F] {
 		r.workers = append(r.workers, nil)
 	}
 	if r.workers[c] == nil && r.spectral() {
-		wk := &engineWorker[F]{fft: kernels.NewFFT2T[F](h, w), img: make([]F, h*w), spec: make([]kernels.Complex[F], r.sl)}
-		for _, k := range r.kinds {
-			var a []kernels.Complex[float64]
-			if k == spectralTerm {
-				a = make([]kernels.Complex[float64], r.sl)
-			}
-			wk.acc = append(wk.acc, a)
-		}
-		r.workers[c] = wk
+		r.workers[c] = &engineWorker[F]{fft: kernels.NewFFT2T[F](h, w), img: make([]F, h*w), spec: make([]kernels.Complex[F], r.sl)}
 	}
 	return r.workers[c]
 }
@@ -397,19 +403,17 @@ func (r *engineRun[F]) chunk(c, lo, hi int) {
 			r.advanceImage(wk, im)
 		}
 	case runAdjoint:
-		r.clearAccumulators(wk)
-		for im := lo; im < hi; im++ {
+		// Interleaved (image c, c + stride, …), so that the chunks reach
+		// the turn of their images at about the same time.
+		for im := range ordered.Stride(c, r.stride, r.n) {
 			r.adjointImage(wk, im)
 		}
 	case runFused:
 		// Image by image, while its data are in cache: x⁺, f and ∇f at x⁺
 		// (the fused objective, this chunk's scratch), the adjoints. The
 		// operations and their order per image are those of the three
-		// phases above.
-		if r.rg != nil {
-			r.clearAccumulators(wk)
-		}
-		for im := lo; im < hi; im++ {
+		// phases above. Interleaved as runAdjoint.
+		for im := range ordered.Stride(c, r.stride, r.n) {
 			r.advanceImage(wk, im)
 			r.fused.EvalImages(c, r.vals, r.rg, r.xPlus, im, im+1)
 			if r.rg != nil {
@@ -440,19 +444,34 @@ func (r *engineRun[F]) advanceImage(wk *engineWorker[F], im int) {
 	r.combine(xp, x, img, a)
 }
 
-// clearAccumulators zeroes the worker's accumulators of the active spectral
-// terms.
-func (r *engineRun[F]) clearAccumulators(wk *engineWorker[F]) {
-	for i, k := range r.kinds {
-		if k == spectralTerm && r.active[i] {
-			clear(wk.acc[i])
+// startRun prepares a run of the interleaved phases on chunks chunks: the
+// spectral terms' products are added to acc's sums, from image 0 on.
+func (r *engineRun[F]) startRun(chunks int, acc *partialSums) {
+	r.stride = chunks
+	r.turn.Reset()
+	r.sums = nil
+	if acc != nil {
+		r.sums = acc.spectra
+	}
+}
+
+// addHeld adds the held products conj(v̂k)·r̂k of the active spectral terms
+// to acc, image by image in order.
+func (r *engineRun[F]) addHeld(acc *partialSums) {
+	sl := r.sl
+	for im := range r.n {
+		for i, k := range r.kinds {
+			if k == spectralTerm && r.active[i] {
+				accumulateConjProduct(acc.spectra[i], r.specs[i][im*sl:(im+1)*sl], r.held[im*sl:(im+1)*sl])
+			}
 		}
 	}
 }
 
 // adjointImage adds image im's part of the active terms' adjoints of r: its
 // inner products (scalar terms) and conj(v̂)·r̂ (spectral terms, one forward
-// FFT of r shared by them).
+// FFT of r shared by them, added to the terms' sums in image order: it
+// waits for the images before it).
 func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 	hw, sl := r.hw, r.sl
 	rk := r.r[im*hw : (im+1)*hw]
@@ -470,12 +489,18 @@ func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 	if !needFFT {
 		return
 	}
+	if r.sums == nil { // held for addHeld
+		wk.fft.Forward(r.held[im*sl:(im+1)*sl], rk)
+		return
+	}
 	wk.fft.Forward(wk.spec, rk)
+	r.turn.Wait(im)
 	for i, k := range r.kinds {
 		if k == spectralTerm && r.active[i] {
-			accumulateConjProduct(wk.acc[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
+			accumulateConjProduct(r.sums[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
 		}
 	}
+	r.turn.Done(im)
 }
 
 // combine writes x⁺ = x + img + Σ (scalar terms) c_i·v_i for the image
@@ -881,10 +906,34 @@ func (s *engine[F]) next(dst []float64, params [][]float64) error {
 }
 
 // evaluate returns the mean of fk(xk⁺) and, for the terms with grads[i] not
-// nil, adds their gradients.
+// nil, adds their gradients: the engine's functions are the whole set, one
+// shard.
 func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
+	acc := s.startSums(grads)
+	if err := s.accumulate(params, grads, acc); err != nil {
+		return 0, err
+	}
+	return s.finish(acc, grads), nil
+}
+
+// accumulate adds the engine's functions' contributions to the running sums
+// acc, in function order (see partialSums): their values fk(xk⁺) and, for
+// the terms with grads[i] not nil, their adjoints. grads only says which
+// terms are active: the bound terms add to acc.grads.
+func (s *engine[F]) accumulate(params, grads [][]float64, acc *partialSums) error {
+	if err := s.pass(params, grads, acc); err != nil {
+		return err
+	}
+	return s.addTo(grads, acc)
+}
+
+// pass does the per-function work of an evaluation: x⁺, fk and, for the
+// active terms, the image-wise adjoints. The spectral terms' products are
+// added to acc during the pass, or, when the engine holds them (acc nil),
+// their r̂k are kept for addTo.
+func (s *engine[F]) pass(params, grads [][]float64, acc *partialSums) error {
 	if s.affine != nil {
-		return s.affine.eval(params, grads)
+		return s.affine.pass(params, grads)
 	}
 	r := s.run
 	var rg []F
@@ -894,88 +943,104 @@ func (s *engine[F]) evaluate(params, grads [][]float64) (float64, error) {
 	for i := range r.kinds {
 		r.active[i] = grads != nil && grads[i] != nil
 	}
-	chunks := 0
 	if fo, ok := s.obj.(*problem.FusedObjective[F]); ok && !s.unfused {
 		if err := s.load(params); err != nil {
-			return 0, err
+			return err
 		}
 		// One pass over the images: x⁺, f, ∇f and the adjoints.
-		fo.Workers(kernels.ParallelChunks(s.n, nil))
+		chunks := kernels.ParallelChunks(s.n, nil)
+		fo.Workers(chunks)
+		r.startRun(chunks, acc)
 		r.phase, r.fused, r.vals, r.rg = runFused, fo, s.vals, rg
-		chunks = s.team.Run(s.n)
+		s.team.Run(s.n)
 		r.fused, r.vals, r.rg = nil, nil, nil
 	} else {
 		if err := s.advance(params, grads); err != nil {
-			return 0, err
+			return err
 		}
 		if err := s.obj.Eval(s.vals, rg, r.xPlus); err != nil {
-			return 0, fmt.Errorf("step loss: %w", err)
+			return fmt.Errorf("step loss: %w", err)
 		}
-		if grads != nil {
-			if r.inPass() {
-				r.phase = runAdjoint
-				chunks = s.team.Run(s.n)
-			}
+		if grads != nil && r.inPass() {
+			r.startRun(kernels.ParallelChunks(s.n, nil), acc)
+			r.phase = runAdjoint
+			s.team.Run(s.n)
 		}
 	}
-	var sum float64
-	for _, v := range s.vals {
-		sum += v
-	}
-	inv := 1 / float64(s.n)
-	if grads == nil {
-		return sum * inv, nil
-	}
-	if err := s.addGradients(grads, chunks, inv); err != nil {
-		return 0, err
-	}
-	return sum * inv, nil
+	return nil
 }
 
-// addGradients adds each active term's gradient, sign/N times its adjoint of
-// r, to grads[i]: the bound terms' AddAdjoint, the scalar terms' inner
-// products summed in image order, the spectral terms' per-worker sums added
-// in chunk order and transformed back.
-func (s *engine[F]) addGradients(grads [][]float64, chunks int, inv float64) error {
+// addTo adds what the last pass left to the running sums acc, function by
+// function: the values, the held spectral products (when the pass held
+// them), the scalar terms' inner products, the bound terms' AddAdjoint
+// (weighted sign/N inside, as each family applies its weight).
+func (s *engine[F]) addTo(grads [][]float64, acc *partialSums) error {
+	if s.affine != nil {
+		s.affine.addTo(acc)
+		return nil
+	}
 	r := s.run
+	for _, v := range s.vals {
+		acc.value += v
+	}
+	if grads == nil {
+		return nil
+	}
+	if r.held != nil {
+		r.addHeld(acc)
+	}
 	for i, k := range r.kinds {
 		if grads[i] == nil {
 			continue
 		}
-		c := s.signs[i] * inv
-		if k == boundTerm {
+		switch k {
+		case boundTerm:
 			r64, ok := any(r.r).([]float64)
 			if !ok {
 				s.r64 = growFloats(s.r64, len(r.r))
 				kernels.Convert(s.r64, r.r)
 				r64 = s.r64
 			}
-			if err := s.bounds[i].AddAdjoint(grads[i], r64, c); err != nil {
+			if err := s.bounds[i].AddAdjoint(acc.grads[i], r64, s.signs[i]/float64(s.total)); err != nil {
 				return fmt.Errorf("step loss: %w", err)
 			}
-			continue
-		}
-		if k == scalarTerm {
-			var d float64
+		case scalarTerm:
 			for _, v := range r.dots[i] {
-				d += v
+				acc.dots[i] += v
 			}
-			grads[i][0] += c * d
-			continue
-		}
-		copy(s.total, r.workers[0].acc[i])
-		for w := 1; w < chunks; w++ {
-			for q, v := range r.workers[w].acc[i] {
-				s.total[q].Re += v.Re
-				s.total[q].Im += v.Im
-			}
-		}
-		s.plan64.Inverse(s.img64, s.total)
-		for j, v := range s.img64 {
-			grads[i][j] += c * v
 		}
 	}
 	return nil
+}
+
+// finish returns the mean value of the complete sums acc and adds each
+// active term's gradient, sign/N times its adjoint, to grads[i]: the scalar
+// terms' sums, the spectral terms' sums transformed back (the bound terms
+// added theirs to grads[i] already).
+func (s *engine[F]) finish(acc *partialSums, grads [][]float64) float64 {
+	inv := 1 / float64(s.total)
+	if s.affine != nil {
+		return s.affine.finish(acc, grads, inv)
+	}
+	if grads == nil {
+		return acc.value * inv
+	}
+	for i, k := range s.run.kinds {
+		if grads[i] == nil {
+			continue
+		}
+		c := s.signs[i] * inv
+		switch k {
+		case scalarTerm:
+			grads[i][0] += c * acc.dots[i]
+		case spectralTerm:
+			s.plan64.Inverse(s.img64, acc.spectra[i])
+			for j, v := range s.img64 {
+				grads[i][j] += c * v
+			}
+		}
+	}
+	return acc.value * inv
 }
 
 // eval implements stepEvaluator. In block mode the frozen term's adjoint is
@@ -1005,14 +1070,12 @@ func (s *engine[F]) bytes() int64 {
 		}
 	}
 	t += 8 * int64(len(s.v64)+len(s.r64)+len(s.x64))
+	t += 2 * size * int64(len(r.held))
 	for _, wk := range r.workers {
 		if wk == nil {
 			continue
 		}
 		t += size * int64(len(wk.img)+2*len(wk.spec))
-		for _, a := range wk.acc {
-			t += 16 * int64(len(a))
-		}
 	}
-	return t + 16*int64(len(s.spec64)+len(s.total)) + 8*int64(len(s.img64)+len(s.vals))
+	return t + 16*int64(len(s.spec64)) + 8*int64(len(s.img64)+len(s.vals))
 }

@@ -69,6 +69,13 @@ type stepPaths struct {
 	// device, if set, evaluates with its array operations (deviceStep),
 	// whatever the other fields say.
 	device gpu.Ops
+	// shards, if set, divides the functions into these blocks, one engine
+	// each, the sums passed from block to block (see partialSums).
+	shards [][2]int
+	// link, if set, makes the loss one block of total functions, joined to
+	// the other blocks by link (NewStepLossBlock).
+	link  Link
+	total int
 }
 
 // terms returns the method's parametrizations: G, then H if any.
@@ -131,6 +138,14 @@ func reducers(pars []models.Parametrization) []models.Reducer {
 // The reducers of the reduced terms are returned (nil without any).
 func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []models.Reducer, error) {
 	pars := terms(m)
+	if paths.link != nil {
+		ev, err := newLinked(m, o, refs, paths)
+		return ev, nil, err
+	}
+	if paths.shards != nil {
+		ev, err := newShards(m, o, refs, paths, paths.shards)
+		return ev, nil, err
+	}
 	if paths.device != nil && ondevice.CheckMethod(m) != nil {
 		ev, err := newDeviceGraphStep(m, o, paths.device)
 		if err != nil {

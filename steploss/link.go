@@ -1,0 +1,152 @@
+package steploss
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// Link joins the step losses of processes that each hold one block of
+// contiguous functions, in block order (NewStepLossBlock). At every
+// evaluation each process first does the work of its own functions; then
+// the running sums (partialSums, as a flat slice: the value, the
+// one-parameter terms' sums, the spectral terms' sums, the bound terms'
+// gradients) go from block to block, each block adding its functions in
+// order, and every process ends with the complete sums. An implementation
+// is a pipeline over the processes (MPI: receive from rank r−1, send to
+// rank r+1, then a broadcast from the last), or channels between
+// goroutines (tests).
+type Link interface {
+	// Before fills sums with the running sums the blocks before this
+	// process's left; on the first block it leaves them as they are (zero).
+	Before(sums []float64) error
+	// After passes sums, this block's functions added, to the next block,
+	// and leaves in sums the complete sums of the last block, the same
+	// slice length on every process.
+	After(sums []float64) error
+}
+
+// NewStepLossBlock is NewStepLossIn for one process of several: block holds
+// this process's functions, a contiguous block of the total functions of the
+// step loss, and link joins it to the processes holding the other blocks,
+// in block order. Every process must call Eval, EvalBlock (and SetStep,
+// SetWeights) at the same points; each then returns the step loss of all
+// total functions, bitwise that of one process holding them all, and Next
+// writes the next iterates of its own block. The engine's paths divide
+// (one-parameter, spectral and bound terms, both precisions); a reduced
+// term (PF in its step's subspace: its basis is built from every
+// function's gradient) does not, nor do the device and graph-oracle paths.
+func NewStepLossBlock(m models.Method, block *problem.Objective, total int, tau float64, prec Precision, link Link) (*StepLoss, error) {
+	prec, err := ParsePrecision(string(prec))
+	if err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	if link == nil {
+		return nil, fmt.Errorf("step loss: no link between the blocks")
+	}
+	if block == nil || total < block.N {
+		return nil, fmt.Errorf("step loss: a block of %d functions of %d", block.N, total)
+	}
+	return newStepLoss(m, block, tau, stepPaths{precision: prec, noReduce: true, link: link, total: total})
+}
+
+// linked is the evaluator of one block joined to the others by a Link: its
+// engine holds its spectral products (addHeld) so that its pass runs while
+// the other blocks run theirs, and only the additions wait for the sums.
+type linked struct {
+	e    shardEngine
+	link Link
+	buf  []float64
+}
+
+func newLinked(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (*linked, error) {
+	link, total := paths.link, paths.total
+	paths.link = nil
+	ev, reds, err := newEvaluator(m, o, refs, paths)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := ev.(shardEngine)
+	if !ok || reds != nil {
+		ev.close()
+		return nil, fmt.Errorf("step loss: the %s evaluator does not divide into blocks (the engine's paths do; a reduced term builds its basis from every function)", ev.kind())
+	}
+	e.setTotal(total)
+	e.holdProducts()
+	return &linked{e: e, link: link}, nil
+}
+
+func (l *linked) kind() string { return l.e.kind() + " (a linked block)" }
+
+func (l *linked) setStep(x, g, p []float64) ([]models.Reduction, error) {
+	return l.e.setStep(x, g, p)
+}
+
+func (l *linked) eval(params, grads [][]float64) (float64, error) {
+	if err := l.e.pass(params, grads, nil); err != nil {
+		return 0, err
+	}
+	acc := l.e.startSums(grads)
+	l.buf = acc.flatten(l.buf[:0])
+	if err := l.link.Before(l.buf); err != nil {
+		return 0, fmt.Errorf("step loss: receiving the running sums: %w", err)
+	}
+	acc.load(l.buf)
+	if err := l.e.addTo(grads, acc); err != nil {
+		return 0, err
+	}
+	l.buf = acc.flatten(l.buf[:0])
+	if err := l.link.After(l.buf); err != nil {
+		return 0, fmt.Errorf("step loss: passing the running sums on: %w", err)
+	}
+	acc.load(l.buf)
+	return l.e.finish(acc, grads), nil
+}
+
+func (l *linked) next(dst []float64, params [][]float64) error { return l.e.next(dst, params) }
+func (l *linked) bytes() int64                                 { return l.e.bytes() + 8*int64(cap(l.buf)) }
+func (l *linked) close() error                                 { return l.e.close() }
+
+// flatten appends the sums to dst: value, dots, then each spectral term's
+// sum (real and imaginary parts) and each bound term's gradient, in term
+// order, as far as they are active.
+func (a *partialSums) flatten(dst []float64) []float64 {
+	dst = append(dst, a.value, a.dots[0], a.dots[1])
+	for i := range a.spectra {
+		if a.on[i] {
+			for _, c := range a.spectra[i] {
+				dst = append(dst, c.Re, c.Im)
+			}
+		}
+		if a.grads[i] != nil {
+			dst = append(dst, a.grads[i]...)
+		}
+	}
+	return dst
+}
+
+// load sets the sums from src, laid out as flatten lays them.
+func (a *partialSums) load(src []float64) {
+	a.value, a.dots[0], a.dots[1] = src[0], src[1], src[2]
+	src = src[3:]
+	for i := range a.spectra {
+		if a.on[i] {
+			for q := range a.spectra[i] {
+				a.spectra[i][q] = kernels.Complex[float64]{Re: src[2*q], Im: src[2*q+1]}
+			}
+			src = src[2*len(a.spectra[i]):]
+		}
+		if a.grads[i] != nil {
+			src = src[copy(a.grads[i], src):]
+		}
+	}
+}
+
+// holdProducts makes the engine keep its spectral products for addTo.
+func (s *engine[F]) holdProducts() {
+	if s.run.spectral() && s.run.held == nil {
+		s.run.held = make([]kernels.Complex[F], s.n*s.run.sl)
+	}
+}

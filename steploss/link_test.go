@@ -1,0 +1,137 @@
+package steploss
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+)
+
+// chanLink is a Link between goroutines: block b receives the running sums
+// from block b−1 and sends them to block b+1; the last block sends the
+// complete sums to every other block.
+type chanLink struct {
+	b    int
+	from []chan []float64 // from[b]: into block b from block b−1
+	done []chan []float64 // done[b]: the complete sums, into block b
+}
+
+func (l *chanLink) Before(sums []float64) error {
+	if l.b > 0 {
+		copy(sums, <-l.from[l.b])
+	}
+	return nil
+}
+
+func (l *chanLink) After(sums []float64) error {
+	last := len(l.from) - 1
+	if l.b < last {
+		l.from[l.b+1] <- append([]float64(nil), sums...)
+		copy(sums, <-l.done[l.b])
+		return nil
+	}
+	for b := range last {
+		l.done[b] <- append([]float64(nil), sums...)
+	}
+	return nil
+}
+
+// TestLinkedBlocksAgree runs 1, 2, 3 and 5 "processes" (goroutines), each
+// with the step loss of its block of 7 functions (NewStepLossBlock), joined
+// by channels: every process's value, gradient and block gradients must be
+// bitwise those of one step loss on all 7, and the blocks' next iterates
+// together its next iterate.
+func TestLinkedBlocksAgree(t *testing.T) {
+	o := testproblems.DeblurSet(t, 7, 16, 2)
+	x, g, p := testproblems.StepData(t, o, 7)
+	hw := o.ImageLen()
+	for _, prec := range []Precision{Float64, Float32} {
+		for _, name := range []string{"ps", "m-ps", "m-pc", "m-pp"} {
+			t.Run(string(prec)+"/"+name, func(t *testing.T) {
+				one := loadedLoss(t, name, o, stepPaths{precision: prec, noReduce: true}, x, g, p, 0.05, 0.3)
+				u := testPoint(one, 3)
+				want := evalAll(t, one, u)
+				for _, k := range []int{1, 2, 3, 5} {
+					blocks := Blocks(o.N, k)
+					from, done := make([]chan []float64, k), make([]chan []float64, k)
+					for b := range k {
+						from[b], done[b] = make(chan []float64, 1), make(chan []float64, 1)
+					}
+					got := make([][][]float64, k)
+					errs := make([]error, k)
+					var wg sync.WaitGroup
+					for b, blk := range blocks {
+						wg.Add(1)
+						go func() {
+							defer wg.Done()
+							errs[b] = func() error {
+								idx := make([]int, 0, blk[1]-blk[0])
+								for i := blk[0]; i < blk[1]; i++ {
+									idx = append(idx, i)
+								}
+								sub, err := o.Subset(idx)
+								if err != nil {
+									return err
+								}
+								l := &chanLink{b: b, from: from, done: done}
+								s, err := NewStepLossBlock(testproblems.Method(t, name), sub, o.N, 1/o.L, prec, l)
+								if err != nil {
+									return err
+								}
+								defer s.Close()
+								part := func(v []float64) []float64 { return v[blk[0]*hw : blk[1]*hw] }
+								if err := s.SetStep(part(x), part(g), part(p), 0.05, 0.3); err != nil {
+									return err
+								}
+								got[b] = evalAllErr(s, u)
+								if got[b] == nil {
+									return fmt.Errorf("evaluation failed")
+								}
+								return nil
+							}()
+						}()
+					}
+					wg.Wait()
+					for b := range k {
+						if errs[b] != nil {
+							t.Fatalf("%d blocks, block %d: %v", k, b, errs[b])
+						}
+						for i := range len(want) - 1 { // all but the next iterate
+							if j := firstDiff(got[b][i], want[i]); j >= 0 {
+								t.Errorf("%d blocks, block %d: result %d [%d] = %v, want %v", k, b, i, j, got[b][i][j], want[i][j])
+							}
+						}
+						nextWant := want[len(want)-1][blocks[b][0]*hw : blocks[b][1]*hw]
+						if j := firstDiff(got[b][len(want)-1], nextWant); j >= 0 {
+							t.Errorf("%d blocks, block %d: next[%d] differs", k, b, j)
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// evalAllErr is evalAll for a goroutine: nil on an error.
+func evalAllErr(s *StepLoss, u []float64) [][]float64 {
+	grad := make([]float64, len(u))
+	v, err := s.Eval(u, grad)
+	if err != nil {
+		return nil
+	}
+	out := [][]float64{{v}, grad}
+	for b := range len(terms(s.method)) {
+		gb := make([]float64, s.BlockLen(b))
+		vb, err := s.EvalBlock(b, u, gb)
+		if err != nil {
+			return nil
+		}
+		out = append(out, []float64{vb}, gb)
+	}
+	next := make([]float64, s.obj.N*s.obj.ImageLen())
+	if err := s.Next(next, u); err != nil {
+		return nil
+	}
+	return append(out, next)
+}
