@@ -116,3 +116,36 @@ func Gather(v []float64, root int) ([][]float64, error) {
 	}
 	return out, nil
 }
+
+// Chain passes running sums through the ranks in rank order, then gives
+// every rank the last rank's: Before receives from rank r−1 (rank 0 keeps
+// its zeros), After sends to rank r+1 and then broadcasts from the last
+// rank. It is the Link of steploss.NewStepLossBlock over MPI: each rank
+// adds its block of functions to the sums in function order, so every rank
+// ends with the sums of one process holding every function, bit for bit.
+// Tag tells its messages apart from others'.
+type Chain struct{ Tag int }
+
+// Before fills sums with the running sums of the ranks before this one.
+func (c Chain) Before(sums []float64) error {
+	r := Rank()
+	if r == 0 {
+		return nil
+	}
+	n, err := Recv(sums, r-1, c.Tag)
+	if err == nil && n != len(sums) {
+		err = fmt.Errorf("mpi: rank %d passed %d running sums, rank %d holds %d", r-1, n, r, len(sums))
+	}
+	return err
+}
+
+// After passes sums on to the next rank and leaves in sums the last rank's.
+func (c Chain) After(sums []float64) error {
+	r, size := Rank(), Size()
+	if r < size-1 {
+		if err := Send(sums, r+1, c.Tag); err != nil {
+			return err
+		}
+	}
+	return Bcast(sums, size-1)
+}
