@@ -77,3 +77,45 @@ func TestStepLossOverRanks(t *testing.T) {
 		block.Close()
 	}
 }
+
+// BenchmarkStepLossOverRanks times one evaluation (value and gradient) of
+// the M-PC step loss on 25 functions of 96×96, each rank holding its block
+// and passing the running sums on (mpi.Chain). Run it with a fixed count,
+// the same on every rank: mpirun -np 2 -x GOMAXPROCS=1 bin/mpi.test
+// -test.run '^$' -test.bench StepLossOverRanks -test.benchtime 200x
+// (docs/scale-out.md); on one process it is the whole step loss.
+func BenchmarkStepLossOverRanks(b *testing.B) {
+	o := testproblems.DeblurSet(b, 25, 96, 2)
+	x, g, p := testproblems.StepData(b, o, 7)
+	hw := o.ImageLen()
+	blk := steploss.Blocks(o.N, mpi.Size())[mpi.Rank()]
+	idx := make([]int, 0, blk[1]-blk[0])
+	for k := blk[0]; k < blk[1]; k++ {
+		idx = append(idx, k)
+	}
+	sub, err := o.Subset(idx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	loss, err := steploss.NewStepLossBlock(testproblems.Method(b, "m-pc"), sub, o.N, 1/o.L, steploss.Float64, mpi.Chain{Tag: 200})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer loss.Close()
+	part := func(v []float64) []float64 { return v[blk[0]*hw : blk[1]*hw] }
+	if err := loss.SetStep(part(x), part(g), part(p), 0.05, 0.3); err != nil {
+		b.Fatal(err)
+	}
+	// Two points in turn: an evaluation at the last point may be reused.
+	u := [2][]float64{loss.Reference(), loss.Reference()}
+	for i := range u[1] {
+		u[1][i] *= 1.01
+	}
+	grad := make([]float64, len(u[0]))
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := loss.Eval(u[i%2], grad); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
