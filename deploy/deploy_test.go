@@ -78,6 +78,18 @@ func values(t *testing.T, dir string) string {
 type fixture struct {
 	tmp, l2o, params, want string
 	evalArgs               string
+	l2oMPI                 string // built by mpiBinary
+}
+
+// mpiBinary returns l2o built with the mpi tag (once), skipping the test
+// without Open MPI.
+func (f *fixture) mpiBinary(t *testing.T) string {
+	t.Helper()
+	mpiAvailable(t)
+	if f.l2oMPI == "" {
+		f.l2oMPI = build(t, f.tmp, "l2o-mpi", "mpi")
+	}
+	return f.l2oMPI
 }
 
 var (
@@ -214,10 +226,9 @@ var asRoot = map[string]string{"OMPI_ALLOW_RUN_AS_ROOT": "1", "OMPI_ALLOW_RUN_AS
 // TestSlurmMPI runs slurm-mpi.sbatch as a job of 3 tasks would, and
 // mpirun -np 1 and 2 directly: every run's curves equal one process's.
 func TestSlurmMPI(t *testing.T) {
-	mpiAvailable(t)
 	f := newFixture(t)
 	tmp := t.TempDir()
-	l2oMPI := build(t, tmp, "l2o-mpi", "mpi")
+	l2oMPI := f.mpiBinary(t)
 	env := map[string]string{"L2O_MPI": l2oMPI, "PARAMS": f.params, "EVAL_ARGS": f.evalArgs, "MPIRUN_FLAGS": "--oversubscribe",
 		"OUT": filepath.Join(tmp, "np3"), "SLURM_NTASKS": "3", "SLURM_CPUS_PER_TASK": "1"}
 	for k, v := range asRoot {
@@ -240,10 +251,9 @@ func TestSlurmMPI(t *testing.T) {
 // and the safeguard's counts one process prints and save the same iterates
 // byte for byte.
 func TestApplyUnderMPI(t *testing.T) {
-	mpiAvailable(t)
 	f := newFixture(t)
 	tmp := t.TempDir()
-	l2oMPI := build(t, tmp, "l2o-mpi", "mpi")
+	l2oMPI := f.mpiBinary(t)
 	args := func(out string) []string {
 		return []string{"apply", "--params", f.params, "--safeguard", "--n-test", "7", "--iters", "12", "--save-at", "5,final", "--out", out}
 	}
@@ -261,6 +271,37 @@ func TestApplyUnderMPI(t *testing.T) {
 			if err1 != nil || err2 != nil || !bytes.Equal(a, b) {
 				t.Errorf("mpirun -np %s apply: %s differs from one process's (%v, %v)", np, file, err1, err2)
 			}
+		}
+	}
+}
+
+// TestMPIRefusals: under mpirun -np 2, l2o without MPI, a command that does
+// not split its work, --shard beside the ranks' split and more ranks than
+// test functions all end the job with a non-zero status and a message
+// saying why, on every rank.
+func TestMPIRefusals(t *testing.T) {
+	f := newFixture(t)
+	l2oMPI := f.mpiBinary(t)
+	out := filepath.Join(t.TempDir(), "e")
+	eval := append(append([]string{"eval", "--params", f.params}, strings.Fields(f.evalArgs)...), "--out", out)
+	for name, tc := range map[string]struct {
+		np   string
+		args []string
+		want string
+	}{
+		"no MPI":       {"2", append([]string{f.l2o}, eval...), "this l2o has no MPI"},
+		"train greedy": {"2", []string{l2oMPI, "train", "greedy", "--param", "ps", "--size", "8", "--n-train", "2", "--out", out}, "does not split its work over MPI ranks"},
+		"shard":        {"2", append(append([]string{l2oMPI}, eval...), "--shard", "1/2"), "the ranks split the functions already"},
+		"ranks":        {"3", append(append([]string{l2oMPI}, eval...), "--n-test", "2"), "3 shards of 2 test functions"},
+	} {
+		cmd := exec.Command("mpirun", append([]string{"--oversubscribe", "-np", tc.np}, tc.args...)...)
+		cmd.Env = os.Environ()
+		for k, v := range asRoot {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
+		b, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(b), tc.want) {
+			t.Errorf("%s: %v, output\n%s\nwant a failure saying %q", name, err, b, tc.want)
 		}
 	}
 }
