@@ -6,14 +6,16 @@ import (
 	"io"
 
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // worldCommands are the commands that split their work over the ranks of
 // an MPI run (bin/l2o-mpi under mpirun); any other refuses to run on more
 // than one rank, where every rank would repeat it.
-var worldCommands = map[string]bool{"eval": true, "apply": true, "version": true}
+var worldCommands = map[string]bool{"eval": true, "apply": true, "train greedy": true, "version": true}
 
 // MainInWorld is Main in an MPI world: it starts MPI (bin/l2o-mpi; one
 // process otherwise), runs the command on every rank, rank 0 alone printing
@@ -36,7 +38,7 @@ func MainInWorld(args []string, stdout, stderr io.Writer) int {
 	if size > 1 {
 		if c, _ := lookup(args); c != nil && !worldCommands[c.Name] {
 			if rank == 0 {
-				fmt.Fprintf(stderr, "l2o %s: does not split its work over MPI ranks (only eval and apply do): run it as one process, not under mpirun -np %d\n", c.Name, size)
+				fmt.Fprintf(stderr, "l2o %s: does not split its work over MPI ranks (only train greedy, eval and apply do): run it as one process, not under mpirun -np %d\n", c.Name, size)
 			}
 			mpi.Finalize()
 			return 2
@@ -90,4 +92,35 @@ func gatherCurves(curves []*eval.Curve, prov *provenance.Record) ([]*eval.Curve,
 	}
 	mprov.Invocation = prov.Invocation
 	return merged, mprov, nil
+}
+
+// checkTrainWorld refuses what training under mpirun does not do yet.
+func checkTrainWorld(resume bool) error {
+	if mpi.Size() > 1 && resume {
+		return usagef("--resume under mpirun -np %d: resume with one process (l2o train greedy --resume; the checkpoint is the same for any number of ranks)", mpi.Size())
+	}
+	return nil
+}
+
+// divideTraining divides the inner solver's step-loss evaluations over the
+// ranks of an MPI run (greedy.Divide over mpi.Chain): rank r evaluates
+// block r of steploss.Blocks; every rank runs the rest of the training
+// on every function, and only rank 0 writes the checkpoint and reports.
+func divideTraining(cfg *greedy.Config, n int) error {
+	size, rank := mpi.Size(), mpi.Rank()
+	if size <= 1 {
+		return nil
+	}
+	if size > n {
+		return usagef("mpirun -np %d on %d training functions: give at most %d ranks, one function each at least", size, n, n)
+	}
+	blk := steploss.Blocks(n, size)[rank]
+	cfg.Method.Divide = &greedy.Divide{Lo: blk[0], Hi: blk[1], Link: mpi.Chain{Tag: 10}}
+	// An interrupt would reach the ranks between different evaluations:
+	// mpirun ends them all instead.
+	cfg.Run.Stop = nil
+	if rank > 0 {
+		cfg.Run.Dir, cfg.Run.InnerProgress, cfg.Run.Progress = "", nil, nil
+	}
+	return nil
 }

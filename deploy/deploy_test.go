@@ -305,3 +305,66 @@ func TestMPIRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestTrainUnderMPI: mpirun -np 1, 2 and 3 bin/l2o-mpi train greedy (M-PC on
+// 7 functions) writes every .npy of the checkpoint byte for byte as the
+// plain l2o does, and the same steps in the manifest (times aside).
+func TestTrainUnderMPI(t *testing.T) {
+	f := newFixture(t)
+	l2oMPI := f.mpiBinary(t)
+	tmp := t.TempDir()
+	args := func(out string) []string {
+		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--max-steps", "3", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
+	}
+	one := filepath.Join(tmp, "one")
+	run(t, nil, f.l2o, args(one)...)
+	want := checkpointFiles(t, one)
+	if len(want) < 4 {
+		t.Fatalf("the plain run wrote %d .npy files", len(want))
+	}
+	for _, np := range []string{"1", "2", "3"} {
+		out := filepath.Join(tmp, "np"+np)
+		run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...)
+		got := checkpointFiles(t, out)
+		for name, b := range want {
+			if !bytes.Equal(got[name], b) {
+				t.Errorf("mpirun -np %s: %s differs from the plain run's", np, name)
+			}
+		}
+		if len(got) != len(want) {
+			t.Errorf("mpirun -np %s wrote %d files, the plain run %d", np, len(got), len(want))
+		}
+	}
+}
+
+// checkpointFiles reads the .npy files of a checkpoint, and its manifest's
+// steps without their times as "steps".
+func checkpointFiles(t *testing.T, dir string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(path) != ".npy" {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		rel, _ := filepath.Rel(dir, path)
+		files[rel] = b
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct{ Steps []map[string]any }
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range m.Steps {
+		delete(s, "seconds")
+	}
+	files["steps"], _ = json.Marshal(m.Steps)
+	return files
+}
