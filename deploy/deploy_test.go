@@ -314,7 +314,7 @@ func TestTrainUnderMPI(t *testing.T) {
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
 	args := func(out string) []string {
-		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--max-steps", "3", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
+		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--max-steps", "2", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
 	}
 	one := filepath.Join(tmp, "one")
 	run(t, nil, f.l2o, args(one)...)
