@@ -12,7 +12,7 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 ARGS=(train greedy --problem deblur --size 96 --param m-pc --n-train 25 --max-steps 2)
-steps() { grep -o '"seconds":[0-9.e+-]*' "$1/manifest.json" | cut -d: -f2 | paste -sd' '; }
+steps() { grep -o '"seconds": *[0-9.e+-]*' "$1/manifest.json" | cut -d: -f2 | tr -d ' ' | paste -sd' '; }
 {
 	echo "# $(date -u +%FT%TZ) $(git rev-parse --short HEAD) $(nproc) cores"
 	echo "run,setup,step_seconds,wall_s,load1_before"
