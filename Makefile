@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build build-mpi build-simd build-cuda test test-simd test-cuda test-cuda-emu gpu-check bench lint fuzz demo
+.PHONY: all build build-mpi build-simd build-cuda test test-simd test-cuda test-cuda-emu gpu-check gpu-budget bench lint fuzz demo
 
 all: lint test
 
@@ -59,6 +59,15 @@ build-cuda:
 # or disagreement (scripts/gpu-check.sh).
 gpu-check:
 	./scripts/gpu-check.sh
+
+# What the CUDA device's trainers ask of the host per evaluation (launches,
+# graphs, transforms, waits, copies to the host, host CPU ms), measured
+# without a GPU on the CPU emulation with the kernels not run: a greedy M-PC
+# evaluation (96², N = 25, 2 steps), an Algorithm 2 iteration, an unrolled
+# Adam step and a Banert step (scripts/cuda-emu/budget.sh, gpu/gpubudget;
+# docs/gpu-budget.md).
+gpu-budget:
+	./scripts/cuda-emu/budget.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchtime 10x ./kernels ./graph ./problem ./models ./greedy ./steploss ./wcrr ./tomo

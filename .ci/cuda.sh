@@ -21,7 +21,12 @@
 #   - without a GPU, runs the CUDA tests and the tagged binary against a CPU
 #     emulation of the driver and cuFFT (scripts/cuda-emu/run.sh; needs g++),
 #     again with the kernels' C built with fused multiply-adds, and checks
-#     that the launches are the ones gpu/launch's model checks.
+#     that the launches are the ones gpu/launch's model checks, that a
+#     captured CUDA graph replays the uncaptured sequence, that make
+#     gpu-budget's line agrees with the driver's call log, and that an
+#     injected out-of-memory, failing kernel and lost context each end a
+#     greedy training with a clear error and a checkpoint that --resume
+#     finishes bitwise.
 #
 # The tag is l2ocuda, not cuda: gorgonia's own "cuda" tag switches gorgonia to
 # its cuDNN engine, and cuDNN cannot be installed from Debian.

@@ -326,10 +326,20 @@ func (b *boundFullConv) AddAdjoint(dst, r []float64, c float64) error {
 	// products are added to total in image order.
 	chunks := b.pool.Run(kernels.ParallelChunks(b.n, nil), func(*kernels.FFTWorker, int, int) {})
 	total := b.pool.Worker(0).Accumulators(1)[0]
-	ordered.For(b.n, chunks, func(w, k int) {
-		b.pool.Worker(w).Forward(b.pool.Worker(w).Spectrum, r[k*hw:(k+1)*hw])
-	}, func(w, k int) {
-		b.AccumulateAdjoint(total, b.pool.Worker(w).Spectrum, k)
+	sl := b.pool.SpectrumLen()
+	sum := ordered.NewSum(func() *[]complex128 {
+		s := make([]complex128, sl)
+		return &s
+	}, func(p *[]complex128) {
+		for i, v := range *p {
+			total[i] += v
+		}
+	})
+	ordered.For(sum, b.n, chunks, func(w int, p *[]complex128, k int) {
+		wk := b.pool.Worker(w)
+		wk.Forward(wk.Spectrum, r[k*hw:(k+1)*hw])
+		clear(*p)
+		b.AccumulateAdjoint(*p, wk.Spectrum, k)
 	})
 	return b.FinishAdjoint(dst, total, c)
 }

@@ -218,10 +218,10 @@ type engineRun[F kernels.Float] struct {
 	r            []F                    // ∇f(x⁺)
 	dots         [][]float64            // scalar terms: ⟨rk, vk⟩ per image
 	// sums: the running sums of the spectral terms' Σk conj(v̂k)·r̂k in
-	// float64 (partialSums.spectra), added in image order (turn) while the
+	// float64 (partialSums.spectra), added in image order (prods) while the
 	// images are transformed on every chunk.
-	sums [][]kernels.Complex[float64]
-	turn ordered.Turn
+	sums  [][]kernels.Complex[float64]
+	prods *ordered.Sum[product]
 	// held, when the engine holds its products for a later addTo (a block
 	// whose running sums arrive after its pass: see linked), keeps r̂k of
 	// every image.
@@ -301,6 +301,7 @@ func newEngine[F kernels.Float](m models.Method, o *problem.Objective, opt engin
 		vals: make([]float64, o.N),
 	}
 	if r.spectral() { // θ's spectrum and the adjoints' inverse transforms
+		r.prods = r.newProducts()
 		s.plan64 = kernels.NewFFT2T[float64](o.H, o.W)
 		s.spec64 = make([]kernels.Complex[float64], r.sl)
 		s.img64 = make([]float64, hw)
@@ -448,10 +449,44 @@ func (r *engineRun[F]) advanceImage(wk *engineWorker[F], im int) {
 // spectral terms' products are added to acc's sums, from image 0 on.
 func (r *engineRun[F]) startRun(chunks int, acc *partialSums) {
 	r.stride = chunks
-	r.turn.Reset()
 	r.sums = nil
 	if acc != nil {
 		r.sums = acc.spectra
+		if r.prods != nil {
+			r.prods.Start(r.n)
+		}
+	}
+}
+
+// product is one image's conj(v̂)·r̂ for each active spectral term.
+type product struct{ spec [2][]kernels.Complex[float64] }
+
+// newProducts returns the ordered sum of the spectral terms' products into
+// r.sums.
+func (r *engineRun[F]) newProducts() *ordered.Sum[product] {
+	return ordered.NewSum(func() *product {
+		p := new(product)
+		for i, k := range r.kinds {
+			if k == spectralTerm {
+				p.spec[i] = make([]kernels.Complex[float64], r.sl)
+			}
+		}
+		return p
+	}, func(p *product) {
+		for i, k := range r.kinds {
+			if k == spectralTerm && r.active[i] {
+				addComplex(r.sums[i], p.spec[i])
+			}
+		}
+	})
+}
+
+// addComplex adds src to dst, elementwise.
+func addComplex(dst, src []kernels.Complex[float64]) {
+	src = src[:len(dst)]
+	for q, v := range src {
+		dst[q].Re += v.Re
+		dst[q].Im += v.Im
 	}
 }
 
@@ -470,8 +505,8 @@ func (r *engineRun[F]) addHeld(acc *partialSums) {
 
 // adjointImage adds image im's part of the active terms' adjoints of r: its
 // inner products (scalar terms) and conj(v̂)·r̂ (spectral terms, one forward
-// FFT of r shared by them, added to the terms' sums in image order: it
-// waits for the images before it).
+// FFT of r shared by them, added to the terms' sums in image order by
+// prods, or held for addTo).
 func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 	hw, sl := r.hw, r.sl
 	rk := r.r[im*hw : (im+1)*hw]
@@ -494,13 +529,23 @@ func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 		return
 	}
 	wk.fft.Forward(wk.spec, rk)
-	r.turn.Wait(im)
+	if r.prods.Claim(im) { // the images before it are added: add directly
+		for i, k := range r.kinds {
+			if k == spectralTerm && r.active[i] {
+				accumulateConjProduct(r.sums[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
+			}
+		}
+		r.prods.Release(im)
+		return
+	}
+	p := r.prods.Buffer()
 	for i, k := range r.kinds {
 		if k == spectralTerm && r.active[i] {
-			accumulateConjProduct(r.sums[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
+			clear(p.spec[i])
+			accumulateConjProduct(p.spec[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
 		}
 	}
-	r.turn.Done(im)
+	r.prods.Put(im, p)
 }
 
 // combine writes x⁺ = x + img + Σ (scalar terms) c_i·v_i for the image

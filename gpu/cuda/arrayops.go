@@ -4,11 +4,11 @@ package cuda
 
 import (
 	"fmt"
+	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/cufft"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"gorgonia.org/cu"
 )
 
 // The CUDA device implements the array operations of package gpu in
@@ -57,8 +57,8 @@ func (d *Device) Zero(b gpu.Buffer) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.run(func() error { return cu.MemsetD8(bs[0].ptr, 0, bs[0].bytes) }); err != nil {
-		return fmt.Errorf("cuda: zero %d bytes: %w", bs[0].bytes, err)
+	if err := d.memsetLocked(bs[0].ptr, bs[0].bytes); err != nil {
+		return d.fail(fmt.Sprintf("zero %d bytes", bs[0].bytes), err)
 	}
 	return nil
 }
@@ -77,8 +77,8 @@ func (d *Device) Copy(dst, src gpu.Buffer) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.run(func() error { return cu.MemcpyDtoD(bs[0].ptr, bs[1].ptr, bs[0].bytes) }); err != nil {
-		return fmt.Errorf("cuda: copy %d bytes on the device: %w", bs[0].bytes, err)
+	if err := d.copyLocked(bs[0].ptr, bs[1].ptr, bs[0].bytes); err != nil {
+		return d.fail(fmt.Sprintf("copy %d bytes on the device", bs[0].bytes), err)
 	}
 	return nil
 }
@@ -258,11 +258,27 @@ func (d *Device) fft(op string, s gpu.Batch, dir cufft.Direction, in, out *Buffe
 	if err != nil {
 		return err
 	}
+	if on := d.capturing; d.planOnStream[p] != on {
+		var stream uintptr
+		if on {
+			stream = uintptr(unsafe.Pointer(d.stream.C()))
+		}
+		if err := d.run(func() error { return p.SetStream(stream) }); err != nil {
+			return d.fail(op, err)
+		}
+		if d.planOnStream == nil {
+			d.planOnStream = map[*cufft.Plan]bool{}
+		}
+		d.planOnStream[p] = on
+	}
+	if d.capturing {
+		d.captured++
+	}
 	if err := d.run(func() error { return p.Exec(uintptr(in.ptr), uintptr(out.ptr)) }); err != nil {
-		return fmt.Errorf("cuda: %s: %w", op, err)
+		return d.fail(fmt.Sprintf("%s (%d transforms of %d×%d)", op, s.N, s.H, s.W), err)
 	}
 	if err := d.waitIfSyncEach(); err != nil {
-		return fmt.Errorf("cuda: %s: %w", op, err)
+		return d.fail(op, err)
 	}
 	return nil
 }

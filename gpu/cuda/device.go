@@ -3,6 +3,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -61,6 +62,19 @@ type Device struct {
 	// Otherwise work queues in order on the context's stream and the host
 	// waits only where it reads a result back (a copy to the host).
 	syncEach bool
+
+	// stream is the stream a Capture records on and a Graph runs on,
+	// created by the first Capture; every other operation queues on the
+	// legacy stream, which orders with it. capturing is set during a
+	// Capture (guarded by mu): launches, transforms, copies and memsets on
+	// the device then go to stream (captured counts them), and calls that
+	// wait for the device are refused (captureErr keeps a refused Free).
+	stream     cu.Stream
+	capturing  bool
+	captured   int
+	captureErr error
+	// planOnStream says which cuFFT plans queue on stream.
+	planOnStream map[*cufft.Plan]bool
 }
 
 var (
@@ -182,7 +196,7 @@ func (d *Device) MemInfo() (free, total int64, err error) {
 		return err
 	})
 	if err != nil {
-		return 0, 0, fmt.Errorf("cuda: memory info: %w", err)
+		return 0, 0, d.fail("memory info", err)
 	}
 	return free, total, nil
 }
@@ -215,7 +229,7 @@ func (d *Device) alloc(n int, bytes int64) (*Buffer, error) {
 		// Only a broken context fails here; the counters keep the failed
 		// allocation in their total and peak (in use goes back down).
 		d.freeLocked(ptr, bytes)
-		return nil, fmt.Errorf("cuda: zero %d bytes on %s: %w", bytes, d.name, err)
+		return nil, d.fail(fmt.Sprintf("zero %d new bytes", bytes), err)
 	}
 	b.ptr = ptr
 	return b, nil
@@ -224,13 +238,16 @@ func (d *Device) alloc(n int, bytes int64) (*Buffer, error) {
 // allocLocked allocates bytes of device memory, counted, for a buffer that
 // lives as long as the device (cuFFT work areas); d.mu is held.
 func (d *Device) allocLocked(bytes int64) (cu.DevicePtr, error) {
+	if err := d.refuseInCapture(fmt.Sprintf("allocate %d bytes", bytes)); err != nil {
+		return 0, err
+	}
 	var ptr cu.DevicePtr
 	err := d.run(func() (err error) {
 		ptr, err = cu.MemAlloc(bytes)
 		return err
 	})
 	if err != nil {
-		return 0, fmt.Errorf("cuda: allocate %d bytes on %s: %w", bytes, d.name, err)
+		return 0, d.fail(fmt.Sprintf("allocate %d bytes", bytes), err)
 	}
 	d.Add(bytes)
 	return ptr, nil
@@ -240,6 +257,9 @@ func (d *Device) allocLocked(bytes int64) (cu.DevicePtr, error) {
 // A failing cuMemFree is not returned (Free has no error): it means the
 // context is already broken, and the next launch or copy reports that.
 func (d *Device) freeLocked(ptr cu.DevicePtr, bytes int64) {
+	if err := d.refuseInCapture("free"); err != nil && d.captureErr == nil {
+		d.captureErr = err
+	}
 	_ = d.run(func() error { return cu.MemFree(ptr) })
 	d.Sub(bytes)
 }
@@ -296,16 +316,9 @@ func (d *Device) CopyIn(dst gpu.Buffer, src []float64) error {
 	defer d.stageMu.Unlock()
 	host := d.staged(len(src))
 	kernels.ConvertLarge(host, src)
-	d.mu.Lock()
-	defer d.mu.Unlock()
 	// cuMemcpyHtoD returns once the values have left host (to the DMA's
 	// staging memory at the latest), so that host can be reused.
-	if err := d.run(func() error {
-		return cu.MemcpyHtoD(db.ptr, unsafe.Pointer(&host[0]), int64(len(host))*BytesPerFloat32)
-	}); err != nil {
-		return fmt.Errorf("cuda: copy %d values to the device: %w", len(src), err)
-	}
-	return nil
+	return d.copyInRaw(db.ptr, unsafe.Pointer(&host[0]), int64(len(host))*BytesPerFloat32)
 }
 
 // CopyOut implements gpu.Device.
@@ -342,8 +355,12 @@ func (d *Device) staged(n int) []float32 {
 func (d *Device) copyOutRaw(dst unsafe.Pointer, src cu.DevicePtr, bytes int64) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	op := fmt.Sprintf("copy %d bytes to the host", bytes)
+	if err := d.refuseInCapture(op); err != nil {
+		return err
+	}
 	if err := d.run(func() error { return cu.MemcpyDtoH(dst, src, bytes) }); err != nil {
-		return fmt.Errorf("cuda: copy %d bytes from the device (the error may come from a kernel queued before it: L2O_CUDA_SYNC=1 names it): %w", bytes, err)
+		return d.fail(op+" (the error may come from a kernel queued before it: L2O_CUDA_SYNC=1 names it)", err)
 	}
 	return nil
 }
@@ -351,8 +368,12 @@ func (d *Device) copyOutRaw(dst unsafe.Pointer, src cu.DevicePtr, bytes int64) e
 func (d *Device) copyInRaw(dst cu.DevicePtr, src unsafe.Pointer, bytes int64) error {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	op := fmt.Sprintf("copy %d bytes to the device", bytes)
+	if err := d.refuseInCapture(op); err != nil {
+		return err
+	}
 	if err := d.run(func() error { return cu.MemcpyHtoD(dst, src, bytes) }); err != nil {
-		return fmt.Errorf("cuda: copy %d bytes to the device: %w", bytes, err)
+		return d.fail(op, err)
 	}
 	return nil
 }
@@ -406,19 +427,62 @@ func (d *Device) launch(name string, grid, block int, args ...arg) error {
 	}
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	if err := d.run(func() error { return fn.Launch(grid, 1, 1, block, 1, 1, 0, cu.NoStream, params) }); err != nil {
-		return fmt.Errorf("cuda: launch %s (%d×%d threads): %w", name, grid, block, err)
+	stream := d.queue()
+	if err := d.run(func() error { return fn.Launch(grid, 1, 1, block, 1, 1, 0, stream, params) }); err != nil {
+		return d.fail(fmt.Sprintf("launch %s (%d×%d threads)", name, grid, block), err)
 	}
 	if err := d.waitIfSyncEach(); err != nil {
-		return fmt.Errorf("cuda: run %s: %w", name, err)
+		return d.fail("run "+name, err)
 	}
 	return nil
+}
+
+// queue returns the stream that queued work goes to: the capture's stream
+// during a Capture (counting the work), else the legacy stream. d.mu is
+// held.
+func (d *Device) queue() cu.Stream {
+	if d.capturing {
+		d.captured++
+		return d.stream
+	}
+	return cu.NoStream
+}
+
+// memsetLocked queues the zeroing of bytes at ptr; d.mu is held.
+func (d *Device) memsetLocked(ptr cu.DevicePtr, bytes int64) error {
+	if d.capturing {
+		stream := d.queue()
+		return d.run(func() error { return cu.MemsetD8Async(ptr, 0, bytes, stream) })
+	}
+	return d.run(func() error { return cu.MemsetD8(ptr, 0, bytes) })
+}
+
+// copyLocked queues a copy of bytes on the device; d.mu is held.
+func (d *Device) copyLocked(dst, src cu.DevicePtr, bytes int64) error {
+	if d.capturing {
+		stream := d.queue()
+		return d.run(func() error { return cu.MemcpyDtoDAsync(dst, src, bytes, stream) })
+	}
+	return d.run(func() error { return cu.MemcpyDtoD(dst, src, bytes) })
+}
+
+// fail names the device and the operation in a driver's error, with what
+// to do when the error leaves the device unusable or out of memory.
+func (d *Device) fail(op string, err error) error {
+	var advice string
+	switch {
+	case errors.Is(err, cu.OutOfMemory):
+		advice = " (out of device memory: free the GPU, or train fewer or smaller functions; a greedy run continues from its last step with --resume)"
+	case errors.Is(err, cu.LaunchFailed), errors.Is(err, cu.IllegalAddress), errors.Is(err, cu.ContextIsDestroyed), errors.Is(err, cu.Unknown):
+		advice = " (the GPU's context is lost: nothing more runs on it in this process; a greedy run continues from its last step with --resume)"
+	}
+	return fmt.Errorf("cuda: %s on %s: %w%s", op, d.Name(), err, advice)
 }
 
 // waitIfSyncEach waits for the queued work and returns its error when
 // d.syncEach (L2O_CUDA_SYNC=1); otherwise it returns at once. d.mu is held.
 func (d *Device) waitIfSyncEach() error {
-	if !d.syncEach {
+	if !d.syncEach || d.capturing {
 		return nil
 	}
 	return d.run(cu.Synchronize)

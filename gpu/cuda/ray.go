@@ -8,7 +8,6 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/tomo"
-	"gorgonia.org/cu"
 )
 
 // RayTransform is the Joseph parallel-beam ray transform of package tomo on
@@ -109,10 +108,10 @@ func (rt *RayTransform) Adjoint(x, y *Buffer, batch int) error {
 		return err
 	}
 	d.mu.Lock()
-	err := d.run(func() error { return cu.MemsetD8(x.ptr, 0, int64(x.n)*BytesPerFloat32) })
+	err := d.memsetLocked(x.ptr, int64(x.n)*BytesPerFloat32)
 	d.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("cuda: ray adjoint: zero the image: %w", err)
+		return d.fail("ray adjoint: zero the image", err)
 	}
 	return d.launchEach("l2o_ray_adjoint", batch*g.SinoLen(), rt.args(x, y, batch)...)
 }

@@ -20,20 +20,21 @@ static cufftResult (*p_set_work)(cufftHandle, void *);
 static cufftResult (*p_r2c)(cufftHandle, cufftReal *, cufftComplex *);
 static cufftResult (*p_c2r)(cufftHandle, cufftComplex *, cufftReal *);
 static cufftResult (*p_destroy)(cufftHandle);
+static cufftResult (*p_set_stream)(cufftHandle, void *);
 
 // l2o_open loads the library at path; it returns NULL or dlerror's message.
 static const char *l2o_open(const char *path) {
 	void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!lib) return dlerror();
-	void *f[7];
-	const char *names[7] = {"cufftCreate", "cufftSetAutoAllocation", "cufftMakePlanMany",
-		"cufftSetWorkArea", "cufftExecR2C", "cufftExecC2R", "cufftDestroy"};
-	for (int i = 0; i < 7; i++) {
+	void *f[8];
+	const char *names[8] = {"cufftCreate", "cufftSetAutoAllocation", "cufftMakePlanMany",
+		"cufftSetWorkArea", "cufftExecR2C", "cufftExecC2R", "cufftDestroy", "cufftSetStream"};
+	for (int i = 0; i < 8; i++) {
 		f[i] = dlsym(lib, names[i]);
 		if (!f[i]) { dlclose(lib); return names[i]; }
 	}
 	p_create = f[0]; p_set_auto = f[1]; p_make_many = f[2]; p_set_work = f[3];
-	p_r2c = f[4]; p_c2r = f[5]; p_destroy = f[6];
+	p_r2c = f[4]; p_c2r = f[5]; p_destroy = f[6]; p_set_stream = f[7];
 	l2o_lib = lib;
 	return NULL;
 }
@@ -55,6 +56,7 @@ static cufftResult l2o_set_work_area(cufftHandle plan, uintptr_t area) { return 
 static cufftResult l2o_r2c(cufftHandle plan, uintptr_t in, uintptr_t out) { return p_r2c(plan, (cufftReal *)in, (cufftComplex *)out); }
 static cufftResult l2o_c2r(cufftHandle plan, uintptr_t in, uintptr_t out) { return p_c2r(plan, (cufftComplex *)in, (cufftReal *)out); }
 static cufftResult l2o_destroy(cufftHandle plan) { return p_destroy(plan); }
+static cufftResult l2o_set_stream(cufftHandle plan, uintptr_t stream) { return p_set_stream(plan, (void *)stream); }
 */
 import "C"
 
@@ -161,6 +163,16 @@ func NewPlan(n, h, w int, dir Direction) (*Plan, error) {
 func (p *Plan) SetWorkArea(area uintptr) error {
 	if r := C.l2o_set_work_area(p.handle, C.uintptr_t(area)); r != C.CUFFT_SUCCESS {
 		return fmt.Errorf("cufft: work area: %s", result(r))
+	}
+	return nil
+}
+
+// SetStream makes the plan's transforms queue on the CUDA stream at address
+// stream (a CUstream; 0: the legacy default stream, where a new plan
+// queues).
+func (p *Plan) SetStream(stream uintptr) error {
+	if r := C.l2o_set_stream(p.handle, C.uintptr_t(stream)); r != C.CUFFT_SUCCESS {
+		return fmt.Errorf("cufft: set stream: %s", result(r))
 	}
 	return nil
 }

@@ -8,8 +8,9 @@ import (
 )
 
 // TestForSumsInItemOrder adds values of very different magnitudes (a sum
-// whose rounding depends on its order) on 1 to 7 workers: the sums must be
-// bitwise the loop's, and add must never run concurrently.
+// whose rounding depends on its order) on 1 to 7 workers, several runs on
+// one Sum: the sums must be bitwise the loop's, and add must never run
+// concurrently.
 func TestForSumsInItemOrder(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	vals := make([]float64, 101)
@@ -20,29 +21,73 @@ func TestForSumsInItemOrder(t *testing.T) {
 	for _, v := range vals {
 		want += v
 	}
-	for workers := 1; workers <= 7; workers++ {
-		var sum float64
-		var inAdd atomic.Int32
-		contrib := make([]float64, workers)
-		For(len(vals), workers, func(w, k int) {
-			contrib[w] = vals[k]
-		}, func(w, k int) {
-			if inAdd.Add(1) != 1 {
-				t.Error("add ran concurrently")
-			}
-			sum += contrib[w]
-			inAdd.Add(-1)
-		})
-		if math.Float64bits(sum) != math.Float64bits(want) {
-			t.Errorf("%d workers: sum %v, want %v (in item order)", workers, sum, want)
-		}
-	}
-	// The order matters for these values: a reversed sum differs.
 	var rev float64
 	for i := len(vals) - 1; i >= 0; i-- {
 		rev += vals[i]
 	}
 	if rev == want {
 		t.Fatal("the test values sum to the same in either order: pick others")
+	}
+	var sum float64
+	var inAdd atomic.Int32
+	s := NewSum(func() *float64 { return new(float64) }, func(c *float64) {
+		if inAdd.Add(1) != 1 {
+			t.Error("add ran concurrently")
+		}
+		sum += *c
+		inAdd.Add(-1)
+	})
+	for workers := 1; workers <= 7; workers++ {
+		for run := range 3 {
+			sum = 0
+			For(s, len(vals), workers, func(_ int, c *float64, k int) { *c = vals[k] })
+			if math.Float64bits(sum) != math.Float64bits(want) {
+				t.Errorf("%d workers, run %d: sum %v, want %v (in item order)", workers, run, sum, want)
+			}
+		}
+	}
+}
+
+// TestClaimAddsInOrder mixes direct additions (Claim/Release) with
+// published contributions on 1 to 7 workers: the sum must stay the loop's.
+func TestClaimAddsInOrder(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	vals := make([]float64, 97)
+	for i := range vals {
+		vals[i] = math.Ldexp(r.NormFloat64(), r.IntN(80)-40)
+	}
+	var want float64
+	for _, v := range vals {
+		want += v
+	}
+	var sum float64
+	s := NewSum(func() *float64 { return new(float64) }, func(c *float64) { sum += *c })
+	for workers := 1; workers <= 7; workers++ {
+		sum = 0
+		s.Start(len(vals))
+		var direct atomic.Int32
+		done := make(chan struct{})
+		for w := range workers {
+			go func() {
+				for k := range Stride(w, workers, len(vals)) {
+					if s.Claim(k) {
+						sum += vals[k]
+						direct.Add(1)
+						s.Release(k)
+						continue
+					}
+					c := s.Buffer()
+					*c = vals[k]
+					s.Put(k, c)
+				}
+				done <- struct{}{}
+			}()
+		}
+		for range workers {
+			<-done
+		}
+		if math.Float64bits(sum) != math.Float64bits(want) {
+			t.Errorf("%d workers (%d direct): sum %v, want %v", workers, direct.Load(), sum, want)
+		}
 	}
 }

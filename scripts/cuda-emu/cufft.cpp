@@ -1,12 +1,17 @@
 // A CPU emulation of the cuFFT functions gpu/cufft loads: batched 2-D
 // real-to-complex (unnormalised forward) and complex-to-real (unnormalised
 // inverse, the imaginary parts of the DC and Nyquist columns ignored)
-// transforms in cuFFT's layouts, by direct DFTs in double.
+// transforms in cuFFT's layouts, by direct DFTs in double. A transform is
+// queued on the plan's stream (cufftSetStream) through the driver's
+// emulation (l2o_emu_work in driver.cpp), so that a capturing stream
+// records it in its graph and a failed context fails it.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <complex>
+#include <dlfcn.h>
+#include <string>
 #include <mutex>
 #include <vector>
 
@@ -15,20 +20,10 @@ typedef std::complex<double> cd;
 struct plan {
 	int h = 0, w = 0, batch = 0, inverse = 0, live = 0;
 	void *work = 0;
+	void *stream = 0;
 };
 static std::vector<plan> plans;
 static std::mutex mu;
-
-// call_log records one transform in L2O_EMU_CALL_LOG (as the driver's
-// emulation records its calls), when it is set.
-static void call_log(const char *what, const plan &p) {
-	if (const char *log = getenv("L2O_EMU_CALL_LOG")) {
-		if (FILE *fp = fopen(log, "a")) {
-			fprintf(fp, "%s %dx%d %d\n", what, p.h, p.w, p.batch);
-			fclose(fp);
-		}
-	}
-}
 
 extern "C" {
 int cufftCreate(int *handle) {
@@ -62,17 +57,29 @@ int cufftDestroy(int handle) {
 	return 0;
 }
 
+int cufftSetStream(int handle, void *stream) {
+	std::lock_guard<std::mutex> g(mu);
+	plans[handle].stream = stream;
+	return 0;
+}
+
 static plan get(int handle) {
 	std::lock_guard<std::mutex> g(mu);
 	return plans[handle];
 }
 
-int cufftExecR2C(int handle, float *in, float *out) {
-	const plan p = get(handle);
-	call_log("fft", p);
-	if (getenv("L2O_EMU_NOEXEC")) return 0;
-	if ((void *)in == (void *)out) return 9; // in place: not how the device calls it
-	if (!p.live || p.inverse || !p.work) return 5; // CUFFT_EXEC_FAILED
+// A transform as the driver's emulation queues it.
+struct job {
+	plan p;
+	float *in, *out;
+};
+
+static void run_r2c(const void *data) {
+	const job *j = (const job *)data;
+	if (getenv("L2O_EMU_NOEXEC")) return;
+	const plan &p = j->p;
+	const float *in = j->in;
+	float *out = j->out;
 	int h = p.h, w = p.w, wc = w / 2 + 1;
 	std::vector<cd> rows(h * wc);
 	for (int b = 0; b < p.batch; b++) {
@@ -92,15 +99,13 @@ int cufftExecR2C(int handle, float *in, float *out) {
 				y[2 * (k1 * wc + k) + 1] = (float)s.imag();
 			}
 	}
-	return 0;
 }
 
-int cufftExecC2R(int handle, float *in, float *out) {
-	const plan p = get(handle);
-	call_log("ifft", p);
-	if (getenv("L2O_EMU_NOEXEC")) return 0;
-	if ((void *)in == (void *)out) return 9;
-	if (!p.live || !p.inverse || !p.work) return 5;
+static void run_c2r(const void *data) {
+	const job *j = (const job *)data;
+	if (getenv("L2O_EMU_NOEXEC")) return;
+	const plan &p = j->p;
+	float *in = j->in, *out = j->out;
 	int h = p.h, w = p.w, wc = w / 2 + 1;
 	std::vector<cd> cols(h * wc);
 	for (int b = 0; b < p.batch; b++) {
@@ -126,6 +131,35 @@ int cufftExecC2R(int handle, float *in, float *out) {
 		// rely on it being kept are caught.
 		memset((void *)y, 0xff, sizeof(float) * 2 * h * wc);
 	}
-	return 0;
+}
+
+typedef int (*work_fn)(void *, void (*)(const void *), const void *, size_t, const char *, const char *, size_t, const char *);
+
+// enqueue hands a transform to the driver's emulation (l2o_emu_work).
+static int enqueue(const plan &p, void (*fn)(const void *), float *in, float *out, const char *what) {
+	static work_fn work = (work_fn)dlsym(RTLD_DEFAULT, "l2o_emu_work");
+	if (!work) {
+		fprintf(stderr, "cuda-emu: libcufft's emulation needs the driver's (l2o_emu_work in libcuda.so.1)\n");
+		abort();
+	}
+	job j{p, in, out};
+	char name[32], desc[128];
+	snprintf(name, sizeof name, "%dx%d", p.h, p.w);
+	snprintf(desc, sizeof desc, "%s %dx%dx%d %llx %llx", what, p.h, p.w, p.batch, (unsigned long long)(uintptr_t)in, (unsigned long long)(uintptr_t)out);
+	return work(p.stream, fn, &j, sizeof j, what, name, p.batch, desc) ? 5 : 0; // CUFFT_EXEC_FAILED
+}
+
+int cufftExecR2C(int handle, float *in, float *out) {
+	const plan p = get(handle);
+	if ((void *)in == (void *)out) return 9; // in place: not how the device calls it
+	if (!p.live || p.inverse || !p.work) return 5; // CUFFT_EXEC_FAILED
+	return enqueue(p, run_r2c, in, out, "fft");
+}
+
+int cufftExecC2R(int handle, float *in, float *out) {
+	const plan p = get(handle);
+	if ((void *)in == (void *)out) return 9;
+	if (!p.live || !p.inverse || !p.work) return 5;
+	return enqueue(p, run_c2r, in, out, "ifft");
 }
 } // extern "C"

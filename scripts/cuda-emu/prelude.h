@@ -57,5 +57,7 @@ struct l2o_emu_kernel {
 	bool sync;
 	int regs; /* registers per thread on sm_52 (gpu/cudasrc/resources.tsv) */
 	int smem; /* bytes of static shared memory on sm_52 */
+	int nparams; /* the kernel's parameters */
+	const unsigned *sizes; /* the size of each, as the driver copies them */
 };
 extern const l2o_emu_kernel l2o_emu_kernels[];

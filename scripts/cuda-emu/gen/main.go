@@ -1,6 +1,7 @@
 // Command gen writes the C++ source of the CUDA emulator's kernels: the
 // kernels of package gpu/cudasrc compiled for the CPU, with a launcher per
-// kernel that reads cuLaunchKernel's parameter slots, and the table that
+// kernel that reads cuLaunchKernel's parameter slots (and the size of each
+// parameter, which a graph's kernel node copies), and the table that
 // cuModuleGetFunction looks names up in, with each kernel's sm_52 registers
 // and static shared memory from gpu/cudasrc/resources.tsv, which
 // cuLaunchKernel checks every launch against (see scripts/cuda-emu/run.sh).
@@ -28,8 +29,9 @@ func main() {
 	fmt.Println("// ---- launchers ----")
 	ms := signature.FindAllStringSubmatchIndex(src, -1)
 	type entry struct {
-		name string
-		sync bool
+		name    string
+		sync    bool
+		nparams int
 	}
 	var entries []entry
 	for i, m := range ms {
@@ -41,7 +43,7 @@ func main() {
 		}
 		body := src[m[1]:end]
 		sync := strings.Contains(body, "l2o_block_sum(") || strings.Contains(body, "__syncthreads")
-		var args []string
+		var args, sizes []string
 		for k, p := range params {
 			p = strings.Join(strings.Fields(p), " ")
 			star := strings.LastIndex(p, "*")
@@ -54,9 +56,11 @@ func main() {
 				typ = strings.Join(f[:len(f)-1], " ")
 			}
 			args = append(args, fmt.Sprintf("*(%s *)p[%d]", typ, k))
+			sizes = append(sizes, fmt.Sprintf("sizeof(%s)", typ))
 		}
 		fmt.Printf("static void l2o_call_%s(void **p) { %s(%s); }\n", name, name, strings.Join(args, ", "))
-		entries = append(entries, entry{name, sync})
+		fmt.Printf("static const unsigned l2o_sizes_%s[] = {%s};\n", name, strings.Join(sizes, ", "))
+		entries = append(entries, entry{name, sync, len(sizes)})
 	}
 	// The emulated device is an sm_52 (compute capability 5.2): its
 	// launches are checked against the kernels' sm_52 resources, as the
@@ -73,9 +77,9 @@ func main() {
 			fmt.Fprintf(os.Stderr, "gen: kernel %s is not in gpu/cudasrc/resources.tsv for sm_52: run go generate ./gpu/cudasrc\n", e.name)
 			os.Exit(1)
 		}
-		fmt.Printf("\t{\"%s\", l2o_call_%s, %v, %d, %d},\n", e.name, e.name, e.sync, r.Registers, r.Shared)
+		fmt.Printf("\t{\"%s\", l2o_call_%s, %v, %d, %d, %d, l2o_sizes_%s},\n", e.name, e.name, e.sync, r.Registers, r.Shared, e.nparams, e.name)
 	}
-	fmt.Println("\t{0, 0, false, 0, 0},\n};")
+	fmt.Println("\t{0, 0, false, 0, 0, 0, 0},\n};")
 	if len(entries) != len(cudasrc.Kernels) {
 		fmt.Fprintf(os.Stderr, "gen: found %d kernels in the source, cudasrc.Kernels lists %d\n", len(entries), len(cudasrc.Kernels))
 		os.Exit(1)
