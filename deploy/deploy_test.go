@@ -276,9 +276,9 @@ func TestApplyUnderMPI(t *testing.T) {
 }
 
 // TestMPIRefusals: under mpirun -np 2, l2o without MPI, a command that does
-// not split its work, --shard beside the ranks' split and more ranks than
-// test functions all end the job with a non-zero status and a message
-// saying why, on every rank.
+// not split its work, a resumed training, --shard beside the ranks' split
+// and more ranks than test functions all end the job with a non-zero status
+// and a message saying why, on every rank.
 func TestMPIRefusals(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
@@ -290,7 +290,8 @@ func TestMPIRefusals(t *testing.T) {
 		want string
 	}{
 		"no MPI":       {"2", append([]string{f.l2o}, eval...), "this l2o has no MPI"},
-		"train greedy": {"2", []string{l2oMPI, "train", "greedy", "--param", "ps", "--size", "8", "--n-train", "2", "--out", out}, "does not split its work over MPI ranks"},
+		"certify":      {"2", []string{l2oMPI, "certify", "--params", f.params}, "does not split its work over MPI ranks"},
+		"resume":       {"2", []string{l2oMPI, "train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "3", "--out", f.params, "--resume"}, "resume with one process"},
 		"shard":        {"2", append(append([]string{l2oMPI}, eval...), "--shard", "1/2"), "the ranks split the functions already"},
 		"ranks":        {"3", append(append([]string{l2oMPI}, eval...), "--n-test", "2"), "3 shards of 2 test functions"},
 	} {
