@@ -289,11 +289,11 @@ func TestMPIRefusals(t *testing.T) {
 		args []string
 		want string
 	}{
-		"no MPI":       {"2", append([]string{f.l2o}, eval...), "this l2o has no MPI"},
-		"certify":      {"2", []string{l2oMPI, "certify", "--params", f.params}, "does not split its work over MPI ranks"},
-		"resume":       {"2", []string{l2oMPI, "train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "3", "--out", f.params, "--resume"}, "resume with one process"},
-		"shard":        {"2", append(append([]string{l2oMPI}, eval...), "--shard", "1/2"), "the ranks split the functions already"},
-		"ranks":        {"3", append(append([]string{l2oMPI}, eval...), "--n-test", "2"), "3 shards of 2 test functions"},
+		"no MPI":  {"2", append([]string{f.l2o}, eval...), "this l2o has no MPI"},
+		"certify": {"2", []string{l2oMPI, "certify", "--params", f.params}, "does not split its work over MPI ranks"},
+		"resume":  {"2", []string{l2oMPI, "train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "3", "--out", f.params, "--resume"}, "resume with one process"},
+		"shard":   {"2", append(append([]string{l2oMPI}, eval...), "--shard", "1/2"), "the ranks split the functions already"},
+		"ranks":   {"3", append(append([]string{l2oMPI}, eval...), "--n-test", "2"), "3 shards of 2 test functions"},
 	} {
 		cmd := exec.Command("mpirun", append([]string{"--oversubscribe", "-np", tc.np}, tc.args...)...)
 		cmd.Env = os.Environ()
