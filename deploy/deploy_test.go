@@ -9,7 +9,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/greedyl2o/greedyl2o/eval"
 )
@@ -368,4 +370,94 @@ func checkpointFiles(t *testing.T, dir string) map[string][]byte {
 	}
 	files["steps"], _ = json.Marshal(m.Steps)
 	return files
+}
+
+// TestKilledRankResumable kills rank 1 of mpirun -np 2 bin/l2o-mpi train
+// greedy once the checkpoint holds two steps: the job ends with an error,
+// and the checkpoint left behind resumes on one process to the files of an
+// uninterrupted plain run, byte for byte.
+func TestKilledRankResumable(t *testing.T) {
+	f := newFixture(t)
+	l2oMPI := f.mpiBinary(t)
+	tmp := t.TempDir()
+	dir := filepath.Join(tmp, "killed")
+	args := []string{"train", "greedy", "--param", "m-pc", "--size", "16", "--n-train", "4", "--tol-rel", "0", "--lambda", "1e-3", "--mu", "1e-3"}
+	job := exec.Command("mpirun", append(append([]string{"--oversubscribe", "-np", "2", l2oMPI}, args...), "--max-steps", "400", "--out", dir)...)
+	job.Env = os.Environ()
+	for k, v := range asRoot {
+		job.Env = append(job.Env, k+"="+v)
+	}
+	var out bytes.Buffer
+	job.Stdout, job.Stderr = &out, &out
+	if err := job.Start(); err != nil {
+		t.Fatal(err)
+	}
+	ended := make(chan error, 1)
+	go func() { ended <- job.Wait() }()
+	steps := 0
+	for deadline := time.Now().Add(2 * time.Minute); steps < 2; time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			job.Process.Kill()
+			t.Fatalf("no two steps in the checkpoint within 2 minutes:\n%s", out.String())
+		}
+		steps = len(manifestSteps(t, dir))
+	}
+	pid := rankPID(t, 1, dir)
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-ended:
+		if err == nil {
+			t.Fatalf("the job ended without an error after rank 1 was killed:\n%s", out.String())
+		}
+	case <-time.After(time.Minute):
+		job.Process.Kill()
+		t.Fatalf("the job did not end within a minute of rank 1's death:\n%s", out.String())
+	}
+	done := len(manifestSteps(t, dir))
+	upTo := fmt.Sprint(done + 1)
+	run(t, nil, f.l2o, "train", "greedy", "--out", dir, "--resume", "--max-steps", upTo)
+	plain := filepath.Join(tmp, "plain")
+	run(t, nil, f.l2o, append(args, "--max-steps", upTo, "--out", plain)...)
+	want, got := checkpointFiles(t, plain), checkpointFiles(t, dir)
+	for name, b := range want {
+		if !bytes.Equal(got[name], b) {
+			t.Errorf("resumed after the kill (%d steps, then %s): %s differs from an uninterrupted run's", done, upTo, name)
+		}
+	}
+}
+
+// manifestSteps returns the steps the manifest in dir records (none when
+// it is missing or being replaced).
+func manifestSteps(t *testing.T, dir string) []json.RawMessage {
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		return nil
+	}
+	var m struct{ Steps []json.RawMessage }
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return m.Steps
+}
+
+// rankPID finds the process of MPI rank r whose command line names dir.
+func rankPID(t *testing.T, r int, dir string) int {
+	t.Helper()
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, p := range procs {
+		cmdline, err1 := os.ReadFile(filepath.Join(p, "cmdline"))
+		environ, err2 := os.ReadFile(filepath.Join(p, "environ"))
+		if err1 != nil || err2 != nil || !bytes.Contains(cmdline, []byte(dir)) || bytes.HasPrefix(cmdline, []byte("mpirun")) {
+			continue
+		}
+		if bytes.Contains(environ, []byte(fmt.Sprintf("\x00OMPI_COMM_WORLD_RANK=%d\x00", r))) {
+			var pid int
+			fmt.Sscan(filepath.Base(p), &pid)
+			return pid
+		}
+	}
+	t.Fatalf("no process of rank %d for %s", r, dir)
+	return 0
 }
