@@ -1,6 +1,6 @@
 GO ?= go
 
-.PHONY: all build build-mpi build-simd build-cuda test test-simd test-cuda test-cuda-emu gpu-check gpu-budget bench lint fuzz demo
+.PHONY: all build build-mpi build-simd build-cuda test test-simd test-python test-cuda test-cuda-emu gpu-check gpu-budget bench lint fuzz demo
 
 all: lint test
 
@@ -23,13 +23,33 @@ build-mpi:
 build-simd:
 	GOEXPERIMENT=simd $(GO) build -buildvcs=true -o bin/l2o-simd ./cmd/l2o
 
-# The test command CI runs (README): every package, then the float32 paths
-# again with the vector kernels compiled in.
-test: test-simd
+# The test command CI runs (README): every package, the float32 paths again
+# with the vector kernels compiled in, and the Python reader.
+test: test-simd test-python
 	$(GO) test -count=1 ./...
 
+# The Python reader (python/greedyl2o) against `l2o apply`: Debian's python3
+# with python3-numpy (the python3 first on PATH may lack numpy).
+PYTHON ?= /usr/bin/python3
+test-python:
+	$(PYTHON) python/tests/test_apply.py
+
+# The tests of the vector kernels skip, saying "AVX2", on a machine or in a
+# build without them; test-simd lists those skipped, and fails when any was
+# with REQUIRE_SIMD=1 (CI: .ci/run), so that a run without them is not
+# taken for one that checked them.
+SIMD_RUN = Vector|Float32|InPrecision|Precision|Dot|PlainLoop
+SIMD_PKGS = ./kernels ./problem ./greedy ./steploss ./mconv
 test-simd:
-	GOEXPERIMENT=simd $(GO) test -count=1 -run 'Vector|Float32|InPrecision|Precision|Dot|PlainLoop' ./kernels ./problem ./greedy ./steploss
+	@log=$$(mktemp); GOEXPERIMENT=simd $(GO) test -count=1 -v -run '$(SIMD_RUN)' $(SIMD_PKGS) >$$log 2>&1; rc=$$?; \
+	grep -E '^(ok|FAIL|panic:|--- FAIL)' $$log; \
+	if [ $$rc -ne 0 ]; then cat $$log; rm -f $$log; exit $$rc; fi; \
+	ran=$$(grep -c -- '^--- PASS: Test.*Vector' $$log); \
+	awk '/^--- SKIP/ && prev ~ /AVX2/ {print "test-simd: skipped without vector kernels: " $$3} {prev = $$0}' $$log >$$log.skip; \
+	skipped=$$(wc -l <$$log.skip); cat $$log.skip; rm -f $$log.skip; \
+	rm -f $$log; echo "test-simd: $$ran vector tests ran, $$skipped skipped for want of AVX2 or GOEXPERIMENT=simd"; \
+	if [ -n "$(REQUIRE_SIMD)" ] && { [ $$skipped -gt 0 ] || [ $$ran -eq 0 ]; }; then \
+		echo "test-simd: REQUIRE_SIMD is set and the vector kernels were not all tested on this machine"; exit 1; fi
 
 # CPU-against-CUDA agreement tests: run on a machine with a GPU.
 test-cuda:
@@ -74,6 +94,7 @@ bench:
 
 lint:
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt wants to change:"; echo "$$out"; exit 1; fi
+	$(GO) mod tidy -diff
 	$(GO) vet ./...
 	GOEXPERIMENT=simd $(GO) vet ./kernels ./problem ./greedy ./steploss ./tomo
 

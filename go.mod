@@ -4,9 +4,11 @@ go 1.26.8
 
 require (
 	github.com/chewxy/hm v1.0.0
+	github.com/nlpodyssey/gopickle v0.3.0
 	github.com/sbinet/npyio v0.9.0
 	github.com/schollz/progressbar/v3 v3.17.1
 	github.com/spf13/pflag v1.0.5
+	golang.org/x/sys v0.30.0
 	golang.org/x/term v0.26.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.15.2
@@ -32,13 +34,11 @@ require (
 	github.com/google/uuid v1.3.0 // indirect
 	github.com/leesper/go_rng v0.0.0-20190531154944-a612b043e353 // indirect
 	github.com/mitchellh/colorstring v0.0.0-20190213212951-d06e56a500db // indirect
-	github.com/nlpodyssey/gopickle v0.3.0 // indirect
 	github.com/pkg/errors v0.9.1 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/rivo/uniseg v0.4.7 // indirect
 	github.com/xtgo/set v1.0.0 // indirect
 	golang.org/x/image v0.25.0 // indirect
-	golang.org/x/sys v0.30.0 // indirect
 	golang.org/x/text v0.23.0 // indirect
 	golang.org/x/tools v0.30.0 // indirect
 	golang.org/x/xerrors v0.0.0-20200804184101-5ec99f83aff1 // indirect

@@ -1,6 +1,7 @@
 package checkpoint
 
 import (
+	"bufio"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -32,8 +33,13 @@ var ErrCannotResume = errors.New("cannot resume")
 // with its checkpoint complete up to its last step: resume it.
 var ErrInterrupted = errors.New("interrupted")
 
-// FormatVersion identifies the checkpoint layout.
-const FormatVersion = "greedyl2o-greedy/1"
+// FormatVersion identifies the checkpoint layout: a sealed manifest
+// (Seal), refused by every reader after any edit.
+const FormatVersion = "greedyl2o-greedy/2"
+
+// LegacyFormat is the layout before manifests were sealed: read as it is
+// (Manifest.Sealed false); a resume writes it again as FormatVersion.
+const LegacyFormat = "greedyl2o-greedy/1"
 
 // Manifest describes a greedy training run and its completed steps. It is the
 // commit point of a checkpoint: a step exists once the manifest lists it.
@@ -123,6 +129,11 @@ type Manifest struct {
 	// training data split (nil in checkpoints written before it was
 	// recorded); each resume appends its invocation.
 	Provenance *provenance.Record `json:"provenance,omitempty"`
+
+	// Sealed reports that the manifest read was sealed (FormatVersion),
+	// SHA256 is the SHA-256 of its bytes as read: neither is written.
+	Sealed bool   `json:"-"`
+	SHA256 string `json:"-"`
 }
 
 // Verified reports whether the manifest records checksums of its files.
@@ -361,10 +372,20 @@ func isTemp(name string) bool {
 	return strings.HasSuffix(rest[:i], ".json") || strings.HasSuffix(rest[:i], ".npy")
 }
 
-// WriteFileAtomic writes data to path through a synced temporary file and a
-// rename (then syncs the directory), so a reader sees the old or the new file,
-// never a partial one.
+// WriteFileAtomic writes data to path (mode 0644) through a synced temporary
+// file and a rename (then syncs the directory), so a reader sees the old or
+// the new file, never a partial one.
 func WriteFileAtomic(path string, data []byte) error {
+	return WriteAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// WriteAtomic writes what write writes to path as WriteFileAtomic writes
+// data: a failed write (a full disk) leaves the file at path as it was, and
+// no temporary file.
+func WriteAtomic(path string, write func(io.Writer) error) error {
 	writing.Lock()
 	defer writing.Unlock()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
@@ -375,7 +396,18 @@ func WriteFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
+	// CreateTemp makes the file 0600; results are read by others as any
+	// file written with os.WriteFile(…, 0o644) is.
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
+	bw := bufio.NewWriterSize(tmp, 1<<16)
+	if err := write(bw); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
 		tmp.Close()
 		return err
 	}
@@ -512,13 +544,16 @@ func DecodeNPY(b []byte, path string, want int) ([]float64, error) {
 	return out, nil
 }
 
-// WriteManifest writes dir/manifest.json atomically.
+// WriteManifest writes dir/manifest.json sealed (Seal) in the format
+// FormatVersion, atomically.
 func WriteManifest(dir string, m *Manifest) error {
-	b, err := json.MarshalIndent(m, "", "  ")
+	c := *m
+	c.Format = FormatVersion
+	b, err := MarshalSealed(&c)
 	if err != nil {
 		return err
 	}
-	return WriteFileAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n'))
+	return WriteFileAtomic(filepath.Join(dir, "manifest.json"), b)
 }
 
 // ReadCheckpointJSON reads the JSON file name in the checkpoint directory dir
@@ -526,39 +561,54 @@ func WriteManifest(dir string, m *Manifest) error {
 // command that makes one (train, e.g. "l2o train greedy"); a file that does
 // not parse is reported as corrupt.
 func ReadCheckpointJSON(dir, name, kind, train string, v any) error {
-	path := filepath.Join(dir, name)
-	b, err := os.ReadFile(path)
+	b, err := ReadCheckpointFile(dir, name, kind, train)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("%s is not a %s checkpoint: no %s (train one with '%s --out %s')", dir, kind, name, train, dir)
-		}
 		return err
 	}
 	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
+		return fmt.Errorf("checkpoint file %s is corrupt: %w", filepath.Join(dir, name), err)
 	}
 	return nil
 }
 
-// ReadManifest reads dir/manifest.json.
-func ReadManifest(dir string) (*Manifest, error) {
-	var raw json.RawMessage
-	if err := ReadCheckpointJSON(dir, "manifest.json", "greedy", "l2o train greedy", &raw); err != nil {
-		return nil, err
+// ReadCheckpointFile reads the file name of the checkpoint directory dir,
+// reporting a missing one as ReadCheckpointJSON does.
+func ReadCheckpointFile(dir, name, kind, train string) ([]byte, error) {
+	b, err := os.ReadFile(filepath.Join(dir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s is not a %s checkpoint: no %s (train one with '%s --out %s')", dir, kind, name, train, dir)
 	}
-	return ParseManifest(filepath.Join(dir, "manifest.json"), raw)
+	return b, err
 }
 
-// ParseManifest decodes and checks the content b of the manifest file path
-// (named in errors).
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	b, err := ReadCheckpointFile(dir, "manifest.json", "greedy", "l2o train greedy")
+	if err != nil {
+		return nil, err
+	}
+	return ParseManifest(filepath.Join(dir, "manifest.json"), b)
+}
+
+// ParseManifest checks the seal of the content b of the manifest file path
+// (named in errors), then decodes and checks it. A manifest of the format
+// FormatVersion must be sealed; one of LegacyFormat may not be.
 func ParseManifest(path string, b []byte) (*Manifest, error) {
+	sealed, err := Unseal(path, b)
+	if err != nil {
+		return nil, err
+	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
 	}
-	if m.Format != FormatVersion {
+	switch {
+	case m.Format == FormatVersion && !sealed:
+		return nil, &EditedError{Path: path}
+	case m.Format != FormatVersion && m.Format != LegacyFormat:
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
 	}
+	m.Sealed, m.SHA256 = sealed, Sum(b)
 	if m.Conventions == nil {
 		m.Conventions = problem.LegacyConventions(m.Operator)
 	}

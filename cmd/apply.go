@@ -2,16 +2,19 @@ package cmd
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
 	"unicode/utf8"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
+	"github.com/spf13/pflag"
 )
 
 func init() {
@@ -35,33 +38,14 @@ var evalResults = []string{"curves.csv", "curves.json", "breakeven.json", "shift
 // writeCurves writes curves.csv (with the provenance as header comments)
 // and curves.json (with the provenance) into dir.
 func writeCurves(dir string, curves []*eval.Curve, prov *provenance.Record) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, "curves.csv"))
-	if err != nil {
-		return err
-	}
 	var header []string
 	if prov != nil {
 		header = prov.Lines()
 	}
-	if err := eval.WriteCSVWith(f, curves, header); err != nil {
-		f.Close()
+	if err := checkpoint.WriteAtomic(filepath.Join(dir, "curves.csv"), func(w io.Writer) error { return eval.WriteCSVWith(w, curves, header) }); err != nil {
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	j, err := os.Create(filepath.Join(dir, "curves.json"))
-	if err != nil {
-		return err
-	}
-	if err := eval.WriteJSONWith(j, curves, prov); err != nil {
-		j.Close()
-		return err
-	}
-	return j.Close()
+	return checkpoint.WriteAtomic(filepath.Join(dir, "curves.json"), func(w io.Writer) error { return eval.WriteJSONWith(w, curves, prov) })
 }
 
 // checkTrainedSize refuses trained parameters whose image size differs
@@ -70,6 +54,21 @@ func checkTrainedSize(infos []*LearnedInfo, dirs []string, o *problem.Objective)
 	for i, info := range infos {
 		if info.H > 0 && (info.H != o.H || info.W != o.W) {
 			return usagef("--params %s was trained on %d×%d images, the functions are %d×%d: a learned optimizer is bound to its image size; drop --size or use data of that size", dirs[i], info.H, info.W, o.H, o.W)
+		}
+	}
+	return nil
+}
+
+// checkTrainedSizeFlag refuses, before the functions are built, a --size
+// of synthetic functions other than a checkpoint's image size
+// (checkTrainedSize, which checks the functions once built).
+func (p *problemFlags) checkTrainedSizeFlag(fs *pflag.FlagSet, infos []*LearnedInfo, dirs []string) error {
+	if !fs.Changed("size") || p.Data != "synthetic" {
+		return nil
+	}
+	for i, info := range infos {
+		if info.H > 0 && (info.H != p.Size || info.W != p.Size) {
+			return usagef("--params %s was trained on %d×%d images, --size asks for %d×%d: a learned optimizer is bound to its image size; drop --size or use data of that size", dirs[i], info.H, info.W, p.Size, p.Size)
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
@@ -101,11 +102,6 @@ func runApply(env *Env, args []string) error {
 		if saver, err = newApplySaver(*c.out, on, *c.saveAt); err != nil {
 			return err
 		}
-		for t := range saver.at {
-			if t > *c.iters {
-				return usagef("--save-at %d is beyond --iters %d: no iterate of that iteration is computed", t, *c.iters)
-			}
-		}
 		prov := &provenance.Record{Invocation: env.invocation(), Test: testRec, Checkpoints: checkpointsOf([]*LearnedInfo{c.info})}
 		b, err := json.MarshalIndent(prov, "", "  ")
 		if err != nil {
@@ -145,7 +141,18 @@ func (c *applyCmd) check() error {
 	if c.fs.Changed("save-at") && *c.out == "" {
 		return usagef("--save-at needs --out DIR")
 	}
-	var err error
+	at, err := reconAtFlag(*c.saveAt, "--save-at")
+	if err != nil {
+		return err
+	}
+	if len(at) == 0 && *c.out != "" {
+		return usagef("--save-at %q names no iteration: give iterations or final (15,50,final), or drop --out", strings.Join(*c.saveAt, ","))
+	}
+	for _, t := range at {
+		if t > *c.iters {
+			return usagef("--save-at %d is beyond --iters %d: no iterate of that iteration is computed", t, *c.iters)
+		}
+	}
 	if c.prec, err = c.pf.parsePrecision(c.fs); err != nil {
 		return err
 	}
@@ -183,6 +190,9 @@ func (c *applyCmd) load() error {
 		c.run = g
 	}
 	if err := c.pf.adoptTrained(c.fs, []*LearnedInfo{info}, []string{*c.params}); err != nil {
+		return err
+	}
+	if err := c.pf.checkTrainedSizeFlag(c.fs, []*LearnedInfo{info}, []string{*c.params}); err != nil {
 		return err
 	}
 	if c.pf.Size == 0 {

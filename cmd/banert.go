@@ -11,18 +11,22 @@ import (
 
 func init() {
 	register(&Command{Name: "train banert", Summary: "train the Banert et al. baseline by unrolling T iterations (checkpoints, --resume)", Run: runTrainBanert})
-	learnedLoaders[banert.FormatVersion] = func(dir string) (*LearnedInfo, error) {
-		m, man, err := banert.Load(dir)
-		if err != nil {
-			return nil, err
-		}
-		var secs float64
-		for _, ep := range man.History {
-			secs += ep.Seconds
-		}
-		return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil, TrainSeconds: secs,
-			Provenance: man.Provenance, NTrain: man.NTrain, Seed: int64(man.Seed)}, nil
+	learnedLoaders[banert.FormatVersion] = loadBanert
+	learnedLoaders[banert.LegacyFormat] = loadBanert
+}
+
+// loadBanert loads a Banert checkpoint.
+func loadBanert(dir string) (*LearnedInfo, error) {
+	m, man, err := banert.Load(dir)
+	if err != nil {
+		return nil, err
 	}
+	var secs float64
+	for _, ep := range man.History {
+		secs += ep.Seconds
+	}
+	return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil, TrainSeconds: secs,
+		Provenance: man.Provenance, NTrain: man.NTrain, Seed: int64(man.Seed), ManifestSHA256: man.SHA256, Steps: man.T}, nil
 }
 
 func runTrainBanert(env *Env, args []string) error {

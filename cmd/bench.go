@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/bench"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -102,7 +103,7 @@ func runBenchMemory(env *Env, args []string) error {
 		files["memory.svg"] = svgBuf.Bytes()
 	}
 	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(f.out, name), b, 0o644); err != nil {
+		if err := checkpoint.WriteFileAtomic(filepath.Join(f.out, name), b); err != nil {
 			return fmt.Errorf("writing %s: %w", name, err)
 		}
 	}

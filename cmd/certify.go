@@ -38,6 +38,9 @@ func runCertify(env *Env, args []string) error {
 	if err != nil {
 		return asUsage(err)
 	}
+	if held, pid := checkpoint.Held(*dir); held {
+		fmt.Fprintf(env.Stderr, "note: %s is being trained (pid %d holds its lock): certifying its first T = %d steps, as its manifest (sha256 %.16s…) listed them when read\n", *dir, pid, len(man.Steps), man.SHA256)
+	}
 	ts, err := certifySteps(*steps, opt.Steps)
 	if err != nil {
 		return err

@@ -257,6 +257,12 @@ func (c *evalCmd) loadMethods() error {
 		c.base = append(c.base, m)
 	}
 	c.ms = append(c.ms, c.base...)
+	if err := c.pf.checkTrainedSizeFlag(c.fs, c.infos, *c.params); err != nil {
+		return err
+	}
+	if err := checkShifts(&c.pf, c.shiftSpecs); err != nil {
+		return err
+	}
 	return c.checkDistinct()
 }
 
@@ -307,9 +313,6 @@ func onDevice(m baselines.Method, pf *problemFlags) baselines.Method {
 // methods the device or precision cannot run on them.
 func (c *evalCmd) checkOn(test *problem.Objective) error {
 	if err := checkTrained(c.infos, *c.params, test); err != nil {
-		return err
-	}
-	if err := checkShifts(&c.pf, c.shiftSpecs); err != nil {
 		return err
 	}
 	if err := checkTrainedSize(c.infos, *c.params, test); err != nil {

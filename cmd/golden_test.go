@@ -34,12 +34,14 @@ var goldenRuns = map[string]string{
 }
 
 // TestGoldenFloat64 trains and evaluates small problems through the CLI and
-// compares SHA-256s of their parameter files and curves with goldenRuns.
+// compares SHA-256s of their parameter files and curves with goldenRuns,
+// recorded on amd64 (testsupport.GoldenArch; skipped elsewhere).
 // GOLDEN_PRINT=1 prints the hashes instead of checking them.
 func TestGoldenFloat64(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains five small runs (about 10 s)")
 	}
+	testsupport.SkipUnlessGoldenArch(t)
 	dir := t.TempDir()
 	run := func(args ...string) {
 		t.Helper()

@@ -41,11 +41,11 @@ func (in *interrupts) loop() {
 		select {
 		case <-in.quit:
 			return
-		case <-in.ch:
-		}
-		if !in.stop.Swap(true) {
-			fmt.Fprintln(in.env.Stderr, "\ninterrupt: finishing the step in progress and its checkpoint (Ctrl-C again to abandon the step)")
-			continue
+		case sig := <-in.ch:
+			if !in.stop.Swap(true) {
+				fmt.Fprintln(in.env.Stderr, "\n"+interruptNote(sig))
+				continue
+			}
 		}
 		checkpoint.HoldWrites()
 		for _, p := range checkpoint.RemoveTemps(in.dir) {
@@ -54,6 +54,25 @@ func (in *interrupts) loop() {
 		fmt.Fprintf(in.env.Stderr, "\ninterrupt: abandoned the step in progress; the checkpoint in %s holds every completed step. Continue with:\n  %s\n", in.dir, in.resume)
 		os.Exit(130)
 	}
+}
+
+// interruptNote says what the first signal does and how to abandon the
+// step: Ctrl-C again at a terminal, the same signal again (kill) for
+// SIGTERM.
+func interruptNote(sig os.Signal) string {
+	again := "Ctrl-C again"
+	if sig == syscall.SIGTERM {
+		again = fmt.Sprintf("send SIGTERM again: kill %d", os.Getpid())
+	}
+	return fmt.Sprintf("%s: finishing the step in progress and its checkpoint (%s to abandon the step)", signalName(sig), again)
+}
+
+// signalName names a signal as users know it.
+func signalName(sig os.Signal) string {
+	if sig == syscall.SIGTERM {
+		return "SIGTERM"
+	}
+	return "interrupt"
 }
 
 // Stop reports whether the run was asked to stop.

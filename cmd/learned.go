@@ -52,8 +52,16 @@ type LearnedInfo struct {
 	// manifest records them (for checkpoints without Provenance).
 	NTrain int
 	Seed   int64
-	// Checkpoint names the directory and its manifest's SHA-256.
+	// Checkpoint names the directory, its manifest's SHA-256 and its steps.
 	Checkpoint provenance.Checkpoint
+	// ManifestSHA256 is the SHA-256 of the manifest as the loader read it
+	// and Steps its learned steps (T), for Checkpoint; "" where the loader
+	// does not say.
+	ManifestSHA256 string
+	Steps          int
+	// trainerPID is the pid of the run that held the checkpoint's lock
+	// while it was read (Checkpoint.Training; 0 if unknown).
+	trainerPID int
 }
 
 // trainingData is the checkpoint's data record, or nil.
@@ -67,6 +75,14 @@ func (info *LearnedInfo) trainingData() *data.Record {
 // noteUnverified tells the user which checkpoints loaded without checksums.
 func noteUnverified(env *Env, infos []*LearnedInfo, dirs []string) {
 	for i, info := range infos {
+		if info.Checkpoint.Training {
+			by := "another l2o process"
+			if info.trainerPID > 0 {
+				by = fmt.Sprintf("pid %d", info.trainerPID)
+			}
+			fmt.Fprintf(env.Stderr, "note: %s is being trained (%s holds its lock): its first T = %d steps are used, as its manifest (sha256 %.16s…) listed them when read; the output records both\n",
+				dirs[i], by, info.Checkpoint.T, info.Checkpoint.ManifestSHA256)
+		}
 		if info.Unverified {
 			fmt.Fprintf(env.Stderr, "note: %s predates checksums (written by an older l2o): its parameter files are loaded unverified\n", dirs[i])
 		}
@@ -168,18 +184,32 @@ func optionalValue(args []string, name string) []string {
 // learnedLoaders maps a checkpoint format (the "format" field of
 // manifest.json) to its loader. Packages that train optimizers register here.
 var learnedLoaders = map[string]func(dir string) (*LearnedInfo, error){
-	checkpoint.FormatVersion: func(dir string) (*LearnedInfo, error) {
-		l, man, err := learned.Load(dir)
-		if err != nil {
-			return nil, err
-		}
-		var secs float64
-		for _, st := range man.Steps {
-			secs += st.Seconds
-		}
-		return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, L: man.L, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision,
-			Provenance: man.Provenance, NTrain: man.NTrain + man.NVal, Seed: man.Seed, TrainNoise: man.Noise}, nil
-	},
+	checkpoint.FormatVersion: loadGreedyInfo,
+	checkpoint.LegacyFormat:  loadGreedyInfo,
+}
+
+func loadGreedyInfo(dir string) (*LearnedInfo, error) {
+	info, _, err := loadGreedy(dir)
+	return info, err
+}
+
+// greedyFormats are the formats of the greedy layout's manifests.
+var greedyFormats = []string{checkpoint.FormatVersion, checkpoint.LegacyFormat}
+
+// loadGreedy loads a checkpoint of the greedy layout and returns its
+// manifest as read.
+func loadGreedy(dir string) (*LearnedInfo, *checkpoint.Manifest, error) {
+	l, man, err := learned.Load(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	var secs float64
+	for _, st := range man.Steps {
+		secs += st.Seconds
+	}
+	return &LearnedInfo{Method: l, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Tau: man.Tau, L: man.L, Unverified: !man.Verified(), TrainSeconds: secs, TrainPrecision: man.Precision,
+		Provenance: man.Provenance, NTrain: man.NTrain + man.NVal, Seed: man.Seed, TrainNoise: man.Noise,
+		ManifestSHA256: man.SHA256, Steps: len(man.Steps)}, man, nil
 }
 
 // loadLearned opens any trained optimizer (greedy, unrolled, Banert) from dir.
@@ -198,13 +228,23 @@ func loadLearned(dir string) (*LearnedInfo, error) {
 	if !ok {
 		return nil, usagef("%s holds a checkpoint of unknown format %q", dir, head.Format)
 	}
+	training, pid := checkpoint.Held(dir)
 	info, err := load(dir)
 	if err != nil {
 		return nil, asUsage(fmt.Errorf("loading %s: %w", dir, err))
 	}
-	if info.Checkpoint, err = provenance.CheckpointOf(info.Method.Name(), dir); err != nil {
-		return nil, asUsage(err)
+	if info.ManifestSHA256 == "" {
+		return nil, usagef("%s: its loader did not say which manifest it read", dir)
 	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		abs = dir
+	}
+	if !training {
+		training, pid = checkpoint.Held(dir)
+	}
+	info.Checkpoint = provenance.Checkpoint{Label: info.Method.Name(), Path: abs, ManifestSHA256: info.ManifestSHA256, T: info.Steps, Training: training}
+	info.trainerPID = pid
 	if info.TrainPrecision != "" && info.TrainPrecision != "float64" {
 		info.Checkpoint.Precision = string(info.TrainPrecision)
 	}

@@ -57,8 +57,9 @@ type problemFlags struct {
 	deviceOps  gpu.Ops
 	acceptsOps bool
 	// precision is --precision as given, for the commands that define it
-	// (addPrecision); parsePrecision parses it.
+	// (addPrecision); parsePrecision parses it into prec.
 	precision string
+	prec      problem.Precision
 	// nTestGiven is set when --n-test was given (eval --set train).
 	nTestGiven bool
 	// preset names the flags a --protocol preset set (not the user).
@@ -125,7 +126,42 @@ func (p *problemFlags) validate() error {
 	if p.Size != 0 && (p.Size < 8 || p.Size > 4096) {
 		return usagef("--size %d out of range: use 0 (the problem's default) or a size from 8 to 4096", p.Size)
 	}
-	return p.parseBlurSigma()
+	if err := p.parseBlurSigma(); err != nil {
+		return err
+	}
+	// What the problem can check before it is built (no operator normed).
+	return asUsage(problem.CheckOptions(p.Problem, p.options()))
+}
+
+// options are the problem options of the flags (after validate).
+func (p *problemFlags) options() problem.Options {
+	return problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha,
+		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange, Angles: p.angles, AlphaRange: p.alphaRange}
+}
+
+// checkFamily refuses a family of functions (family) where every function
+// must share its operator and α: a command that trains one graph
+// (oneOperator), a device, float32 evaluations.
+func (p *problemFlags) checkFamily() error {
+	if !p.family() {
+		return nil
+	}
+	flag := "--blur-sigma " + p.BlurSigma + ": give one width"
+	switch {
+	case len(p.angles) > 1:
+		flag = "--angles " + p.Angles + ": give one number of angles"
+	case p.alphaRange != ([2]float64{}):
+		flag = "--alpha " + p.AlphaFlag + ": give one weight"
+	}
+	switch {
+	case p.oneOperator:
+		return usagef("%s (a family of functions trains greedy only: unrolled and Banert training build one graph, with one operator and one α, for every mini-batch)", flag)
+	case p.deviceOps != nil:
+		return usagef("%s, or use --device cpu (a family of functions, each with its own operator or α, has no device path)", flag)
+	case p.prec == problem.Float32:
+		return usagef("%s, or compute in float64 (a family of functions, each with its own operator or α, has no float32 evaluation)", flag)
+	}
+	return nil
 }
 
 // parseBlurSigma reads --blur-sigma and --noise: S or A:B each.
@@ -133,6 +169,9 @@ func (p *problemFlags) parseBlurSigma() error {
 	var err error
 	if p.blurSigma, p.blurSigmaRange, err = parseValueOrRange("--blur-sigma", p.BlurSigma, "a width (1.5) or a range (1:2)"); err != nil {
 		return err
+	}
+	if p.BlurSigma != "" && p.blurSigmaRange == ([2]float64{}) && !(p.blurSigma > 0) {
+		return usagef("--blur-sigma %s: give a width > 0, or leave the flag out for the problem's own (1.5)", p.BlurSigma)
 	}
 	if p.noise, p.noiseRange, err = parseValueOrRange("--noise", p.Noise, "a level (0.01) or a range (0.005:0.02)"); err != nil {
 		return err
@@ -152,8 +191,11 @@ func parseAngles(s string) ([]int, error) {
 	var out []int
 	for _, f := range strings.Split(s, ",") {
 		k, err := strconv.Atoi(strings.TrimSpace(f))
-		if err != nil || k < 1 {
-			return nil, usagef("--angles %q: write a number of angles (60) or a list (60,90,180)", s)
+		if err != nil {
+			return nil, usagef("--angles %q: write a number of projection angles (60) or a list (60,90,180)", s)
+		}
+		if k < 1 {
+			return nil, usagef("--angles %s: a scan has at least 1 projection angle; write a number of angles (60) or a list (60,90,180), or leave the flag out for the problem's own (ct 180, ct-small 90)", s)
 		}
 		out = append(out, k)
 	}
@@ -212,6 +254,7 @@ func (p *problemFlags) parsePrecision(fs *pflag.FlagSet) (problem.Precision, err
 	if err != nil {
 		return "", usagef("--precision: %v", err)
 	}
+	p.prec = prec
 	return prec, nil
 }
 

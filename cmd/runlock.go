@@ -3,12 +3,14 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
 // lockOut takes the run lock of an output directory (greedy.LockDir: an
@@ -54,6 +56,14 @@ func claimCheckpointDir(dir string, resume bool, marker ...string) (*checkpoint.
 		return nil, err
 	}
 	checkpoint.RemoveTemps(dir)
+	if resume {
+		// Files of a step a killed run did not complete: the resume
+		// computes that step again.
+		paths, _ := orphans(dir)
+		for _, p := range paths {
+			os.Remove(p)
+		}
+	}
 	if !resume {
 		for _, name := range marker {
 			if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
@@ -163,4 +173,39 @@ func listSome(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// orphans lists the files in the params/ and state/ folders of the
+// greedy-layout checkpoint dir that neither its manifest nor unroll.json
+// lists (those of a step in progress when a run was killed), and their
+// size in bytes. A checkpoint without checksums, or not of the greedy
+// layout, has none.
+func orphans(dir string) ([]string, int64) {
+	man, err := checkpoint.ReadManifest(dir)
+	if err != nil || man.Checksums == nil {
+		return nil, 0
+	}
+	listed := maps.Clone(man.Checksums)
+	if _, err := os.Stat(filepath.Join(dir, "unroll.json")); err == nil {
+		st, err := unroll.ReadState(dir)
+		if err != nil {
+			return nil, 0
+		}
+		maps.Copy(listed, st.Checksums)
+	}
+	var paths []string
+	var size int64
+	for _, sub := range []string{"params", "state"} {
+		entries, _ := os.ReadDir(filepath.Join(dir, sub))
+		for _, e := range entries {
+			if _, ok := listed[sub+"/"+e.Name()]; ok || !e.Type().IsRegular() {
+				continue
+			}
+			if info, err := e.Info(); err == nil {
+				size += info.Size()
+			}
+			paths = append(paths, filepath.Join(dir, sub, e.Name()))
+		}
+	}
+	return paths, size
 }

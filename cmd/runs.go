@@ -1,8 +1,11 @@
 package cmd
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"image/png"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -64,9 +67,9 @@ func describeRun(dir string) ([]string, error) {
 			return nil, usagef("%s/manifest.json is corrupt: %v", dir, err)
 		}
 		switch head.Format {
-		case checkpoint.FormatVersion:
+		case checkpoint.FormatVersion, checkpoint.LegacyFormat:
 			return describeGreedy(dir)
-		case banert.FormatVersion:
+		case banert.FormatVersion, banert.LegacyFormat:
 			return describeBanert(dir)
 		}
 		return nil, usagef("%s holds a checkpoint of unknown format %q", dir, head.Format)
@@ -100,7 +103,59 @@ func describeRun(dir string) ([]string, error) {
 		iters = curves[0].Iter[len(curves[0].Iter)-1]
 	}
 	lines := []string{fmt.Sprintf("results: %d curves to iteration %d: %s", len(curves), iters, strings.Join(names, ", "))}
+	files, err := checkResultFiles(dir, curves)
+	if err != nil {
+		return nil, err
+	}
+	lines = append(lines, files)
 	return append(lines, provenanceLines(prov)...), nil
+}
+
+// checkResultFiles checks the files beside curves.json (read: its SHA-256
+// matched): curves.csv holds every row of the curves, every PNG image under
+// dir decodes to its end. A truncated or unreadable file is an error
+// naming it (exit 2).
+func checkResultFiles(dir string, curves []*eval.Curve) (string, error) {
+	parts := []string{"curves.json matching its SHA-256"}
+	if f, err := os.Open(filepath.Join(dir, "curves.csv")); err == nil {
+		r := csv.NewReader(f)
+		r.Comment, r.FieldsPerRecord = '#', -1
+		rows, err := r.ReadAll()
+		f.Close()
+		want := 1 // the header
+		for _, c := range curves {
+			want += len(c.Iter)
+			if c.Diverged() {
+				want++
+			}
+		}
+		if err != nil || len(rows) != want {
+			return "", usagef("%s/curves.csv is truncated or is not curves.json's (%d rows, want %d; %v): evaluate again", dir, len(rows), want, err)
+		}
+		parts = append(parts, fmt.Sprintf("curves.csv complete (%d rows)", want-1))
+	}
+	var pngs []string
+	filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".png") {
+			pngs = append(pngs, p)
+		}
+		return nil
+	})
+	for _, p := range pngs {
+		f, err := os.Open(p)
+		if err != nil {
+			return "", usagef("%s: %v", p, err)
+		}
+		_, err = png.Decode(f)
+		f.Close()
+		if err != nil {
+			return "", usagef("%s is truncated or not a PNG image (%v): evaluate or report again", p, err)
+		}
+	}
+	if len(pngs) > 0 {
+		parts = append(parts, fmt.Sprintf("%d PNG images complete", len(pngs)))
+	}
+	return "files: " + strings.Join(parts, ", "), nil
 }
 
 // describeApplied describes the iterates apply saved (saved.json, b) and
@@ -153,7 +208,13 @@ func describeGreedy(dir string) ([]string, error) {
 		fmt.Sprintf("%s: %s, %d steps, %s", kind, man.Method, len(man.Steps), state),
 		fmt.Sprintf("problem: %s %d×%d (%s), %d training functions, τ = %.4g, L = %.4g, inner %s",
 			man.Problem, man.H, man.W, orNone(man.Conventions.String()), man.NTrain, man.Tau, man.L, orNone2(man.InnerSettings, man.Inner)),
-		files,
+		files, sealLine(man),
+	}
+	if held, pid := checkpoint.Held(dir); held {
+		lines = append(lines, fmt.Sprintf("being trained now (pid %d holds its lock): later steps are not listed yet", pid))
+	} else if paths, size := orphans(dir); len(paths) > 0 {
+		lines = append(lines, fmt.Sprintf("left behind: %d files (%.3g MB) its manifest does not list, of a step a stopped run did not complete (e.g. %s): --resume removes them, or delete them",
+			len(paths), float64(size)/1e6, paths[0]))
 	}
 	return append(lines, provenanceLines(man.Provenance)...), nil
 }
@@ -205,6 +266,14 @@ func describeBanert(dir string) ([]string, error) {
 		files,
 	}
 	return append(lines, provenanceLines(man.Provenance)...), nil
+}
+
+// sealLine says whether a manifest is sealed under its SHA-256.
+func sealLine(man *checkpoint.Manifest) string {
+	if !man.Sealed {
+		return "manifest: not sealed (written before manifests were): an edit of it would go unnoticed"
+	}
+	return fmt.Sprintf("manifest: sealed, sha256 %.16s…", man.SHA256)
 }
 
 func provenanceLines(p *provenance.Record) []string {

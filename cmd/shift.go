@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/graph"
@@ -127,9 +128,16 @@ func shiftOptions(pf *problemFlags, sh shiftSpec) problem.Options {
 
 // checkShifts refuses, before anything is evaluated, a shift that pf's
 // problem does not have (angles of a blur, a blur width of a scan).
+// The problem is built at 8×8 (unless the shift is one of size): what is
+// checked does not depend on the size, and no operator of the test size is
+// built and normed before the data.
 func checkShifts(pf *problemFlags, specs []shiftSpec) error {
 	for _, sh := range specs {
-		if _, err := problem.Lookup(pf.Problem, shiftOptions(pf, sh)); err != nil {
+		opt := shiftOptions(pf, sh)
+		if sh.Size == 0 {
+			opt.H, opt.W = 8, 8
+		}
+		if _, err := problem.Lookup(pf.Problem, opt); err != nil {
 			return usagef("--shift %s: %v", sh.Label, err)
 		}
 	}
@@ -297,12 +305,10 @@ func runShifts(env *Env, mt *meter, pf *problemFlags, exclude map[string]bool, p
 		}
 	}
 	writeShiftTable(env.Stdout, results, cols, false)
-	f, err := os.Create(filepath.Join(out, "shift.md"))
-	if err != nil {
-		return err
-	}
-	writeShiftTable(f, results, cols, true)
-	if err := f.Close(); err != nil {
+	if err := checkpoint.WriteAtomic(filepath.Join(out, "shift.md"), func(w io.Writer) error {
+		writeShiftTable(w, results, cols, true)
+		return nil
+	}); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "out-of-distribution curves written to %s (table: %s)\n", filepath.Join(out, "shift"), filepath.Join(out, "shift.md"))
@@ -491,7 +497,7 @@ func writeBreakEven(path string, be []eval.BreakEven) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(buf, '\n'), 0o644)
+	return checkpoint.WriteFileAtomic(path, append(buf, '\n'))
 }
 
 // shiftNotes say the shifted functions' L against 2·L_train (convergence of

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -67,25 +68,21 @@ func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bo
 	return sel, nil
 }
 
+// dataBuilds counts the problems buildSplit began to build (operators
+// normed, data read): tests check that a refusal came before.
+var dataBuilds atomic.Int64
+
 // buildSplit returns the problem (sized for the data) and the training and
 // test objectives with the images they came from.
 func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	if err := p.validate(); err != nil {
 		return nil, err
 	}
-	if p.oneOperator && p.family() {
-		flag := "--blur-sigma " + p.BlurSigma + ": give one width"
-		switch {
-		case len(p.angles) > 1:
-			flag = "--angles " + p.Angles + ": give one number of angles"
-		case p.alphaRange != ([2]float64{}):
-			flag = "--alpha " + p.AlphaFlag + ": give one weight"
-		}
-		return nil, usagef("%s (a family of functions trains greedy only: unrolled and Banert training build one graph, with one operator and one α, for every mini-batch)", flag)
+	if err := p.checkFamily(); err != nil {
+		return nil, err
 	}
-	opt := problem.Options{H: p.Size, Seed: uint64(p.Seed), WCRRWeights: p.WCRRWeights, BlurBoundary: p.BlurBoundary, Alpha: p.Alpha,
-		BlurSigma: p.blurSigma, BlurSigmaRange: p.blurSigmaRange, Noise: p.noise, NoiseRange: p.noiseRange, Angles: p.angles, AlphaRange: p.alphaRange}
-	prob, err := problem.Lookup(p.Problem, opt)
+	dataBuilds.Add(1)
+	prob, err := problem.Lookup(p.Problem, p.options())
 	if err != nil {
 		return nil, asUsage(err)
 	}
@@ -287,6 +284,12 @@ func (p *problemFlags) evalSplit(h *heldOut, set string) (*split, *provenance.Te
 
 // trainingSplit re-creates the training functions of h's checkpoint.
 func (p *problemFlags) trainingSplit(h *heldOut) (*split, *provenance.Test, error) {
+	if h.differs != "" {
+		return nil, nil, usagef("--set train: %s and %s were trained on different functions (images, their number or the seed); evaluate each on its own training functions in its own eval", h.refDir, h.differs)
+	}
+	if h.ref != nil && h.note != "" {
+		return nil, nil, usagef("--set train re-creates the training functions: drop --data (they came from %s)", h.ref.Source)
+	}
 	nTest := p.NTest
 	p.NTest = 0
 	defer func() { p.NTest = nTest }()
@@ -298,13 +301,7 @@ func (p *problemFlags) trainingSplit(h *heldOut) (*split, *provenance.Test, erro
 		return nil, nil, usagef("--set train needs --n-train ≥ 1")
 	}
 	refs := s.sel.TrainRefs
-	if h.differs != "" {
-		return nil, nil, usagef("--set train: %s and %s were trained on different functions (images, their number or the seed); evaluate each on its own training functions in its own eval", h.refDir, h.differs)
-	}
 	if r := h.ref; r != nil {
-		if h.note != "" {
-			return nil, nil, usagef("--set train re-creates the training functions: drop --data (they came from %s)", r.Source)
-		}
 		if !data.SameRefs(refs, r.Train) {
 			return nil, nil, usagef("--set train: %s no longer gives the checkpoint's training images (fingerprint %.12s…, recorded %.12s…): the data changed since training", p.Data, data.Fingerprint(refs), r.Fingerprint)
 		}

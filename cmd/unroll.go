@@ -20,25 +20,28 @@ import (
 func init() {
 	register(&Command{Name: "train unroll", Summary: "unrolled training of T iterations with Adam, checkpoints and --resume", Run: runTrainUnroll})
 	// Unrolled checkpoints use the greedy layout; label them as unrolled.
-	greedyLoader := learnedLoaders[checkpoint.FormatVersion]
-	learnedLoaders[checkpoint.FormatVersion] = func(dir string) (*LearnedInfo, error) {
-		info, err := greedyLoader(dir)
-		if err != nil {
-			return nil, err
-		}
-		if l, ok := info.Method.(*learned.Optimizer); ok {
-			if man, err := checkpoint.ReadManifest(dir); err == nil && unroll.IsUnrolled(man) {
-				l.Label = "unrolled " + man.Method
-				info.TrainSeconds = 0
-				if st, err := unroll.ReadState(dir); err == nil {
-					for _, ep := range st.Epochs {
-						info.TrainSeconds += ep.Seconds
-					}
-				}
+	for _, format := range greedyFormats {
+		learnedLoaders[format] = loadUnrolledOrGreedy
+	}
+}
+
+// loadUnrolledOrGreedy loads a checkpoint of the greedy layout, labelled as
+// unrolled when unrolled training wrote it.
+func loadUnrolledOrGreedy(dir string) (*LearnedInfo, error) {
+	info, man, err := loadGreedy(dir)
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := info.Method.(*learned.Optimizer); ok && unroll.IsUnrolled(man) {
+		l.Label = "unrolled " + man.Method
+		info.TrainSeconds = 0
+		if st, err := unroll.ReadState(dir); err == nil {
+			for _, ep := range st.Epochs {
+				info.TrainSeconds += ep.Seconds
 			}
 		}
-		return info, nil
 	}
+	return info, nil
 }
 
 func runTrainUnroll(env *Env, args []string) error {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/greedyl2o/greedyl2o/internal/refdata"
 )
 
 // writeImage writes im to path as PGM or PNG according to its extension.
@@ -245,40 +247,59 @@ func TestOpenPlainFolderAndSTL10(t *testing.T) {
 	}
 }
 
-// TestLoadSharedSTL10 reads the project's real STL-10 sample and checks
-// each image against the SHA-1 of its 8-bit pixels listed in manifest.csv.
-func TestLoadSharedSTL10(t *testing.T) {
-	const root = "/work/shared/data/stl10"
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("shared STL-10 sample not available (%v); it is optional", err)
+// TestLoadFetchedData reads the fetched STL-10 and CT folders through
+// LoadDir and checks every image against the SHA-1 of its 8-bit pixels
+// pinned in the code, and the 40×40 slices against the centre of the
+// 256×256 ones.
+func TestLoadFetchedData(t *testing.T) {
+	for _, set := range []struct {
+		dir    string
+		size   int
+		pinned []pinnedImage
+	}{{"stl10", 96, stl10Images}, {"covid-ct/ct256", 256, covidCTImages}} {
+		root, ok := refdata.File(filepath.FromSlash(set.dir))
+		if !ok {
+			t.Skipf("%s not fetched: %s", set.dir, refdata.SkipReason)
+		}
+		want := map[string]string{}
+		for _, p := range set.pinned {
+			want[p.File] = p.PixelSHA1
+		}
+		for _, split := range []string{"train", "test"} {
+			images, err := LoadDir(filepath.Join(root, split))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, im := range images {
+				name := fmt.Sprintf("%s/%03d.pgm", split, i)
+				if im.H != set.size || im.W != set.size {
+					t.Fatalf("%s/%s is %d×%d, want %d×%d", set.dir, name, im.H, im.W, set.size, set.size)
+				}
+				if got := sha1Of8Bit(im); got != want[name] {
+					t.Errorf("%s/%s: SHA-1 of pixels %s, pinned %s", set.dir, name, got, want[name])
+				}
+				delete(want, name)
+			}
+		}
+		if len(want) != 0 {
+			t.Errorf("%s: %d pinned images missing", set.dir, len(want))
+		}
 	}
-	images, err := LoadDir(filepath.Join(root, "train"))
+	big, err := LoadDir(filepath.Join(refdata.Root(), "covid-ct", "ct256", "test"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(images) != 25 {
-		t.Fatalf("%d train images, want 25", len(images))
-	}
-	manifest, err := os.ReadFile(filepath.Join(root, "manifest.csv"))
+	small, err := LoadDir(filepath.Join(refdata.Root(), "covid-ct", "ct40", "test"))
 	if err != nil {
-		t.Skipf("no manifest: %v", err)
+		t.Fatal(err)
 	}
-	sums := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(manifest)), "\n")[1:] {
-		f := strings.Split(line, ",")
-		sums[f[1]] = strings.TrimSpace(f[len(f)-1])
-	}
-	for i, im := range images {
-		if im.H != 96 || im.W != 96 {
-			t.Fatalf("image %d is %dx%d, want 96x96", i, im.H, im.W)
-		}
-		name := fmt.Sprintf("train/%03d.pgm", i)
-		want, ok := sums[name]
-		if !ok {
-			t.Fatalf("%s not in manifest", name)
-		}
-		if got := sha1Of8Bit(im); got != want {
-			t.Errorf("%s: SHA-1 of pixels %s, manifest says %s", name, got, want)
+	for k := range big {
+		for r := range ctCrop {
+			for c := range ctCrop {
+				if small[k].At(r, c) != big[k].At(r+ctCropAt, c+ctCropAt) {
+					t.Fatalf("ct40/test/%03d.pgm (%d, %d) is not the centre crop of ct256", k, r, c)
+				}
+			}
 		}
 	}
 }

@@ -351,6 +351,10 @@ func selectFolders(spec string, r Request) (*Selection, error) {
 	return s, s.checkSize(r.H, r.W)
 }
 
+// MinSize is the smallest image side the problems take (their stencils:
+// a 5×5 blur, k×k kernels; l2o's --size floor).
+const MinSize = 8
+
 func (s *Selection) checkSize(h, w int) error {
 	if h <= 0 || w <= 0 {
 		return nil
@@ -358,6 +362,9 @@ func (s *Selection) checkSize(h, w int) error {
 	for _, set := range [][]*Image{s.Train, s.Test} {
 		for _, im := range set {
 			if im.H != h || im.W != w {
+				if im.H < MinSize || im.W < MinSize || im.H != im.W {
+					return fmt.Errorf("data: %s: images are %dx%d (HxW), expected %dx%d: the problems need square images of at least %d×%d; resample them to %dx%d", s.Source, im.H, im.W, h, w, MinSize, MinSize, h, w)
+				}
 				return fmt.Errorf("data: %s: images are %dx%d (HxW), expected %dx%d: give --size %d for square images of that size, or data of the problem's size", s.Source, im.H, im.W, h, w, im.H)
 			}
 		}

@@ -13,6 +13,9 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
+// now is the clock that times the iterations (a test's fake replaces it).
+var now = time.Now
+
 // Curve is the record of one method on one test set, indexed by the
 // recorded iterations t = 0…T (index i holds iteration Iter[i] = i).
 type Curve struct {
@@ -272,9 +275,9 @@ func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int
 	var elapsed time.Duration
 	rej, counts := it.(rejecter)
 	for t := 1; t <= T; t++ {
-		start := time.Now()
+		start := now()
 		err := it.Next()
-		elapsed += time.Since(start)
+		elapsed += now().Sub(start)
 		if part != nil && counts {
 			part.RejectedAfter = append(part.RejectedAfter, rej.Rejected())
 		}

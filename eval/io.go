@@ -255,14 +255,23 @@ type fileJSON struct {
 	Format     string             `json:"format"`
 	Provenance *provenance.Record `json:"provenance,omitempty"`
 	Curves     []curveJSON        `json:"curves"`
-	// SHA256 is curvesSum of Curves: a file whose curves were changed
-	// after they were written is refused (empty in older files).
+	// SHA256 is sum of the provenance and the curves: a file whose curves
+	// or provenance were changed after they were written is refused (empty
+	// in older files; of the curves only in files of jsonFormatV1).
 	SHA256 string `json:"sha256,omitempty"`
 }
 
-// curvesSum is the SHA-256 (hex) of the curves' JSON encoding.
-func curvesSum(curves []curveJSON) (string, error) {
-	b, err := json.Marshal(curves)
+// sum is the SHA-256 (hex) of the JSON encoding of the file's provenance
+// and curves (of its curves only in the format jsonFormatV1).
+func (file *fileJSON) sum() (string, error) {
+	var v any = file.Curves
+	if file.Format != jsonFormatV1 {
+		v = struct {
+			Provenance *provenance.Record `json:"provenance"`
+			Curves     []curveJSON        `json:"curves"`
+		}{file.Provenance, file.Curves}
+	}
+	b, err := json.Marshal(v)
 	if err != nil {
 		return "", err
 	}
@@ -270,7 +279,12 @@ func curvesSum(curves []curveJSON) (string, error) {
 	return hex.EncodeToString(h[:]), nil
 }
 
-const jsonFormat = "greedyl2o-eval-curves-v1"
+// jsonFormat is the format WriteJSON writes: its SHA-256 covers the
+// provenance and the curves; jsonFormatV1's, still read, the curves only.
+const (
+	jsonFormat   = "greedyl2o-eval-curves-v2"
+	jsonFormatV1 = "greedyl2o-eval-curves-v1"
+)
 
 // WriteJSON writes the curves as JSON (all fields; NaN and ±Inf as the
 // strings "NaN", "+Inf", "-Inf").
@@ -308,7 +322,7 @@ func WriteJSONWith(w io.Writer, curves []*Curve, prov *provenance.Record) error 
 		file.Curves = append(file.Curves, cj)
 	}
 	var err error
-	if file.SHA256, err = curvesSum(file.Curves); err != nil {
+	if file.SHA256, err = file.sum(); err != nil {
 		return fmt.Errorf("eval: writing JSON: %w", err)
 	}
 	enc := json.NewEncoder(w)
@@ -336,12 +350,15 @@ func ReadJSONWith(r io.Reader) ([]*Curve, *provenance.Record, error) {
 }
 
 func (file *fileJSON) curves() ([]*Curve, error) {
-	if file.Format != jsonFormat {
+	if file.Format != jsonFormat && file.Format != jsonFormatV1 {
 		return nil, fmt.Errorf("eval: reading JSON curves: format %q, want %q (not a file written by eval.WriteJSON?)", file.Format, jsonFormat)
 	}
+	if file.SHA256 == "" && file.Format == jsonFormat {
+		return nil, fmt.Errorf("eval: reading JSON curves: the file records no SHA-256 (format %s records one): it was changed after it was written", jsonFormat)
+	}
 	if file.SHA256 != "" {
-		if sum, err := curvesSum(file.Curves); err != nil || sum != file.SHA256 {
-			return nil, fmt.Errorf("eval: reading JSON curves: the curves do not match the SHA-256 the file records: they were changed after they were written")
+		if sum, err := file.sum(); err != nil || sum != file.SHA256 {
+			return nil, fmt.Errorf("eval: reading JSON curves: the curves or their provenance do not match the SHA-256 the file records: they were changed after they were written")
 		}
 	}
 	curves := make([]*Curve, 0, len(file.Curves))

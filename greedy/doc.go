@@ -5,7 +5,7 @@
 //
 // one iteration at a time, choosing (θt, φt) to minimise the mean objective
 // after the step, g(θ, φ) = (1/N) Σk fk(xk⁺) + λt/2‖θ − θ̃‖² + μt/2‖φ − φ̃‖², over
-// N training functions; Algorithm 2 (Learned) applies the trained sequence to
+// N training functions; Algorithm 2 (learned.Optimizer) applies the trained sequence to
 // new functions, keeping the last parameters for every later iteration.
 //
 // The step loss g and its gradient in (θ, φ) are package steploss's: it
@@ -37,7 +37,7 @@
 //
 // # The BGD safeguard and why it converges
 //
-// Learned.Safeguard with Learned.SafeguardRule = SafeguardBGD ("l2o eval
+// learned.Optimizer.Safeguard with SafeguardRule = SafeguardBGD ("l2o eval
 // --safeguard bgd") accepts a function's learned step x_L from x only if
 // f(x_L) ≤ f(x_g), x_g = x − τ∇f(x), and otherwise takes x_g and resets the
 // momentum. Let f be L-smooth and bounded below, and τ ≤ 1/L (the iterator

@@ -13,7 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// Learned is Algorithm 2: the learned optimizer that applies (θ0, φ0), …,
+// Optimizer is Algorithm 2: the learned optimizer that applies (θ0, φ0), …,
 // (θT, φT) and then keeps (θT, φT) for every later iteration. It implements
 // baselines.Method, so the evaluation harness runs it like any other method.
 type Optimizer struct {
@@ -55,7 +55,7 @@ type Optimizer struct {
 	params func(t int) (theta, phi []float64, err error)
 }
 
-// NewLearned returns the learned optimizer for parameters held in memory.
+// New returns the learned optimizer for parameters held in memory.
 func New(label string, m models.Method, h, w int, theta, phi [][]float64) (*Optimizer, error) {
 	if len(theta) == 0 {
 		return nil, fmt.Errorf("learned optimizer %s has no trained steps", label)
@@ -82,7 +82,7 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 	}
 	m, err := models.ParseMethod(man.Method)
 	if err != nil {
-		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
+		return nil, nil, fmt.Errorf("checkpoint %s: %w%s", dir, err, registrationHint(man))
 	}
 	if err := models.CheckVersions(m, man.ParamVersions); err != nil {
 		return nil, nil, fmt.Errorf("checkpoint %s: %w", dir, err)
@@ -105,6 +105,19 @@ func Load(dir string) (*Optimizer, *checkpoint.Manifest, error) {
 		l.params = func(t int) ([]float64, []float64, error) { return checkpoint.LoadParams(dir, man, t) }
 	}
 	return l, man, nil
+}
+
+// registrationHint says, for a checkpoint whose method this binary cannot
+// parse, which program trained it (when its provenance records one that
+// uses greedyl2o as a library) and how to get a binary that knows the
+// family.
+func registrationHint(man *checkpoint.Manifest) string {
+	hint := "; a family registered by another program: run that program, or build one that registers the family (docs/extending.md, \"Your own l2o\")"
+	if man.Provenance != nil && man.Provenance.Build.Program != "" {
+		b := man.Provenance.Build
+		hint = fmt.Sprintf("; it was trained by %s (built with greedyl2o %s), which registers it: run that program, or build one that registers the family (docs/extending.md, \"Your own l2o\")", b.Program, b.Library)
+	}
+	return hint
 }
 
 // checkParamLens checks that the manifest's parameter lengths are what its
@@ -223,7 +236,7 @@ func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 
 type learnedIterator struct {
 	// evaluator, if set, gives f and ∇f from a device (a safeguarded
-	// Learned with a Device); Close frees it.
+	// Optimizer with a Device); Close frees it.
 	evaluator              *ondevice.BatchEvaluator
 	l                      *Optimizer
 	o                      *problem.Objective

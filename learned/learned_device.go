@@ -12,7 +12,7 @@ import (
 )
 
 // deviceIterator runs Algorithm 2 with the iterates, ∇f and the update on a
-// device (Learned.Device): each iteration computes ∇f(x^k) and
+// device (Optimizer.Device): each iteration computes ∇f(x^k) and
 // x^{k+1} = x^k − G_θ ∇f(x^k) + H_φ (x^k − x^{k−1}) there and copies only
 // x^{k+1} back, for X.
 type deviceIterator struct {
@@ -33,7 +33,7 @@ type deviceResources struct {
 	g, h ondevice.DeviceTerm
 }
 
-// startOnDevice is Start for a Learned with a Device.
+// startOnDevice is Start for an Optimizer with a Device.
 func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err error) {
 	if err := ondevice.CheckObjective(o); err != nil {
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)

@@ -9,7 +9,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// The rules a safeguarded learned optimizer (Learned.Safeguard > 0) applies
+// The rules a safeguarded learned optimizer (Optimizer.Safeguard > 0) applies
 // to each function's learned step x_L, from the iterate x with gradient
 // step x_g = x − τ∇f(x):
 //

@@ -208,7 +208,7 @@ func newConv(args string) (Parametrization, error) {
 	ks, bs, hasB := strings.Cut(args, "-")
 	k, err := strconv.Atoi(ks)
 	if err != nil || k < 1 || k%2 == 0 {
-		return nil, fmt.Errorf("kernel size %q: use an odd K ≥ 1 (pc3, pc5) or pc alone for the image-sized kernel", ks)
+		return nil, fmt.Errorf("pc%s: write pcK with an odd kernel size K ≥ 1 (pc3, pc5), a boundary after it (pc5-reflect: zero, circular or reflect), or pc alone for the image-sized kernel", args)
 	}
 	b := kernels.Circular
 	if hasB {

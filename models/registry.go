@@ -135,6 +135,9 @@ func family(name string) (Registration, string, bool) {
 // every family added with Register.
 func ParseParametrization(name string) (Parametrization, error) {
 	name = strings.ToLower(strings.TrimSpace(name))
+	if rest, ok := strings.CutPrefix(name, "m-"); ok {
+		return nil, fmt.Errorf("parametrization %q: the momentum prefix m- is written once, before the method (m-%s learns G and H of type %s), not before a parametrization", name, rest, rest)
+	}
 	r, args, ok := family(name)
 	if !ok {
 		return nil, fmt.Errorf("unknown parametrization %q: use %s", name, registeredList())
@@ -143,8 +146,23 @@ func ParseParametrization(name string) (Parametrization, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parametrization %q: %w", name, err)
 	}
+	if p == nil {
+		return nil, fmt.Errorf("parametrization %q: the constructor of %s returned none", name, r.Name)
+	}
+	if p.Name() != name {
+		return nil, fmt.Errorf("%w: parametrization %q: the constructor of %s returns one named %q; its Name must give back the name it was parsed from (checkpoints record it)", ErrUndeclared, name, r.Name, p.Name())
+	}
+	if !builtin[r.Name] {
+		if err := checkDeclaredOnce(p); err != nil {
+			return nil, err
+		}
+	}
 	return p, nil
 }
+
+// builtin names the families this package registers: their declarations
+// are checked by its tests (CheckDeclared), not again in every process.
+var builtin = map[string]bool{"ps": true, "pp": true, "pc": true, "pf": true, "npoly": true}
 
 func registeredList() string {
 	var names []string

@@ -20,6 +20,14 @@ func (halfScalar) Apply(theta, v *G.Node) (*G.Node, error) {
 	return graph.Bilinear(graph.Scale{}, theta, v)
 }
 
+// renamed is a parametrization under another name.
+type renamed struct {
+	Parametrization
+	name string
+}
+
+func (r renamed) Name() string { return r.name }
+
 func TestRegisterValidatesAndResolves(t *testing.T) {
 	ok := Registration{Name: "hs", Version: 2, Args: true, New: func(a string) (Parametrization, error) {
 		if strings.Trim(a, "x") != "" {
@@ -46,10 +54,10 @@ func TestRegisterValidatesAndResolves(t *testing.T) {
 		}
 	}
 	// A longer registered name wins over a family prefix: "hsy" is its own family.
-	if err := Register(Registration{Name: "hsy", Version: 1, New: func(string) (Parametrization, error) { return Scalar{}, nil }}); err != nil {
+	if err := Register(Registration{Name: "hsy", Version: 1, New: func(string) (Parametrization, error) { return renamed{Scalar{}, "hsy"}, nil }}); err != nil {
 		t.Fatal(err)
 	}
-	for in, want := range map[string]string{"hs": "hs", "hsxx": "hsxx", "hsy": "ps", "HSX": "hsx"} {
+	for in, want := range map[string]string{"hs": "hs", "hsxx": "hsxx", "hsy": "hsy", "HSX": "hsx"} {
 		p, err := ParseParametrization(in)
 		if err != nil {
 			t.Fatalf("%s: %v", in, err)

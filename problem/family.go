@@ -138,7 +138,9 @@ func checkSigmaRange(r [2]float64) error {
 	if !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
 		return fmt.Errorf("blur width range σ ∈ [%g, %g] must have 0 < low ≤ high < ∞", lo, hi)
 	}
-	return nil
+	// The kernel's sum falls with σ: the smallest width is the one that
+	// may not be sampled.
+	return CheckGaussianWidth(5, lo)
 }
 
 // sigmaRangeLabel names a range as written on the command line (1:2).

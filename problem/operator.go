@@ -113,6 +113,25 @@ func NewBlur(name string, kernel []float64, k int, b kernels.Boundary) (*Blur, e
 // GaussianKernel returns a K×K Gaussian kernel with standard deviation sigma
 // (in pixels), normalised to sum 1.
 func GaussianKernel(k int, sigma float64) []float64 {
+	out, _ := gaussianKernel(k, sigma)
+	return out
+}
+
+// CheckGaussianWidth refuses a width σ whose k×k Gaussian kernel cannot be
+// sampled and normalised: σ ≤ 0, not finite, or so small that 2σ² is 0
+// (1e-300: every weight but the centre's is 0/0).
+func CheckGaussianWidth(k int, sigma float64) error {
+	if !(sigma > 0) || math.IsInf(sigma, 0) {
+		return fmt.Errorf("blur width σ = %g must be a finite value > 0", sigma)
+	}
+	if _, ok := gaussianKernel(k, sigma); !ok {
+		return fmt.Errorf("blur width σ = %g: its %d×%d Gaussian kernel cannot be sampled and normalised (2σ² = %g); give a width of at least 1e-150", sigma, k, k, 2*sigma*sigma)
+	}
+	return nil
+}
+
+// gaussianKernel is GaussianKernel and whether every weight is finite.
+func gaussianKernel(k int, sigma float64) ([]float64, bool) {
 	out := make([]float64, k*k)
 	c := float64(k / 2)
 	var s float64
@@ -124,10 +143,12 @@ func GaussianKernel(k int, sigma float64) []float64 {
 			s += v
 		}
 	}
+	ok := s > 0 && !math.IsInf(s, 0)
 	for i := range out {
 		out[i] /= s
+		ok = ok && !math.IsNaN(out[i]) && !math.IsInf(out[i], 0)
 	}
-	return out
+	return out, ok
 }
 
 // DataShape implements Operator.

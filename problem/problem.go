@@ -242,16 +242,12 @@ func Register(name, summary string, build Constructor) {
 
 // Lookup builds the named problem.
 func Lookup(name string, opt Options) (*Problem, error) {
-	e, ok := registry[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown problem %q: choose one of %s", name, strings.Join(Names(), ", "))
-	}
-	p, err := e.build(opt)
-	if err != nil {
+	if err := CheckOptions(name, opt); err != nil {
 		return nil, err
 	}
-	if opt.Alpha < 0 || math.IsNaN(opt.Alpha) || math.IsInf(opt.Alpha, 0) {
-		return nil, fmt.Errorf("problem %s: α = %g must be a finite value ≥ 0", name, opt.Alpha)
+	p, err := registry[name].build(opt)
+	if err != nil {
+		return nil, err
 	}
 	if opt.Alpha > 0 {
 		p.Describe = append(p.Describe, fmt.Sprintf("α set to %g (the problem's own: %g)", opt.Alpha, p.Alpha))
@@ -262,8 +258,8 @@ func Lookup(name string, opt Options) (*Problem, error) {
 	}
 	if opt.AlphaRange != ([2]float64{}) {
 		lo, hi := opt.AlphaRange[0], opt.AlphaRange[1]
-		if opt.Alpha != 0 || !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) || p.Reg.Zero() {
-			return nil, fmt.Errorf("problem %s: regularisation weights [%g, %g] must have 0 < low ≤ high < ∞, no single α beside them, and a regularizer to weigh", name, lo, hi)
+		if p.Reg.Zero() {
+			return nil, fmt.Errorf("problem %s: regularisation weights [%g, %g] were asked for, but the problem has no regularizer to weigh", name, lo, hi)
 		}
 		if lo < hi {
 			p.Describe = append(p.Describe, fmt.Sprintf("α drawn log-uniformly from [%g, %g] for each function (the problem's own: %g); L is the family's largest", lo, hi, p.Alpha))
@@ -279,22 +275,57 @@ func Lookup(name string, opt Options) (*Problem, error) {
 	if opt.BlurSigma != 0 && p.blurSigma != opt.BlurSigma {
 		return nil, fmt.Errorf("problem %s: a blur width σ = %g was asked for but the problem has no Gaussian blur whose width can be set (deblur and deblur-wcrr do)", name, opt.BlurSigma)
 	}
-	if opt.Noise < 0 || math.IsNaN(opt.Noise) || math.IsInf(opt.Noise, 0) {
-		return nil, fmt.Errorf("problem %s: noise level %g must be a finite value ≥ 0", name, opt.Noise)
-	}
 	if opt.Noise > 0 {
 		p.Describe = append(p.Describe, fmt.Sprintf("noise level set to %g (the problem's own: %g)", opt.Noise, p.Noise))
 		p.Noise = opt.Noise
 	}
 	if opt.NoiseRange != ([2]float64{}) {
 		lo, hi := opt.NoiseRange[0], opt.NoiseRange[1]
-		if opt.Noise != 0 || !(lo >= 0) || !(hi >= lo) || math.IsInf(hi, 0) || hi == 0 {
-			return nil, fmt.Errorf("problem %s: noise levels [%g, %g] must have 0 ≤ low ≤ high < ∞, high > 0, and no single noise level beside them", name, lo, hi)
-		}
 		p.noiseRange = opt.NoiseRange
 		p.Describe = append(p.Describe, fmt.Sprintf("noise level drawn uniformly from [%g, %g] for each function (the problem's own: %g)", lo, hi, p.Noise))
 	}
 	return p, nil
+}
+
+// CheckOptions checks what Lookup can check of opt without building the
+// problem (no operator, no data, no norm): the problem's name, α, the noise
+// level, the blur width and their ranges. Lookup calls it first.
+func CheckOptions(name string, opt Options) error {
+	if _, ok := registry[name]; !ok {
+		return fmt.Errorf("unknown problem %q: choose one of %s", name, strings.Join(Names(), ", "))
+	}
+	if opt.Alpha < 0 || math.IsNaN(opt.Alpha) || math.IsInf(opt.Alpha, 0) {
+		return fmt.Errorf("problem %s: α = %g must be a finite value ≥ 0", name, opt.Alpha)
+	}
+	if opt.AlphaRange != ([2]float64{}) {
+		lo, hi := opt.AlphaRange[0], opt.AlphaRange[1]
+		if opt.Alpha != 0 || !(lo > 0) || !(hi >= lo) || math.IsInf(hi, 0) {
+			return fmt.Errorf("problem %s: regularisation weights [%g, %g] must have 0 < low ≤ high < ∞, no single α beside them, and a regularizer to weigh", name, lo, hi)
+		}
+	}
+	if opt.Noise < 0 || math.IsNaN(opt.Noise) || math.IsInf(opt.Noise, 0) {
+		return fmt.Errorf("problem %s: noise level %g must be a finite value ≥ 0", name, opt.Noise)
+	}
+	if opt.NoiseRange != ([2]float64{}) {
+		lo, hi := opt.NoiseRange[0], opt.NoiseRange[1]
+		if opt.Noise != 0 || !(lo >= 0) || !(hi >= lo) || math.IsInf(hi, 0) || hi == 0 {
+			return fmt.Errorf("problem %s: noise levels [%g, %g] must have 0 ≤ low ≤ high < ∞, high > 0, and no single noise level beside them", name, lo, hi)
+		}
+	}
+	if opt.BlurSigma != 0 {
+		if err := CheckGaussianWidth(5, opt.BlurSigma); err != nil {
+			return fmt.Errorf("problem %s: %w", name, err)
+		}
+	}
+	if opt.BlurSigmaRange != ([2]float64{}) {
+		if opt.BlurSigma != 0 {
+			return fmt.Errorf("problem %s: a blur width σ = %g and a range %s: give one", name, opt.BlurSigma, sigmaRangeLabel(opt.BlurSigmaRange))
+		}
+		if err := checkSigmaRange(opt.BlurSigmaRange); err != nil {
+			return fmt.Errorf("problem %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 // Names lists the registered problems, sorted.
@@ -340,8 +371,8 @@ func Deblur(opt Options) (*Problem, error) {
 		sigma = (lo + hi) / 2 // the problem's own A, for what needs one operator
 	}
 	if opt.BlurSigma != 0 {
-		if !(opt.BlurSigma > 0) || math.IsInf(opt.BlurSigma, 0) {
-			return nil, fmt.Errorf("problem deblur: blur width σ = %g must be a finite value > 0", opt.BlurSigma)
+		if err := CheckGaussianWidth(5, opt.BlurSigma); err != nil {
+			return nil, fmt.Errorf("problem deblur: %w", err)
 		}
 		sigma = opt.BlurSigma
 	}

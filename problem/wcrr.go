@@ -167,7 +167,7 @@ func init() {
 
 // ErrNoWCRRWeights is returned when a WCRR problem is built without weights.
 var ErrNoWCRRWeights = errors.New("problem deblur-wcrr needs the regularizer's weights: pass --wcrr-weights FILE " +
-	"(the pretrained σ=18 model is ../shared/data/wcrr/wcrr_sigma18.json; the format is described in package wcrr)")
+	"(the pretrained σ=18 model is datasets/wcrr/wcrr_sigma18.json after `l2o data fetch wcrr`; the format is described in package wcrr)")
 
 // DeblurWCRR is Problem 3: Problem 1's blur, data, noise and x⁰ = y with
 // α = 3e-3 and S the weakly convex ridge regularizer loaded from

@@ -1,49 +1,27 @@
 package problem
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/internal/refdata"
 	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
-// wcrrCheckData returns the pretrained σ = 18 model and the two 32×32 check
-// images of ../shared/data/wcrr, or skips saying why.
+// wcrrCheckData returns the fetched pretrained σ = 18 model and the two
+// 32×32 check images of its reference values, or skips saying why.
 func wcrrCheckData(t testing.TB) (*wcrr.Model, []float64) {
-	for _, dir := range []string{"/work/shared/data/wcrr", "../../shared/data/wcrr", "../shared/data/wcrr"} {
-		raw, err := os.ReadFile(filepath.Join(dir, "wcrr_sigma18_check.json"))
-		if err != nil {
-			continue
-		}
-		m, err := wcrr.Load(filepath.Join(dir, "wcrr_sigma18.json"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		var check struct {
-			Images map[string]struct {
-				X [][]float64 `json:"x"`
-			} `json:"images"`
-		}
-		if err := json.Unmarshal(raw, &check); err != nil {
-			t.Fatal(err)
-		}
-		var x []float64
-		for _, name := range []string{"pattern", "lcg_noise"} {
-			for _, row := range check.Images[name].X {
-				x = append(x, row...)
-			}
-		}
-		if len(x) != 2*32*32 {
-			t.Fatalf("check images: %d values, want 2·32·32", len(x))
-		}
-		return m, x
+	path, ok := refdata.File("wcrr", "wcrr_sigma18.json")
+	if !ok {
+		t.Skip("pretrained WCRR weights not fetched: " + refdata.SkipReason)
 	}
-	t.Skip("pretrained WCRR weights and check vectors not found in /work/shared/data/wcrr or ../shared/data/wcrr")
-	return nil, nil
+	m, err := wcrr.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := append(refdata.WCRRCheckImage("pattern"), refdata.WCRRCheckImage("lcg_noise")...)
+	return m, x
 }
 
 // TestAutoWCRRMatchesHandWritten checks WCRR through the autodiff door (its
@@ -96,8 +74,8 @@ func TestAutoWCRRMatchesHandWritten(t *testing.T) {
 // absent), 4 images of 64×64.
 func BenchmarkWCRRGrad(b *testing.B) {
 	var m *wcrr.Model
-	if _, err := os.Stat("/work/shared/data/wcrr/wcrr_sigma18.json"); err == nil {
-		m, _ = wcrr.Load("/work/shared/data/wcrr/wcrr_sigma18.json")
+	if path, ok := refdata.File("wcrr", "wcrr_sigma18.json"); ok {
+		m, _ = wcrr.Load(path)
 	} else {
 		m = wcrr.Random(4, [3]int{4, 8, 60}, 48)
 	}

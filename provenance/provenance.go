@@ -39,10 +39,52 @@ type Build struct {
 	// reverted is not caught (build with make build from a clean tree).
 	DataOnly bool   `json:"modified_data_only,omitempty"`
 	Go       string `json:"go"`
+	// Program is the main module's path when it is not greedyl2o: a program
+	// that uses greedyl2o as a library (to register a family, say) and runs
+	// its command line; Version and Revision are then that program's.
+	// Library is the greedyl2o module version it was built with (a
+	// pseudo-version names the revision), with "=> PATH" for a replace.
+	Program string `json:"program,omitempty"`
+	Library string `json:"greedyl2o_module,omitempty"`
 }
 
-// String is "version revision[+modified]" or "version (no VCS information)".
+// modulePath is this module's path.
+const modulePath = "github.com/greedyl2o/greedyl2o"
+
+// libraryUse returns the main module's path and the greedyl2o module it
+// was built with when the main module is another program ("", "" for
+// greedyl2o's own binaries and tests).
+func libraryUse(info *debug.BuildInfo) (program, library string) {
+	if info.Main.Path == modulePath || info.Main.Path == "" {
+		return "", ""
+	}
+	library = "(not a dependency)"
+	for _, d := range info.Deps {
+		if d.Path != modulePath {
+			continue
+		}
+		library = d.Version
+		if d.Replace != nil {
+			library += " => " + d.Replace.Path
+			if d.Replace.Version != "" {
+				library += " " + d.Replace.Version
+			}
+		}
+	}
+	return info.Main.Path, library
+}
+
+// String is "version revision[+modified]" or "version (no VCS information)",
+// followed for another program by "of PROGRAM, built with greedyl2o VERSION".
 func (b Build) String() string {
+	s := b.revision()
+	if b.Program != "" {
+		s += " of " + b.Program + ", built with greedyl2o " + b.Library
+	}
+	return s
+}
+
+func (b Build) revision() string {
 	if b.Revision == "" {
 		return b.Version + " (no VCS revision: the binary has no stamp and ran outside a checkout)"
 	}
@@ -81,9 +123,16 @@ type Invocation struct {
 
 // Checkpoint names a trained optimizer an output used.
 type Checkpoint struct {
-	Label          string `json:"label"`
-	Path           string `json:"path"`
+	Label string `json:"label"`
+	Path  string `json:"path"`
+	// ManifestSHA256 is the SHA-256 of the manifest as it was read, T the
+	// learned steps it listed then (a checkpoint still training lists more
+	// later).
 	ManifestSHA256 string `json:"manifest_sha256"`
+	T              int    `json:"T"`
+	// Training is set when a run held the checkpoint's lock (was training
+	// it) while it was read.
+	Training bool `json:"training_when_read,omitempty"`
 	// Precision is the arithmetic it was trained in where not float64
 	// (learned steps are applied in the evaluation's own).
 	Precision string `json:"trained_precision,omitempty"`
@@ -165,6 +214,7 @@ func ReadBuild() Build {
 	if b.Version == "" {
 		b.Version = "(devel)"
 	}
+	b.Program, b.Library = libraryUse(info)
 	for _, s := range info.Settings {
 		switch s.Key {
 		case "vcs.revision":
@@ -331,7 +381,10 @@ func (r *Record) Lines() []string {
 		if c.Precision != "" {
 			trained = ", trained in " + c.Precision
 		}
-		out = append(out, fmt.Sprintf("learned: %s from %s (manifest sha256 %.16s…%s)", c.Label, c.Path, c.ManifestSHA256, trained))
+		if c.Training {
+			trained += ", read while it was being trained"
+		}
+		out = append(out, fmt.Sprintf("learned: %s from %s (T = %d, manifest sha256 %.16s…%s)", c.Label, c.Path, c.T, c.ManifestSHA256, trained))
 	}
 	return out
 }

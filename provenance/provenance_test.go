@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,29 @@ func TestModifiedDataOnly(t *testing.T) {
 	write("main.go", "package main\n\nfunc main() {}\n")
 	if modifiedDataOnly(module, head) {
 		t.Error("a tree with a changed Go file is reported as data only")
+	}
+}
+
+// TestLibraryUse: a program that imports greedyl2o records itself and the
+// greedyl2o module it was built with; greedyl2o's own builds record neither.
+func TestLibraryUse(t *testing.T) {
+	own := &debug.BuildInfo{Main: debug.Module{Path: modulePath, Version: "(devel)"}}
+	if p, l := libraryUse(own); p != "" || l != "" {
+		t.Errorf("greedyl2o's own build: program %q, library %q; want none", p, l)
+	}
+	other := &debug.BuildInfo{Main: debug.Module{Path: "example.com/lab/l2o-lab", Version: "v0.2.0"},
+		Deps: []*debug.Module{{Path: "gonum.org/v1/gonum", Version: "v0.17.0"},
+			{Path: modulePath, Version: "v0.0.0-20261128101500-640fc34a1b2c"}}}
+	p, l := libraryUse(other)
+	if p != "example.com/lab/l2o-lab" || l != "v0.0.0-20261128101500-640fc34a1b2c" {
+		t.Errorf("program %q, library %q", p, l)
+	}
+	b := Build{Version: "v0.2.0", Revision: "abc", Program: p, Library: l}
+	if got, want := b.String(), "v0.2.0 abc of example.com/lab/l2o-lab, built with greedyl2o v0.0.0-20261128101500-640fc34a1b2c"; got != want {
+		t.Errorf("String() = %q, want %q", got, want)
+	}
+	other.Deps[1].Replace = &debug.Module{Path: "../greedyl2o"}
+	if _, l := libraryUse(other); l != "v0.0.0-20261128101500-640fc34a1b2c => ../greedyl2o" {
+		t.Errorf("replaced: library %q", l)
 	}
 }

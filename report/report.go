@@ -11,6 +11,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -371,18 +372,11 @@ func writeScalarsCSV(w io.Writer, s *ScalarSeries, comments []string) error {
 	return cw.Error()
 }
 
-// writeFile creates path, lets write fill it and closes it, wrapping errors
-// with the path.
+// writeFile writes path atomically with what write writes
+// (checkpoint.WriteAtomic: never a truncated file under its name), wrapping
+// errors with the path.
 func writeFile(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("report: writing %s: %w", path, err)
-	}
-	if err := f.Close(); err != nil {
+	if err := checkpoint.WriteAtomic(path, write); err != nil {
 		return fmt.Errorf("report: writing %s: %w", path, err)
 	}
 	return nil

@@ -2,10 +2,10 @@
 # The benchmarks of issues 5, 6 and 7 (greedy against unrolled training and
 # Banert et al. on STL-10 deblurring; CT at 256×256 and 40×40; the WCRR
 # problem), as run for the figures in docs/benchmarks.md. Each block writes
-# its checkpoints, logs and curves.csv under $OUT. Needs ../shared/data (or
+# its checkpoints, logs and curves.csv under $OUT. Needs the fetched data (l2o data fetch; or
 # DATA=...). Several hours on 2 cores; run one block with: bench-paper.sh stl10|ct256|ct40|ct40val|wcrr
 set -euo pipefail
-DATA=${DATA:-../shared/data}
+DATA=${DATA:-${L2O_DATA:-datasets}}
 OUT=${OUT:-runs/paper}
 L2O=${L2O:-go run ./cmd/l2o}
 mkdir -p "$OUT"

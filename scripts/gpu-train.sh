@@ -22,13 +22,13 @@
 #
 # A checkpoint trained on the GPU resumes only on a GPU (its manifest records
 # --device cuda); the parts carry its state so that the next lent machine can
-# resume it. Run on an H200 (2026-11-27, third GPU session): `run ct256` (Banert
+# resume it. Run on an H200 (2026-11-27): `run ct256` (Banert
 # T = 10, 332 s) and `PARALLEL=1 run wcrrvariants:k5 wcrrvariants:circ` (40 steps
 # each, 254 s); the packing, parts and unpacking were first tried with a stand-in
 # binary. P2's M-PC takes about 10 s a step (H100), P3's about 4 s (H200).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DATA=${DATA:-../shared/data}
+DATA=${DATA:-${L2O_DATA:-datasets}}
 case ${1:-} in
 prepare)
 	# prepare [NAME…]: the data of the named trainings only (default: ct256 and
@@ -65,7 +65,7 @@ run)
 	: "${OUT:?run it through the device tool, which sets OUT}"
 	RET=$OUT # what comes back; reproduce.sh's own OUT is runs/reproduce
 	mkdir -p bin && tar xJf .gpubin/bins.txz -C bin
-	# The data where reproduce.sh and the manifests expect it (../shared/data),
+	# The data where reproduce.sh expects it ($DATA, default datasets),
 	# so that the CPU's evaluation here finds the same paths.
 	mkdir -p "$DATA" && tar xJf .gpubin/data.txz -C "$DATA" --skip-old-files
 	export L2O_CUFFT=${L2O_CUFFT:-$(ls /usr/local/cuda/lib64/libcufft.so.* 2>/dev/null | head -n 1)}

@@ -16,10 +16,13 @@
 # (resumable: a finished step is skipped, an interrupted training resumes), and
 # copies its tables (markdown), curves.csv and figures to docs/reproduction/NAME-BUDGET/.
 # The claims table in docs/reproduction.md quotes those tables.
-# A training longer than a session is carried to the next machine by committing its
-# checkpoint (scripts/carry-runs.sh $OUT/NAME-BUDGET); the same command on a fresh clone resumes it.
+# A long training is carried to another machine by committing its checkpoint
+# (scripts/carry-runs.sh $OUT/NAME-BUDGET); the same command on a fresh clone resumes it.
 #
-# Environment: DATA (default ../shared/data), OUT (runs/reproduce), L2O (the l2o
+# The real data come from `l2o data fetch stl10 covid-ct wcrr` (into ./datasets, or $L2O_DATA);
+# the script fetches what is missing.
+#
+# Environment: DATA (default $L2O_DATA, else datasets), OUT (runs/reproduce), L2O (the l2o
 # binary; default: built into bin/l2o), DOCS (docs/reproduction); PRECISION=float32
 # trains with --precision float32 into $OUT/NAME-BUDGET-float32 (with L2O built by
 # GOEXPERIMENT=simd, make build-simd, for the vector kernels); LOSS_REDUCTION=sum trains every
@@ -31,21 +34,21 @@
 # $OUT/NAME-BUDGET-cuda (L2O: a binary built with -tags l2ocuda); TRAIN_ONLY=1 stops
 # after the trainings (a lent GPU machine without the time for the evaluation); the
 # same command without TRAIN_ONLY, on any machine, then evaluates them in float64 on
-# the CPU (scripts/gpu-train.sh does both moves). The same trainings run by hand with
-# these flags on an H100/H200 (2026-11-27): P2's M-PC about 10 s a step, P3's about 4 s
-# (docs/benchmarks.md, "On a GPU"); this mode ran on an H200 on 2026-11-27 (third GPU session:
-# ct256's Banert, wcrrvariants' k5 and circ).
+# the CPU (scripts/gpu-train.sh does both moves).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 NAME=${1:?usage: scripts/reproduce.sh NAME [default|lbfgs|reduced|paper]}
 BUDGET=${2:-default}
-DATA=${DATA:-../shared/data}
+DATA=${DATA:-${L2O_DATA:-datasets}}
 OUT=${OUT:-runs/reproduce}
 DOCS=${DOCS:-docs/reproduction}
 if [ -z "${L2O:-}" ]; then
 	go build -o bin/l2o ./cmd/l2o
 	L2O=bin/l2o
 fi
+for set in stl10 covid-ct wcrr; do
+	[ -e "$DATA/$set" ] || "$L2O" data fetch "$set" --to "$DATA"
+done
 CACHE=$OUT/cache
 DEVICE=${DEVICE:-} TRAIN_ONLY=${TRAIN_ONLY:-0} PRECISION=${PRECISION:-}
 if [ -n "$DEVICE" ] && [ -n "$PRECISION" ]; then
@@ -332,7 +335,7 @@ ct256() {
 
 # Problem 3 (WCRR): M-PC (T = 100, the paper's; WCRR_MPC_STEPS to change it) and M-PS (T = 150)
 # against NAG and L-BFGS. M-PC takes about 2.5 min a step on 2 cores, 4 hours in all: its checkpoint
-# is carried between sessions (scripts/carry-runs.sh), and this command resumes it. M-PC with the
+# is carried between machines (scripts/carry-runs.sh), and this command resumes it. M-PC with the
 # paper's 5×5 kernels (m-pc5, T = 100 too; its 40-step run generalised where the image-sized one
 # diverges: ../wcrrvariants-default-cuda/) is trained and evaluated after them, on its own.
 wcrr() {

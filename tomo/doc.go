@@ -57,18 +57,16 @@
 // zero-padded copies are interleaved pixel by pixel so that one ray's
 // coordinates serve all four, and a transposed copy is kept so that
 // column-marching rays also read memory contiguously. Scratch per Forward
-// call is 2·k·(N+2)² float64 (k = 4: 4.2 MiB for N = 256); per Adjoint call
-// it is that times the number of workers. Scratch is recycled through a
+// or Adjoint call is 2·k·(N+2)² float64 (k = 4: 4.2 MiB for N = 256). Scratch is recycled through a
 // sync.Pool. Rays are traced in blocks of lines of about 256 KiB so that the
 // part of the image in use stays in cache.
 //
-// Forward and Adjoint split the angles of each group of images into
-// contiguous blocks, one per worker, over runtime.GOMAXPROCS(0) goroutines
-// (at most Angles). In the adjoint each worker accumulates its angles into
-// its own buffers, which are summed in worker order at the end: there are no
-// data races, and the result is deterministic for a given GOMAXPROCS (a
-// different worker count changes only the rounding of that final sum).
-// Forward results do not depend on the worker count or on how the batch is
-// split into groups.
+// Forward splits the angles of each group of images into contiguous blocks,
+// one per worker, over runtime.GOMAXPROCS(0) goroutines (at most Angles);
+// Adjoint splits the lines of the padded buffers instead, each worker
+// tracing every angle but writing only its lines, so that every pixel sums
+// its contributions in the order of one loop over angles and rays. Neither
+// result depends on the worker count or on how the batch is split into
+// groups.
 // A Projector is immutable after construction and safe for concurrent use.
 package tomo

@@ -420,65 +420,62 @@ func AdjointT[F kernels.Float](p *Projector, dst, src []F, batch int) error {
 	return nil
 }
 
-// adjointLanes back-projects k (1 or lanes) sinograms.
+// adjointLanes back-projects k (1 or lanes) sinograms. The workers split
+// the lines of the padded buffers (rows of the plain one, columns of the
+// transposed one), each tracing every angle in order but writing only its
+// lines, so that every pixel receives its contributions in the order of one
+// loop over the angles and rays, whatever the number of workers.
 func adjointLanes[F kernels.Float](p *Projector, dst, src []F, k int) {
 	g := p.geom
 	n, m, det, ns := g.N, p.stride, g.Det, g.SinoLen()
-	sc := getScratch[F](p, p.workers, k)
+	sc := getScratch[F](p, 1, k)
 	defer poolOf[F](p).Put(sc)
-	for w := range p.workers {
-		clear(sc.plain[w])
-		clear(sc.trans[w])
-	}
+	plain, trans := sc.plain[0], sc.trans[0]
+	clear(plain)
+	clear(trans)
 	lines := p.blockLines(k)
-	p.parallel(func(w, a int) {
-		info := p.angles[a]
-		pad := sc.plain[w]
-		if info.transposed {
-			pad = sc.trans[w]
-		}
-		rays := p.rays[a*det : (a+1)*det]
-		wt := F(info.weight)
-		if k == 1 {
-			in := src[a*det : (a+1)*det]
-			for lo := 0; lo < n; lo += lines {
-				for j, y := range in {
-					if y != 0 {
-						scatter(pad, m, rays[j], info.step, wt*y, lo, lo+lines)
-					}
-				}
+	p.parallelLines(n, func(l0, l1 int) {
+		for a := range g.Angles {
+			info := p.angles[a]
+			pad := plain
+			if info.transposed {
+				pad = trans
 			}
-			return
-		}
-		for lo := 0; lo < n; lo += lines {
-			for j, r := range rays {
-				var val [4]F
-				for t := range lanes {
-					val[t] = wt * src[t*ns+a*det+j]
+			rays := p.rays[a*det : (a+1)*det]
+			wt := F(info.weight)
+			for lo := l0; lo < l1; lo += lines {
+				hi := min(lo+lines, l1)
+				if k == 1 {
+					for j, y := range src[a*det : (a+1)*det] {
+						if y != 0 {
+							scatter(pad, m, rays[j], info.step, wt*y, lo, hi)
+						}
+					}
+					continue
 				}
-				if val != [4]F{} {
-					scatter4(pad, m, r, info.step, val, lo, lo+lines)
+				for j, r := range rays {
+					var val [4]F
+					for t := range lanes {
+						val[t] = wt * src[t*ns+a*det+j]
+					}
+					if val != [4]F{} {
+						scatter4(pad, m, r, info.step, val, lo, hi)
+					}
 				}
 			}
 		}
 	})
-	// Sum the workers' buffers, plain then transposed, in worker order.
+	// Each image pixel: the plain buffer's sum, then the transposed one's.
 	for t := range k {
 		img := dst[t*n*n : (t+1)*n*n]
 		for i := range n {
 			row := img[i*n : (i+1)*n]
 			clear(row)
-			for w := range p.workers {
-				pl := sc.plain[w]
-				for j := range row {
-					row[j] += pl[((i+1)*m+j+1)*k+t]
-				}
+			for j := range row {
+				row[j] += plain[((i+1)*m+j+1)*k+t]
 			}
-			for w := range p.workers {
-				tr := sc.trans[w]
-				for j := range row {
-					row[j] += tr[((j+1)*m+i+1)*k+t]
-				}
+			for j := range row {
+				row[j] += trans[((j+1)*m+i+1)*k+t]
 			}
 		}
 	}
@@ -526,6 +523,21 @@ func (p *Projector) parallel(fn func(worker, a int)) {
 				fn(w, a)
 			}
 		})
+	}
+	wg.Wait()
+}
+
+// parallelLines calls fn(l0, l1) on contiguous ranges of the n lines, one
+// per worker (at most n).
+func (p *Projector) parallelLines(n int, fn func(l0, l1 int)) {
+	workers := max(1, min(p.workers, n))
+	if workers == 1 {
+		fn(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() { fn(w*n/workers, (w+1)*n/workers) })
 	}
 	wg.Wait()
 }

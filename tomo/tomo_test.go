@@ -7,6 +7,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -477,5 +478,40 @@ func TestNormAgainstDense(t *testing.T) {
 	t.Logf("‖A‖: power iteration %.12g, dense %.12g (σ₂ = %.6g)", got, want, math.Sqrt(vals[len(vals)-2]))
 	if rel := math.Abs(got-want) / want; rel > 1e-6 {
 		t.Errorf("Norm = %.12g, dense σ₁ = %.12g, rel diff %.3g > 1e-6", got, want, rel)
+	}
+}
+
+// TestAdjointIndependentOfWorkers builds the projector at GOMAXPROCS 1, 2,
+// 3 and 5 (its worker count) and back-projects a batch of six sinograms
+// (an interleaved group of four and two single ones): the images must be
+// bitwise the one-worker images, float64 and float32.
+func TestAdjointIndependentOfWorkers(t *testing.T) {
+	const batch = 6
+	adjoint := func(procs int) ([]float64, []float32) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		p := mustProjector(t, 37, 23, 0)
+		g := p.Geometry()
+		y := randVec(rand.New(rand.NewSource(7)), batch*g.SinoLen())
+		out := make([]float64, batch*g.ImageLen())
+		if err := p.Adjoint(out, y, batch); err != nil {
+			t.Fatal(err)
+		}
+		y32, out32 := make([]float32, len(y)), make([]float32, len(out))
+		for i, v := range y {
+			y32[i] = float32(v)
+		}
+		if err := AdjointT(p, out32, y32, batch); err != nil {
+			t.Fatal(err)
+		}
+		return out, out32
+	}
+	want, want32 := adjoint(1)
+	for _, procs := range []int{2, 3, 5} {
+		got, got32 := adjoint(procs)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) || math.Float32bits(got32[i]) != math.Float32bits(want32[i]) {
+				t.Fatalf("%d workers: pixel %d = %v (float32 %v), want %v (%v) as with one", procs, i, got[i], got32[i], want[i], want32[i])
+			}
+		}
 	}
 }

@@ -133,7 +133,7 @@ func TestValueGradFused(t *testing.T) {
 			t.Fatal(err)
 		}
 	} else {
-		t.Log("pretrained model absent (../shared/data/wcrr): using random weights of the same 1→4→8→60 shape")
+		t.Log("pretrained model not fetched (l2o data fetch wcrr): using random weights of the same 1→4→8→60 shape")
 		m = Random(5, [3]int{4, 8, 60}, 48)
 	}
 	const n, h, w = 2, 96, 96

@@ -11,18 +11,24 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/greedyl2o/greedyl2o/internal/refdata"
 )
 
-// dataDir returns the directory holding the pretrained model and its check
-// vectors, or "" when it is not available.
+// dataDir returns the folder holding the fetched pretrained model
+// (wcrr_sigma18.json, made by "l2o data fetch wcrr"), or "" when it has not
+// been fetched.
 func dataDir() string {
-	for _, dir := range []string{"/work/shared/data/wcrr", "../shared/data/wcrr", "../../shared/data/wcrr"} {
-		if _, err := os.Stat(filepath.Join(dir, "wcrr_sigma18_check.json")); err == nil {
-			return dir
-		}
+	p, ok := refdata.File("wcrr", "wcrr_sigma18.json")
+	if !ok {
+		return ""
 	}
-	return ""
+	return filepath.Dir(p)
 }
+
+// checkFile holds the reference values of the pretrained model, computed
+// with the repository's own code in float64.
+const checkFile = "testdata/wcrr_sigma18_check.json"
 
 func dot(a, b []float64) float64 {
 	var s float64
@@ -59,7 +65,6 @@ func axpy(a float64, x, y []float64) []float64 {
 }
 
 type checkImage struct {
-	X         [][]float64 `json:"x"`
 	S         float64     `json:"S"`
 	Grad      [][]float64 `json:"grad"`
 	WxEntries []struct {
@@ -92,7 +97,7 @@ func flatten(a [][]float64) []float64 {
 func TestPretrainedAgainstReference(t *testing.T) {
 	dir := dataDir()
 	if dir == "" {
-		t.Skip("pretrained WCRR data not found in /work/shared/data/wcrr or ../shared/data/wcrr")
+		t.Skip("pretrained WCRR weights not fetched: " + refdata.SkipReason)
 	}
 	m, err := Load(filepath.Join(dir, "wcrr_sigma18.json"))
 	if err != nil {
@@ -101,16 +106,18 @@ func TestPretrainedAgainstReference(t *testing.T) {
 	if m.Channels() != 60 {
 		t.Fatalf("Channels() = %d, want 60", m.Channels())
 	}
-	raw, err := os.ReadFile(filepath.Join(dir, "wcrr_sigma18_check.json"))
+	raw, err := os.ReadFile(checkFile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var check struct {
+		Export exportCheck           `json:"export"`
 		Images map[string]checkImage `json:"images"`
 	}
 	if err := json.Unmarshal(raw, &check); err != nil {
 		t.Fatal(err)
 	}
+	check.Export.compare(t, m)
 	// λmax(CᵀC) on 32×32, listed in the README (computed there by Lanczos).
 	unnormalised := &Model{Layers: m.Layers, L: 1, Mu: m.Mu, H: m.H, T: m.T}
 	lambda32, _, err := unnormalised.NormSquared(32, 32, 150, 1)
@@ -125,11 +132,10 @@ func TestPretrainedAgainstReference(t *testing.T) {
 	const h, w = 32, 32
 	var x []float64
 	for _, name := range names {
-		img, ok := check.Images[name]
-		if !ok || len(img.X) != h {
-			t.Fatalf("check file: image %q missing or not %d rows", name, h)
+		if _, ok := check.Images[name]; !ok {
+			t.Fatalf("check file: image %q missing", name)
 		}
-		x = append(x, flatten(img.X)...)
+		x = append(x, refdata.WCRRCheckImage(name)...)
 	}
 	n := len(names)
 	grad := make([]float64, len(x))
@@ -211,6 +217,55 @@ func TestPretrainedAgainstReference(t *testing.T) {
 			if d := math.Abs(ag[e.I*w+e.J] - e.Value); d > 1e-14 {
 				t.Errorf("%s with Fourier L: ∇S[%d][%d] = %g, reference %g", name, e.I, e.J, ag[e.I*w+e.J], e.Value)
 			}
+		}
+	}
+}
+
+// exportCheck holds the reference export's constants and sums of its
+// weights (the weights themselves carry no licence to hold them here).
+type exportCheck struct {
+	Mu        float64   `json:"mu"`
+	L         float64   `json:"L"`
+	H         []float64 `json:"h_c"`
+	T         []float64 `json:"T_c"`
+	LayerSums []struct {
+		Count  int     `json:"count"`
+		Sum    float64 `json:"sum"`
+		SumAbs float64 `json:"sum_abs"`
+		SumSq  float64 `json:"sum_sq"`
+	} `json:"layer_sums"`
+}
+
+// compare checks m's constants against the reference export to 1e-12
+// relative (the weights through their sum, sum of |w| and sum of w²).
+func (e exportCheck) compare(t *testing.T, m *Model) {
+	t.Helper()
+	rel := func(what string, got, want float64) {
+		if d := math.Abs(got-want) / math.Abs(want); d > 1e-12 {
+			t.Errorf("%s = %.17g, reference %.17g (rel %.2g)", what, got, want, d)
+		}
+	}
+	rel("mu", m.Mu, e.Mu)
+	rel("L", m.L, e.L)
+	if len(e.H) != m.Channels() || len(e.T) != m.Channels() || len(e.LayerSums) != 3 {
+		t.Fatalf("check file: %d h_c, %d T_c, %d layer sums; want %d, %d, 3", len(e.H), len(e.T), len(e.LayerSums), m.Channels(), m.Channels())
+	}
+	for c := range e.H {
+		rel(fmt.Sprintf("h_c[%d]", c), m.H[c], e.H[c])
+		rel(fmt.Sprintf("T_c[%d]", c), m.T[c], e.T[c])
+	}
+	for l, want := range e.LayerSums {
+		var sum, sumAbs, sumSq float64
+		for _, v := range m.Layers[l].Weight {
+			sum, sumAbs, sumSq = sum+v, sumAbs+math.Abs(v), sumSq+v*v
+		}
+		if len(m.Layers[l].Weight) != want.Count {
+			t.Errorf("layer %d: %d weights, reference %d", l, len(m.Layers[l].Weight), want.Count)
+		}
+		rel(fmt.Sprintf("layer %d: Σ|w|", l), sumAbs, want.SumAbs)
+		rel(fmt.Sprintf("layer %d: Σw²", l), sumSq, want.SumSq)
+		if d := math.Abs(sum - want.Sum); d > 1e-12*sumAbs {
+			t.Errorf("layer %d: Σw = %.17g, reference %.17g", l, sum, want.Sum)
 		}
 	}
 }

@@ -16,8 +16,12 @@ import (
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
-// FormatVersion identifies the checkpoint layout.
-const FormatVersion = "greedyl2o-banert/1"
+// FormatVersion identifies the checkpoint layout: a sealed manifest
+// (checkpoint.Seal), refused by every reader after any edit.
+const FormatVersion = "greedyl2o-banert/2"
+
+// LegacyFormat is the layout before manifests were sealed, read as it is.
+const LegacyFormat = "greedyl2o-banert/1"
 
 // Manifest describes a Banert training run. It is the commit point of a
 // checkpoint: the parameters of the last epoch listed in History are in the
@@ -61,6 +65,8 @@ type Manifest struct {
 	Checksums map[string]string `json:"sha256,omitempty"`
 	// Provenance: see checkpoint.Manifest.Provenance.
 	Provenance *provenance.Record `json:"provenance,omitempty"`
+	// SHA256 is the SHA-256 of the manifest as read (not written).
+	SHA256 string `json:"-"`
 }
 
 func newManifest(o *problem.Objective, cfg Config) *Manifest {
@@ -121,11 +127,12 @@ func save(dir string, man *Manifest, net *Network, opt *optim.Adam) error {
 			next.AdamV = name
 		}
 	}
-	b, err := json.MarshalIndent(&next, "", "  ")
+	next.Format = FormatVersion
+	b, err := checkpoint.MarshalSealed(&next)
 	if err != nil {
 		return fmt.Errorf("banert: checkpoint manifest: %w", err)
 	}
-	if err := writeAtomic(filepath.Join(dir, "manifest.json"), append(b, '\n')); err != nil {
+	if err := writeAtomic(filepath.Join(dir, "manifest.json"), b); err != nil {
 		return fmt.Errorf("banert: checkpoint manifest: %w", err)
 	}
 	*man = next
@@ -141,23 +148,31 @@ func writeAtomic(path string, data []byte) error { return checkpoint.WriteFileAt
 
 // ReadManifest reads and checks dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
-	var raw json.RawMessage
-	if err := checkpoint.ReadCheckpointJSON(dir, "manifest.json", "Banert", "l2o train banert", &raw); err != nil {
+	b, err := checkpoint.ReadCheckpointFile(dir, "manifest.json", "Banert", "l2o train banert")
+	if err != nil {
 		return nil, err
 	}
-	return parseManifest(dir, filepath.Join(dir, "manifest.json"), raw)
+	return parseManifest(dir, filepath.Join(dir, "manifest.json"), b)
 }
 
 // parseManifest decodes and checks the content b of the manifest file path
 // of the checkpoint directory dir.
 func parseManifest(dir, path string, b []byte) (*Manifest, error) {
+	sealed, err := checkpoint.Unseal(path, b)
+	if err != nil {
+		return nil, err
+	}
 	var m Manifest
 	if err := json.Unmarshal(b, &m); err != nil {
 		return nil, fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
 	}
-	if m.Format != FormatVersion {
+	switch {
+	case m.Format == FormatVersion && !sealed:
+		return nil, &checkpoint.EditedError{Path: path}
+	case m.Format != FormatVersion && m.Format != LegacyFormat:
 		return nil, fmt.Errorf("checkpoint manifest %s has format %q, want %q", path, m.Format, FormatVersion)
 	}
+	m.SHA256 = checkpoint.Sum(b)
 	if m.Conventions == nil {
 		m.Conventions = problem.LegacyConventions(m.Operator)
 	}

@@ -26,7 +26,7 @@
 //
 // Run (after training the checkpoints as in the doc):
 //
-//	go run ./scripts/diagnose-boundary --params /tmp/diag/mpc-reflect,/tmp/diag/mpc-zero --data ../shared/data/stl10
+//	go run ./scripts/diagnose-boundary --params runs/diag/mpc-reflect,runs/diag/mpc-zero --data datasets/stl10
 package main
 
 import (
@@ -51,7 +51,7 @@ var boundaries = []string{"zero", "circular", "reflect"}
 
 func main() {
 	params := flag.String("params", "", "greedy checkpoint directories, comma-separated")
-	spec := flag.String("data", "../shared/data/stl10", "data, as l2o --data")
+	spec := flag.String("data", "datasets/stl10", "data, as l2o --data")
 	nTest := flag.Int("n-test", 100, "test functions")
 	xsIters := flag.Int("xstar-iters", 500, "L-BFGS iterations for x*")
 	flag.Parse()

@@ -24,7 +24,7 @@ var reportAt = []int{50, 100, 150, 200, 300, 400}
 
 func main() {
 	dir := flag.String("params", "", "greedy checkpoint directory")
-	src := flag.String("data", "../shared/data/stl10", "--data of the training run (test images: its held-out split, seed 1)")
+	src := flag.String("data", "datasets/stl10", "--data of the training run (test images: its held-out split, seed 1)")
 	sigmas := flag.String("sigma", "1,2", "blur widths to test at")
 	cuts := flag.String("T", "", "last steps T' to try, comma-separated (default: the checkpoint's last)")
 	iters := flag.Int("iters", 300, "iterations")

@@ -9,7 +9,7 @@ for rep in 1 2 3; do
       bin=/tmp/perf/l2o-$v; [ $p = float32 ] && bin=/tmp/perf/l2o-$v-simd
       out=/tmp/perf/runs/$v-$p-$rep; rm -rf $out
       export GOMAXPROCS=1; s=$(date +%s.%N)
-      $bin train greedy --data /work/shared/data/stl10 --param m-pc --max-steps 4 --tol-rel 0 --precision $p --out $out > /dev/null 2>&1
+      $bin train greedy --data datasets/stl10 --param m-pc --max-steps 4 --tol-rel 0 --precision $p --out $out > /dev/null 2>&1
       e=$(date +%s.%N)
       h=$(cat $out/params/*.npy | sha256sum | cut -c1-16)
       echo "$v $p $rep $(echo "$e - $s" | bc) $h"
