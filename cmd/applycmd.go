@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/report"
@@ -31,6 +32,10 @@ type applyCmd struct {
 	iters      *int
 	tol        *float64
 	force      *bool
+	shard      *string
+	sh         eval.Shard
+	world      bool // the functions split over MPI ranks
+	n          int  // the number of test functions, over every shard
 	guard      *safeguardFlag
 	prec       problem.Precision
 	info       *LearnedInfo
@@ -64,15 +69,37 @@ func runApply(env *Env, args []string) error {
 	if err := c.prepareOn(); err != nil {
 		return err
 	}
+	whole := c.test
+	test, part, err := shardOf(c.test, c.sh)
+	if err != nil {
+		return err
+	}
+	images := testRec.Images
+	if c.test, c.n = test, whole.N; part != nil && !c.world {
+		fmt.Fprintln(env.Stderr, shardNote(part, test.N))
+		if len(images) == part.Total {
+			images = images[part.First : part.First+test.N]
+		}
+	}
 	noteUnverified(env, []*LearnedInfo{c.info}, []string{*c.params})
 	var saver *applySaver
-	if *c.out != "" {
+	if *c.out != "" && c.world && mpi.Rank() > 0 {
+		// Rank 0 saves every function's iterates; the others send theirs.
+		if saver, err = newApplySaver(*c.out, whole, *c.saveAt); err != nil {
+			return err
+		}
+		saver.dir = ""
+	} else if *c.out != "" {
 		lock, err := claimResultsDir(env, "--out", *c.out, *c.force)
 		if err != nil {
 			return err
 		}
 		defer lock.Unlock()
-		if saver, err = newApplySaver(*c.out, c.test, *c.saveAt); err != nil {
+		on := c.test
+		if c.world {
+			on = whole
+		}
+		if saver, err = newApplySaver(*c.out, on, *c.saveAt); err != nil {
 			return err
 		}
 		prov := &provenance.Record{Invocation: env.invocation(), Test: testRec, Checkpoints: checkpointsOf([]*LearnedInfo{c.info})}
@@ -83,7 +110,7 @@ func runApply(env *Env, args []string) error {
 		if err := checkpoint.WriteFileAtomic(filepath.Join(*c.out, "provenance.json"), append(b, '\n')); err != nil {
 			return fmt.Errorf("--out %s: %w", *c.out, err)
 		}
-		for _, r := range testRec.Images {
+		for _, r := range images {
 			saver.names = append(saver.names, r.Name)
 		}
 	}
@@ -103,6 +130,7 @@ func (c *applyCmd) define(env *Env) {
 	c.out = fs.String("out", "", "folder for the iterates of --save-at (refused if it holds results, unless --force)")
 	c.saveAt = fs.StringSlice("save-at", []string{"final"}, "with --out: iterations (or final) whose iterates are written as x_tNNNN.npy (N×H×W) and one PNG per function, with their PSNR and SSIM in saved.json")
 	c.force = fs.Bool("force", false, "replace the results already in --out")
+	c.shard = fs.String("shard", "", "run only block i of n of the test functions (contiguous, fixed by the functions), each block into its own --out, for job arrays: i/n (from 1), slurm (SLURM_ARRAY_TASK_ID, _MIN, _STEP, _COUNT) or indexed/N (a Kubernetes Indexed Job of N completions: JOB_COMPLETION_INDEX)")
 }
 
 // check validates the flags.
@@ -133,6 +161,15 @@ func (c *applyCmd) check() error {
 	}
 	if *c.tol < 0 {
 		return usagef("--tol %g: give a gradient norm > 0, or 0 to run every iteration", *c.tol)
+	}
+	if c.sh, err = resolveShard(*c.shard, getenv); err != nil {
+		return err
+	}
+	if w := worldShard(); !w.Whole() {
+		if !c.sh.Whole() {
+			return usagef("--shard %s under mpirun -np %d: the ranks split the functions already; give one of them", c.sh, w.Count)
+		}
+		c.sh, c.world = w, true
 	}
 	return nil
 }
@@ -214,34 +251,30 @@ func (c *applyCmd) iterate(env *Env, saver *applySaver) error {
 		return asUsage(err)
 	}
 	c.vals, c.grad = make([]float64, test.N), make([]float64, len(test.X0))
-	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", c.run.Name(), test.N, c.prec)
+	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", c.run.Name(), c.total(), c.prec)
 	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
-	if _, err := c.row(env, 0, test.X0); err != nil {
+	if _, err := c.row(env, 0, test.X0, false); err != nil {
 		return err
 	}
-	if err := saver.save(0, test.X0, false); err != nil {
+	if err := c.save(saver, 0, test.X0, false); err != nil {
 		return err
 	}
 	last, lastT := test.X0, 0
-	defer func() {
-		if err := saver.save(lastT, last, true); err == nil && saver != nil {
-			fmt.Fprintf(env.Stdout, "%d iterates saved in %s (saved.json lists them with their PSNR and SSIM)\n", len(saver.saved), *c.out)
-		}
-	}()
-	steps := *c.iters
+	steps, diverged := *c.iters, false
 	for t := 1; t <= *c.iters; t++ {
 		err := it.Next()
-		var g float64
-		if err == nil {
-			g, err = c.row(env, t, it.X())
+		if err != nil && !errors.Is(err, baselines.ErrDiverged) {
+			return err
 		}
+		g, err := c.row(env, t, it.X(), err != nil)
 		if err == nil && saver != nil {
 			last, lastT = append(make([]float64, 0, len(last)), it.X()...), t
-			err = saver.save(t, last, false)
+			err = c.save(saver, t, last, false)
 		}
 		if errors.Is(err, baselines.ErrDiverged) {
 			c.sayDiverged(env, t)
-			return nil
+			diverged = true
+			break
 		}
 		if err != nil {
 			return err
@@ -252,35 +285,73 @@ func (c *applyCmd) iterate(env *Env, saver *applySaver) error {
 			break
 		}
 	}
-	c.sayGuard(env, it, steps)
+	if !diverged {
+		if err := c.sayGuard(env, it, steps); err != nil {
+			return err
+		}
+	}
+	if err := c.save(saver, lastT, last, true); err == nil && saver != nil {
+		fmt.Fprintf(env.Stdout, "%d iterates saved in %s (saved.json lists them with their PSNR and SSIM)\n", saver.count(), *c.out)
+	}
 	return nil
 }
 
-// row evaluates the iterate x of iteration t, prints mean f and max ‖∇fk‖
-// (every iteration below 10, then every tenth) and returns max ‖∇fk‖.
-func (c *applyCmd) row(env *Env, t int, x []float64) (float64, error) {
+// row evaluates the iterate x of iteration t (failed: the iteration left
+// the finite numbers), prints mean f and max ‖∇fk‖ over every function
+// (every iteration below 10, then every tenth) and returns max ‖∇fk‖; under
+// mpirun the ranks' values are combined on rank 0 in function order.
+func (c *applyCmd) row(env *Env, t int, x []float64, failed bool) (float64, error) {
 	test, vals, grad := c.test, c.vals, c.grad
-	if err := test.Eval(vals, grad, x, nil); err != nil {
+	// stats holds failed, then f_k and ‖∇f_k‖² of every function.
+	stats := make([]float64, 1, 1+2*test.N)
+	if failed {
+		stats[0] = 1
+	} else {
+		if err := test.Eval(vals, grad, x, nil); err != nil {
+			return 0, err
+		}
+		hw := test.ImageLen()
+		stats = append(stats, vals...)
+		for k := range vals {
+			var s float64
+			for _, g := range grad[k*hw : (k+1)*hw] {
+				s += g * g
+			}
+			stats = append(stats, s)
+		}
+	}
+	mean, gmax, bad, err := c.combineRow(stats)
+	if err != nil {
 		return 0, err
 	}
-	var mean, gmax float64
-	hw := test.ImageLen()
-	for k, v := range vals {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, baselines.ErrDiverged
-		}
-		mean += v / float64(test.N)
-		var s float64
-		for _, g := range grad[k*hw : (k+1)*hw] {
-			s += g * g
-		}
-		gmax = max(gmax, s)
+	if bad {
+		return 0, baselines.ErrDiverged
 	}
-	gmax = sqrt(gmax)
 	if t%10 == 0 || t < 10 {
 		fmt.Fprintf(env.Stdout, "%6d %14.8g %14.6g\n", t, mean, gmax)
 	}
 	return gmax, nil
+}
+
+// rowOf walks the functions in order as one process does: mean f, max
+// ‖∇fk‖, and whether a value left the finite numbers (or an iteration
+// failed) before the end.
+func rowOf(parts [][]float64, n int) (mean, gmax float64, bad bool) {
+	for _, p := range parts {
+		if p[0] != 0 {
+			return 0, 0, true
+		}
+		m := (len(p) - 1) / 2
+		vals, sq := p[1:1+m], p[1+m:]
+		for k, v := range vals {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, 0, true
+			}
+			mean += v / float64(n)
+			gmax = max(gmax, sq[k])
+		}
+	}
+	return mean, sqrt(gmax), false
 }
 
 // sayDiverged reports a divergence: a result, not a failure.
@@ -293,15 +364,19 @@ func (c *applyCmd) sayDiverged(env *Env, t int) {
 }
 
 // sayGuard prints how often a safeguard replaced the learned step.
-func (c *applyCmd) sayGuard(env *Env, it baselines.Iterator, steps int) {
+func (c *applyCmd) sayGuard(env *Env, it baselines.Iterator, steps int) error {
 	if len(c.guard.rules) == 0 {
-		return
+		return nil
 	}
-	if r, ok := it.(interface{ Rejected() int }); ok {
-		fmt.Fprintf(env.Stdout, "the safeguard (%s) replaced %d of %d learned steps by gradient steps\n", c.guard.rules[0], r.Rejected(), steps*c.test.N)
+	rejected, acc, err := c.combineGuard(it)
+	if err != nil {
+		return err
 	}
-	if a, ok := it.(interface{ Acceptance() []float64 }); ok {
-		if acc := a.Acceptance(); len(acc) > 0 {
+	if _, ok := it.(interface{ Rejected() int }); ok {
+		fmt.Fprintf(env.Stdout, "the safeguard (%s) replaced %d of %d learned steps by gradient steps\n", c.guard.rules[0], rejected, steps*c.total())
+	}
+	if _, ok := it.(interface{ Acceptance() []float64 }); ok {
+		if len(acc) > 0 {
 			cv := &eval.Curve{Iter: make([]int, len(acc)+1), Accepted: append([]float64{math.NaN()}, acc...)}
 			for i := range cv.Iter {
 				cv.Iter[i] = i
@@ -309,4 +384,5 @@ func (c *applyCmd) sayGuard(env *Env, it baselines.Iterator, steps int) {
 			fmt.Fprintf(env.Stdout, "learned steps accepted %s\n", report.AcceptanceAt(cv))
 		}
 	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/learned"
+	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -33,6 +34,10 @@ type evalCmd struct {
 	set                     *string
 	force                   *bool
 	breakEvenAt             *float64
+	shard                   *string
+	sh                      eval.Shard
+	part                    *eval.Part
+	world                   bool // the functions split over MPI ranks
 	protocol                string
 	prec                    problem.Precision
 	shiftSpecs              []shiftSpec
@@ -50,11 +55,13 @@ func runEval(env *Env, args []string) error {
 	if err := c.check(); err != nil {
 		return err
 	}
-	lock, err := claimResultsDir(env, "--out", *c.out, *c.force)
-	if err != nil {
-		return err
+	if !c.world || mpi.Rank() == 0 {
+		lock, err := claimResultsDir(env, "--out", *c.out, *c.force)
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
 	}
-	defer lock.Unlock()
 	if err := c.loadMethods(); err != nil {
 		return err
 	}
@@ -71,9 +78,16 @@ func runEval(env *Env, args []string) error {
 	if err := c.checkOn(sp.test); err != nil {
 		return err
 	}
+	test, part, err := shardOf(sp.test, c.sh)
+	if err != nil {
+		return err
+	}
+	if c.part = part; part != nil && !c.world {
+		fmt.Fprintln(env.Stderr, shardNote(part, test.N))
+	}
 	prov := &provenance.Record{Invocation: env.invocation(), Test: testRec, FStar: fmt.Sprintf("%s(iters=%d)", *c.fstarMethod, *c.fstarIters), Checkpoints: checkpointsOf(c.infos)}
 	noteUnverified(env, c.infos, *c.params)
-	return c.run(env, sp.test, testRec, prov, held.exclude)
+	return c.run(env, test, testRec, prov, held.exclude)
 }
 
 // define declares eval's flags.
@@ -98,6 +112,7 @@ func (c *evalCmd) define(env *Env) {
 	c.breakEvenAt = fs.Float64("break-even-at", 1e-4, "target mean optimality of the break-even counts (problems after which training pays for itself); 0: none")
 	c.pf.addPrecision(fs)
 	addProtocol(fs, &c.protocol)
+	c.shard = addShardFlag(fs)
 }
 
 // check validates the flags (before anything is read or written).
@@ -123,6 +138,18 @@ func (c *evalCmd) check() error {
 	}
 	if len(c.shiftSpecs) > 0 && *c.set != "test" {
 		return usagef("--shift applies to the held-out functions: drop --set %s", *c.set)
+	}
+	if c.sh, err = resolveShard(*c.shard, getenv); err != nil {
+		return err
+	}
+	if w := worldShard(); !w.Whole() {
+		if !c.sh.Whole() {
+			return usagef("--shard %s under mpirun -np %d: the ranks split the functions already; give one of them", c.sh, w.Count)
+		}
+		c.sh, c.world = w, true
+	}
+	if !c.sh.Whole() && len(c.shiftSpecs) > 0 {
+		return usagef("--shift with the functions split (--shard, or mpirun): evaluate the shifts on one process")
 	}
 	if b := *c.breakEvenAt; b < 0 || b >= 1 || math.IsNaN(b) {
 		return usagef("--break-even-at %g: give a mean optimality in (0, 1), or 0 for none", b)
@@ -322,10 +349,13 @@ func (c *evalCmd) run(env *Env, test *problem.Objective, testRec *provenance.Tes
 	if err != nil {
 		return err
 	}
-	opts := eval.Options{Iters: *c.iters, Precision: c.prec, Progress: evalProgress(mt, c.ms, *c.iters, test.N), PSNRAt: append([]int{0, *c.iters}, *c.psnrAt...)}
-	recon, err := evalRecon(&opts, test, testRec, *c.reconAt)
-	if err != nil {
-		return err
+	opts := eval.Options{Iters: *c.iters, Precision: c.prec, Progress: evalProgress(mt, c.ms, *c.iters, test.N), PSNRAt: append([]int{0, *c.iters}, *c.psnrAt...), Part: c.part}
+	var recon *reconWriter
+	if c.part == nil || c.part.First == 0 {
+		// The reconstructions are of the first test function: its shard's.
+		if recon, err = evalRecon(&opts, test, testRec, *c.reconAt); err != nil {
+			return err
+		}
 	}
 	if ops := c.pf.deviceOps; ops != nil {
 		// The classical methods' (and the safeguards') f and ∇f on the
@@ -341,6 +371,13 @@ func (c *evalCmd) run(env *Env, test *problem.Objective, testRec *provenance.Tes
 	curves, err := eval.Run(test, fstar, c.ms, opts)
 	if err != nil {
 		return err
+	}
+	if c.world {
+		// Rank 0 writes the whole set's curves, as one process would.
+		if curves, prov, err = gatherCurves(curves, prov); err != nil || curves == nil {
+			return err
+		}
+		c.part = nil
 	}
 	noteBelowFstar(env, curves, *c.fstarMethod, *c.fstarIters)
 	if err := c.write(env, curves, recon, prov); err != nil {
@@ -400,7 +437,7 @@ func (c *evalCmd) write(env *Env, curves []*eval.Curve, recon *reconWriter, prov
 	}
 	printSummary(env, curves, []float64{1e-4, 1e-6})
 	fmt.Fprintf(env.Stdout, "curves written to %s\n", out)
-	if *c.breakEvenAt > 0 {
+	if *c.breakEvenAt > 0 && c.part == nil {
 		if be := printBreakEven(env, curves, c.trainSeconds, *c.breakEvenAt); be != nil {
 			if err := writeBreakEven(filepath.Join(out, "breakeven.json"), be); err != nil {
 				return err

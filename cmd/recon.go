@@ -322,6 +322,8 @@ type applySaver struct {
 	final bool
 	saved []appliedIterate
 	names []string // the test images' names
+	// lastIter is the iteration last saved (−1: none).
+	lastIter int
 }
 
 // appliedIterate is one saved iterate of apply (saved.json).
@@ -338,7 +340,7 @@ func newApplySaver(dir string, o *problem.Objective, list []string) (*applySaver
 	if err != nil {
 		return nil, err
 	}
-	s := &applySaver{dir: dir, o: o, at: map[int]bool{}}
+	s := &applySaver{dir: dir, o: o, at: map[int]bool{}, lastIter: -1}
 	for _, t := range at {
 		if t < 0 {
 			s.final = true
@@ -349,9 +351,21 @@ func newApplySaver(dir string, o *problem.Objective, list []string) (*applySaver
 	return s, nil
 }
 
+// wants reports whether save writes x_t: when t was asked for, or when
+// last and final (unless x_t was just written).
+func (s *applySaver) wants(t int, last bool) bool {
+	return s != nil && (s.at[t] || last && s.final) && !(last && s.at[t] && s.lastIter == t)
+}
+
+// skip records that x_t was saved elsewhere (by rank 0 under mpirun).
+func (s *applySaver) skip(t int) { s.lastIter = t }
+
+// count is the number of iterates saved.
+func (s *applySaver) count() int { return len(s.saved) }
+
 // save writes x_t when t was asked for (or always when last and final).
 func (s *applySaver) save(t int, x []float64, last bool) error {
-	if s == nil || !(s.at[t] || last && s.final) || (last && s.at[t] && len(s.saved) > 0 && s.saved[len(s.saved)-1].Iter == t) {
+	if !s.wants(t, last) {
 		return nil
 	}
 	o, hw := s.o, s.o.ImageLen()
@@ -370,7 +384,7 @@ func (s *applySaver) save(t int, x []float64, last bool) error {
 			rec.PSNR, rec.SSIM = append(rec.PSNR, eval.PSNR(xk, tk)), append(rec.SSIM, eval.SSIM(xk, tk, o.H, o.W))
 		}
 	}
-	s.saved = append(s.saved, rec)
+	s.saved, s.lastIter = append(s.saved, rec), t
 	b, err := json.MarshalIndent(s.saved, "", "  ")
 	if err != nil {
 		return err

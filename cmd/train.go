@@ -12,6 +12,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
@@ -56,11 +57,16 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err := c.check(fs); err != nil {
 		return err
 	}
-	lock, err := claimCheckpointDir(c.gf.Out, c.gf.Resume, "manifest.json")
-	if err != nil {
+	if err := checkTrainWorld(c.gf.Resume); err != nil {
 		return err
 	}
-	defer lock.Unlock()
+	if mpi.Rank() == 0 {
+		lock, err := claimCheckpointDir(c.gf.Out, c.gf.Resume, "manifest.json")
+		if err != nil {
+			return err
+		}
+		defer lock.Unlock()
+	}
 	sp, train, val, err := c.functions()
 	if err != nil {
 		return err
@@ -71,6 +77,9 @@ func runTrainGreedy(env *Env, args []string) error {
 	intr := catchInterrupts(env, c.gf.Out, resumeCommand("train greedy", args))
 	defer intr.release()
 	cfg := c.config(env, sp, train, val, intr, start)
+	if err := divideTraining(&cfg, train.N); err != nil {
+		return err
+	}
 	res, err := greedy.Train(train, cfg)
 	if errors.Is(err, checkpoint.ErrInterrupted) {
 		return intr.interrupted(err.Error())

@@ -50,6 +50,9 @@ type Curve struct {
 	// or the mean optimality exceeded Options.DivergeAbove. The curve then
 	// holds iterations 0…k−1 only, all finite.
 	DivergedAt int
+	// Part is set on a curve measured on one shard of the functions
+	// (Options.Part), for Merge; its Mean, Min and Max are the shard's.
+	Part *Part
 	// Rejected is the number of learned steps a safeguard replaced by
 	// gradient steps, summed over functions (0 for other methods), and
 	// Steps the number of steps taken (iterations times functions).
@@ -115,6 +118,11 @@ type Options struct {
 	// measure the iterates in float64 on the host, and the curves' Setting
 	// records "evaluator". It needs Precision float64.
 	Evaluator problem.BatchEvaluator
+	// Part, if set, says that the objective is one shard of a larger set
+	// (its Shard, First and Total): every curve records it, with the
+	// safeguard's counts Merge needs, and the divergence test on the mean
+	// optimality is left to Merge, which sees every function.
+	Part *Part
 }
 
 // DefaultDivergeAbove is the mean optimality (f − f*)/(f(x⁰) − f*) above
@@ -191,7 +199,13 @@ func Run(o *problem.Objective, fstar []float64, methods []baselines.Method, opt 
 		if limit <= 0 {
 			limit = DefaultDivergeAbove
 		}
-		c, err := runOne(o, mo, fstar, m, T, psnrAt, limit, opt.Progress, snapshots(opt, o.ImageLen()))
+		var part *Part
+		if opt.Part != nil {
+			p := *opt.Part
+			p.DivergeAbove, limit = limit, math.Inf(1)
+			part = &p
+		}
+		c, err := runOne(o, mo, fstar, m, T, psnrAt, limit, part, opt.Progress, snapshots(opt, o.ImageLen()))
 		if err != nil {
 			return curves, err
 		}
@@ -220,8 +234,8 @@ type rejecter interface{ Rejected() int }
 type acceptor interface{ Acceptance() []float64 }
 
 // runOne runs method m on mo (o in the evaluations' precision) and records
-// its iterates on o.
-func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, progress func(string, int), snap *snapshotter) (*Curve, error) {
+// its iterates on o; part, if not nil, is recorded in the curve.
+func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int, psnrAt map[int]bool, limit float64, part *Part, progress func(string, int), snap *snapshotter) (*Curve, error) {
 	name := m.Name()
 	it, err := m.Start(mo)
 	if err != nil {
@@ -245,6 +259,7 @@ func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int
 			Mean:       make([]float64, 0, T+1),
 			Min:        make([]float64, 0, T+1),
 			Max:        make([]float64, 0, T+1),
+			Part:       part,
 		},
 	}
 	if psnrAt != nil {
@@ -263,6 +278,9 @@ func runOne(o, mo *problem.Objective, fstar []float64, m baselines.Method, T int
 		start := now()
 		err := it.Next()
 		elapsed += now().Sub(start)
+		if part != nil && counts {
+			part.RejectedAfter = append(part.RejectedAfter, rej.Rejected())
+		}
 		if err != nil {
 			if errors.Is(err, baselines.ErrDiverged) {
 				r.c.DivergedAt = t

@@ -218,6 +218,37 @@ type curveJSON struct {
 	Rejected   int                 `json:"safeguard_rejected,omitempty"`
 	Steps      int                 `json:"steps,omitempty"`
 	Accepted   []jsonFloat         `json:"accepted,omitempty"`
+	Part       *partJSON           `json:"part,omitempty"`
+}
+
+// partJSON is a Part: the shard "i/n" and its functions.
+type partJSON struct {
+	Shard         string    `json:"shard"`
+	First         int       `json:"first"`
+	Total         int       `json:"total"`
+	DivergeAbove  jsonFloat `json:"diverge_above"`
+	RejectedAfter []int     `json:"rejected_after,omitempty"`
+}
+
+func (p *Part) toJSON() *partJSON {
+	if p == nil {
+		return nil
+	}
+	return &partJSON{Shard: p.Shard.String(), First: p.First, Total: p.Total, DivergeAbove: jsonFloat(p.DivergeAbove), RejectedAfter: p.RejectedAfter}
+}
+
+func (pj *partJSON) part() (*Part, error) {
+	if pj == nil {
+		return nil, nil
+	}
+	sh, err := ParseShard(pj.Shard)
+	if err != nil {
+		return nil, err
+	}
+	if pj.First < 0 || pj.Total < 1 || pj.First >= pj.Total {
+		return nil, fmt.Errorf("shard %s: functions from %d of %d", pj.Shard, pj.First, pj.Total)
+	}
+	return &Part{Shard: sh, First: pj.First, Total: pj.Total, DivergeAbove: float64(pj.DivergeAbove), RejectedAfter: pj.RejectedAfter}, nil
 }
 
 type fileJSON struct {
@@ -274,7 +305,7 @@ func WriteJSONWith(w io.Writer, curves []*Curve, prov *provenance.Record) error 
 			F: toJSON2(c.F), GradNorm: toJSON2(c.GradNorm), Optimality: toJSON2(c.Optimality),
 			Mean: toJSON(c.Mean), Min: toJSON(c.Min), Max: toJSON(c.Max),
 			DivergedAt: c.DivergedAt, Status: c.Status(), Rejected: c.Rejected, Steps: c.Steps,
-			Accepted: toJSON(c.Accepted),
+			Accepted: toJSON(c.Accepted), Part: c.Part.toJSON(),
 		}
 		if c.PSNR != nil {
 			cj.PSNR = map[int][]jsonFloat{}
@@ -338,6 +369,10 @@ func (file *fileJSON) curves() ([]*Curve, error) {
 			Mean: fromJSON(cj.Mean), Min: fromJSON(cj.Min), Max: fromJSON(cj.Max),
 			DivergedAt: cj.DivergedAt, Rejected: cj.Rejected, Steps: cj.Steps,
 			Accepted: fromJSON(cj.Accepted),
+		}
+		var err error
+		if c.Part, err = cj.Part.part(); err != nil {
+			return nil, fmt.Errorf("eval: reading JSON curves: curve %q: %w", c.Method, err)
 		}
 		if c.DivergedAt < 0 || c.Rejected < 0 || c.Steps < 0 {
 			return nil, fmt.Errorf("eval: reading JSON curves: curve %q has a negative diverged_at, safeguard_rejected or steps", c.Method)

@@ -88,6 +88,25 @@ type Method struct {
 	// same kind. Incompatible with Precision float32 (the device has its own
 	// precision).
 	Device gpu.Ops
+	// Divide, if set, divides the inner solver's step-loss evaluations
+	// between processes (Divide).
+	Divide *Divide
+}
+
+// Divide splits the work of the inner solvers over processes that each
+// run the same training: this process evaluates the step loss's data part
+// on its block [Lo, Hi) of the training functions and Link passes the
+// running sums between the blocks in function order
+// (steploss.NewStepLossBlock; mpi.Chain under mpirun), so every process
+// gets the sums of one process holding every function, bit for bit. The
+// rest of a step (the iterates, f and ∇f at them, the stopping tests, the
+// curvatures and the next iterates) every process computes on every
+// function, identically: the parameters and checkpoints are those of one
+// process. The engine's CPU paths divide; reduced terms (PF) and devices
+// do not.
+type Divide struct {
+	Lo, Hi int
+	Link   steploss.Link
 }
 
 // Solver is how each step's loss is minimised: the inner solver and its

@@ -267,6 +267,11 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 	if err := loss.SetWeights(lam, mu); err != nil {
 		return nil, err
 	}
+	if sp.Loss != loss { // a divided step loss (Method.Divide)
+		if err := sp.Loss.SetWeights(lam, mu); err != nil {
+			return nil, err
+		}
+	}
 	weighted := func(c func(int) (float64, error)) func(int) (float64, error) {
 		return func(b int) (float64, error) {
 			v, err := c(b)
@@ -283,7 +288,7 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 		sp.Precond = blockPreconditioner(cfg.Method.Param, loss, grad, p, o, lam/o.L, mu/o.L)
 	}
 	u0 := loss.Reference()
-	ref, err := loss.Eval(u0, nil)
+	ref, err := sp.Loss.Eval(u0, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -295,7 +300,7 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 	if err != nil {
 		return nil, fmt.Errorf("inner solver %s: %w", inner.Name(), err)
 	}
-	v, err := loss.Eval(u, nil)
+	v, err := sp.Loss.Eval(u, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -32,10 +32,13 @@ type trainer struct {
 	scales []float64
 	val    *validator // nil without validation functions
 	loss   *steploss.StepLoss
-	sp     *Subproblem
-	man    *checkpoint.Manifest
-	res    *Result
-	rec    []Recorder
+	// block is this process's block of the step loss with Method.Divide:
+	// the inner solver evaluates it (Subproblem.Loss); nil otherwise.
+	block *steploss.StepLoss
+	sp    *Subproblem
+	man   *checkpoint.Manifest
+	res   *Result
+	rec   []Recorder
 
 	start    int // the first step this run solves (after a resume)
 	x, xprev []float64
@@ -97,6 +100,9 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	} else {
 		tr.loss, err = steploss.NewStepLossIn(cfg.Method.Param, o, tr.tau, tr.prec)
 	}
+	if err == nil && cfg.Method.Divide != nil {
+		tr.block, err = newBlockLoss(cfg.Method, o, tr.tau, tr.prec)
+	}
 	if err != nil {
 		tr.close()
 		return nil, err
@@ -109,7 +115,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		tr.close()
 		return nil, err
 	}
-	tr.sp = &Subproblem{Loss: tr.loss, Quadratic: o.LeastSquares()}
+	tr.sp = &Subproblem{Loss: tr.innerLoss(), Quadratic: o.LeastSquares()}
 	tr.res = &Result{Manifest: tr.man}
 	tr.x = tr.x0()
 	tr.xprev = append([]float64(nil), tr.x...)
@@ -179,6 +185,9 @@ func (tr *trainer) close() {
 	}
 	if tr.loss != nil {
 		tr.loss.Close()
+	}
+	if tr.block != nil {
+		tr.block.Close()
 	}
 }
 
@@ -433,6 +442,9 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	if err := loss.SetStep(tr.x, grad, p, 0, 0); err != nil {
 		return nil, "", err
 	}
+	if err := tr.setBlockStep(grad, p); err != nil {
+		return nil, "", err
+	}
 	curvature, paperCurv := tr.curvatures(grad, p)
 	lam, mu, err := tr.weights(t, curvature)
 	if err != nil {
@@ -443,14 +455,14 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 			return nil, "", err
 		}
 	}
-	evalsBefore := loss.Evaluations()
-	if cfg.Run.InnerProgress != nil {
+	evalsBefore := tr.evaluations()
+	if inner := tr.sp.Loss; cfg.Run.InnerProgress != nil {
 		budget := innerBudget(tr.inner, loss) * len(tr.scales)
 		began := time.Now()
-		loss.Observe(func(n int, v float64) {
-			cfg.Run.InnerProgress(InnerProgress{Step: t, Evaluations: n - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
+		inner.Observe(func(_ int, v float64) {
+			cfg.Run.InnerProgress(InnerProgress{Step: t, Evaluations: tr.evaluations() - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
 		})
-		defer loss.Observe(nil)
+		defer inner.Observe(nil)
 	}
 	// One solve per candidate weight scale; with validation functions the
 	// candidate with the lowest validation objective is kept.
@@ -474,7 +486,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		best = c
 	}
 	info := best.info
-	if err := loss.SetWeights(info.Lambda, info.Mu); err != nil {
+	if err := tr.setWeights(info.Lambda, info.Mu); err != nil {
 		return nil, "", err
 	}
 	if tr.val != nil {
@@ -498,7 +510,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		return nil, "", err
 	}
 	info.MeanF = mf
-	info.Evaluations = loss.Evaluations() - evalsBefore
+	info.Evaluations = tr.evaluations() - evalsBefore
 	info.Seconds = time.Since(began).Seconds()
 	s = &Step{Info: info, Theta: best.theta, Phi: best.phi, X: tr.x, XPrev: tr.xprev}
 	if tr.val != nil {

@@ -160,6 +160,9 @@ type Record struct {
 	Invocation
 	// Resumed lists the later invocations that continued a checkpoint.
 	Resumed []Invocation `json:"resumed,omitempty"`
+	// Shards lists the runs whose shards of the functions a merge joined
+	// (l2o curves merge), in shard order.
+	Shards []Invocation `json:"shards,omitempty"`
 	// Data is the training split (checkpoints); Test the evaluated
 	// functions (curves).
 	Data *data.Record `json:"data,omitempty"`
@@ -355,6 +358,9 @@ func (r *Record) Lines() []string {
 	}
 	for _, inv := range r.Resumed {
 		out = append(out, fmt.Sprintf("resumed: %s by %s (%s)", inv.Time, inv.Command, inv.Build))
+	}
+	for _, inv := range r.Shards {
+		out = append(out, fmt.Sprintf("shard:   %s by %s (%s)", inv.Time, inv.Command, inv.Build))
 	}
 	if d := r.Data; d != nil {
 		out = append(out, fmt.Sprintf("data:    %s (%s, seed %d): %d training images%s, fingerprint %.16s…; noise %g (seed %d)",

@@ -20,7 +20,7 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "l2o:", err)
 		return 2
 	}
-	code := cmd.Main(os.Args[1:], os.Stdout, os.Stderr)
+	code := cmd.MainInWorld(os.Args[1:], os.Stdout, os.Stderr)
 	if err := stop(); err != nil {
 		fmt.Fprintln(os.Stderr, "l2o:", err)
 		if code == 0 {

@@ -1,0 +1,107 @@
+package greedy
+
+import (
+	"math"
+	"sync"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/steploss"
+)
+
+// chanLink joins goroutines as mpi.Chain joins ranks: block b receives the
+// running sums from block b−1, passes them on, and the last block's sums go
+// to every block.
+type chanLink struct {
+	b    int
+	from []chan []float64
+	done []chan []float64
+}
+
+func (l *chanLink) Before(sums []float64) error {
+	if l.b > 0 {
+		copy(sums, <-l.from[l.b])
+	}
+	return nil
+}
+
+func (l *chanLink) After(sums []float64) error {
+	last := len(l.from) - 1
+	if l.b < last {
+		l.from[l.b+1] <- append([]float64(nil), sums...)
+		copy(sums, <-l.done[l.b])
+		return nil
+	}
+	for b := range last {
+		l.done[b] <- append([]float64(nil), sums...)
+	}
+	return nil
+}
+
+// TestDividedTrainingEqualsOne: 1, 2 and 3 "processes" (goroutines), each
+// training with Method.Divide on its block of 7 functions, learn the
+// parameters, evaluation counts and iterates of one training, bit for bit
+// (M-PC and M-PS, L-BFGS and NAG inner solvers).
+func TestDividedTrainingEqualsOne(t *testing.T) {
+	o := deblurSet(t, 7, 12, 3)
+	for _, tc := range []struct {
+		name  string
+		inner InnerSolver
+	}{{"m-pc", NAG{}}, {"m-ps", LBFGS{}}} {
+		cfg := func(d *Divide) Config {
+			return Config{Method: Method{Param: method(t, tc.name), Lambda: Constant(1e-3), Mu: Constant(1e-3), Divide: d},
+				Solver: Solver{Inner: tc.inner}, Run: Run{MaxSteps: 2, KeepParams: true}}
+		}
+		want, err := Train(o, cfg(nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []int{1, 2, 3} {
+			blocks := steploss.Blocks(o.N, k)
+			from, done := make([]chan []float64, k), make([]chan []float64, k)
+			for b := range k {
+				from[b], done[b] = make(chan []float64, 1), make(chan []float64, 1)
+			}
+			got, errs := make([]*Result, k), make([]error, k)
+			var wg sync.WaitGroup
+			for b, blk := range blocks {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					got[b], errs[b] = Train(o, cfg(&Divide{Lo: blk[0], Hi: blk[1], Link: &chanLink{b: b, from: from, done: done}}))
+				}()
+			}
+			wg.Wait()
+			for b := range k {
+				if errs[b] != nil {
+					t.Fatalf("%s, %d processes, process %d: %v", tc.name, k, b, errs[b])
+				}
+				r := got[b]
+				if len(r.Steps) != len(want.Steps) {
+					t.Fatalf("%s, %d processes, process %d: %d steps, want %d", tc.name, k, b, len(r.Steps), len(want.Steps))
+				}
+				for s := range want.Steps {
+					ws, gs := want.Steps[s], r.Steps[s]
+					d := firstBitDiff(append(append([]float64(nil), r.Theta[s]...), r.Phi[s]...), append(append([]float64(nil), want.Theta[s]...), want.Phi[s]...))
+					if d >= 0 || gs.Evaluations != ws.Evaluations || math.Float64bits(gs.Loss) != math.Float64bits(ws.Loss) {
+						t.Errorf("%s, %d processes, process %d, step %d: parameters differ at %d (evaluations %d, want %d; loss %v, want %v)", tc.name, k, b, s, d, gs.Evaluations, ws.Evaluations, gs.Loss, ws.Loss)
+					}
+				}
+				if d := firstBitDiff(r.X, want.X); d >= 0 {
+					t.Errorf("%s, %d processes, process %d: final iterates differ at %d", tc.name, k, b, d)
+				}
+			}
+		}
+	}
+}
+
+func firstBitDiff(a, b []float64) int {
+	if len(a) != len(b) {
+		return 0
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i
+		}
+	}
+	return -1
+}
