@@ -454,6 +454,7 @@ func (r *engineRun[F]) startRun(chunks int, acc *partialSums) {
 		r.sums = acc.spectra
 		if r.prods != nil {
 			r.prods.Start(r.n)
+			r.prods.Reserve(2 * chunks)
 		}
 	}
 }
@@ -529,7 +530,16 @@ func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 		return
 	}
 	wk.fft.Forward(wk.spec, rk)
-	if r.prods.Claim(im) { // the images before it are added: add directly
+	// Added directly when the images before it are added (Claim), else
+	// published in a reserved buffer; with none free, it waits its turn.
+	p := (*product)(nil)
+	for !r.prods.Claim(im) {
+		if p = r.prods.TryBuffer(); p != nil {
+			break
+		}
+		runtime.Gosched()
+	}
+	if p == nil {
 		for i, k := range r.kinds {
 			if k == spectralTerm && r.active[i] {
 				accumulateConjProduct(r.sums[i], r.specs[i][im*sl:(im+1)*sl], wk.spec)
@@ -538,7 +548,6 @@ func (r *engineRun[F]) adjointImage(wk *engineWorker[F], im int) {
 		r.prods.Release(im)
 		return
 	}
-	p := r.prods.Buffer()
 	for i, k := range r.kinds {
 		if k == spectralTerm && r.active[i] {
 			clear(p.spec[i])
@@ -1116,6 +1125,13 @@ func (s *engine[F]) bytes() int64 {
 	}
 	t += 8 * int64(len(s.v64)+len(s.r64)+len(s.x64))
 	t += 2 * size * int64(len(r.held))
+	if r.prods != nil { // the reserved products: one spectrum per spectral term
+		for _, k := range r.kinds {
+			if k == spectralTerm {
+				t += 16 * int64(r.sl) * int64(r.prods.Made())
+			}
+		}
+	}
 	for _, wk := range r.workers {
 		if wk == nil {
 			continue

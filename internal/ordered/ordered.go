@@ -18,8 +18,10 @@ type Sum[C any] struct {
 	ready []atomic.Pointer[C]
 	next  atomic.Int64
 	mu    sync.Mutex // held while adding
-	fmu   sync.Mutex // guards free
+	fmu   sync.Mutex // guards free, made and limit
 	free  []*C
+	made  int // contributions allocated
+	limit int // TryBuffer allocates no more than this (Reserve)
 }
 
 // NewSum returns a Sum whose contributions are made by alloc and added by
@@ -41,6 +43,39 @@ func (s *Sum[C]) Start(n int) {
 // Buffer returns a contribution to fill: one given back by an earlier
 // addition, or a new one.
 func (s *Sum[C]) Buffer() *C {
+	if c := s.take(); c != nil {
+		return c
+	}
+	s.fmu.Lock()
+	s.made++
+	s.fmu.Unlock()
+	return s.alloc()
+}
+
+// Reserve allocates contributions up to n in all and makes n the most
+// TryBuffer hands out at once: the memory a run holds is then n
+// contributions, whatever the scheduling.
+func (s *Sum[C]) Reserve(n int) {
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
+	for ; s.made < n; s.made++ {
+		s.free = append(s.free, s.alloc())
+	}
+	s.limit = n
+}
+
+// TryBuffer returns a free contribution, or nil when every reserved one is
+// in use (the caller then waits for its item's turn: Claim).
+func (s *Sum[C]) TryBuffer() *C { return s.take() }
+
+// Made is the number of contributions allocated.
+func (s *Sum[C]) Made() int {
+	s.fmu.Lock()
+	defer s.fmu.Unlock()
+	return s.made
+}
+
+func (s *Sum[C]) take() *C {
 	s.fmu.Lock()
 	defer s.fmu.Unlock()
 	if n := len(s.free); n > 0 {
@@ -48,7 +83,7 @@ func (s *Sum[C]) Buffer() *C {
 		s.free = s.free[:n-1]
 		return c
 	}
-	return s.alloc()
+	return nil
 }
 
 // Put publishes item k's contribution c and adds every contribution that
@@ -112,13 +147,6 @@ func (s *Sum[C]) drain() {
 		s.fmu.Unlock()
 		s.next.Store(n + 1)
 	}
-}
-
-// Free returns the contributions held for reuse.
-func (s *Sum[C]) Free() []*C {
-	s.fmu.Lock()
-	defer s.fmu.Unlock()
-	return s.free
 }
 
 // Stride returns the items worker w of workers takes in an interleaved

@@ -91,3 +91,51 @@ func TestClaimAddsInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestReservedBuffersBoundTheMemory runs items on 4 workers with 2
+// reserved contributions: a worker with none free waits for its item's
+// turn and adds it directly. The sum stays the loop's, and no more than the
+// reserved contributions are ever made.
+func TestReservedBuffersBoundTheMemory(t *testing.T) {
+	vals := make([]float64, 200)
+	var want float64
+	for i := range vals {
+		vals[i] = math.Ldexp(1+float64(i%7)/7, i%61-30)
+		want += vals[i]
+	}
+	var sum float64
+	s := NewSum(func() *float64 { return new(float64) }, func(c *float64) { sum += *c })
+	const workers = 4
+	s.Start(len(vals))
+	s.Reserve(2)
+	done := make(chan struct{})
+	for w := range workers {
+		go func() {
+			for k := range Stride(w, workers, len(vals)) {
+				var c *float64
+				for !s.Claim(k) {
+					if c = s.TryBuffer(); c != nil {
+						break
+					}
+				}
+				if c == nil {
+					sum += vals[k]
+					s.Release(k)
+					continue
+				}
+				*c = vals[k]
+				s.Put(k, c)
+			}
+			done <- struct{}{}
+		}()
+	}
+	for range workers {
+		<-done
+	}
+	if math.Float64bits(sum) != math.Float64bits(want) {
+		t.Errorf("sum %v, want %v", sum, want)
+	}
+	if s.Made() != 2 {
+		t.Errorf("%d contributions made, want the 2 reserved", s.Made())
+	}
+}
