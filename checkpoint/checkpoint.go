@@ -155,6 +155,10 @@ type RepeatCheck struct {
 // StepInfo records one greedy step.
 type StepInfo struct {
 	T int `json:"t"`
+	// Device is the device this step's step losses ran on ("cpu" for the
+	// CPU's own paths) when it is not the manifest's Device: a run resumed
+	// on another device records it on every step it trains.
+	Device string `json:"device,omitempty"`
 	// Loss is g(θt, φt); RefLoss is g(θ̃, φ̃), the loss of a gradient step.
 	Loss    float64 `json:"loss"`
 	RefLoss float64 `json:"ref_loss"`

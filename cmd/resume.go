@@ -49,7 +49,7 @@ func groupFlags(fs *pflag.FlagSet, args []string) []flagGroup {
 // run it continues (the run's own value holds when the resume gives none);
 // resumeFlagsOwn are the resume's own, never taken from the run.
 var (
-	resumeFlagsFree = []string{"max-steps", "epochs", "max-minutes", "tol-rel", "tol-abs", "diverge-factor", "stop-when-certified", "certify-L", "certificate", "repeat-check", "force"}
+	resumeFlagsFree = []string{"max-steps", "device", "epochs", "max-minutes", "tol-rel", "tol-abs", "diverge-factor", "stop-when-certified", "certify-L", "certificate", "repeat-check", "force"}
 	resumeFlagsOwn  = []string{"resume", "out"}
 )
 

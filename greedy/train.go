@@ -170,7 +170,6 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
 		{"validation patience", old.ValPatience, cur.ValPatience},
 		{"precision", orFloat64(old.Precision), orFloat64(cur.Precision)},
-		{"device", deviceFlag(old.Device), deviceFlag(cur.Device)},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

@@ -31,7 +31,10 @@ type trainer struct {
 	// scales are the candidate multipliers of (λt, μt).
 	scales []float64
 	val    *validator // nil without validation functions
-	loss   *steploss.StepLoss
+	// stepDevice is the device recorded on every step this run trains
+	// (StepInfo.Device): set when it resumes a run on another device.
+	stepDevice string
+	loss       *steploss.StepLoss
 	// block is this process's block of the step loss with Method.Divide:
 	// the inner solver evaluates it (Subproblem.Loss); nil otherwise.
 	block *steploss.StepLoss
@@ -226,6 +229,12 @@ func (tr *trainer) open() (done *Result, err error) {
 		}
 		man.Steps = old.Steps
 		man.TrainTolSteps = old.TrainTolSteps
+		// A run resumed on another device (a lost GPU: the CPU) keeps the
+		// device it started on and records its own on the steps it trains.
+		if deviceFlag(man.Device) != deviceFlag(old.Device) {
+			tr.stepDevice = deviceFlag(man.Device)
+		}
+		man.Device = old.Device
 		man.Provenance = provenance.Continued(old.Provenance, cfg.Problem.Provenance)
 		// Every committed file is checked before the run builds on it; a
 		// checkpoint without checksums gets those of its files as they are.
@@ -605,6 +614,7 @@ func (tr *trainer) record(s *Step) error {
 		tr.res.Theta = append(tr.res.Theta, append([]float64(nil), s.Theta...))
 		tr.res.Phi = append(tr.res.Phi, append([]float64(nil), s.Phi...))
 	}
+	s.Info.Device = tr.stepDevice
 	tr.man.Steps = append(tr.man.Steps, s.Info)
 	if tr.cfg.Run.RepeatCheck > 0 {
 		tr.last = append(append(tr.last[:0], s.Theta...), s.Phi...)
