@@ -8,35 +8,6 @@ import (
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// chanLink joins goroutines as mpi.Chain joins ranks: block b receives the
-// running sums from block b−1, passes them on, and the last block's sums go
-// to every block.
-type chanLink struct {
-	b    int
-	from []chan []float64
-	done []chan []float64
-}
-
-func (l *chanLink) Before(sums []float64) error {
-	if l.b > 0 {
-		copy(sums, <-l.from[l.b])
-	}
-	return nil
-}
-
-func (l *chanLink) After(sums []float64) error {
-	last := len(l.from) - 1
-	if l.b < last {
-		l.from[l.b+1] <- append([]float64(nil), sums...)
-		copy(sums, <-l.done[l.b])
-		return nil
-	}
-	for b := range last {
-		l.done[b] <- append([]float64(nil), sums...)
-	}
-	return nil
-}
-
 // TestDividedTrainingEqualsOne: 1, 2 and 3 "processes" (goroutines), each
 // training with Method.Divide on its block of 7 functions, learn the
 // parameters, evaluation counts and iterates of one training, bit for bit
@@ -57,17 +28,14 @@ func TestDividedTrainingEqualsOne(t *testing.T) {
 		}
 		for _, k := range []int{1, 2, 3} {
 			blocks := steploss.Blocks(o.N, k)
-			from, done := make([]chan []float64, k), make([]chan []float64, k)
-			for b := range k {
-				from[b], done[b] = make(chan []float64, 1), make(chan []float64, 1)
-			}
+			links := steploss.Pipes(k)
 			got, errs := make([]*Result, k), make([]error, k)
 			var wg sync.WaitGroup
 			for b, blk := range blocks {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					got[b], errs[b] = Train(o, cfg(&Divide{Lo: blk[0], Hi: blk[1], Link: &chanLink{b: b, from: from, done: done}}))
+					got[b], errs[b] = Train(o, cfg(&Divide{Lo: blk[0], Hi: blk[1], Link: links[b]}))
 				}()
 			}
 			wg.Wait()

@@ -10,37 +10,9 @@ import (
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// pipe is a steploss.Link between goroutines: block b receives the running
-// sums from block b−1, passes them to block b+1, and the last block hands
-// the complete sums back to the others. An MPI link does the same with
-// receive, send and broadcast.
-type pipe struct {
-	b          int
-	next, back []chan []float64
-}
-
-func (p pipe) Before(sums []float64) error {
-	if p.b > 0 {
-		copy(sums, <-p.next[p.b])
-	}
-	return nil
-}
-
-func (p pipe) After(sums []float64) error {
-	if p.b < len(p.next)-1 {
-		p.next[p.b+1] <- append([]float64(nil), sums...)
-		copy(sums, <-p.back[p.b])
-		return nil
-	}
-	for b := range len(p.next) - 1 {
-		p.back[b] <- append([]float64(nil), sums...)
-	}
-	return nil
-}
-
 // The greedy step loss of M-PC on 5 deblurring functions, once in one
 // step loss and once divided into two blocks of functions held by two
-// goroutines (processes, under MPI) joined by a Link: each block does its
+// goroutines (processes, under MPI) joined by Links (steploss.Pipes): each block does its
 // own functions' work, then the running sums pass from block to block in
 // function order, so that both blocks get the one step loss's value and
 // gradient bit for bit.
@@ -87,7 +59,7 @@ func ExampleNewStepLossBlock() {
 
 	// Two blocks, functions [0, 3) and [3, 5).
 	blocks := steploss.Blocks(n, 2)
-	next, back := []chan []float64{make(chan []float64, 1), make(chan []float64, 1)}, []chan []float64{make(chan []float64, 1), make(chan []float64, 1)}
+	links := steploss.Pipes(len(blocks)) // an MPI chain's ranks in a program under mpirun
 	got := make([]float64, len(blocks))
 	same := make([]bool, len(blocks))
 	var wg sync.WaitGroup
@@ -103,7 +75,7 @@ func ExampleNewStepLossBlock() {
 			if err != nil {
 				panic(err)
 			}
-			s, err := steploss.NewStepLossBlock(m, sub, n, 1/o.L, steploss.Float64, pipe{b: b, next: next, back: back})
+			s, err := steploss.NewStepLossBlock(m, sub, n, 1/o.L, steploss.Float64, links[b])
 			if err != nil {
 				panic(err)
 			}

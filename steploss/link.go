@@ -150,3 +150,47 @@ func (s *engine[F]) holdProducts() {
 		s.run.held = make([]kernels.Complex[F], s.n*s.run.sl)
 	}
 }
+
+// Pipes returns k Links joining k goroutines in block order, as an MPI
+// chain joins ranks: block b receives the running sums from block b−1 and
+// passes them to block b+1, and the last block hands the complete sums to
+// every other block. Each goroutine uses its own Link, Pipes(k)[b], for the
+// step loss of block b.
+func Pipes(k int) []Link {
+	from, done := make([]chan []float64, k), make([]chan []float64, k)
+	for b := range k {
+		from[b], done[b] = make(chan []float64, 1), make(chan []float64, 1)
+	}
+	links := make([]Link, k)
+	for b := range k {
+		links[b] = &pipe{b: b, from: from, done: done}
+	}
+	return links
+}
+
+// pipe is one block's end of Pipes.
+type pipe struct {
+	b    int
+	from []chan []float64 // from[b]: into block b from block b−1
+	done []chan []float64 // done[b]: the complete sums, into block b
+}
+
+func (l *pipe) Before(sums []float64) error {
+	if l.b > 0 {
+		copy(sums, <-l.from[l.b])
+	}
+	return nil
+}
+
+func (l *pipe) After(sums []float64) error {
+	last := len(l.from) - 1
+	if l.b < last {
+		l.from[l.b+1] <- append([]float64(nil), sums...)
+		copy(sums, <-l.done[l.b])
+		return nil
+	}
+	for b := range last {
+		l.done[b] <- append([]float64(nil), sums...)
+	}
+	return nil
+}

@@ -8,35 +8,6 @@ import (
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 )
 
-// chanLink is a Link between goroutines: block b receives the running sums
-// from block b−1 and sends them to block b+1; the last block sends the
-// complete sums to every other block.
-type chanLink struct {
-	b    int
-	from []chan []float64 // from[b]: into block b from block b−1
-	done []chan []float64 // done[b]: the complete sums, into block b
-}
-
-func (l *chanLink) Before(sums []float64) error {
-	if l.b > 0 {
-		copy(sums, <-l.from[l.b])
-	}
-	return nil
-}
-
-func (l *chanLink) After(sums []float64) error {
-	last := len(l.from) - 1
-	if l.b < last {
-		l.from[l.b+1] <- append([]float64(nil), sums...)
-		copy(sums, <-l.done[l.b])
-		return nil
-	}
-	for b := range last {
-		l.done[b] <- append([]float64(nil), sums...)
-	}
-	return nil
-}
-
 // TestLinkedBlocksAgree runs 1, 2, 3 and 5 "processes" (goroutines), each
 // with the step loss of its block of 7 functions (NewStepLossBlock), joined
 // by channels: every process's value, gradient and block gradients must be
@@ -54,10 +25,7 @@ func TestLinkedBlocksAgree(t *testing.T) {
 				want := evalAll(t, one, u)
 				for _, k := range []int{1, 2, 3, 5} {
 					blocks := Blocks(o.N, k)
-					from, done := make([]chan []float64, k), make([]chan []float64, k)
-					for b := range k {
-						from[b], done[b] = make(chan []float64, 1), make(chan []float64, 1)
-					}
+					links := Pipes(k)
 					got := make([][][]float64, k)
 					errs := make([]error, k)
 					var wg sync.WaitGroup
@@ -74,8 +42,7 @@ func TestLinkedBlocksAgree(t *testing.T) {
 								if err != nil {
 									return err
 								}
-								l := &chanLink{b: b, from: from, done: done}
-								s, err := NewStepLossBlock(testproblems.Method(t, name), sub, o.N, 1/o.L, prec, l)
+								s, err := NewStepLossBlock(testproblems.Method(t, name), sub, o.N, 1/o.L, prec, links[b])
 								if err != nil {
 									return err
 								}
