@@ -19,8 +19,13 @@ import (
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
 
-// StateFormat identifies the layout of unroll.json.
-const StateFormat = "greedyl2o-unroll/1"
+// StateFormat identifies the layout of unroll.json, sealed (its last member
+// the SHA-256 of the rest: checkpoint.Seal); legacyStateFormat's files were
+// written before states were sealed and are read without a seal.
+const (
+	StateFormat       = "greedyl2o-unroll/2"
+	legacyStateFormat = "greedyl2o-unroll/1"
+)
 
 // InnerPrefix starts the manifest's inner-solver field of an unrolled run
 // (for example "unrolled(T=10,adam,lr=2e-05,batch=4)").
@@ -146,20 +151,27 @@ func paramPath(dir, name string, t int) string {
 func ReadState(dir string) (*State, error) { return readState(dir) }
 
 func readState(dir string) (*State, error) {
-	var raw json.RawMessage
-	if err := checkpoint.ReadCheckpointJSON(dir, "unroll.json", "unrolled-training", "l2o train unroll", &raw); err != nil {
+	b, err := checkpoint.ReadCheckpointFile(dir, "unroll.json", "unrolled-training", "l2o train unroll")
+	if err != nil {
 		return nil, err
 	}
-	return parseState(filepath.Join(dir, "unroll.json"), raw)
+	return parseState(filepath.Join(dir, "unroll.json"), b)
 }
 
 // parseState decodes and checks the content b of the state file path.
 func parseState(path string, b []byte) (*State, error) {
+	sealed, err := checkpoint.Unseal(path, b)
+	if err != nil {
+		return nil, err
+	}
 	var s State
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("checkpoint file %s is corrupt: %w", path, err)
 	}
-	if s.Format != StateFormat {
+	switch {
+	case s.Format == StateFormat && !sealed:
+		return nil, &checkpoint.EditedError{Path: path}
+	case s.Format != StateFormat && s.Format != legacyStateFormat:
 		return nil, fmt.Errorf("checkpoint state %s has format %q, want %q", path, s.Format, StateFormat)
 	}
 	if s.AdamStep < 0 || s.T < 0 || s.Batch < 0 || s.H < 0 || s.W < 0 {
@@ -211,11 +223,12 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 		}
 		st.Checksums[stateFile(f.name, e)] = sum
 	}
-	b, err := json.MarshalIndent(st, "", "  ")
+	st.Format = StateFormat
+	b, err := checkpoint.MarshalSealed(st)
 	if err != nil {
 		return err
 	}
-	if err := writeFileAtomic(filepath.Join(dir, "unroll.json"), append(b, '\n')); err != nil {
+	if err := writeFileAtomic(filepath.Join(dir, "unroll.json"), b); err != nil {
 		return fmt.Errorf("writing checkpoint state: %w", err)
 	}
 	theta, phi := l.Split(u)
