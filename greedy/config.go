@@ -7,6 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/config"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -202,14 +203,12 @@ type Run struct {
 
 // A FieldError is a setting that Train (or Method.Check) refuses: the
 // field, named as Part.Field (Run.MaxSteps, Method.Precision), and why.
-type FieldError struct {
-	Field string
-	Err   error
+type FieldError = config.FieldError
+
+// fieldError returns the FieldError of field for err.
+func fieldError(field string, err error) error {
+	return &config.FieldError{Pkg: "greedy", Field: field, Err: err}
 }
-
-func (e *FieldError) Error() string { return "greedy: " + e.Field + ": " + e.Err.Error() }
-
-func (e *FieldError) Unwrap() error { return e.Err }
 
 // ErrPrecisionOnDevice marks a Method with both a Device and a precision
 // other than float64 (test with errors.Is).
@@ -230,7 +229,7 @@ func (cfg Config) validate(o *problem.Objective) error {
 	}
 	if o != nil && cfg.Method.Param.G != nil {
 		if err := cfg.Method.Param.CheckSize(o.H, o.W); err != nil {
-			return &FieldError{"Method.Param", err}
+			return fieldError("Method.Param", err)
 		}
 	}
 	return cfg.Problem.validate(o)
@@ -240,7 +239,7 @@ func (cfg Config) validate(o *problem.Objective) error {
 // functions' size.
 func (p Problem) validate(o *problem.Objective) error {
 	if v := p.Validation; v != nil && (v.H != o.H || v.W != o.W) {
-		return &FieldError{"Problem.Validation", fmt.Errorf("validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W)}
+		return fieldError("Problem.Validation", fmt.Errorf("validation functions are %d×%d, training functions %d×%d", v.H, v.W, o.H, o.W))
 	}
 	return nil
 }
@@ -250,17 +249,17 @@ func (p Problem) validate(o *problem.Objective) error {
 // float64 with a device.
 func (m Method) validate() error {
 	if m.Param.G == nil {
-		return &FieldError{"Method.Param", errors.New("no parametrization for G")}
+		return fieldError("Method.Param", errors.New("no parametrization for G"))
 	}
 	if _, err := ParseReduction(string(m.LossReduction)); err != nil {
-		return &FieldError{"Method.LossReduction", err}
+		return fieldError("Method.LossReduction", err)
 	}
 	prec, err := steploss.ParsePrecision(string(m.Precision))
 	if err != nil {
-		return &FieldError{"Method.Precision", err}
+		return fieldError("Method.Precision", err)
 	}
 	if m.Device != nil && prec != steploss.Float64 {
-		return &FieldError{"Method.Precision", fmt.Errorf("%s with Method.Device %s: %w; leave one out", prec, gpu.KindOf(m.Device), ErrPrecisionOnDevice)}
+		return fieldError("Method.Precision", fmt.Errorf("%s with Method.Device %s: %w; leave one out", prec, gpu.KindOf(m.Device), ErrPrecisionOnDevice))
 	}
 	return nil
 }
@@ -276,16 +275,16 @@ func (m Method) Check(o *problem.Objective) error {
 		return err
 	}
 	if err := m.Param.CheckSize(o.H, o.W); err != nil {
-		return &FieldError{"Method.Param", err}
+		return fieldError("Method.Param", err)
 	}
 	if m.Device != nil {
 		if err := steploss.CheckDevice(m.Param, o); err != nil {
-			return &FieldError{"Method.Device", err}
+			return fieldError("Method.Device", err)
 		}
 		return nil
 	}
 	if err := steploss.CheckPrecision(m.Param, o, m.Precision); err != nil {
-		return &FieldError{"Method.Precision", err}
+		return fieldError("Method.Precision", err)
 	}
 	return nil
 }
@@ -296,17 +295,17 @@ func (m Method) Check(o *problem.Objective) error {
 func (s Solver) validate(m Method, hasVal bool) error {
 	for _, sc := range s.WeightScales {
 		if !(sc >= 0) || math.IsInf(sc, 0) {
-			return &FieldError{"Solver.WeightScales", fmt.Errorf("penalty weight scales must be finite and ≥ 0, got %g", sc)}
+			return fieldError("Solver.WeightScales", fmt.Errorf("penalty weight scales must be finite and ≥ 0, got %g", sc))
 		}
 	}
 	if len(s.WeightScales) > 1 && !hasVal {
-		return &FieldError{"Solver.WeightScales", errors.New("choosing among penalty weight scales needs validation functions (Problem.Validation)")}
+		return fieldError("Solver.WeightScales", errors.New("choosing among penalty weight scales needs validation functions (Problem.Validation)"))
 	}
 	if hasVal && s.ValLookahead < 0 {
-		return &FieldError{"Solver.ValLookahead", fmt.Errorf("validation lookahead must be ≥ 0, got %d", s.ValLookahead)}
+		return fieldError("Solver.ValLookahead", fmt.Errorf("validation lookahead must be ≥ 0, got %d", s.ValLookahead))
 	}
 	if s.WarmStart && isReduced(m.Param) {
-		return &FieldError{"Solver.WarmStart", fmt.Errorf("a warm start needs the step in the parameters' own coordinates; %s's step loss works in a reduced subspace: drop the warm start", m.Param.Name())}
+		return fieldError("Solver.WarmStart", fmt.Errorf("a warm start needs the step in the parameters' own coordinates; %s's step loss works in a reduced subspace: drop the warm start", m.Param.Name()))
 	}
 	return nil
 }
@@ -315,22 +314,22 @@ func (s Solver) validate(m Method, hasVal bool) error {
 // rule (hasVal: the run has validation functions).
 func (r Run) validate(hasVal bool) error {
 	if r.MaxSteps <= 0 {
-		return &FieldError{"Run.MaxSteps", fmt.Errorf("the step cap must be positive, got %d", r.MaxSteps)}
+		return fieldError("Run.MaxSteps", fmt.Errorf("the step cap must be positive, got %d", r.MaxSteps))
 	}
 	if r.TolAbs < 0 || r.TolRel < 0 || math.IsNaN(r.TolAbs) || math.IsNaN(r.TolRel) {
-		return &FieldError{"Run.TolAbs, Run.TolRel", fmt.Errorf("tolerances must be ≥ 0 (got absolute %g, relative %g)", r.TolAbs, r.TolRel)}
+		return fieldError("Run.TolAbs, Run.TolRel", fmt.Errorf("tolerances must be ≥ 0 (got absolute %g, relative %g)", r.TolAbs, r.TolRel))
 	}
 	if r.StopOnValidation && !hasVal {
-		return &FieldError{"Run.StopOnValidation", errors.New("stopping on validation functions needs validation functions (Problem.Validation)")}
+		return fieldError("Run.StopOnValidation", errors.New("stopping on validation functions needs validation functions (Problem.Validation)"))
 	}
 	if r.RepeatCheck < 0 || r.RepeatCheck > 100000 {
-		return &FieldError{"Run.RepeatCheck", fmt.Errorf("the repeat check's repetitions must be in [0, 100000], got %d", r.RepeatCheck)}
+		return fieldError("Run.RepeatCheck", fmt.Errorf("the repeat check's repetitions must be in [0, 100000], got %d", r.RepeatCheck))
 	}
 	if !(r.CertifyL >= 0) || math.IsInf(r.CertifyL, 0) {
-		return &FieldError{"Run.CertifyL", fmt.Errorf("the certificate's smoothness constant must be > 0 (0: the training L), got %g", r.CertifyL)}
+		return fieldError("Run.CertifyL", fmt.Errorf("the certificate's smoothness constant must be > 0 (0: the training L), got %g", r.CertifyL))
 	}
 	if r.ValPatience < 0 {
-		return &FieldError{"Run.ValPatience", fmt.Errorf("validation patience must be ≥ 0, got %d", r.ValPatience)}
+		return fieldError("Run.ValPatience", fmt.Errorf("validation patience must be ≥ 0, got %d", r.ValPatience))
 	}
 	return nil
 }

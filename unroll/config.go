@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/config"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -94,14 +95,12 @@ type Run struct {
 // A FieldError is a setting that Train refuses: the field, named as
 // Part.Field (Method.T, Solver.Batch), and why. It has greedy.FieldError's
 // shape; package unroll keeps its own so as not to import greedy.
-type FieldError struct {
-	Field string
-	Err   error
+type FieldError = config.FieldError
+
+// fieldError returns the FieldError of field for err.
+func fieldError(field string, err error) error {
+	return &config.FieldError{Pkg: "unroll", Field: field, Err: err}
 }
-
-func (e *FieldError) Error() string { return "unroll: " + e.Field + ": " + e.Err.Error() }
-
-func (e *FieldError) Unwrap() error { return e.Err }
 
 // prepare fills in the defaults (Solver.LearningRate and Solver.Batch,
 // for n training functions) and validates every part.
@@ -120,20 +119,20 @@ func (cfg *Config) prepare(n int) error {
 // step ≥ 0 and T finite loss weights ≥ 0 if any are given.
 func (m Method) validate() error {
 	if m.Param.G == nil {
-		return &FieldError{"Method.Param", errors.New("no parametrization for G")}
+		return fieldError("Method.Param", errors.New("no parametrization for G"))
 	}
 	if m.T < 1 {
-		return &FieldError{"Method.T", fmt.Errorf("T must be at least 1, got %d", m.T)}
+		return fieldError("Method.T", fmt.Errorf("T must be at least 1, got %d", m.T))
 	}
 	if m.Tau < 0 || math.IsNaN(m.Tau) || math.IsInf(m.Tau, 0) {
-		return &FieldError{"Method.Tau", fmt.Errorf("reference step τ = %g must be ≥ 0 (0: 1/L) and finite", m.Tau)}
+		return fieldError("Method.Tau", fmt.Errorf("reference step τ = %g must be ≥ 0 (0: 1/L) and finite", m.Tau))
 	}
 	if m.Weights != nil && len(m.Weights) != m.T {
-		return &FieldError{"Method.Weights", fmt.Errorf("%d loss weights ωt for T = %d steps", len(m.Weights), m.T)}
+		return fieldError("Method.Weights", fmt.Errorf("%d loss weights ωt for T = %d steps", len(m.Weights), m.T))
 	}
 	for t, w := range m.Weights {
 		if w < 0 || math.IsNaN(w) || math.IsInf(w, 0) {
-			return &FieldError{"Method.Weights", fmt.Errorf("loss weight ω%d = %g must be finite and ≥ 0", t+1, w)}
+			return fieldError("Method.Weights", fmt.Errorf("loss weight ω%d = %g must be finite and ≥ 0", t+1, w))
 		}
 	}
 	return nil
@@ -154,13 +153,13 @@ func (s *Solver) defaults(n int) {
 // size against the n training functions.
 func (s Solver) validate(n int) error {
 	if s.Epochs < 1 {
-		return &FieldError{"Solver.Epochs", fmt.Errorf("the number of epochs must be at least 1, got %d", s.Epochs)}
+		return fieldError("Solver.Epochs", fmt.Errorf("the number of epochs must be at least 1, got %d", s.Epochs))
 	}
 	if s.LearningRate < 0 || math.IsNaN(s.LearningRate) || math.IsInf(s.LearningRate, 0) {
-		return &FieldError{"Solver.LearningRate", fmt.Errorf("learning rate %g must be positive and finite", s.LearningRate)}
+		return fieldError("Solver.LearningRate", fmt.Errorf("learning rate %g must be positive and finite", s.LearningRate))
 	}
 	if s.Batch < 1 || s.Batch > n {
-		return &FieldError{"Solver.Batch", fmt.Errorf("batch size %d must be between 1 and the number of training functions %d", s.Batch, n)}
+		return fieldError("Solver.Batch", fmt.Errorf("batch size %d must be between 1 and the number of training functions %d", s.Batch, n))
 	}
 	return nil
 }
@@ -168,7 +167,7 @@ func (s Solver) validate(n int) error {
 // validate checks that a resume has a checkpoint directory.
 func (r Run) validate() error {
 	if r.Resume && r.Dir == "" {
-		return &FieldError{"Run.Resume", errors.New("resume needs a checkpoint directory (Run.Dir)")}
+		return fieldError("Run.Resume", errors.New("resume needs a checkpoint directory (Run.Dir)"))
 	}
 	return nil
 }

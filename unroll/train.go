@@ -53,7 +53,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	if err := cfg.Method.Param.CheckSize(o.H, o.W); err != nil {
-		return nil, &FieldError{"Method.Param", err}
+		return nil, fieldError("Method.Param", err)
 	}
 	tau := cfg.Method.Tau
 	if tau == 0 {

@@ -6,6 +6,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/internal/config"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -91,14 +92,12 @@ type Run struct {
 // Part.Field (Method.Inputs, Solver.Epochs), and why. It has
 // greedy.FieldError's shape; package banert keeps its own so as not to
 // import greedy.
-type FieldError struct {
-	Field string
-	Err   error
+type FieldError = config.FieldError
+
+// fieldError returns the FieldError of field for err.
+func fieldError(field string, err error) error {
+	return &config.FieldError{Pkg: "banert", Field: field, Err: err}
 }
-
-func (e *FieldError) Error() string { return "banert: " + e.Field + ": " + e.Err.Error() }
-
-func (e *FieldError) Unwrap() error { return e.Err }
 
 // prepare fills in the defaults (Method.Inputs, Solver.LearningRate) and
 // validates every part, the training functions o given.
@@ -130,10 +129,10 @@ func (cfg *Config) prepare(o *problem.Objective) error {
 // validate checks the number of inputs and T.
 func (m MethodConfig) validate() error {
 	if err := inputsError(m.Inputs); err != nil {
-		return &FieldError{"Method.Inputs", err}
+		return fieldError("Method.Inputs", err)
 	}
 	if m.T < 1 {
-		return &FieldError{"Method.T", fmt.Errorf("training with T = %d: T must be at least 1", m.T)}
+		return fieldError("Method.T", fmt.Errorf("training with T = %d: T must be at least 1", m.T))
 	}
 	return nil
 }
@@ -141,10 +140,10 @@ func (m MethodConfig) validate() error {
 // validate checks the number of epochs and the learning rate.
 func (s Solver) validate() error {
 	if s.Epochs < 1 {
-		return &FieldError{"Solver.Epochs", fmt.Errorf("training with %d epochs: the number of epochs must be at least 1", s.Epochs)}
+		return fieldError("Solver.Epochs", fmt.Errorf("training with %d epochs: the number of epochs must be at least 1", s.Epochs))
 	}
 	if !(s.LearningRate > 0) || math.IsInf(s.LearningRate, 0) {
-		return &FieldError{"Solver.LearningRate", fmt.Errorf("learning rate %g must be positive and finite", s.LearningRate)}
+		return fieldError("Solver.LearningRate", fmt.Errorf("learning rate %g must be positive and finite", s.LearningRate))
 	}
 	return nil
 }
@@ -152,7 +151,7 @@ func (s Solver) validate() error {
 // validate checks that a resume has a checkpoint directory.
 func (r Run) validate() error {
 	if r.Resume && r.Dir == "" {
-		return &FieldError{"Run.Resume", errors.New("resume needs a checkpoint directory (Run.Dir)")}
+		return fieldError("Run.Resume", errors.New("resume needs a checkpoint directory (Run.Dir)"))
 	}
 	return nil
 }
