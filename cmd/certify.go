@@ -62,9 +62,17 @@ func runCertify(env *Env, args []string) error {
 		opt.Method = opt.Method.ForOperator(a)
 		fmt.Fprintf(env.Stdout, "%s is built from the problem's operator: certified with %s\n", man.Method, a)
 	}
-	fmt.Fprintf(env.Stdout, "%s, %d steps, τ = %.6g, certificate for L = %.6g\n", man.Method, opt.Steps, man.Tau, *l)
+	return printCertificates(env, opt, man, ts, *l, *all || len(*steps) > 0, len(*steps) > 0)
+}
+
+// printCertificates prints the certificates of steps ts of the checkpoint
+// (every one of them when each, else the last and the first certified) and
+// the first certified step of each kind, for smoothness constant l; among
+// says that ts are the steps asked for.
+func printCertificates(env *Env, opt *learned.Optimizer, man *checkpoint.Manifest, ts []int, l float64, each, among bool) error {
+	fmt.Fprintf(env.Stdout, "%s, %d steps, τ = %.6g, certificate for L = %.6g\n", man.Method, opt.Steps, man.Tau, l)
 	// Which of the paper's thresholds applies depends on L only.
-	_, hName := learned.PaperCertificate{Tau: man.Tau, L: *l}.H()
+	_, hName := learned.PaperCertificate{Tau: man.Tau, L: l}.H()
 	fmt.Fprintf(env.Stdout, "paper: P(ε1,ε2) < 0 with 1 − ε2(ε1+ε2+τ) > 0 certifies; %s is the paper's bound on L; lyapunov: P = min_c λmax(M(c)) < 0 certifies\n", hName)
 	fmt.Fprintf(env.Stdout, "%5s %12s %12s %13s %12s %13s %12s\n", "t", "ε1=‖G−τI‖", "ε2=‖H‖", "paper P", hName, "lyapunov P", "L_max")
 	kinds := []learned.CertificateKind{learned.CertificatePaper, learned.CertificateLyapunov}
@@ -77,7 +85,7 @@ func runCertify(env *Env, args []string) error {
 		if err != nil {
 			return err
 		}
-		c, err := learned.CertifyParamsBoth(opt.Method, theta, phi, man.Tau, *l, man.H, man.W)
+		c, err := learned.CertifyParamsBoth(opt.Method, theta, phi, man.Tau, l, man.H, man.W)
 		if err != nil {
 			return err
 		}
@@ -87,22 +95,22 @@ func runCertify(env *Env, args []string) error {
 				first[k], newly = t, true
 			}
 		}
-		if *all || len(*steps) > 0 || t == opt.Steps-1 || newly {
+		if each || t == opt.Steps-1 || newly {
 			h, _ := c.Paper.H()
 			fmt.Fprintf(env.Stdout, "%5d %12.5g %12.5g %12.5g%s %12.5g %12.5g%s %12.5g\n", t, c.Lyapunov.Eps1, c.Lyapunov.Eps2,
 				c.Paper.P, certMark(c.Paper.Certified), h, c.Lyapunov.P, certMark(c.Certified(learned.CertificateLyapunov)), c.Lyapunov.LMax)
 		}
 	}
 	fmt.Fprintln(env.Stdout, "(* certified)")
-	among := ""
-	if len(*steps) > 0 {
-		among = fmt.Sprintf(" of steps %v", ts)
+	which := ""
+	if among {
+		which = fmt.Sprintf(" of steps %v", ts)
 	}
 	for _, k := range kinds {
 		if first[k] < 0 {
-			fmt.Fprintf(env.Stdout, "%s: no step%s is certified (train with λ, μ > 0 to keep G near τI)\n", k, among)
+			fmt.Fprintf(env.Stdout, "%s: no step%s is certified (train with λ, μ > 0 to keep G near τI)\n", k, which)
 		} else {
-			fmt.Fprintf(env.Stdout, "%s: first certified step%s: T = %d (repeating its parameters converges on every %.4g-smooth function)\n", k, among, first[k], *l)
+			fmt.Fprintf(env.Stdout, "%s: first certified step%s: T = %d (repeating its parameters converges on every %.4g-smooth function)\n", k, which, first[k], l)
 		}
 	}
 	return nil

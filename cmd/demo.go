@@ -137,19 +137,8 @@ func runDemo(env *Env, args []string) error {
 	if cfg.Safeguard, err = demoSafeguards(*safeguard); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		v    int
-		dst  *int
-		min  int
-	}{{"size", *size, &cfg.Size, 21}, {"n-train", *nTrain, &cfg.NTrain, 1}, {"n-test", *nTest, &cfg.NTest, 1},
-		{"max-steps", *maxSteps, &cfg.MaxSteps, 1}, {"iters", *iters, &cfg.Iters, 1}} {
-		if f.v < 0 || (f.v > 0 && f.v < f.min) {
-			return usagef("--%s %d: use 0 (the default) or a value of at least %d", f.name, f.v, f.min)
-		}
-		if f.v > 0 {
-			*f.dst = f.v
-		}
+	if err := setDemoCounts(&cfg, *size, *nTrain, *nTest, *maxSteps, *iters); err != nil {
+		return err
 	}
 	// The reconstructions and the PSNR column: at iteration 15, or the last
 	// of a shorter run.
@@ -180,6 +169,27 @@ func runDemo(env *Env, args []string) error {
 		return err
 	}
 	return printDemo(env, res, cfg.ReconIter)
+}
+
+// setDemoCounts sets the demo's size, numbers of functions, step cap and
+// iterations from their flags (0: the default), refusing values below each
+// one's least.
+func setDemoCounts(cfg *demoConfig, size, nTrain, nTest, maxSteps, iters int) error {
+	for _, f := range []struct {
+		name string
+		v    int
+		dst  *int
+		min  int
+	}{{"size", size, &cfg.Size, 21}, {"n-train", nTrain, &cfg.NTrain, 1}, {"n-test", nTest, &cfg.NTest, 1},
+		{"max-steps", maxSteps, &cfg.MaxSteps, 1}, {"iters", iters, &cfg.Iters, 1}} {
+		if f.v < 0 || (f.v > 0 && f.v < f.min) {
+			return usagef("--%s %d: use 0 (the default) or a value of at least %d", f.name, f.v, f.min)
+		}
+		if f.v > 0 {
+			*f.dst = f.v
+		}
+	}
+	return nil
 }
 
 // printDemo prints the demo's table, verdict, comparisons, PSNR line and

@@ -65,20 +65,8 @@ func runTrainUnroll(env *Env, args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if *maxMinutes < 0 {
-		return usagef("--max-minutes must be ≥ 0, got %g", *maxMinutes)
-	}
-	if pf.NTrain < 1 {
-		return usagef("--n-train must be at least 1")
-	}
-	if *steps < 1 || *epochs < 1 || *batch < 1 {
-		return usagef("--T, --epochs and --batch must be at least 1 (got %d, %d, %d)", *steps, *epochs, *batch)
-	}
-	if *batch > pf.NTrain {
-		return usagef("--batch %d is larger than --n-train %d", *batch, pf.NTrain)
-	}
-	if !(*lr > 0) || math.IsInf(*lr, 0) || *tau < 0 || math.IsNaN(*tau) {
-		return usagef("--lr must be positive and --tau ≥ 0")
+	if err := checkUnrollFlags(pf.NTrain, *steps, *epochs, *batch, *lr, *tau, *maxMinutes); err != nil {
+		return err
 	}
 	w, err := parseWeights(*weights, *steps)
 	if err != nil {
@@ -128,6 +116,27 @@ func runTrainUnroll(env *Env, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "done: %d epochs (%d Adam steps) in %.1f s; parameters in %s (run them with 'l2o apply --params %s')\n",
 		len(res.Epochs), res.AdamSteps, time.Since(start).Seconds(), *out, *out)
+	return nil
+}
+
+// checkUnrollFlags refuses train unroll's numbers out of range, before any
+// data is built.
+func checkUnrollFlags(nTrain, steps, epochs, batch int, lr, tau, maxMinutes float64) error {
+	if maxMinutes < 0 {
+		return usagef("--max-minutes must be ≥ 0, got %g", maxMinutes)
+	}
+	if nTrain < 1 {
+		return usagef("--n-train must be at least 1")
+	}
+	if steps < 1 || epochs < 1 || batch < 1 {
+		return usagef("--T, --epochs and --batch must be at least 1 (got %d, %d, %d)", steps, epochs, batch)
+	}
+	if batch > nTrain {
+		return usagef("--batch %d is larger than --n-train %d", batch, nTrain)
+	}
+	if !(lr > 0) || math.IsInf(lr, 0) || tau < 0 || math.IsNaN(tau) {
+		return usagef("--lr must be positive and --tau ≥ 0")
+	}
 	return nil
 }
 
