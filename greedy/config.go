@@ -103,8 +103,8 @@ type Method struct {
 // rest of a step (the iterates, f and ∇f at them, the stopping tests, the
 // curvatures and the next iterates) every process computes on every
 // function, identically: the parameters and checkpoints are those of one
-// process. The engine's CPU paths divide; reduced terms (PF) and devices
-// do not.
+// process. The engine's CPU paths divide, reduced terms (PF) too when Link
+// gathers (steploss.Gatherer: mpi.Chain, steploss.Pipes); devices do not.
 type Divide struct {
 	Lo, Hi int
 	Link   steploss.Link

@@ -11,13 +11,14 @@ import (
 // TestDividedTrainingEqualsOne: 1, 2 and 3 "processes" (goroutines), each
 // training with Method.Divide on its block of 7 functions, learn the
 // parameters, evaluation counts and iterates of one training, bit for bit
-// (M-PC and M-PS, L-BFGS and NAG inner solvers).
+// (M-PC and M-PS, L-BFGS and NAG inner solvers; PF, reduced, its subspace
+// built from every process's gradients).
 func TestDividedTrainingEqualsOne(t *testing.T) {
 	o := deblurSet(t, 7, 12, 3)
 	for _, tc := range []struct {
 		name  string
 		inner InnerSolver
-	}{{"m-pc", NAG{}}, {"m-ps", LBFGS{}}} {
+	}{{"m-pc", NAG{}}, {"m-ps", LBFGS{}}, {"pf", LBFGS{}}} {
 		cfg := func(d *Divide) Config {
 			return Config{Method: Method{Param: method(t, tc.name), Lambda: Constant(1e-3), Mu: Constant(1e-3), Divide: d},
 				Solver: Solver{Inner: tc.inner}, Run: Run{MaxSteps: 2, KeepParams: true}}

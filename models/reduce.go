@@ -39,6 +39,14 @@ type Reduction interface {
 	// P = (C + shift)^(−1/2) for the curvature C of z ↦ (G_{Ez} vk)k, as
 	// Preconditioner.Precondition does for the full parameters.
 	Precondition(shift float64) func(dst, src []float64)
+	// Restrict returns the reduction as seen by a block of the functions,
+	// [lo, hi) of those it was built from: the same subspace and
+	// coordinates, the maps Bk of the block's functions (AddApply,
+	// AddAdjoint on the block's images), and the curvature and
+	// preconditioner of all of them. A step loss divided into blocks
+	// builds the reduction from every function's operand, gathered in
+	// function order, and restricts it to its block.
+	Restrict(lo, hi int) (Reduction, error)
 }
 
 // reducedFull is the PF subspace: z = D (HW×r, row-major), E z = D Qᵀ, with
@@ -47,6 +55,7 @@ type Reduction interface {
 // curvature (1/N) C Cᵀ = S²/N is diagonal.
 type reducedFull struct {
 	hw, n, r int
+	total    int       // the functions the reduction was built from (n but in a block)
 	q        []float64 // [HW, r]: Q row-major
 	c        []float64 // [r, N]: C row-major
 	ct       []float64 // [N, r]: Cᵀ row-major, for AddAdjoint's contiguous rows
@@ -62,7 +71,7 @@ func (Full) Reduce(v []float64, n, h, w int) (Reduction, error) {
 		return nil, err
 	}
 	hw := h * w
-	red := &reducedFull{hw: hw, n: n}
+	red := &reducedFull{hw: hw, n: n, total: n}
 	if kernels.Dot(v, v) == 0 {
 		return red, nil
 	}
@@ -101,6 +110,20 @@ func (Full) Reduce(v []float64, n, h, w int) (Reduction, error) {
 }
 
 func (b *reducedFull) Len() int { return b.hw * b.r }
+
+// Restrict implements Reduction: the columns [lo, hi) of C.
+func (b *reducedFull) Restrict(lo, hi int) (Reduction, error) {
+	if lo < 0 || hi > b.n || lo >= hi {
+		return nil, fmt.Errorf("pf (reduced): block [%d, %d) of %d functions", lo, hi, b.n)
+	}
+	n := hi - lo
+	blk := &reducedFull{hw: b.hw, n: n, r: b.r, total: b.total, q: b.q, s: b.s}
+	blk.c, blk.ct = make([]float64, b.r*n), append([]float64(nil), b.ct[lo*b.r:hi*b.r]...)
+	for m := 0; m < b.r; m++ {
+		copy(blk.c[m*n:(m+1)*n], b.c[m*b.n+lo:m*b.n+hi])
+	}
+	return blk, nil
+}
 
 func (b *reducedFull) check(dst, z int) error {
 	return checkLens("pf (reduced)", dst, z, b.n*b.hw, b.hw*b.r)
@@ -152,14 +175,14 @@ func (b *reducedFull) Curvature() float64 {
 	if b.r == 0 {
 		return 0
 	}
-	return b.s[0] * b.s[0] / float64(b.n)
+	return b.s[0] * b.s[0] / float64(b.total)
 }
 
 // Precondition scales column m of D by (s_m²/N + shift)^(−1/2).
 func (b *reducedFull) Precondition(shift float64) func(dst, src []float64) {
 	d := make([]float64, b.r)
 	for m, sv := range b.s {
-		d[m] = sv * sv / float64(b.n)
+		d[m] = sv * sv / float64(b.total)
 	}
 	invSqrt(d, shift)
 	r := b.r

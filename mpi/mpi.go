@@ -149,3 +149,34 @@ func (c Chain) After(sums []float64) error {
 	}
 	return Bcast(sums, size-1)
 }
+
+// Gather implements steploss.Gatherer: every rank's local values, in rank
+// order, on every rank (the lengths may differ from rank to rank), and
+// where this rank's begin. Two Allgathers: the lengths, then the values
+// padded to the longest.
+func (c Chain) Gather(local []float64) ([]float64, int, error) {
+	size, rank := Size(), Rank()
+	lens := make([]float64, size)
+	if err := Allgather([]float64{float64(len(local))}, lens); err != nil {
+		return nil, 0, err
+	}
+	longest := 0
+	for _, n := range lens {
+		longest = max(longest, int(n))
+	}
+	pad := make([]float64, longest)
+	copy(pad, local)
+	recv := make([]float64, size*longest)
+	if err := Allgather(pad, recv); err != nil {
+		return nil, 0, err
+	}
+	var all []float64
+	at := 0
+	for r, n := range lens {
+		if r == rank {
+			at = len(all)
+		}
+		all = append(all, recv[r*longest:r*longest+int(n)]...)
+	}
+	return all, at, nil
+}

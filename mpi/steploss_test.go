@@ -13,7 +13,8 @@ import (
 // step loss's Blocks for the run's size), joined by mpi.Chain; its step
 // loss value and gradient are bitwise those of one step loss on all 7,
 // which every rank also computes, and its next iterates those of its
-// block. Run under mpirun -np 1, 2, 3 (.ci/mpi.sh).
+// block; PF's reduced step loss gathers every rank's gradients (Chain.Gather).
+// Run under mpirun -np 1, 2, 3 (.ci/mpi.sh).
 func TestStepLossOverRanks(t *testing.T) {
 	o := testproblems.DeblurSet(t, 7, 16, 2)
 	x, g, p := testproblems.StepData(t, o, 7)
@@ -28,7 +29,7 @@ func TestStepLossOverRanks(t *testing.T) {
 		t.Fatal(err)
 	}
 	part := func(v []float64) []float64 { return v[blk[0]*hw : blk[1]*hw] }
-	for tag, name := range []string{"ps", "m-ps", "m-pc", "m-pp"} {
+	for tag, name := range []string{"ps", "m-ps", "m-pc", "m-pp", "pf"} {
 		one, err := steploss.NewStepLossIn(testproblems.Method(t, name), o, 1/o.L, steploss.Float64)
 		if err != nil {
 			t.Fatal(err)

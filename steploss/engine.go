@@ -190,6 +190,11 @@ type engine[F kernels.Float] struct {
 	// refs and reducers: see engineOptions.
 	refs     [][]float64
 	reducers []models.Reducer
+	// gather, for a block of a step loss whose other blocks other
+	// processes hold (linked), gives every block's operands in block order
+	// and where this block's begin: a reduced term's subspace is built
+	// from all of them.
+	gather func(local []float64) ([]float64, int, error)
 	// affine, if set, evaluates instead (float64, every term one
 	// parameter, an objective with problem.Analysis: affineForm); the
 	// terms' bound operators only give it its directions.
@@ -822,13 +827,38 @@ func (s *engine[F]) bindTerms(x, g, p []float64) ([]float64, []models.Reduction,
 		if err := bd.AddApply(x, s.refs[i], s.signs[i]); err != nil {
 			return nil, nil, fmt.Errorf("step loss: %w", err)
 		}
-		red, err := s.reducers[i].Reduce(v, s.n, s.h, s.w)
+		red, err := s.reduce(i, v)
 		if err != nil {
 			return nil, nil, fmt.Errorf("step loss: %w", err)
 		}
 		reds[i], s.bounds[i] = red, red
 	}
 	return x, reds, nil
+}
+
+// reduce returns reduced term i's reduction for the step's operand v: of
+// the engine's functions, or, for a block (gather), of every block's
+// functions restricted to this block's.
+func (s *engine[F]) reduce(i int, v []float64) (models.Reduction, error) {
+	if s.gather == nil {
+		return s.reducers[i].Reduce(v, s.n, s.h, s.w)
+	}
+	all, at, err := s.gather(v)
+	if err != nil {
+		return nil, fmt.Errorf("gathering the blocks' operands: %w", err)
+	}
+	hw := s.h * s.w
+	red, err := s.reducers[i].Reduce(all, len(all)/hw, s.h, s.w)
+	if err != nil {
+		return nil, err
+	}
+	return red.Restrict(at/hw, at/hw+s.n)
+}
+
+// gatherOperands makes the engine a block whose reduced terms gather every
+// block's operands (see engine.gather).
+func (s *engine[F]) gatherOperands(g func(local []float64) ([]float64, int, error)) {
+	s.gather = g
 }
 
 // setParams loads the parameters of every term for an advance.

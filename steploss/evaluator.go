@@ -139,8 +139,7 @@ func reducers(pars []models.Parametrization) []models.Reducer {
 func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []models.Reducer, error) {
 	pars := terms(m)
 	if paths.link != nil {
-		ev, err := newLinked(m, o, refs, paths)
-		return ev, nil, err
+		return newLinked(m, o, refs, paths)
 	}
 	if paths.shards != nil {
 		ev, err := newShards(m, o, refs, paths, paths.shards)

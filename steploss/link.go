@@ -28,6 +28,18 @@ type Link interface {
 	After(sums []float64) error
 }
 
+// A Gatherer is a Link that also gives every block the values of all the
+// blocks in block order. A reduced term (PF in its step's subspace) needs
+// it: the subspace is built from every function's operand, and each block
+// then keeps its own functions' coordinates (models.Reduction.Restrict).
+type Gatherer interface {
+	Link
+	// Gather returns the concatenation, in block order, of every block's
+	// local values (every process calls it at once), and the index in it
+	// where this block's begin.
+	Gather(local []float64) (all []float64, at int, err error)
+}
+
 // NewStepLossBlock is NewStepLossIn for one process of several: block holds
 // this process's functions, a contiguous block of the total functions of the
 // step loss, and link joins it to the processes holding the other blocks,
@@ -37,7 +49,8 @@ type Link interface {
 // writes the next iterates of its own block. The engine's paths divide
 // (one-parameter, spectral and bound terms, both precisions); a reduced
 // term (PF in its step's subspace: its basis is built from every
-// function's gradient) does not, nor do the device and graph-oracle paths.
+// function's gradient) divides when link is a Gatherer; the device and
+// graph-oracle paths do not.
 func NewStepLossBlock(m models.Method, block *problem.Objective, total int, tau float64, prec Precision, link Link) (*StepLoss, error) {
 	prec, err := ParsePrecision(string(prec))
 	if err != nil {
@@ -49,7 +62,8 @@ func NewStepLossBlock(m models.Method, block *problem.Objective, total int, tau 
 	if block == nil || total < block.N {
 		return nil, fmt.Errorf("step loss: a block of %d functions of %d", block.N, total)
 	}
-	return newStepLoss(m, block, tau, stepPaths{precision: prec, noReduce: true, link: link, total: total})
+	_, gathers := link.(Gatherer)
+	return newStepLoss(m, block, tau, stepPaths{precision: prec, noReduce: !gathers, link: link, total: total})
 }
 
 // linked is the evaluator of one block joined to the others by a Link: its
@@ -61,21 +75,25 @@ type linked struct {
 	buf  []float64
 }
 
-func newLinked(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (*linked, error) {
+func newLinked(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths) (stepEvaluator, []models.Reducer, error) {
 	link, total := paths.link, paths.total
 	paths.link = nil
 	ev, reds, err := newEvaluator(m, o, refs, paths)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	e, ok := ev.(shardEngine)
-	if !ok || reds != nil {
+	g, gathers := link.(Gatherer)
+	if !ok || (reds != nil && !gathers) {
 		ev.close()
-		return nil, fmt.Errorf("step loss: the %s evaluator does not divide into blocks (the engine's paths do; a reduced term builds its basis from every function)", ev.kind())
+		return nil, nil, fmt.Errorf("step loss: the %s evaluator does not divide into blocks (the engine's paths do; a reduced term needs a Link that gathers every function's operand: a Gatherer)", ev.kind())
 	}
 	e.setTotal(total)
 	e.holdProducts()
-	return &linked{e: e, link: link}, nil
+	if reds != nil {
+		e.gatherOperands(g.Gather)
+	}
+	return &linked{e: e, link: link}, reds, nil
 }
 
 func (l *linked) kind() string { return l.e.kind() + " (a linked block)" }
@@ -161,11 +179,21 @@ func Pipes(k int) []Link {
 	for b := range k {
 		from[b], done[b] = make(chan []float64, 1), make(chan []float64, 1)
 	}
+	gather := make([]chan gathered, k)
+	for b := range k {
+		gather[b] = make(chan gathered, k)
+	}
 	links := make([]Link, k)
 	for b := range k {
-		links[b] = &pipe{b: b, from: from, done: done}
+		links[b] = &pipe{b: b, from: from, done: done, gather: gather}
 	}
 	return links
+}
+
+// gathered is one block's values on their way to every block (Gather).
+type gathered struct {
+	b, round int
+	v        []float64
 }
 
 // pipe is one block's end of Pipes.
@@ -173,6 +201,48 @@ type pipe struct {
 	b    int
 	from []chan []float64 // from[b]: into block b from block b−1
 	done []chan []float64 // done[b]: the complete sums, into block b
+	// gather[b]: every block's values, into block b (Gather); round counts
+	// this block's Gathers, early holds values of a later round that
+	// arrived first.
+	gather []chan gathered
+	round  int
+	early  []gathered
+}
+
+// Gather implements Gatherer: each block sends its values to every block.
+func (l *pipe) Gather(local []float64) ([]float64, int, error) {
+	l.round++
+	for _, ch := range l.gather {
+		ch <- gathered{l.b, l.round, append(make([]float64, 0, len(local)), local...)}
+	}
+	parts := make([][]float64, len(l.gather))
+	keep := l.early[:0]
+	for _, g := range l.early {
+		if g.round == l.round {
+			parts[g.b] = g.v
+		} else {
+			keep = append(keep, g)
+		}
+	}
+	l.early = keep
+	for got := len(l.gather) - countNil(parts); got < len(l.gather); {
+		g := <-l.gather[l.b]
+		if g.round != l.round {
+			l.early = append(l.early, g)
+			continue
+		}
+		parts[g.b] = g.v
+		got++
+	}
+	var all []float64
+	at := 0
+	for b, p := range parts {
+		if b == l.b {
+			at = len(all)
+		}
+		all = append(all, p...)
+	}
+	return all, at, nil
 }
 
 func (l *pipe) Before(sums []float64) error {
@@ -193,4 +263,15 @@ func (l *pipe) After(sums []float64) error {
 		l.done[b] <- append([]float64(nil), sums...)
 	}
 	return nil
+}
+
+// countNil counts the nil slices of parts.
+func countNil(parts [][]float64) int {
+	n := 0
+	for _, p := range parts {
+		if p == nil {
+			n++
+		}
+	}
+	return n
 }

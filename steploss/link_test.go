@@ -2,10 +2,12 @@ package steploss
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/models"
 )
 
 // TestLinkedBlocksAgree runs 1, 2, 3 and 5 "processes" (goroutines), each
@@ -101,4 +103,89 @@ func evalAllErr(s *StepLoss, u []float64) [][]float64 {
 		return nil
 	}
 	return append(out, next)
+}
+
+// TestLinkedBlocksReduce divides PF's reduced step loss (its subspace
+// built from every function's gradient, gathered in function order, each
+// block keeping its functions' coordinates) into 1, 2, 3 and 5 blocks:
+// every block's Dim, value, gradient, block gradients and curvature must
+// be bitwise those of one step loss on all 7 functions, and the blocks'
+// next iterates together its next iterate.
+func TestLinkedBlocksReduce(t *testing.T) {
+	o := testproblems.DeblurSet(t, 7, 12, 2)
+	x, g, p := testproblems.StepData(t, o, 5)
+	hw := o.ImageLen()
+	for _, name := range []string{"pf", "pf:ps"} {
+		one := loadedLoss(t, name, o, stepPaths{}, x, g, p, 0.05, 0.3)
+		if one.reducers == nil {
+			t.Fatalf("%s: the one-process loss is not reduced (%s)", name, one.ev.kind())
+		}
+		u := testPoint(one, 4)
+		want := evalAll(t, one, u)
+		wantCurv, _ := one.Curvature(0)
+		for _, k := range []int{1, 2, 3, 5} {
+			blocks, links := Blocks(o.N, k), Pipes(k)
+			got, curv := make([][][]float64, k), make([]float64, k)
+			errs := make([]error, k)
+			var wg sync.WaitGroup
+			for b, blk := range blocks {
+				wg.Go(func() {
+					idx := []int{}
+					for i := blk[0]; i < blk[1]; i++ {
+						idx = append(idx, i)
+					}
+					sub, err := o.Subset(idx)
+					if err != nil {
+						errs[b] = err
+						return
+					}
+					m, err := models.ParseMethod(name)
+					if err != nil {
+						errs[b] = err
+						return
+					}
+					s, err := NewStepLossBlock(m, sub, o.N, 1/o.L, Float64, links[b])
+					if err != nil {
+						errs[b] = err
+						return
+					}
+					defer s.Close()
+					part := func(v []float64) []float64 { return v[blk[0]*hw : blk[1]*hw] }
+					if errs[b] = s.SetStep(part(x), part(g), part(p), 0.05, 0.3); errs[b] != nil {
+						return
+					}
+					if s.reducers == nil {
+						errs[b] = fmt.Errorf("block %d is not reduced (%s)", b, s.ev.kind())
+						return
+					}
+					if s.Dim() != one.Dim() {
+						errs[b] = fmt.Errorf("block %d: %d working coordinates, want %d", b, s.Dim(), one.Dim())
+						return
+					}
+					curv[b], _ = s.Curvature(0)
+					got[b] = evalAllErr(s, u)
+				})
+			}
+			wg.Wait()
+			for b := range k {
+				if errs[b] != nil {
+					t.Fatalf("%s, %d blocks: %v", name, k, errs[b])
+				}
+				if got[b] == nil {
+					t.Fatalf("%s, %d blocks, block %d: an evaluation failed", name, k, b)
+				}
+				if math.Float64bits(curv[b]) != math.Float64bits(wantCurv) {
+					t.Errorf("%s, %d blocks, block %d: curvature %v, want %v", name, k, b, curv[b], wantCurv)
+				}
+				for i := range len(want) - 1 {
+					if j := firstDiff(got[b][i], want[i]); j >= 0 {
+						t.Errorf("%s, %d blocks, block %d: result %d [%d] = %v, want %v", name, k, b, i, j, got[b][i][j], want[i][j])
+					}
+				}
+				if j := firstDiff(got[b][len(want)-1], want[len(want)-1][blocks[b][0]*hw:blocks[b][1]*hw]); j >= 0 {
+					t.Errorf("%s, %d blocks, block %d: next[%d] differs", name, k, b, j)
+				}
+			}
+		}
+	}
 }

@@ -36,6 +36,7 @@ type shardEngine interface {
 	finish(acc *partialSums, grads [][]float64) float64
 	setTotal(n int)
 	holdProducts()
+	gatherOperands(g func(local []float64) ([]float64, int, error))
 }
 
 // setTotal makes the engine a block of a step loss on n functions.
