@@ -57,9 +57,6 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err := c.check(fs); err != nil {
 		return err
 	}
-	if err := checkTrainWorld(c.gf.Resume); err != nil {
-		return err
-	}
 	if mpi.Rank() == 0 {
 		lock, err := claimCheckpointDir(c.gf.Out, c.gf.Resume, "manifest.json")
 		if err != nil {

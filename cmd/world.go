@@ -94,14 +94,6 @@ func gatherCurves(curves []*eval.Curve, prov *provenance.Record) ([]*eval.Curve,
 	return merged, mprov, nil
 }
 
-// checkTrainWorld refuses what training under mpirun does not do yet.
-func checkTrainWorld(resume bool) error {
-	if mpi.Size() > 1 && resume {
-		return usagef("--resume under mpirun -np %d: resume with one process (l2o train greedy --resume; the checkpoint is the same for any number of ranks)", mpi.Size())
-	}
-	return nil
-}
-
 // divideTraining divides the inner solver's step-loss evaluations over the
 // ranks of an MPI run (greedy.Divide over mpi.Chain): rank r evaluates
 // block r of steploss.Blocks; every rank runs the rest of the training
@@ -120,7 +112,13 @@ func divideTraining(cfg *greedy.Config, n int) error {
 	// mpirun ends them all instead.
 	cfg.Run.Stop = nil
 	if rank > 0 {
-		cfg.Run.Dir, cfg.Run.InnerProgress, cfg.Run.Progress = "", nil, nil
+		// Only rank 0 writes; a resume reads the checkpoint on every rank.
+		cfg.Run.InnerProgress, cfg.Run.Progress = nil, nil
+		if cfg.Run.Resume {
+			cfg.Run.ReadOnly = true
+		} else {
+			cfg.Run.Dir = ""
+		}
 	}
 	return nil
 }

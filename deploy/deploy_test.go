@@ -278,7 +278,7 @@ func TestApplyUnderMPI(t *testing.T) {
 }
 
 // TestMPIRefusals: under mpirun -np 2, l2o without MPI, a command that does
-// not split its work, a resumed training, --shard beside the ranks' split
+// not split its work, --shard beside the ranks' split
 // and more ranks than test functions all end the job with a non-zero status
 // and a message saying why, on every rank.
 func TestMPIRefusals(t *testing.T) {
@@ -293,7 +293,6 @@ func TestMPIRefusals(t *testing.T) {
 	}{
 		"no MPI":  {"2", append([]string{f.l2o}, eval...), "this l2o has no MPI"},
 		"certify": {"2", []string{l2oMPI, "certify", "--params", f.params}, "does not split its work over MPI ranks"},
-		"resume":  {"2", []string{l2oMPI, "train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "3", "--out", f.params, "--resume"}, "resume with one process"},
 		"shard":   {"2", append(append([]string{l2oMPI}, eval...), "--shard", "1/2"), "the ranks split the functions already"},
 		"ranks":   {"3", append(append([]string{l2oMPI}, eval...), "--n-test", "2"), "3 shards of 2 test functions"},
 	} {
@@ -337,6 +336,33 @@ func TestTrainUnderMPI(t *testing.T) {
 		if len(got) != len(want) {
 			t.Errorf("mpirun -np %s wrote %d files, the plain run %d", np, len(got), len(want))
 		}
+	}
+}
+
+// TestResumeUnderMPI: a training under mpirun -np 2 stopped at 2 steps and
+// resumed under mpirun -np 3 to 4 writes every .npy of a plain 4-step run
+// byte for byte (every rank reads the checkpoint, rank 0 alone writes).
+func TestResumeUnderMPI(t *testing.T) {
+	f := newFixture(t)
+	l2oMPI := f.mpiBinary(t)
+	tmp := t.TempDir()
+	args := func(out, steps string) []string {
+		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--max-steps", steps, "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
+	}
+	one := filepath.Join(tmp, "one")
+	run(t, nil, f.l2o, args(one, "4")...)
+	want := checkpointFiles(t, one)
+	out := filepath.Join(tmp, "split")
+	run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", "2", l2oMPI}, args(out, "2")...)...)
+	run(t, asRoot, "mpirun", "--oversubscribe", "-np", "3", l2oMPI, "train", "greedy", "--out", out, "--resume", "--max-steps", "4")
+	got := checkpointFiles(t, out)
+	for name, b := range want {
+		if !bytes.Equal(got[name], b) {
+			t.Errorf("resumed under mpirun -np 3: %s differs from the plain 4-step run's", name)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("resumed under mpirun: %d files, the plain run %d", len(got), len(want))
 	}
 }
 

@@ -185,6 +185,10 @@ type Run struct {
 	Dir string
 	// Resume continues the run in Dir from its last completed step.
 	Resume bool
+	// ReadOnly reads the checkpoint in Dir to resume it and writes nothing
+	// there: the processes of a divided run (Method.Divide) other than the
+	// one that writes the checkpoint.
+	ReadOnly bool
 	// Protocol names the preset the configuration came from ("paper"), for
 	// the manifest.
 	Protocol string
@@ -313,6 +317,9 @@ func (s Solver) validate(m Method, hasVal bool) error {
 // validate checks the step cap, the tolerances and the validation stopping
 // rule (hasVal: the run has validation functions).
 func (r Run) validate(hasVal bool) error {
+	if r.ReadOnly && (r.Dir == "" || !r.Resume) {
+		return fieldError("Run.ReadOnly", errors.New("a read-only run resumes the checkpoint in Run.Dir: set Dir and Resume"))
+	}
 	if r.MaxSteps <= 0 {
 		return fieldError("Run.MaxSteps", fmt.Errorf("the step cap must be positive, got %d", r.MaxSteps))
 	}

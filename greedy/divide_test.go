@@ -1,7 +1,11 @@
 package greedy
 
 import (
+	"bytes"
+	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 
@@ -73,4 +77,38 @@ func firstBitDiff(a, b []float64) int {
 		}
 	}
 	return -1
+}
+
+// TestReadOnlyResumeWritesNothing: a read-only resume (the ranks of a
+// divided run but the writer) continues a checkpoint to more steps and
+// leaves its files as they were; without Dir and Resume it is refused.
+func TestReadOnlyResumeWritesNothing(t *testing.T) {
+	o := deblurSet(t, 3, 12, 5)
+	dir := t.TempDir()
+	cfg := Config{Method: Method{Param: method(t, "m-ps"), Lambda: Constant(1e-3), Mu: Constant(1e-3)},
+		Solver: Solver{Inner: LBFGS{}}, Run: Run{MaxSteps: 2, Dir: dir}}
+	if _, err := Train(o, cfg); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Run.MaxSteps, cfg.Run.Resume, cfg.Run.ReadOnly = 3, true, true
+	res, err := Train(o, cfg)
+	if err != nil || len(res.Steps) != 3 {
+		t.Fatalf("read-only resume: %v, %d steps", err, len(res.Steps))
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil || !bytes.Equal(before, after) {
+		t.Errorf("a read-only resume changed the manifest (%v)", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "params", "theta_00002.npy")); err == nil {
+		t.Error("a read-only resume wrote step 2's parameters")
+	}
+	cfg.Run.Resume = false
+	var fe *FieldError
+	if _, err := Train(o, cfg); !errors.As(err, &fe) || fe.Field != "Run.ReadOnly" {
+		t.Errorf("read-only without Resume: %v, want a FieldError naming Run.ReadOnly", err)
+	}
 }

@@ -130,7 +130,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	if tr.factor == 0 {
 		tr.factor = DefaultDivergeFactor
 	}
-	if cfg.Run.Dir != "" {
+	if tr.writes() {
 		tr.rec = append(tr.rec, &checkpointRecorder{dir: cfg.Run.Dir})
 	}
 	if cfg.Run.Progress != nil {
@@ -238,12 +238,15 @@ func (tr *trainer) open() (done *Result, err error) {
 		man.Provenance = provenance.Continued(old.Provenance, cfg.Problem.Provenance)
 		// Every committed file is checked before the run builds on it; a
 		// checkpoint without checksums gets those of its files as they are.
-		if old.Checksums == nil {
+		switch {
+		case old.Checksums != nil:
+			if err := checkpoint.VerifyChecksums(cfg.Run.Dir, old.Checksums); err != nil {
+				return nil, refuse(err)
+			}
+		case tr.writes():
 			if err := checkpoint.RecordChecksums(cfg.Run.Dir, old); err != nil {
 				return nil, refuse(err)
 			}
-		} else if err := checkpoint.VerifyChecksums(cfg.Run.Dir, old.Checksums); err != nil {
-			return nil, refuse(err)
 		}
 		man.Checksums = old.Checksums
 		if tr.start > 0 {
@@ -258,7 +261,7 @@ func (tr *trainer) open() (done *Result, err error) {
 		if old.Finished && !recheck && (old.StopCause != "step cap reached" || cfg.Run.MaxSteps <= tr.start) {
 			return &Result{Steps: old.Steps, X: tr.x, StopCause: old.StopCause, Manifest: old}, nil
 		}
-	} else if cfg.Run.Dir != "" {
+	} else if tr.writes() {
 		if _, err := os.Stat(filepath.Join(cfg.Run.Dir, "manifest.json")); err == nil {
 			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Run.Dir)
 		}
@@ -675,12 +678,16 @@ func familyNorms(m models.Method, o *problem.Objective, theta, phi []float64, ta
 	return eps1, eps2, nil
 }
 
+// writes reports whether the run writes its checkpoint (a Dir, not
+// ReadOnly).
+func (tr *trainer) writes() bool { return tr.cfg.Run.Dir != "" && !tr.cfg.Run.ReadOnly }
+
 // finish marks the run finished with its stop cause and commits the
 // manifest.
 func (tr *trainer) finish(stop string) (*Result, error) {
 	tr.man.Finished = true
 	tr.man.StopCause = stop
-	if tr.cfg.Run.Dir != "" {
+	if tr.writes() {
 		if err := checkpoint.WriteManifest(tr.cfg.Run.Dir, tr.man); err != nil {
 			return nil, err
 		}
