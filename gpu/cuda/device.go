@@ -23,7 +23,25 @@ const BytesPerFloat32 = 4
 
 func init() {
 	// The name is new, so Register cannot fail.
-	_ = gpu.Register("cuda", func() (gpu.Device, error) { return Open(0) })
+	_ = gpu.Register("cuda", func() (gpu.Device, error) { return OpenLocal() })
+}
+
+// OpenLocal opens the GPU of this process's local rank (gpu.LocalRank)
+// modulo the machine's GPUs: device 0 outside a parallel job, and under
+// mpirun each rank on a machine its own GPU while there are enough.
+func OpenLocal() (*Device, error) {
+	r := gpu.LocalRank()
+	if r == 0 {
+		return Open(0)
+	}
+	if err := cu.InitError(); err != nil {
+		return nil, fmt.Errorf("cuda: no usable CUDA driver or GPU on this machine: %w; use --device cpu", err)
+	}
+	n, err := cu.NumDevices()
+	if err != nil || n == 0 {
+		return Open(0) // Open says why
+	}
+	return Open(r % n)
 }
 
 // Device is one CUDA GPU with its context and compiled kernels. It implements
