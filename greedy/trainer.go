@@ -468,34 +468,10 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		}
 	}
 	evalsBefore := tr.evaluations()
-	if inner := tr.sp.Loss; cfg.Run.InnerProgress != nil {
-		budget := innerBudget(tr.inner, loss) * len(tr.scales)
-		began := time.Now()
-		inner.Observe(func(_ int, v float64) {
-			cfg.Run.InnerProgress(InnerProgress{Step: t, Evaluations: tr.evaluations() - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
-		})
-		defer inner.Observe(nil)
-	}
-	// One solve per candidate weight scale; with validation functions the
-	// candidate with the lowest validation objective is kept.
-	var best *candidate
-	for ci, sc := range tr.scales {
-		c, err := solveStep(loss, tr.sp, tr.inner, curvature, paperCurv, cfg, o, grad, p, sc*lam, sc*mu, tr.warm)
-		if err != nil {
-			return nil, "", fmt.Errorf("greedy: step %d: %w", t, err)
-		}
-		c.info.T = t
-		if tr.val != nil {
-			c.info.WeightScale = sc
-			if c.info.ValScore, c.info.ValF, err = tr.val.score(c.theta, c.phi); err != nil {
-				return nil, "", err
-			}
-			if ci > 0 && !(c.info.ValScore < best.info.ValScore) {
-				continue
-			}
-			tr.val.keep()
-		}
-		best = c
+	defer tr.observeInner(t, evalsBefore)()
+	best, err := tr.bestCandidate(t, curvature, paperCurv, grad, p, lam, mu)
+	if err != nil {
+		return nil, "", err
 	}
 	info := best.info
 	if err := tr.setWeights(info.Lambda, info.Mu); err != nil {
@@ -529,6 +505,47 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		s.XVal, s.XValPrev = tr.val.x, tr.val.prev
 	}
 	return s, "", nil
+}
+
+// observeInner reports the inner solver's evaluations of step t to
+// Run.InnerProgress (if set) and returns what ends it.
+func (tr *trainer) observeInner(t, evalsBefore int) (stop func()) {
+	inner, report := tr.sp.Loss, tr.cfg.Run.InnerProgress
+	if report == nil {
+		return func() {}
+	}
+	budget := innerBudget(tr.inner, tr.loss) * len(tr.scales)
+	began := time.Now()
+	inner.Observe(func(_ int, v float64) {
+		report(InnerProgress{Step: t, Evaluations: tr.evaluations() - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
+	})
+	return func() { inner.Observe(nil) }
+}
+
+// bestCandidate solves step t once per candidate weight scale of (λ, μ)
+// and returns the solution kept: with validation functions the one with the
+// lowest validation objective, else the only one.
+func (tr *trainer) bestCandidate(t int, curvature, paperCurv func(int) (float64, error), grad, p []float64, lam, mu float64) (*candidate, error) {
+	var best *candidate
+	for ci, sc := range tr.scales {
+		c, err := solveStep(tr.loss, tr.sp, tr.inner, curvature, paperCurv, tr.cfg, tr.o, grad, p, sc*lam, sc*mu, tr.warm)
+		if err != nil {
+			return nil, fmt.Errorf("greedy: step %d: %w", t, err)
+		}
+		c.info.T = t
+		if tr.val != nil {
+			c.info.WeightScale = sc
+			if c.info.ValScore, c.info.ValF, err = tr.val.score(c.theta, c.phi); err != nil {
+				return nil, err
+			}
+			if ci > 0 && !(c.info.ValScore < best.info.ValScore) {
+				continue
+			}
+			tr.val.keep()
+		}
+		best = c
+	}
+	return best, nil
 }
 
 // valStalled returns a stop cause when, with StopOnValidation and a
