@@ -16,11 +16,7 @@ func newBlockLoss(m Method, o *problem.Objective, tau float64, prec steploss.Pre
 	if m.Device != nil {
 		return nil, fmt.Errorf("greedy: a step loss on a device does not divide between processes")
 	}
-	idx := make([]int, 0, d.Hi-d.Lo)
-	for k := d.Lo; k < d.Hi; k++ {
-		idx = append(idx, k)
-	}
-	sub, err := o.Subset(idx)
+	sub, err := o.Block(d.Lo, d.Hi)
 	if err != nil {
 		return nil, err
 	}

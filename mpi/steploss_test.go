@@ -20,11 +20,7 @@ func TestStepLossOverRanks(t *testing.T) {
 	x, g, p := testproblems.StepData(t, o, 7)
 	hw := o.ImageLen()
 	blk := steploss.Blocks(o.N, mpi.Size())[mpi.Rank()]
-	idx := make([]int, 0, blk[1]-blk[0])
-	for k := blk[0]; k < blk[1]; k++ {
-		idx = append(idx, k)
-	}
-	sub, err := o.Subset(idx)
+	sub, err := o.Block(blk[0], blk[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +58,7 @@ func TestStepLossOverRanks(t *testing.T) {
 				t.Fatalf("%s, rank %d of %d: gradient[%d] %v, one process %v", name, mpi.Rank(), mpi.Size(), i, got[i], want[i])
 			}
 		}
-		nextWant, nextGot := make([]float64, len(x)), make([]float64, len(idx)*hw)
+		nextWant, nextGot := make([]float64, len(x)), make([]float64, sub.N*hw)
 		if err := one.Next(nextWant, u); err != nil {
 			t.Fatal(err)
 		}
@@ -90,11 +86,7 @@ func BenchmarkStepLossOverRanks(b *testing.B) {
 	x, g, p := testproblems.StepData(b, o, 7)
 	hw := o.ImageLen()
 	blk := steploss.Blocks(o.N, mpi.Size())[mpi.Rank()]
-	idx := make([]int, 0, blk[1]-blk[0])
-	for k := blk[0]; k < blk[1]; k++ {
-		idx = append(idx, k)
-	}
-	sub, err := o.Subset(idx)
+	sub, err := o.Block(blk[0], blk[1])
 	if err != nil {
 		b.Fatal(err)
 	}

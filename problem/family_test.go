@@ -178,3 +178,23 @@ func TestNoiseFamily(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockIsTheSubsetOfItsRange: Block(lo, hi) holds the data of functions
+// lo…hi−1 in order (its Y and X0 those of Subset of the range), and an
+// empty or out-of-range block is refused.
+func TestBlockIsTheSubsetOfItsRange(t *testing.T) {
+	o := familyObjectives(t, 5, 8, Options{})[0]
+	b, err := o.Block(1, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, hw := o.DataLen(), o.ImageLen()
+	if b.N != 3 || !slices.Equal(b.Y, o.Y[m:4*m]) || !slices.Equal(b.X0, o.X0[hw:4*hw]) {
+		t.Errorf("block [1, 4): N %d, its data not functions 1–3's", b.N)
+	}
+	for _, r := range [][2]int{{2, 2}, {-1, 2}, {3, 6}} {
+		if _, err := o.Block(r[0], r[1]); err == nil {
+			t.Errorf("block %v of 5 functions accepted", r)
+		}
+	}
+}

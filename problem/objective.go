@@ -115,6 +115,19 @@ func (o *Objective) DataLen() int { return len(o.Y) / o.N }
 // LeastSquares reports whether S ≡ 0 (or α = 0), so each f_k is a quadratic.
 func (o *Objective) LeastSquares() bool { return o.Alpha == 0 || o.Reg.Zero() }
 
+// Block returns the objective made of the functions lo, …, hi−1: a block
+// of contiguous functions (a shard of a divided step loss).
+func (o *Objective) Block(lo, hi int) (*Objective, error) {
+	if lo < 0 || hi > o.N || lo >= hi {
+		return nil, fmt.Errorf("block [%d, %d) of %d functions", lo, hi, o.N)
+	}
+	idx := make([]int, 0, hi-lo)
+	for k := lo; k < hi; k++ {
+		idx = append(idx, k)
+	}
+	return o.Subset(idx)
+}
+
 // Subset returns the objective made of the functions with the given indices.
 func (o *Objective) Subset(idx []int) (*Objective, error) {
 	s := *o

@@ -67,11 +67,7 @@ func ExampleNewStepLossBlock() {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			idx := []int{}
-			for k := blk[0]; k < blk[1]; k++ {
-				idx = append(idx, k)
-			}
-			sub, err := o.Subset(idx)
+			sub, err := o.Block(blk[0], blk[1])
 			if err != nil {
 				panic(err)
 			}

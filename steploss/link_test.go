@@ -36,11 +36,7 @@ func TestLinkedBlocksAgree(t *testing.T) {
 						go func() {
 							defer wg.Done()
 							errs[b] = func() error {
-								idx := make([]int, 0, blk[1]-blk[0])
-								for i := blk[0]; i < blk[1]; i++ {
-									idx = append(idx, i)
-								}
-								sub, err := o.Subset(idx)
+								sub, err := o.Block(blk[0], blk[1])
 								if err != nil {
 									return err
 								}
@@ -130,11 +126,7 @@ func TestLinkedBlocksReduce(t *testing.T) {
 			var wg sync.WaitGroup
 			for b, blk := range blocks {
 				wg.Go(func() {
-					idx := []int{}
-					for i := blk[0]; i < blk[1]; i++ {
-						idx = append(idx, i)
-					}
-					sub, err := o.Subset(idx)
+					sub, err := o.Block(blk[0], blk[1])
 					if err != nil {
 						errs[b] = err
 						return

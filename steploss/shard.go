@@ -58,11 +58,7 @@ func newShards(m models.Method, o *problem.Objective, refs [][]float64, paths st
 	sh := &shards{blocks: blocks, hw: o.ImageLen()}
 	paths.shards = nil
 	for _, b := range blocks {
-		idx := make([]int, 0, b[1]-b[0])
-		for k := b[0]; k < b[1]; k++ {
-			idx = append(idx, k)
-		}
-		sub, err := o.Subset(idx)
+		sub, err := o.Block(b[0], b[1])
 		if err != nil {
 			return nil, fmt.Errorf("step loss: shard %v: %w", b, err)
 		}
