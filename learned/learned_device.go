@@ -28,9 +28,9 @@ type deviceIterator struct {
 // deviceResources are what a deviceIterator holds on the device; they are
 // freed by Close, or when the iterator is collected (runtime.AddCleanup).
 type deviceResources struct {
-	mem  *gpu.Arena // everything on the device: objective, terms, iterates
-	obj  *ondevice.Objective
-	g, h ondevice.DeviceTerm
+	mem *gpu.Arena // everything on the device: objective, update, iterates
+	obj *ondevice.Objective
+	up  *ondevice.Update
 }
 
 // startOnDevice is Start for an Optimizer with a Device.
@@ -54,13 +54,8 @@ func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err
 		return nil, err
 	}
 	m := l.Method.ForOperator(o.A) // operator-aware terms take these functions' operator
-	if it.g, err = ondevice.NewDeviceTerm(it.mem, m.G, s); err != nil {
+	if it.up, err = ondevice.NewUpdate(it.mem, m, s); err != nil {
 		return nil, err
-	}
-	if m.H != nil {
-		if it.h, err = ondevice.NewDeviceTerm(it.mem, m.H, s); err != nil {
-			return nil, err
-		}
 	}
 	for _, b := range []*gpu.Buffer{&it.x, &it.prev, &it.grad, &it.next, &it.mom} {
 		if *b, err = it.mem.Alloc(s.Len()); err != nil {
@@ -97,41 +92,24 @@ func (it *deviceIterator) Next() error {
 		return fmt.Errorf("learned optimizer %s: the iterator was closed", it.l.Label)
 	}
 	o := it.mem.Ops()
-	step := min(it.t, it.l.Steps-1)
-	if it.loaded != step {
-		theta, phi, err := it.l.params(step)
-		if err != nil {
-			return err
-		}
-		if err := it.g.SetParams(theta); err != nil {
-			return err
-		}
-		if it.h != nil {
-			if err := it.h.SetParams(phi); err != nil {
-				return err
-			}
-		}
-		it.loaded = step
+	if err := it.load(min(it.t, it.l.Steps-1)); err != nil {
+		return err
 	}
 	if _, err := it.obj.ValueGrad(it.x, it.grad); err != nil {
 		return err
 	}
-	if err := o.Copy(it.next, it.x); err != nil {
-		return err
-	}
-	if err := it.g.Apply(it.next, it.grad, -1); err != nil {
-		return err
-	}
-	if it.h != nil {
+	var mom gpu.Buffer // x − x⁻ (H only)
+	if it.up.Terms() == 2 {
 		if err := o.Copy(it.mom, it.x); err != nil {
 			return err
 		}
 		if err := o.Axpby(it.mom, -1, it.prev, 1); err != nil {
 			return err
 		}
-		if err := it.h.Apply(it.next, it.mom, 1); err != nil {
-			return err
-		}
+		mom = it.mom
+	}
+	if err := it.up.Forward(it.next, it.x, it.grad, mom); err != nil {
+		return err
 	}
 	// Rotate: prev ← x, x ← next.
 	it.prev, it.x, it.next = it.x, it.next, it.prev
@@ -144,5 +122,21 @@ func (it *deviceIterator) Next() error {
 		}
 	}
 	it.t++
+	return nil
+}
+
+// load sets the update at the parameters of learned step step, unless set.
+func (it *deviceIterator) load(step int) error {
+	if it.loaded == step {
+		return nil
+	}
+	theta, phi, err := it.l.params(step)
+	if err != nil {
+		return err
+	}
+	if err := it.up.SetParams(theta, phi); err != nil {
+		return err
+	}
+	it.loaded = step
 	return nil
 }

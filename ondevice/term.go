@@ -341,15 +341,15 @@ func (t *Term) AddSpectra(acc, vSpec gpu.Buffer) error {
 	return t.ops.SpectralMulAdd(acc, t.theta, vSpec, t.s)
 }
 
-// AddParamGradSpectra is AddParamGrad for a PC term from the spectra of v
-// and r: grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the inverse transform on the host
-// in float64.
-func (t *Term) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error {
+// AddConjSum adds Σ_n conj(v̂_n)·r̂_n, a PC term's parameter gradient
+// before its inverse transform, to dst (one spectrum on the host, in
+// float64) from the spectra of v and r: one copy from the device.
+func (t *Term) AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error {
 	if t.kind != Spectral {
-		return fmt.Errorf("ondevice: AddParamGradSpectra on a %v term", t.kind)
+		return fmt.Errorf("ondevice: AddConjSum on a %v term", t.kind)
 	}
-	if len(grad) != t.n {
-		return fmt.Errorf("ondevice: parameter gradient of %d values, want %d", len(grad), t.n)
+	if len(dst) != len(t.spec64) {
+		return fmt.Errorf("ondevice: a spectrum of %d values, want %d", len(dst), len(t.spec64))
 	}
 	if err := t.ops.SpectralConjSum(t.gsum, vSpec, rSpec, t.s); err != nil {
 		return fmt.Errorf("ondevice: parameter gradient: %w", err)
@@ -357,7 +357,24 @@ func (t *Term) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c fl
 	if err := t.ops.CopyOut(t.host, t.gsum); err != nil {
 		return fmt.Errorf("ondevice: parameter gradient: %w", err)
 	}
-	copy(t.spec64, kernels.ComplexView(t.host))
+	for q, c := range kernels.ComplexView(t.host) {
+		dst[q].Re += c.Re
+		dst[q].Im += c.Im
+	}
+	return nil
+}
+
+// AddParamGradSpectra is AddParamGrad for a PC term from the spectra of v
+// and r: grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the inverse transform on the host
+// in float64.
+func (t *Term) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error {
+	if len(grad) != t.n {
+		return fmt.Errorf("ondevice: parameter gradient of %d values, want %d", len(grad), t.n)
+	}
+	clear(t.spec64)
+	if err := t.AddConjSum(t.spec64, vSpec, rSpec); err != nil {
+		return err
+	}
 	t.plan.Inverse(t.img64, t.spec64)
 	for j, x := range t.img64 {
 		grad[j] += c * x

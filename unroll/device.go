@@ -26,12 +26,12 @@ type deviceLoss struct {
 	mem        *gpu.Arena // everything on the device: objective, terms, trajectory
 	s          gpu.Batch
 	obj        *ondevice.Objective
-	g, h       ondevice.DeviceTerm
-	xs, gs     []gpu.Buffer // x^t and ∇F(x^t), t = 0..T
-	adj, next  gpu.Buffer   // b^{t+1}, b^t
-	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
-	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
-	values     []float64    // F(x^t), t = 1..T
+	up         *ondevice.Update // term i set at sign_i times its parameters
+	xs, gs     []gpu.Buffer     // x^t and ∇F(x^t), t = 0..T
+	adj, next  gpu.Buffer       // b^{t+1}, b^t
+	carry, tmp gpu.Buffer       // −H_φ(t+1)ᵀ b^{t+2}; scratch
+	mom, hv    gpu.Buffer       // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
+	values     []float64        // F(x^t), t = 1..T
 }
 
 func newDeviceLoss(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
@@ -45,13 +45,8 @@ func newDeviceLoss(ops gpu.Ops, m models.Method, o *problem.Objective, steps, ba
 	if d.obj, err = ondevice.NewObjective(d.mem, o, batch); err != nil {
 		return nil, err
 	}
-	if d.g, err = ondevice.NewDeviceTerm(d.mem, m.G, s); err != nil {
+	if d.up, err = ondevice.NewUpdate(d.mem, m, s); err != nil {
 		return nil, err
-	}
-	if m.H != nil {
-		if d.h, err = ondevice.NewDeviceTerm(d.mem, m.H, s); err != nil {
-			return nil, err
-		}
 	}
 	for t := 0; t <= steps; t++ {
 		x, err := d.alloc()
@@ -91,49 +86,48 @@ func (d *deviceLoss) setBatch(x0, y []float64) error {
 	return d.obj.SetData(y)
 }
 
-// momentum writes x^t − x^{t−1} into d.mom (zero at t = 0).
-func (d *deviceLoss) momentum(t int) error {
-	if t == 0 {
-		return d.ops.Zero(d.mom)
+// hasH returns whether the update has H.
+func (d *deviceLoss) hasH() bool { return d.up.Terms() == 2 }
+
+// setStep sets the update at step t's parameters.
+func (d *deviceLoss) setStep(theta, phi [][]float64, t int) error {
+	if d.hasH() {
+		return d.up.SetParams(theta[t], phi[t])
+	}
+	return d.up.SetParams(theta[t])
+}
+
+// moment writes x^t − x^{t−1} into d.mom and returns it; nil at t = 0 (and
+// without H): x^{−1} = x^0.
+func (d *deviceLoss) moment(t int) (gpu.Buffer, error) {
+	if t == 0 || !d.hasH() {
+		return nil, nil
 	}
 	if err := d.ops.Copy(d.mom, d.xs[t]); err != nil {
-		return err
+		return nil, err
 	}
-	return d.ops.Axpby(d.mom, -1, d.xs[t-1], 1)
+	return d.mom, d.ops.Axpby(d.mom, -1, d.xs[t-1], 1)
 }
 
 // eval runs the trajectory for the parameters theta[t], phi[t] and returns
 // the loss Σ_t c_t F(x^t); with gradT (and gradP with momentum) not nil it
 // writes the gradient blocks.
 func (d *deviceLoss) eval(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) (float64, error) {
-	o := d.ops
 	T := len(theta)
+	if _, err := d.obj.ValueGrad(d.xs[0], d.gs[0]); err != nil {
+		return math.NaN(), err
+	}
 	var loss float64
 	for t := 0; t < T; t++ {
-		if t == 0 {
-			if _, err := d.obj.ValueGrad(d.xs[0], d.gs[0]); err != nil {
-				return math.NaN(), err
-			}
+		p, err := d.moment(t)
+		if err == nil {
+			err = d.setStep(theta, phi, t)
 		}
-		if err := o.Copy(d.xs[t+1], d.xs[t]); err != nil {
+		if err == nil {
+			err = d.up.Forward(d.xs[t+1], d.xs[t], d.gs[t], p)
+		}
+		if err != nil {
 			return math.NaN(), err
-		}
-		if err := d.g.SetParams(theta[t]); err != nil {
-			return math.NaN(), err
-		}
-		if err := d.g.Apply(d.xs[t+1], d.gs[t], -1); err != nil {
-			return math.NaN(), err
-		}
-		if d.h != nil && t > 0 {
-			if err := d.momentum(t); err != nil {
-				return math.NaN(), err
-			}
-			if err := d.h.SetParams(phi[t]); err != nil {
-				return math.NaN(), err
-			}
-			if err := d.h.Apply(d.xs[t+1], d.mom, 1); err != nil {
-				return math.NaN(), err
-			}
 		}
 		v, err := d.obj.ValueGrad(d.xs[t+1], d.gs[t+1])
 		if err != nil {
@@ -145,78 +139,96 @@ func (d *deviceLoss) eval(theta, phi [][]float64, c []float64, gradT, gradP [][]
 	if gradT == nil {
 		return loss, nil
 	}
-	// Reverse pass: adj = b^{t+1}, starting from b^T = c_T ∇F(x^T).
-	if err := o.Zero(d.adj); err != nil {
+	if err := d.reverse(theta, phi, c, gradT, gradP); err != nil {
 		return math.NaN(), err
+	}
+	return loss, nil
+}
+
+// reverse is the reverse pass: adj = b^{t+1}, starting from
+// b^T = c_T ∇F(x^T), each step's parameter gradients from the update's
+// vector–Jacobian product.
+func (d *deviceLoss) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) error {
+	o, T := d.ops, len(theta)
+	if err := o.Zero(d.adj); err != nil {
+		return err
 	}
 	if err := o.Axpby(d.adj, c[T-1], d.gs[T], 0); err != nil {
-		return math.NaN(), err
+		return err
 	}
 	if err := o.Zero(d.carry); err != nil {
-		return math.NaN(), err
+		return err
 	}
 	for t := T - 1; t >= 0; t-- {
+		p, err := d.moment(t)
+		if err == nil {
+			err = d.setStep(theta, phi, t)
+		}
+		if err != nil {
+			return err
+		}
 		clear(gradT[t])
-		if err := d.g.SetParams(theta[t]); err != nil {
-			return math.NaN(), err
+		if err := d.up.AddParamGrad(0, gradT[t], d.gs[t], d.adj, 1); err != nil {
+			return err
 		}
-		if err := d.g.AddParamGrad(gradT[t], d.gs[t], d.adj, -1); err != nil {
-			return math.NaN(), err
-		}
-		if d.h != nil {
+		if d.hasH() {
 			clear(gradP[t])
-			if t > 0 {
-				if err := d.momentum(t); err != nil {
-					return math.NaN(), err
-				}
-				if err := d.h.SetParams(phi[t]); err != nil {
-					return math.NaN(), err
-				}
-				if err := d.h.AddParamGrad(gradP[t], d.mom, d.adj, 1); err != nil {
-					return math.NaN(), err
+			if p != nil {
+				if err := d.up.AddParamGrad(1, gradP[t], p, d.adj, 1); err != nil {
+					return err
 				}
 			}
 		}
 		if t == 0 {
 			break
 		}
-		// b^t = c_t ∇F(x^t) + b^{t+1} − ∇²F(x^t) G_θtᵀ b^{t+1} + carry (+ H_φtᵀ b^{t+1}).
-		if err := d.g.Transpose(d.tmp, d.adj); err != nil {
-			return math.NaN(), err
-		}
-		if err := d.obj.HessVec(d.hv, d.xs[t], d.tmp); err != nil {
-			return math.NaN(), err
-		}
-		if err := o.Copy(d.next, d.adj); err != nil {
-			return math.NaN(), err
-		}
-		if err := o.Axpby(d.next, -1, d.hv, 1); err != nil {
-			return math.NaN(), err
-		}
-		if err := o.Axpby(d.next, 1, d.carry, 1); err != nil {
-			return math.NaN(), err
-		}
-		if err := o.Axpby(d.next, c[t-1], d.gs[t], 1); err != nil {
-			return math.NaN(), err
-		}
-		if d.h != nil {
-			// H_φt was set above (t > 0).
-			if err := d.h.Transpose(d.tmp, d.adj); err != nil {
-				return math.NaN(), err
-			}
-			if err := o.Axpby(d.next, 1, d.tmp, 1); err != nil {
-				return math.NaN(), err
-			}
-			if err := o.Zero(d.carry); err != nil {
-				return math.NaN(), err
-			}
-			if err := o.Axpby(d.carry, -1, d.tmp, 0); err != nil {
-				return math.NaN(), err
-			}
+		if err := d.adjointStep(c[t-1], t); err != nil {
+			return err
 		}
 		d.adj, d.next = d.next, d.adj
 	}
-	return loss, nil
+	return nil
+}
+
+// adjointStep writes b^t into d.next from b^{t+1} (d.adj), the update set
+// at step t's parameters:
+//
+//	b^t = c ∇F(x^t) + b^{t+1} + ∇²F(x^t) G_{−θt}ᵀ b^{t+1} + carry (+ H_φtᵀ b^{t+1}),
+//
+// and the carry −H_φtᵀ b^{t+1} for b^{t−1}.
+func (d *deviceLoss) adjointStep(c float64, t int) error {
+	o := d.ops
+	if err := d.up.Transpose(0, d.tmp, d.adj); err != nil {
+		return err
+	}
+	if err := d.obj.HessVec(d.hv, d.xs[t], d.tmp); err != nil {
+		return err
+	}
+	if err := o.Copy(d.next, d.adj); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, 1, d.hv, 1); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, 1, d.carry, 1); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, c, d.gs[t], 1); err != nil {
+		return err
+	}
+	if !d.hasH() {
+		return nil
+	}
+	if err := d.up.Transpose(1, d.tmp, d.adj); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, 1, d.tmp, 1); err != nil {
+		return err
+	}
+	if err := o.Zero(d.carry); err != nil {
+		return err
+	}
+	return o.Axpby(d.carry, -1, d.tmp, 0)
 }
 
 // bytes is what the device buffers hold: the arena's meter.
