@@ -1,4 +1,4 @@
-package unroll
+package ondevice
 
 import (
 	"fmt"
@@ -6,13 +6,15 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/models"
-	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// deviceLoss evaluates the unrolled loss and its gradient with a device's
-// array operations (package ondevice), by a hand-written reverse pass
-// instead of a gorgonia graph. The forward pass keeps the trajectory
+// Unrolled evaluates the unrolled loss of T learned steps on a batch of
+// functions, and its gradient in every step's parameters, with a device's
+// array operations: the update's vector–Jacobian product (Update) and the
+// objective's Hessian-vector product (Objective.HessVec) instead of a
+// gorgonia graph (package unroll's graph is the oracle it is tested
+// against). The forward pass keeps the trajectory
 // x^0, …, x^T and the gradients ∇F(x^0), …, ∇F(x^T) on the device (2(T+1)
 // batches: memory linear in T, as the graph's); the reverse pass carries the
 // adjoint b^{t+1} of x^{t+1} back through
@@ -21,31 +23,33 @@ import (
 //	b^t     = c_t ∇F(x^t) + b^{t+1} − ∇²F(x^t) G_θtᵀ b^{t+1} + H_φtᵀ b^{t+1} − H_φ(t+1)ᵀ b^{t+2},
 //
 // with c_t = ω_t/B, the exact gradient the graph's autodiff computes.
-type deviceLoss struct {
+type Unrolled struct {
 	ops        gpu.Ops
 	mem        *gpu.Arena // everything on the device: objective, terms, trajectory
 	s          gpu.Batch
-	obj        *ondevice.Objective
-	up         *ondevice.Update // term i set at sign_i times its parameters
-	xs, gs     []gpu.Buffer     // x^t and ∇F(x^t), t = 0..T
-	adj, next  gpu.Buffer       // b^{t+1}, b^t
-	carry, tmp gpu.Buffer       // −H_φ(t+1)ᵀ b^{t+2}; scratch
-	mom, hv    gpu.Buffer       // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
-	values     []float64        // F(x^t), t = 1..T
+	obj        *Objective
+	up         *Update      // term i set at sign_i times its parameters
+	xs, gs     []gpu.Buffer // x^t and ∇F(x^t), t = 0..T
+	adj, next  gpu.Buffer   // b^{t+1}, b^t
+	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
+	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
+	values     []float64    // F(x^t), t = 1..T
 }
 
-func newDeviceLoss(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batch int) (d *deviceLoss, err error) {
+// NewUnrolled returns the unrolled loss of m on o for steps learned steps
+// and batches of batch functions, on the device ops.
+func NewUnrolled(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batch int) (d *Unrolled, err error) {
 	s := gpu.Batch{N: batch, H: o.H, W: o.W}
-	d = &deviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, values: make([]float64, steps)}
+	d = &Unrolled{ops: ops, mem: gpu.NewArena(ops), s: s, values: make([]float64, steps)}
 	defer func() {
 		if err != nil {
-			d.close()
+			d.Close()
 		}
 	}()
-	if d.obj, err = ondevice.NewObjective(d.mem, o, batch); err != nil {
+	if d.obj, err = NewObjective(d.mem, o, batch); err != nil {
 		return nil, err
 	}
-	if d.up, err = ondevice.NewUpdate(d.mem, m, s); err != nil {
+	if d.up, err = NewUpdate(d.mem, m, s); err != nil {
 		return nil, err
 	}
 	for t := 0; t <= steps; t++ {
@@ -67,30 +71,30 @@ func newDeviceLoss(ops gpu.Ops, m models.Method, o *problem.Objective, steps, ba
 	return d, nil
 }
 
-func (d *deviceLoss) alloc() (gpu.Buffer, error) {
+func (d *Unrolled) alloc() (gpu.Buffer, error) {
 	b, err := d.mem.Alloc(d.s.Len())
 	if err != nil {
-		return nil, fmt.Errorf("unroll: a batch: %w", err)
+		return nil, fmt.Errorf("ondevice: a batch: %w", err)
 	}
 	return b, nil
 }
 
-// close frees everything the loss holds on the device.
-func (d *deviceLoss) close() { d.mem.Close() }
+// Close frees everything the loss holds on the device.
+func (d *Unrolled) Close() { d.mem.Close() }
 
-// setBatch loads the batch's starting points and data.
-func (d *deviceLoss) setBatch(x0, y []float64) error {
+// SetBatch loads the batch's starting points and data.
+func (d *Unrolled) SetBatch(x0, y []float64) error {
 	if err := d.ops.CopyIn(d.xs[0], x0); err != nil {
-		return fmt.Errorf("unroll: copy x⁰ to %s: %w", d.ops.Name(), err)
+		return fmt.Errorf("ondevice: copy x⁰ to %s: %w", d.ops.Name(), err)
 	}
 	return d.obj.SetData(y)
 }
 
 // hasH returns whether the update has H.
-func (d *deviceLoss) hasH() bool { return d.up.Terms() == 2 }
+func (d *Unrolled) hasH() bool { return d.up.Terms() == 2 }
 
 // setStep sets the update at step t's parameters.
-func (d *deviceLoss) setStep(theta, phi [][]float64, t int) error {
+func (d *Unrolled) setStep(theta, phi [][]float64, t int) error {
 	if d.hasH() {
 		return d.up.SetParams(theta[t], phi[t])
 	}
@@ -99,7 +103,7 @@ func (d *deviceLoss) setStep(theta, phi [][]float64, t int) error {
 
 // moment writes x^t − x^{t−1} into d.mom and returns it; nil at t = 0 (and
 // without H): x^{−1} = x^0.
-func (d *deviceLoss) moment(t int) (gpu.Buffer, error) {
+func (d *Unrolled) moment(t int) (gpu.Buffer, error) {
 	if t == 0 || !d.hasH() {
 		return nil, nil
 	}
@@ -109,10 +113,10 @@ func (d *deviceLoss) moment(t int) (gpu.Buffer, error) {
 	return d.mom, d.ops.Axpby(d.mom, -1, d.xs[t-1], 1)
 }
 
-// eval runs the trajectory for the parameters theta[t], phi[t] and returns
-// the loss Σ_t c_t F(x^t); with gradT (and gradP with momentum) not nil it
-// writes the gradient blocks.
-func (d *deviceLoss) eval(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) (float64, error) {
+// Eval runs the trajectory for the parameters theta[t], phi[t] and returns
+// the loss Σ_t c_t F(x^{t+1}); with gradT (and gradP with momentum) not nil
+// it writes the gradient blocks.
+func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) (float64, error) {
 	T := len(theta)
 	if _, err := d.obj.ValueGrad(d.xs[0], d.gs[0]); err != nil {
 		return math.NaN(), err
@@ -148,7 +152,7 @@ func (d *deviceLoss) eval(theta, phi [][]float64, c []float64, gradT, gradP [][]
 // reverse is the reverse pass: adj = b^{t+1}, starting from
 // b^T = c_T ∇F(x^T), each step's parameter gradients from the update's
 // vector–Jacobian product.
-func (d *deviceLoss) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) error {
+func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) error {
 	o, T := d.ops, len(theta)
 	if err := o.Zero(d.adj); err != nil {
 		return err
@@ -196,7 +200,7 @@ func (d *deviceLoss) reverse(theta, phi [][]float64, c []float64, gradT, gradP [
 //	b^t = c ∇F(x^t) + b^{t+1} + ∇²F(x^t) G_{−θt}ᵀ b^{t+1} + carry (+ H_φtᵀ b^{t+1}),
 //
 // and the carry −H_φtᵀ b^{t+1} for b^{t−1}.
-func (d *deviceLoss) adjointStep(c float64, t int) error {
+func (d *Unrolled) adjointStep(c float64, t int) error {
 	o := d.ops
 	if err := d.up.Transpose(0, d.tmp, d.adj); err != nil {
 		return err
@@ -231,5 +235,22 @@ func (d *deviceLoss) adjointStep(c float64, t int) error {
 	return o.Axpby(d.carry, -1, d.tmp, 0)
 }
 
-// bytes is what the device buffers hold: the arena's meter.
-func (d *deviceLoss) bytes() int64 { return d.mem.Bytes() }
+// Bytes is what the device buffers hold: the arena's meter.
+func (d *Unrolled) Bytes() int64 { return d.mem.Bytes() }
+
+// Device names the device.
+func (d *Unrolled) Device() string { return d.ops.Name() }
+
+// Values are F(x^t), t = 1..T, of the last Eval (sums over the batch).
+func (d *Unrolled) Values() []float64 { return d.values }
+
+// Iterate writes the batch of iterates x^t of the last Eval into dst.
+func (d *Unrolled) Iterate(dst []float64, t int) error {
+	if err := d.ops.CopyOut(dst, d.xs[t]); err != nil {
+		return fmt.Errorf("ondevice: iterate %d from %s: %w", t, d.ops.Name(), err)
+	}
+	return nil
+}
+
+// BatchLen is the number of values of a batch.
+func (d *Unrolled) BatchLen() int { return d.s.Len() }
