@@ -40,8 +40,8 @@ type Update struct {
 var updateSigns = [2]float64{-1, 1}
 
 // NewUpdate returns the update of m (G, and H if any) for batches of shape s
-// on mem's device: each term a Term when it has a device kind, a GraphTerm
-// otherwise (NewDeviceTerm).
+// on mem's device: each term the family's own (models.DeviceBinder) or a
+// GraphTerm (NewDeviceTerm).
 func NewUpdate(mem *gpu.Arena, m models.Method, s gpu.Batch) (*Update, error) {
 	u := &Update{ops: mem.Ops(), mem: mem, s: s}
 	for _, p := range []models.Parametrization{m.G, m.H} {
@@ -127,7 +127,7 @@ func (u *Update) Hold(v ...gpu.Buffer) error {
 	}
 	sl := u.s.N * u.s.SpectrumLen()
 	for i, t := range u.terms {
-		if pt, ok := t.(*Term); !ok || pt.Kind() != Spectral || i >= len(v) || v[i] == nil {
+		if _, ok := t.(models.SpectralDeviceTerm); !ok || i >= len(v) || v[i] == nil {
 			continue
 		}
 		for _, b := range []*gpu.Buffer{&u.specs[i], &u.acc} {
@@ -178,7 +178,7 @@ func (u *Update) Advance(dst, x gpu.Buffer) error {
 		var err error
 		switch {
 		case u.HeldSpectrum(i) != nil:
-			err = t.(*Term).AddSpectra(u.acc, u.specs[i])
+			err = t.(models.SpectralDeviceTerm).AddSpectra(u.acc, u.specs[i])
 		case u.Held(i) != nil:
 			err = t.Apply(dst, u.held[i], 1)
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/ondevice"
 )
 
 // spectralPowers is implemented by evaluators that hold a PC term's operand
@@ -73,7 +72,7 @@ func (d *devicePass) addSpectralPower(i int, dst []float64) error {
 	}
 	sum := make([]kernels.Complex[float64], len(dst))
 	spec := d.up.HeldSpectrum(i)
-	if err := d.up.Term(i).(*ondevice.Term).AddConjSum(sum, spec, spec); err != nil {
+	if err := d.spectralTerm(i).AddConjSum(sum, spec, spec); err != nil {
 		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
 	}
 	for q, c := range sum {

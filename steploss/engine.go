@@ -62,21 +62,23 @@ const (
 	boundTerm                    // any other family: its float64 bound operator
 )
 
-// termKinds classifies the method's terms for the engine: PC (and, with
-// native, PS) have terms in F; every other family is bound in float64 by its
-// own Binder or its graph (models.GraphBinder; every term with graphOnly):
-// bs[i], nil for the terms in F.
+// termKinds classifies the method's terms for the engine by the
+// capabilities their families declare: a circular convolution
+// (models.CircularConv: PC) and, with native, a scalar multiple
+// (models.ScalarMultiple: PS) have terms in F; every other family is bound
+// in float64 by its own Binder or its graph (models.GraphBinder; every term
+// with graphOnly): bs[i], nil for the terms in F.
 func termKinds(m models.Method, native, graphOnly bool) ([]termKind, []models.Binder) {
 	pars := terms(m)
 	out, bs := make([]termKind, len(pars)), make([]models.Binder, len(pars))
 	for i, p := range pars {
 		switch p.(type) {
-		case models.Scalar, *models.Scalar:
+		case models.ScalarMultiple:
 			if native && !graphOnly {
 				out[i] = scalarTerm
 				continue
 			}
-		case *models.FullConv:
+		case models.CircularConv:
 			if !graphOnly {
 				out[i] = spectralTerm
 				continue

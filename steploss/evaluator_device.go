@@ -87,7 +87,7 @@ type devicePass struct {
 	mem *gpu.Arena // everything on the device: the objective, the update, the step's buffers
 	s   gpu.Batch
 	obj *ondevice.Objective
-	up  *ondevice.Update // its terms have device kinds (ondevice.Term)
+	up  *ondevice.Update // its terms bind on the device (models.DeviceBinder)
 
 	x, xPlus, r, rSpec gpu.Buffer
 	vs                 []gpu.Buffer // per term: g or p
@@ -126,7 +126,7 @@ func newDevicePass(m models.Method, o *problem.Objective, ops gpu.Ops) (d *devic
 			return nil, err
 		}
 		d.vs = append(d.vs, v)
-		d.spectral = d.spectral || d.kind(i) == ondevice.Spectral
+		d.spectral = d.spectral || d.spectralTerm(i) != nil
 	}
 	if d.spectral {
 		if d.rSpec, err = d.alloc(s.N * s.SpectrumLen()); err != nil {
@@ -144,21 +144,22 @@ func (d *devicePass) alloc(n int) (gpu.Buffer, error) {
 	return b, nil
 }
 
-// kind is term i's device kind.
-func (d *devicePass) kind(i int) ondevice.Kind { return d.up.Term(i).(*ondevice.Term).Kind() }
+// spectralTerm returns term i if it sums its products on spectra (PC), or
+// nil.
+func (d *devicePass) spectralTerm(i int) models.SpectralDeviceTerm {
+	t, _ := d.up.Term(i).(models.SpectralDeviceTerm)
+	return t
+}
 
 // kinds are the engine's kinds of the device terms: what each adds to the
-// running sums.
+// running sums (a spectral term its Σk conj(v̂k)·r̂k, any other its
+// parameter gradient).
 func (d *devicePass) kinds() []termKind {
 	out := make([]termKind, d.up.Terms())
 	for i := range out {
-		switch d.kind(i) {
-		case ondevice.Scalar:
-			out[i] = scalarTerm
-		case ondevice.Spectral:
+		out[i] = boundTerm
+		if d.spectralTerm(i) != nil {
 			out[i] = spectralTerm
-		default:
-			out[i] = boundTerm
 		}
 	}
 	return out
@@ -237,20 +238,15 @@ func (d *devicePass) addTo(grads [][]float64, acc *partialSums, total int) error
 			continue
 		}
 		var err error
-		switch d.kind(i) {
-		case ondevice.Scalar:
-			var dot float64
-			dot, err = d.ops.Dot(d.r, d.vs[i])
-			acc.dots[i] += dot
-		case ondevice.Spectral:
+		if t := d.spectralTerm(i); t != nil {
 			if !rSpec {
 				if err = d.ops.RFFT2(d.rSpec, d.r, d.s); err != nil {
-					break
+					return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
 				}
 				rSpec = true
 			}
-			err = d.up.Term(i).(*ondevice.Term).AddConjSum(acc.spectra[i], d.up.HeldSpectrum(i), d.rSpec)
-		default:
+			err = t.AddConjSum(acc.spectra[i], d.up.HeldSpectrum(i), d.rSpec)
+		} else {
 			err = d.up.AddParamGrad(i, acc.grads[i], d.vs[i], d.r, 1/float64(total))
 		}
 		if err != nil {
