@@ -41,6 +41,10 @@ type SpectralDeviceTerm interface {
 	// AddSpectra adds θ̂·v̂_n to acc_n for every image n, from the operands'
 	// spectra vSpec (gpu.Ops.RFFT2): F⁻¹(acc) is then Σ G_θ v.
 	AddSpectra(acc, vSpec gpu.Buffer) error
+	// AddParamGradSpectra is AddParamGrad from the spectra of v and r:
+	// grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the sum and the inverse transform
+	// on the device.
+	AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error
 	// AddConjSum adds Σ_n conj(v̂_n)·r̂_n, the parameter gradient before its
 	// inverse transform, to dst (one spectrum on the host, in float64).
 	AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error
@@ -61,6 +65,11 @@ type spectralArrayTerm struct{ *arrayTerm }
 
 // AddSpectra implements SpectralDeviceTerm.
 func (t spectralArrayTerm) AddSpectra(acc, vSpec gpu.Buffer) error { return t.addSpectra(acc, vSpec) }
+
+// AddParamGradSpectra implements SpectralDeviceTerm.
+func (t spectralArrayTerm) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error {
+	return t.addParamGradSpectra(grad, vSpec, rSpec, c)
+}
 
 // AddConjSum implements SpectralDeviceTerm.
 func (t spectralArrayTerm) AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error {

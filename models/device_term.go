@@ -38,14 +38,13 @@ type arrayTerm struct {
 	theta, conjTheta   gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂) (the latter made by Transpose)
 	tmp                gpu.Buffer // a batch (PC-k, PC; made on first use)
 	specA, specB, gsum gpu.Buffer // PC: two batches of spectra (made on first use) and one spectrum
-	gimg               gpu.Buffer // PP: Σ r⊙v; PC-k: the kernel gradient
+	gimg               gpu.Buffer // PP: Σ r⊙v; PC-k: the kernel gradient; PC: θ, or its gradient, as an image
 
-	plan   *kernels.FFT2T[float64]
-	spec64 []kernels.Complex[float64]
-	img64  []float64
-	host   []float64
-	// thetaSpec is θ̂ (PC) on the host, interleaved, as last set.
-	thetaSpec []float64
+	specLen int       // PC: the number of complex values of one spectrum
+	host    []float64 // PC: a spectrum's values, or an image's, read back
+	// thetaHost is θ (PC) on the host, as last set: Transpose's conj(θ̂) is
+	// the spectrum of θ reflected.
+	thetaHost []float64
 }
 
 // newArrayTerm returns the device term of kind kind (small: PC-k's
@@ -76,11 +75,11 @@ func newArrayTerm(mem *gpu.Arena, kind arrayKind, small SmallConv, n int, s gpu.
 				return nil, err
 			}
 		}
-		t.plan = kernels.NewFFT2T[float64](s.H, s.W)
-		t.spec64 = make([]kernels.Complex[float64], sl/2)
-		t.img64 = make([]float64, hw)
-		t.host = make([]float64, sl)
-		t.thetaSpec = make([]float64, sl)
+		if t.gimg, err = t.alloc(hw); err != nil {
+			return nil, err
+		}
+		t.specLen = sl / 2
+		t.host = make([]float64, max(sl, hw))
 	}
 	if err != nil {
 		return nil, err
@@ -126,18 +125,27 @@ func (t *arrayTerm) SetParams(theta []float64) error {
 			return fmt.Errorf("models: copy θ to %s: %w", t.ops.Name(), err)
 		}
 	case spectralTerm:
-		t.plan.Forward(t.spec64, theta)
-		for q, c := range t.spec64 {
-			t.thetaSpec[2*q], t.thetaSpec[2*q+1] = c.Re, c.Im
-		}
-		if err := t.ops.CopyIn(t.theta, t.thetaSpec); err != nil {
-			return fmt.Errorf("models: copy θ̂ to %s: %w", t.ops.Name(), err)
+		t.thetaHost = append(t.thetaHost[:0], theta...)
+		if err := t.transform(t.theta, theta); err != nil {
+			return fmt.Errorf("models: θ̂: %w", err)
 		}
 		if t.conjTheta != nil {
 			return t.conjugate()
 		}
 	}
 	return nil
+}
+
+// one is the batch of one image of the term's size.
+func (t *arrayTerm) one() gpu.Batch { return gpu.Batch{N: 1, H: t.s.H, W: t.s.W} }
+
+// transform writes the spectrum of the image img (host values) into spec
+// on the device: one copy in and one transform there.
+func (t *arrayTerm) transform(spec gpu.Buffer, img []float64) error {
+	if err := t.ops.CopyIn(t.gimg, img); err != nil {
+		return err
+	}
+	return t.ops.RFFT2(spec, t.gimg, t.one())
 }
 
 // spectralProduct writes dst = F⁻¹(t̂·F(v)) with t̂ = θ̂ or its conjugate.
@@ -284,11 +292,15 @@ func (t *arrayTerm) spectra() error {
 
 // conjugate writes conj(θ̂) into conjTheta from the host copy of θ̂.
 func (t *arrayTerm) conjugate() error {
-	for q := 0; q < len(t.thetaSpec); q += 2 {
-		t.host[q], t.host[q+1] = t.thetaSpec[q], -t.thetaSpec[q+1]
+	h, w := t.s.H, t.s.W
+	flip := t.host[:h*w]
+	for i := range h {
+		for j := range w {
+			flip[i*w+j] = t.thetaHost[((h-i)%h)*w+(w-j)%w]
+		}
 	}
-	if err := t.ops.CopyIn(t.conjTheta, t.host); err != nil {
-		return fmt.Errorf("models: copy conj θ̂ to %s: %w", t.ops.Name(), err)
+	if err := t.transform(t.conjTheta, flip); err != nil {
+		return fmt.Errorf("models: conj θ̂: %w", err)
 	}
 	return nil
 }
@@ -310,16 +322,16 @@ func (t *arrayTerm) addConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.
 	if t.kind != spectralTerm {
 		return fmt.Errorf("models: addConjSum on a %v term", t.kind)
 	}
-	if len(dst) != len(t.spec64) {
-		return fmt.Errorf("models: a spectrum of %d values, want %d", len(dst), len(t.spec64))
+	if len(dst) != t.specLen {
+		return fmt.Errorf("models: a spectrum of %d values, want %d", len(dst), t.specLen)
 	}
 	if err := t.ops.SpectralConjSum(t.gsum, vSpec, rSpec, t.s); err != nil {
 		return fmt.Errorf("models: parameter gradient: %w", err)
 	}
-	if err := t.ops.CopyOut(t.host, t.gsum); err != nil {
+	if err := t.ops.CopyOut(t.host[:2*t.specLen], t.gsum); err != nil {
 		return fmt.Errorf("models: parameter gradient: %w", err)
 	}
-	for q, c := range kernels.ComplexView(t.host) {
+	for q, c := range kernels.ComplexView(t.host[:2*t.specLen]) {
 		dst[q].Re += c.Re
 		dst[q].Im += c.Im
 	}
@@ -327,19 +339,25 @@ func (t *arrayTerm) addConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.
 }
 
 // addParamGradSpectra is AddParamGrad for a PC term from the spectra of v
-// and r: grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the inverse transform on the host
-// in float64.
+// and r: grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the sum and its inverse
+// transform on the device, one image read back.
 func (t *arrayTerm) addParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error {
+	if t.kind != spectralTerm {
+		return fmt.Errorf("models: addParamGradSpectra on a %v term", t.kind)
+	}
 	if len(grad) != t.n {
 		return fmt.Errorf("models: parameter gradient of %d values, want %d", len(grad), t.n)
 	}
-	clear(t.spec64)
-	if err := t.addConjSum(t.spec64, vSpec, rSpec); err != nil {
-		return err
+	if err := t.ops.SpectralConjSum(t.gsum, vSpec, rSpec, t.s); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
 	}
-	t.plan.Inverse(t.img64, t.spec64)
-	for j, x := range t.img64 {
-		grad[j] += c * x
+	if err := t.ops.IRFFT2(t.gimg, t.gsum, t.one()); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
 	}
+	img := t.host[:t.n]
+	if err := t.ops.CopyOut(img, t.gimg); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	kernels.AxpyLarge(grad, c, img)
 	return nil
 }

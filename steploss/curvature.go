@@ -44,14 +44,14 @@ func (s *StepLoss) SpectralCurvature(b int) (c float64, ok bool, err error) {
 
 // addSpectralPower implements spectralPowers.
 func (s *engine[F]) addSpectralPower(i int, dst []float64) (bool, error) {
+	if s.dev != nil {
+		return s.dev.addSpectralPower(i, dst)
+	}
 	if s.affine != nil || i >= len(s.run.kinds) || s.run.kinds[i] != spectralTerm {
 		return false, nil
 	}
-	if !s.loaded && s.dev == nil {
+	if !s.loaded {
 		return false, fmt.Errorf("step loss: SetStep was not called")
-	}
-	if s.dev != nil {
-		return true, s.dev.addSpectralPower(i, dst)
 	}
 	sl := s.run.sl
 	spec := s.run.specs[i]
@@ -64,21 +64,25 @@ func (s *engine[F]) addSpectralPower(i int, dst []float64) (bool, error) {
 	return true, nil
 }
 
-// addSpectralPower adds Σk |v̂k|² of term i's operands to dst: Σk conj(v̂k)·v̂k
-// on the device, read back as one spectrum.
-func (d *devicePass) addSpectralPower(i int, dst []float64) error {
+// addSpectralPower adds Σk |v̂k|² of term i's operands to dst, if term i is
+// a PC term: Σk conj(v̂k)·v̂k on the device, read back as one spectrum.
+func (d *devicePass) addSpectralPower(i int, dst []float64) (bool, error) {
+	t := d.spectralTerm(i)
+	if t == nil {
+		return false, nil
+	}
 	if !d.loaded {
-		return fmt.Errorf("step loss: SetStep was not called")
+		return false, fmt.Errorf("step loss: SetStep was not called")
 	}
 	sum := make([]kernels.Complex[float64], len(dst))
 	spec := d.up.HeldSpectrum(i)
-	if err := d.spectralTerm(i).AddConjSum(sum, spec, spec); err != nil {
-		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+	if err := t.AddConjSum(sum, spec, spec); err != nil {
+		return false, fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
 	}
 	for q, c := range sum {
 		dst[q] += c.Re
 	}
-	return nil
+	return true, nil
 }
 
 // addSpectralPower implements spectralPowers: the shards' sums in block

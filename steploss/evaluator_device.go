@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -57,12 +56,7 @@ func newDeviceEngine(m models.Method, o *problem.Objective, ops gpu.Ops) (*engin
 	}
 	kinds := d.kinds()
 	r := &engineRun[float64]{hw: o.ImageLen(), sl: o.H * (o.W/2 + 1), kinds: kinds, n: o.N}
-	s := &engine[float64]{n: o.N, total: o.N, h: o.H, w: o.W, signs: termSigns[:len(kinds)], run: r, dev: d}
-	if d.spectral {
-		s.plan64 = kernels.NewFFT2T[float64](o.H, o.W)
-		s.img64 = make([]float64, o.ImageLen())
-	}
-	return s, nil
+	return &engine[float64]{n: o.N, total: o.N, h: o.H, w: o.W, signs: termSigns[:len(kinds)], run: r, dev: d}, nil
 }
 
 // devicePass is the engine's pass over a device's array operations
@@ -76,10 +70,10 @@ func newDeviceEngine(m models.Method, o *problem.Objective, ops gpu.Ops) (*engin
 //	r = ∇f(x⁺) = kᵀres + α DᵀΨ(Dx⁺)
 //
 // and addTo adds the block's part of the engine's running sums
-// (partialSums): Σk fk(xk⁺), a scalar term's ⟨r, v⟩, a PC term's
-// Σk conj(v̂k)·r̂k read back as one spectrum, another term's parameter
-// gradient with the weight sign/N. The engine's finish applies 1/N and the
-// inverse transforms on the host, as for the CPU's passes. On the CPU
+// (partialSums): Σk fk(xk⁺) and each term's parameter gradient with the
+// weight sign/N (a PC term's F⁻¹(Σk conj(v̂k)·r̂k) summed and inverse
+// transformed on the device, read back as one image). The engine's finish
+// applies 1/N to the value. On the CPU
 // device it computes in float64 (tests bound the difference from the CPU
 // engine); on CUDA in float32 with float64 sums.
 type devicePass struct {
@@ -151,16 +145,13 @@ func (d *devicePass) spectralTerm(i int) models.SpectralDeviceTerm {
 	return t
 }
 
-// kinds are the engine's kinds of the device terms: what each adds to the
-// running sums (a spectral term its Σk conj(v̂k)·r̂k, any other its
-// parameter gradient).
+// kinds are the engine's kinds of the device terms: each adds its
+// parameter gradient to the running sums (partialSums.grads), a PC term's
+// summed and inverse transformed on the device.
 func (d *devicePass) kinds() []termKind {
 	out := make([]termKind, d.up.Terms())
 	for i := range out {
 		out[i] = boundTerm
-		if d.spectralTerm(i) != nil {
-			out[i] = spectralTerm
-		}
 	}
 	return out
 }
@@ -237,6 +228,7 @@ func (d *devicePass) addTo(grads [][]float64, acc *partialSums, total int) error
 		if grads[i] == nil {
 			continue
 		}
+		c := d.up.Sign(i) / float64(total)
 		var err error
 		if t := d.spectralTerm(i); t != nil {
 			if !rSpec {
@@ -245,7 +237,7 @@ func (d *devicePass) addTo(grads [][]float64, acc *partialSums, total int) error
 				}
 				rSpec = true
 			}
-			err = t.AddConjSum(acc.spectra[i], d.up.HeldSpectrum(i), d.rSpec)
+			err = t.AddParamGradSpectra(acc.grads[i], d.up.HeldSpectrum(i), d.rSpec, c)
 		} else {
 			err = d.up.AddParamGrad(i, acc.grads[i], d.vs[i], d.r, 1/float64(total))
 		}
