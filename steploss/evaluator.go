@@ -143,8 +143,11 @@ func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths
 		return newLinked(m, o, refs, paths)
 	}
 	if paths.shards != nil {
-		ev, err := newShards(m, o, refs, paths, paths.shards)
-		return ev, nil, err
+		ev, reds, err := newShards(m, o, refs, paths, paths.shards)
+		if err != nil {
+			return nil, nil, err
+		}
+		return ev, reds, nil
 	}
 	if paths.device != nil {
 		ev, err := newDeviceEngine(m, o, paths.device)
