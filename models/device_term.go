@@ -36,6 +36,7 @@ type arrayTerm struct {
 
 	coef               float64    // Scalar: θ
 	theta, conjTheta   gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂) (the latter made by Transpose)
+	conjValid          bool       // PC: conjTheta is that of the parameters set
 	tmp                gpu.Buffer // a batch (PC-k, PC; made on first use)
 	specA, specB, gsum gpu.Buffer // PC: two batches of spectra (made on first use) and one spectrum
 	gimg               gpu.Buffer // PP: Σ r⊙v; PC-k: the kernel gradient; PC: θ, or its gradient, as an image
@@ -129,9 +130,7 @@ func (t *arrayTerm) SetParams(theta []float64) error {
 		if err := t.transform(t.theta, theta); err != nil {
 			return fmt.Errorf("models: θ̂: %w", err)
 		}
-		if t.conjTheta != nil {
-			return t.conjugate()
-		}
+		t.conjValid = false // made again by the next Transpose
 	}
 	return nil
 }
@@ -212,11 +211,12 @@ func (t *arrayTerm) Transpose(dst, b gpu.Buffer) error {
 	case smallConvTerm:
 		err = o.Conv2DAdjointImage(dst, b, t.theta, s, t.small.K, t.small.Boundary)
 	case spectralTerm:
-		if t.conjTheta == nil {
-			// First transpose: make conj(θ̂) from the θ̂ on the device.
+		if !t.conjValid {
+			// First transpose at these parameters: conj(θ̂) on the device.
 			if err = t.lazy(&t.conjTheta, t.s.SpectrumLen()); err == nil {
 				err = t.conjugate()
 			}
+			t.conjValid = err == nil
 		}
 		if err == nil {
 			err = t.spectralProduct(dst, b, t.conjTheta)
@@ -290,7 +290,8 @@ func (t *arrayTerm) spectra() error {
 	return t.lazy(&t.specB, t.s.N*t.s.SpectrumLen())
 }
 
-// conjugate writes conj(θ̂) into conjTheta from the host copy of θ̂.
+// conjugate writes conj(θ̂) into conjTheta: the spectrum of θ reflected,
+// θ(−i mod H, −j mod W), transformed on the device.
 func (t *arrayTerm) conjugate() error {
 	h, w := t.s.H, t.s.W
 	flip := t.host[:h*w]
