@@ -39,7 +39,8 @@
 // problems build their operators on a device instead: tomo.NewDeviceRay
 // (the CT ray transform), wcrr.NewDevicePotentials (the WCRR potentials)
 // and mconv.NewDeviceConv (multi-channel convolutions). On the host devices
-// they compute on the buffers' values (HostValues); on a device that runs
+// (OnHost, which devices that embed one inherit) they compute on the
+// buffers' values (HostValues); on a device that runs
 // kernels by name (Launcher: the CUDA device, with the kernels of package
 // gpu/cudasrc) they upload their tables and launch their kernels
 // (UploadInt32Table, UploadFloat64Table, LaunchEach, LaunchBlocks with

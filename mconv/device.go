@@ -25,15 +25,16 @@ type DeviceConv interface {
 }
 
 // NewDeviceConv returns the multi-channel convolution on device d: on the
-// host devices (gpu.CPU, gpu.Host32) ForwardT and its adjoints on the
-// buffers' values in their precision; on a device that runs kernels
-// (gpu.Launcher: the CUDA device) the l2o_mconv_* kernels of package
-// gpu/cudasrc, in float32 with float32 sums.
+// host devices (gpu.OnHost: gpu.CPU, gpu.Host32 and devices that embed
+// them) ForwardT and its adjoints on the buffers' values in their
+// precision; on a device that runs kernels (gpu.Launcher: the CUDA device)
+// the l2o_mconv_* kernels of package gpu/cudasrc, in float32 with float32
+// sums.
 func NewDeviceConv(d gpu.Device) (DeviceConv, error) {
 	switch d := d.(type) {
-	case *gpu.HostDevice:
+	case gpu.OnHost[float64]:
 		return hostConv[float64]{name: d.Name()}, nil
-	case *gpu.Host32Device:
+	case gpu.OnHost[float32]:
 		return hostConv[float32]{name: d.Name()}, nil
 	case gpu.Launcher:
 		return kernelConv{d: d}, nil

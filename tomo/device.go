@@ -23,16 +23,17 @@ type DeviceRay interface {
 }
 
 // NewDeviceRay returns the ray transform of geometry g on device d: on the
-// host devices (gpu.CPU, gpu.Host32) the Projector on the buffers' values
-// in their precision (ForwardT, AdjointT); on a device that runs kernels
+// host devices (gpu.OnHost: gpu.CPU, gpu.Host32 and devices that embed
+// them) the Projector on the buffers' values in their precision (ForwardT,
+// AdjointT); on a device that runs kernels
 // (gpu.Launcher: the CUDA device) the l2o_ray_* kernels of package
 // gpu/cudasrc over the tables of NewRayTables, uploaded as they are, with
 // the same sample positions. Close releases the tables.
 func NewDeviceRay(d gpu.Device, g Geometry) (DeviceRay, error) {
 	switch d := d.(type) {
-	case *gpu.HostDevice:
+	case gpu.OnHost[float64]:
 		return newHostRay[float64](d.Name(), g)
-	case *gpu.Host32Device:
+	case gpu.OnHost[float32]:
 		return newHostRay[float32](d.Name(), g)
 	case gpu.Launcher:
 		return newKernelRay(d, g)

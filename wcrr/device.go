@@ -30,20 +30,20 @@ type DevicePotentials interface {
 
 // NewDevicePotentials returns the potentials with thresholds h and t (one
 // per channel, 0 < h_c < T_c) and slope mu on device d: on the host devices
-// (gpu.CPU, gpu.Host32) the formulas of Model.Psi and its derivatives on the
-// buffers' values, in float64 and rounded to the buffers' precision; on a
-// device that runs kernels (gpu.Launcher: the CUDA device) the l2o_ridge_*
-// kernels of package gpu/cudasrc, with the thresholds uploaded (Close frees
-// them).
+// (gpu.OnHost: gpu.CPU, gpu.Host32 and devices that embed them) the
+// formulas of Model.Psi and its derivatives on the buffers' values, in
+// float64 and rounded to the buffers' precision; on a device that runs
+// kernels (gpu.Launcher: the CUDA device) the l2o_ridge_* kernels of package
+// gpu/cudasrc, with the thresholds uploaded (Close frees them).
 func NewDevicePotentials(d gpu.Device, h, t []float64, mu float64) (DevicePotentials, error) {
 	if err := CheckThresholds(h, t, mu); err != nil {
 		return nil, err
 	}
 	h, t = append([]float64(nil), h...), append([]float64(nil), t...)
 	switch d := d.(type) {
-	case *gpu.HostDevice:
+	case gpu.OnHost[float64]:
 		return &hostPotentials[float64]{name: d.Name(), h: h, t: t, mu: mu}, nil
-	case *gpu.Host32Device:
+	case gpu.OnHost[float32]:
 		return &hostPotentials[float32]{name: d.Name(), h: h, t: t, mu: mu}, nil
 	case gpu.Launcher:
 		return newKernelPotentials(d, h, t, mu)

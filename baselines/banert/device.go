@@ -62,10 +62,11 @@ func NewDeviceLoss(ops gpu.NetOps, o *problem.Objective, maxT, inputs, n int) (d
 		return nil, fmt.Errorf("banert: objective's smoothness constant L = %g is not positive and finite", o.L)
 	}
 	s := gpu.Batch{N: n, H: o.H, W: o.W}
-	d = &DeviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
+	loss := &DeviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
+	d = loss
 	defer func() {
 		if err != nil {
-			d.Close()
+			loss.Close() // d is nil by now
 		}
 	}()
 	if d.obj, err = ondevice.NewObjective(d.mem, o, n); err != nil {
