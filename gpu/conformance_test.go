@@ -5,8 +5,6 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/gputest"
-	"github.com/greedyl2o/greedyl2o/mconv"
-	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
 // The host devices pass the conformance suites of package gputest: the CPU
@@ -33,36 +31,13 @@ func TestHost32OpsIdentities(t *testing.T) {
 }
 
 func TestNetOpsIdentities(t *testing.T) {
-	for _, s := range []mconv.Shape{
-		{N: 1, Cin: 3, Cout: 4, H: 7, W: 9, K: 3},
-		{N: 2, Cin: 2, Cout: 3, H: 6, W: 5, K: 5},
-	} {
+	for _, s := range []gputest.NetShape{{N: 1, C: 3, H: 7, W: 9}, {N: 2, C: 2, H: 6, W: 5}} {
 		if err := gputest.CheckNetOps(gpu.CPU(), s, 1e-12); err != nil {
 			t.Errorf("cpu, %+v:\n%v", s, err)
 		}
 		if err := gputest.CheckNetOps(gpu.Host32(), s, 1e-5); err != nil {
 			t.Errorf("host32, %+v:\n%v", s, err)
 		}
-	}
-}
-
-func TestRayIdentities(t *testing.T) {
-	for _, g := range []tomo.Geometry{{N: 16, Angles: 12, Det: tomo.DefaultDet(16)}, {N: 9, Angles: 7, Det: 11}} {
-		if err := gputest.CheckRay(gpu.CPU(), g, 1e-12); err != nil {
-			t.Errorf("cpu, %+v: %v", g, err)
-		}
-		if err := gputest.CheckRay(gpu.Host32(), g, 1e-5); err != nil {
-			t.Errorf("host32, %+v: %v", g, err)
-		}
-	}
-}
-
-func TestRidgeIdentities(t *testing.T) {
-	if err := gputest.CheckRidge(gpu.CPU(), 2, 3, 20, 1e-12); err != nil {
-		t.Errorf("cpu: %v", err)
-	}
-	if err := gputest.CheckRidge(gpu.Host32(), 2, 3, 20, 1e-5); err != nil {
-		t.Errorf("host32: %v", err)
 	}
 }
 

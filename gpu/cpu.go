@@ -137,3 +137,16 @@ func TrackFloat64s(n int) { Track(int64(n) * BytesPerFloat64) }
 
 // UntrackFloat64s is Untrack for a slice of n float64 values.
 func UntrackFloat64s(n int) { Untrack(int64(n) * BytesPerFloat64) }
+
+// OnHost is implemented by the host devices and by devices that embed one
+// (a wrapper that counts or checks calls, say): Host returns the host device
+// whose buffers, host slices of F values, they allocate. The operators that
+// problems build on a device compute on such a device's buffers in place
+// (HostValues).
+type OnHost[F kernels.Float] interface {
+	Device
+	Host() *HostDeviceT[F]
+}
+
+// Host implements OnHost: the device itself.
+func (d *HostDeviceT[F]) Host() *HostDeviceT[F] { return d }

@@ -24,17 +24,27 @@
 // paths (--device host).
 // Package gpu/gputest holds the conformance suites every implementation
 // passes (gputest.CheckOps for Ops: adjoint pairs, the FFT round trip and
-// the spectral convolution against direct arithmetic; CheckNetOps,
-// CheckRay, CheckRidge and CheckMat for the interfaces below).
+// the spectral convolution against direct arithmetic; CheckNetOps and
+// CheckMat for the interfaces below).
 //
-// NetOps add what Banert's network needs (multi-channel convolutions,
-// per-plane reductions and affine combinations with host coefficients, the
-// leaky ReLU mask, plane copies): package banert's DeviceLoss trains it on
-// any device that has them, and ondevice.BatchEvaluator uses their
-// per-plane reductions for the functions' values. RayOps (the CT ray
-// transform) and RidgeOps (the WCRR potentials) let the CT and Problem 3
-// objectives run on a device, and MatOps (dense products) PF. Both host
-// devices and the CUDA device implement all five.
+// NetOps add the per-plane operations of Banert's network (reductions and
+// affine combinations with host coefficients, the leaky ReLU mask, plane
+// copies): package banert's DeviceLoss trains it on any device that has
+// them, and ondevice.BatchEvaluator uses their per-plane reductions for the
+// functions' values. MatOps (dense products) serve PF. Both host devices
+// and the CUDA device implement them.
+//
+// The backend knows arrays, not problems: this package and those under it
+// import no problem package (TestBackendImportsNoProblemPackage). The
+// problems build their operators on a device instead: tomo.NewDeviceRay
+// (the CT ray transform), wcrr.NewDevicePotentials (the WCRR potentials)
+// and mconv.NewDeviceConv (multi-channel convolutions). On the host devices
+// (OnHost, which devices that embed one inherit) they compute on the
+// buffers' values (HostValues); on a device that runs
+// kernels by name (Launcher: the CUDA device, with the kernels of package
+// gpu/cudasrc) they upload their tables and launch their kernels
+// (UploadInt32Table, UploadFloat64Table, LaunchEach, LaunchBlocks with
+// KernelArgs). Their suites are in package internal/optest.
 //
 // Other devices register themselves by name (Register) from packages that are
 // linked in only when wanted: the CUDA device lives in package gpu/cuda behind

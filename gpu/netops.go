@@ -3,30 +3,19 @@ package gpu
 import (
 	"fmt"
 	"math"
-
-	"github.com/greedyl2o/greedyl2o/mconv"
 )
 
-// NetOps are the operations of a small convolutional network (Banert et
-// al.'s learned optimizer: multi-channel convolutions, instance
-// normalisation, channel affine maps, leaky ReLU, a per-image safeguard)
-// on a device, on top of Ops. The per-plane operations take their
-// coefficients from host slices, one value per plane (a plane is one H·W
-// channel of one image, planes stored one after the other), and give their
-// reductions back in host slices; everything else stays on the device.
+// NetOps are the per-plane operations of a small convolutional network
+// (Banert et al.'s learned optimizer: instance normalisation, channel affine
+// maps, leaky ReLU, a per-image safeguard) on a device, on top of Ops; its
+// multi-channel convolutions are package mconv's (mconv.NewDeviceConv).
+// They take their coefficients from host slices, one value per plane (a
+// plane is one H·W channel of one image, planes stored one after the
+// other), and give their reductions back in host slices; everything else
+// stays on the device.
 // Both host devices and the CUDA device implement it.
 type NetOps interface {
 	Ops
-	// MConv writes y = w ⋆ x + bias: the multi-channel cross-correlation of
-	// mconv.Forward (stride 1, zero "same" padding); bias may be nil.
-	MConv(y, x, w, bias Buffer, s mconv.Shape) error
-	// MConvAdjointInput writes x, the adjoint of MConv in its input
-	// (mconv.AdjointInput).
-	MConvAdjointInput(x, y, w Buffer, s mconv.Shape) error
-	// MConvAdjointWeights writes gw, the adjoint of MConv in its weights at
-	// input x and output direction y, and gb (if not nil) the bias's: the
-	// sums of each output channel of y (mconv.AdjointWeights).
-	MConvAdjointWeights(gw, gb, x, y Buffer, s mconv.Shape) error
 	// PlaneDots writes vals[p] = Σ_i x_p[i]·y_p[i] for each of the
 	// len(vals) planes of hw values, accumulated in float64; y nil means
 	// the plane sums Σ_i x_p[i].
@@ -50,81 +39,6 @@ var (
 	_ NetOps = CPU()
 	_ NetOps = Host32()
 )
-
-// mconvBuffers returns the values of the input, output and weight buffers of
-// a multi-channel convolution of shape s.
-func (d *hostOps[F]) mconvBuffers(op string, s mconv.Shape, x, y, w Buffer) ([]F, []F, []F, error) {
-	if err := CheckMConvAliasing(d.name+" "+op, x, y, w); err != nil {
-		return nil, nil, nil, err
-	}
-	if err := s.Validate(); err != nil {
-		return nil, nil, nil, fmt.Errorf("gpu: %s %s: %w", d.name, op, err)
-	}
-	xv, err := d.values(x, s.InputLen(), op, "the input")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	yv, err := d.values(y, s.OutputLen(), op, "the output")
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	wv, err := d.values(w, s.WeightLen(), op, "the weights")
-	return xv, yv, wv, err
-}
-
-// MConv implements NetOps.
-func (d *hostOps[F]) MConv(y, x, w, bias Buffer, s mconv.Shape) error {
-	xv, yv, wv, err := d.mconvBuffers("mconv", s, x, y, w)
-	if err != nil {
-		return err
-	}
-	if bias != nil && bias == y {
-		return fmt.Errorf("gpu: %s mconv: the bias must not be the output", d.name)
-	}
-	var bv []F
-	if bias != nil {
-		if bv, err = d.values(bias, s.Cout, "mconv", "the bias"); err != nil {
-			return err
-		}
-	}
-	if err := mconv.ForwardT(yv, xv, wv, bv, s); err != nil {
-		return fmt.Errorf("gpu: %s mconv: %w", d.name, err)
-	}
-	return nil
-}
-
-// MConvAdjointInput implements NetOps.
-func (d *hostOps[F]) MConvAdjointInput(x, y, w Buffer, s mconv.Shape) error {
-	xv, yv, wv, err := d.mconvBuffers("mconv adjoint input", s, x, y, w)
-	if err != nil {
-		return err
-	}
-	if err := mconv.AdjointInputT(xv, yv, wv, s); err != nil {
-		return fmt.Errorf("gpu: %s mconv adjoint input: %w", d.name, err)
-	}
-	return nil
-}
-
-// MConvAdjointWeights implements NetOps.
-func (d *hostOps[F]) MConvAdjointWeights(gw, gb, x, y Buffer, s mconv.Shape) error {
-	xv, yv, wv, err := d.mconvBuffers("mconv adjoint weights", s, x, y, gw)
-	if err != nil {
-		return err
-	}
-	if gb != nil && (gb == x || gb == y || gb == gw) {
-		return fmt.Errorf("gpu: %s mconv adjoint weights: the bias gradient must be its own buffer", d.name)
-	}
-	var bv []F
-	if gb != nil {
-		if bv, err = d.values(gb, s.Cout, "mconv adjoint weights", "the bias gradient"); err != nil {
-			return err
-		}
-	}
-	if err := mconv.AdjointWeightsT(wv, bv, xv, yv, s); err != nil {
-		return fmt.Errorf("gpu: %s mconv adjoint weights: %w", d.name, err)
-	}
-	return nil
-}
 
 // planeValues returns the values of a buffer of planes·hw values.
 func (d *hostOps[F]) planeValues(b Buffer, planes, hw int, op, name string) ([]F, error) {
@@ -160,16 +74,6 @@ func (d *hostOps[F]) PlaneDots(vals []float64, x, y Buffer, hw int) error {
 			}
 		}
 		vals[p] = s
-	}
-	return nil
-}
-
-// CheckMConvAliasing refuses a multi-channel convolution (or adjoint) whose
-// input, output and weights are not three different buffers: every device
-// writes its output while it reads the others. op names the call.
-func CheckMConvAliasing(op string, x, y, w Buffer) error {
-	if x == y || x == w || y == w {
-		return fmt.Errorf("gpu: %s: the input, output and weights must be three different buffers", op)
 	}
 	return nil
 }

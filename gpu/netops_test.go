@@ -1,10 +1,6 @@
 package gpu
 
-import (
-	"testing"
-
-	"github.com/greedyl2o/greedyl2o/mconv"
-)
+import "testing"
 
 func TestNetOpsRejectBadArguments(t *testing.T) {
 	d := CPU()
@@ -18,18 +14,11 @@ func TestNetOpsRejectBadArguments(t *testing.T) {
 		"combine z without b": d.PlaneCombine(a, []float64{1, 2}, a, nil, a, nil, 6),
 		"copy past the end":   d.CopyPlanes(a, 2, 1, b, 0, 1, 2, 4),
 		"copy onto itself":    d.CopyPlanes(a, 0, 1, a, 1, 1, 1, 4),
-		"mconv":               d.MConv(a, b, a, nil, mconv.Shape{N: 1, Cin: 1, Cout: 1, H: 3, W: 4, K: 3}),
 		"leaky":               d.LeakyMask(a, b, a, 0.2),
 	} {
 		if err == nil {
 			t.Errorf("%s with bad arguments returned nil", name)
 		}
-	}
-}
-
-func TestRidgeRejectsBadThresholds(t *testing.T) {
-	if _, err := CPU().NewRidge([]float64{0.2}, []float64{0.1}, 1); err == nil {
-		t.Error("thresholds h > T accepted")
 	}
 }
 

@@ -120,7 +120,7 @@ func ctSmall(t *testing.T, n, size int) *problem.Objective {
 	return testproblems.CTSmall(t, n, size, 3)
 }
 
-// On CT (the ray transform through gpu.RayOps), the objective's values,
+// On CT (the ray transform through tomo.NewDeviceRay), the objective's values,
 // gradients and Hessian-vector products agree with problem.Objective's:
 // values and gradients to 1e-12 (float64) and 1e-5 (float32), the Hessian
 // with central differences of ∇F.
@@ -150,8 +150,8 @@ func TestObjectiveCT(t *testing.T) {
 	}
 }
 
-// On WCRR deblurring (the ridge regularizer through gpu.NetOps and
-// gpu.RidgeOps), the objective's values and gradients agree with
+// On WCRR deblurring (the ridge regularizer through mconv.NewDeviceConv and
+// wcrr.NewDevicePotentials), the objective's values and gradients agree with
 // problem.Objective's (1e-12 in float64, 1e-5 in float32), its regularizer
 // gradient and Hessian parts add up, and its Hessian-vector product matches
 // central differences of ∇F where ψ” is constant (small steps).

@@ -17,8 +17,8 @@
 // device.
 //
 // The objective must have a device form (problem.DeviceForm): a blur or the
-// CT ray transform (on devices with gpu.RayOps), with Huber-TV, the weakly
-// convex ridge regularizer (gpu.NetOps and gpu.RidgeOps) or no
+// CT ray transform (tomo.NewDeviceRay), with Huber-TV, the weakly
+// convex ridge regularizer (mconv.NewDeviceConv, wcrr.NewDevicePotentials) or no
 // regularizer. BatchEvaluator gives any method f and ∇f of a batch from the
 // device.
 //

@@ -5,6 +5,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
 // Objective is F(x) = Σ_k f_k(x_k) over a batch of deblurring or CT
@@ -17,7 +18,7 @@ type Objective struct {
 	s                                        gpu.Batch
 	form                                     problem.DeviceForm
 	m                                        int // data values per function
-	ray                                      gpu.Ray
+	ray                                      tomo.DeviceRay
 	ridge                                    *ridgeReg // WCRR, or nil for Huber-TV
 	vals                                     []float64
 	y, blur, res, field, field2, field3, tmp gpu.Buffer
@@ -31,7 +32,7 @@ func noDevicePath(o *problem.Objective) error {
 // NewObjective returns the objective of o's kind for batches of n functions
 // of o's image size, or an error if o has no device form
 // (problem.Objective.DeviceForm) or, for CT, the device has no ray
-// transform (gpu.RayOps). It allocates on mem (mem.Close frees what it
+// transform (tomo.NewDeviceRay). It allocates on mem (mem.Close frees what it
 // holds). Load the data of the batch with SetData.
 func NewObjective(mem *gpu.Arena, o *problem.Objective, n int) (ob *Objective, err error) {
 	form, ok := o.DeviceForm()
@@ -63,11 +64,7 @@ func NewObjective(mem *gpu.Arena, o *problem.Objective, n int) (ob *Objective, e
 		}
 	}
 	if form.Ray != nil {
-		ro, ok := ops.(gpu.RayOps)
-		if !ok {
-			return nil, fmt.Errorf("ondevice: device %s has no ray transform (gpu.RayOps); use --device cpu for CT", ops.Name())
-		}
-		if ob.ray, err = ro.NewRay(*form.Ray); err != nil {
+		if ob.ray, err = tomo.NewDeviceRay(ops, *form.Ray); err != nil {
 			return nil, fmt.Errorf("ondevice: %w", err)
 		}
 		mem.OnClose(ob.ray.Close)

@@ -16,7 +16,8 @@ import (
 //	∇S(x) = Wᵀ ψ'(W x),   ∇²S(x) v = Wᵀ(ψ”(W x) ⊙ W v).
 type ridgeReg struct {
 	ops           gpu.NetOps
-	pot           gpu.Ridge
+	conv          mconv.DeviceConv
+	pot           wcrr.DevicePotentials
 	w             [3]gpu.Buffer
 	s             [3]mconv.Shape
 	a1, a2, z, zv gpu.Buffer
@@ -27,14 +28,17 @@ type ridgeReg struct {
 func newRidgeReg(mem *gpu.Arena, m *wcrr.Model, n, h, w int) (r *ridgeReg, err error) {
 	ops := mem.Ops()
 	net, ok := ops.(gpu.NetOps)
-	ro, ok2 := ops.(gpu.RidgeOps)
-	if !ok || !ok2 {
-		return nil, fmt.Errorf("ondevice: device %s has no convolutions or ridge potentials (gpu.NetOps, gpu.RidgeOps) for WCRR; use --device cpu", ops.Name())
+	if !ok {
+		return nil, fmt.Errorf("ondevice: device %s has no per-plane reductions (gpu.NetOps) for WCRR; use --device cpu", ops.Name())
+	}
+	conv, err := mconv.NewDeviceConv(ops)
+	if err != nil {
+		return nil, fmt.Errorf("ondevice: wcrr: %w", err)
 	}
 	if err := m.Validate(); err != nil {
 		return nil, fmt.Errorf("ondevice: %w", err)
 	}
-	r = &ridgeReg{ops: net, hw: h * w, c: m.Channels(), mem: mem}
+	r = &ridgeReg{ops: net, conv: conv, hw: h * w, c: m.Channels(), mem: mem}
 	for l, layer := range m.Layers {
 		r.s[l] = mconv.Shape{N: n, Cin: layer.Cin, Cout: layer.Cout, H: h, W: w, K: layer.K}
 		if err := r.s[l].Validate(); err != nil {
@@ -63,7 +67,7 @@ func newRidgeReg(mem *gpu.Arena, m *wcrr.Model, n, h, w int) (r *ridgeReg, err e
 			return nil, err
 		}
 	}
-	if r.pot, err = ro.NewRidge(m.H, m.T, m.Mu); err != nil {
+	if r.pot, err = wcrr.NewDevicePotentials(ops, m.H, m.T, m.Mu); err != nil {
 		return nil, fmt.Errorf("ondevice: %w", err)
 	}
 	mem.OnClose(r.pot.Close)
@@ -80,24 +84,24 @@ func (r *ridgeReg) alloc(n int) (gpu.Buffer, error) {
 
 // apply writes z = W x.
 func (r *ridgeReg) apply(z, x gpu.Buffer) error {
-	if err := r.ops.MConv(r.a1, x, r.w[0], nil, r.s[0]); err != nil {
+	if err := r.conv.Forward(r.a1, x, r.w[0], nil, r.s[0]); err != nil {
 		return err
 	}
-	if err := r.ops.MConv(r.a2, r.a1, r.w[1], nil, r.s[1]); err != nil {
+	if err := r.conv.Forward(r.a2, r.a1, r.w[1], nil, r.s[1]); err != nil {
 		return err
 	}
-	return r.ops.MConv(z, r.a2, r.w[2], nil, r.s[2])
+	return r.conv.Forward(z, r.a2, r.w[2], nil, r.s[2])
 }
 
 // adjoint writes dst = Wᵀ z.
 func (r *ridgeReg) adjoint(dst, z gpu.Buffer) error {
-	if err := r.ops.MConvAdjointInput(r.a2, z, r.w[2], r.s[2]); err != nil {
+	if err := r.conv.AdjointInput(r.a2, z, r.w[2], r.s[2]); err != nil {
 		return err
 	}
-	if err := r.ops.MConvAdjointInput(r.a1, r.a2, r.w[1], r.s[1]); err != nil {
+	if err := r.conv.AdjointInput(r.a1, r.a2, r.w[1], r.s[1]); err != nil {
 		return err
 	}
-	return r.ops.MConvAdjointInput(dst, r.a1, r.w[0], r.s[0])
+	return r.conv.AdjointInput(dst, r.a1, r.w[0], r.s[0])
 }
 
 // valueGrad writes S(x_k) of every image into vals and, if grad is not

@@ -62,10 +62,11 @@ func NewDeviceLoss(ops gpu.NetOps, o *problem.Objective, maxT, inputs, n int) (d
 		return nil, fmt.Errorf("banert: objective's smoothness constant L = %g is not positive and finite", o.L)
 	}
 	s := gpu.Batch{N: n, H: o.H, W: o.W}
-	d = &DeviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
+	loss := &DeviceLoss{ops: ops, mem: gpu.NewArena(ops), s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
+	d = loss
 	defer func() {
 		if err != nil {
-			d.Close()
+			loss.Close() // d is nil by now
 		}
 	}()
 	if d.obj, err = ondevice.NewObjective(d.mem, o, n); err != nil {
@@ -374,6 +375,7 @@ func (d *DeviceLoss) safeguardBackward(g gpu.Buffer) error {
 // transposed Jacobian needs, and that transposed Jacobian.
 type deviceNet struct {
 	ops                    gpu.NetOps
+	conv                   mconv.DeviceConv
 	inputs, n, hw          int
 	s1, s2, s3             mconv.Shape
 	w1, b1, w2, b2, w3, b3 gpu.Buffer   // convolution weights and biases
@@ -392,7 +394,11 @@ func newDeviceNet(mem *gpu.Arena, inputs, n, h, w int) (net *deviceNet, err erro
 	if !ok {
 		return nil, fmt.Errorf("banert: device %s has no network operations (gpu.NetOps)", mem.Ops().Name())
 	}
-	net = &deviceNet{ops: ops, mem: mem, inputs: inputs, n: n, hw: h * w}
+	conv, err := mconv.NewDeviceConv(ops)
+	if err != nil {
+		return nil, fmt.Errorf("banert: %w", err)
+	}
+	net = &deviceNet{ops: ops, conv: conv, mem: mem, inputs: inputs, n: n, hw: h * w}
 	net.s1 = mconv.Shape{N: n, Cin: inputs, Cout: Width, H: h, W: w, K: KernelSize}
 	net.s2 = mconv.Shape{N: n, Cin: Width, Cout: Width, H: h, W: w, K: KernelSize}
 	net.s3 = mconv.Shape{N: n, Cin: Width, Cout: 1, H: h, W: w, K: KernelSize}
@@ -557,7 +563,7 @@ func (net *deviceNet) forward(h, in gpu.Buffer) error {
 		return err
 	}
 	layer := func(l int, out, r, x, w, b gpu.Buffer, s mconv.Shape) error {
-		if err := ops.MConv(out, x, w, b, s); err != nil {
+		if err := net.conv.Forward(out, x, w, b, s); err != nil {
 			return err
 		}
 		if err := net.normalize(out, out, net.n*Width, &net.inv[l]); err != nil {
@@ -574,7 +580,7 @@ func (net *deviceNet) forward(h, in gpu.Buffer) error {
 	if err := layer(2, net.a2, net.r2, net.r1, net.w2, net.b2, net.s2); err != nil {
 		return fmt.Errorf("banert: network layer 2 on %s: %w", ops.Name(), err)
 	}
-	if err := ops.MConv(h, net.r2, net.w3, net.b3, net.s3); err != nil {
+	if err := net.conv.Forward(h, net.r2, net.w3, net.b3, net.s3); err != nil {
 		return fmt.Errorf("banert: network output on %s: %w", ops.Name(), err)
 	}
 	return nil
@@ -583,7 +589,7 @@ func (net *deviceNet) forward(h, in gpu.Buffer) error {
 // addConvGrads adds the gradients of convolution i (0..2) at input x and
 // output adjoint y to blocks 2+4i and 3+4i of grad.
 func (net *deviceNet) addConvGrads(grad []float64, i int, x, y gpu.Buffer, s mconv.Shape) error {
-	if err := net.ops.MConvAdjointWeights(net.gw[i], net.gb[i], x, y, s); err != nil {
+	if err := net.conv.AdjointWeights(net.gw[i], net.gb[i], x, y, s); err != nil {
 		return err
 	}
 	whole := &Network{Inputs: net.inputs, Theta: grad}
@@ -607,7 +613,7 @@ func (net *deviceNet) backward(din, dh gpu.Buffer, grad []float64) error {
 	if err := net.addConvGrads(grad, 2, net.r2, dh, net.s3); err != nil {
 		return err
 	}
-	if err := ops.MConvAdjointInput(net.d1, dh, net.w3, net.s3); err != nil {
+	if err := net.conv.AdjointInput(net.d1, dh, net.w3, net.s3); err != nil {
 		return err
 	}
 	// Back through leaky ReLU, the norm's affine map and the norm of layer
@@ -630,7 +636,7 @@ func (net *deviceNet) backward(din, dh gpu.Buffer, grad []float64) error {
 	if err := net.addConvGrads(grad, 1, net.r1, net.d1, net.s2); err != nil {
 		return err
 	}
-	if err := ops.MConvAdjointInput(net.d2, net.d1, net.w2, net.s2); err != nil {
+	if err := net.conv.AdjointInput(net.d2, net.d1, net.w2, net.s2); err != nil {
 		return err
 	}
 	if err := layer(1, net.d2, net.r1, net.a1); err != nil {
@@ -639,7 +645,7 @@ func (net *deviceNet) backward(din, dh gpu.Buffer, grad []float64) error {
 	if err := net.addConvGrads(grad, 0, net.u0, net.d2, net.s1); err != nil {
 		return err
 	}
-	if err := ops.MConvAdjointInput(din, net.d2, net.w1, net.s1); err != nil {
+	if err := net.conv.AdjointInput(din, net.d2, net.w1, net.s1); err != nil {
 		return err
 	}
 	if err := net.affineGrads(grad, 0, net.inputs, din, net.n0); err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/tomo"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 	"gorgonia.org/cu"
 )
 
@@ -300,17 +301,21 @@ func TestRidgeAgreement(t *testing.T) {
 		}
 		hv[i] = second * u[i]
 	}
-	rg := Ridge{H: upload(t, d, h), T: upload(t, d, tt), Mu: mu}
+	rg, err := wcrr.NewDevicePotentials(d, h, tt, mu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rg.Close()
 	zb, ub, out := upload(t, d, z), upload(t, d, u), zeros(t, d, len(z))
-	if err := d.RidgePsi(out, zb, rg, hw); err != nil {
+	if err := rg.Psi(out, zb, hw); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "ridge psi", download(t, d, out), psi, tolDefault)
-	if err := d.RidgePsiPrime(out, zb, rg, hw); err != nil {
+	if err := rg.PsiPrime(out, zb, hw); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "ridge psi'", download(t, d, out), prime, tolDefault)
-	if err := d.RidgeHessVec(out, zb, ub, rg, hw); err != nil {
+	if err := rg.HessVec(out, zb, ub, hw); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "ridge hessvec", download(t, d, out), hv, tolDefault)
@@ -359,6 +364,10 @@ func TestElementwiseAndReductions(t *testing.T) {
 func TestMconvAgreement(t *testing.T) {
 	d := device(t)
 	r := rand.New(rand.NewSource(6))
+	conv, err := mconv.NewDeviceConv(d)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, s := range []mconv.Shape{{N: 2, Cin: 1, Cout: 4, H: 9, W: 7, K: 5}, {N: 3, Cin: 4, Cout: 8, H: 6, W: 10, K: 3}} {
 		name := fmt.Sprintf("%+v", s)
 		x, y, w, bias := randVec(r, s.InputLen()), randVec(r, s.OutputLen()), randVec(r, s.WeightLen()), randVec(r, s.Cout)
@@ -367,12 +376,12 @@ func TestMconvAgreement(t *testing.T) {
 		want := make([]float64, s.OutputLen())
 		mconv.Forward(want, x, w, bias, s)
 		out := zeros(t, d, s.OutputLen())
-		if err := d.MconvForward(out, xb, wb, bb, s); err != nil {
+		if err := conv.Forward(out, xb, wb, bb, s); err != nil {
 			t.Fatal(err)
 		}
 		agree(t, name+" forward", download(t, d, out), want, tolLong)
 		mconv.Forward(want, x, w, nil, s)
-		if err := d.MconvForward(out, xb, wb, nil, s); err != nil {
+		if err := conv.Forward(out, xb, wb, nil, s); err != nil {
 			t.Fatal(err)
 		}
 		agree(t, name+" forward without bias", download(t, d, out), want, tolLong)
@@ -380,7 +389,7 @@ func TestMconvAgreement(t *testing.T) {
 		wantX := make([]float64, s.InputLen())
 		mconv.AdjointInput(wantX, y, w, s)
 		outX := zeros(t, d, s.InputLen())
-		if err := d.MconvAdjointInput(outX, yb, wb, s); err != nil {
+		if err := conv.AdjointInput(outX, yb, wb, s); err != nil {
 			t.Fatal(err)
 		}
 		agree(t, name+" adjoint input", download(t, d, outX), wantX, tolLong)
@@ -388,7 +397,7 @@ func TestMconvAgreement(t *testing.T) {
 		wantW, wantB := make([]float64, s.WeightLen()), make([]float64, s.Cout)
 		mconv.AdjointWeights(wantW, wantB, x, y, s)
 		gw, gb := zeros(t, d, s.WeightLen()), zeros(t, d, s.Cout)
-		if err := d.MconvAdjointWeights(gw, gb, xb, yb, s); err != nil {
+		if err := conv.AdjointWeights(gw, gb, xb, yb, s); err != nil {
 			t.Fatal(err)
 		}
 		agree(t, name+" adjoint weights", download(t, d, gw), wantW, tolLong)
@@ -404,11 +413,11 @@ func TestRayTransformAgreement(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rt, err := d.NewRayTransform(g)
+		rt, err := tomo.NewDeviceRay(d, g)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer rt.Free()
+		defer rt.Close()
 		const batch = 3
 		x, y := randVec(r, batch*g.ImageLen()), randVec(r, batch*g.SinoLen())
 		want := make([]float64, len(y))

@@ -24,15 +24,16 @@
 // Device implements gpu.Ops, the array operations greedy and unrolled
 // training run on (--device cuda): the kernels above through gpu.Buffer,
 // device-to-device copies, and RFFT2/IRFFT2 with cuFFT (package gpu/cufft,
-// one plan per batch shape and direction); and gpu.NetOps, the operations of
-// Banert's network (multi-channel convolutions, per-plane reductions and
-// affine combinations, leaky ReLU, plane copies). The numerics (packages
-// ondevice, greedy, unroll, banert) run on these interfaces; this package
-// depends only on the kernel packages (kernels, mconv) for shapes and
-// boundary codes, and on tomo for the ray transform's geometry tables.
-//
-// Device also implements gpu.RayOps (the CT ray transform) and gpu.RidgeOps
-// (the WCRR potentials), so that every problem's objective runs here.
+// one plan per batch shape and direction); gpu.NetOps, the per-plane
+// operations of Banert's network (reductions and affine combinations, leaky
+// ReLU, plane copies); gpu.MatOps; and gpu.Launcher, which runs any kernel of
+// gpu/cudasrc by name with buffer, int and float32 arguments and uploads
+// int32 and float64 tables. The problems' operators run through Launcher:
+// tomo's ray transform, wcrr's ridge potentials and mconv's multi-channel
+// convolutions are built on the device by those packages (tomo.NewDeviceRay,
+// wcrr.NewDevicePotentials, mconv.NewDeviceConv), so that this package
+// depends on no problem package, only on package kernels for the small
+// convolutions' boundary codes.
 //
 // Without a GPU, scripts/cuda-emu/run.sh runs this package's tests and the
 // tagged binary against a CPU emulation of the driver and cuFFT: the Go code

@@ -23,6 +23,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/tomo"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
 // opCase is one device operation on fixed random inputs: the launches the
@@ -63,6 +64,10 @@ func opCases(t *testing.T, d *Device) []opCase {
 	timg := upload(t, d, randVec(r, hw))
 
 	ms := mconv.Shape{N: 2, Cin: 4, Cout: 6, H: 9, W: 7, K: 3}
+	conv, err := mconv.NewDeviceConv(d)
+	if err != nil {
+		t.Fatal(err)
+	}
 	mIn, mOut := upload(t, d, randVec(r, ms.InputLen())), upload(t, d, randVec(r, ms.OutputLen()))
 	mW, mB := upload(t, d, randVec(r, ms.WeightLen())), upload(t, d, randVec(r, ms.Cout))
 	mshape := launch.MConvShape{N: int64(ms.N), Cin: int64(ms.Cin), Cout: int64(ms.Cout), H: int64(ms.H), W: int64(ms.W), K: int64(ms.K)}
@@ -77,7 +82,7 @@ func opCases(t *testing.T, d *Device) []opCase {
 	}
 	ridgeTotal := 2 * rc * phw
 	rz, ru := upload(t, d, randVec(r, ridgeTotal)), upload(t, d, randVec(r, ridgeTotal))
-	ridge, err := d.NewRidge(ridgeH, ridgeT, 0.7)
+	ridge, err := wcrr.NewDevicePotentials(d, ridgeH, ridgeT, 0.7)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +92,7 @@ func opCases(t *testing.T, d *Device) []opCase {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ray, err := d.NewRay(geom)
+	ray, err := tomo.NewDeviceRay(d, geom)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -203,15 +208,15 @@ func opCases(t *testing.T, d *Device) []opCase {
 		}},
 		{"MConv", tolLong, launch.MConv(mshape), false, func() ([]float64, error) {
 			o := out(ms.OutputLen())
-			return res(o, d.MConv(o, mIn, mW, mB, ms))
+			return res(o, conv.Forward(o, mIn, mW, mB, ms))
 		}},
 		{"MConvAdjointInput", tolLong, launch.MConvAdjointInput(mshape), false, func() ([]float64, error) {
 			o := out(ms.InputLen())
-			return res(o, d.MConvAdjointInput(o, mOut, mW, ms))
+			return res(o, conv.AdjointInput(o, mOut, mW, ms))
 		}},
 		{"MConvAdjointWeights", tolLong, launch.MConvAdjointWeights(mshape, true), false, func() ([]float64, error) {
 			gw, gb := out(ms.WeightLen()), out(ms.Cout)
-			err := d.MConvAdjointWeights(gw, gb, mIn, mOut, ms)
+			err := conv.AdjointWeights(gw, gb, mIn, mOut, ms)
 			return append(get(gw), get(gb)...), err
 		}},
 		{"PlaneDots", tolDefault, launch.PlaneDots(int64(planes), int64(phw)), false, func() ([]float64, error) {

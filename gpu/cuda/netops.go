@@ -7,73 +7,13 @@ import (
 	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/mconv"
 )
 
 // The CUDA device implements the network operations of package gpu in
-// float32 (plane dots in double): the multi-channel convolutions run the
-// mconv kernels, the per-plane coefficients of PlaneCombine go to the
-// device as float32 for each call, into a buffer kept for reuse (as is
+// float32 (plane dots in double): the per-plane coefficients of
+// PlaneCombine go to the device as float32 for each call, into a buffer kept for reuse (as is
 // PlaneDots's result buffer), so that these calls allocate nothing.
 var _ gpu.NetOps = (*Device)(nil)
-
-// MConv implements gpu.NetOps.
-func (d *Device) MConv(y, x, w, bias gpu.Buffer, s mconv.Shape) error {
-	if err := gpu.CheckMConvAliasing("cuda mconv", x, y, w); err != nil {
-		return err
-	}
-	if bias != nil && bias == y {
-		return fmt.Errorf("cuda: mconv: the bias must not be the output")
-	}
-	bs, err := d.buffers("mconv", y, -1, x, -1, w, -1)
-	if err != nil {
-		return err
-	}
-	var bb *Buffer
-	if bias != nil {
-		b, err := d.buffers("mconv", bias, -1)
-		if err != nil {
-			return err
-		}
-		bb = b[0]
-	}
-	return d.MconvForward(bs[0], bs[1], bs[2], bb, s)
-}
-
-// MConvAdjointInput implements gpu.NetOps.
-func (d *Device) MConvAdjointInput(x, y, w gpu.Buffer, s mconv.Shape) error {
-	if err := gpu.CheckMConvAliasing("cuda mconv adjoint input", x, y, w); err != nil {
-		return err
-	}
-	bs, err := d.buffers("mconv adjoint input", x, -1, y, -1, w, -1)
-	if err != nil {
-		return err
-	}
-	return d.MconvAdjointInput(bs[0], bs[1], bs[2], s)
-}
-
-// MConvAdjointWeights implements gpu.NetOps.
-func (d *Device) MConvAdjointWeights(gw, gb, x, y gpu.Buffer, s mconv.Shape) error {
-	if err := gpu.CheckMConvAliasing("cuda mconv adjoint weights", x, y, gw); err != nil {
-		return err
-	}
-	if gb != nil && (gb == x || gb == y || gb == gw) {
-		return fmt.Errorf("cuda: mconv adjoint weights: the bias gradient must be its own buffer")
-	}
-	bs, err := d.buffers("mconv adjoint weights", gw, -1, x, -1, y, -1)
-	if err != nil {
-		return err
-	}
-	var bb *Buffer
-	if gb != nil {
-		b, err := d.buffers("mconv adjoint weights", gb, -1)
-		if err != nil {
-			return err
-		}
-		bb = b[0]
-	}
-	return d.MconvAdjointWeights(bs[0], bb, bs[1], bs[2], s)
-}
 
 // scratch returns the reusable buffer *b with room for n values of size
 // bytes, replacing it by a larger one when needed; d.scratchMu is held. The

@@ -7,7 +7,6 @@ import (
 	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/mconv"
 )
 
 // need checks that every buffer is live, belongs to d and has the length given
@@ -160,78 +159,6 @@ func (d *Device) huberHessVec(out, f, u *Buffer, n, hw int, eps float64) error {
 	return d.launchEach("l2o_huber_hessvec", n*hw, ptrArg(out), ptrArg(f), ptrArg(u), intArg(n), intArg(hw), f32Arg(eps))
 }
 
-// Ridge holds the per-channel thresholds of the WCRR clip potentials on the
-// device: ψ_c = (μ+1)·Huber(·; h_c) − Huber(·; T_c) (package wcrr).
-type Ridge struct {
-	H, T *Buffer // [C] thresholds h_c < T_c
-	Mu   float64
-}
-
-func (d *Device) ridgeCheck(op string, r Ridge, bufs ...*Buffer) (c int, err error) {
-	if r.H == nil || r.T == nil {
-		return 0, fmt.Errorf("cuda: %s: thresholds are not set", op)
-	}
-	c = r.H.n
-	if c < 1 {
-		return 0, fmt.Errorf("cuda: %s: no channels", op)
-	}
-	if err := d.need(op, "h", r.H, c, "t", r.T, c); err != nil {
-		return 0, err
-	}
-	for i, b := range bufs {
-		if err := d.need(op, fmt.Sprintf("operand %d", i), b, bufs[0].n); err != nil {
-			return 0, err
-		}
-	}
-	return c, nil
-}
-
-func ridgeSizes(op string, total, c, hw int) error {
-	if hw < 1 || total%(c*hw) != 0 {
-		return fmt.Errorf("cuda: %s: %d values are not a whole number of [%d channels × %d pixels] images", op, total, c, hw)
-	}
-	return nil
-}
-
-// RidgePsi writes ψ_c(z) elementwise; z is [N,C,HW].
-func (d *Device) RidgePsi(out, z *Buffer, r Ridge, hw int) error {
-	c, err := d.ridgeCheck("ridge psi", r, out, z)
-	if err != nil {
-		return err
-	}
-	if err := ridgeSizes("ridge psi", z.n, c, hw); err != nil {
-		return err
-	}
-	return d.launchEach("l2o_ridge_psi", z.n, ptrArg(out), ptrArg(z), ptrArg(r.H), ptrArg(r.T),
-		f32Arg(r.Mu), intArg(c), intArg(hw), intArg(z.n))
-}
-
-// RidgePsiPrime writes ψ_c'(z) = (μ+1)·clip(z, ±h_c) − clip(z, ±T_c).
-func (d *Device) RidgePsiPrime(out, z *Buffer, r Ridge, hw int) error {
-	c, err := d.ridgeCheck("ridge psi'", r, out, z)
-	if err != nil {
-		return err
-	}
-	if err := ridgeSizes("ridge psi'", z.n, c, hw); err != nil {
-		return err
-	}
-	return d.launchEach("l2o_ridge_psi_prime", z.n, ptrArg(out), ptrArg(z), ptrArg(r.H), ptrArg(r.T),
-		f32Arg(r.Mu), intArg(c), intArg(hw), intArg(z.n))
-}
-
-// RidgeHessVec writes ψ_c”(z)·u elementwise.
-func (d *Device) RidgeHessVec(out, z, u *Buffer, r Ridge, hw int) error {
-	c, err := d.ridgeCheck("ridge hessvec", r, out, z, u)
-	if err != nil {
-		return err
-	}
-	if err := ridgeSizes("ridge hessvec", z.n, c, hw); err != nil {
-		return err
-	}
-	return d.launchEach("l2o_ridge_hessvec", z.n, ptrArg(out), ptrArg(z), ptrArg(u), ptrArg(r.H), ptrArg(r.T),
-		f32Arg(r.Mu), intArg(c), intArg(hw), intArg(z.n))
-}
-
 // Axpy computes y += a·x.
 func (d *Device) Axpy(y *Buffer, a float64, x *Buffer) error {
 	if y == nil {
@@ -302,63 +229,4 @@ func (d *Device) Sum(x *Buffer) (float64, error) {
 		return 0, err
 	}
 	return d.reduce("l2o_sum_partial", x.n, ptrArg(x))
-}
-
-func mconvArgs(s mconv.Shape) []arg {
-	return []arg{intArg(s.N), intArg(s.Cin), intArg(s.Cout), intArg(s.H), intArg(s.W), intArg(s.K)}
-}
-
-// MconvForward computes y = w ⋆ x + bias (mconv.Forward); bias may be nil.
-func (d *Device) MconvForward(y, x, w, bias *Buffer, s mconv.Shape) error {
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("cuda: mconv forward: %w", err)
-	}
-	if err := d.need("mconv forward", "y", y, s.OutputLen(), "x", x, s.InputLen(), "w", w, s.WeightLen()); err != nil {
-		return err
-	}
-	b := nullArg()
-	if bias != nil {
-		if err := d.need("mconv forward", "bias", bias, s.Cout); err != nil {
-			return err
-		}
-		b = ptrArg(bias)
-	}
-	args := append([]arg{ptrArg(y), ptrArg(x), ptrArg(w), b}, mconvArgs(s)...)
-	return d.launchEach("l2o_mconv_forward", s.OutputLen(), args...)
-}
-
-// MconvAdjointInput computes the input adjoint (mconv.AdjointInput).
-func (d *Device) MconvAdjointInput(x, y, w *Buffer, s mconv.Shape) error {
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("cuda: mconv adjoint input: %w", err)
-	}
-	if err := d.need("mconv adjoint input", "x", x, s.InputLen(), "y", y, s.OutputLen(), "w", w, s.WeightLen()); err != nil {
-		return err
-	}
-	args := append([]arg{ptrArg(x), ptrArg(y), ptrArg(w)}, mconvArgs(s)...)
-	return d.launchEach("l2o_mconv_adjoint_input", s.InputLen(), args...)
-}
-
-// MconvAdjointWeights computes the weight and (if gb is not nil) bias
-// adjoints (mconv.AdjointWeights).
-func (d *Device) MconvAdjointWeights(gw, gb, x, y *Buffer, s mconv.Shape) error {
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("cuda: mconv adjoint weights: %w", err)
-	}
-	if err := d.need("mconv adjoint weights", "gw", gw, s.WeightLen(), "x", x, s.InputLen(), "y", y, s.OutputLen()); err != nil {
-		return err
-	}
-	if gb != nil {
-		if err := d.need("mconv adjoint weights", "gb", gb, s.Cout); err != nil {
-			return err
-		}
-	}
-	args := append([]arg{ptrArg(gw), ptrArg(x), ptrArg(y)}, mconvArgs(s)...)
-	if err := d.launchBlocks("l2o_mconv_adjoint_weights", s.WeightLen(), args...); err != nil {
-		return err
-	}
-	if gb == nil {
-		return nil
-	}
-	return d.launchBlocks("l2o_mconv_adjoint_bias", s.Cout, ptrArg(gb), ptrArg(y), intArg(s.N), intArg(s.Cout), intArg(s.H*s.W))
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/gputest"
+	"github.com/greedyl2o/greedyl2o/internal/optest"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -105,17 +106,24 @@ func checkStepLoss(t *testing.T, d *Device, what string, m models.Method, o *pro
 	}
 }
 
-// TestNetOpsIdentities runs gputest.CheckNetOps on the CUDA device: the
-// multi-channel convolutions against mconv and their adjoints, the
-// per-plane dots and combinations, the leaky mask and plane copies, up to
-// the Banert network's widths at 96×96.
+// TestNetOpsIdentities runs gputest.CheckNetOps on the CUDA device (the
+// per-plane dots and combinations, the leaky mask and plane copies) and
+// optest.CheckConv on mconv's convolutions on it (against mconv and their
+// adjoints), up to the Banert network's widths at 96×96.
 func TestNetOpsIdentities(t *testing.T) {
 	d := device(t)
+	conv, err := mconv.NewDeviceConv(d)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		s   mconv.Shape
 		tol float64
 	}{{mconv.Shape{N: 2, Cin: 3, Cout: 4, H: 11, W: 9, K: 3}, 1e-5}, {mconv.Shape{N: paperSize(d, 1, 2), Cin: paperSize(d, 32, 6), Cout: paperSize(d, 32, 5), H: paperSize(d, 96, 16), W: paperSize(d, 96, 16), K: 3}, 1e-4}} {
-		if err := gputest.CheckNetOps(d, c.s, c.tol); err != nil {
+		if err := gputest.CheckNetOps(d, gputest.NetShape{N: c.s.N, C: c.s.Cin, H: c.s.H, W: c.s.W}, c.tol); err != nil {
+			t.Errorf("shape %+v: %v", c.s, err)
+		}
+		if err := optest.CheckConv(d, conv, c.s, c.tol); err != nil {
 			t.Errorf("shape %+v: %v", c.s, err)
 		}
 	}
@@ -163,7 +171,7 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 	t.Logf("CUDA against CPU float64 at %d×%d, T = %d: loss %.2g, gradient %.2g (relative)", size, size, T, math.Abs(got-want)/math.Abs(want), diff/scale)
 }
 
-// TestRayIdentities runs gputest.CheckRay on the CUDA device up to ct-small's
+// TestRayIdentities runs optest.CheckRay on the CUDA device up to ct-small's
 // geometry (40×40, 90 angles) and the paper's 256×256 with 180 angles.
 func TestRayIdentities(t *testing.T) {
 	d := device(t)
@@ -172,7 +180,7 @@ func TestRayIdentities(t *testing.T) {
 		geoms = geoms[:1]
 	}
 	for _, g := range geoms {
-		if err := gputest.CheckRay(d, g, 1e-4); err != nil {
+		if err := optest.CheckRay(d, g, 1e-4); err != nil {
 			t.Errorf("geometry %+v: %v", g, err)
 		}
 	}
@@ -215,11 +223,11 @@ func TestCTStepLossAgrees(t *testing.T) {
 	}
 }
 
-// TestRidgeIdentities runs gputest.CheckRidge on the CUDA device (the WCRR
+// TestRidgeIdentities runs optest.CheckRidge on the CUDA device (the WCRR
 // potentials at Problem 3's 60 channels of 96×96).
 func TestRidgeIdentities(t *testing.T) {
 	d := device(t)
-	if err := gputest.CheckRidge(d, 2, 60, paperSize(d, 96*96, 24*24), 1e-5); err != nil {
+	if err := optest.CheckRidge(d, 2, 60, paperSize(d, 96*96, 24*24), 1e-5); err != nil {
 		t.Error(err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/gpu/gputest"
+	"github.com/greedyl2o/greedyl2o/internal/optest"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -41,20 +42,27 @@ func TestPaper256OpsIdentities(t *testing.T) {
 	}
 }
 
-// TestPaper256NetOpsIdentities runs gputest.CheckNetOps at the Banert network's
-// 32 channels of 256×256.
+// TestPaper256NetOpsIdentities runs gputest.CheckNetOps and optest.CheckConv
+// at the Banert network's 32 channels of 256×256.
 func TestPaper256NetOpsIdentities(t *testing.T) {
 	d := paperDevice(t)
-	if err := gputest.CheckNetOps(d, mconv.Shape{N: 1, Cin: 32, Cout: 32, H: 256, W: 256, K: 3}, 1e-4); err != nil {
+	if err := gputest.CheckNetOps(d, gputest.NetShape{N: 1, C: 32, H: 256, W: 256}, 1e-4); err != nil {
+		t.Error(err)
+	}
+	conv, err := mconv.NewDeviceConv(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := optest.CheckConv(d, conv, mconv.Shape{N: 1, Cin: 32, Cout: 32, H: 256, W: 256, K: 3}, 1e-4); err != nil {
 		t.Error(err)
 	}
 }
 
-// TestPaper256RidgeIdentities runs gputest.CheckRidge on WCRR's 60 channels of
+// TestPaper256RidgeIdentities runs optest.CheckRidge on WCRR's 60 channels of
 // 256×256.
 func TestPaper256RidgeIdentities(t *testing.T) {
 	d := paperDevice(t)
-	if err := gputest.CheckRidge(d, 2, 60, 256*256, 1e-5); err != nil {
+	if err := optest.CheckRidge(d, 2, 60, 256*256, 1e-5); err != nil {
 		t.Error(err)
 	}
 }

@@ -6,14 +6,9 @@
 //   - CheckOps tests gpu.Ops: the adjoint pairs, the FFT round trip, the
 //     spectral convolution against the direct circular convolution, the
 //     vector operations and the Huber potential against host arithmetic.
-//   - CheckNetOps tests gpu.NetOps (Banert's network): the multi-channel
-//     convolution against package mconv and its adjoints, the per-plane
+//   - CheckNetOps tests gpu.NetOps (Banert's network): the per-plane
 //     reductions and combinations, the leaky ReLU mask, plane copies and the
 //     refusals of bad arguments.
-//   - CheckRay tests gpu.RayOps (the CT ray transform) against package
-//     tomo's projector and by its adjoint identity.
-//   - CheckRidge tests gpu.RidgeOps (the WCRR potentials) against their
-//     float64 formulas and central differences.
 //   - CheckMat tests gpu.MatOps (PF's dense products) against host
 //     arithmetic and by their adjoint identities.
 //
@@ -25,6 +20,9 @@
 // test functions of the packages that use it.
 //
 // The argument checks the implementations themselves call
-// (gpu.CheckMatArgs, gpu.CheckMConvAliasing, gpu.CheckCoefficients,
-// gpu.CheckPlaneCopy, gpu.CheckRidgeParams) stay in package gpu.
+// (gpu.CheckMatArgs, gpu.CheckCoefficients, gpu.CheckPlaneCopy) stay in
+// package gpu. The operators that problems build on a device (tomo's ray
+// transform, wcrr's ridge potentials, mconv's convolutions) have their
+// suites in package internal/optest, which checks with this package's
+// Checker.
 package gputest

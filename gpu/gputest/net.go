@@ -6,24 +6,29 @@ import (
 	"math/rand/v2"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/mconv"
 )
 
-// CheckNetOps tests a gpu.NetOps implementation on random data of shape s, to
-// relative tolerance tol (1e-12 for float64 devices, 1e-5 for float32): MConv
-// against mconv.Forward (with and without bias), the adjoint identities
-// ⟨y, w⋆x⟩ = ⟨MConvAdjointInput(y), x⟩ = ⟨MConvAdjointWeights(x, y), w⟩, the
-// bias adjoint against the channel sums, and PlaneDots, PlaneCombine (with
-// and without z and constants, in place), LeakyMask and CopyPlanes against
-// host arithmetic. It returns every failure, joined, or nil.
-func CheckNetOps(d gpu.NetOps, s mconv.Shape, tol float64) error {
-	if err := s.Validate(); err != nil {
-		return fmt.Errorf("gputest: check net ops: %w", err)
+// NetShape is the shape of the activations CheckNetOps works on: N images
+// of C channels (planes) of H×W values.
+type NetShape struct{ N, C, H, W int }
+
+// Len is the number of values, N·C·H·W.
+func (s NetShape) Len() int { return s.N * s.C * s.H * s.W }
+
+// CheckNetOps tests a gpu.NetOps implementation on random activations of
+// shape s, to relative tolerance tol (1e-12 for float64 devices, 1e-5 for
+// float32): PlaneDots, PlaneCombine (with and without z and constants, in
+// place), LeakyMask and CopyPlanes against host arithmetic, and the
+// refusals of bad arguments. It returns every failure, joined, or nil. (The
+// network's convolutions are package mconv's: internal/optest.CheckConv.)
+func CheckNetOps(d gpu.NetOps, s NetShape, tol float64) error {
+	if s.N < 1 || s.C < 1 || s.H < 1 || s.W < 1 {
+		return fmt.Errorf("gputest: check net ops: shape %+v: every size must be positive", s)
 	}
-	c := &opsCheck{d: d, tol: tol, rng: rand.New(rand.NewPCG(11, uint64(s.InputLen())))}
+	c := &opsCheck{d: d, tol: tol, rng: rand.New(rand.NewPCG(11, uint64(s.Len())))}
 	defer c.free()
 	n := &netCheck{opsCheck: c, d: d, s: s}
-	for _, f := range []func() error{n.convolution, n.planes, n.leaky, n.copies, n.refusals} {
+	for _, f := range []func() error{n.planes, n.leaky, n.copies, n.refusals} {
 		if err := f(); err != nil {
 			c.errs = append(c.errs, err)
 		}
@@ -34,104 +39,13 @@ func CheckNetOps(d gpu.NetOps, s mconv.Shape, tol float64) error {
 type netCheck struct {
 	*opsCheck
 	d gpu.NetOps
-	s mconv.Shape
-}
-
-func (c *netCheck) convolution() error {
-	s := c.s
-	x, xb, err := c.random(s.InputLen())
-	if err != nil {
-		return err
-	}
-	w, wb, err := c.random(s.WeightLen())
-	if err != nil {
-		return err
-	}
-	bias, bb, err := c.random(s.Cout)
-	if err != nil {
-		return err
-	}
-	y, yb, err := c.random(s.OutputLen())
-	if err != nil {
-		return err
-	}
-	out, err := c.zeros(s.OutputLen())
-	if err != nil {
-		return err
-	}
-	var errs []error
-	for _, withBias := range []bool{true, false} {
-		want := make([]float64, s.OutputLen())
-		var bv []float64
-		var bbuf gpu.Buffer
-		if withBias {
-			bv, bbuf = bias, bb
-		}
-		if err := mconv.Forward(want, x, w, bv, s); err != nil {
-			return err
-		}
-		if err := c.d.MConv(out, xb, wb, bbuf, s); err != nil {
-			return fmt.Errorf("mconv: %w", err)
-		}
-		got, err := c.read(out)
-		if err != nil {
-			return err
-		}
-		errs = append(errs, c.closeVec(fmt.Sprintf("mconv (bias %v) against mconv.Forward", withBias), got, want))
-	}
-	wx, err := c.read(out) // w ⋆ x without bias
-	if err != nil {
-		return err
-	}
-	xa, err := c.zeros(s.InputLen())
-	if err != nil {
-		return err
-	}
-	if err := c.d.MConvAdjointInput(xa, yb, wb, s); err != nil {
-		return fmt.Errorf("mconv adjoint input: %w", err)
-	}
-	aty, err := c.read(xa)
-	if err != nil {
-		return err
-	}
-	errs = append(errs, c.adjoint("mconv and its input adjoint", y, wx, aty, x))
-	gw, err := c.zeros(s.WeightLen())
-	if err != nil {
-		return err
-	}
-	gb, err := c.zeros(s.Cout)
-	if err != nil {
-		return err
-	}
-	if err := c.d.MConvAdjointWeights(gw, gb, xb, yb, s); err != nil {
-		return fmt.Errorf("mconv adjoint weights: %w", err)
-	}
-	gwv, err := c.read(gw)
-	if err != nil {
-		return err
-	}
-	errs = append(errs, c.adjoint("mconv and its weight adjoint", y, wx, gwv, w))
-	gbv, err := c.read(gb)
-	if err != nil {
-		return err
-	}
-	hw := s.H * s.W
-	sums := make([]float64, s.Cout)
-	for n := 0; n < s.N; n++ {
-		for o := 0; o < s.Cout; o++ {
-			for _, v := range y[(n*s.Cout+o)*hw : (n*s.Cout+o+1)*hw] {
-				sums[o] += v
-			}
-		}
-	}
-	errs = append(errs, c.closeVec("mconv bias adjoint against channel sums", gbv, sums))
-	return errors.Join(errs...)
+	s NetShape
 }
 
 // planes checks PlaneDots and PlaneCombine on the input's N·Cin planes.
 func (c *netCheck) planes() error {
 	s := c.s
-	planes, hw := s.N*s.Cin, s.H*s.W
+	planes, hw := s.N*s.C, s.H*s.W
 	x, xb, err := c.random(planes * hw)
 	if err != nil {
 		return err
@@ -236,7 +150,7 @@ func (c *netCheck) planes() error {
 }
 
 func (c *netCheck) leaky() error {
-	n := c.s.InputLen()
+	n := c.s.Len()
 	x, xb, err := c.random(n)
 	if err != nil {
 		return err
@@ -288,20 +202,16 @@ func (c *netCheck) leaky() error {
 }
 
 // refusals checks that bad arguments are errors, not silent results: wrong
-// lengths, aliased convolution operands, coefficients without their
-// buffer, plane copies onto themselves or with a zero step.
+// lengths, coefficients without their buffer, plane copies onto themselves
+// or with a zero step.
 func (c *netCheck) refusals() error {
 	s := c.s
 	hw := s.H * s.W
-	x, err := c.zeros(s.InputLen())
+	x, err := c.zeros(s.Len())
 	if err != nil {
 		return err
 	}
-	w, err := c.zeros(s.WeightLen())
-	if err != nil {
-		return err
-	}
-	y, err := c.zeros(s.OutputLen())
+	y, err := c.zeros(s.Len())
 	if err != nil {
 		return err
 	}
@@ -309,16 +219,13 @@ func (c *netCheck) refusals() error {
 	if err != nil {
 		return err
 	}
-	planes := s.N * s.Cin
+	planes := s.N * s.C
 	one := make([]float64, planes)
 	cases := map[string]error{
-		"mconv with a short output":          c.d.MConv(short, x, w, nil, s),
-		"mconv with the input as output":     c.d.MConv(x, x, w, nil, s),
-		"mconv adjoint input onto its input": c.d.MConvAdjointInput(y, y, w, s),
-		"plane dots of the wrong length":     c.d.PlaneDots(make([]float64, planes+1), x, nil, hw),
-		"plane combine with b but no z":      c.d.PlaneCombine(x, one, x, one, nil, nil, hw),
-		"leaky mask of unequal lengths":      c.d.LeakyMask(short, x, x, 0.2),
-		"copy planes onto the same buffer":   c.d.CopyPlanes(x, 0, 1, x, 0, 1, 1, hw),
+		"plane dots of the wrong length":   c.d.PlaneDots(make([]float64, planes+1), x, nil, hw),
+		"plane combine with b but no z":    c.d.PlaneCombine(x, one, x, one, nil, nil, hw),
+		"leaky mask of unequal lengths":    c.d.LeakyMask(short, x, x, 0.2),
+		"copy planes onto the same buffer": c.d.CopyPlanes(x, 0, 1, x, 0, 1, 1, hw),
 	}
 	if planes > 1 {
 		cases["copy planes with a zero step"] = c.d.CopyPlanes(y, 0, 0, x, 0, 1, 2, hw)
@@ -336,12 +243,12 @@ func (c *netCheck) refusals() error {
 // Cin−1 out again.
 func (c *netCheck) copies() error {
 	s := c.s
-	hw, C := s.H*s.W, s.Cin
-	stack, err := c.zeros(s.InputLen())
+	hw, C := s.H*s.W, s.C
+	stack, err := c.zeros(s.Len())
 	if err != nil {
 		return err
 	}
-	want := make([]float64, s.InputLen())
+	want := make([]float64, s.Len())
 	var last []float64
 	for ch := 0; ch < C; ch++ {
 		v, b, err := c.random(s.N * hw)

@@ -1,23 +1,19 @@
-package gputest
+package optest
 
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/gpu/gputest"
 	"github.com/greedyl2o/greedyl2o/tomo"
 )
 
-// CheckRay tests a device's ray transform of geometry g on a batch of 2, to
+// CheckRay tests the ray transform on device d (tomo.NewDeviceRay) of geometry g on a batch of 2, to
 // relative tolerance tol: Forward against tomo's float64 projector and the
 // adjoint identity ⟨y, Rx⟩ = ⟨Rᵀy, x⟩. It returns every failure, joined.
-func CheckRay(d gpu.RayOps, g tomo.Geometry, tol float64) error {
-	ops, ok := d.(gpu.Ops)
-	if !ok {
-		return fmt.Errorf("gputest: check ray: %T has no array operations", d)
-	}
-	r, err := d.NewRay(g)
+func CheckRay(d gpu.Ops, g tomo.Geometry, tol float64) error {
+	r, err := tomo.NewDeviceRay(d, g)
 	if err != nil {
 		return err
 	}
@@ -26,22 +22,22 @@ func CheckRay(d gpu.RayOps, g tomo.Geometry, tol float64) error {
 	if err != nil {
 		return err
 	}
-	c := &opsCheck{d: ops, tol: tol, rng: rand.New(rand.NewPCG(13, uint64(g.N)))}
-	defer c.free()
+	c := gputest.NewChecker(d, tol, 13, uint64(g.N))
+	defer c.Free()
 	const batch = 2
-	x, xb, err := c.random(batch * g.ImageLen())
+	x, xb, err := c.Random(batch * g.ImageLen())
 	if err != nil {
 		return err
 	}
-	y, yb, err := c.random(batch * g.SinoLen())
+	y, yb, err := c.Random(batch * g.SinoLen())
 	if err != nil {
 		return err
 	}
-	rx, err := c.zeros(batch * g.SinoLen())
+	rx, err := c.Zeros(batch * g.SinoLen())
 	if err != nil {
 		return err
 	}
-	rty, err := c.zeros(batch * g.ImageLen())
+	rty, err := c.Zeros(batch * g.ImageLen())
 	if err != nil {
 		return err
 	}
@@ -55,14 +51,14 @@ func CheckRay(d gpu.RayOps, g tomo.Geometry, tol float64) error {
 	if err := p.Forward(want, x, batch); err != nil {
 		return err
 	}
-	got, err := c.read(rx)
+	got, err := c.Read(rx)
 	if err != nil {
 		return err
 	}
-	back, err := c.read(rty)
+	back, err := c.Read(rty)
 	if err != nil {
 		return err
 	}
-	return errors.Join(c.closeVec("ray forward against tomo's projector", got, want),
-		c.adjoint("ray transform and its adjoint", y, got, back, x))
+	return errors.Join(c.CloseVec("ray forward against tomo's projector", got, want),
+		c.Adjoint("ray transform and its adjoint", y, got, back, x))
 }

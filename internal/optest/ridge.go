@@ -1,33 +1,31 @@
-package gputest
+package optest
 
 import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/gpu/gputest"
+	"github.com/greedyl2o/greedyl2o/wcrr"
 )
 
-// CheckRidge tests a device's ridge potentials on random responses of n
-// images of c channels of hw values (values spread across the thresholds),
+// CheckRidge tests the ridge potentials on device d
+// (wcrr.NewDevicePotentials) on random responses of n images of c channels
+// of hw values (values spread across the thresholds),
 // to relative tolerance tol: Psi, PsiPrime (in place too) and HessVec
 // against the float64 formulas, and PsiPrime against central differences of
 // Psi. It returns every failure, joined.
-func CheckRidge(d gpu.RidgeOps, n, c, hw int, tol float64) error {
-	ops, ok := d.(gpu.Ops)
-	if !ok {
-		return fmt.Errorf("gputest: check ridge: %T has no array operations", d)
-	}
-	ck := &opsCheck{d: ops, tol: tol, rng: rand.New(rand.NewPCG(17, uint64(n*c*hw)))}
-	defer ck.free()
+func CheckRidge(d gpu.Ops, n, c, hw int, tol float64) error {
+	ck := gputest.NewChecker(d, tol, 17, uint64(n*c*hw))
+	defer ck.Free()
 	h, t := make([]float64, c), make([]float64, c)
 	for i := range h {
-		h[i] = 0.1 + 0.2*ck.rng.Float64()
-		t[i] = h[i] * (2 + 3*ck.rng.Float64())
+		h[i] = 0.1 + 0.2*ck.Rand().Float64()
+		t[i] = h[i] * (2 + 3*ck.Rand().Float64())
 	}
 	const mu = 0.7
-	r, err := d.NewRidge(h, t, mu)
+	r, err := wcrr.NewDevicePotentials(d, h, t, mu)
 	if err != nil {
 		return err
 	}
@@ -35,16 +33,16 @@ func CheckRidge(d gpu.RidgeOps, n, c, hw int, tol float64) error {
 	size := n * c * hw
 	z := make([]float64, size)
 	for i := range z {
-		z[i] = 2 * (2*ck.rng.Float64() - 1) // |z| up to 2 > T_c ≤ 1.5
+		z[i] = 2 * (2*ck.Rand().Float64() - 1) // |z| up to 2 > T_c ≤ 1.5
 	}
-	zb, err := ck.upload(z)
+	zb, err := ck.Upload(z)
 	if err != nil {
 		return err
 	}
-	if err := ops.CopyOut(z, zb); err != nil { // as stored
+	if err := d.CopyOut(z, zb); err != nil { // as stored
 		return err
 	}
-	u, ub, err := ck.random(size)
+	u, ub, err := ck.Random(size)
 	if err != nil {
 		return err
 	}
@@ -65,7 +63,7 @@ func CheckRidge(d gpu.RidgeOps, n, c, hw int, tol float64) error {
 		const e = 1e-6
 		fd = append(fd, ((mu+1)*huber1(v+e, h[ch])-huber1(v+e, t[ch])-(mu+1)*huber1(v-e, h[ch])+huber1(v-e, t[ch]))/(2*e))
 	}
-	out, err := ck.zeros(size)
+	out, err := ck.Zeros(size)
 	if err != nil {
 		return err
 	}
@@ -75,20 +73,20 @@ func CheckRidge(d gpu.RidgeOps, n, c, hw int, tol float64) error {
 			errs = append(errs, fmt.Errorf("%s: %w", what, err))
 			return
 		}
-		got, err := ck.read(out)
+		got, err := ck.Read(out)
 		if err != nil {
 			errs = append(errs, err)
 			return
 		}
-		errs = append(errs, ck.closeVec(what, got, want))
+		errs = append(errs, ck.CloseVec(what, got, want))
 	}
 	check("ridge psi", func() error { return r.Psi(out, zb, hw) }, psi)
 	check("ridge psi'", func() error { return r.PsiPrime(out, zb, hw) }, prime)
 	check("ridge hessvec", func() error { return r.HessVec(out, zb, ub, hw) }, hv)
-	fdc := &opsCheck{tol: 1e-6}
-	errs = append(errs, fdc.closeVec("ridge psi' formula against central differences of psi", prime, fd))
+	fdc := gputest.NewChecker(nil, 1e-6, 0, 0)
+	errs = append(errs, fdc.CloseVec("ridge psi' formula against central differences of psi", prime, fd))
 	check("ridge psi' in place", func() error {
-		if err := ops.Copy(out, zb); err != nil {
+		if err := d.Copy(out, zb); err != nil {
 			return err
 		}
 		return r.PsiPrime(out, out, hw)
