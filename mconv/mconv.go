@@ -178,14 +178,30 @@ func AdjointWeightsT[F Float](gw, gb, x, y []F, s Shape) error {
 		xt = interleave(x, s, groups, lanes)
 	}
 	rest := s.Cin - lanes*groups
-	parallelFor(s.Cout*(groups+rest), lanes*cost, func(t int) {
-		o, c := t/(groups+rest), t%(groups+rest)
-		if c < groups {
-			adjointWeightsGroup(gw, gb, x, xt, y, s, o, c)
-			return
+	var tasks []func()
+	tiles := weightTiles[F](s, groups)
+	for t := range tiles {
+		for g := range groups {
+			tasks = append(tasks, func() { adjointWeightsTile(gw, xt, y, s, t, g) })
 		}
-		adjointWeightsPair(gw, gb, x, y, s, o, lanes*groups+c-groups)
-	})
+	}
+	for o := range tiles * tileOutW {
+		for c := lanes * groups; c < s.Cin; c++ {
+			tasks = append(tasks, func() { adjointWeightsPair(gw, nil, x, y, s, o, c) })
+		}
+		if gb != nil {
+			tasks = append(tasks, func() { biasSum(gb, y, s, o) })
+		}
+	}
+	for o := tiles * tileOutW; o < s.Cout; o++ {
+		for c := range groups {
+			tasks = append(tasks, func() { adjointWeightsGroup(gw, gb, x, xt, y, s, o, c) })
+		}
+		for c := range rest {
+			tasks = append(tasks, func() { adjointWeightsPair(gw, gb, x, y, s, o, lanes*groups+c) })
+		}
+	}
+	parallelFor(len(tasks), lanes*cost, func(t int) { tasks[t]() })
 	return nil
 }
 
@@ -318,50 +334,62 @@ type corrOp[F Float] struct {
 }
 
 func (op *corrOp[F]) run() {
-	plane := op.h * op.wd
-	kk := op.k * op.k
-	p := op.k / 2
-	parallelFor(op.n*op.nOut, plane*op.nIn*kk, func(t int) {
-		img, a := t/op.nOut, t%op.nOut
-		dp := op.dst[t*plane : (t+1)*plane]
-		if op.bias != nil {
-			for i := range dp {
-				dp[i] = op.bias[a]
-			}
-		} else {
-			clear(dp)
-		}
-		var tapBuf [16]F
-		var taps []F
-		if op.k <= len(tapBuf) {
-			taps = tapBuf[:op.k]
-		} else {
-			taps = make([]F, op.k)
-		}
-		srcImg := op.src[img*op.nIn*plane : (img+1)*op.nIn*plane]
-		for i := 0; i < op.h; i++ {
-			yrow := dp[i*op.wd : (i+1)*op.wd]
-			for b := 0; b < op.nIn; b++ {
-				sp := srcImg[b*plane : (b+1)*plane]
-				f := op.w[(a*op.outStride+b*op.inStride)*kk : (a*op.outStride+b*op.inStride+1)*kk]
-				for u := 0; u < op.k; u++ {
-					r := i + u - p
-					if r < 0 || r >= op.h {
-						continue
-					}
-					if op.flip {
-						fr := f[(op.k-1-u)*op.k : (op.k-u)*op.k]
-						for v := range taps {
-							taps[v] = fr[op.k-1-v]
-						}
-					} else {
-						copy(taps, f[u*op.k:(u+1)*op.k])
-					}
-					rowCorr(yrow, sp[r*op.wd:(r+1)*op.wd], taps)
-				}
-			}
-		}
+	tiles := op.tiles()
+	if tiles > 0 {
+		op.runTiles(tiles)
+	}
+	rest := op.nOut - tiles*tileOut
+	if rest == 0 {
+		return
+	}
+	parallelFor(op.n*rest, op.h*op.wd*op.nIn*op.k*op.k, func(t int) {
+		op.plane(t/rest, tiles*tileOut+t%rest)
 	})
+}
+
+// plane computes output plane a of image img row by row (rowCorr).
+func (op *corrOp[F]) plane(img, a int) {
+	plane, kk := op.h*op.wd, op.k*op.k
+	p := op.k / 2
+	t := img*op.nOut + a
+	dp := op.dst[t*plane : (t+1)*plane]
+	if op.bias != nil {
+		for i := range dp {
+			dp[i] = op.bias[a]
+		}
+	} else {
+		clear(dp)
+	}
+	var tapBuf [16]F
+	var taps []F
+	if op.k <= len(tapBuf) {
+		taps = tapBuf[:op.k]
+	} else {
+		taps = make([]F, op.k)
+	}
+	srcImg := op.src[img*op.nIn*plane : (img+1)*op.nIn*plane]
+	for i := 0; i < op.h; i++ {
+		yrow := dp[i*op.wd : (i+1)*op.wd]
+		for b := 0; b < op.nIn; b++ {
+			sp := srcImg[b*plane : (b+1)*plane]
+			f := op.w[(a*op.outStride+b*op.inStride)*kk : (a*op.outStride+b*op.inStride+1)*kk]
+			for u := 0; u < op.k; u++ {
+				r := i + u - p
+				if r < 0 || r >= op.h {
+					continue
+				}
+				if op.flip {
+					fr := f[(op.k-1-u)*op.k : (op.k-u)*op.k]
+					for v := range taps {
+						taps[v] = fr[op.k-1-v]
+					}
+				} else {
+					copy(taps, f[u*op.k:(u+1)*op.k])
+				}
+				rowCorr(yrow, sp[r*op.wd:(r+1)*op.wd], taps)
+			}
+		}
+	}
 }
 
 // interior returns the column range [lo, hi) of a row of width w in which all
@@ -409,11 +437,20 @@ func rowCorr[F Float](y, x, t []F) {
 	}
 }
 
+// borderTap is Σ_v t[v]·x[j+v−p] with x = 0 outside the row, the products
+// summed in the order of v as in the interior (the first one not added to
+// a zero): the tile kernels' zero-padded rows give the same bits.
 func borderTap[F Float](x, t []F, j, p int) F {
 	var acc F
 	for v, tv := range t {
+		var xv F
 		if q := j + v - p; q >= 0 && q < len(x) {
-			acc += tv * x[q]
+			xv = x[q]
+		}
+		if v == 0 {
+			acc = tv * xv
+		} else {
+			acc += tv * xv
 		}
 	}
 	return acc
