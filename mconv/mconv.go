@@ -168,41 +168,50 @@ func AdjointWeightsT[F Float](gw, gb, x, y []F, s Shape) error {
 	if err := check(s, lens...); err != nil {
 		return fmt.Errorf("mconv.AdjointWeights: %w", err)
 	}
-	kk := s.K * s.K
-	cost := s.N * s.H * s.W * kk
 	lanes := vecLanes[F]()
-	groups := 0 // groups of lanes input channels done in vector registers
-	var xt []F
+	groups := 0 // whole groups of lanes input channels done in vector registers
 	if vectorRows && (s.K == 3 || s.K == 5) && s.Cin >= lanes {
 		groups = s.Cin / lanes
-		xt = interleave(x, s, groups, lanes)
 	}
-	rest := s.Cin - lanes*groups
+	tiles, stride := weightTiles[F](s), groups // stride: the groups xt interleaves
+	if tiles > 0 {
+		stride = (s.Cin + lanes - 1) / lanes // the last one padded with zero channels
+	}
+	var xt []F
+	if stride > 0 {
+		xt = interleave(x, s, stride, lanes)
+	}
+	tasks := weightTasks(gw, gb, x, xt, y, s, tiles, groups, stride)
+	parallelFor(len(tasks), lanes*s.N*s.H*s.W*s.K*s.K, func(t int) { tasks[t]() })
+	return nil
+}
+
+// weightTasks lists AdjointWeights' tasks: the tiles of tileOutW outputs ×
+// a group of input channels and the bias sums of their outputs; for the other
+// outputs, the whole groups of lanes input channels and the single rest
+// channels (with the bias in the task of channel 0). xt holds stride groups.
+func weightTasks[F Float](gw, gb, x, xt, y []F, s Shape, tiles, groups, stride int) []func() {
+	lanes := vecLanes[F]()
 	var tasks []func()
-	tiles := weightTiles[F](s, groups)
 	for t := range tiles {
-		for g := range groups {
-			tasks = append(tasks, func() { adjointWeightsTile(gw, xt, y, s, t, g) })
+		for g := range stride {
+			tasks = append(tasks, func() { adjointWeightsTile(gw, xt, y, s, t, g, stride) })
 		}
 	}
-	for o := range tiles * tileOutW {
-		for c := lanes * groups; c < s.Cin; c++ {
-			tasks = append(tasks, func() { adjointWeightsPair(gw, nil, x, y, s, o, c) })
-		}
-		if gb != nil {
+	if gb != nil {
+		for o := range tiles * tileOutW {
 			tasks = append(tasks, func() { biasSum(gb, y, s, o) })
 		}
 	}
 	for o := tiles * tileOutW; o < s.Cout; o++ {
-		for c := range groups {
-			tasks = append(tasks, func() { adjointWeightsGroup(gw, gb, x, xt, y, s, o, c) })
+		for g := range groups {
+			tasks = append(tasks, func() { adjointWeightsGroup(gw, gb, x, xt, y, s, o, g, stride) })
 		}
-		for c := range rest {
-			tasks = append(tasks, func() { adjointWeightsPair(gw, gb, x, y, s, o, lanes*groups+c) })
+		for c := lanes * groups; c < s.Cin; c++ {
+			tasks = append(tasks, func() { adjointWeightsPair(gw, gb, x, y, s, o, c) })
 		}
 	}
-	parallelFor(len(tasks), lanes*cost, func(t int) { tasks[t]() })
-	return nil
+	return tasks
 }
 
 // adjointWeightsPair is AdjointWeights for the filter of output o and input
@@ -240,14 +249,14 @@ func adjointWeightsPair[F Float](gw, gb, x, y []F, s Shape, o, c int) {
 
 // interleave returns the rows of x with the input channels Lg … Lg+L−1
 // interleaved (L = lanes): xt[(((n·groups + g)·H + r)·W + q)·L + l] =
-// x[n, Lg+l, r, q].
+// x[n, Lg+l, r, q], and 0 for the channels Lg+l ≥ Cin of a last group.
 func interleave[F Float](x []F, s Shape, groups, lanes int) []F {
 	plane := s.H * s.W
 	xt := make([]F, s.N*groups*lanes*plane)
 	for n := 0; n < s.N; n++ {
 		for g := 0; g < groups; g++ {
 			dst := xt[(n*groups+g)*lanes*plane : (n*groups+g+1)*lanes*plane]
-			for l := 0; l < lanes; l++ {
+			for l := 0; l < min(lanes, s.Cin-lanes*g); l++ {
 				src := x[(n*s.Cin+lanes*g+l)*plane : (n*s.Cin+lanes*g+l+1)*plane]
 				for q, v := range src {
 					dst[lanes*q+l] = v
@@ -259,15 +268,14 @@ func interleave[F Float](x []F, s Shape, groups, lanes int) []F {
 }
 
 // adjointWeightsGroup is adjointWeightsPair for the L = lanes inputs
-// Lg … Lg+L−1 of output o at once: the interior sums of rowDot for the L
+// Lg … Lg+L−1 of output o at once (xt interleaves groups groups): the interior sums of rowDot for the L
 // channels are the lanes of rowDotVec (each the scalar sum in the order of
 // j), added to the filters as rowDot adds them, then the border columns by
 // borderDot: bitwise adjointWeightsPair's result.
-func adjointWeightsGroup[F Float](gw, gb, x, xt, y []F, s Shape, o, g int) {
+func adjointWeightsGroup[F Float](gw, gb, x, xt, y []F, s Shape, o, g, groups int) {
 	k, p, plane := s.K, s.K/2, s.H*s.W
 	kk := k * k
 	lanes := vecLanes[F]()
-	groups := s.Cin / lanes
 	var f [8][]F
 	for l := 0; l < lanes; l++ {
 		c := lanes*g + l

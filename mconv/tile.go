@@ -115,9 +115,9 @@ func (op *corrOp[F]) runTiles(tiles int) {
 }
 
 // weightTiles returns how many tiles of tileOutW outputs AdjointWeights
-// runs with vec.ConvWeightsRow3x (groups: the vectors of input channels).
-func weightTiles[F Float](s Shape, groups int) int {
-	if !convTiles || s.K != 3 || s.W < 3 || groups == 0 {
+// runs with vec.ConvWeightsRow3x.
+func weightTiles[F Float](s Shape) int {
+	if !convTiles || s.K != 3 || s.W < 3 {
 		return 0
 	}
 	return s.Cout / tileOutW
@@ -125,11 +125,10 @@ func weightTiles[F Float](s Shape, groups int) int {
 
 // adjointWeightsTile is AdjointWeights' filters for the outputs
 // tileOutW·t … and the input channels of vector group g (xt interleaves
-// them): per image, row and filter row, the kernel adds the row's interior
-// sum and then its border products, as adjointWeightsPair does.
-func adjointWeightsTile[F Float](gw, xt, y []F, s Shape, t, g int) {
+// groups groups): per image, row and filter row, the kernel adds the row's
+// interior sum and then its border products, as adjointWeightsPair does.
+func adjointWeightsTile[F Float](gw, xt, y []F, s Shape, t, g, groups int) {
 	lanes, plane := vecLanes[F](), s.H*s.W
-	groups := s.Cin / lanes
 	var buf [3 * tileOutW * 3 * 8]F
 	gt := buf[:3*tileOutW*3*lanes] // [u][o][v][lane]
 	for n := range s.N {
@@ -146,7 +145,7 @@ func adjointWeightsTile[F Float](gw, xt, y []F, s Shape, t, g int) {
 		}
 	}
 	for o := range tileOutW {
-		for l := range lanes {
+		for l := range min(lanes, s.Cin-g*lanes) {
 			f := gw[((t*tileOutW+o)*s.Cin+g*lanes+l)*9:][:9]
 			for u := range 3 {
 				for v := range 3 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/optim"
@@ -62,4 +63,36 @@ func BenchmarkIteration96(b *testing.B) {
 	b.ReportMetric(per, "s/iter")
 	b.ReportMetric(gradSecs, "s/grad")
 	b.ReportMetric(per/gradSecs, "iter/grad")
+}
+
+// BenchmarkAdamStep96Device is BenchmarkAdamStep96 on the device code path
+// (DeviceLoss: the hand-written reverse pass on gpu.NetOps) on the CPU, in
+// float64 (host) and in float32 with float64 sums (host32, `l2o train
+// banert --device host32`).
+func BenchmarkAdamStep96Device(b *testing.B) {
+	for _, dev := range []struct {
+		name string
+		ops  gpu.NetOps
+	}{{"host", gpu.CPU()}, {"host32", gpu.Host32()}} {
+		b.Run(dev.name, func(b *testing.B) {
+			o := tinyObjective(b, 1, 96, false)
+			net, _ := NewNetwork(3, 1)
+			d, err := NewDeviceLoss(dev.ops, o, 10, 3, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Close()
+			grad := make([]float64, len(net.Theta))
+			opt := optim.NewAdam(len(grad), 1e-3)
+			cpu := testsupport.CPUSeconds()
+			for b.Loop() {
+				if _, err := d.Eval(10, net.Theta, o.X0, o.Y, grad); err != nil {
+					b.Fatal(err)
+				}
+				opt.Update(net.Theta, grad)
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/step")
+			b.ReportMetric((testsupport.CPUSeconds()-cpu)/float64(b.N), "cpu-s/step")
+		})
+	}
 }
