@@ -1,6 +1,9 @@
 package mconv
 
-import "unsafe"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Register tiles for K = 3 (Banert's 32-channel layers): Forward and
 // AdjointInput compute tileOut output planes × one vector of columns at a
@@ -62,6 +65,20 @@ func padStride[F Float](h, pw int) int {
 	return n * line
 }
 
+// padPools keep padded images between calls (float32's, float64's): a layer
+// applied at every iteration would otherwise allocate one per call.
+var padPools [2]sync.Pool
+
+func getPad[F Float](n int) []F {
+	pool := &padPools[unsafe.Sizeof(F(0))/8]
+	if p, ok := pool.Get().(*[]F); ok && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]F, n)
+}
+
+func putPad[F Float](pad []F) { padPools[unsafe.Sizeof(F(0))/8].Put(&pad) }
+
 // padImage copies the nIn planes of image img of op.src into pad (planes
 // ps apart) with a zero column on each side of every row.
 func (op *corrOp[F]) padImage(pad []F, img, ps int) {
@@ -89,7 +106,8 @@ func (op *corrOp[F]) runTiles(tiles int) {
 	}
 	pw, plane, lanes := op.wd+2, op.h*op.wd, vecLanes[F]()
 	ps := padStride[F](op.h, pw)
-	pad := make([]F, op.nIn*ps)
+	pad := getPad[F](op.nIn * ps)
+	defer putPad(pad)
 	chunks := (op.h + tileRows - 1) / tileRows
 	for img := range op.n {
 		op.padImage(pad, img, ps)

@@ -8,17 +8,31 @@ import (
 
 // Plain-Go kernels of the network layers and of the safeguarded update. A
 // "plane" is one H×W channel of one image; arrays are [N][C][H·W] row-major.
+// The layers' kernels split their planes (or elements) over goroutines from
+// kernels.LargeLen values on; every value is computed as on one goroutine.
+
+// planesFor calls body(lo, hi) on ranges covering the planes [0, planes) of
+// hw values each: split over goroutines from kernels.LargeLen values on.
+func planesFor(planes, hw int, body func(lo, hi int)) {
+	if planes*hw < kernels.LargeLen {
+		body(0, planes)
+		return
+	}
+	kernels.ParallelFor(planes, body)
+}
 
 // instanceNorm writes z = (x − μ)/√(σ² + ε) for every plane of x, where μ and
 // σ² are the plane's mean and (biased) variance.
 func instanceNorm(z, x []float64, planes, hw int) {
-	for p := 0; p < planes; p++ {
-		xs, zs := x[p*hw:(p+1)*hw], z[p*hw:(p+1)*hw]
-		mu, inv := planeStats(xs)
-		for i, v := range xs {
-			zs[i] = (v - mu) * inv
+	planesFor(planes, hw, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			xs, zs := x[p*hw:(p+1)*hw], z[p*hw:(p+1)*hw]
+			mu, inv := planeStats(xs)
+			for i, v := range xs {
+				zs[i] = (v - mu) * inv
+			}
 		}
-	}
+	})
 }
 
 // planeStats returns the mean of x and 1/√(var + ε).
@@ -40,103 +54,113 @@ func planeStats(x []float64) (mu, inv float64) {
 // dx = (u − mean(u) − z·mean(u·z))/√(σ² + ε) per plane.
 func instanceNormBackward(dx, x, u []float64, planes, hw int) {
 	n := float64(hw)
-	for p := 0; p < planes; p++ {
-		xs, us, ds := x[p*hw:(p+1)*hw], u[p*hw:(p+1)*hw], dx[p*hw:(p+1)*hw]
-		mu, inv := planeStats(xs)
-		var su, suz float64
-		for i, v := range xs {
-			su += us[i]
-			suz += us[i] * (v - mu) * inv
+	planesFor(planes, hw, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			xs, us, ds := x[p*hw:(p+1)*hw], u[p*hw:(p+1)*hw], dx[p*hw:(p+1)*hw]
+			mu, inv := planeStats(xs)
+			var su, suz float64
+			for i, v := range xs {
+				su += us[i]
+				suz += us[i] * (v - mu) * inv
+			}
+			mu1, muz := su/n, suz/n
+			for i, v := range xs {
+				ds[i] = inv * (us[i] - mu1 - (v-mu)*inv*muz)
+			}
 		}
-		mu1, muz := su/n, suz/n
-		for i, v := range xs {
-			ds[i] = inv * (us[i] - mu1 - (v-mu)*inv*muz)
-		}
-	}
+	})
 }
 
 // channelAffine writes y = scale[c]·z + offset[c] for every plane (offset may be nil).
 func channelAffine(y, z, scale, offset []float64, n, c, hw int) {
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
+	planesFor(n*c, hw, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			ch := p % c
 			s, o := scale[ch], 0.0
 			if offset != nil {
 				o = offset[ch]
 			}
-			zs, ys := z[p:p+hw], y[p:p+hw]
+			zs, ys := z[p*hw:(p+1)*hw], y[p*hw:(p+1)*hw]
 			for j, v := range zs {
 				ys[j] = s*v + o
 			}
 		}
-	}
+	})
 }
 
 // addChannelBias writes y = x + b[c] for every plane.
 func addChannelBias(y, x, b []float64, n, c, hw int) {
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
-			o := b[ch]
-			xs, ys := x[p:p+hw], y[p:p+hw]
+	planesFor(n*c, hw, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			o := b[p%c]
+			xs, ys := x[p*hw:(p+1)*hw], y[p*hw:(p+1)*hw]
 			for j, v := range xs {
 				ys[j] = v + o
 			}
 		}
-	}
+	})
 }
 
-// channelSums writes s[c] = Σ_{n,pixels} u[n,c,·].
+// channelSums writes s[c] = Σ_{n,pixels} u[n,c,·] (each image's sum added
+// in the order of n).
 func channelSums(s, u []float64, n, c, hw int) {
-	clear(s)
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
-			var t float64
-			for _, v := range u[p : p+hw] {
-				t += v
+	planesFor(c, n*hw, func(lo, hi int) {
+		for ch := lo; ch < hi; ch++ {
+			s[ch] = 0
+			for i := 0; i < n; i++ {
+				var t float64
+				for _, v := range u[(i*c+ch)*hw : (i*c+ch+1)*hw] {
+					t += v
+				}
+				s[ch] += t
 			}
-			s[ch] += t
 		}
-	}
+	})
 }
 
-// channelDots writes s[c] = Σ_{n,pixels} u[n,c,·]·z[n,c,·].
+// channelDots writes s[c] = Σ_{n,pixels} u[n,c,·]·z[n,c,·] (each image's
+// sum added in the order of n).
 func channelDots(s, u, z []float64, n, c, hw int) {
-	clear(s)
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
-			var t float64
-			zs := z[p : p+hw]
-			for j, v := range u[p : p+hw] {
-				t += v * zs[j]
+	planesFor(c, n*hw, func(lo, hi int) {
+		for ch := lo; ch < hi; ch++ {
+			s[ch] = 0
+			for i := 0; i < n; i++ {
+				p := (i*c + ch) * hw
+				var t float64
+				zs := z[p : p+hw]
+				for j, v := range u[p : p+hw] {
+					t += v * zs[j]
+				}
+				s[ch] += t
 			}
-			s[ch] += t
 		}
-	}
+	})
 }
 
 // leakyReLU writes y = x for x > 0 and slope·x otherwise.
 func leakyReLU(y, x []float64) {
-	for i, v := range x {
-		if v > 0 {
-			y[i] = v
-		} else {
-			y[i] = LeakySlope * v
+	planesFor(len(x), 1, func(lo, hi int) {
+		for i, v := range x[lo:hi] {
+			if v > 0 {
+				y[lo+i] = v
+			} else {
+				y[lo+i] = LeakySlope * v
+			}
 		}
-	}
+	})
 }
 
 // leakyReLUBackward writes dx = u for x > 0 and slope·u otherwise.
 func leakyReLUBackward(dx, x, u []float64) {
-	for i, v := range x {
-		if v > 0 {
-			dx[i] = u[i]
-		} else {
-			dx[i] = LeakySlope * u[i]
+	planesFor(len(x), 1, func(lo, hi int) {
+		for i, v := range x[lo:hi] {
+			if v > 0 {
+				dx[lo+i] = u[lo+i]
+			} else {
+				dx[lo+i] = LeakySlope * u[lo+i]
+			}
 		}
-	}
+	})
 }
 
 // safeguard writes Δ_k = α·h_k·‖g_k‖/√(1 + ‖h_k‖²) for each of the n images
