@@ -2,6 +2,7 @@ package banert
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -140,25 +141,32 @@ func channelDots(s, u, z []float64, n, c, hw int) {
 // leakyReLU writes y = x for x > 0 and slope·x otherwise.
 func leakyReLU(y, x []float64) {
 	planesFor(len(x), 1, func(lo, hi int) {
+		ys := y[lo:hi]
 		for i, v := range x[lo:hi] {
-			if v > 0 {
-				y[lo+i] = v
-			} else {
-				y[lo+i] = LeakySlope * v
-			}
+			ys[i] = leakyFactor(v) * v
 		}
 	})
 }
 
+// leakyFactor is 1 for x > 0 and LeakySlope otherwise (−0 and NaN
+// included), chosen without a branch: the signs of activations are random,
+// and a mispredicted branch costs more than the rest of the loop. x > 0
+// exactly when its bits b satisfy 0 < b ≤ the bits of +Inf, that is
+// b − 1 < the bits of +Inf unsigned: the borrow of that subtraction. And
+// 1·x = x exactly.
+func leakyFactor(x float64) float64 {
+	_, pos := bits.Sub64(math.Float64bits(x)-1, math.Float64bits(math.Inf(1)), 0)
+	return leakyFactors[pos&1]
+}
+
+var leakyFactors = [2]float64{LeakySlope, 1}
+
 // leakyReLUBackward writes dx = u for x > 0 and slope·u otherwise.
 func leakyReLUBackward(dx, x, u []float64) {
 	planesFor(len(x), 1, func(lo, hi int) {
+		ds, us := dx[lo:hi], u[lo:hi]
 		for i, v := range x[lo:hi] {
-			if v > 0 {
-				dx[lo+i] = u[lo+i]
-			} else {
-				dx[lo+i] = LeakySlope * u[lo+i]
-			}
+			ds[i] = leakyFactor(v) * us[i]
 		}
 	})
 }
