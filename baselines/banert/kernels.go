@@ -26,29 +26,53 @@ func planesFor(planes, hw int, body func(lo, hi int)) {
 // σ² are the plane's mean and (biased) variance.
 func instanceNorm(z, x []float64, planes, hw int) {
 	planesFor(planes, hw, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			xs, zs := x[p*hw:(p+1)*hw], z[p*hw:(p+1)*hw]
-			mu, inv := planeStats(xs)
-			for i, v := range xs {
-				zs[i] = (v - mu) * inv
+		for p := lo; p < hi; p += 4 {
+			k := min(4, hi-p)
+			mu, inv := blockStats(x, p, k, hw)
+			for j := range k {
+				xs, zs := x[(p+j)*hw:(p+j+1)*hw], z[(p+j)*hw:(p+j+1)*hw]
+				for i, v := range xs {
+					zs[i] = (v - mu[j]) * inv[j]
+				}
 			}
 		}
 	})
 }
 
-// planeStats returns the mean of x and 1/√(var + ε).
-func planeStats(x []float64) (mu, inv float64) {
-	var s float64
-	for _, v := range x {
-		s += v
+// block returns planes p … p+3 of x (hw values each), the last of the k ≤ 4
+// planes repeated in place of those past it.
+func block(x []float64, p, k, hw int) (a, b, c, d []float64) {
+	pl := func(j int) []float64 { q := p + min(j, k-1); return x[q*hw : (q+1)*hw] }
+	return pl(0), pl(1)[:hw], pl(2)[:hw], pl(3)[:hw]
+}
+
+// blockStats is planeStats of the planes p … p+k−1 of x (k ≤ 4) with their
+// sums in one loop: four independent chains in flight together (a sum in
+// order is bound by the latency of an addition), each in the order of i, so
+// bitwise planeStats.
+func blockStats(x []float64, p, k, hw int) (mu, inv [4]float64) {
+	a, b, c, d := block(x, p, k, hw)
+	var s0, s1, s2, s3 float64
+	for i, v := range a {
+		s0 += v
+		s1 += b[i]
+		s2 += c[i]
+		s3 += d[i]
 	}
-	mu = s / float64(len(x))
-	var q float64
-	for _, v := range x {
-		d := v - mu
-		q += d * d
+	n := float64(hw)
+	m0, m1, m2, m3 := s0/n, s1/n, s2/n, s3/n
+	var q0, q1, q2, q3 float64
+	for i, v := range a {
+		d0, d1, d2, d3 := v-m0, b[i]-m1, c[i]-m2, d[i]-m3
+		q0 += d0 * d0
+		q1 += d1 * d1
+		q2 += d2 * d2
+		q3 += d3 * d3
 	}
-	return mu, 1 / math.Sqrt(q/float64(len(x))+NormEps)
+	for j, q := range [4]float64{q0, q1, q2, q3} {
+		inv[j] = 1 / math.Sqrt(q/n+NormEps)
+	}
+	return [4]float64{m0, m1, m2, m3}, inv
 }
 
 // instanceNormBackward writes dx = J(x)ᵀu for the instance norm at x:
@@ -56,20 +80,40 @@ func planeStats(x []float64) (mu, inv float64) {
 func instanceNormBackward(dx, x, u []float64, planes, hw int) {
 	n := float64(hw)
 	planesFor(planes, hw, func(lo, hi int) {
-		for p := lo; p < hi; p++ {
-			xs, us, ds := x[p*hw:(p+1)*hw], u[p*hw:(p+1)*hw], dx[p*hw:(p+1)*hw]
-			mu, inv := planeStats(xs)
-			var su, suz float64
-			for i, v := range xs {
-				su += us[i]
-				suz += us[i] * (v - mu) * inv
-			}
-			mu1, muz := su/n, suz/n
-			for i, v := range xs {
-				ds[i] = inv * (us[i] - mu1 - (v-mu)*inv*muz)
+		for p := lo; p < hi; p += 4 {
+			k := min(4, hi-p)
+			mu, inv := blockStats(x, p, k, hw)
+			su, suz := backwardSums(x, u, p, k, hw, mu, inv)
+			for j := range k {
+				q := p + j
+				xs, us, ds := x[q*hw:(q+1)*hw], u[q*hw:(q+1)*hw], dx[q*hw:(q+1)*hw]
+				m, iv, mu1, muz := mu[j], inv[j], su[j]/n, suz[j]/n
+				for i, v := range xs {
+					ds[i] = iv * (us[i] - mu1 - (v-m)*iv*muz)
+				}
 			}
 		}
 	})
+}
+
+// backwardSums returns, for the planes p … p+k−1 (k ≤ 4) of x and u,
+// su = Σ u and suz = Σ u·(x − μ)·inv, each in the order of i, the eight
+// sums in one loop (as in blockStats).
+func backwardSums(x, u []float64, p, k, hw int, mu, inv [4]float64) (su, suz [4]float64) {
+	xa, xb, xc, xd := block(x, p, k, hw)
+	ua, ub, uc, ud := block(u, p, k, hw)
+	var s0, s1, s2, s3, z0, z1, z2, z3 float64
+	for i, v := range xa {
+		s0 += ua[i]
+		z0 += ua[i] * (v - mu[0]) * inv[0]
+		s1 += ub[i]
+		z1 += ub[i] * (xb[i] - mu[1]) * inv[1]
+		s2 += uc[i]
+		z2 += uc[i] * (xc[i] - mu[2]) * inv[2]
+		s3 += ud[i]
+		z3 += ud[i] * (xd[i] - mu[3]) * inv[3]
+	}
+	return [4]float64{s0, s1, s2, s3}, [4]float64{z0, z1, z2, z3}
 }
 
 // channelAffine writes y = scale[c]·z + offset[c] for every plane (offset may be nil).
