@@ -183,6 +183,9 @@ func AdjointWeightsT[F Float](gw, gb, x, y []F, s Shape) error {
 	}
 	tasks := weightTasks(gw, gb, x, xt, y, s, tiles, groups, stride)
 	parallelFor(len(tasks), lanes*s.N*s.H*s.W*s.K*s.K, func(t int) { tasks[t]() })
+	if xt != nil {
+		putPad(xt)
+	}
 	return nil
 }
 
@@ -249,21 +252,27 @@ func adjointWeightsPair[F Float](gw, gb, x, y []F, s Shape, o, c int) {
 
 // interleave returns the rows of x with the input channels Lg … Lg+L−1
 // interleaved (L = lanes): xt[(((n·groups + g)·H + r)·W + q)·L + l] =
-// x[n, Lg+l, r, q], and 0 for the channels Lg+l ≥ Cin of a last group.
+// x[n, Lg+l, r, q], and 0 for the channels Lg+l ≥ Cin of a last group (in
+// a buffer from padPools: putPad it when done).
 func interleave[F Float](x []F, s Shape, groups, lanes int) []F {
 	plane := s.H * s.W
-	xt := make([]F, s.N*groups*lanes*plane)
-	for n := 0; n < s.N; n++ {
-		for g := 0; g < groups; g++ {
-			dst := xt[(n*groups+g)*lanes*plane : (n*groups+g+1)*lanes*plane]
-			for l := 0; l < min(lanes, s.Cin-lanes*g); l++ {
-				src := x[(n*s.Cin+lanes*g+l)*plane : (n*s.Cin+lanes*g+l+1)*plane]
-				for q, v := range src {
-					dst[lanes*q+l] = v
+	xt := getPad[F](s.N * groups * lanes * plane)
+	parallelFor(s.N*groups, lanes*plane, func(t int) {
+		n, g := t/groups, t%groups
+		dst := xt[t*lanes*plane : (t+1)*lanes*plane]
+		for l := range lanes {
+			c := lanes*g + l
+			if c >= s.Cin {
+				for q := range plane {
+					dst[lanes*q+l] = 0
 				}
+				continue
+			}
+			for q, v := range x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane] {
+				dst[lanes*q+l] = v
 			}
 		}
-	}
+	})
 	return xt
 }
 

@@ -65,8 +65,9 @@ func padStride[F Float](h, pw int) int {
 	return n * line
 }
 
-// padPools keep padded images between calls (float32's, float64's): a layer
-// applied at every iteration would otherwise allocate one per call.
+// padPools keep padded and interleaved images between calls (float32's,
+// float64's): a layer applied at every iteration would otherwise allocate
+// one per call.
 var padPools [2]sync.Pool
 
 func getPad[F Float](n int) []F {
