@@ -351,12 +351,16 @@ type corrOp[F Float] struct {
 }
 
 func (op *corrOp[F]) run() {
-	tiles := op.tiles()
+	tiles, rows := op.tiles()
 	if tiles > 0 {
 		op.runTiles(tiles)
 	}
 	rest := op.nOut - tiles*tileOut
 	if rest == 0 {
+		return
+	}
+	if rows {
+		op.runRows(tiles)
 		return
 	}
 	parallelFor(op.n*rest, op.h*op.wd*op.nIn*op.k*op.k, func(t int) {

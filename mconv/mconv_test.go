@@ -74,6 +74,7 @@ var testShapes = []Shape{
 	{N: 2, Cin: 5, Cout: 11, H: 6, W: 13, K: 3},
 	{N: 1, Cin: 9, Cout: 9, H: 2, W: 4, K: 3},
 	{N: 2, Cin: 16, Cout: 8, H: 1, W: 9, K: 3},
+	{N: 1, Cin: 5, Cout: 3, H: 6, W: 37, K: 3},
 }
 
 func TestForwardMatchesNaive(t *testing.T) {

@@ -15,16 +15,62 @@ import (
 
 const (
 	tileOut  = 8 // output planes of a Forward or AdjointInput tile
+	rowVecs  = 4 // vectors of columns of vec.ConvRow3x, one output plane
 	tileOutW = 4 // outputs of an AdjointWeights tile
 	tileRows = 4 // output rows of one parallel task
 )
 
-// tiles returns how many tiles of tileOut outputs run the tile kernels.
-func (op *corrOp[F]) tiles() int {
+// tiles returns how many tiles of tileOut outputs run vec.ConvTile3x, and
+// whether the outputs past them run vec.ConvRow3x (or the row kernels).
+func (op *corrOp[F]) tiles() (tiles int, rows bool) {
 	if !convTiles || op.k != 3 || op.wd < vecLanes[F]() {
-		return 0
+		return 0, false
 	}
-	return op.nOut / tileOut
+	return op.nOut / tileOut, op.wd >= rowVecs*vecLanes[F]()
+}
+
+// runRows computes the output planes from 8·tiles on with vec.ConvRow3x,
+// rowVecs vectors of columns of one plane at a time, as runTiles does.
+func (op *corrOp[F]) runRows(tiles int) {
+	lo := tiles * tileOut
+	outs := op.nOut - lo
+	wp := make([]F, outs*op.nIn*9) // [a][b][u][v], flipped when op.flip
+	for a := range outs {
+		for b := range op.nIn {
+			f := op.w[((lo+a)*op.outStride+b*op.inStride)*9:][:9]
+			for tap := range 9 {
+				src := tap
+				if op.flip {
+					src = 8 - tap
+				}
+				wp[(a*op.nIn+b)*9+tap] = f[src]
+			}
+		}
+	}
+	init := make([]F, outs)
+	if op.bias != nil {
+		copy(init, op.bias[lo:])
+	}
+	pw, n := op.wd+2, rowVecs*vecLanes[F]()
+	ps := padStride[F](op.h, pw)
+	pad := getPad[F](op.nIn * ps)
+	defer putPad(pad)
+	for img := range op.n {
+		op.padImage(pad, img, ps)
+		parallelFor(outs*op.h, op.wd*op.nIn*9, func(task int) {
+			a, i := task/op.h, task%op.h
+			u0, u1 := max(0, 1-i), min(3, op.h-i+1)
+			dr := op.dst[((img*op.nOut+lo+a)*op.h+i)*op.wd:][:op.wd]
+			wa := wp[a*op.nIn*9+3*u0:]
+			for j := 0; ; j += n {
+				j = min(j, op.wd-n) // the last block overlaps the one before
+				convRow(dr[j:], pad[(i+u0-1)*pw+j:], wa, init[a:], op.nIn, u1-u0, ps, pw)
+				if j == op.wd-n {
+					break
+				}
+			}
+		})
+	}
 }
 
 // packTiles returns the taps of the tiled outputs' filters (flipped when

@@ -46,3 +46,21 @@ func convWeightsRow[F Float](g, y []F, ys int, xt []F, n int) {
 	}
 	vec.ConvWeightsRow3x64((*float64)(gp), (*float64)(yp), 8*ys, (*float64)(xp), n)
 }
+
+// convRow runs vec.ConvRow3x (see corrOp.runRows): dst[j] for rowVecs
+// vectors of columns j, from init[0] and nb inputs of nu filter rows; the
+// strides are in elements.
+func convRow[F Float](dst, src, w, init []F, nb, nu, ps, rs int) {
+	n := rowVecs * vecLanes[F]()
+	_ = dst[n-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+n+1]
+	_ = w[9*(nb-1)+3*nu-1]
+	_ = init[0]
+	size := int(unsafe.Sizeof(F(0)))
+	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
+	if size == 4 {
+		vec.ConvRow3x32((*float32)(d), (*float32)(s), (*float32)(f), (*float32)(i), nb, nu, 4*ps, 4*rs)
+		return
+	}
+	vec.ConvRow3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ps, 8*rs)
+}

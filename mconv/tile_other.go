@@ -12,3 +12,7 @@ func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
 func convWeightsRow[F Float](g, y []F, ys int, xt []F, n int) {
 	panic("mconv: convWeightsRow without assembly")
 }
+
+func convRow[F Float](dst, src, w, init []F, nb, nu, ps, rs int) {
+	panic("mconv: convRow without assembly")
+}

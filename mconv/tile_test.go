@@ -7,7 +7,7 @@ import (
 )
 
 // tileShapes run the 3×3 tile kernels: whole tiles and rest channels in
-// both directions, widths that are and are not whole vectors (the last
+// both directions (the rest by vec.ConvRow3x where a row holds its block), widths that are and are not whole vectors (the last
 // vector overlaps), one-row and two-row images, Banert's 32-channel layer.
 var tileShapes = []Shape{
 	{N: 2, Cin: 3, Cout: 17, H: 9, W: 13, K: 3},
@@ -15,6 +15,11 @@ var tileShapes = []Shape{
 	{N: 2, Cin: 16, Cout: 12, H: 1, W: 21, K: 3},
 	{N: 1, Cin: 8, Cout: 9, H: 12, W: 3, K: 3},
 	{N: 1, Cin: 32, Cout: 32, H: 20, W: 24, K: 3},
+	// Banert's last layer and the adjoint of its first: single output
+	// planes (vec.ConvRow3x), rows of one block and more.
+	{N: 1, Cin: 32, Cout: 1, H: 7, W: 40, K: 3},
+	{N: 2, Cin: 3, Cout: 32, H: 5, W: 33, K: 3},
+	{N: 1, Cin: 2, Cout: 11, H: 3, W: 32, K: 3},
 }
 
 // TestTilesMatchScalar runs Forward, AdjointInput and AdjointWeights with

@@ -80,6 +80,7 @@ func main() {
 		rowDot(p, 3)
 		rowDot(p, 5)
 		convTile(p)
+		convRow(p)
 		convWeightsRow(p)
 	}
 	dot32()
@@ -989,6 +990,66 @@ func convWeightsRow(p prec) {
 			}
 			p.store(s, dst)
 		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// convRow is convTile for one output and four vectors of columns (the
+// layers with fewer outputs than a tile): acc_k = init, then for every input
+// b and each of nu filter rows u, acc_k += r0·x0 + r1·x1 + r2·x2 on vector k
+// of the row, in float64 a product per tap summed in the order of v and then
+// added, in float32 fused. The taps are packed [b][u][v], 9 per input.
+func convRow(p prec) {
+	name := "ConvRow3x" + p.name
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, src, w, init *%[1]s, nb, nu, ps, rs int)", p.typ))
+	Pragma("noescape")
+	Doc(name + " sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).")
+	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
+	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
+	const nv = 4
+	var acc [nv]reg.VecVirtual
+	for k := range acc {
+		acc[k] = YMM()
+		p.bcast(Mem{Base: ini}, acc[k])
+	}
+	Label(name + "b")
+	r, cu, wu := GP64(), GP64(), GP64()
+	MOVQ(src, r)
+	MOVQ(nu, cu)
+	MOVQ(w, wu)
+	Label(name + "u")
+	var t [3]reg.VecVirtual
+	for v := range t {
+		t[v] = YMM()
+		p.bcast(Mem{Base: wu, Disp: v * p.size}, t[v])
+	}
+	for k := range acc {
+		x := func(v int) Mem { return Mem{Base: r, Disp: 32*k + v*p.size} }
+		if p.size == 4 {
+			for v := range t {
+				VFMADD231PS(x(v), t[v], acc[k])
+			}
+			continue
+		}
+		a, c := YMM(), YMM()
+		p.mul(x(0), t[0], a)
+		for v := 1; v < 3; v++ {
+			p.mul(x(v), t[v], c)
+			p.add(c, a, a)
+		}
+		p.add(a, acc[k], acc[k])
+	}
+	ADDQ(rs, r)
+	ADDQ(U32(3*p.size), wu)
+	DECQ(cu)
+	JNZ(LabelRef(name + "u"))
+	ADDQ(ps, src)
+	ADDQ(U32(9*p.size), w)
+	DECQ(nb)
+	JNZ(LabelRef(name + "b"))
+	for k := range acc {
+		p.store(acc[k], Mem{Base: dst, Disp: 32 * k})
 	}
 	VZEROUPPER()
 	RET()

@@ -74,6 +74,11 @@ func RowDot5x32(y *float32, xt *float32, n int, a *float32)
 //go:noescape
 func ConvTile3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ds int, ps int, rs int)
 
+// ConvRow3x32 sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvRow3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ps int, rs int)
+
 // ConvWeightsRow3x32 adds one row's sums of mconv's AdjointWeights (K = 3) to sums[o][v] for four outputs y + o·ys (ys in bytes) and the lanes of xt, n ≥ 3 columns.
 //
 //go:noescape
@@ -148,6 +153,11 @@ func RowDot5x64(y *float64, xt *float64, n int, a *float64)
 //
 //go:noescape
 func ConvTile3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int)
+
+// ConvRow3x64 sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvRow3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ps int, rs int)
 
 // ConvWeightsRow3x64 adds one row's sums of mconv's AdjointWeights (K = 3) to sums[o][v] for four outputs y + o·ys (ys in bytes) and the lanes of xt, n ≥ 3 columns.
 //

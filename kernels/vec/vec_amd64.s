@@ -692,6 +692,58 @@ ConvTile3x32u:
 	VZEROUPPER
 	RET
 
+// func ConvRow3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ps int, rs int)
+// Requires: AVX, FMA3
+TEXT ·ConvRow3x32(SB), NOSPLIT, $0-64
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         w+16(FP), DX
+	MOVQ         init+24(FP), BX
+	MOVQ         nb+32(FP), SI
+	MOVQ         nu+40(FP), DI
+	MOVQ         ps+48(FP), R8
+	MOVQ         rs+56(FP), R9
+	VBROADCASTSS (BX), Y0
+	VBROADCASTSS (BX), Y1
+	VBROADCASTSS (BX), Y2
+	VBROADCASTSS (BX), Y3
+
+ConvRow3x32b:
+	MOVQ CX, BX
+	MOVQ DI, R10
+	MOVQ DX, R11
+
+ConvRow3x32u:
+	VBROADCASTSS (R11), Y4
+	VBROADCASTSS 4(R11), Y5
+	VBROADCASTSS 8(R11), Y6
+	VFMADD231PS  (BX), Y4, Y0
+	VFMADD231PS  4(BX), Y5, Y0
+	VFMADD231PS  8(BX), Y6, Y0
+	VFMADD231PS  32(BX), Y4, Y1
+	VFMADD231PS  36(BX), Y5, Y1
+	VFMADD231PS  40(BX), Y6, Y1
+	VFMADD231PS  64(BX), Y4, Y2
+	VFMADD231PS  68(BX), Y5, Y2
+	VFMADD231PS  72(BX), Y6, Y2
+	VFMADD231PS  96(BX), Y4, Y3
+	VFMADD231PS  100(BX), Y5, Y3
+	VFMADD231PS  104(BX), Y6, Y3
+	ADDQ         R9, BX
+	ADDQ         $0x0000000c, R11
+	DECQ         R10
+	JNZ          ConvRow3x32u
+	ADDQ         R8, CX
+	ADDQ         $0x00000024, DX
+	DECQ         SI
+	JNZ          ConvRow3x32b
+	VMOVUPS      Y0, (AX)
+	VMOVUPS      Y1, 32(AX)
+	VMOVUPS      Y2, 64(AX)
+	VMOVUPS      Y3, 96(AX)
+	VZEROUPPER
+	RET
+
 // func ConvWeightsRow3x32(sums *float32, y *float32, ys int, xt *float32, n int)
 // Requires: AVX, FMA3
 TEXT ·ConvWeightsRow3x32(SB), NOSPLIT, $0-40
@@ -1537,6 +1589,70 @@ ConvTile3x64u:
 	ADDQ         CX, AX
 	VMOVUPD      Y7, (AX)
 	ADDQ         CX, AX
+	VZEROUPPER
+	RET
+
+// func ConvRow3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ps int, rs int)
+// Requires: AVX
+TEXT ·ConvRow3x64(SB), NOSPLIT, $0-64
+	MOVQ         dst+0(FP), AX
+	MOVQ         src+8(FP), CX
+	MOVQ         w+16(FP), DX
+	MOVQ         init+24(FP), BX
+	MOVQ         nb+32(FP), SI
+	MOVQ         nu+40(FP), DI
+	MOVQ         ps+48(FP), R8
+	MOVQ         rs+56(FP), R9
+	VBROADCASTSD (BX), Y0
+	VBROADCASTSD (BX), Y1
+	VBROADCASTSD (BX), Y2
+	VBROADCASTSD (BX), Y3
+
+ConvRow3x64b:
+	MOVQ CX, BX
+	MOVQ DI, R10
+	MOVQ DX, R11
+
+ConvRow3x64u:
+	VBROADCASTSD (R11), Y4
+	VBROADCASTSD 8(R11), Y5
+	VBROADCASTSD 16(R11), Y6
+	VMULPD       (BX), Y4, Y7
+	VMULPD       8(BX), Y5, Y8
+	VADDPD       Y8, Y7, Y7
+	VMULPD       16(BX), Y6, Y8
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y7, Y0, Y0
+	VMULPD       32(BX), Y4, Y7
+	VMULPD       40(BX), Y5, Y8
+	VADDPD       Y8, Y7, Y7
+	VMULPD       48(BX), Y6, Y8
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y7, Y1, Y1
+	VMULPD       64(BX), Y4, Y7
+	VMULPD       72(BX), Y5, Y8
+	VADDPD       Y8, Y7, Y7
+	VMULPD       80(BX), Y6, Y8
+	VADDPD       Y8, Y7, Y7
+	VADDPD       Y7, Y2, Y2
+	VMULPD       96(BX), Y4, Y4
+	VMULPD       104(BX), Y5, Y5
+	VADDPD       Y5, Y4, Y4
+	VMULPD       112(BX), Y6, Y5
+	VADDPD       Y5, Y4, Y4
+	VADDPD       Y4, Y3, Y3
+	ADDQ         R9, BX
+	ADDQ         $0x00000018, R11
+	DECQ         R10
+	JNZ          ConvRow3x64u
+	ADDQ         R8, CX
+	ADDQ         $0x00000048, DX
+	DECQ         SI
+	JNZ          ConvRow3x64b
+	VMOVUPD      Y0, (AX)
+	VMOVUPD      Y1, 32(AX)
+	VMOVUPD      Y2, 64(AX)
+	VMOVUPD      Y3, 96(AX)
 	VZEROUPPER
 	RET
 
