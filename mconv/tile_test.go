@@ -22,11 +22,11 @@ var tileShapes = []Shape{
 	{N: 1, Cin: 2, Cout: 11, H: 3, W: 32, K: 3},
 }
 
-// TestTilesMatchScalar runs Forward, AdjointInput and AdjointWeights with
+// TestVectorTilesMatchScalar runs Forward, AdjointInput and AdjointWeights with
 // and without the tile kernels: float64 bit for bit, float32 within the
 // rounding of the sums (the kernels fuse): two sums of n terms in any order
 // differ by at most 2nε·Σ|terms|.
-func TestTilesMatchScalar(t *testing.T) {
+func TestVectorTilesMatchScalar(t *testing.T) {
 	if !convTiles {
 		t.Skip("no tile kernels: this is a purego build, not amd64, or the CPU lacks AVX2 and FMA")
 	}
