@@ -35,6 +35,21 @@
 // a vector of input channels at a time, each lane the scalar operations in
 // their order, so the results are bitwise those of the plain loops.
 //
+// For K = 3 on amd64 CPUs with AVX2 and FMA (without the purego tag), the
+// layers with many channels run register tiles instead (tile.go, kernels
+// vec.ConvTile3x and vec.ConvWeightsRow3x): Forward and AdjointInput compute
+// eight output planes × one vector of columns with the sums over all input
+// channels and filter rows kept in registers, reading the input from a copy
+// with a zero column on each side of every row; AdjointWeights sums four
+// outputs × a vector of input channels × the three taps of a filter row
+// along a row. In float64 every output is the scalar loops' operations in
+// their order (a product per tap, the taps summed in the order of v, then
+// added; the zero columns give the border columns the scalar products of
+// borderTap), so the results are bitwise those of the plain loops and of the
+// purego build; in float32 the kernels fuse multiply-adds and agree with the
+// plain loops to rounding. Output channels short of a tile (Banert's last
+// layer, the adjoint of its first) run the row kernels.
+//
 // For layers applied many times with the same filters, NewPlan prepares a
 // Plan whose Forward and AdjointInput compute the same maps either directly
 // or by FFT (zero-padded images, filter spectra computed once, products

@@ -168,25 +168,53 @@ func AdjointWeightsT[F Float](gw, gb, x, y []F, s Shape) error {
 	if err := check(s, lens...); err != nil {
 		return fmt.Errorf("mconv.AdjointWeights: %w", err)
 	}
-	kk := s.K * s.K
-	cost := s.N * s.H * s.W * kk
 	lanes := vecLanes[F]()
-	groups := 0 // groups of lanes input channels done in vector registers
-	var xt []F
+	groups := 0 // whole groups of lanes input channels done in vector registers
 	if vectorRows && (s.K == 3 || s.K == 5) && s.Cin >= lanes {
 		groups = s.Cin / lanes
-		xt = interleave(x, s, groups, lanes)
 	}
-	rest := s.Cin - lanes*groups
-	parallelFor(s.Cout*(groups+rest), lanes*cost, func(t int) {
-		o, c := t/(groups+rest), t%(groups+rest)
-		if c < groups {
-			adjointWeightsGroup(gw, gb, x, xt, y, s, o, c)
-			return
-		}
-		adjointWeightsPair(gw, gb, x, y, s, o, lanes*groups+c-groups)
-	})
+	tiles, stride := weightTiles[F](s), groups // stride: the groups xt interleaves
+	if tiles > 0 {
+		stride = (s.Cin + lanes - 1) / lanes // the last one padded with zero channels
+	}
+	var xt []F
+	if stride > 0 {
+		xt = interleave(x, s, stride, lanes)
+	}
+	tasks := weightTasks(gw, gb, x, xt, y, s, tiles, groups, stride)
+	parallelFor(len(tasks), lanes*s.N*s.H*s.W*s.K*s.K, func(t int) { tasks[t]() })
+	if xt != nil {
+		putPad(xt)
+	}
 	return nil
+}
+
+// weightTasks lists AdjointWeights' tasks: the tiles of tileOutW outputs ×
+// a group of input channels and the bias sums of their outputs; for the other
+// outputs, the whole groups of lanes input channels and the single rest
+// channels (with the bias in the task of channel 0). xt holds stride groups.
+func weightTasks[F Float](gw, gb, x, xt, y []F, s Shape, tiles, groups, stride int) []func() {
+	lanes := vecLanes[F]()
+	var tasks []func()
+	for t := range tiles {
+		for g := range stride {
+			tasks = append(tasks, func() { adjointWeightsTile(gw, xt, y, s, t, g, stride) })
+		}
+	}
+	if gb != nil {
+		for o := range tiles * tileOutW {
+			tasks = append(tasks, func() { biasSum(gb, y, s, o) })
+		}
+	}
+	for o := tiles * tileOutW; o < s.Cout; o++ {
+		for g := range groups {
+			tasks = append(tasks, func() { adjointWeightsGroup(gw, gb, x, xt, y, s, o, g, stride) })
+		}
+		for c := lanes * groups; c < s.Cin; c++ {
+			tasks = append(tasks, func() { adjointWeightsPair(gw, gb, x, y, s, o, c) })
+		}
+	}
+	return tasks
 }
 
 // adjointWeightsPair is AdjointWeights for the filter of output o and input
@@ -224,34 +252,39 @@ func adjointWeightsPair[F Float](gw, gb, x, y []F, s Shape, o, c int) {
 
 // interleave returns the rows of x with the input channels Lg … Lg+L−1
 // interleaved (L = lanes): xt[(((n·groups + g)·H + r)·W + q)·L + l] =
-// x[n, Lg+l, r, q].
+// x[n, Lg+l, r, q], and 0 for the channels Lg+l ≥ Cin of a last group (in
+// a buffer from padPools: putPad it when done).
 func interleave[F Float](x []F, s Shape, groups, lanes int) []F {
 	plane := s.H * s.W
-	xt := make([]F, s.N*groups*lanes*plane)
-	for n := 0; n < s.N; n++ {
-		for g := 0; g < groups; g++ {
-			dst := xt[(n*groups+g)*lanes*plane : (n*groups+g+1)*lanes*plane]
-			for l := 0; l < lanes; l++ {
-				src := x[(n*s.Cin+lanes*g+l)*plane : (n*s.Cin+lanes*g+l+1)*plane]
-				for q, v := range src {
-					dst[lanes*q+l] = v
+	xt := getPad[F](s.N * groups * lanes * plane)
+	parallelFor(s.N*groups, lanes*plane, func(t int) {
+		n, g := t/groups, t%groups
+		dst := xt[t*lanes*plane : (t+1)*lanes*plane]
+		for l := range lanes {
+			c := lanes*g + l
+			if c >= s.Cin {
+				for q := range plane {
+					dst[lanes*q+l] = 0
 				}
+				continue
+			}
+			for q, v := range x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane] {
+				dst[lanes*q+l] = v
 			}
 		}
-	}
+	})
 	return xt
 }
 
 // adjointWeightsGroup is adjointWeightsPair for the L = lanes inputs
-// Lg … Lg+L−1 of output o at once: the interior sums of rowDot for the L
+// Lg … Lg+L−1 of output o at once (xt interleaves groups groups): the interior sums of rowDot for the L
 // channels are the lanes of rowDotVec (each the scalar sum in the order of
 // j), added to the filters as rowDot adds them, then the border columns by
 // borderDot: bitwise adjointWeightsPair's result.
-func adjointWeightsGroup[F Float](gw, gb, x, xt, y []F, s Shape, o, g int) {
+func adjointWeightsGroup[F Float](gw, gb, x, xt, y []F, s Shape, o, g, groups int) {
 	k, p, plane := s.K, s.K/2, s.H*s.W
 	kk := k * k
 	lanes := vecLanes[F]()
-	groups := s.Cin / lanes
 	var f [8][]F
 	for l := 0; l < lanes; l++ {
 		c := lanes*g + l
@@ -318,50 +351,66 @@ type corrOp[F Float] struct {
 }
 
 func (op *corrOp[F]) run() {
-	plane := op.h * op.wd
-	kk := op.k * op.k
-	p := op.k / 2
-	parallelFor(op.n*op.nOut, plane*op.nIn*kk, func(t int) {
-		img, a := t/op.nOut, t%op.nOut
-		dp := op.dst[t*plane : (t+1)*plane]
-		if op.bias != nil {
-			for i := range dp {
-				dp[i] = op.bias[a]
-			}
-		} else {
-			clear(dp)
-		}
-		var tapBuf [16]F
-		var taps []F
-		if op.k <= len(tapBuf) {
-			taps = tapBuf[:op.k]
-		} else {
-			taps = make([]F, op.k)
-		}
-		srcImg := op.src[img*op.nIn*plane : (img+1)*op.nIn*plane]
-		for i := 0; i < op.h; i++ {
-			yrow := dp[i*op.wd : (i+1)*op.wd]
-			for b := 0; b < op.nIn; b++ {
-				sp := srcImg[b*plane : (b+1)*plane]
-				f := op.w[(a*op.outStride+b*op.inStride)*kk : (a*op.outStride+b*op.inStride+1)*kk]
-				for u := 0; u < op.k; u++ {
-					r := i + u - p
-					if r < 0 || r >= op.h {
-						continue
-					}
-					if op.flip {
-						fr := f[(op.k-1-u)*op.k : (op.k-u)*op.k]
-						for v := range taps {
-							taps[v] = fr[op.k-1-v]
-						}
-					} else {
-						copy(taps, f[u*op.k:(u+1)*op.k])
-					}
-					rowCorr(yrow, sp[r*op.wd:(r+1)*op.wd], taps)
-				}
-			}
-		}
+	tiles, rows := op.tiles()
+	if tiles > 0 {
+		op.runTiles(tiles)
+	}
+	rest := op.nOut - tiles*tileOut
+	if rest == 0 {
+		return
+	}
+	if rows {
+		op.runRows(tiles)
+		return
+	}
+	parallelFor(op.n*rest, op.h*op.wd*op.nIn*op.k*op.k, func(t int) {
+		op.plane(t/rest, tiles*tileOut+t%rest)
 	})
+}
+
+// plane computes output plane a of image img row by row (rowCorr).
+func (op *corrOp[F]) plane(img, a int) {
+	plane, kk := op.h*op.wd, op.k*op.k
+	p := op.k / 2
+	t := img*op.nOut + a
+	dp := op.dst[t*plane : (t+1)*plane]
+	if op.bias != nil {
+		for i := range dp {
+			dp[i] = op.bias[a]
+		}
+	} else {
+		clear(dp)
+	}
+	var tapBuf [16]F
+	var taps []F
+	if op.k <= len(tapBuf) {
+		taps = tapBuf[:op.k]
+	} else {
+		taps = make([]F, op.k)
+	}
+	srcImg := op.src[img*op.nIn*plane : (img+1)*op.nIn*plane]
+	for i := 0; i < op.h; i++ {
+		yrow := dp[i*op.wd : (i+1)*op.wd]
+		for b := 0; b < op.nIn; b++ {
+			sp := srcImg[b*plane : (b+1)*plane]
+			f := op.w[(a*op.outStride+b*op.inStride)*kk : (a*op.outStride+b*op.inStride+1)*kk]
+			for u := 0; u < op.k; u++ {
+				r := i + u - p
+				if r < 0 || r >= op.h {
+					continue
+				}
+				if op.flip {
+					fr := f[(op.k-1-u)*op.k : (op.k-u)*op.k]
+					for v := range taps {
+						taps[v] = fr[op.k-1-v]
+					}
+				} else {
+					copy(taps, f[u*op.k:(u+1)*op.k])
+				}
+				rowCorr(yrow, sp[r*op.wd:(r+1)*op.wd], taps)
+			}
+		}
+	}
 }
 
 // interior returns the column range [lo, hi) of a row of width w in which all
@@ -409,11 +458,20 @@ func rowCorr[F Float](y, x, t []F) {
 	}
 }
 
+// borderTap is Σ_v t[v]·x[j+v−p] with x = 0 outside the row, the products
+// summed in the order of v as in the interior (the first one not added to
+// a zero): the tile kernels' zero-padded rows give the same bits.
 func borderTap[F Float](x, t []F, j, p int) F {
 	var acc F
 	for v, tv := range t {
+		var xv F
 		if q := j + v - p; q >= 0 && q < len(x) {
-			acc += tv * x[q]
+			xv = x[q]
+		}
+		if v == 0 {
+			acc = tv * xv
+		} else {
+			acc += tv * xv
 		}
 	}
 	return acc

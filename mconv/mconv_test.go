@@ -69,6 +69,12 @@ var testShapes = []Shape{
 	{N: 2, Cin: 3, Cout: 2, H: 4, W: 5, K: 1},
 	{N: 3, Cin: 4, Cout: 5, H: 20, W: 17, K: 5}, // large enough to run in parallel
 	{N: 1, Cin: 8, Cout: 6, H: 33, W: 31, K: 3}, // parallel over output channels
+	// 3×3 register tiles where the CPU has them (tile.go): whole tiles and
+	// rest channels, rows as narrow as one vector, one or two rows.
+	{N: 2, Cin: 5, Cout: 11, H: 6, W: 13, K: 3},
+	{N: 1, Cin: 9, Cout: 9, H: 2, W: 4, K: 3},
+	{N: 2, Cin: 16, Cout: 8, H: 1, W: 9, K: 3},
+	{N: 1, Cin: 5, Cout: 3, H: 6, W: 37, K: 3},
 }
 
 func TestForwardMatchesNaive(t *testing.T) {

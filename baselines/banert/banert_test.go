@@ -400,3 +400,19 @@ func TestHeldBytesLinearInT(t *testing.T) {
 	}
 	t.Logf("8×8: %d bytes per unrolled iteration", per)
 }
+
+// TestLeakyFactor checks the branch-free factor of the leaky ReLU against
+// x > 0 on the values where a bit trick could slip: zeros, the smallest and
+// largest numbers, infinities and NaNs of either sign.
+func TestLeakyFactor(t *testing.T) {
+	for _, x := range []float64{0, math.Copysign(0, -1), 5e-324, -5e-324, math.MaxFloat64, -math.MaxFloat64,
+		math.Inf(1), math.Inf(-1), math.NaN(), -math.NaN(), math.Float64frombits(0x7ff0000000000001), 1, -1} {
+		want := LeakySlope
+		if x > 0 {
+			want = 1
+		}
+		if got := leakyFactor(x); got != want {
+			t.Errorf("leakyFactor(%v) (bits %#x) = %v, want %v", x, math.Float64bits(x), got, want)
+		}
+	}
+}

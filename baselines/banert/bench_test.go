@@ -4,13 +4,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/optim"
 )
 
 // BenchmarkAdamStep96 is one training step (unrolled loss and gradient for
 // T = 10, then Adam) on a 96×96 deblurring function; it also reports the
-// bytes the unrolled graph holds.
+// bytes the unrolled graph holds and the process's CPU time per step
+// (cpu-s/step, all threads).
 func BenchmarkAdamStep96(b *testing.B) {
 	o := tinyObjective(b, 1, 96, false)
 	net, _ := NewNetwork(3, 1)
@@ -22,6 +25,7 @@ func BenchmarkAdamStep96(b *testing.B) {
 	grad := make([]float64, len(net.Theta))
 	opt := optim.NewAdam(len(grad), 1e-3)
 	b.ResetTimer()
+	cpu := testsupport.CPUSeconds()
 	for i := 0; i < b.N; i++ {
 		if _, err := lossAndGradient(tg, 0, net.Theta, grad); err != nil {
 			b.Fatal(err)
@@ -29,6 +33,7 @@ func BenchmarkAdamStep96(b *testing.B) {
 		opt.Update(net.Theta, grad)
 	}
 	b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/step")
+	b.ReportMetric((testsupport.CPUSeconds()-cpu)/float64(b.N), "cpu-s/step")
 	b.ReportMetric(float64(graph.HeldBytes(tg.Graph))/1e6, "MB-held")
 }
 
@@ -58,4 +63,36 @@ func BenchmarkIteration96(b *testing.B) {
 	b.ReportMetric(per, "s/iter")
 	b.ReportMetric(gradSecs, "s/grad")
 	b.ReportMetric(per/gradSecs, "iter/grad")
+}
+
+// BenchmarkAdamStep96Device is BenchmarkAdamStep96 on the device code path
+// (DeviceLoss: the hand-written reverse pass on gpu.NetOps) on the CPU, in
+// float64 (host) and in float32 with float64 sums (host32, `l2o train
+// banert --device host32`).
+func BenchmarkAdamStep96Device(b *testing.B) {
+	for _, dev := range []struct {
+		name string
+		ops  gpu.NetOps
+	}{{"host", gpu.CPU()}, {"host32", gpu.Host32()}} {
+		b.Run(dev.name, func(b *testing.B) {
+			o := tinyObjective(b, 1, 96, false)
+			net, _ := NewNetwork(3, 1)
+			d, err := NewDeviceLoss(dev.ops, o, 10, 3, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer d.Close()
+			grad := make([]float64, len(net.Theta))
+			opt := optim.NewAdam(len(grad), 1e-3)
+			cpu := testsupport.CPUSeconds()
+			for b.Loop() {
+				if _, err := d.Eval(10, net.Theta, o.X0, o.Y, grad); err != nil {
+					b.Fatal(err)
+				}
+				opt.Update(net.Theta, grad)
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/step")
+			b.ReportMetric((testsupport.CPUSeconds()-cpu)/float64(b.N), "cpu-s/step")
+		})
+	}
 }

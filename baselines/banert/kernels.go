@@ -2,141 +2,217 @@ package banert
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
 // Plain-Go kernels of the network layers and of the safeguarded update. A
 // "plane" is one H×W channel of one image; arrays are [N][C][H·W] row-major.
+// The layers' kernels split their planes (or elements) over goroutines from
+// kernels.LargeLen values on; every value is computed as on one goroutine.
+
+// planesFor calls body(lo, hi) on ranges covering the planes [0, planes) of
+// hw values each: split over goroutines from kernels.LargeLen values on.
+func planesFor(planes, hw int, body func(lo, hi int)) {
+	if planes*hw < kernels.LargeLen {
+		body(0, planes)
+		return
+	}
+	kernels.ParallelFor(planes, body)
+}
 
 // instanceNorm writes z = (x − μ)/√(σ² + ε) for every plane of x, where μ and
 // σ² are the plane's mean and (biased) variance.
 func instanceNorm(z, x []float64, planes, hw int) {
-	for p := 0; p < planes; p++ {
-		xs, zs := x[p*hw:(p+1)*hw], z[p*hw:(p+1)*hw]
-		mu, inv := planeStats(xs)
-		for i, v := range xs {
-			zs[i] = (v - mu) * inv
+	planesFor(planes, hw, func(lo, hi int) {
+		for p := lo; p < hi; p += 4 {
+			k := min(4, hi-p)
+			mu, inv := blockStats(x, p, k, hw)
+			for j := range k {
+				xs, zs := x[(p+j)*hw:(p+j+1)*hw], z[(p+j)*hw:(p+j+1)*hw]
+				for i, v := range xs {
+					zs[i] = (v - mu[j]) * inv[j]
+				}
+			}
 		}
-	}
+	})
 }
 
-// planeStats returns the mean of x and 1/√(var + ε).
-func planeStats(x []float64) (mu, inv float64) {
-	var s float64
-	for _, v := range x {
-		s += v
+// block returns planes p … p+3 of x (hw values each), the last of the k ≤ 4
+// planes repeated in place of those past it.
+func block(x []float64, p, k, hw int) (a, b, c, d []float64) {
+	pl := func(j int) []float64 { q := p + min(j, k-1); return x[q*hw : (q+1)*hw] }
+	return pl(0), pl(1)[:hw], pl(2)[:hw], pl(3)[:hw]
+}
+
+// blockStats is planeStats of the planes p … p+k−1 of x (k ≤ 4) with their
+// sums in one loop: four independent chains in flight together (a sum in
+// order is bound by the latency of an addition), each in the order of i, so
+// bitwise planeStats.
+func blockStats(x []float64, p, k, hw int) (mu, inv [4]float64) {
+	a, b, c, d := block(x, p, k, hw)
+	var s0, s1, s2, s3 float64
+	for i, v := range a {
+		s0 += v
+		s1 += b[i]
+		s2 += c[i]
+		s3 += d[i]
 	}
-	mu = s / float64(len(x))
-	var q float64
-	for _, v := range x {
-		d := v - mu
-		q += d * d
+	n := float64(hw)
+	m0, m1, m2, m3 := s0/n, s1/n, s2/n, s3/n
+	var q0, q1, q2, q3 float64
+	for i, v := range a {
+		d0, d1, d2, d3 := v-m0, b[i]-m1, c[i]-m2, d[i]-m3
+		q0 += d0 * d0
+		q1 += d1 * d1
+		q2 += d2 * d2
+		q3 += d3 * d3
 	}
-	return mu, 1 / math.Sqrt(q/float64(len(x))+NormEps)
+	for j, q := range [4]float64{q0, q1, q2, q3} {
+		inv[j] = 1 / math.Sqrt(q/n+NormEps)
+	}
+	return [4]float64{m0, m1, m2, m3}, inv
 }
 
 // instanceNormBackward writes dx = J(x)ᵀu for the instance norm at x:
 // dx = (u − mean(u) − z·mean(u·z))/√(σ² + ε) per plane.
 func instanceNormBackward(dx, x, u []float64, planes, hw int) {
 	n := float64(hw)
-	for p := 0; p < planes; p++ {
-		xs, us, ds := x[p*hw:(p+1)*hw], u[p*hw:(p+1)*hw], dx[p*hw:(p+1)*hw]
-		mu, inv := planeStats(xs)
-		var su, suz float64
-		for i, v := range xs {
-			su += us[i]
-			suz += us[i] * (v - mu) * inv
+	planesFor(planes, hw, func(lo, hi int) {
+		for p := lo; p < hi; p += 4 {
+			k := min(4, hi-p)
+			mu, inv := blockStats(x, p, k, hw)
+			su, suz := backwardSums(x, u, p, k, hw, mu, inv)
+			for j := range k {
+				q := p + j
+				xs, us, ds := x[q*hw:(q+1)*hw], u[q*hw:(q+1)*hw], dx[q*hw:(q+1)*hw]
+				m, iv, mu1, muz := mu[j], inv[j], su[j]/n, suz[j]/n
+				for i, v := range xs {
+					ds[i] = iv * (us[i] - mu1 - (v-m)*iv*muz)
+				}
+			}
 		}
-		mu1, muz := su/n, suz/n
-		for i, v := range xs {
-			ds[i] = inv * (us[i] - mu1 - (v-mu)*inv*muz)
-		}
+	})
+}
+
+// backwardSums returns, for the planes p … p+k−1 (k ≤ 4) of x and u,
+// su = Σ u and suz = Σ u·(x − μ)·inv, each in the order of i, the eight
+// sums in one loop (as in blockStats).
+func backwardSums(x, u []float64, p, k, hw int, mu, inv [4]float64) (su, suz [4]float64) {
+	xa, xb, xc, xd := block(x, p, k, hw)
+	ua, ub, uc, ud := block(u, p, k, hw)
+	var s0, s1, s2, s3, z0, z1, z2, z3 float64
+	for i, v := range xa {
+		s0 += ua[i]
+		z0 += ua[i] * (v - mu[0]) * inv[0]
+		s1 += ub[i]
+		z1 += ub[i] * (xb[i] - mu[1]) * inv[1]
+		s2 += uc[i]
+		z2 += uc[i] * (xc[i] - mu[2]) * inv[2]
+		s3 += ud[i]
+		z3 += ud[i] * (xd[i] - mu[3]) * inv[3]
 	}
+	return [4]float64{s0, s1, s2, s3}, [4]float64{z0, z1, z2, z3}
 }
 
 // channelAffine writes y = scale[c]·z + offset[c] for every plane (offset may be nil).
 func channelAffine(y, z, scale, offset []float64, n, c, hw int) {
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
+	planesFor(n*c, hw, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			ch := p % c
 			s, o := scale[ch], 0.0
 			if offset != nil {
 				o = offset[ch]
 			}
-			zs, ys := z[p:p+hw], y[p:p+hw]
+			zs, ys := z[p*hw:(p+1)*hw], y[p*hw:(p+1)*hw]
 			for j, v := range zs {
 				ys[j] = s*v + o
 			}
 		}
-	}
+	})
 }
 
 // addChannelBias writes y = x + b[c] for every plane.
 func addChannelBias(y, x, b []float64, n, c, hw int) {
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
-			o := b[ch]
-			xs, ys := x[p:p+hw], y[p:p+hw]
+	planesFor(n*c, hw, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			o := b[p%c]
+			xs, ys := x[p*hw:(p+1)*hw], y[p*hw:(p+1)*hw]
 			for j, v := range xs {
 				ys[j] = v + o
 			}
 		}
-	}
+	})
 }
 
-// channelSums writes s[c] = Σ_{n,pixels} u[n,c,·].
+// channelSums writes s[c] = Σ_{n,pixels} u[n,c,·] (each image's sum added
+// in the order of n).
 func channelSums(s, u []float64, n, c, hw int) {
-	clear(s)
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
-			var t float64
-			for _, v := range u[p : p+hw] {
-				t += v
+	planesFor(c, n*hw, func(lo, hi int) {
+		for ch := lo; ch < hi; ch++ {
+			s[ch] = 0
+			for i := 0; i < n; i++ {
+				var t float64
+				for _, v := range u[(i*c+ch)*hw : (i*c+ch+1)*hw] {
+					t += v
+				}
+				s[ch] += t
 			}
-			s[ch] += t
 		}
-	}
+	})
 }
 
-// channelDots writes s[c] = Σ_{n,pixels} u[n,c,·]·z[n,c,·].
+// channelDots writes s[c] = Σ_{n,pixels} u[n,c,·]·z[n,c,·] (each image's
+// sum added in the order of n).
 func channelDots(s, u, z []float64, n, c, hw int) {
-	clear(s)
-	for i := 0; i < n; i++ {
-		for ch := 0; ch < c; ch++ {
-			p := (i*c + ch) * hw
-			var t float64
-			zs := z[p : p+hw]
-			for j, v := range u[p : p+hw] {
-				t += v * zs[j]
+	planesFor(c, n*hw, func(lo, hi int) {
+		for ch := lo; ch < hi; ch++ {
+			s[ch] = 0
+			for i := 0; i < n; i++ {
+				p := (i*c + ch) * hw
+				var t float64
+				zs := z[p : p+hw]
+				for j, v := range u[p : p+hw] {
+					t += v * zs[j]
+				}
+				s[ch] += t
 			}
-			s[ch] += t
 		}
-	}
+	})
 }
 
 // leakyReLU writes y = x for x > 0 and slope·x otherwise.
 func leakyReLU(y, x []float64) {
-	for i, v := range x {
-		if v > 0 {
-			y[i] = v
-		} else {
-			y[i] = LeakySlope * v
+	planesFor(len(x), 1, func(lo, hi int) {
+		ys := y[lo:hi]
+		for i, v := range x[lo:hi] {
+			ys[i] = leakyFactor(v) * v
 		}
-	}
+	})
 }
+
+// leakyFactor is 1 for x > 0 and LeakySlope otherwise (−0 and NaN
+// included), chosen without a branch: the signs of activations are random,
+// and a mispredicted branch costs more than the rest of the loop. x > 0
+// exactly when its bits b satisfy 0 < b ≤ the bits of +Inf, that is
+// b − 1 < the bits of +Inf unsigned: the borrow of that subtraction. And
+// 1·x = x exactly.
+func leakyFactor(x float64) float64 {
+	_, pos := bits.Sub64(math.Float64bits(x)-1, math.Float64bits(math.Inf(1)), 0)
+	return leakyFactors[pos&1]
+}
+
+var leakyFactors = [2]float64{LeakySlope, 1}
 
 // leakyReLUBackward writes dx = u for x > 0 and slope·u otherwise.
 func leakyReLUBackward(dx, x, u []float64) {
-	for i, v := range x {
-		if v > 0 {
-			dx[i] = u[i]
-		} else {
-			dx[i] = LeakySlope * u[i]
+	planesFor(len(x), 1, func(lo, hi int) {
+		ds, us := dx[lo:hi], u[lo:hi]
+		for i, v := range x[lo:hi] {
+			ds[i] = leakyFactor(v) * us[i]
 		}
-	}
+	})
 }
 
 // safeguard writes Δ_k = α·h_k·‖g_k‖/√(1 + ‖h_k‖²) for each of the n images

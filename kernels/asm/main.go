@@ -79,6 +79,9 @@ func main() {
 		addProduct(p)
 		rowDot(p, 3)
 		rowDot(p, 5)
+		convTile(p)
+		convRow(p)
+		convWeightsRow(p)
 	}
 	dot32()
 	dot64()
@@ -823,6 +826,230 @@ func rowDot(p prec, k int) {
 	Label(name + "done")
 	for v := range acc {
 		p.store(acc[v], Mem{Base: ap, Disp: 32 * v})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// convTile is mconv's multi-channel 3×3 correlation for a tile of eight
+// outputs × one vector of columns: acc_q = init[q], then for every input b
+// and each of nu rows u of the filter, acc_q += r_q0·x0 + r_q1·x1 + r_q2·x2
+// with x_v the row shifted by v columns. In float64 each term is a product,
+// the three summed in the order of v and then added (the scalar loop's
+// operations); in float32 the three taps are fused multiply-adds into acc.
+// The filters are packed [b][u][v][q], 72 values per input.
+func convTile(p prec) {
+	name := "ConvTile3x" + p.name
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, src, w, init *%[1]s, nb, nu, ds, ps, rs int)", p.typ))
+	Pragma("noescape")
+	fused := "(Σ_v r·x summed in the order of v, then added: no FMA)"
+	if p.size == 4 {
+		fused = "(fused multiply-adds in the order of v)"
+	}
+	Doc(name + " sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j " + fused + "; ds, ps and rs in bytes (see mconv's Forward).")
+	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
+	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
+	var acc [8]reg.VecVirtual
+	for q := range acc {
+		acc[q] = YMM()
+		p.bcast(Mem{Base: ini, Disp: q * p.size}, acc[q])
+	}
+	Label(name + "b")
+	r, cu, wu := GP64(), GP64(), GP64()
+	MOVQ(src, r)
+	MOVQ(nu, cu)
+	MOVQ(w, wu)
+	Label(name + "u")
+	var x [3]reg.VecVirtual
+	for v := range x {
+		x[v] = YMM()
+		p.load(Mem{Base: r, Disp: v * p.size}, x[v])
+	}
+	for q := range acc {
+		tap := func(v int) Mem { return Mem{Base: wu, Disp: (8*v + q) * p.size} }
+		wr := YMM()
+		if p.size == 4 {
+			for v := range x {
+				VBROADCASTSS(tap(v), wr)
+				VFMADD231PS(wr, x[v], acc[q])
+			}
+			continue
+		}
+		a, c := YMM(), YMM()
+		p.bcast(tap(0), wr)
+		p.mul(x[0], wr, a)
+		for v := 1; v < 3; v++ {
+			p.bcast(tap(v), wr)
+			p.mul(x[v], wr, c)
+			p.add(c, a, a)
+		}
+		p.add(a, acc[q], acc[q])
+	}
+	ADDQ(rs, r)
+	ADDQ(U32(24*p.size), wu)
+	DECQ(cu)
+	JNZ(LabelRef(name + "u"))
+	PREFETCHT0(Mem{Base: r, Disp: 32}) // the row below, for the next output row
+
+	ADDQ(ps, src)
+	ADDQ(U32(72*p.size), w)
+	DECQ(nb)
+	JNZ(LabelRef(name + "b"))
+	ds := ld("ds")
+	for q := range acc {
+		p.store(acc[q], Mem{Base: dst})
+		ADDQ(ds, dst)
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// convWeightsRow adds to sums[o][v] (o < 4, v < 3, a vector each) the sums of
+// one row of mconv's AdjointWeights for four outputs and L input channels:
+// the interior sum Σ_{0<j<n−1} y_o[j]·xt[L(j−1+v)+l] from zero in the order
+// of j, then the border products y_o[0]·xt[L(v−1)+l] (v > 0) and
+// y_o[n−1]·xt[L(n−2+v)+l] (v < 2). In float64 each a product and then a sum
+// (the scalar loop's operations); in float32 the interior terms are fused
+// multiply-adds.
+func convWeightsRow(p prec) {
+	name := "ConvWeightsRow3x" + p.name
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(sums, y *%[1]s, ys int, xt *%[1]s, n int)", p.typ))
+	Pragma("noescape")
+	Doc(name + " adds one row's sums of mconv's AdjointWeights (K = 3) to sums[o][v] for four outputs y + o·ys (ys in bytes) and the lanes of xt, n ≥ 3 columns.")
+	g, y0, ys, xt0, n := ld("sums"), ld("y"), ld("ys"), ld("xt"), ld("n")
+	ys3 := GP64()
+	LEAQ(Mem{Base: ys, Index: ys, Scale: 2}, ys3)
+	row := func(base reg.GPVirtual, o int) Mem {
+		switch o {
+		case 0:
+			return Mem{Base: base}
+		case 3:
+			return Mem{Base: base, Index: ys3, Scale: 1}
+		}
+		return Mem{Base: base, Index: ys, Scale: uint8(o)}
+	}
+	var acc [4][3]reg.VecVirtual
+	for o := range acc {
+		for v := range acc[o] {
+			acc[o][v] = YMM()
+			VXORPS(acc[o][v], acc[o][v], acc[o][v])
+		}
+	}
+	yp, xp, cnt := GP64(), GP64(), GP64()
+	LEAQ(Mem{Base: y0, Disp: p.size}, yp)
+	MOVQ(xt0, xp)
+	MOVQ(n, cnt)
+	SUBQ(U8(2), cnt)
+	Label(name + "loop")
+	if p.size == 4 {
+		var x [3]reg.VecVirtual
+		for v := range x {
+			x[v] = YMM()
+			p.load(Mem{Base: xp, Disp: 32 * v}, x[v])
+		}
+		for o := range acc {
+			yb := YMM()
+			p.bcast(row(yp, o), yb)
+			for v := range x {
+				VFMADD231PS(yb, x[v], acc[o][v])
+			}
+		}
+	} else {
+		for o := range acc {
+			yb := YMM()
+			p.bcast(row(yp, o), yb)
+			for v := range acc[o] {
+				t := YMM()
+				p.mul(Mem{Base: xp, Disp: 32 * v}, yb, t)
+				p.add(t, acc[o][v], acc[o][v])
+			}
+		}
+	}
+	ADDQ(U32(p.size), yp)
+	ADDQ(U32(32), xp)
+	DECQ(cnt)
+	JNZ(LabelRef(name + "loop"))
+	// yp is now column n−1 of y, xp column n−2 of xt.
+	for o := range acc {
+		for v := range acc[o] {
+			dst := Mem{Base: g, Disp: 32 * (3*o + v)}
+			s := YMM()
+			p.load(dst, s)
+			p.add(acc[o][v], s, s)
+			if v > 0 {
+				yb, t := YMM(), YMM()
+				p.bcast(row(y0, o), yb)
+				p.mul(Mem{Base: xt0, Disp: 32 * (v - 1)}, yb, t)
+				p.add(t, s, s)
+			}
+			if v < 2 {
+				yb, t := YMM(), YMM()
+				p.bcast(row(yp, o), yb)
+				p.mul(Mem{Base: xp, Disp: 32 * v}, yb, t)
+				p.add(t, s, s)
+			}
+			p.store(s, dst)
+		}
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// convRow is convTile for one output and four vectors of columns (the
+// layers with fewer outputs than a tile): acc_k = init, then for every input
+// b and each of nu filter rows u, acc_k += r0·x0 + r1·x1 + r2·x2 on vector k
+// of the row, in float64 a product per tap summed in the order of v and then
+// added, in float32 fused. The taps are packed [b][u][v], 9 per input.
+func convRow(p prec) {
+	name := "ConvRow3x" + p.name
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, src, w, init *%[1]s, nb, nu, ps, rs int)", p.typ))
+	Pragma("noescape")
+	Doc(name + " sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).")
+	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
+	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
+	const nv = 4
+	var acc [nv]reg.VecVirtual
+	for k := range acc {
+		acc[k] = YMM()
+		p.bcast(Mem{Base: ini}, acc[k])
+	}
+	Label(name + "b")
+	r, cu, wu := GP64(), GP64(), GP64()
+	MOVQ(src, r)
+	MOVQ(nu, cu)
+	MOVQ(w, wu)
+	Label(name + "u")
+	var t [3]reg.VecVirtual
+	for v := range t {
+		t[v] = YMM()
+		p.bcast(Mem{Base: wu, Disp: v * p.size}, t[v])
+	}
+	for k := range acc {
+		x := func(v int) Mem { return Mem{Base: r, Disp: 32*k + v*p.size} }
+		if p.size == 4 {
+			for v := range t {
+				VFMADD231PS(x(v), t[v], acc[k])
+			}
+			continue
+		}
+		a, c := YMM(), YMM()
+		p.mul(x(0), t[0], a)
+		for v := 1; v < 3; v++ {
+			p.mul(x(v), t[v], c)
+			p.add(c, a, a)
+		}
+		p.add(a, acc[k], acc[k])
+	}
+	ADDQ(rs, r)
+	ADDQ(U32(3*p.size), wu)
+	DECQ(cu)
+	JNZ(LabelRef(name + "u"))
+	ADDQ(ps, src)
+	ADDQ(U32(9*p.size), w)
+	DECQ(nb)
+	JNZ(LabelRef(name + "b"))
+	for k := range acc {
+		p.store(acc[k], Mem{Base: dst, Disp: 32 * k})
 	}
 	VZEROUPPER()
 	RET()

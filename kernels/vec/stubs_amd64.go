@@ -69,6 +69,21 @@ func RowDot3x32(y *float32, xt *float32, n int, a *float32)
 //go:noescape
 func RowDot5x32(y *float32, xt *float32, n int, a *float32)
 
+// ConvTile3x32 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j (fused multiply-adds in the order of v); ds, ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvTile3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ds int, ps int, rs int)
+
+// ConvRow3x32 sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvRow3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ps int, rs int)
+
+// ConvWeightsRow3x32 adds one row's sums of mconv's AdjointWeights (K = 3) to sums[o][v] for four outputs y + o·ys (ys in bytes) and the lanes of xt, n ≥ 3 columns.
+//
+//go:noescape
+func ConvWeightsRow3x32(sums *float32, y *float32, ys int, xt *float32, n int)
+
 // Radix3x64 is one radix-3 butterfly run (see kernels' radix3).
 //
 //go:noescape
@@ -133,6 +148,21 @@ func RowDot3x64(y *float64, xt *float64, n int, a *float64)
 //
 //go:noescape
 func RowDot5x64(y *float64, xt *float64, n int, a *float64)
+
+// ConvTile3x64 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvTile3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int)
+
+// ConvRow3x64 sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvRow3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ps int, rs int)
+
+// ConvWeightsRow3x64 adds one row's sums of mconv's AdjointWeights (K = 3) to sums[o][v] for four outputs y + o·ys (ys in bytes) and the lanes of xt, n ≥ 3 columns.
+//
+//go:noescape
+func ConvWeightsRow3x64(sums *float64, y *float64, ys int, xt *float64, n int)
 
 // Dot32 adds float64(a[j])·float64(b[j]) to s[j mod 4] in the order of j (n/16 vectors of 4).
 //

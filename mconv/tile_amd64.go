@@ -1,0 +1,66 @@
+//go:build amd64 && !purego
+
+package mconv
+
+import (
+	"unsafe"
+
+	"github.com/greedyl2o/greedyl2o/kernels/vec"
+)
+
+// convTiles is whether the 3×3 tile kernels run: the CPU has AVX2 and FMA
+// (the float32 kernels fuse).
+var convTiles = vec.AVX2 && vec.FMA
+
+// convTile runs vec.ConvTile3x (see tileOp.row): dst[q·ds + j] for the
+// tileOut outputs q and one vector of columns j, from init[q] and nb inputs
+// of nu filter rows; the strides are in elements.
+func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
+	lanes := vecLanes[F]()
+	_ = dst[(tileOut-1)*ds+lanes-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+lanes+1]
+	_ = w[72*(nb-1)+24*nu-1]
+	_ = init[tileOut-1]
+	size := int(unsafe.Sizeof(F(0)))
+	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
+	if size == 4 {
+		vec.ConvTile3x32((*float32)(d), (*float32)(s), (*float32)(f), (*float32)(i), nb, nu, 4*ds, 4*ps, 4*rs)
+		return
+	}
+	vec.ConvTile3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ds, 8*ps, 8*rs)
+}
+
+// convWeightsRow runs vec.ConvWeightsRow3x: adds one row's K = 3 filter sums
+// of tileOutW outputs (rows y + o·ys, ys in elements) and the lanes of the
+// interleaved row xt to g[o][v][lane], for a row of n ≥ 3 columns.
+func convWeightsRow[F Float](g, y []F, ys int, xt []F, n int) {
+	lanes := vecLanes[F]()
+	_ = g[tileOutW*3*lanes-1]
+	_ = y[(tileOutW-1)*ys+n-1]
+	_ = xt[n*lanes-1]
+	size := int(unsafe.Sizeof(F(0)))
+	gp, yp, xp := unsafe.Pointer(&g[0]), unsafe.Pointer(&y[0]), unsafe.Pointer(&xt[0])
+	if size == 4 {
+		vec.ConvWeightsRow3x32((*float32)(gp), (*float32)(yp), 4*ys, (*float32)(xp), n)
+		return
+	}
+	vec.ConvWeightsRow3x64((*float64)(gp), (*float64)(yp), 8*ys, (*float64)(xp), n)
+}
+
+// convRow runs vec.ConvRow3x (see corrOp.runRows): dst[j] for rowVecs
+// vectors of columns j, from init[0] and nb inputs of nu filter rows; the
+// strides are in elements.
+func convRow[F Float](dst, src, w, init []F, nb, nu, ps, rs int) {
+	n := rowVecs * vecLanes[F]()
+	_ = dst[n-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+n+1]
+	_ = w[9*(nb-1)+3*nu-1]
+	_ = init[0]
+	size := int(unsafe.Sizeof(F(0)))
+	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
+	if size == 4 {
+		vec.ConvRow3x32((*float32)(d), (*float32)(s), (*float32)(f), (*float32)(i), nb, nu, 4*ps, 4*rs)
+		return
+	}
+	vec.ConvRow3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ps, 8*rs)
+}
