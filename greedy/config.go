@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/internal/config"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -25,6 +25,29 @@ type Config struct {
 	Method  Method
 	Solver  Solver
 	Run     Run
+	// Target is where and in what precision the step losses and the
+	// training iterates compute (the zero value: the CPU in float64).
+	//
+	// On the CPU in float32 (execution.CPU(Float32)) x⁺, f, ∇f and the
+	// convolution terms compute in float32 (see steploss.Float32 for the
+	// objectives it supports; others are refused): the iterates x^t are
+	// float32 values (kept in float64 slices and checkpoints, exactly),
+	// ∇f(x^t) and the stop test are float32 evaluations, and the
+	// parameters, the inner solver and the mean objectives stay float64.
+	// Validation functions follow the learned steps in float64.
+	//
+	// With a Device (the CUDA device of package gpu/cuda, l2ocuda builds)
+	// the step losses run with its array operations, the step's arrays
+	// kept on it between evaluations (steploss.NewStepLossFor); the
+	// training iterates, ∇f(x^t) and the stop test stay on the CPU in
+	// float64. Supported for PS, PP, PC-k and PC terms on deblurring with
+	// Huber-TV or no regularizer (steploss.CheckDevice).
+	//
+	// Recorded in the manifest ("precision" when float32, "device" the
+	// device's kind); a resume on the CPU must ask for the same precision.
+	// A run resumed on another target records it on the steps it trains
+	// (StepInfo.Device: cpu, cpu32, cuda).
+	Target execution.Target
 }
 
 // Problem is what a run trains on besides the training functions that
@@ -46,8 +69,8 @@ type Problem struct {
 }
 
 // Method is the learned method: the parametrizations of G and H, the
-// reference they start from, the penalties that pull towards it, and the
-// arithmetic the step losses are computed in.
+// reference they start from and the penalties that pull towards it. Where
+// and in what precision its step losses compute is Config.Target.
 type Method struct {
 	// Param is the parametrization of G and H (H nil: no momentum term).
 	Param models.Method
@@ -67,28 +90,6 @@ type Method struct {
 	// Recorded in the manifest ("loss_reduction", when sum); a resume must
 	// ask for the same.
 	LossReduction Reduction
-	// Precision is what the step losses and the training iterates compute
-	// in: Float64 (the default, "") or Float32, which evaluates x⁺, f, ∇f
-	// and the convolution terms in float32 (see steploss.Float32 for the
-	// objectives it supports; others are refused). With Float32 the
-	// iterates x^t are float32 values (kept in float64 slices and
-	// checkpoints, exactly), ∇f(x^t) and the stop test are float32
-	// evaluations, and the parameters, the inner solver and the mean
-	// objectives stay float64. Validation functions follow the learned steps
-	// in float64. Recorded in the manifest ("precision"); a resume must ask
-	// for the same.
-	Precision steploss.Precision
-	// Device, if set, runs the step losses with its array operations
-	// (package gpu's Ops), the step's arrays kept on it between evaluations:
-	// gpu.CPU() on the host in float64, the CUDA device (package gpu/cuda,
-	// l2ocuda builds) in float32 with float64 sums. Supported for PS, PP,
-	// PC-k and PC terms on deblurring with Huber-TV or no regularizer
-	// (steploss.CheckDevice); the training iterates, ∇f(x^t) and the stop test stay
-	// on the host. nil: the CPU's fast evaluators. Recorded in the manifest
-	// ("device", the device's kind: cpu or cuda); a resume must ask for the
-	// same kind. Incompatible with Precision float32 (the device has its own
-	// precision).
-	Device gpu.Ops
 	// Divide, if set, divides the inner solver's step-loss evaluations
 	// between processes (Divide).
 	Divide *Divide
@@ -206,17 +207,13 @@ type Run struct {
 }
 
 // A FieldError is a setting that Train (or Method.Check) refuses: the
-// field, named as Part.Field (Run.MaxSteps, Method.Precision), and why.
+// field, named as Part.Field (Run.MaxSteps, Target.Precision), and why.
 type FieldError = config.FieldError
 
 // fieldError returns the FieldError of field for err.
 func fieldError(field string, err error) error {
 	return &config.FieldError{Pkg: "greedy", Field: field, Err: err}
 }
-
-// ErrPrecisionOnDevice marks a Method with both a Device and a precision
-// other than float64 (test with errors.Is).
-var ErrPrecisionOnDevice = errors.New("the device computes in its own precision (cuda: float32 with float64 sums)")
 
 // validate checks every part of the configuration, the training functions o
 // given; the defaults are filled in by newTrainer.
@@ -226,6 +223,9 @@ func (cfg Config) validate(o *problem.Objective) error {
 		return err
 	}
 	if err := cfg.Method.validate(); err != nil {
+		return err
+	}
+	if err := checkTarget(cfg.Target); err != nil {
 		return err
 	}
 	if err := cfg.Solver.validate(cfg.Method, hasVal); err != nil {
@@ -249,8 +249,7 @@ func (p Problem) validate(o *problem.Objective) error {
 }
 
 // validate checks the method without building its step loss: a
-// parametrization for G, a known precision, and no precision besides
-// float64 with a device.
+// parametrization for G and a known loss reduction.
 func (m Method) validate() error {
 	if m.Param.G == nil {
 		return fieldError("Method.Param", errors.New("no parametrization for G"))
@@ -258,37 +257,43 @@ func (m Method) validate() error {
 	if _, err := ParseReduction(string(m.LossReduction)); err != nil {
 		return fieldError("Method.LossReduction", err)
 	}
-	prec, err := steploss.ParsePrecision(string(m.Precision))
-	if err != nil {
-		return fieldError("Method.Precision", err)
-	}
-	if m.Device != nil && prec != steploss.Float64 {
-		return fieldError("Method.Precision", fmt.Errorf("%s with Method.Device %s: %w; leave one out", prec, gpu.KindOf(m.Device), ErrPrecisionOnDevice))
+	return nil
+}
+
+// checkTarget checks the execution target: a known precision, and none
+// besides float64 with a device (execution.ErrPrecisionOnDevice).
+func checkTarget(t execution.Target) error {
+	if err := t.Check(); err != nil {
+		return fieldError("Target.Precision", err)
 	}
 	return nil
 }
 
-// Check reports whether the method can train on the functions o: the
-// checks Train makes of it, and whether its step loss has a path in its
-// precision (steploss.CheckPrecision) or on its device
+// Check reports whether the method can train on the functions o on the
+// target t: the checks Train makes of them, and whether the step loss has
+// a path in t's precision (steploss.CheckPrecision) or on its device
 // (steploss.CheckDevice). Its errors are *FieldError naming Method.Param,
-// Method.Precision or Method.Device; a precision with a device is
-// ErrPrecisionOnDevice. Commands call it before building anything else.
-func (m Method) Check(o *problem.Objective) error {
+// Target.Precision or Target.Device; a precision with a device is
+// execution.ErrPrecisionOnDevice. Commands call it before building
+// anything else.
+func (m Method) Check(o *problem.Objective, t execution.Target) error {
 	if err := m.validate(); err != nil {
+		return err
+	}
+	if err := checkTarget(t); err != nil {
 		return err
 	}
 	if err := m.Param.CheckSize(o.H, o.W); err != nil {
 		return fieldError("Method.Param", err)
 	}
-	if m.Device != nil {
+	if t.Device != nil {
 		if err := steploss.CheckDevice(m.Param, o); err != nil {
-			return fieldError("Method.Device", err)
+			return fieldError("Target.Device", err)
 		}
 		return nil
 	}
-	if err := steploss.CheckPrecision(m.Param, o, m.Precision); err != nil {
-		return fieldError("Method.Precision", err)
+	if err := steploss.CheckPrecision(m.Param, o, t.Prec()); err != nil {
+		return fieldError("Target.Precision", err)
 	}
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
@@ -169,7 +170,7 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"validation lookahead", old.ValLookahead, cur.ValLookahead},
 		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
 		{"validation patience", old.ValPatience, cur.ValPatience},
-		{"precision", orFloat64(old.Precision), orFloat64(cur.Precision)},
+		{"precision", cpuPrecision(old, cur), cpuPrecision(cur, old)},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)
@@ -189,6 +190,24 @@ func orDefaultVersions(old, cur map[string]int) map[string]int {
 		d[n] = 1
 	}
 	return d
+}
+
+// cpuPrecision is the precision of run m that a resume compares with that
+// of run other: m's when both ran on the CPU; "" when either ran on a
+// device, which computes in its own (a run resumed from or onto a device
+// records the target of its steps instead: StepInfo.Device).
+func cpuPrecision(m, other *checkpoint.Manifest) steploss.Precision {
+	if m.Device != "" || other.Device != "" {
+		return ""
+	}
+	return orFloat64(m.Precision)
+}
+
+// execLabel names the target a manifest's run trained on as --device does
+// (cpu, cpu32, or the device's kind: cuda, and host or host32 for runs of
+// the array operations on the CPU, which no longer run).
+func execLabel(m *checkpoint.Manifest) string {
+	return execution.Label(m.Device, m.Precision)
 }
 
 // orFloat64 returns p, or Float64 for "" (checkpoints that recorded no
@@ -313,15 +332,6 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 		return nil, err
 	}
 	return c, nil
-}
-
-// deviceFlag names a recorded device kind as --device does ("" is the CPU's
-// own paths, --device cpu).
-func deviceFlag(kind string) string {
-	if kind == "" {
-		return "cpu"
-	}
-	return kind
 }
 
 // InnerProgress is where the inner solver of a step is.

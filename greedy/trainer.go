@@ -11,8 +11,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/kernels"
+		"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -31,8 +30,9 @@ type trainer struct {
 	// scales are the candidate multipliers of (λt, μt).
 	scales []float64
 	val    *validator // nil without validation functions
-	// stepDevice is the device recorded on every step this run trains
-	// (StepInfo.Device): set when it resumes a run on another device.
+	// stepDevice is the target recorded on every step this run trains
+	// (StepInfo.Device: cpu, cpu32, cuda): set when it resumes a run
+	// trained on another.
 	stepDevice string
 	loss       *steploss.StepLoss
 	// block is this process's block of the step loss with Method.Divide:
@@ -97,14 +97,10 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 			return nil, err
 		}
 	}
-	tr.prec, _ = steploss.ParsePrecision(string(cfg.Method.Precision)) // checked by validate
-	if cfg.Method.Device != nil {
-		tr.loss, err = steploss.NewStepLossOn(cfg.Method.Param, o, tr.tau, cfg.Method.Device)
-	} else {
-		tr.loss, err = steploss.NewStepLossIn(cfg.Method.Param, o, tr.tau, tr.prec)
-	}
+	tr.prec = cfg.Target.Prec()
+	tr.loss, err = steploss.NewStepLossFor(cfg.Method.Param, o, tr.tau, cfg.Target)
 	if err == nil && cfg.Method.Divide != nil {
-		tr.block, err = newBlockLoss(cfg.Method, o, tr.tau, tr.prec)
+		tr.block, err = newBlockLoss(cfg.Method, o, tr.tau, cfg.Target)
 	}
 	if err != nil {
 		tr.close()
@@ -165,9 +161,7 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	if cfg.Method.LossReduction == ReduceSum {
 		man.LossReduction = string(ReduceSum)
 	}
-	if cfg.Method.Device != nil {
-		man.Device = gpu.KindOf(cfg.Method.Device)
-	}
+	man.Device = cfg.Target.Kind()
 	man.RepeatCheck = cfg.Run.RepeatCheck
 	if tr.val != nil {
 		man.NVal = tr.val.o.N
@@ -229,12 +223,12 @@ func (tr *trainer) open() (done *Result, err error) {
 		}
 		man.Steps = old.Steps
 		man.TrainTolSteps = old.TrainTolSteps
-		// A run resumed on another device (a lost GPU: the CPU) keeps the
-		// device it started on and records its own on the steps it trains.
-		if deviceFlag(man.Device) != deviceFlag(old.Device) {
-			tr.stepDevice = deviceFlag(man.Device)
+		// A run resumed on another target (a lost GPU: the CPU) keeps the
+		// one it started on and records its own on the steps it trains.
+		if execLabel(man) != execLabel(old) {
+			tr.stepDevice = execLabel(man)
 		}
-		man.Device = old.Device
+		man.Device, man.Precision = old.Device, old.Precision
 		man.Provenance = provenance.Continued(old.Provenance, cfg.Problem.Provenance)
 		// Every committed file is checked before the run builds on it; a
 		// checkpoint without checksums gets those of its files as they are.

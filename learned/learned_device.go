@@ -39,7 +39,7 @@ func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
-	res := &deviceResources{mem: gpu.NewArena(l.Device)}
+	res := &deviceResources{mem: gpu.NewArena(l.Target.Device)}
 	it = &deviceIterator{deviceResources: res, l: l, loaded: -1, imageLen: o.ImageLen(), host: append([]float64(nil), o.X0...)}
 	defer func() {
 		if err != nil {
@@ -68,8 +68,8 @@ func (l *Optimizer) startOnDevice(o *problem.Objective) (it *deviceIterator, err
 		}
 	}
 	for _, b := range []gpu.Buffer{it.x, it.prev} {
-		if err = l.Device.CopyIn(b, o.X0); err != nil {
-			return nil, fmt.Errorf("learned optimizer %s: copy x⁰ to %s: %w", l.Label, l.Device.Name(), err)
+		if err = l.Target.Device.CopyIn(b, o.X0); err != nil {
+			return nil, fmt.Errorf("learned optimizer %s: copy x⁰ to %s: %w", l.Label, l.Target.Device.Name(), err)
 		}
 	}
 	runtime.AddCleanup(it, func(r *deviceResources) { r.free() }, res)

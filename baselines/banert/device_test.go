@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -196,7 +197,7 @@ func TestTrainOnDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	dev := cfg
-	dev.Method.Device = gpu.CPU()
+	dev.Target = execution.OnDevice(gpu.CPU())
 	straight, err := Train(o, dev)
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestTrainOnDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	onGraph := part
-	onGraph.Method.Device, onGraph.Solver.Epochs, onGraph.Run.Resume = nil, 3, true
+	onGraph.Target, onGraph.Solver.Epochs, onGraph.Run.Resume = execution.Target{}, 3, true
 	if _, err := Train(o, onGraph); err == nil || !strings.Contains(err.Error(), "--device") {
 		t.Errorf("resuming a device run on the graph: %v, want a refusal naming --device", err)
 	}
@@ -238,7 +239,7 @@ func TestTrainOnDevice(t *testing.T) {
 	}
 }
 
-// A trained network run on a device (Method.Device) follows its CPU run:
+// A trained network run on a device (Method.Target) follows its CPU run:
 // after 30 iterations the iterates agree to 1e-11 on the CPU device and to
 // float32 rounding on the float32 host device, with a network whose large
 // output puts ‖Δ‖ near α‖∇f‖.
@@ -253,7 +254,7 @@ func TestMethodOnDevice(t *testing.T) {
 		net.Block(10)[i] = 50 * v
 	}
 	run := func(dev gpu.Ops) []float64 {
-		it, err := (&Method{Net: net, Device: dev}).Start(o)
+		it, err := (&Method{Net: net, Target: execution.OnDevice(dev)}).Start(o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +277,7 @@ func TestMethodOnDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	itd, err := (&Method{Net: four, Device: gpu.CPU()}).Start(o)
+	itd, err := (&Method{Net: four, Target: execution.OnDevice(gpu.CPU())}).Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}
