@@ -73,17 +73,17 @@ func runTrainBanert(env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(man.History), *epochs)
 		}
 	}
-	pf.acceptsOps, pf.oneOperator = true, true
+	pf.acceptsOps, pf.acceptsFloat32, pf.oneOperator = true, true, true
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
 	}
 	prob, train := sp.prob, sp.train
-	if pf.deviceOps != nil {
-		if err := banert.CheckDevice(pf.deviceOps, train, *inputs); err != nil {
+	if arrays := pf.target.Arrays(); arrays != nil {
+		if err := banert.CheckDevice(arrays, train, *inputs); err != nil {
 			return usagef("--device %s: %v", pf.Device, err)
 		}
-		fmt.Fprintf(env.Stdout, "on %s (float%d): the unrolled loss and its gradient by a reverse pass on the device's network operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())
+		fmt.Fprintf(env.Stdout, "on %s (float%d): the unrolled loss and its gradient by a reverse pass on the network operations\n", arrays.Name(), 8*arrays.ValueSize())
 	}
 	fmt.Fprintf(env.Stdout, "training Banert (%d inputs, %d parameters, T = %d) on %d %s functions (%d×%d, L = %.4g) → %s\n",
 		*inputs, banert.NumParams(*inputs), *T, train.N, prob.Name, prob.H, prob.W, train.L, *out)
@@ -93,7 +93,8 @@ func runTrainBanert(env *Env, args []string) error {
 	defer intr.release()
 	cfg := banert.Config{
 		Problem: banert.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: uint64(pf.Seed), Provenance: env.trainingProvenance(sp, 0)},
-		Method:  banert.MethodConfig{Inputs: *inputs, T: *T, RandomLength: *randomLength, Device: pf.deviceOps},
+		Method:  banert.MethodConfig{Inputs: *inputs, T: *T, RandomLength: *randomLength},
+		Target:  pf.target,
 		Solver:  banert.Solver{Epochs: *epochs, LearningRate: *lr},
 		Run: banert.Run{Dir: *out, Resume: *resume, MaxSeconds: *maxMinutes * 60, Stop: intr.Stop,
 			Progress: func(e banert.EpochInfo) {

@@ -16,9 +16,17 @@ import (
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
-// testOpsDevice is the CPU device under the name that runs the device code
-// paths (gpu.Ops), so that the CLI's device path runs without a GPU.
-const testOpsDevice = gpu.Host
+// testOpsDevice names the CPU's array operations (gpu.CPU(), whose kind
+// manifests record as "host"), registered by the tests under a name of
+// their own so that the CLI's device path runs without a GPU: --device
+// host is the CPU's own path.
+const testOpsDevice = "test-ops"
+
+func init() {
+	if err := gpu.Register(testOpsDevice, func() (gpu.Device, error) { return gpu.CPU(), nil }); err != nil {
+		panic(err)
+	}
+}
 
 // TestTrainGreedyOnDevice trains M-PC through --device (the CPU device's
 // array operations) and checks the manifest records the device and the

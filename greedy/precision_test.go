@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -21,7 +22,8 @@ func TestTrainFloat32(t *testing.T) {
 	cfg := func(dir string, prec steploss.Precision) Config {
 		return Config{
 			Problem: Problem{Name: "deblur"},
-			Method:  Method{Param: method(t, "m-pc"), Precision: prec, Lambda: Constant(1e-3), Mu: Constant(1e-3)},
+			Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(1e-3), Mu: Constant(1e-3)},
+			Target:  execution.CPU(prec),
 			Solver:  Solver{Inner: LBFGS{MaxEvaluations: 60}},
 			Run:     Run{MaxSteps: 4, Dir: dir, KeepParams: true},
 		}
@@ -78,7 +80,8 @@ func TestFloat32ResumeIsBitwise(t *testing.T) {
 	cfg := func(dir string, steps int, resume bool) Config {
 		return Config{
 			Problem: Problem{Name: "deblur"},
-			Method:  Method{Param: method(t, "m-pc"), Precision: steploss.Float32, Lambda: Constant(0), Mu: Constant(0)},
+			Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(0), Mu: Constant(0)},
+			Target:  execution.CPU(steploss.Float32),
 			Solver:  Solver{Inner: NAG{Iters: 15}},
 			Run:     Run{MaxSteps: steps, Dir: dir, Resume: resume},
 		}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"gorgonia.org/tensor"
 )
@@ -105,7 +106,7 @@ func TestLossReductionSum(t *testing.T) {
 	if _, err := ParseReduction("avg"); err == nil {
 		t.Error(`ParseReduction("avg") accepted`)
 	}
-	err = Method{Param: method(t, "m-pc"), LossReduction: "avg"}.Check(o)
+	err = Method{Param: method(t, "m-pc"), LossReduction: "avg"}.Check(o, execution.Target{})
 	var fe *FieldError
 	if !errors.As(err, &fe) || fe.Field != "Method.LossReduction" {
 		t.Errorf("Method.Check with reduction avg: %v, want a FieldError naming Method.LossReduction", err)
