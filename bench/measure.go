@@ -294,7 +294,8 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 		Method: greedy.Method{Param: m},
 		Target: execution.OnDevice(ops),
 		Solver: greedy.Solver{Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}},
-		Run:    greedy.Run{MaxSteps: T, Progress: func(checkpoint.StepInfo) { heap.sample() }},
+		Stop:   greedy.Stop{MaxSteps: T},
+		Record: greedy.Record{Progress: func(checkpoint.StepInfo) { heap.sample() }},
 	})
 	if err != nil {
 		return fmt.Errorf("bench: greedy training: %w", err)

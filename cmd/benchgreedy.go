@@ -248,7 +248,7 @@ func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
 	runtime.GC()
 	began := time.Now()
 	cfg := c.config(c.methods[p], inner, steps, dir)
-	cfg.Run.Progress = func(s checkpoint.StepInfo) {
+	cfg.Record.Progress = func(s checkpoint.StepInfo) {
 		evals += s.Evaluations
 		if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
 			rss, _, _ := bench.RSS() // 0 where /proc is missing
@@ -287,8 +287,13 @@ func (c *benchGreedyCmd) config(m models.Method, inner greedy.InnerSolver, steps
 		Method:  c.learned(m),
 		Target:  c.pf.target,
 		Solver:  greedy.Solver{Inner: inner, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), WeightScales: vf.Scales, ValLookahead: vf.Lookahead},
-		Run: greedy.Run{MaxSteps: steps, TolRel: *c.tolRel, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
-			Dir: dir, Protocol: c.protocol},
+		Stop: greedy.Stop{
+			MaxSteps:     steps,
+			TolRel:       *c.tolRel,
+			OnValidation: vf.StopOn == "validation",
+			ValPatience:  vf.Patience,
+		},
+		Store: greedy.Store{Dir: dir, Protocol: c.protocol},
 	}
 }
 

@@ -112,8 +112,8 @@ func TestHostIsTheCPU(t *testing.T) {
 }
 
 // TestTargetFlagsRefused: contradicting --device and --precision exit 2
-// naming the flag at fault, before any data is built (the data folder does
-// not exist).
+// naming the flag at fault, before any data is built (nothing built, and
+// the data folder, which does not exist, not read).
 func TestTargetFlagsRefused(t *testing.T) {
 	missing := filepath.Join(t.TempDir(), "no-such-data")
 	for _, c := range []struct {
@@ -130,7 +130,11 @@ func TestTargetFlagsRefused(t *testing.T) {
 	} {
 		args := append(append([]string(nil), c.args...), "--data", missing)
 		var o, errb bytes.Buffer
+		built := dataBuilds.Load()
 		code := Main(args, &o, &errb)
+		if n := dataBuilds.Load() - built; n != 0 {
+			t.Errorf("%v: refused after building the problem and its data (%d)", c.args, n)
+		}
 		if code != 2 || !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: exit %d, want 2 naming %q: %s", c.args, code, c.want, errb.String())
 		}

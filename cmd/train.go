@@ -37,7 +37,7 @@ type greedyFlags struct {
 	Certified bool
 	CertifyL  float64
 	CertKind  string
-	// RepeatCheck is --repeat-check (greedy.Run.RepeatCheck).
+	// RepeatCheck is --repeat-check (greedy.Stop.RepeatCheck).
 	RepeatCheck int
 	Protocol    string
 	Force       bool
@@ -259,36 +259,48 @@ func (c *trainGreedyCmd) learned() greedy.Method {
 // config is the trainer's configuration, printing a row per step.
 func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objective, intr *interrupts, start time.Time) greedy.Config {
 	gf, vf, sf := &c.gf, &c.vf, &c.sf
-	done := 0
 	return greedy.Config{
 		Problem: greedy.Problem{Validation: val, Name: sp.prob.Name, DataHash: dataHash(train), Seed: c.pf.Seed,
 			Provenance: env.trainingProvenance(sp, vf.NVal)},
 		Method: c.learned(),
 		Target: c.pf.target,
 		Solver: greedy.Solver{Inner: c.inner, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), WeightScales: vf.Scales, ValLookahead: vf.Lookahead},
-		Run: greedy.Run{
-			MaxSteps: gf.MaxSteps, TolAbs: gf.TolAbs, TolRel: gf.TolRel,
-			StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: c.certKind,
-			StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience, RepeatCheck: gf.RepeatCheck,
-			DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
-			Dir: gf.Out, Resume: gf.Resume, Protocol: c.protocol,
-			InnerProgress: innerProgress(env),
-			Progress: func(s checkpoint.StepInfo) {
-				clearStatus(env)
-				mark := ""
-				if s.FellBack {
-					mark = "  (kept τI: solver did no better)"
-				}
-				fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds)
-				if val != nil {
-					fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
-				}
-				done++
-				el := time.Since(start)
-				fmt.Fprintf(env.Stdout, " %9s %9s", shortDuration(el), eta(done, done+gf.MaxSteps-1-s.T, el))
-				fmt.Fprintln(env.Stdout, mark)
-			},
+		Stop: greedy.Stop{
+			MaxSteps:      gf.MaxSteps,
+			TolAbs:        gf.TolAbs,
+			TolRel:        gf.TolRel,
+			WhenCertified: gf.Certified,
+			CertifyL:      gf.CertifyL,
+			Certificate:   c.certKind,
+			OnValidation:  vf.StopOn == "validation",
+			ValPatience:   vf.Patience,
+			RepeatCheck:   gf.RepeatCheck,
+			DivergeFactor: divergeFactor(gf.Diverge),
+			Interrupt:     intr.Stop,
 		},
+		Store:  greedy.Store{Dir: gf.Out, Resume: gf.Resume, Protocol: c.protocol},
+		Record: greedy.Record{InnerProgress: innerProgress(env), Progress: c.stepRow(env, val != nil, start)},
+	}
+}
+
+// stepRow returns the Progress that prints a row per step (with the
+// validation columns when withVal).
+func (c *trainGreedyCmd) stepRow(env *Env, withVal bool, start time.Time) func(checkpoint.StepInfo) {
+	done := 0
+	return func(s checkpoint.StepInfo) {
+		clearStatus(env)
+		mark := ""
+		if s.FellBack {
+			mark = "  (kept τI: solver did no better)"
+		}
+		fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds)
+		if withVal {
+			fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
+		}
+		done++
+		el := time.Since(start)
+		fmt.Fprintf(env.Stdout, " %9s %9s", shortDuration(el), eta(done, done+c.gf.MaxSteps-1-s.T, el))
+		fmt.Fprintln(env.Stdout, mark)
 	}
 }
 

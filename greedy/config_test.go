@@ -19,15 +19,15 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
 	v := deblurSet(t, 1, 8, 2)
 	small := deblurSet(t, 1, 6, 3)
-	ok := func() Config { return Config{Method: Method{Param: method(t, "m-pc")}, Run: Run{MaxSteps: 1}} }
+	ok := func() Config { return Config{Method: Method{Param: method(t, "m-pc")}, Stop: Stop{MaxSteps: 1}} }
 	for _, c := range []struct {
 		field  string
 		modify func(*Config)
 	}{
-		{"Run.MaxSteps", func(c *Config) { c.Run.MaxSteps = 0 }},
-		{"Run.TolAbs, Run.TolRel", func(c *Config) { c.Run.TolRel = math.NaN() }},
-		{"Run.StopOnValidation", func(c *Config) { c.Run.StopOnValidation = true }},
-		{"Run.ValPatience", func(c *Config) { c.Run.ValPatience = -1 }},
+		{"Stop.MaxSteps", func(c *Config) { c.Stop.MaxSteps = 0 }},
+		{"Stop.TolAbs, Stop.TolRel", func(c *Config) { c.Stop.TolRel = math.NaN() }},
+		{"Stop.OnValidation", func(c *Config) { c.Stop.OnValidation = true }},
+		{"Stop.ValPatience", func(c *Config) { c.Stop.ValPatience = -1 }},
 		{"Method.Param", func(c *Config) { c.Method.Param = models.Method{} }},
 		{"Target.Precision", func(c *Config) { c.Target.Precision = "float16" }},
 		{"Target.Precision", func(c *Config) { c.Target = execution.Target{Device: gpu.CPU(), Precision: steploss.Float32} }},

@@ -19,7 +19,7 @@ func TestLongParametersBitwiseAcrossCores(t *testing.T) {
 	run := func(procs int) *Result {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		res, err := Train(o, Config{Method: Method{Param: method(t, "pf")}, Target: execution.OnDevice(gpu.CPU()),
-			Solver: Solver{Inner: NAG{Iters: 5, Rounds: 1}}, Run: Run{MaxSteps: 2, KeepParams: true}})
+			Solver: Solver{Inner: NAG{Iters: 5, Rounds: 1}}, Stop: Stop{MaxSteps: 2}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,7 +18,7 @@ import (
 // the CPU device and compares the learned parameters with the default run.
 func TestDeviceStepTrains(t *testing.T) {
 	o := deblurSet(t, 3, 16, 3)
-	base := Config{Method: Method{Param: method(t, "m-pc")}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 30}}, Run: Run{MaxSteps: 4, KeepParams: true}}
+	base := Config{Method: Method{Param: method(t, "m-pc")}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 30}}, Stop: Stop{MaxSteps: 4}, Store: Store{KeepParams: true}}
 	ref, err := Train(o, base)
 	if err != nil {
 		t.Fatal(err)
@@ -50,7 +50,7 @@ func TestDeviceStepTrains(t *testing.T) {
 func TestLearnedOnDevice(t *testing.T) {
 	o := deblurSet(t, 3, 16, 2)
 	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect", "m-pf"} {
-		res, err := Train(o, Config{Method: Method{Param: method(t, name)}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 15}}, Run: Run{MaxSteps: 3, KeepParams: true}})
+		res, err := Train(o, Config{Method: Method{Param: method(t, name)}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 15}}, Stop: Stop{MaxSteps: 3}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -134,7 +134,8 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 			Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(0), Mu: Constant(0)},
 			Target:  execution.OnDevice(dev),
 			Solver:  Solver{Inner: NAG{Iters: 15}},
-			Run:     Run{MaxSteps: steps, Dir: dir, Resume: resume},
+			Stop:    Stop{MaxSteps: steps},
+			Store:   Store{Dir: dir, Resume: resume},
 		}
 	}
 	a, b := t.TempDir(), t.TempDir()
@@ -177,7 +178,7 @@ func TestDeviceGraphTrains(t *testing.T) {
 	o := testproblems.Deblur(t, 3, 12, "zero", -1, 4)
 	m := models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}
 	run := func(dev gpu.Ops) []float64 {
-		res, err := Train(o, Config{Method: Method{Param: m}, Target: execution.OnDevice(dev), Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Run: Run{MaxSteps: 3, KeepParams: true}})
+		res, err := Train(o, Config{Method: Method{Param: m}, Target: execution.OnDevice(dev), Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Stop: Stop{MaxSteps: 3}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -118,7 +118,8 @@ func ExampleRegister_fastTerm() {
 			Problem: greedy.Problem{Name: "deblur"},
 			Method:  greedy.Method{Param: method, Lambda: greedy.Constant(1e-3), Mu: greedy.Constant(1e-3)},
 			Target:  execution.CPU(prec),
-			Run:     greedy.Run{MaxSteps: 4, Dir: out},
+			Stop:    greedy.Stop{MaxSteps: 4},
+			Store:   greedy.Store{Dir: out},
 		}); err != nil {
 			fmt.Println(err)
 			return

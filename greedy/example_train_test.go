@@ -26,7 +26,8 @@ func ExampleTrain() {
 	res, err := greedy.Train(train, greedy.Config{
 		Method: greedy.Method{Param: method},
 		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 10}},
-		Run:    greedy.Run{MaxSteps: 10, KeepParams: true},
+		Stop:   greedy.Stop{MaxSteps: 10},
+		Store:  greedy.Store{KeepParams: true},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -69,7 +70,7 @@ func ExampleConfig_precision() {
 			Method: greedy.Method{Param: method},
 			Target: execution.CPU(prec),
 			Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 2}},
-			Run:    greedy.Run{MaxSteps: 5},
+			Stop:   greedy.Stop{MaxSteps: 5},
 		})
 		if err != nil {
 			fmt.Println(err)
@@ -101,7 +102,7 @@ func ExampleConfig_target() {
 		Method: greedy.Method{Param: method},
 		Target: on,
 		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 2}},
-		Run:    greedy.Run{MaxSteps: 5},
+		Stop:   greedy.Stop{MaxSteps: 5},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -6,8 +6,8 @@ import "github.com/greedyl2o/greedyl2o/checkpoint"
 // Recorder: Init is called once the run is set up (the manifest holds its
 // settings and the steps of a resumed checkpoint), Record after every
 // completed step, with the manifest that now lists it. Train's own
-// recorders are the checkpoint in Run.Dir and Run.Progress;
-// Run.Recorder adds one (a log, a live plot). An error from a recorder
+// recorders are the checkpoint in Store.Dir and Record.Progress;
+// Record.Recorder adds one (a log, a live plot). An error from a recorder
 // stops the run.
 type Recorder interface {
 	Init(man *checkpoint.Manifest) error

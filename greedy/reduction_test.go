@@ -33,7 +33,7 @@ func TestLossReductionSum(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := Train(o, Config{Method: Method{Param: method(t, "m-pc"), Lambda: l, Mu: m, LossReduction: red},
-			Solver: Solver{Inner: NAG{Iters: 40, Rounds: 1}}, Run: Run{MaxSteps: 4, KeepParams: true}})
+			Solver: Solver{Inner: NAG{Iters: 40, Rounds: 1}}, Stop: Stop{MaxSteps: 4}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -81,7 +81,7 @@ func TestLossReductionSum(t *testing.T) {
 	ls := leastSquaresSet(t, 4, 12)
 	const lam = 0.3
 	res, err := Train(ls, Config{Method: Method{Param: method(t, "m-ps"), Lambda: Constant(lam), LossReduction: ReduceSum},
-		Solver: Solver{Inner: Closed{}}, Run: Run{MaxSteps: 1, KeepParams: true}})
+		Solver: Solver{Inner: Closed{}}, Stop: Stop{MaxSteps: 1}, Store: Store{KeepParams: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestReductionMootResume(t *testing.T) {
 	o := deblurSet(t, 3, 12, 5)
 	cfg := func(red Reduction, steps int, dir string, resume bool) Config {
 		return Config{Method: Method{Param: method(t, "m-pc"), LossReduction: red},
-			Solver: Solver{Inner: NAG{Iters: 10, Rounds: 1}}, Run: Run{MaxSteps: steps, KeepParams: true, Dir: dir, Resume: resume}}
+			Solver: Solver{Inner: NAG{Iters: 10, Rounds: 1}}, Stop: Stop{MaxSteps: steps}, Store: Store{KeepParams: true, Dir: dir, Resume: resume}}
 	}
 	straight, err := Train(o, cfg(ReduceMean, 3, "", false))
 	if err != nil {

@@ -15,11 +15,11 @@ import (
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// DefaultDivergeFactor is Run.DivergeFactor's default.
+// DefaultDivergeFactor is Stop.DivergeFactor's default.
 const DefaultDivergeFactor = 10
 
 // ErrDiverged marks a training run stopped because it diverged (see
-// Run.DivergeFactor); test with errors.Is.
+// Stop.DivergeFactor); test with errors.Is.
 var ErrDiverged = errors.New("the run diverged")
 
 // Result is the outcome of Train.
@@ -35,7 +35,7 @@ type Result struct {
 
 // Train runs Algorithm 1 on the training functions o: for t = 0, 1, … it
 // solves step t's loss (trainer.step), records the step (the checkpoint in
-// Run.Dir, Run.Progress and Run.Recorder) and stops at the tolerance, the step
+// Store.Dir, Record.Progress and Record.Recorder) and stops at the tolerance, the step
 // cap, a certificate or divergence. The pieces live in config.go (the
 // configuration's parts and their checks), trainer.go (defaults,
 // checkpoint opening, the step solve) and record.go (recorders).
@@ -52,9 +52,9 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	stop := "step cap reached"
-	for t := tr.start; t < cfg.Run.MaxSteps; t++ {
-		if cfg.Run.Stop != nil && cfg.Run.Stop() {
-			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Run.Dir, t)
+	for t := tr.start; t < cfg.Stop.MaxSteps; t++ {
+		if cfg.Stop.Interrupt != nil && cfg.Stop.Interrupt() {
+			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Store.Dir, t)
 		}
 		s, cause, err := tr.step(t)
 		if err != nil {

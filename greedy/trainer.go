@@ -53,7 +53,7 @@ type trainer struct {
 	norm0  []float64
 	f0     float64
 	factor float64
-	// With StopOnValidation: the validation functions' starting gradient
+	// With Stop.OnValidation: the validation functions' starting gradient
 	// norms, their best mean objective so far and the steps since it.
 	valNorm0 []float64
 	valBest  float64
@@ -66,7 +66,7 @@ type trainer struct {
 	// warm is where the next inner solve starts with Solver.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
 	warm []float64
-	// With Run.RepeatCheck: the last step's full parameters θ‖φ, and the
+	// With Stop.RepeatCheck: the last step's full parameters θ‖φ, and the
 	// checker of the training functions (when the run has no validation
 	// functions).
 	last      []float64
@@ -122,18 +122,18 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	tr.grad = make([]float64, len(tr.x))
 	tr.p = make([]float64, len(tr.x))
 	tr.ws = &problem.Workspace{}
-	tr.factor = cfg.Run.DivergeFactor
+	tr.factor = cfg.Stop.DivergeFactor
 	if tr.factor == 0 {
 		tr.factor = DefaultDivergeFactor
 	}
 	if tr.writes() {
-		tr.rec = append(tr.rec, &checkpointRecorder{dir: cfg.Run.Dir})
+		tr.rec = append(tr.rec, &checkpointRecorder{dir: cfg.Store.Dir})
 	}
-	if cfg.Run.Progress != nil {
-		tr.rec = append(tr.rec, progressRecorder(cfg.Run.Progress))
+	if cfg.Record.Progress != nil {
+		tr.rec = append(tr.rec, progressRecorder(cfg.Record.Progress))
 	}
-	if cfg.Run.Recorder != nil {
-		tr.rec = append(tr.rec, cfg.Run.Recorder)
+	if cfg.Record.Recorder != nil {
+		tr.rec = append(tr.rec, cfg.Record.Recorder)
 	}
 	return tr, nil
 }
@@ -145,14 +145,14 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	// A checkpoint must name registered parametrizations, so that Load can
 	// parse them back; a run kept in memory may use any type.
 	pversions, err := models.Versions(cfg.Method.Param)
-	if err != nil && cfg.Run.Dir != "" {
-		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Run.Dir, err)
+	if err != nil && cfg.Store.Dir != "" {
+		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Store.Dir, err)
 	}
 	man := &checkpoint.Manifest{
 		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, ObservationsHash: checkpoint.SumFloats(o.Y), Noise: o.Noise,
 		Seed: cfg.Problem.Seed, Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
-		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Run.Protocol, TolRel: cfg.Run.TolRel, TolAbs: cfg.Run.TolAbs, MaxSteps: cfg.Run.MaxSteps,
+		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Store.Protocol, TolRel: cfg.Stop.TolRel, TolAbs: cfg.Stop.TolAbs, MaxSteps: cfg.Stop.MaxSteps,
 		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Problem.Provenance,
 	}
 	if tr.prec == steploss.Float32 {
@@ -162,13 +162,13 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 		man.LossReduction = string(ReduceSum)
 	}
 	man.Device = cfg.Target.Kind()
-	man.RepeatCheck = cfg.Run.RepeatCheck
+	man.RepeatCheck = cfg.Stop.RepeatCheck
 	if tr.val != nil {
 		man.NVal = tr.val.o.N
 		man.WeightScales = tr.scales
 		man.ValLookahead = tr.val.lookahead
-		man.StopOnValidation = cfg.Run.StopOnValidation
-		man.ValPatience = cfg.Run.ValPatience
+		man.StopOnValidation = cfg.Stop.OnValidation
+		man.ValPatience = cfg.Stop.ValPatience
 	}
 	return man, nil
 }
@@ -201,14 +201,14 @@ func (tr *trainer) gradients(vals, grad, x []float64) error {
 // empty manifest. Then it initialises the recorders.
 func (tr *trainer) open() (done *Result, err error) {
 	cfg, man := tr.cfg, tr.man
-	if cfg.Run.Resume {
-		if cfg.Run.Dir == "" {
+	if cfg.Store.Resume {
+		if cfg.Store.Dir == "" {
 			return nil, errors.New("greedy: resume needs a checkpoint directory")
 		}
 		refuse := func(err error) error {
-			return fmt.Errorf("greedy: %w %s: %w", checkpoint.ErrCannotResume, cfg.Run.Dir, err)
+			return fmt.Errorf("greedy: %w %s: %w", checkpoint.ErrCannotResume, cfg.Store.Dir, err)
 		}
-		old, err := checkpoint.ReadManifest(cfg.Run.Dir)
+		old, err := checkpoint.ReadManifest(cfg.Store.Dir)
 		if err != nil {
 			return nil, refuse(err)
 		}
@@ -234,11 +234,11 @@ func (tr *trainer) open() (done *Result, err error) {
 		// checkpoint without checksums gets those of its files as they are.
 		switch {
 		case old.Checksums != nil:
-			if err := checkpoint.VerifyChecksums(cfg.Run.Dir, old.Checksums); err != nil {
+			if err := checkpoint.VerifyChecksums(cfg.Store.Dir, old.Checksums); err != nil {
 				return nil, refuse(err)
 			}
 		case tr.writes():
-			if err := checkpoint.RecordChecksums(cfg.Run.Dir, old); err != nil {
+			if err := checkpoint.RecordChecksums(cfg.Store.Dir, old); err != nil {
 				return nil, refuse(err)
 			}
 		}
@@ -251,16 +251,16 @@ func (tr *trainer) open() (done *Result, err error) {
 		man.RepeatChecks = old.RepeatChecks
 		// A run stopped by the tolerance goes on when a repeat check is
 		// asked for that it did not pass.
-		recheck := cfg.Run.RepeatCheck > 0 && !passedRepeat(old, cfg.Run.RepeatCheck) && strings.Contains(old.StopCause, "tolerance reached")
-		if old.Finished && !recheck && (old.StopCause != "step cap reached" || cfg.Run.MaxSteps <= tr.start) {
+		recheck := cfg.Stop.RepeatCheck > 0 && !passedRepeat(old, cfg.Stop.RepeatCheck) && strings.Contains(old.StopCause, "tolerance reached")
+		if old.Finished && !recheck && (old.StopCause != "step cap reached" || cfg.Stop.MaxSteps <= tr.start) {
 			return &Result{Steps: old.Steps, X: tr.x, StopCause: old.StopCause, Manifest: old}, nil
 		}
 	} else if tr.writes() {
-		if _, err := os.Stat(filepath.Join(cfg.Run.Dir, "manifest.json")); err == nil {
-			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Run.Dir)
+		if _, err := os.Stat(filepath.Join(cfg.Store.Dir, "manifest.json")); err == nil {
+			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Store.Dir)
 		}
 		man.Checksums = map[string]string{}
-		if err := checkpoint.WriteManifest(cfg.Run.Dir, man); err != nil {
+		if err := checkpoint.WriteManifest(cfg.Store.Dir, man); err != nil {
 			return nil, err
 		}
 	}
@@ -282,16 +282,16 @@ func (tr *trainer) restore(old *checkpoint.Manifest) error {
 		states = append(states, &tr.val.x, &tr.val.prev)
 	}
 	for i, dst := range states {
-		v, err := checkpoint.ReadNPYVerified(cfg.Run.Dir, checkpoint.StateFile(checkpoint.StateNames[i], tr.start), len(*dst), tr.man.Checksums)
+		v, err := checkpoint.ReadNPYVerified(cfg.Store.Dir, checkpoint.StateFile(checkpoint.StateNames[i], tr.start), len(*dst), tr.man.Checksums)
 		if err != nil {
 			return err
 		}
 		*dst = v
 	}
-	if !cfg.Solver.WarmStart && cfg.Run.RepeatCheck == 0 {
+	if !cfg.Solver.WarmStart && cfg.Stop.RepeatCheck == 0 {
 		return nil
 	}
-	theta, phi, err := checkpoint.LoadParams(cfg.Run.Dir, old, tr.start-1)
+	theta, phi, err := checkpoint.LoadParams(cfg.Store.Dir, old, tr.start-1)
 	if err != nil {
 		return err
 	}
@@ -339,7 +339,7 @@ func (tr *trainer) measureStart() error {
 	if tr.f0, err = o.Mean(o.X0); err != nil {
 		return err
 	}
-	if tr.cfg.Run.StopOnValidation {
+	if tr.cfg.Stop.OnValidation {
 		v := tr.val.o
 		tr.valGrad = make([]float64, len(v.X0))
 		if err := v.Eval(nil, tr.valGrad, v.X0, nil); err != nil {
@@ -361,14 +361,14 @@ func (tr *trainer) measureStart() error {
 // tolerances, the relative one against the starting norms norm0.
 func (tr *trainer) converged(n, norm0 []float64) bool {
 	cfg := tr.cfg
-	if cfg.Run.TolAbs == 0 && cfg.Run.TolRel == 0 {
+	if cfg.Stop.TolAbs == 0 && cfg.Stop.TolRel == 0 {
 		return false
 	}
 	for k, v := range n {
-		if cfg.Run.TolAbs > 0 && v >= cfg.Run.TolAbs {
+		if cfg.Stop.TolAbs > 0 && v >= cfg.Stop.TolAbs {
 			return false
 		}
-		if cfg.Run.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.Run.TolRel {
+		if cfg.Stop.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.Stop.TolRel {
 			return false
 		}
 	}
@@ -389,7 +389,7 @@ func (tr *trainer) diverged(t int, mf float64) error {
 
 // tolerance checks the iterates before step t: the training gradients
 // finite, and the tolerance (of the validation functions with
-// StopOnValidation; with a repeat check only at a step that passes it). It
+// Stop.OnValidation; with a repeat check only at a step that passes it). It
 // returns the largest training and validation gradient norms, and a stop
 // cause when the run ends here.
 func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err error) {
@@ -400,7 +400,7 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 		}
 		maxNorm = math.Max(maxNorm, v)
 	}
-	if !tr.cfg.Run.StopOnValidation {
+	if !tr.cfg.Stop.OnValidation {
 		if tr.converged(gn, tr.norm0) {
 			stop, err = tr.repeatStop(t, "tolerance reached")
 		}
@@ -428,7 +428,7 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 // solve per candidate weight scale (the best on the validation functions
 // kept), the new iterates and their mean objective. It returns a stop
 // cause, without solving, when the tolerance holds at the current iterates
-// (of the validation functions with StopOnValidation).
+// (of the validation functions with Stop.OnValidation).
 func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	o, cfg, loss := tr.o, tr.cfg, tr.loss
 	began := time.Now()
@@ -502,9 +502,9 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 }
 
 // observeInner reports the inner solver's evaluations of step t to
-// Run.InnerProgress (if set) and returns what ends it.
+// Record.InnerProgress (if set) and returns what ends it.
 func (tr *trainer) observeInner(t, evalsBefore int) (stop func()) {
-	inner, report := tr.sp.Loss, tr.cfg.Run.InnerProgress
+	inner, report := tr.sp.Loss, tr.cfg.Record.InnerProgress
 	if report == nil {
 		return func() {}
 	}
@@ -542,11 +542,11 @@ func (tr *trainer) bestCandidate(t int, curvature, paperCurv func(int) (float64,
 	return best, nil
 }
 
-// valStalled returns a stop cause when, with StopOnValidation and a
+// valStalled returns a stop cause when, with Stop.OnValidation and a
 // patience, the validation functions' mean objective has not improved for
 // ValPatience steps.
 func (tr *trainer) valStalled(s *Step) string {
-	if !tr.cfg.Run.StopOnValidation || tr.cfg.Run.ValPatience == 0 {
+	if !tr.cfg.Stop.OnValidation || tr.cfg.Stop.ValPatience == 0 {
 		return ""
 	}
 	if s.Info.ValF < tr.valBest {
@@ -554,7 +554,7 @@ func (tr *trainer) valStalled(s *Step) string {
 		return ""
 	}
 	tr.valStale++
-	if tr.valStale >= tr.cfg.Run.ValPatience {
+	if tr.valStale >= tr.cfg.Stop.ValPatience {
 		return fmt.Sprintf("validation objective did not improve for %d steps", tr.valStale)
 	}
 	return ""
@@ -624,13 +624,13 @@ func (tr *trainer) weights(t int, curvature func(int) (float64, error)) (lam, mu
 // it to the recorders (the checkpoint first, so that Progress reports a
 // committed step).
 func (tr *trainer) record(s *Step) error {
-	if tr.cfg.Run.KeepParams {
+	if tr.cfg.Store.KeepParams {
 		tr.res.Theta = append(tr.res.Theta, append([]float64(nil), s.Theta...))
 		tr.res.Phi = append(tr.res.Phi, append([]float64(nil), s.Phi...))
 	}
 	s.Info.Device = tr.stepDevice
 	tr.man.Steps = append(tr.man.Steps, s.Info)
-	if tr.cfg.Run.RepeatCheck > 0 {
+	if tr.cfg.Stop.RepeatCheck > 0 {
 		tr.last = append(append(tr.last[:0], s.Theta...), s.Phi...)
 	}
 	for _, r := range tr.rec {
@@ -645,10 +645,10 @@ func (tr *trainer) record(s *Step) error {
 // certificate, when the run stops at the first certified step.
 func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
 	cfg := tr.cfg
-	if !cfg.Run.StopWhenCertified {
+	if !cfg.Stop.WhenCertified {
 		return false, "", nil
 	}
-	cl := cfg.Run.CertifyL
+	cl := cfg.Stop.CertifyL
 	if cl == 0 {
 		cl = tr.o.L
 	}
@@ -656,7 +656,7 @@ func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
 	if err != nil {
 		return false, "", err
 	}
-	kind := cfg.Run.Certificate
+	kind := cfg.Stop.Certificate
 	if kind == "" {
 		kind = learned.DefaultCertificate
 	}
@@ -691,7 +691,7 @@ func familyNorms(m models.Method, o *problem.Objective, theta, phi []float64, ta
 
 // writes reports whether the run writes its checkpoint (a Dir, not
 // ReadOnly).
-func (tr *trainer) writes() bool { return tr.cfg.Run.Dir != "" && !tr.cfg.Run.ReadOnly }
+func (tr *trainer) writes() bool { return tr.cfg.Store.Dir != "" && !tr.cfg.Store.ReadOnly }
 
 // finish marks the run finished with its stop cause and commits the
 // manifest.
@@ -699,7 +699,7 @@ func (tr *trainer) finish(stop string) (*Result, error) {
 	tr.man.Finished = true
 	tr.man.StopCause = stop
 	if tr.writes() {
-		if err := checkpoint.WriteManifest(tr.cfg.Run.Dir, tr.man); err != nil {
+		if err := checkpoint.WriteManifest(tr.cfg.Store.Dir, tr.man); err != nil {
 			return nil, err
 		}
 	}

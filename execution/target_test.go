@@ -1,0 +1,75 @@
+package execution
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// TestResolve: the CPU's four names resolve to two targets, --precision
+// applies to cpu and host only where it agrees with them, and a
+// contradiction names the flag at fault.
+func TestResolve(t *testing.T) {
+	for _, c := range []struct {
+		device, precision string
+		want              Target
+		name              string
+	}{
+		{"cpu", "", Target{}, "cpu"},
+		{"host", "", Target{}, "cpu"},
+		{"", "float64", Target{}, "cpu"},
+		{"cpu", "float32", CPU(problem.Float32), "cpu32"},
+		{"host", "float32", CPU(problem.Float32), "cpu32"},
+		{"cpu32", "", CPU(problem.Float32), "cpu32"},
+		{"host32", "float32", CPU(problem.Float32), "cpu32"},
+	} {
+		got, err := Resolve(c.device, c.precision)
+		if err != nil || got != c.want || got.String() != c.name {
+			t.Errorf("Resolve(%q, %q) = %+v (%s), %v; want %+v (%s)", c.device, c.precision, got, got, err, c.want, c.name)
+		}
+		if got.Arrays() != nil && got.Prec() != problem.Float32 {
+			t.Errorf("%s: array operations on the CPU in float64", got)
+		}
+	}
+	for _, c := range []struct{ device, precision, flag string }{
+		{"cpu32", "float64", "--precision float64"},
+		{"host32", "float64", "--precision float64"},
+		{"cpu", "float16", "--precision float16"},
+		{"cuda", "float32", "--precision float32"},
+		{"tpu", "", "--device tpu"},
+	} {
+		_, err := Resolve(c.device, c.precision)
+		if err == nil || !strings.HasPrefix(err.Error(), c.flag) {
+			t.Errorf("Resolve(%q, %q): %v, want an error starting with %q", c.device, c.precision, err, c.flag)
+		}
+	}
+	if _, err := Resolve("cuda", "float32"); !errors.Is(err, ErrPrecisionOnDevice) {
+		t.Errorf("a device with float32: %v, want ErrPrecisionOnDevice", err)
+	}
+}
+
+// TestCheckAndArrays: a device with float32 is refused; the CPU's float32
+// arrays serve the CPU in float32, a device its own.
+func TestCheckAndArrays(t *testing.T) {
+	if err := (Target{Device: gpu.Host32(), Precision: problem.Float32}).Check(); !errors.Is(err, ErrPrecisionOnDevice) {
+		t.Errorf("device with float32: %v", err)
+	}
+	if err := CPU("float16").Check(); err == nil {
+		t.Error("an unknown precision passed Check")
+	}
+	if a := CPU(problem.Float32).Arrays(); a != gpu.Ops(gpu.Host32()) {
+		t.Errorf("the CPU in float32 runs array code on %v, want the float32 host arrays", a)
+	}
+	if a := (Target{}).Arrays(); a != nil {
+		t.Errorf("the CPU in float64 runs array code on %v, want its own path", a)
+	}
+	if d := OnDevice(gpu.CPU()); d.Arrays() != gpu.Ops(gpu.CPU()) || d.Kind() != "host" || d.String() != "host" {
+		t.Errorf("a device target: arrays %v, kind %q, name %q", d.Arrays(), d.Kind(), d)
+	}
+	if l := Label("", problem.Float32); l != "cpu32" {
+		t.Errorf("Label of a float32 CPU record: %q", l)
+	}
+}
