@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
@@ -34,11 +32,13 @@ type Result struct {
 }
 
 // Train runs Algorithm 1 on the training functions o: for t = 0, 1, … it
-// solves step t's loss (trainer.step), records the step (the checkpoint in
-// Store.Dir, Record.Progress and Record.Recorder) and stops at the tolerance, the step
-// cap, a certificate or divergence. The pieces live in config.go (the
-// configuration's parts and their checks), trainer.go (defaults,
-// checkpoint opening, the step solve) and record.go (recorders).
+// solves step t's loss (trainer.step), keeps the step (the store: the
+// checkpoint in Store.Dir), reports it (the recorder: Record.Progress and
+// Record.Recorder) and ends where the stop rule says (Config.Stop: the
+// tolerance, the step cap, a certificate, validation patience, divergence
+// or an interrupt). The pieces live in config.go (the configuration's parts
+// and their checks), trainer.go (defaults and the step solve), stop.go,
+// store.go and record.go.
 func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	tr, err := newTrainer(o, cfg)
 	if err != nil {
@@ -51,78 +51,36 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if err := tr.measureStart(); err != nil {
 		return nil, err
 	}
-	stop := "step cap reached"
-	for t := tr.start; t < cfg.Stop.MaxSteps; t++ {
-		if cfg.Stop.Interrupt != nil && cfg.Stop.Interrupt() {
+	stop := ""
+	for t := tr.start; t < cfg.Stop.MaxSteps && stop == ""; t++ {
+		if tr.stop.interrupted() {
 			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Store.Dir, t)
 		}
-		s, cause, err := tr.step(t)
-		if err != nil {
+		if stop, err = tr.advance(t); err != nil {
 			return nil, err
 		}
-		if cause != "" {
-			stop = cause
-			break
-		}
-		if err := tr.record(s); err != nil {
-			return nil, err
-		}
-		if cause := tr.valStalled(s); cause != "" {
-			stop = cause
-			break
-		}
-		if ok, kind, err := tr.certified(s); err != nil {
-			return nil, err
-		} else if ok {
-			stop = "certified (" + string(kind) + ")"
-			break
-		}
+	}
+	if stop == "" {
+		stop = "step cap reached"
 	}
 	return tr.finish(stop)
 }
 
-// saveStep writes the parameters and state of step t, then commits the
-// manifest with their checksums, then removes the previous state.
-func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
-	if man.Checksums == nil {
-		man.Checksums = map[string]string{}
+// advance trains step t, keeps and reports it, and returns the stop cause
+// the stop rule gives before it (the tolerance) or after it (validation
+// patience, a certificate), "" to go on.
+func (tr *trainer) advance(t int) (string, error) {
+	s, cause, err := tr.step(t)
+	if err != nil || cause != "" {
+		return cause, err
 	}
-	files := []struct {
-		rel string
-		v   []float64
-	}{{checkpoint.ParamFile("theta", t), theta}}
-	if len(phi) > 0 {
-		files = append(files, struct {
-			rel string
-			v   []float64
-		}{checkpoint.ParamFile("phi", t), phi})
+	if err := tr.record(s); err != nil {
+		return "", err
 	}
-	states := [][]float64{x, xprev, xval, xvalprev}
-	for i, name := range checkpoint.StateNames {
-		if states[i] != nil {
-			files = append(files, struct {
-				rel string
-				v   []float64
-			}{checkpoint.StateFile(name, t+1), states[i]})
-		}
+	if cause := tr.stop.valStalled(s.Info.ValF); cause != "" {
+		return cause, nil
 	}
-	for _, f := range files {
-		sum, err := checkpoint.WriteNPYSum(filepath.Join(dir, filepath.FromSlash(f.rel)), f.v)
-		if err != nil {
-			return err
-		}
-		man.Checksums[f.rel] = sum
-	}
-	for _, name := range checkpoint.StateNames {
-		delete(man.Checksums, checkpoint.StateFile(name, t))
-	}
-	if err := checkpoint.WriteManifest(dir, man); err != nil {
-		return err
-	}
-	for _, name := range checkpoint.StateNames {
-		os.Remove(checkpoint.StatePath(dir, name, t))
-	}
-	return nil
+	return tr.stop.certified(tr.cfg.Method.Param, tr.o, s, tr.tau)
 }
 
 // innerSettings describes the inner solver's budget for the manifest.
