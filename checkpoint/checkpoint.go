@@ -96,14 +96,14 @@ type Manifest struct {
 	NVal         int       `json:"n_val,omitempty"`
 	WeightScales []float64 `json:"weight_scales,omitempty"`
 	ValLookahead int       `json:"val_lookahead,omitempty"`
-	// StopOnValidation and ValPatience record greedy.Run's rule; TrainTolSteps
+	// StopOnValidation and ValPatience record greedy.Stop's rule; TrainTolSteps
 	// is the number of steps after which the training functions met the
 	// tolerance when the run went on for the validation functions (0: they
 	// did not, or the rule is off).
 	StopOnValidation bool `json:"stop_on_validation,omitempty"`
 	ValPatience      int  `json:"val_patience,omitempty"`
 	TrainTolSteps    int  `json:"train_tol_steps,omitempty"`
-	// RepeatCheck is greedy.Run.RepeatCheck (0: off) and RepeatChecks the
+	// RepeatCheck is greedy.Stop.RepeatCheck (0: off) and RepeatChecks the
 	// checks made: the tolerance stops the run only at a step that, repeated
 	// RepeatCheck times as Algorithm 2 repeats the last step, raises no
 	// checked function's ‖∇f‖.

@@ -38,7 +38,7 @@ func safeguardOn(ops gpu.NetOps, delta, h, g gpu.Buffer, n, hw int, scale []floa
 	return ops.PlaneCombine(delta, scale, h, nil, nil, nil, hw)
 }
 
-// deviceIterator runs a trained network on a device (Method.Device): the
+// deviceIterator runs a trained network on a device (Method.Target): the
 // iterates, ∇f, the network and the safeguard stay there, and each
 // iteration copies x^{t+1} back for X.
 type deviceIterator struct {
