@@ -334,7 +334,7 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 // cause, without solving, when the tolerance holds at the current iterates
 // (of the validation functions with Stop.OnValidation).
 func (tr *trainer) step(t int) (s *Step, stop string, err error) {
-	o, cfg, loss := tr.o, tr.cfg, tr.loss
+	loss := tr.loss
 	began := time.Now()
 	if err := tr.gradients(tr.vals, tr.grad, tr.x); err != nil {
 		return nil, "", err
@@ -372,30 +372,11 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		return nil, "", err
 	}
 	info := best.info
-	if err := tr.setWeights(info.Lambda, info.Mu); err != nil {
-		return nil, "", err
-	}
-	if tr.val != nil {
-		tr.val.advance()
-	}
-	if cfg.Solver.WarmStart {
-		tr.warm = append(append(tr.warm[:0], best.theta...), best.phi...)
-	}
 	info.MaxGradNorm = maxNorm
 	info.ValMaxGradNorm = valMax
-	next := make([]float64, len(tr.x))
-	if err := loss.Next(next, best.u); err != nil {
+	if info.MeanF, err = tr.take(t, best); err != nil {
 		return nil, "", err
 	}
-	tr.xprev, tr.x = tr.x, next
-	mf, err := o.Mean(tr.x)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := tr.stop.diverged(t, mf); err != nil {
-		return nil, "", err
-	}
-	info.MeanF = mf
 	info.Evaluations = tr.evaluations() - evalsBefore
 	info.Seconds = time.Since(began).Seconds()
 	s = &Step{Info: info, Theta: best.theta, Phi: best.phi, X: tr.x, XPrev: tr.xprev}
@@ -403,6 +384,32 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		s.XVal, s.XValPrev = tr.val.x, tr.val.prev
 	}
 	return s, "", nil
+}
+
+// take makes the chosen candidate step t's: its weights go to the step
+// losses, the validation functions and the warm start follow it, and the
+// iterates advance to x⁺. It returns their mean objective, which the stop
+// rule checks for divergence.
+func (tr *trainer) take(t int, best *candidate) (float64, error) {
+	if err := tr.setWeights(best.info.Lambda, best.info.Mu); err != nil {
+		return 0, err
+	}
+	if tr.val != nil {
+		tr.val.advance()
+	}
+	if tr.cfg.Solver.WarmStart {
+		tr.warm = append(append(tr.warm[:0], best.theta...), best.phi...)
+	}
+	next := make([]float64, len(tr.x))
+	if err := tr.loss.Next(next, best.u); err != nil {
+		return 0, err
+	}
+	tr.xprev, tr.x = tr.x, next
+	mf, err := tr.o.Mean(tr.x)
+	if err != nil {
+		return 0, err
+	}
+	return mf, tr.stop.diverged(t, mf)
 }
 
 // observeInner reports the inner solver's evaluations of step t to
