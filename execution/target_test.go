@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
@@ -71,5 +72,36 @@ func TestCheckAndArrays(t *testing.T) {
 	}
 	if l := Label("", problem.Float32); l != "cpu32" {
 		t.Errorf("Label of a float32 CPU record: %q", l)
+	}
+}
+
+// TestObjective: an iterator on the CPU in float32 evaluates the functions
+// in float32 (their values then differ from float64's), elsewhere as given.
+func TestObjective(t *testing.T) {
+	prob, err := problem.Deblur(problem.Options{H: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, _, pix, _ := data.Stack(data.Synthetic(2, 8, 8, 3))
+	o, err := prob.Instantiate(pix, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, on := range []Target{{}, OnDevice(gpu.CPU())} {
+		if got, err := on.Objective(o); err != nil || got != o {
+			t.Errorf("%s: the objective changed (%v)", on, err)
+		}
+	}
+	o32, err := CPU(problem.Float32).Objective(o)
+	if err != nil || o32.Precision() != problem.Float32 {
+		t.Fatalf("cpu32: %v, precision %v", err, o32.Precision())
+	}
+	f64, _ := o.Mean(o.X0)
+	f32, _ := o32.Mean(o.X0)
+	if f64 == f32 {
+		t.Errorf("cpu32 evaluates f(x⁰) = %g as float64 does", f32)
+	}
+	if again, _ := CPU(problem.Float32).Objective(o32); again != o32 {
+		t.Error("a float32 objective was converted again")
 	}
 }

@@ -293,3 +293,41 @@ func TestMethodOnDevice(t *testing.T) {
 		t.Errorf("4-input network: on the CPU device the iterates differ from the CPU method's by %.3g after 10 iterations", e)
 	}
 }
+
+// Training on the CPU in float32 runs the network operations of the
+// float32 host arrays: a run whose first epoch recorded them by their
+// former device name, host32, resumes under the CPU in float32 bitwise as
+// an uninterrupted run there; in float64 (the graph) it is refused.
+func TestFloat32ResumesHost32Record(t *testing.T) {
+	o := tinyObjective(t, 2, 8, false)
+	cfg := Config{Problem: Problem{Name: "deblur", DataHash: "h", Seed: 3}, Method: MethodConfig{T: 2}, Solver: Solver{Epochs: 2},
+		Target: execution.CPU(problem.Float32)}
+	straight, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := cfg
+	part.Solver.Epochs, part.Run.Dir, part.Target = 1, filepath.Join(t.TempDir(), "part"), execution.OnDevice(gpu.Host32())
+	if _, err := Train(o, part); err != nil {
+		t.Fatal(err)
+	}
+	if _, man, err := Load(part.Run.Dir); err != nil || man.Device != "host32" {
+		t.Fatalf("the first epoch's manifest: %v, device %q; want host32", err, man.Device)
+	}
+	graph := part
+	graph.Solver.Epochs, graph.Run.Resume, graph.Target = 2, true, execution.Target{}
+	if _, err := Train(o, graph); err == nil || !strings.Contains(err.Error(), "cpu32") {
+		t.Errorf("resuming a float32 run on the graph: %v, want a refusal naming cpu32", err)
+	}
+	resumed := part
+	resumed.Solver.Epochs, resumed.Run.Resume, resumed.Target = 2, true, execution.CPU(problem.Float32)
+	got, err := Train(o, resumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range straight.Method.Net.Theta {
+		if got.Method.Net.Theta[i] != v {
+			t.Fatalf("parameter %d: resumed %g, uninterrupted %g", i, got.Method.Net.Theta[i], v)
+		}
+	}
+}
