@@ -12,7 +12,7 @@ import (
 )
 
 // deviceIterator runs Algorithm 2 with the iterates, ∇f and the update on a
-// device (Optimizer.Device): each iteration computes ∇f(x^k) and
+// device (Optimizer.Target): each iteration computes ∇f(x^k) and
 // x^{k+1} = x^k − G_θ ∇f(x^k) + H_φ (x^k − x^{k−1}) there and copies only
 // x^{k+1} back, for X.
 type deviceIterator struct {
