@@ -252,8 +252,30 @@ func (c ConvT[F]) AdjointImage(x, y, k []F) error {
 // AdjointKernel computes the adjoint of Apply in the kernel:
 // g[u,v] = Σ_{n,i,j} y[n,i,j] · x̄[n, i+u−K/2, j+v−K/2]. g is overwritten.
 // The sums are accumulated in float64 (DotT per row, then over rows and
-// images) and rounded to F once.
+// images, in image order) and rounded to F once.
 func (c ConvT[F]) AdjointKernel(g, x, y []F) error {
+	kk := c.K * c.K
+	partial := make([]float64, c.N*kk)
+	if err := c.AdjointKernelImages(partial, g, x, y); err != nil {
+		return err
+	}
+	acc := make([]float64, kk)
+	for n := 0; n < c.N; n++ {
+		for i, v := range partial[n*kk : (n+1)*kk] {
+			acc[i] += v
+		}
+	}
+	for i, v := range acc {
+		g[i] = F(v)
+	}
+	return nil
+}
+
+// AdjointKernelImages writes each image's part of AdjointKernel, in
+// float64, into partial (N·K² values: image n's K×K kernel gradient at
+// n·K²), so that a caller can add the images' parts in image order to a
+// running sum that other batches continue. g only has its length checked.
+func (c ConvT[F]) AdjointKernelImages(partial []float64, g, x, y []F) error {
 	if err := c.check(len(x), len(g), len(y)); err != nil {
 		return err
 	}
@@ -261,7 +283,9 @@ func (c ConvT[F]) AdjointKernel(g, x, y []F) error {
 	pw, ph := c.W+2*p, c.H+2*p
 	hw := c.H * c.W
 	kk := c.K * c.K
-	partial := make([]float64, c.N*kk)
+	if len(partial) != c.N*kk {
+		return fmt.Errorf("kernels: conv adjoint: %d partial sums, want %d", len(partial), c.N*kk)
+	}
 	ParallelFor(c.N, func(lo, hi int) {
 		buf := make([]F, pw*ph)
 		for n := lo; n < hi; n++ {
@@ -279,14 +303,5 @@ func (c ConvT[F]) AdjointKernel(g, x, y []F) error {
 			}
 		}
 	})
-	acc := make([]float64, kk)
-	for n := 0; n < c.N; n++ {
-		for i, v := range partial[n*kk : (n+1)*kk] {
-			acc[i] += v
-		}
-	}
-	for i, v := range acc {
-		g[i] = F(v)
-	}
 	return nil
 }

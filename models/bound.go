@@ -205,17 +205,21 @@ func (b *boundSmallConv) AddApply(dst, theta []float64, c float64) error {
 
 func (b *boundSmallConv) AddAdjoint(dst, r []float64, c float64) error {
 	kk := b.conv.K * b.conv.K
-	if len(b.tmpK) != kk {
-		b.tmpK = make([]float64, kk)
-	}
-	if err := b.conv.AdjointKernel(b.tmpK, b.v, r); err != nil {
-		return err
-	}
 	if len(dst) != kk {
 		return fmt.Errorf("pc%d: gradient has %d values, want %d", b.conv.K, len(dst), kk)
 	}
-	for i, t := range b.tmpK {
-		dst[i] += c * t
+	if len(b.tmpK) != b.conv.N*kk {
+		b.tmpK = make([]float64, b.conv.N*kk)
+	}
+	if err := b.conv.AdjointKernelImages(b.tmpK, dst, b.v, r); err != nil {
+		return err
+	}
+	// Each image's part in image order, so that blocks of the functions
+	// continue one another's sums (steploss's shards).
+	for n := range b.conv.N {
+		for i, t := range b.tmpK[n*kk : (n+1)*kk] {
+			dst[i] += c * t
+		}
 	}
 	return nil
 }

@@ -2,8 +2,12 @@
 // array operations (package gpu's Ops), so that training code can keep its
 // arrays on the device between operations: the objective of a batch of
 // deblurring functions (value, gradient and Hessian-vector product) and the
-// terms G_θ v of the built-in parametrizations (PS, PP, PC-k, PC) with
-// their transposes and parameter gradients.
+// terms G_θ v of the built-in parametrizations (PS, PP, PC-k, PC, PF) with
+// their transposes and parameter gradients, and, from them, the learned
+// update x⁺ = x − G_θ g + H_φ p with its vector–Jacobian product (Update),
+// written once for its three users: the greedy step loss's device pass
+// (package steploss), the iterations of a learned optimizer (Iteration:
+// Algorithm 2) and the unrolled loss with its reverse pass (Unrolled).
 //
 // Everything here is written against gpu.Ops only: on gpu.CPU() it runs in
 // float64 on the host (and is tested against the CPU kernels and the

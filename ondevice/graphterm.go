@@ -11,37 +11,19 @@ import (
 )
 
 // DeviceTerm is a parametrized operator G_θ of a learned update whose
-// operands live on a device: Term (PS, PP, PC-k, PC on the device's
-// operations) and GraphTerm (any parametrization, by its gorgonia forward
-// expression on the host) implement it.
-type DeviceTerm interface {
-	// ParamLen is the number of parameters θ.
-	ParamLen() int
-	// SetParams sets θ.
-	SetParams(theta []float64) error
-	// Apply adds c·G_θ v to dst (dst may not be v).
-	Apply(dst, v gpu.Buffer, c float64) error
-	// Transpose writes dst = G_θᵀ b (dst may not be b).
-	Transpose(dst, b gpu.Buffer) error
-	// AddParamGrad adds c·∇_θ⟨r, G_θ v⟩ to grad.
-	AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error
-}
+// operands live on a device (models.DeviceTerm): a family's own, bound on
+// the device (models.DeviceBinder: PS, PP, PC-k, PC, PF), or a GraphTerm
+// (any parametrization, by its gorgonia forward expression on the host).
+type DeviceTerm = models.DeviceTerm
 
-var (
-	_ DeviceTerm = (*Term)(nil)
-	_ DeviceTerm = (*GraphTerm)(nil)
-)
+var _ DeviceTerm = (*GraphTerm)(nil)
 
 // NewDeviceTerm returns the term of p for batches of shape s on mem's
-// device: a Term when p has a device kind (KindOf), a GraphTerm otherwise.
-// What it holds belongs to mem.
+// device: the family's own when it binds on a device (models.DeviceBinder),
+// a GraphTerm otherwise. What it holds belongs to mem.
 func NewDeviceTerm(mem *gpu.Arena, p models.Parametrization, s gpu.Batch) (DeviceTerm, error) {
-	if _, _, err := KindOf(p); err == nil {
-		t, err := NewTerm(mem, p, s)
-		if err != nil {
-			return nil, err // not a nil *Term in an interface
-		}
-		return t, nil
+	if b, ok := p.(models.DeviceBinder); ok {
+		return b.BindOn(mem, s)
 	}
 	t, err := NewGraphTerm(mem, p, s)
 	if err != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // A GraphTerm (the parametrization's gorgonia expression on the host) agrees
-// with the device Term of the same parametrization in every product (PF's
+// with the family's own device term (models.DeviceBinder) of the same parametrization in every product (PF's
 // included: gpu.MatOps), and both satisfy the adjoint identities.
 func TestGraphTermMatchesTerm(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 9))
@@ -30,8 +30,8 @@ func TestGraphTermMatchesTerm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, isTerm := dt.(*Term); !isTerm {
-			t.Errorf("%s: NewDeviceTerm gave a %T, want the device kind's *Term", name, dt)
+		if _, isGraph := dt.(*GraphTerm); isGraph {
+			t.Errorf("%s: NewDeviceTerm gave a %T, want the family's own (models.DeviceBinder)", name, dt)
 		}
 		theta := randn(r, gt.ParamLen(), 0.3)
 		v, b := randn(r, s.Len(), 1), randn(r, s.Len(), 1)
@@ -100,7 +100,7 @@ func TestDeviceTermOfAUserParametrization(t *testing.T) {
 	if _, ok := dt.(*GraphTerm); !ok {
 		t.Fatalf("NewDeviceTerm of a user parametrization gave a %T", dt)
 	}
-	ps, err := NewTerm(arena(t, gpu.CPU()), models.Scalar{}, s)
+	ps, err := NewDeviceTerm(arena(t, gpu.CPU()), models.Scalar{}, s)
 	if err != nil {
 		t.Fatal(err)
 	}

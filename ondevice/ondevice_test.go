@@ -191,7 +191,7 @@ func TestTerms(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		term, err := NewTerm(arena(t, gpu.CPU()), m.G, s)
+		term, err := NewDeviceTerm(arena(t, gpu.CPU()), m.G, s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -261,7 +261,7 @@ func TestArenaHoldsTheRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := NewTerm(mem, m.G, gpu.Batch{N: o.N, H: o.H, W: o.W}); err != nil {
+		if _, err := NewDeviceTerm(mem, m.G, gpu.Batch{N: o.N, H: o.H, W: o.W}); err != nil {
 			t.Fatal(err)
 		}
 		img := o.N * o.ImageLen()

@@ -10,7 +10,7 @@ import (
 )
 
 // BenchmarkStepLossCUDA times the step loss and its gradient on a CUDA
-// device (deviceStep on gpu/cuda, float32), N = 25 images of 96×96, the
+// device (the engine's device pass on gpu/cuda, float32), N = 25 images of 96×96, the
 // evaluation a greedy trainer repeats. On a GPU it is the time a training
 // step's evaluation takes; on the CPU emulation (scripts/cuda-emu) with
 // L2O_EMU_NOEXEC=1 the kernels are not run and the time is the host's own

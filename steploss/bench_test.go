@@ -144,7 +144,7 @@ func BenchmarkGradF(b *testing.B) {
 }
 
 // BenchmarkStepLossDevice times the step loss on the CPU device's array
-// operations (deviceStep on gpu.CPU(), the code path a CUDA device runs) against
+// operations (the engine's device pass on gpu.CPU(), the code path a CUDA device runs) against
 // the fast evaluators, N = 25 images of 96×96.
 func BenchmarkStepLossDevice(b *testing.B) {
 	for _, name := range []string{"m-ps", "m-pc"} {

@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/internal/ordered"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -61,21 +62,23 @@ const (
 	boundTerm                    // any other family: its float64 bound operator
 )
 
-// termKinds classifies the method's terms for the engine: PC (and, with
-// native, PS) have terms in F; every other family is bound in float64 by its
-// own Binder or its graph (models.GraphBinder; every term with graphOnly):
-// bs[i], nil for the terms in F.
+// termKinds classifies the method's terms for the engine by the
+// capabilities their families declare: a circular convolution
+// (models.CircularConv: PC) and, with native, a scalar multiple
+// (models.ScalarMultiple: PS) have terms in F; every other family is bound
+// in float64 by its own Binder or its graph (models.GraphBinder; every term
+// with graphOnly): bs[i], nil for the terms in F.
 func termKinds(m models.Method, native, graphOnly bool) ([]termKind, []models.Binder) {
 	pars := terms(m)
 	out, bs := make([]termKind, len(pars)), make([]models.Binder, len(pars))
 	for i, p := range pars {
 		switch p.(type) {
-		case models.Scalar, *models.Scalar:
+		case models.ScalarMultiple:
 			if native && !graphOnly {
 				out[i] = scalarTerm
 				continue
 			}
-		case *models.FullConv:
+		case models.CircularConv:
 			if !graphOnly {
 				out[i] = spectralTerm
 				continue
@@ -199,6 +202,12 @@ type engine[F kernels.Float] struct {
 	// parameter, an objective with problem.Analysis: affineForm); the
 	// terms' bound operators only give it its directions.
 	affine *affineForm
+	// dev, if set, is the pass on a device's array operations (float64
+	// engine: newDeviceEngine), in place of the pass over the images.
+	dev *devicePass
+	// objectiveOn, if set, is the device that evaluates obj (the float64
+	// engine of terms without a device kind: newDeviceEngine).
+	objectiveOn *ondevice.BatchEvaluator
 }
 
 // engineRun is the state the team's goroutines see. It does not refer to
@@ -715,6 +724,10 @@ func (s *engine[F]) prepare() {
 // graph), reduced (a term is reduced) or bound.
 func (s *engine[F]) kind() string {
 	switch {
+	case s.dev != nil:
+		return "device"
+	case s.objectiveOn != nil:
+		return "device-graph"
 	case s.native:
 		return "fused-" + string(precisionOf[F]())
 	case s.affine != nil:
@@ -733,6 +746,12 @@ func (s *engine[F]) kind() string {
 
 // close implements stepEvaluator.
 func (s *engine[F]) close() error {
+	if s.dev != nil {
+		s.dev.close()
+	}
+	if s.objectiveOn != nil {
+		defer s.objectiveOn.Close()
+	}
 	if s.team != nil {
 		s.cleanup.Stop() // the runtime then holds nothing of the run
 		s.team.Close()
@@ -752,6 +771,9 @@ func (s *engine[F]) close() error {
 // reference step folded into x), and the spectral terms' operands
 // transformed. The reductions are returned (nil without reduced terms).
 func (s *engine[F]) setStep(x, g, p []float64) ([]models.Reduction, error) {
+	if s.dev != nil {
+		return nil, s.dev.load(x, g, p)
+	}
 	r := s.run
 	clear(s.outValid)
 	x64, reds, err := s.bindTerms(x, g, p)
@@ -982,6 +1004,9 @@ func (s *engine[F]) next(dst []float64, params [][]float64) error {
 	if s.affine != nil {
 		return s.affine.next(dst, params)
 	}
+	if s.dev != nil {
+		return s.dev.next(dst, params)
+	}
 	if err := s.advance(params, nil); err != nil {
 		return err
 	}
@@ -1018,6 +1043,9 @@ func (s *engine[F]) accumulate(params, grads [][]float64, acc *partialSums) erro
 func (s *engine[F]) pass(params, grads [][]float64, acc *partialSums) error {
 	if s.affine != nil {
 		return s.affine.pass(params, grads)
+	}
+	if s.dev != nil {
+		return s.dev.pass(params, grads)
 	}
 	r := s.run
 	var rg []F
@@ -1062,6 +1090,9 @@ func (s *engine[F]) addTo(grads [][]float64, acc *partialSums) error {
 	if s.affine != nil {
 		s.affine.addTo(acc)
 		return nil
+	}
+	if s.dev != nil {
+		return s.dev.addTo(grads, acc, s.total)
 	}
 	r := s.run
 	for _, v := range s.vals {
@@ -1135,9 +1166,14 @@ func (s *engine[F]) eval(params, grads [][]float64) (float64, error) {
 }
 
 // bytes implements stepEvaluator.
-func (s *engine[F]) bytes() int64 {
-	if s.affine != nil {
+func (s *engine[F]) bytes() (t int64) {
+	switch {
+	case s.affine != nil:
 		return s.affine.bytes()
+	case s.dev != nil:
+		return s.dev.bytes()
+	case s.objectiveOn != nil:
+		defer func() { t += s.objectiveOn.Bytes() }()
 	}
 	var z F
 	size := int64(8)
@@ -1145,7 +1181,7 @@ func (s *engine[F]) bytes() int64 {
 		size = 4
 	}
 	r := s.run
-	t := size * int64(len(r.x)+len(r.xPlus)+len(r.r))
+	t = size * int64(len(r.x)+len(r.xPlus)+len(r.r))
 	for i := range r.kinds {
 		t += size * int64(len(r.vs[i])+2*len(r.specs[i])+2*len(r.ts[i]))
 		t += 8 * int64(len(r.dots[i])+len(r.outs[i]))

@@ -5,7 +5,6 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/models"
-	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
@@ -16,16 +15,18 @@ import (
 // and its gradient in the parameters of each term (G, then H if any); the
 // penalties are StepLoss's. newEvaluator picks one per StepLoss, once:
 //
-//   - the engine (engine[F]) on the CPU, in float64 or float32, every
-//     family through one term interface (models.Binder, or its graph:
-//     models.GraphBinder), with the capabilities the terms offer: the
-//     affine form (every term one parameter, the objective an analysis
-//     form: PS, M-PS), reduced coordinates (models.Reducer: PF), spectral
-//     terms sharing FFTs (PC); its kinds name them (affine, reduced, graph,
-//     bound; fused-float32);
-//   - deviceStep on a device's array operations (ondevice terms), or the
-//     float64 engine against the device's objective for a term without a
-//     device kind (deviceGraphStep);
+//   - the engine (engine[F]), in float64 or float32, every family through
+//     one term interface (models.Binder, or its graph: models.GraphBinder),
+//     with the capabilities the terms offer: the affine form (every term
+//     one parameter, the objective an analysis form: PS, M-PS), reduced
+//     coordinates (models.Reducer: PF), spectral terms sharing FFTs (PC).
+//     Its pass over the functions runs image by image on the CPU, or on a
+//     device's array operations (devicePass: ondevice terms), or, for terms
+//     without a device kind, on the CPU against the device's objective. Its
+//     kinds name them (affine, reduced, graph, bound; fused-float32;
+//     device, device-graph). Whatever the pass, the running sums
+//     (partialSums) and their finish are the engine's: it divides into
+//     shards and linked blocks on every pass;
 //   - fullGraphStep, the objective and the update in one graph
 //     differentiated whole: the oracle (tests: stepPaths.fullGraph).
 type stepEvaluator interface {
@@ -66,8 +67,8 @@ type stepPaths struct {
 	// value and Float64 use the float64 evaluators above.
 	precision Precision
 	fused64   bool // engine[float64] (tests: the float32 code path in float64)
-	// device, if set, evaluates with its array operations (deviceStep),
-	// whatever the other fields say.
+	// device, if set, evaluates with its array operations (the engine's
+	// device pass), whatever the other fields but shards and link say.
 	device gpu.Ops
 	// shards, if set, divides the functions into these blocks, one engine
 	// each, the sums passed from block to block (see partialSums).
@@ -142,18 +143,14 @@ func newEvaluator(m models.Method, o *problem.Objective, refs [][]float64, paths
 		return newLinked(m, o, refs, paths)
 	}
 	if paths.shards != nil {
-		ev, err := newShards(m, o, refs, paths, paths.shards)
-		return ev, nil, err
-	}
-	if paths.device != nil && ondevice.CheckMethod(m) != nil {
-		ev, err := newDeviceGraphStep(m, o, paths.device)
+		ev, reds, err := newShards(m, o, refs, paths, paths.shards)
 		if err != nil {
 			return nil, nil, err
 		}
-		return ev, nil, nil
+		return ev, reds, nil
 	}
 	if paths.device != nil {
-		ev, err := newDeviceStep(m, o, paths.device)
+		ev, err := newDeviceEngine(m, o, paths.device)
 		if err != nil {
 			return nil, nil, err
 		}

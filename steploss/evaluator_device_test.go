@@ -19,7 +19,7 @@ func deblurWith(t testing.TB, n, size int, boundary string) *problem.Objective {
 }
 
 // TestDeviceStepAgrees checks the step loss computed with the CPU device's
-// array operations (deviceStep on gpu.CPU(), float64) against the fast
+// array operations (the engine's device pass on gpu.CPU(), float64) against the fast
 // evaluators: value and gradient to 1e-12 relative for every term kind (PS,
 // PP, PC-k with each boundary, PC and mixes), the block gradients against
 // the full one, the next iterates, and the objective with each blur

@@ -3,6 +3,7 @@ package steploss
 import (
 	"fmt"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -49,13 +50,28 @@ type Gatherer interface {
 // writes the next iterates of its own block. The engine's paths divide
 // (one-parameter, spectral and bound terms, both precisions); a reduced
 // term (PF in its step's subspace: its basis is built from every
-// function's gradient) divides when link is a Gatherer; the device and
-// graph-oracle paths do not.
+// function's gradient) divides when link is a Gatherer; the
+// graph-oracle path does not (for a device: NewStepLossBlockOn).
 func NewStepLossBlock(m models.Method, block *problem.Objective, total int, tau float64, prec Precision, link Link) (*StepLoss, error) {
 	prec, err := ParsePrecision(string(prec))
 	if err != nil {
 		return nil, fmt.Errorf("step loss: %w", err)
 	}
+	return newStepLossBlock(m, block, total, tau, stepPaths{precision: prec}, link)
+}
+
+// NewStepLossBlockOn is NewStepLossBlock with the block's pass on a device's
+// array operations (NewStepLossOn): the processes' sums are then those of
+// their blocks, each summed on its device, so they agree with one process
+// holding every function to rounding, not bitwise.
+func NewStepLossBlockOn(m models.Method, block *problem.Objective, total int, tau float64, device gpu.Ops, link Link) (*StepLoss, error) {
+	if device == nil {
+		return nil, fmt.Errorf("step loss: no device")
+	}
+	return newStepLossBlock(m, block, total, tau, stepPaths{device: device}, link)
+}
+
+func newStepLossBlock(m models.Method, block *problem.Objective, total int, tau float64, paths stepPaths, link Link) (*StepLoss, error) {
 	if link == nil {
 		return nil, fmt.Errorf("step loss: no link between the blocks")
 	}
@@ -63,7 +79,8 @@ func NewStepLossBlock(m models.Method, block *problem.Objective, total int, tau 
 		return nil, fmt.Errorf("step loss: a block of %d functions of %d", block.N, total)
 	}
 	_, gathers := link.(Gatherer)
-	return newStepLoss(m, block, tau, stepPaths{precision: prec, noReduce: !gathers, link: link, total: total})
+	paths.noReduce, paths.link, paths.total = !gathers, link, total
+	return newStepLoss(m, block, tau, paths)
 }
 
 // linked is the evaluator of one block joined to the others by a Link: its
@@ -164,7 +181,7 @@ func (a *partialSums) load(src []float64) {
 
 // holdProducts makes the engine keep its spectral products for addTo.
 func (s *engine[F]) holdProducts() {
-	if s.run.spectral() && s.run.held == nil {
+	if s.dev == nil && s.run.spectral() && s.run.held == nil {
 		s.run.held = make([]kernels.Complex[F], s.n*s.run.sl)
 	}
 }

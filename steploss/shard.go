@@ -50,33 +50,56 @@ type shards struct {
 	blocks  [][2]int
 	engines []shardEngine
 	hw      int
+	// operands are the step's g and p while setStep binds the engines: a
+	// reduced term's shard builds its subspace from every function's
+	// operand (gather), as a linked block does from every process's.
+	operands [2][]float64
 }
 
 // newShards builds the evaluator of m on o in the given blocks of o's
-// functions, each block on the path paths selects for it.
-func newShards(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths, blocks [][2]int) (*shards, error) {
+// functions, each block on the path paths selects for it, and returns the
+// reducers of its reduced terms (nil without any).
+func newShards(m models.Method, o *problem.Objective, refs [][]float64, paths stepPaths, blocks [][2]int) (*shards, []models.Reducer, error) {
 	sh := &shards{blocks: blocks, hw: o.ImageLen()}
 	paths.shards = nil
+	var reds []models.Reducer
 	for _, b := range blocks {
 		sub, err := o.Block(b[0], b[1])
 		if err != nil {
-			return nil, fmt.Errorf("step loss: shard %v: %w", b, err)
+			return nil, nil, fmt.Errorf("step loss: shard %v: %w", b, err)
 		}
-		ev, reds, err := newEvaluator(m, sub, refs, paths)
+		ev, r, err := newEvaluator(m, sub, refs, paths)
 		if err != nil {
 			sh.close()
-			return nil, err
+			return nil, nil, err
 		}
 		e, ok := ev.(shardEngine)
-		if !ok || reds != nil {
+		if !ok {
 			ev.close()
 			sh.close()
-			return nil, fmt.Errorf("step loss: the %s evaluator does not divide into shards (the engine's paths do; a reduced term builds its basis from every function)", ev.kind())
+			return nil, nil, fmt.Errorf("step loss: the %s evaluator does not divide into shards (the engine's paths do)", ev.kind())
+		}
+		if reds = r; r != nil {
+			e.gatherOperands(sh.gather(len(sh.engines)))
 		}
 		e.setTotal(o.N)
 		sh.engines = append(sh.engines, e)
 	}
-	return sh, nil
+	return sh, reds, nil
+}
+
+// gather returns shard b's gather of every shard's operands: the step's
+// operand whose part shard b's local is, and where b's functions begin.
+func (sh *shards) gather(b int) func(local []float64) ([]float64, int, error) {
+	return func(local []float64) ([]float64, int, error) {
+		at := sh.blocks[b][0] * sh.hw
+		for _, full := range sh.operands {
+			if len(local) > 0 && len(full) > at && &full[at] == &local[0] {
+				return full, at, nil
+			}
+		}
+		return nil, 0, fmt.Errorf("shard %d: an operand that is not the step's", b)
+	}
 }
 
 func (sh *shards) kind() string {
@@ -92,13 +115,23 @@ func (sh *shards) part(v []float64, b int, n int) []float64 {
 	return v[sh.blocks[b][0]*sh.hw : sh.blocks[b][1]*sh.hw]
 }
 
+// setStep implements stepEvaluator: the reductions are the first shard's
+// (every shard's are the same subspace, with the curvature of all the
+// functions).
 func (sh *shards) setStep(x, g, p []float64) ([]models.Reduction, error) {
+	sh.operands = [2][]float64{g, p}
+	defer func() { sh.operands = [2][]float64{} }()
+	var reds []models.Reduction
 	for b, e := range sh.engines {
-		if _, err := e.setStep(sh.part(x, b, len(x)), sh.part(g, b, len(x)), sh.part(p, b, len(x))); err != nil {
+		r, err := e.setStep(sh.part(x, b, len(x)), sh.part(g, b, len(x)), sh.part(p, b, len(x)))
+		if err != nil {
 			return nil, err
 		}
+		if b == 0 {
+			reds = r
+		}
 	}
-	return nil, nil
+	return reds, nil
 }
 
 func (sh *shards) eval(params, grads [][]float64) (float64, error) {

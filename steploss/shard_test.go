@@ -78,7 +78,7 @@ func TestShardInvariance(t *testing.T) {
 	o := testproblems.DeblurSet(t, 7, 16, 2)
 	x, g, p := testproblems.StepData(t, o, 7)
 	for _, prec := range []Precision{Float64, Float32} {
-		for _, name := range []string{"ps", "pc", "m-ps", "m-pc", "m-pp", "pf:ps"} {
+		for _, name := range []string{"ps", "pc", "m-ps", "m-pc", "m-pp", "pf:ps", "pc3:pc", "m-pc5"} {
 			t.Run(string(prec)+"/"+name, func(t *testing.T) {
 				one := loadedLoss(t, name, o, stepPaths{precision: prec, noReduce: true}, x, g, p, 0.05, 0.3)
 				u := testPoint(one, 2)
@@ -120,4 +120,35 @@ func evalAll(t *testing.T, s *StepLoss, u []float64) [][]float64 {
 		t.Fatal(err)
 	}
 	return append(out, next)
+}
+
+// TestShardInvarianceReduced is TestShardInvariance for reduced terms (PF
+// in its step's subspace): every shard builds the subspace from every
+// function's operand and keeps its own functions' coordinates, and the
+// value, gradients and next iterate are bitwise one engine's.
+func TestShardInvarianceReduced(t *testing.T) {
+	o := testproblems.DeblurSet(t, 7, 12, 2)
+	x, g, p := testproblems.StepData(t, o, 7)
+	for _, name := range []string{"pf", "pf:ps", "m-pf"} {
+		t.Run(name, func(t *testing.T) {
+			one := loadedLoss(t, name, o, stepPaths{}, x, g, p, 0.05, 0.3)
+			if k := one.ev.kind(); k != "reduced" {
+				t.Fatalf("kind %q, want reduced", k)
+			}
+			u := testPoint(one, 2)
+			want := evalAll(t, one, u)
+			for _, k := range []int{2, 3, 5} {
+				s := loadedLoss(t, name, o, stepPaths{shards: Blocks(o.N, k)}, x, g, p, 0.05, 0.3)
+				if s.Dim() != one.Dim() {
+					t.Fatalf("%d shards: %d coordinates, want %d", k, s.Dim(), one.Dim())
+				}
+				got := evalAll(t, s, u)
+				for i := range want {
+					if j := firstDiff(got[i], want[i]); j >= 0 {
+						t.Errorf("%d shards: result %d [%d] = %v, want %v", k, i, j, got[i][j], want[i][j])
+					}
+				}
+			}
+		})
+	}
 }

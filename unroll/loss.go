@@ -8,6 +8,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	G "gorgonia.org/gorgonia"
 )
@@ -44,7 +45,7 @@ type Loss struct {
 	xbuf, ybuf []float64
 	// dev, if set, evaluates on a device's array operations instead of
 	// the graph (NewLossOn); the graph fields are then unused.
-	dev *deviceLoss
+	dev *ondevice.Unrolled
 }
 
 // NewLoss builds the unrolled loss graph for T steps of the method on
@@ -119,7 +120,7 @@ func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float6
 		l.nPhi = len(l.refPhi)
 	}
 	if device != nil {
-		dev, err := newDeviceLoss(device, m, o, steps, batch)
+		dev, err := ondevice.NewUnrolled(device, m, o, steps, batch)
 		if err != nil {
 			return nil, err
 		}
@@ -129,7 +130,7 @@ func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float6
 			idx[i] = i
 		}
 		if err := l.SetBatch(idx); err != nil {
-			dev.close()
+			dev.Close()
 			return nil, err
 		}
 		return l, nil
@@ -257,7 +258,7 @@ func (l *Loss) SetBatch(idx []int) error {
 		l.ybuf = append(l.ybuf, l.obj.Y[k*m:(k+1)*m]...)
 	}
 	if l.dev != nil {
-		return l.dev.setBatch(l.xbuf, l.ybuf)
+		return l.dev.SetBatch(l.xbuf, l.ybuf)
 	}
 	if err := graph.Set(l.x0, l.xbuf); err != nil {
 		return fmt.Errorf("unroll: %w", err)
@@ -330,12 +331,12 @@ func (l *Loss) evalOnDevice(theta, phi [][]float64, grad []float64) (float64, er
 	if grad != nil {
 		gt, gp = l.Split(grad)
 	}
-	v, err := l.dev.eval(theta, phi, c, gt, gp)
+	v, err := l.dev.Eval(theta, phi, c, gt, gp)
 	if err != nil {
-		return math.NaN(), fmt.Errorf("unroll on %s: %w", l.dev.ops.Name(), err)
+		return math.NaN(), fmt.Errorf("unroll on %s: %w", l.dev.Device(), err)
 	}
 	l.evals++
-	l.held = l.dev.bytes()
+	l.held = l.dev.Bytes()
 	return v, nil
 }
 
@@ -352,7 +353,7 @@ func (l *Loss) account() {
 func (l *Loss) StepValues() ([]float64, error) {
 	out := make([]float64, l.steps)
 	if l.dev != nil {
-		for t, v := range l.dev.values {
+		for t, v := range l.dev.Values() {
 			out[t] = v / float64(l.batch)
 		}
 		return out, nil
@@ -373,9 +374,9 @@ func (l *Loss) Iterate(t int) ([]float64, error) {
 		return nil, fmt.Errorf("unroll: iterate %d out of range [1, %d]", t, l.steps)
 	}
 	if l.dev != nil {
-		out := make([]float64, l.dev.s.Len())
-		if err := l.dev.ops.CopyOut(out, l.dev.xs[t]); err != nil {
-			return nil, fmt.Errorf("unroll: iterate %d from %s: %w", t, l.dev.ops.Name(), err)
+		out := make([]float64, l.dev.BatchLen())
+		if err := l.dev.Iterate(out, t); err != nil {
+			return nil, fmt.Errorf("unroll: %w", err)
 		}
 		return out, nil
 	}
@@ -396,7 +397,7 @@ func (l *Loss) Evaluations() int { return l.evals }
 // Close releases the graph machine and removes its bytes from the device counters.
 func (l *Loss) Close() error {
 	if l.dev != nil {
-		l.dev.close()
+		l.dev.Close()
 		return nil
 	}
 	gpu.Untrack(l.tracked)

@@ -1,0 +1,117 @@
+package models
+
+import (
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/kernels"
+)
+
+// DeviceTerm is a parametrized operator G_θ of the learned update on a
+// device's arrays (package gpu's Ops), for batches of one shape, at the
+// parameters last given to SetParams. Parameters and their gradients live
+// on the host; images on the device.
+type DeviceTerm interface {
+	// ParamLen is the number of parameters θ.
+	ParamLen() int
+	// SetParams sets θ.
+	SetParams(theta []float64) error
+	// Apply adds c·G_θ v to dst (dst may not be v).
+	Apply(dst, v gpu.Buffer, c float64) error
+	// Transpose writes dst = G_θᵀ b (dst may not be b).
+	Transpose(dst, b gpu.Buffer) error
+	// AddParamGrad adds c·∇_θ⟨r, G_θ v⟩ (which does not depend on θ) to
+	// grad.
+	AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error
+}
+
+// DeviceBinder is implemented by families whose operator binds on a device:
+// BindOn builds it for batches of shape s on mem's device, allocating from
+// mem (mem.Close frees it). A family without it runs on a device through
+// its graph (package ondevice's GraphTerm).
+type DeviceBinder interface {
+	BindOn(mem *gpu.Arena, s gpu.Batch) (DeviceTerm, error)
+}
+
+// SpectralDeviceTerm is a DeviceTerm that is an image-sized circular
+// convolution (PC): its products can be summed on the operands' spectra, so
+// that a caller applying it to the same operands many times (the greedy
+// step loss) transforms them once and several such terms share one inverse
+// transform.
+type SpectralDeviceTerm interface {
+	DeviceTerm
+	// AddSpectra adds θ̂·v̂_n to acc_n for every image n, from the operands'
+	// spectra vSpec (gpu.Ops.RFFT2): F⁻¹(acc) is then Σ G_θ v.
+	AddSpectra(acc, vSpec gpu.Buffer) error
+	// AddParamGradSpectra is AddParamGrad from the spectra of v and r:
+	// grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the sum and the inverse transform
+	// on the device.
+	AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error
+	// AddConjSum adds Σ_n conj(v̂_n)·r̂_n, the parameter gradient before its
+	// inverse transform, to dst (one spectrum on the host, in float64).
+	AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error
+}
+
+var (
+	_ DeviceBinder       = Scalar{}
+	_ DeviceBinder       = Pointwise{}
+	_ DeviceBinder       = SmallConv{}
+	_ DeviceBinder       = (*FullConv)(nil)
+	_ DeviceBinder       = Full{}
+	_ SpectralDeviceTerm = spectralArrayTerm{}
+)
+
+// spectralArrayTerm is PC's device term: an arrayTerm of kind spectralTerm,
+// with the products on spectra.
+type spectralArrayTerm struct{ *arrayTerm }
+
+// AddSpectra implements SpectralDeviceTerm.
+func (t spectralArrayTerm) AddSpectra(acc, vSpec gpu.Buffer) error { return t.addSpectra(acc, vSpec) }
+
+// AddParamGradSpectra implements SpectralDeviceTerm.
+func (t spectralArrayTerm) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error {
+	return t.addParamGradSpectra(grad, vSpec, rSpec, c)
+}
+
+// AddConjSum implements SpectralDeviceTerm.
+func (t spectralArrayTerm) AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error {
+	return t.addConjSum(dst, vSpec, rSpec)
+}
+
+// BindOn implements DeviceBinder.
+func (Scalar) BindOn(mem *gpu.Arena, s gpu.Batch) (DeviceTerm, error) {
+	return bindArray(mem, scalarTerm, SmallConv{}, 1, s)
+}
+
+// BindOn implements DeviceBinder.
+func (Pointwise) BindOn(mem *gpu.Arena, s gpu.Batch) (DeviceTerm, error) {
+	return bindArray(mem, pointwiseTerm, SmallConv{}, s.H*s.W, s)
+}
+
+// BindOn implements DeviceBinder.
+func (c SmallConv) BindOn(mem *gpu.Arena, s gpu.Batch) (DeviceTerm, error) {
+	return bindArray(mem, smallConvTerm, c, c.K*c.K, s)
+}
+
+// BindOn implements DeviceBinder (a SpectralDeviceTerm).
+func (*FullConv) BindOn(mem *gpu.Arena, s gpu.Batch) (DeviceTerm, error) {
+	t, err := newArrayTerm(mem, spectralTerm, SmallConv{}, s.H*s.W, s)
+	if err != nil {
+		return nil, err
+	}
+	return spectralArrayTerm{t}, nil
+}
+
+// BindOn implements DeviceBinder: the device must have gpu.MatOps.
+func (Full) BindOn(mem *gpu.Arena, s gpu.Batch) (DeviceTerm, error) {
+	hw := s.H * s.W
+	return bindArray(mem, fullTerm, SmallConv{}, hw*hw, s)
+}
+
+// bindArray returns the arrayTerm as a DeviceTerm (no nil pointer in the
+// interface on an error).
+func bindArray(mem *gpu.Arena, kind arrayKind, small SmallConv, n int, s gpu.Batch) (DeviceTerm, error) {
+	t, err := newArrayTerm(mem, kind, small, n, s)
+	if err != nil {
+		return nil, err
+	}
+	return t, nil
+}

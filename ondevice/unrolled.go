@@ -1,0 +1,256 @@
+package ondevice
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
+)
+
+// Unrolled evaluates the unrolled loss of T learned steps on a batch of
+// functions, and its gradient in every step's parameters, with a device's
+// array operations: the update's vector–Jacobian product (Update) and the
+// objective's Hessian-vector product (Objective.HessVec) instead of a
+// gorgonia graph (package unroll's graph is the oracle it is tested
+// against). The forward pass keeps the trajectory
+// x^0, …, x^T and the gradients ∇F(x^0), …, ∇F(x^T) on the device (2(T+1)
+// batches: memory linear in T, as the graph's); the reverse pass carries the
+// adjoint b^{t+1} of x^{t+1} back through
+//
+//	∂ℓ/∂θt  = −∇θ⟨b^{t+1}, G_θt ∇F(x^t)⟩,   ∂ℓ/∂φt = ∇φ⟨b^{t+1}, H_φt (x^t − x^{t−1})⟩,
+//	b^t     = c_t ∇F(x^t) + b^{t+1} − ∇²F(x^t) G_θtᵀ b^{t+1} + H_φtᵀ b^{t+1} − H_φ(t+1)ᵀ b^{t+2},
+//
+// with c_t = ω_t/B, the exact gradient the graph's autodiff computes.
+type Unrolled struct {
+	ops        gpu.Ops
+	mem        *gpu.Arena // everything on the device: objective, terms, trajectory
+	s          gpu.Batch
+	obj        *Objective
+	up         *Update      // term i set at sign_i times its parameters
+	xs, gs     []gpu.Buffer // x^t and ∇F(x^t), t = 0..T
+	adj, next  gpu.Buffer   // b^{t+1}, b^t
+	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
+	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
+	values     []float64    // F(x^t), t = 1..T
+}
+
+// NewUnrolled returns the unrolled loss of m on o for steps learned steps
+// and batches of batch functions, on the device ops.
+func NewUnrolled(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batch int) (d *Unrolled, err error) {
+	s := gpu.Batch{N: batch, H: o.H, W: o.W}
+	d = &Unrolled{ops: ops, mem: gpu.NewArena(ops), s: s, values: make([]float64, steps)}
+	defer func() {
+		if err != nil {
+			d.Close()
+		}
+	}()
+	if d.obj, err = NewObjective(d.mem, o, batch); err != nil {
+		return nil, err
+	}
+	if d.up, err = NewUpdate(d.mem, m, s); err != nil {
+		return nil, err
+	}
+	for t := 0; t <= steps; t++ {
+		x, err := d.alloc()
+		if err != nil {
+			return nil, err
+		}
+		g, err := d.alloc()
+		if err != nil {
+			return nil, err
+		}
+		d.xs, d.gs = append(d.xs, x), append(d.gs, g)
+	}
+	for _, b := range []*gpu.Buffer{&d.adj, &d.next, &d.carry, &d.tmp, &d.mom, &d.hv} {
+		if *b, err = d.alloc(); err != nil {
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func (d *Unrolled) alloc() (gpu.Buffer, error) {
+	b, err := d.mem.Alloc(d.s.Len())
+	if err != nil {
+		return nil, fmt.Errorf("ondevice: a batch: %w", err)
+	}
+	return b, nil
+}
+
+// Close frees everything the loss holds on the device.
+func (d *Unrolled) Close() { d.mem.Close() }
+
+// SetBatch loads the batch's starting points and data.
+func (d *Unrolled) SetBatch(x0, y []float64) error {
+	if err := d.ops.CopyIn(d.xs[0], x0); err != nil {
+		return fmt.Errorf("ondevice: copy x⁰ to %s: %w", d.ops.Name(), err)
+	}
+	return d.obj.SetData(y)
+}
+
+// hasH returns whether the update has H.
+func (d *Unrolled) hasH() bool { return d.up.Terms() == 2 }
+
+// setStep sets the update at step t's parameters.
+func (d *Unrolled) setStep(theta, phi [][]float64, t int) error {
+	if d.hasH() {
+		return d.up.SetParams(theta[t], phi[t])
+	}
+	return d.up.SetParams(theta[t])
+}
+
+// moment writes x^t − x^{t−1} into d.mom and returns it; nil at t = 0 (and
+// without H): x^{−1} = x^0.
+func (d *Unrolled) moment(t int) (gpu.Buffer, error) {
+	if t == 0 || !d.hasH() {
+		return nil, nil
+	}
+	if err := d.ops.Copy(d.mom, d.xs[t]); err != nil {
+		return nil, err
+	}
+	return d.mom, d.ops.Axpby(d.mom, -1, d.xs[t-1], 1)
+}
+
+// Eval runs the trajectory for the parameters theta[t], phi[t] and returns
+// the loss Σ_t c_t F(x^{t+1}); with gradT (and gradP with momentum) not nil
+// it writes the gradient blocks.
+func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) (float64, error) {
+	T := len(theta)
+	if _, err := d.obj.ValueGrad(d.xs[0], d.gs[0]); err != nil {
+		return math.NaN(), err
+	}
+	var loss float64
+	for t := 0; t < T; t++ {
+		p, err := d.moment(t)
+		if err == nil {
+			err = d.setStep(theta, phi, t)
+		}
+		if err == nil {
+			err = d.up.Forward(d.xs[t+1], d.xs[t], d.gs[t], p)
+		}
+		if err != nil {
+			return math.NaN(), err
+		}
+		v, err := d.obj.ValueGrad(d.xs[t+1], d.gs[t+1])
+		if err != nil {
+			return math.NaN(), err
+		}
+		d.values[t] = v
+		loss += c[t] * v
+	}
+	if gradT == nil {
+		return loss, nil
+	}
+	if err := d.reverse(theta, phi, c, gradT, gradP); err != nil {
+		return math.NaN(), err
+	}
+	return loss, nil
+}
+
+// reverse is the reverse pass: adj = b^{t+1}, starting from
+// b^T = c_T ∇F(x^T), each step's parameter gradients from the update's
+// vector–Jacobian product.
+func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) error {
+	o, T := d.ops, len(theta)
+	if err := o.Zero(d.adj); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.adj, c[T-1], d.gs[T], 0); err != nil {
+		return err
+	}
+	if err := o.Zero(d.carry); err != nil {
+		return err
+	}
+	for t := T - 1; t >= 0; t-- {
+		p, err := d.moment(t)
+		if err == nil {
+			err = d.setStep(theta, phi, t)
+		}
+		if err != nil {
+			return err
+		}
+		clear(gradT[t])
+		if err := d.up.AddParamGrad(0, gradT[t], d.gs[t], d.adj, 1); err != nil {
+			return err
+		}
+		if d.hasH() {
+			clear(gradP[t])
+			if p != nil {
+				if err := d.up.AddParamGrad(1, gradP[t], p, d.adj, 1); err != nil {
+					return err
+				}
+			}
+		}
+		if t == 0 {
+			break
+		}
+		if err := d.adjointStep(c[t-1], t); err != nil {
+			return err
+		}
+		d.adj, d.next = d.next, d.adj
+	}
+	return nil
+}
+
+// adjointStep writes b^t into d.next from b^{t+1} (d.adj), the update set
+// at step t's parameters:
+//
+//	b^t = c ∇F(x^t) + b^{t+1} + ∇²F(x^t) G_{−θt}ᵀ b^{t+1} + carry (+ H_φtᵀ b^{t+1}),
+//
+// and the carry −H_φtᵀ b^{t+1} for b^{t−1}.
+func (d *Unrolled) adjointStep(c float64, t int) error {
+	o := d.ops
+	if err := d.up.Transpose(0, d.tmp, d.adj); err != nil {
+		return err
+	}
+	if err := d.obj.HessVec(d.hv, d.xs[t], d.tmp); err != nil {
+		return err
+	}
+	if err := o.Copy(d.next, d.adj); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, 1, d.hv, 1); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, 1, d.carry, 1); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, c, d.gs[t], 1); err != nil {
+		return err
+	}
+	if !d.hasH() {
+		return nil
+	}
+	if err := d.up.Transpose(1, d.tmp, d.adj); err != nil {
+		return err
+	}
+	if err := o.Axpby(d.next, 1, d.tmp, 1); err != nil {
+		return err
+	}
+	if err := o.Zero(d.carry); err != nil {
+		return err
+	}
+	return o.Axpby(d.carry, -1, d.tmp, 0)
+}
+
+// Bytes is what the device buffers hold: the arena's meter.
+func (d *Unrolled) Bytes() int64 { return d.mem.Bytes() }
+
+// Device names the device.
+func (d *Unrolled) Device() string { return d.ops.Name() }
+
+// Values are F(x^t), t = 1..T, of the last Eval (sums over the batch).
+func (d *Unrolled) Values() []float64 { return d.values }
+
+// Iterate writes the batch of iterates x^t of the last Eval into dst.
+func (d *Unrolled) Iterate(dst []float64, t int) error {
+	if err := d.ops.CopyOut(dst, d.xs[t]); err != nil {
+		return fmt.Errorf("ondevice: iterate %d from %s: %w", t, d.ops.Name(), err)
+	}
+	return nil
+}
+
+// BatchLen is the number of values of a batch.
+func (d *Unrolled) BatchLen() int { return d.s.Len() }

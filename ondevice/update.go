@@ -1,0 +1,211 @@
+package ondevice
+
+import (
+	"fmt"
+
+	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/kernels"
+	"github.com/greedyl2o/greedyl2o/models"
+)
+
+// Update is the learned update of a method on a device, for batches of
+// shape s,
+//
+//	x⁺ = x − G_θ g + H_φ p,
+//
+// with its vector–Jacobian product: the greedy step loss, Algorithm 2 and
+// unrolled training all run it. Term i (0: G, 1: H) is set at sign_i times
+// its parameters (sign −1 for G, +1 for H), so that x⁺ = x + Σi G_{sign_i·θi} vi.
+//
+// Two ways to apply it: Forward, with the operands of each call (Algorithm
+// 2, unrolled training), and Hold then Advance, for many parameters on the
+// same operands (the step loss): PC terms then keep the operands' spectra
+// and share one inverse transform an advance.
+type Update struct {
+	ops    gpu.Ops
+	mem    *gpu.Arena
+	s      gpu.Batch
+	terms  []DeviceTerm
+	scaled [2][]float64 // sign·θ, sign·φ (host)
+
+	// Hold's operands and, for PC terms (spectral), their spectra; acc and
+	// tmp are the advance's spectral sum and its inverse transform.
+	held, specs []gpu.Buffer
+	onSpec      [2]bool // specs[i] holds term i's held operand's spectra
+	acc, tmp    gpu.Buffer
+	spectral    bool
+}
+
+// updateSigns are the signs of the terms in x⁺ = x − G_θ g + H_φ p.
+var updateSigns = [2]float64{-1, 1}
+
+// NewUpdate returns the update of m (G, and H if any) for batches of shape s
+// on mem's device: each term the family's own (models.DeviceBinder) or a
+// GraphTerm (NewDeviceTerm).
+func NewUpdate(mem *gpu.Arena, m models.Method, s gpu.Batch) (*Update, error) {
+	u := &Update{ops: mem.Ops(), mem: mem, s: s}
+	for _, p := range []models.Parametrization{m.G, m.H} {
+		if p == nil {
+			continue
+		}
+		t, err := NewDeviceTerm(mem, p, s)
+		if err != nil {
+			return nil, err
+		}
+		u.terms = append(u.terms, t)
+	}
+	if len(u.terms) == 0 {
+		return nil, fmt.Errorf("ondevice: the method has no parametrization of G")
+	}
+	return u, nil
+}
+
+// Terms is the number of terms: 1 (G), or 2 (G and H).
+func (u *Update) Terms() int { return len(u.terms) }
+
+// Term is term i (0: G, 1: H), set at sign_i times its parameters.
+func (u *Update) Term(i int) DeviceTerm { return u.terms[i] }
+
+// Sign is term i's sign in the update: −1 for G, +1 for H.
+func (u *Update) Sign(i int) float64 { return updateSigns[i] }
+
+// SetParams sets term i at sign_i·params[i], for every term.
+func (u *Update) SetParams(params ...[]float64) error {
+	if len(params) < len(u.terms) {
+		return fmt.Errorf("ondevice: %d parameter blocks for %d terms", len(params), len(u.terms))
+	}
+	for i, t := range u.terms {
+		th := params[i]
+		if len(th) != t.ParamLen() {
+			return fmt.Errorf("ondevice: term %d has %d parameters, want %d", i, len(th), t.ParamLen())
+		}
+		u.scaled[i] = append(u.scaled[i][:0], th...)
+		kernels.ScaleLarge(u.scaled[i], updateSigns[i], th)
+		if err := t.SetParams(u.scaled[i]); err != nil {
+			return fmt.Errorf("ondevice: term %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// Forward writes dst = x + Σi G_{sign_i·θi} vi: v holds g, then p (a nil
+// p, or none, leaves H out: x⁻ = x). dst may not be an operand.
+func (u *Update) Forward(dst, x gpu.Buffer, v ...gpu.Buffer) error {
+	if err := u.ops.Copy(dst, x); err != nil {
+		return fmt.Errorf("ondevice: update: %w", err)
+	}
+	for i, t := range u.terms {
+		if i >= len(v) || v[i] == nil {
+			continue
+		}
+		if err := t.Apply(dst, v[i], 1); err != nil {
+			return fmt.Errorf("ondevice: update, term %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
+// AddParamGrad adds to grad the gradient of ⟨b, x⁺⟩ in term i's
+// parameters (unscaled), times c: c·sign_i·∇θ⟨b, G_θ vi⟩.
+func (u *Update) AddParamGrad(i int, grad []float64, v, b gpu.Buffer, c float64) error {
+	return u.terms[i].AddParamGrad(grad, v, b, c*updateSigns[i])
+}
+
+// Transpose writes dst = G_{sign_i·θi}ᵀ b, term i's part of the update's
+// vector–Jacobian product in its operand.
+func (u *Update) Transpose(i int, dst, b gpu.Buffer) error {
+	return u.terms[i].Transpose(dst, b)
+}
+
+// Hold keeps the operands v (g, then p; nil for a term left out) for
+// Advance; a PC term's operand is transformed here, once.
+func (u *Update) Hold(v ...gpu.Buffer) error {
+	u.held = append(u.held[:0], v...)
+	u.spectral, u.onSpec = false, [2]bool{}
+	for len(u.specs) < len(u.terms) {
+		u.specs = append(u.specs, nil)
+	}
+	sl := u.s.N * u.s.SpectrumLen()
+	for i, t := range u.terms {
+		if _, ok := t.(models.SpectralDeviceTerm); !ok || i >= len(v) || v[i] == nil {
+			continue
+		}
+		for _, b := range []*gpu.Buffer{&u.specs[i], &u.acc} {
+			if err := u.lazy(b, sl); err != nil {
+				return err
+			}
+		}
+		if err := u.lazy(&u.tmp, u.s.Len()); err != nil {
+			return err
+		}
+		if err := u.ops.RFFT2(u.specs[i], v[i], u.s); err != nil {
+			return fmt.Errorf("ondevice: update: %w", err)
+		}
+		u.spectral, u.onSpec[i] = true, true
+	}
+	return nil
+}
+
+// HeldSpectrum is the spectra of term i's held operand (a PC term), or nil.
+func (u *Update) HeldSpectrum(i int) gpu.Buffer {
+	if i >= len(u.specs) || !u.onSpec[i] {
+		return nil
+	}
+	return u.specs[i]
+}
+
+// Held is term i's held operand (Hold), or nil.
+func (u *Update) Held(i int) gpu.Buffer {
+	if i >= len(u.held) {
+		return nil
+	}
+	return u.held[i]
+}
+
+// Advance is Forward with the held operands: the PC terms' products summed
+// on the operands' spectra and inverse transformed once.
+func (u *Update) Advance(dst, x gpu.Buffer) error {
+	o := u.ops
+	if err := o.Copy(dst, x); err != nil {
+		return fmt.Errorf("ondevice: update: %w", err)
+	}
+	if u.spectral {
+		if err := o.Zero(u.acc); err != nil {
+			return fmt.Errorf("ondevice: update: %w", err)
+		}
+	}
+	for i, t := range u.terms {
+		var err error
+		switch {
+		case u.HeldSpectrum(i) != nil:
+			err = t.(models.SpectralDeviceTerm).AddSpectra(u.acc, u.specs[i])
+		case u.Held(i) != nil:
+			err = t.Apply(dst, u.held[i], 1)
+		}
+		if err != nil {
+			return fmt.Errorf("ondevice: update, term %d: %w", i, err)
+		}
+	}
+	if !u.spectral {
+		return nil
+	}
+	if err := o.IRFFT2(u.tmp, u.acc, u.s); err != nil {
+		return fmt.Errorf("ondevice: update: %w", err)
+	}
+	if err := o.Axpby(dst, 1, u.tmp, 1); err != nil {
+		return fmt.Errorf("ondevice: update: %w", err)
+	}
+	return nil
+}
+
+func (u *Update) lazy(b *gpu.Buffer, n int) error {
+	if *b != nil {
+		return nil
+	}
+	nb, err := u.mem.Alloc(n)
+	if err != nil {
+		return fmt.Errorf("ondevice: %w", err)
+	}
+	*b = nb
+	return nil
+}
