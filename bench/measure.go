@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/greedy"
@@ -290,9 +291,11 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 	}
 	began := time.Now()
 	res, err := greedy.Train(o, greedy.Config{
-		Method: greedy.Method{Param: m, Device: ops},
+		Method: greedy.Method{Param: m},
+		Target: execution.OnDevice(ops),
 		Solver: greedy.Solver{Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}},
-		Run:    greedy.Run{MaxSteps: T, Progress: func(checkpoint.StepInfo) { heap.sample() }},
+		Stop:   greedy.Stop{MaxSteps: T},
+		Record: greedy.Record{Progress: func(checkpoint.StepInfo) { heap.sample() }},
 	})
 	if err != nil {
 		return fmt.Errorf("bench: greedy training: %w", err)
@@ -339,7 +342,8 @@ func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *he
 	}
 	res, err := unroll.Train(o, unroll.Config{
 		Problem: unroll.Problem{Seed: cfg.Seed},
-		Method:  unroll.Method{Param: m, T: T, Device: ops},
+		Method:  unroll.Method{Param: m, T: T},
+		Target:  execution.OnDevice(ops),
 		Solver:  unroll.Solver{Batch: cfg.Batch, Epochs: cfg.Epochs},
 		Run:     unroll.Run{Progress: func(unroll.EpochInfo) { heap.sample() }},
 	})

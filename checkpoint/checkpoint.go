@@ -96,14 +96,14 @@ type Manifest struct {
 	NVal         int       `json:"n_val,omitempty"`
 	WeightScales []float64 `json:"weight_scales,omitempty"`
 	ValLookahead int       `json:"val_lookahead,omitempty"`
-	// StopOnValidation and ValPatience record greedy.Run's rule; TrainTolSteps
+	// StopOnValidation and ValPatience record greedy.Stop's rule; TrainTolSteps
 	// is the number of steps after which the training functions met the
 	// tolerance when the run went on for the validation functions (0: they
 	// did not, or the rule is off).
 	StopOnValidation bool `json:"stop_on_validation,omitempty"`
 	ValPatience      int  `json:"val_patience,omitempty"`
 	TrainTolSteps    int  `json:"train_tol_steps,omitempty"`
-	// RepeatCheck is greedy.Run.RepeatCheck (0: off) and RepeatChecks the
+	// RepeatCheck is greedy.Stop.RepeatCheck (0: off) and RepeatChecks the
 	// checks made: the tolerance stops the run only at a step that, repeated
 	// RepeatCheck times as Algorithm 2 repeats the last step, raises no
 	// checked function's ‖∇f‖.
@@ -111,9 +111,10 @@ type Manifest struct {
 	RepeatChecks []RepeatCheck `json:"repeat_checks,omitempty"`
 	// Precision is greedy.Method.Precision when it is not float64 (absent: float64).
 	Precision problem.Precision `json:"precision,omitempty"`
-	// Device is the kind of greedy.Method.Device ("cpu", "cuda") when the step
-	// losses ran on a device's array operations (absent: the CPU's fast
-	// evaluators).
+	// Device is the kind of greedy.Config.Target's device ("cuda") when the
+	// step losses ran on a device's array operations (absent: the CPU, in
+	// Precision). Earlier versions recorded "host" and "host32" for the
+	// CPU's array operations.
 	Device    string     `json:"device,omitempty"`
 	Steps     []StepInfo `json:"steps"`
 	Finished  bool       `json:"finished"`
@@ -155,9 +156,10 @@ type RepeatCheck struct {
 // StepInfo records one greedy step.
 type StepInfo struct {
 	T int `json:"t"`
-	// Device is the device this step's step losses ran on ("cpu" for the
-	// CPU's own paths) when it is not the manifest's Device: a run resumed
-	// on another device records it on every step it trains.
+	// Device is the target this step's step losses ran on, named as
+	// --device does ("cpu", "cpu32", "cuda"), when it is not the manifest's
+	// (Device and Precision): a run resumed on another target records it on
+	// every step it trains.
 	Device string `json:"device,omitempty"`
 	// Loss is g(θt, φt); RefLoss is g(θ̃, φ̃), the loss of a gradient step.
 	Loss    float64 `json:"loss"`

@@ -153,9 +153,10 @@ func (c *applyCmd) check() error {
 			return usagef("--save-at %d is beyond --iters %d: no iterate of that iteration is computed", t, *c.iters)
 		}
 	}
-	if c.prec, err = c.pf.parsePrecision(c.fs); err != nil {
+	if err = c.pf.resolveTarget(); err != nil {
 		return err
 	}
+	c.prec = c.pf.prec
 	if *c.iters < 1 {
 		return usagef("--iters must be at least 1")
 	}
@@ -209,25 +210,22 @@ func (c *applyCmd) prepareOn() error {
 	if err := checkTrained(infos, dirs, test); err != nil {
 		return err
 	}
-	if pf.deviceOps != nil {
-		if err := pf.precisionOnDevice(c.prec); err != nil {
-			return err
-		}
+	if d := pf.target.Device; d != nil {
 		switch l := c.run.(type) {
 		case *learned.Optimizer:
 			if err := steploss.CheckDevice(l.Method, test); err != nil {
 				return usagef("--device %s: %v", pf.Device, err)
 			}
-			d := *l
-			d.Device = pf.deviceOps
-			c.run = &d
+			on := *l
+			on.Target = pf.target
+			c.run = &on
 		case *banert.Method:
-			if err := banert.CheckDevice(pf.deviceOps, test, l.Net.Inputs); err != nil {
+			if err := banert.CheckDevice(d, test, l.Net.Inputs); err != nil {
 				return usagef("--device %s: %v", pf.Device, err)
 			}
-			d := *l
-			d.Device = pf.deviceOps
-			c.run = &d
+			on := *l
+			on.Target = pf.target
+			c.run = &on
 		default:
 			return usagef("--device %s: %s is not a greedy, unrolled or Banert optimizer; use --device cpu", pf.Device, *c.params)
 		}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 func init() {
@@ -27,6 +28,21 @@ func loadBanert(dir string) (*LearnedInfo, error) {
 	}
 	return &LearnedInfo{Method: m, Problem: man.Problem, Conventions: man.Conventions, H: man.H, W: man.W, Unverified: man.Checksums == nil, TrainSeconds: secs,
 		Provenance: man.Provenance, NTrain: man.NTrain, Seed: int64(man.Seed), ManifestSHA256: man.SHA256, Steps: man.T}, nil
+}
+
+// banertBanner checks the network operations of the target, if it runs on
+// them, and prints what is trained, on what, and the table's header.
+func banertBanner(env *Env, pf *problemFlags, prob *problem.Problem, train *problem.Objective, inputs, T int, out string) error {
+	if arrays := pf.target.Arrays(); arrays != nil {
+		if err := banert.CheckDevice(arrays, train, inputs); err != nil {
+			return usagef("--device %s: %v", pf.Device, err)
+		}
+		fmt.Fprintf(env.Stdout, "on %s (float%d): the unrolled loss and its gradient by a reverse pass on the network operations\n", arrays.Name(), 8*arrays.ValueSize())
+	}
+	fmt.Fprintf(env.Stdout, "training Banert (%d inputs, %d parameters, T = %d) on %d %s functions (%d×%d, L = %.4g) → %s\n",
+		inputs, banert.NumParams(inputs), T, train.N, prob.Name, prob.H, prob.W, train.L, out)
+	fmt.Fprintf(env.Stdout, "%6s %16s %10s %12s\n", "epoch", "mean f(x^T)", "seconds", "s/step")
+	return nil
 }
 
 func runTrainBanert(env *Env, args []string) error {
@@ -73,27 +89,22 @@ func runTrainBanert(env *Env, args []string) error {
 			fmt.Fprintf(env.Stdout, "resuming %s after %d completed epochs (of %d)\n", *out, len(man.History), *epochs)
 		}
 	}
-	pf.acceptsOps, pf.oneOperator = true, true
+	pf.acceptsOps, pf.acceptsFloat32, pf.oneOperator = true, true, true
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
 	}
 	prob, train := sp.prob, sp.train
-	if pf.deviceOps != nil {
-		if err := banert.CheckDevice(pf.deviceOps, train, *inputs); err != nil {
-			return usagef("--device %s: %v", pf.Device, err)
-		}
-		fmt.Fprintf(env.Stdout, "on %s (float%d): the unrolled loss and its gradient by a reverse pass on the device's network operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())
+	if err := banertBanner(env, &pf, prob, train, *inputs, *T, *out); err != nil {
+		return err
 	}
-	fmt.Fprintf(env.Stdout, "training Banert (%d inputs, %d parameters, T = %d) on %d %s functions (%d×%d, L = %.4g) → %s\n",
-		*inputs, banert.NumParams(*inputs), *T, train.N, prob.Name, prob.H, prob.W, train.L, *out)
-	fmt.Fprintf(env.Stdout, "%6s %16s %10s %12s\n", "epoch", "mean f(x^T)", "seconds", "s/step")
 	start := time.Now()
 	intr := catchInterrupts(env, *out, resumeCommand("train banert", args))
 	defer intr.release()
 	cfg := banert.Config{
 		Problem: banert.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: uint64(pf.Seed), Provenance: env.trainingProvenance(sp, 0)},
-		Method:  banert.MethodConfig{Inputs: *inputs, T: *T, RandomLength: *randomLength, Device: pf.deviceOps},
+		Method:  banert.MethodConfig{Inputs: *inputs, T: *T, RandomLength: *randomLength},
+		Target:  pf.target,
 		Solver:  banert.Solver{Epochs: *epochs, LearningRate: *lr},
 		Run: banert.Run{Dir: *out, Resume: *resume, MaxSeconds: *maxMinutes * 60, Stop: intr.Stop,
 			Progress: func(e banert.EpochInfo) {

@@ -73,8 +73,9 @@ func TestTrainBanertOnDevice(t *testing.T) {
 	}
 }
 
-// TestEvalBanertOnDevice evaluates a trained Banert network with --device
-// host: its curve is labelled "[host]" and equals the CPU run's.
+// TestEvalBanertOnDevice evaluates a trained Banert network on the CPU's
+// array operations (testOpsDevice): its curve is labelled with the device
+// and equals the CPU run's.
 func TestEvalBanertOnDevice(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "banert")

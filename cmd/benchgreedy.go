@@ -156,9 +156,10 @@ func (c *benchGreedyCmd) check(env *Env, fs *pflag.FlagSet) error {
 	if c.reduction, err = greedy.ParseReduction(c.reductionFlag); err != nil {
 		return usagef("--loss-reduction: %v", err)
 	}
-	if c.prec, err = c.pf.parsePrecision(fs); err != nil {
+	if err = c.pf.resolveTarget(); err != nil {
 		return err
 	}
+	c.prec = c.pf.prec
 	c.methods = map[string]models.Method{}
 	for _, p := range *c.params {
 		if c.methods[p], err = models.ParseMethod(p); err != nil {
@@ -247,7 +248,7 @@ func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
 	runtime.GC()
 	began := time.Now()
 	cfg := c.config(c.methods[p], inner, steps, dir)
-	cfg.Run.Progress = func(s checkpoint.StepInfo) {
+	cfg.Record.Progress = func(s checkpoint.StepInfo) {
 		evals += s.Evaluations
 		if s.T+1 == 10 || s.T+1 == 40 || s.T+1 == 80 {
 			rss, _, _ := bench.RSS() // 0 where /proc is missing
@@ -272,9 +273,9 @@ func (c *benchGreedyCmd) trainOne(env *Env, p, in string) error {
 }
 
 // learned is the method trained for parametrization m: the penalty
-// schedules, their loss reduction and the precision of the flags.
+// schedules and their loss reduction (it trains on c.pf.target).
 func (c *benchGreedyCmd) learned(m models.Method) greedy.Method {
-	return greedy.Method{Param: m, Lambda: c.lam, Mu: c.mu2, LossReduction: c.reduction, Precision: c.prec}
+	return greedy.Method{Param: m, Lambda: c.lam, Mu: c.mu2, LossReduction: c.reduction}
 }
 
 // config is the configuration of one training run of m with the inner
@@ -284,9 +285,15 @@ func (c *benchGreedyCmd) config(m models.Method, inner greedy.InnerSolver, steps
 	return greedy.Config{
 		Problem: greedy.Problem{Validation: c.val, Name: c.prob.Name, DataHash: dataHash(c.train), Seed: c.pf.Seed, Provenance: c.prov},
 		Method:  c.learned(m),
+		Target:  c.pf.target,
 		Solver:  greedy.Solver{Inner: inner, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), WeightScales: vf.Scales, ValLookahead: vf.Lookahead},
-		Run: greedy.Run{MaxSteps: steps, TolRel: *c.tolRel, StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience,
-			Dir: dir, Protocol: c.protocol},
+		Stop: greedy.Stop{
+			MaxSteps:     steps,
+			TolRel:       *c.tolRel,
+			OnValidation: vf.StopOn == "validation",
+			ValPatience:  vf.Patience,
+		},
+		Store: greedy.Store{Dir: dir, Protocol: c.protocol},
 	}
 }
 

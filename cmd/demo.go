@@ -37,7 +37,7 @@ type demoConfig struct {
 	Seed          int64
 	MaxSteps      int     // greedy step cap
 	TolRel        float64 // greedy relative gradient tolerance
-	// RepeatCheck is greedy.Run.RepeatCheck (0: the paper's rule, stop at
+	// RepeatCheck is greedy.Stop.RepeatCheck (0: the paper's rule, stop at
 	// the tolerance): the tolerance stops training only at a step that,
 	// repeated this many times, raises no training function's ‖∇f‖. With
 	// the paper's rule the demo's M-PC stops at T = 28 and, repeated beyond
@@ -504,14 +504,13 @@ func demoTrain(env *Env, cfg demoConfig, prob *problem.Problem, train *problem.O
 		Problem: greedy.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: cfg.Seed, Provenance: prov},
 		Method:  greedy.Method{Param: method, Lambda: pen, Mu: pen},
 		Solver:  greedy.Solver{Inner: greedy.LBFGS{MaxEvaluations: cfg.InnerEvals}},
-		Run: greedy.Run{
+		Stop: greedy.Stop{
 			TolRel:      cfg.TolRel,
 			MaxSteps:    cfg.MaxSteps,
 			RepeatCheck: cfg.RepeatCheck,
-			Dir:         dir,
-			KeepParams:  true,
-			Progress:    func(s checkpoint.StepInfo) { p.set(s.T + 1) },
 		},
+		Store:  greedy.Store{Dir: dir, KeepParams: true},
+		Record: greedy.Record{Progress: func(s checkpoint.StepInfo) { p.set(s.T + 1) }},
 	})
 	if err != nil {
 		return nil, fmt.Errorf("demo: training %s: %w", name, err)

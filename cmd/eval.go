@@ -154,9 +154,10 @@ func (c *evalCmd) check() error {
 	if b := *c.breakEvenAt; b < 0 || b >= 1 || math.IsNaN(b) {
 		return usagef("--break-even-at %g: give a mean optimality in (0, 1), or 0 for none", b)
 	}
-	if c.prec, err = c.pf.parsePrecision(c.fs); err != nil {
+	if err = c.pf.resolveTarget(); err != nil {
 		return err
 	}
+	c.prec = c.pf.prec
 	if len(c.shiftSpecs) > 0 && c.prec != problem.Float64 {
 		return usagef("--shift evaluates in float64: drop --precision %s or --shift", c.prec)
 	}
@@ -293,17 +294,17 @@ func (c *evalCmd) checkDistinct() error {
 // and ∇f from the device through eval.Options.Evaluator); m itself without
 // a device.
 func onDevice(m baselines.Method, pf *problemFlags) baselines.Method {
-	if pf.deviceOps == nil {
+	if pf.target.Device == nil {
 		return m
 	}
 	switch l := m.(type) {
 	case *learned.Optimizer:
 		c := *l
-		c.Device, c.Label = pf.deviceOps, fmt.Sprintf("%s [%s]", l.Label, pf.Device)
+		c.Target, c.Label = pf.target, fmt.Sprintf("%s [%s]", l.Label, pf.Device)
 		return &c
 	case *banert.Method:
 		c := *l
-		c.Device, c.Label = pf.deviceOps, fmt.Sprintf("%s [%s]", l.Name(), pf.Device)
+		c.Target, c.Label = pf.target, fmt.Sprintf("%s [%s]", l.Name(), pf.Device)
 		return &c
 	}
 	return m
@@ -318,18 +319,15 @@ func (c *evalCmd) checkOn(test *problem.Objective) error {
 	if err := checkTrainedSize(c.infos, *c.params, test); err != nil {
 		return err
 	}
-	if pf := &c.pf; pf.deviceOps != nil {
-		if err := pf.precisionOnDevice(c.prec); err != nil {
-			return err
-		}
+	if pf := &c.pf; pf.target.Device != nil {
 		for _, m := range c.ms {
-			if l, ok := m.(*learned.Optimizer); ok && l.Device != nil {
+			if l, ok := m.(*learned.Optimizer); ok && l.Target.Device != nil {
 				if err := steploss.CheckDevice(l.Method, test); err != nil {
 					return usagef("--device %s: %s: %v", pf.Device, l.Label, err)
 				}
 			}
-			if b, ok := m.(*banert.Method); ok && b.Device != nil {
-				if err := banert.CheckDevice(b.Device, test, b.Net.Inputs); err != nil {
+			if b, ok := m.(*banert.Method); ok && b.Target.Device != nil {
+				if err := banert.CheckDevice(b.Target.Device, test, b.Net.Inputs); err != nil {
 					return usagef("--device %s: %s: %v", pf.Device, b.Name(), err)
 				}
 			}
@@ -357,7 +355,7 @@ func (c *evalCmd) run(env *Env, test *problem.Objective, testRec *provenance.Tes
 			return err
 		}
 	}
-	if ops := c.pf.deviceOps; ops != nil {
+	if ops := c.pf.target.Device; ops != nil {
 		// The classical methods' (and the safeguards') f and ∇f on the
 		// device, one round trip per evaluation.
 		be, err := ondevice.NewBatchEvaluator(ops, test)

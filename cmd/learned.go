@@ -13,6 +13,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -108,7 +109,7 @@ func safeguardedBy(info *LearnedInfo, rule string) (baselines.Method, bool) {
 		return nil, false
 	}
 	c := *l
-	c.Device = nil // iterations on the host (eval's evaluator gives f and ∇f from a device)
+	c.Target = execution.Target{} // iterations on the host (eval's evaluator gives f and ∇f from a device)
 	c.Safeguard = info.Tau
 	c.SafeguardRule = rule
 	c.Label = l.Label + " (safeguarded)"

@@ -145,7 +145,7 @@ func TestDeviceCPU32TrainsMPC(t *testing.T) {
 	}
 	for _, args := range [][]string{
 		append(append([]string(nil), base...), "--device", "cpu32", "--precision", "float64", "--out", filepath.Join(dir, "x")),
-		{"train", "unroll", "--device", "cpu32", "--out", filepath.Join(dir, "y")},
+		{"problem", "info", "--device", "cpu32"},
 	} {
 		var o, e bytes.Buffer
 		if code := Main(args, &o, &e); code != 2 || !strings.Contains(e.String(), "cpu32") {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -52,14 +53,20 @@ type problemFlags struct {
 	// oneOperator: the command trains one graph for all its functions
 	// (train unroll, train banert), so it refuses a family of operators.
 	oneOperator bool
-	// deviceOps is set by commands that run on a device (train greedy):
-	// validate opens --device and keeps its array operations here.
-	deviceOps  gpu.Ops
-	acceptsOps bool
+	// target is --device and --precision resolved (resolveTarget): the
+	// CPU in a precision, or a device. Commands that run on a device set
+	// acceptsOps; those with a float32 path on the CPU set acceptsFloat32
+	// (addPrecision does).
+	target         execution.Target
+	resolved       bool
+	acceptsOps     bool
+	acceptsFloat32 bool
 	// precision is --precision as given, for the commands that define it
-	// (addPrecision); parsePrecision parses it into prec.
-	precision string
-	prec      problem.Precision
+	// (addPrecision, which keeps their flags in precisionFS); prec is the
+	// CPU's precision of target.
+	precision   string
+	precisionFS *pflag.FlagSet
+	prec        problem.Precision
 	// nTestGiven is set when --n-test was given (eval --set train).
 	nTestGiven bool
 	// preset names the flags a --protocol preset set (not the user).
@@ -89,7 +96,7 @@ func (p *problemFlags) add(fs *pflag.FlagSet, nTrain, nTest int) {
 	fs.StringVar(&p.Noise, "noise", "", "noise standard deviation: S (0 or empty: the problem's own), or A:B for a family, each function drawing its level uniformly from [A, B]")
 	fs.StringVar(&p.BlurSigma, "blur-sigma", "", "Gaussian blur width of deblur: S (default 1.5), or A:B for a family of operators, each function drawing its own σ uniformly from [A, B] (each blur normalised to ‖A‖ = 1)")
 	fs.StringVar(&p.Angles, "angles", "", "projection angles of ct and ct-small: K (default 180 and 90), or a list K1,K2,… for a family of operators (sparse view), each function drawing one number of angles (each ray transform normalised to ‖A‖ = 1)")
-	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu; cpu32 (the CPU in float32, --precision float32: train greedy, bench greedy, eval, apply); host (the device code path, gpu.Ops, on the CPU in float64: train greedy, train unroll, train banert, apply, eval); host32 (the same in float32 with float64 sums, the CUDA device's arithmetic); cuda in a binary built with -tags l2ocuda (float32)")
+	fs.StringVar(&p.Device, "device", "cpu", "compute device: cpu (the CPU, in --precision where the command has it); cpu32 (the CPU in float32, as --precision float32: train greedy, train unroll, train banert, bench greedy, eval, apply); host and host32, aliases of cpu and cpu32; cuda in a binary built with -tags l2ocuda (float32 with float64 sums: train greedy, train unroll, train banert, apply, eval)")
 }
 
 // maxFunctions caps --n-train and --n-test: a million 96×96 images already
@@ -103,20 +110,12 @@ func (p *problemFlags) validate() error {
 	if p.NTrain > maxFunctions || p.NTest > maxFunctions {
 		return usagef("--n-train %d, --n-test %d: at most %d functions each", p.NTrain, p.NTest, maxFunctions)
 	}
-	if p.Device == "cpu32" {
-		return usagef("--device cpu32 (float32 on the CPU) runs train greedy, bench greedy, eval and apply; this command runs in float64: use --device cpu")
+	if err := p.resolveTarget(); err != nil {
+		return err
 	}
-	if p.Device != "" && p.Device != "cpu" {
-		d, err := gpu.Open(p.Device)
-		if err != nil {
-			return usagef("--device %s: %v", p.Device, err)
-		}
-		ops, ok := d.(gpu.Ops)
-		if !p.acceptsOps || !ok {
-			return usagef("--device %s: only `l2o train greedy`, `l2o train unroll`, `l2o train banert`, `l2o apply` and `l2o eval` (learned iterations on the device, every other method's f and ∇f from it) run on a device in this version (ps, pp, pc-k, pc terms and Banert's network on deblurring); "+
-				"this command runs on the CPU: use --device cpu", p.Device)
-		}
-		p.deviceOps = ops
+	if p.target.Device != nil && !p.acceptsOps {
+		return usagef("--device %s: only `l2o train greedy`, `l2o train unroll`, `l2o train banert`, `l2o apply` and `l2o eval` (learned iterations on the device, every other method's f and ∇f from it) run on a device in this version (ps, pp, pc-k, pc terms and Banert's network on deblurring); "+
+			"this command runs on the CPU: use --device cpu", p.Device)
 	}
 	if p.WCRRWeights != "" && p.Problem != "deblur-wcrr" {
 		return usagef("--wcrr-weights applies to --problem deblur-wcrr only (the weakly convex ridge regularizer); problem %s has its own regularizer: drop --wcrr-weights", p.Problem)
@@ -156,7 +155,7 @@ func (p *problemFlags) checkFamily() error {
 	switch {
 	case p.oneOperator:
 		return usagef("%s (a family of functions trains greedy only: unrolled and Banert training build one graph, with one operator and one α, for every mini-batch)", flag)
-	case p.deviceOps != nil:
+	case p.target.Device != nil:
 		return usagef("%s, or use --device cpu (a family of functions, each with its own operator or α, has no device path)", flag)
 	case p.prec == problem.Float32:
 		return usagef("%s, or compute in float64 (a family of functions, each with its own operator or α, has no float32 evaluation)", flag)
@@ -235,57 +234,63 @@ const precisionHelp = "arithmetic of the CPU's evaluations: float64, or float32 
 	"(curves measured in float64). Every parametrization trains in float32 (PS and PC with float32 kernels, the others' float64 terms on float32 operands); problems without a float32 objective (WCRR, non-separable blurs) are refused (exit 2)"
 
 // addPrecision defines --precision on fs (train greedy, bench greedy, eval,
-// apply); parsePrecision reads it.
+// apply); resolveTarget reads it with --device.
 func (p *problemFlags) addPrecision(fs *pflag.FlagSet) {
 	fs.StringVar(&p.precision, "precision", "float64", precisionHelp)
+	p.precisionFS, p.acceptsFloat32 = fs, true
 }
 
-// parsePrecision parses --precision, the one place that does: --device
-// cpu32 is --device cpu with --precision float32 (a --precision that says
-// otherwise is refused).
-func (p *problemFlags) parsePrecision(fs *pflag.FlagSet) (problem.Precision, error) {
-	if p.Device == "cpu32" {
-		if fs.Changed("precision") && p.precision != "float32" {
-			return "", usagef("--device cpu32 computes in float32: drop --precision %s", p.precision)
-		}
-		p.Device, p.precision = "cpu", "float32"
+// resolveTarget resolves --device and --precision into the execution
+// target, once (execution.Resolve: cpu and host are the CPU in
+// --precision, cpu32 and host32 the CPU in float32), and refuses a
+// contradiction between them and float32 where the command runs in
+// float64, before any data is built (validate then refuses a device where
+// the command runs on the CPU).
+func (p *problemFlags) resolveTarget() error {
+	if p.resolved {
+		return nil
 	}
-	prec, err := problem.ParsePrecision(p.precision)
+	precision := ""
+	if p.precisionFS != nil && p.precisionFS.Changed("precision") {
+		precision = p.precision
+	}
+	t, err := execution.Resolve(p.Device, precision)
 	if err != nil {
-		return "", usagef("--precision: %v", err)
+		return usagef("%v", err)
 	}
-	p.prec = prec
-	return prec, nil
+	if t.Prec() == problem.Float32 && !p.acceptsFloat32 {
+		return usagef("--device %s (float32 on the CPU) runs train greedy, train unroll, train banert, bench greedy, eval and apply; this command runs in float64: use --device cpu", p.Device)
+	}
+	p.target, p.prec, p.resolved = t, t.Prec(), true
+	return nil
 }
 
-// checkMethod checks a greedy method's parametrization, precision and device
-// on the training functions o (greedy.Method.Check, the one library check
+// precisionFlag names the flag that chose the CPU's precision: --device
+// cpu32 (or host32), or --precision.
+func (p *problemFlags) precisionFlag() string {
+	if p.Device == "cpu32" || p.Device == gpu.Host32Name {
+		return "--device " + p.Device
+	}
+	return "--precision " + string(p.prec)
+}
+
+// checkMethod checks a greedy method's parametrization on the training
+// functions o and the target (greedy.Method.Check, the one library check
 // of their combinations), naming the flags.
 func (p *problemFlags) checkMethod(m greedy.Method, o *problem.Objective) error {
-	err := m.Check(o)
+	err := m.Check(o, p.target)
 	var fe *greedy.FieldError
 	switch {
 	case err == nil:
 		return nil
-	case errors.Is(err, greedy.ErrPrecisionOnDevice):
-		return p.precisionOnDevice(m.Precision)
-	case errors.As(err, &fe) && fe.Field == "Method.Precision":
-		return usagef("--precision %s: %v", m.Precision, fe.Err)
-	case errors.As(err, &fe) && fe.Field == "Method.Device":
+	case errors.As(err, &fe) && fe.Field == "Target.Precision":
+		return usagef("%s: %v", p.precisionFlag(), fe.Err)
+	case errors.As(err, &fe) && fe.Field == "Target.Device":
 		return usagef("--device %s: %v", p.Device, fe.Err)
 	case errors.As(err, &fe) && fe.Field == "Method.Param":
 		return usagef("--param %s: %v", m.Param.Name(), fe.Err)
 	}
 	return asUsage(err)
-}
-
-// precisionOnDevice refuses a precision other than float64 with --device:
-// the device computes in its own.
-func (p *problemFlags) precisionOnDevice(prec problem.Precision) error {
-	if p.deviceOps == nil || prec == "" || prec == problem.Float64 {
-		return nil
-	}
-	return usagef("--precision %s with --device %s: %v; drop --precision", prec, p.Device, greedy.ErrPrecisionOnDevice)
 }
 
 // build returns the problem (sized for the data) and the training and test objectives.

@@ -140,7 +140,7 @@ func shortDuration(d time.Duration) string {
 }
 
 // divergeFactor turns --diverge-factor (0: off) into
-// greedy.Run.DivergeFactor (negative: off).
+// greedy.Stop.DivergeFactor (negative: off).
 func divergeFactor(v float64) float64 {
 	if v == 0 {
 		return -1

@@ -397,7 +397,7 @@ func TestExitCodesAndEarlyChecks(t *testing.T) {
 		{"train at blur width 0", []string{"train", "greedy", "--size", "8", "--blur-sigma", "0", "--out", refusedOut}},
 		{"train at a blur width whose kernel underflows", []string{"train", "greedy", "--blur-sigma", "1e-300", "--out", filepath.Join(t.TempDir(), "b1")}},
 		{"eval at a blur width whose kernel underflows", []string{"eval", "--methods", "gd", "--blur-sigma", "1e-300", "--out", filepath.Join(t.TempDir(), "b2")}},
-		{"train a family of blurs on a device", []string{"train", "greedy", "--blur-sigma", "1:2", "--device", "host", "--out", filepath.Join(t.TempDir(), "b3")}},
+		{"train a family of blurs on a device", []string{"train", "greedy", "--blur-sigma", "1:2", "--device", testOpsDevice, "--out", filepath.Join(t.TempDir(), "b3")}},
 		{"train a family of blurs in float32", []string{"train", "greedy", "--blur-sigma", "1:2", "--precision", "float32", "--out", filepath.Join(t.TempDir(), "b4")}},
 		{"train ct at a negative noise", []string{"train", "greedy", "--problem", "ct", "--noise", "-1", "--out", filepath.Join(t.TempDir(), "c1")}},
 		{"train ct at a reversed α range", []string{"train", "greedy", "--problem", "ct", "--alpha", "1:0.5", "--out", filepath.Join(t.TempDir(), "c2")}},

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -37,7 +37,7 @@ type greedyFlags struct {
 	Certified bool
 	CertifyL  float64
 	CertKind  string
-	// RepeatCheck is --repeat-check (greedy.Run.RepeatCheck).
+	// RepeatCheck is --repeat-check (greedy.Stop.RepeatCheck).
 	RepeatCheck int
 	Protocol    string
 	Force       bool
@@ -178,9 +178,10 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 	if c.inner, err = c.sf.solver(gf.Inner, c.method); err != nil {
 		return err
 	}
-	if c.prec, err = c.pf.parsePrecision(fs); err != nil {
+	if err = c.pf.resolveTarget(); err != nil {
 		return err
 	}
+	c.prec = c.pf.prec
 	if c.lam, err = greedy.ParseSchedule(gf.Lambda); err != nil {
 		return usagef("--lambda: %v", err)
 	}
@@ -227,7 +228,7 @@ func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *pro
 		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(c.preset, " "))
 	}
 	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver in %s → %s\n",
-		c.method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), c.inner.Name(), precisionOn(c.prec, c.pf.deviceOps), gf.Out)
+		c.method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), c.inner.Name(), precisionOn(c.pf.target), gf.Out)
 	if val != nil {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, c.vf.Scales)
 	}
@@ -250,43 +251,56 @@ func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *pro
 }
 
 // learned is the method trained: the parametrization, the reference step,
-// the penalty schedules, the precision and the device.
+// the penalty schedules (where it trains is the target, c.pf.target).
 func (c *trainGreedyCmd) learned() greedy.Method {
-	return greedy.Method{Param: c.method, Tau: c.gf.Tau, Lambda: c.lam, Mu: c.mu, LossReduction: c.reduction, Precision: c.prec, Device: c.pf.deviceOps}
+	return greedy.Method{Param: c.method, Tau: c.gf.Tau, Lambda: c.lam, Mu: c.mu, LossReduction: c.reduction}
 }
 
 // config is the trainer's configuration, printing a row per step.
 func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objective, intr *interrupts, start time.Time) greedy.Config {
 	gf, vf, sf := &c.gf, &c.vf, &c.sf
-	done := 0
 	return greedy.Config{
 		Problem: greedy.Problem{Validation: val, Name: sp.prob.Name, DataHash: dataHash(train), Seed: c.pf.Seed,
 			Provenance: env.trainingProvenance(sp, vf.NVal)},
 		Method: c.learned(),
+		Target: c.pf.target,
 		Solver: greedy.Solver{Inner: c.inner, NoPrecond: !sf.Precond, WarmStart: sf.warmStart(), WeightScales: vf.Scales, ValLookahead: vf.Lookahead},
-		Run: greedy.Run{
-			MaxSteps: gf.MaxSteps, TolAbs: gf.TolAbs, TolRel: gf.TolRel,
-			StopWhenCertified: gf.Certified, CertifyL: gf.CertifyL, Certificate: c.certKind,
-			StopOnValidation: vf.StopOn == "validation", ValPatience: vf.Patience, RepeatCheck: gf.RepeatCheck,
-			DivergeFactor: divergeFactor(gf.Diverge), Stop: intr.Stop,
-			Dir: gf.Out, Resume: gf.Resume, Protocol: c.protocol,
-			InnerProgress: innerProgress(env),
-			Progress: func(s checkpoint.StepInfo) {
-				clearStatus(env)
-				mark := ""
-				if s.FellBack {
-					mark = "  (kept τI: solver did no better)"
-				}
-				fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds)
-				if val != nil {
-					fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
-				}
-				done++
-				el := time.Since(start)
-				fmt.Fprintf(env.Stdout, " %9s %9s", shortDuration(el), eta(done, done+gf.MaxSteps-1-s.T, el))
-				fmt.Fprintln(env.Stdout, mark)
-			},
+		Stop: greedy.Stop{
+			MaxSteps:      gf.MaxSteps,
+			TolAbs:        gf.TolAbs,
+			TolRel:        gf.TolRel,
+			WhenCertified: gf.Certified,
+			CertifyL:      gf.CertifyL,
+			Certificate:   c.certKind,
+			OnValidation:  vf.StopOn == "validation",
+			ValPatience:   vf.Patience,
+			RepeatCheck:   gf.RepeatCheck,
+			DivergeFactor: divergeFactor(gf.Diverge),
+			Interrupt:     intr.Stop,
 		},
+		Store:  greedy.Store{Dir: gf.Out, Resume: gf.Resume, Protocol: c.protocol},
+		Record: greedy.Record{InnerProgress: innerProgress(env), Progress: c.stepRow(env, val != nil, start)},
+	}
+}
+
+// stepRow returns the Progress that prints a row per step (with the
+// validation columns when withVal).
+func (c *trainGreedyCmd) stepRow(env *Env, withVal bool, start time.Time) func(checkpoint.StepInfo) {
+	done := 0
+	return func(s checkpoint.StepInfo) {
+		clearStatus(env)
+		mark := ""
+		if s.FellBack {
+			mark = "  (kept τI: solver did no better)"
+		}
+		fmt.Fprintf(env.Stdout, "%5d %14.8g %11.3g %11.4g %10.6g %7d %8.2f", s.T, s.Loss, s.BGDMargin, s.MaxGradNorm, s.MeanF, s.Evaluations, s.Seconds)
+		if withVal {
+			fmt.Fprintf(env.Stdout, " %10.6g %6g", s.ValF, s.WeightScale)
+		}
+		done++
+		el := time.Since(start)
+		fmt.Fprintf(env.Stdout, " %9s %9s", shortDuration(el), eta(done, done+c.gf.MaxSteps-1-s.T, el))
+		fmt.Fprintln(env.Stdout, mark)
 	}
 }
 
@@ -298,11 +312,11 @@ func orNone(s string) string {
 	return s
 }
 
-// precisionOn names the arithmetic of a greedy run: the precision, or the
-// device's.
-func precisionOn(prec steploss.Precision, d gpu.Ops) string {
-	if d == nil {
-		return string(prec)
+// precisionOn names the arithmetic of a greedy run: the CPU's precision,
+// or the device's.
+func precisionOn(t execution.Target) string {
+	if d := t.Device; d != nil {
+		return fmt.Sprintf("float%d on %s (%s)", 8*d.ValueSize(), t.Kind(), d.Name())
 	}
-	return fmt.Sprintf("float%d on %s (%s)", 8*d.ValueSize(), gpu.KindOf(d), d.Name())
+	return string(t.Prec())
 }

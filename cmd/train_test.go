@@ -16,9 +16,17 @@ import (
 	"github.com/greedyl2o/greedyl2o/unroll"
 )
 
-// testOpsDevice is the CPU device under the name that runs the device code
-// paths (gpu.Ops), so that the CLI's device path runs without a GPU.
-const testOpsDevice = gpu.Host
+// testOpsDevice names the CPU's array operations (gpu.CPU(), whose kind
+// manifests record as "host"), registered by the tests under a name of
+// their own so that the CLI's device path runs without a GPU: --device
+// host is the CPU's own path.
+const testOpsDevice = "test-ops"
+
+func init() {
+	if err := gpu.Register(testOpsDevice, func() (gpu.Device, error) { return gpu.CPU(), nil }); err != nil {
+		panic(err)
+	}
+}
 
 // TestTrainGreedyOnDevice trains M-PC through --device (the CPU device's
 // array operations) and checks the manifest records the device and the
@@ -252,7 +260,7 @@ func TestApplyOnDevice(t *testing.T) {
 		t.Fatalf("train: exit %d: %s", code, errb.String())
 	}
 	var tables [2]string
-	for i, dev := range []string{"cpu", gpu.Host} {
+	for i, dev := range []string{"cpu", testOpsDevice} {
 		o.Reset()
 		errb.Reset()
 		if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--iters", "8", "--device", dev}, &o, &errb); code != 0 {
@@ -264,7 +272,7 @@ func TestApplyOnDevice(t *testing.T) {
 		t.Errorf("apply on the host device printed\n%s\nthe CPU\n%s", tables[1], tables[0])
 	}
 	// Safeguarded: the iterations on the host with f and ∇f from the device.
-	for i, dev := range []string{"cpu", gpu.Host} {
+	for i, dev := range []string{"cpu", testOpsDevice} {
 		o.Reset()
 		errb.Reset()
 		if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--iters", "8", "--safeguard", "bgd", "--device", dev}, &o, &errb); code != 0 {
@@ -276,15 +284,15 @@ func TestApplyOnDevice(t *testing.T) {
 		t.Errorf("safeguarded apply on the host device printed\n%s\nthe CPU\n%s", tables[1], tables[0])
 	}
 	errb.Reset()
-	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--device", gpu.Host, "--precision", "float32"}, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
-		t.Errorf("apply --device host --precision float32: exit %d: %s", code, errb.String())
+	if code := Main([]string{"apply", "--params", dir, "--n-test", "2", "--device", testOpsDevice, "--precision", "float32"}, &o, &errb); code != 2 || !strings.Contains(errb.String(), "--precision") {
+		t.Errorf("apply on a device with --precision float32: exit %d: %s", code, errb.String())
 	}
 }
 
-// TestEvalOnDevice evaluates a trained M-PS with --device host: its learned
-// curve (labelled "[host]") equals the CPU run's; its safeguarded copy and
-// gradient descent take f and ∇f from the device (their curves record the
-// evaluator) and equal the CPU's too.
+// TestEvalOnDevice evaluates a trained M-PS on the CPU's array operations
+// (testOpsDevice): its learned curve (labelled with the device) equals the
+// CPU run's; its safeguarded copy and gradient descent take f and ∇f from
+// the device (their curves record the evaluator) and equal the CPU's too.
 func TestEvalOnDevice(t *testing.T) {
 	root := t.TempDir()
 	dir := filepath.Join(root, "mps")
@@ -293,7 +301,7 @@ func TestEvalOnDevice(t *testing.T) {
 		t.Fatalf("train: exit %d: %s", code, errb.String())
 	}
 	curves := map[string][]*eval.Curve{}
-	for _, dev := range []string{"cpu", gpu.Host} {
+	for _, dev := range []string{"cpu", testOpsDevice} {
 		out := filepath.Join(root, "eval-"+dev)
 		errb.Reset()
 		if code := Main([]string{"eval", "--params", dir, "--n-test", "2", "--iters", "6", "--fstar-iters", "50", "--methods", "gd",
@@ -302,15 +310,15 @@ func TestEvalOnDevice(t *testing.T) {
 		}
 		curves[dev] = readCurvesJSON(t, out)
 	}
-	if len(curves["cpu"]) != 3 || len(curves[gpu.Host]) != 3 {
-		t.Fatalf("%d and %d curves, want 3 each", len(curves["cpu"]), len(curves[gpu.Host]))
+	if len(curves["cpu"]) != 3 || len(curves[testOpsDevice]) != 3 {
+		t.Fatalf("%d and %d curves, want 3 each", len(curves["cpu"]), len(curves[testOpsDevice]))
 	}
-	d := curves[gpu.Host][0]
-	if !strings.HasSuffix(d.Method, "[host]") || strings.Contains(curves[gpu.Host][1].Method, "[host]") {
-		t.Errorf("labels %q, %q: want the learned method marked [host] and its safeguarded copy not", d.Method, curves[gpu.Host][1].Method)
+	d := curves[testOpsDevice][0]
+	if !strings.HasSuffix(d.Method, "["+testOpsDevice+"]") || strings.Contains(curves[testOpsDevice][1].Method, "["+testOpsDevice+"]") {
+		t.Errorf("labels %q, %q: want the learned method marked with the device and its safeguarded copy not", d.Method, curves[testOpsDevice][1].Method)
 	}
 	for i := range curves["cpu"] {
-		c, d := curves["cpu"][i], curves[gpu.Host][i]
+		c, d := curves["cpu"][i], curves[testOpsDevice][i]
 		for it := range c.Mean {
 			if diff := math.Abs(c.Mean[it] - d.Mean[it]); diff > 1e-12*math.Abs(c.Mean[it])+1e-15 {
 				t.Errorf("%s, iteration %d: mean optimality %.15g on the device, %.15g on the CPU", c.Method, it, d.Mean[it], c.Mean[it])

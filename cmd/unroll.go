@@ -81,7 +81,7 @@ func runTrainUnroll(env *Env, args []string) error {
 		return err
 	}
 	defer lock.Unlock()
-	pf.acceptsOps, pf.oneOperator = true, true
+	pf.acceptsOps, pf.acceptsFloat32, pf.oneOperator = true, true, true
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return err
@@ -101,7 +101,8 @@ func runTrainUnroll(env *Env, args []string) error {
 	defer intr.release()
 	res, err := unroll.Train(train, unroll.Config{
 		Problem: unroll.Problem{Name: prob.Name, DataHash: dataHash(train), Seed: pf.Seed, Provenance: env.trainingProvenance(sp, 0)},
-		Method:  unroll.Method{Param: method, T: *steps, Tau: *tau, Weights: w, Device: pf.deviceOps},
+		Method:  unroll.Method{Param: method, T: *steps, Tau: *tau, Weights: w},
+		Target:  pf.target,
 		Solver:  unroll.Solver{LearningRate: *lr, Batch: *batch, Epochs: *epochs},
 		Run: unroll.Run{Dir: *out, Resume: *resume, MaxSeconds: *maxMinutes * 60, Stop: intr.Stop,
 			Progress: func(e unroll.EpochInfo) {
@@ -164,11 +165,11 @@ func parseWeights(s string, steps int) ([]float64, error) {
 // unrollBanner checks the device and prints what is trained, on what, and
 // the table's header.
 func unrollBanner(env *Env, pf *problemFlags, method models.Method, prob *problem.Problem, train *problem.Objective, steps int, lr float64, batch, epochs int, out string, resume bool) error {
-	if pf.deviceOps != nil {
+	if arrays := pf.target.Arrays(); arrays != nil {
 		if err := ondevice.CheckObjective(train); err != nil {
 			return usagef("--device %s: %v", pf.Device, err)
 		}
-		fmt.Fprintf(env.Stdout, "on %s (float%d): the loss and its gradient by a reverse pass on the device's array operations\n", pf.deviceOps.Name(), 8*pf.deviceOps.ValueSize())
+		fmt.Fprintf(env.Stdout, "on %s (float%d): the loss and its gradient by a reverse pass on the array operations\n", arrays.Name(), 8*arrays.ValueSize())
 	}
 	fmt.Fprintf(env.Stdout, "unrolled training of %s, T = %d, on %d %s functions (%d×%d, L = %.4g): Adam lr %g, batch %d, %d epochs → %s\n",
 		method.Name(), steps, train.N, prob.Name, prob.H, prob.W, train.L, lr, batch, epochs, out)

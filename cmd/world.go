@@ -110,14 +110,14 @@ func divideTraining(cfg *greedy.Config, n int) error {
 	cfg.Method.Divide = &greedy.Divide{Lo: blk[0], Hi: blk[1], Link: mpi.Chain{Tag: 10}}
 	// An interrupt would reach the ranks between different evaluations:
 	// mpirun ends them all instead.
-	cfg.Run.Stop = nil
+	cfg.Stop.Interrupt = nil
 	if rank > 0 {
 		// Only rank 0 writes; a resume reads the checkpoint on every rank.
-		cfg.Run.InnerProgress, cfg.Run.Progress = nil, nil
-		if cfg.Run.Resume {
-			cfg.Run.ReadOnly = true
+		cfg.Record.InnerProgress, cfg.Record.Progress = nil, nil
+		if cfg.Store.Resume {
+			cfg.Store.ReadOnly = true
 		} else {
-			cfg.Run.Dir = ""
+			cfg.Store.Dir = ""
 		}
 	}
 	return nil

@@ -41,7 +41,7 @@ func (t *timedInner) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 func benchNAGStep(b *testing.B, full bool) {
 	o := deblurSet(b, 25, 96, 1)
 	inner := &timedInner{InnerSolver: NAG{Iters: nagBenchIters, Rounds: 10, Step: StepPaper, fullEvals: full}}
-	cfg := Config{Method: Method{Param: method(b, "m-pc")}, Solver: Solver{Inner: inner}, Run: Run{MaxSteps: 1}}
+	cfg := Config{Method: Method{Param: method(b, "m-pc")}, Solver: Solver{Inner: inner}, Stop: Stop{MaxSteps: 1}}
 	var wall time.Duration
 	b.ResetTimer()
 	cpu := testsupport.CPUSeconds()

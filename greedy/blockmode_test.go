@@ -25,7 +25,8 @@ func TestNAGBlockModeMatchesFullEvaluations(t *testing.T) {
 					res, err := Train(o, Config{
 						Method: Method{Param: mc.Method},
 						Solver: Solver{Inner: NAG{Iters: 6, Rounds: 3, Step: step, fullEvals: full}},
-						Run:    Run{MaxSteps: 3, KeepParams: true},
+						Stop:   Stop{MaxSteps: 3},
+						Store:  Store{KeepParams: true},
 					})
 					if err != nil {
 						t.Fatal(err)

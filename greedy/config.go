@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/internal/config"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -15,16 +15,42 @@ import (
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// Config sets up greedy training (Algorithm 1), in four parts as gonum's
+// Config sets up greedy training (Algorithm 1) in parts, as gonum's
 // optimize package separates a Problem from its Settings and Method: what
 // is trained on (Problem), the learned method (Method), how each step's
-// loss is minimised (Solver), and when the run stops and what it keeps
-// (Run). The training functions themselves are Train's argument.
+// loss is minimised (Solver), when the run stops (Stop), where it keeps its
+// steps (Store), what follows it (Record) and where it computes (Target).
+// The training functions themselves are Train's argument.
 type Config struct {
 	Problem Problem
 	Method  Method
 	Solver  Solver
-	Run     Run
+	Stop    Stop
+	Store   Store
+	Record  Record
+	// Target is where and in what precision the step losses and the
+	// training iterates compute (the zero value: the CPU in float64).
+	//
+	// On the CPU in float32 (execution.CPU(Float32)) x⁺, f, ∇f and the
+	// convolution terms compute in float32 (see steploss.Float32 for the
+	// objectives it supports; others are refused): the iterates x^t are
+	// float32 values (kept in float64 slices and checkpoints, exactly),
+	// ∇f(x^t) and the stop test are float32 evaluations, and the
+	// parameters, the inner solver and the mean objectives stay float64.
+	// Validation functions follow the learned steps in float64.
+	//
+	// With a Device (the CUDA device of package gpu/cuda, l2ocuda builds)
+	// the step losses run with its array operations, the step's arrays
+	// kept on it between evaluations (steploss.NewStepLossFor); the
+	// training iterates, ∇f(x^t) and the stop test stay on the CPU in
+	// float64. Supported for PS, PP, PC-k and PC terms on deblurring with
+	// Huber-TV or no regularizer (steploss.CheckDevice).
+	//
+	// Recorded in the manifest ("precision" when float32, "device" the
+	// device's kind); a resume on the CPU must ask for the same precision.
+	// A run resumed on another target records it on the steps it trains
+	// (StepInfo.Device: cpu, cpu32, cuda).
+	Target execution.Target
 }
 
 // Problem is what a run trains on besides the training functions that
@@ -46,8 +72,8 @@ type Problem struct {
 }
 
 // Method is the learned method: the parametrizations of G and H, the
-// reference they start from, the penalties that pull towards it, and the
-// arithmetic the step losses are computed in.
+// reference they start from and the penalties that pull towards it. Where
+// and in what precision its step losses compute is Config.Target.
 type Method struct {
 	// Param is the parametrization of G and H (H nil: no momentum term).
 	Param models.Method
@@ -67,28 +93,6 @@ type Method struct {
 	// Recorded in the manifest ("loss_reduction", when sum); a resume must
 	// ask for the same.
 	LossReduction Reduction
-	// Precision is what the step losses and the training iterates compute
-	// in: Float64 (the default, "") or Float32, which evaluates x⁺, f, ∇f
-	// and the convolution terms in float32 (see steploss.Float32 for the
-	// objectives it supports; others are refused). With Float32 the
-	// iterates x^t are float32 values (kept in float64 slices and
-	// checkpoints, exactly), ∇f(x^t) and the stop test are float32
-	// evaluations, and the parameters, the inner solver and the mean
-	// objectives stay float64. Validation functions follow the learned steps
-	// in float64. Recorded in the manifest ("precision"); a resume must ask
-	// for the same.
-	Precision steploss.Precision
-	// Device, if set, runs the step losses with its array operations
-	// (package gpu's Ops), the step's arrays kept on it between evaluations:
-	// gpu.CPU() on the host in float64, the CUDA device (package gpu/cuda,
-	// l2ocuda builds) in float32 with float64 sums. Supported for PS, PP,
-	// PC-k and PC terms on deblurring with Huber-TV or no regularizer
-	// (steploss.CheckDevice); the training iterates, ∇f(x^t) and the stop test stay
-	// on the host. nil: the CPU's fast evaluators. Recorded in the manifest
-	// ("device", the device's kind: cpu or cuda); a resume must ask for the
-	// same kind. Incompatible with Precision float32 (the device has its own
-	// precision).
-	Device gpu.Ops
 	// Divide, if set, divides the inner solver's step-loss evaluations
 	// between processes (Divide).
 	Divide *Divide
@@ -137,32 +141,31 @@ type Solver struct {
 	ValLookahead int
 }
 
-// Run is when a run stops and what it keeps and reports: the stopping
-// rules, the checkpoint directory and the observers.
-type Run struct {
+// Stop is the stop rule: when a run ends.
+type Stop struct {
 	// MaxSteps caps the number of steps (required, > 0).
 	MaxSteps int
 	// TolAbs stops training when every ‖∇fk(xk^t)‖ < TolAbs (0: off).
 	TolAbs float64
 	// TolRel stops training when every ‖∇fk(xk^t)‖² < ‖∇fk(xk^0)‖²/TolRel (0: off).
 	TolRel float64
-	// StopWhenCertified stops at the first T whose certificate (Certificate:
+	// WhenCertified stops at the first T whose certificate (Certificate:
 	// the paper's or the Lyapunov bound, "" for DefaultCertificate) holds for
 	// CertifyL (0: the training L); needs λt, μt > 0 to be meaningful.
-	StopWhenCertified bool
-	CertifyL          float64
-	Certificate       learned.CertificateKind
-	// StopOnValidation ends training when the validation functions, which
+	WhenCertified bool
+	CertifyL      float64
+	Certificate   learned.CertificateKind
+	// OnValidation ends training when the validation functions, which
 	// follow the learned steps as unseen functions will, meet the
 	// tolerances (TolAbs, TolRel, measured against their own starting
 	// gradients), or when their mean objective has not improved for
 	// ValPatience steps (0: no patience rule); the training functions'
 	// tolerance no longer stops the run, and the step at which they met it
 	// is recorded (Manifest.TrainTolSteps). Needs Problem.Validation.
-	StopOnValidation bool
-	ValPatience      int
+	OnValidation bool
+	ValPatience  int
 	// RepeatCheck K > 0 lets the tolerance (TolAbs, TolRel; the validation
-	// functions' with StopOnValidation) stop the run only at a step T that,
+	// functions' with OnValidation) stop the run only at a step T that,
 	// applied K times in a row from the iterates after it (as Algorithm 2
 	// repeats the last step beyond T), raises no function's ‖∇f‖: the
 	// validation functions' with Problem.Validation, the training
@@ -177,10 +180,15 @@ type Run struct {
 	// step's loss is at most that of a gradient step, so the mean objective
 	// never rises: exceeding the factor means the run diverged.
 	DivergeFactor float64
-	// Stop, if set, is asked before every step; when it returns true the
-	// run ends there with ErrInterrupted, its checkpoint complete up to the
-	// previous step (resume it with Resume).
-	Stop func() bool
+	// Interrupt, if set, is asked before every step; when it returns true
+	// the run ends there with ErrInterrupted, its checkpoint complete up to
+	// the previous step (resume it with Store.Resume).
+	Interrupt func() bool
+}
+
+// Store is where a run keeps its steps: the checkpoint directory (written
+// atomically after every step, resumed bitwise) and, for short runs, memory.
+type Store struct {
 	// Dir is the checkpoint directory ("" keeps nothing on disk).
 	Dir string
 	// Resume continues the run in Dir from its last completed step.
@@ -192,21 +200,27 @@ type Run struct {
 	// Protocol names the preset the configuration came from ("paper"), for
 	// the manifest.
 	Protocol string
-	// Progress, if set, is called after every step.
-	Progress func(checkpoint.StepInfo)
-	// InnerProgress, if set, is called after every evaluation of the step
-	// loss inside a step (for progress lines in steps that take minutes).
-	InnerProgress func(InnerProgress)
-	// Recorder, if set, follows the run besides the checkpoint and
-	// Progress (see Recorder).
-	Recorder Recorder
 	// KeepParams keeps every step's parameters in memory in Result (for
 	// tests and short runs; off by default so memory does not grow with t).
 	KeepParams bool
 }
 
+// Record is what follows a run besides its checkpoint: Train reports to
+// each that is set, after every step (the checkpoint committed first) and,
+// for InnerProgress, inside steps.
+type Record struct {
+	// Progress, if set, is called after every step.
+	Progress func(checkpoint.StepInfo)
+	// InnerProgress, if set, is called after every evaluation of the step
+	// loss inside a step (for progress lines in steps that take minutes).
+	InnerProgress func(InnerProgress)
+	// Recorder, if set, follows the run with the manifest and each step's
+	// parameters and iterates (see Recorder).
+	Recorder Recorder
+}
+
 // A FieldError is a setting that Train (or Method.Check) refuses: the
-// field, named as Part.Field (Run.MaxSteps, Method.Precision), and why.
+// field, named as Part.Field (Stop.MaxSteps, Target.Precision), and why.
 type FieldError = config.FieldError
 
 // fieldError returns the FieldError of field for err.
@@ -214,18 +228,20 @@ func fieldError(field string, err error) error {
 	return &config.FieldError{Pkg: "greedy", Field: field, Err: err}
 }
 
-// ErrPrecisionOnDevice marks a Method with both a Device and a precision
-// other than float64 (test with errors.Is).
-var ErrPrecisionOnDevice = errors.New("the device computes in its own precision (cuda: float32 with float64 sums)")
-
 // validate checks every part of the configuration, the training functions o
 // given; the defaults are filled in by newTrainer.
 func (cfg Config) validate(o *problem.Objective) error {
 	hasVal := cfg.Problem.Validation != nil
-	if err := cfg.Run.validate(hasVal); err != nil {
+	if err := cfg.Stop.validate(hasVal); err != nil {
+		return err
+	}
+	if err := cfg.Store.validate(); err != nil {
 		return err
 	}
 	if err := cfg.Method.validate(); err != nil {
+		return err
+	}
+	if err := checkTarget(cfg.Target); err != nil {
 		return err
 	}
 	if err := cfg.Solver.validate(cfg.Method, hasVal); err != nil {
@@ -249,8 +265,7 @@ func (p Problem) validate(o *problem.Objective) error {
 }
 
 // validate checks the method without building its step loss: a
-// parametrization for G, a known precision, and no precision besides
-// float64 with a device.
+// parametrization for G and a known loss reduction.
 func (m Method) validate() error {
 	if m.Param.G == nil {
 		return fieldError("Method.Param", errors.New("no parametrization for G"))
@@ -258,37 +273,43 @@ func (m Method) validate() error {
 	if _, err := ParseReduction(string(m.LossReduction)); err != nil {
 		return fieldError("Method.LossReduction", err)
 	}
-	prec, err := steploss.ParsePrecision(string(m.Precision))
-	if err != nil {
-		return fieldError("Method.Precision", err)
-	}
-	if m.Device != nil && prec != steploss.Float64 {
-		return fieldError("Method.Precision", fmt.Errorf("%s with Method.Device %s: %w; leave one out", prec, gpu.KindOf(m.Device), ErrPrecisionOnDevice))
+	return nil
+}
+
+// checkTarget checks the execution target: a known precision, and none
+// besides float64 with a device (execution.ErrPrecisionOnDevice).
+func checkTarget(t execution.Target) error {
+	if err := t.Check(); err != nil {
+		return fieldError("Target.Precision", err)
 	}
 	return nil
 }
 
-// Check reports whether the method can train on the functions o: the
-// checks Train makes of it, and whether its step loss has a path in its
-// precision (steploss.CheckPrecision) or on its device
+// Check reports whether the method can train on the functions o on the
+// target t: the checks Train makes of them, and whether the step loss has
+// a path in t's precision (steploss.CheckPrecision) or on its device
 // (steploss.CheckDevice). Its errors are *FieldError naming Method.Param,
-// Method.Precision or Method.Device; a precision with a device is
-// ErrPrecisionOnDevice. Commands call it before building anything else.
-func (m Method) Check(o *problem.Objective) error {
+// Target.Precision or Target.Device; a precision with a device is
+// execution.ErrPrecisionOnDevice. Commands call it before building
+// anything else.
+func (m Method) Check(o *problem.Objective, t execution.Target) error {
 	if err := m.validate(); err != nil {
+		return err
+	}
+	if err := checkTarget(t); err != nil {
 		return err
 	}
 	if err := m.Param.CheckSize(o.H, o.W); err != nil {
 		return fieldError("Method.Param", err)
 	}
-	if m.Device != nil {
+	if t.Device != nil {
 		if err := steploss.CheckDevice(m.Param, o); err != nil {
-			return fieldError("Method.Device", err)
+			return fieldError("Target.Device", err)
 		}
 		return nil
 	}
-	if err := steploss.CheckPrecision(m.Param, o, m.Precision); err != nil {
-		return fieldError("Method.Precision", err)
+	if err := steploss.CheckPrecision(m.Param, o, t.Prec()); err != nil {
+		return fieldError("Target.Precision", err)
 	}
 	return nil
 }
@@ -316,27 +337,32 @@ func (s Solver) validate(m Method, hasVal bool) error {
 
 // validate checks the step cap, the tolerances and the validation stopping
 // rule (hasVal: the run has validation functions).
-func (r Run) validate(hasVal bool) error {
-	if r.ReadOnly && (r.Dir == "" || !r.Resume) {
-		return fieldError("Run.ReadOnly", errors.New("a read-only run resumes the checkpoint in Run.Dir: set Dir and Resume"))
-	}
+func (r Stop) validate(hasVal bool) error {
 	if r.MaxSteps <= 0 {
-		return fieldError("Run.MaxSteps", fmt.Errorf("the step cap must be positive, got %d", r.MaxSteps))
+		return fieldError("Stop.MaxSteps", fmt.Errorf("the step cap must be positive, got %d", r.MaxSteps))
 	}
 	if r.TolAbs < 0 || r.TolRel < 0 || math.IsNaN(r.TolAbs) || math.IsNaN(r.TolRel) {
-		return fieldError("Run.TolAbs, Run.TolRel", fmt.Errorf("tolerances must be ≥ 0 (got absolute %g, relative %g)", r.TolAbs, r.TolRel))
+		return fieldError("Stop.TolAbs, Stop.TolRel", fmt.Errorf("tolerances must be ≥ 0 (got absolute %g, relative %g)", r.TolAbs, r.TolRel))
 	}
-	if r.StopOnValidation && !hasVal {
-		return fieldError("Run.StopOnValidation", errors.New("stopping on validation functions needs validation functions (Problem.Validation)"))
+	if r.OnValidation && !hasVal {
+		return fieldError("Stop.OnValidation", errors.New("stopping on validation functions needs validation functions (Problem.Validation)"))
 	}
 	if r.RepeatCheck < 0 || r.RepeatCheck > 100000 {
-		return fieldError("Run.RepeatCheck", fmt.Errorf("the repeat check's repetitions must be in [0, 100000], got %d", r.RepeatCheck))
+		return fieldError("Stop.RepeatCheck", fmt.Errorf("the repeat check's repetitions must be in [0, 100000], got %d", r.RepeatCheck))
 	}
 	if !(r.CertifyL >= 0) || math.IsInf(r.CertifyL, 0) {
-		return fieldError("Run.CertifyL", fmt.Errorf("the certificate's smoothness constant must be > 0 (0: the training L), got %g", r.CertifyL))
+		return fieldError("Stop.CertifyL", fmt.Errorf("the certificate's smoothness constant must be > 0 (0: the training L), got %g", r.CertifyL))
 	}
 	if r.ValPatience < 0 {
-		return fieldError("Run.ValPatience", fmt.Errorf("validation patience must be ≥ 0, got %d", r.ValPatience))
+		return fieldError("Stop.ValPatience", fmt.Errorf("validation patience must be ≥ 0, got %d", r.ValPatience))
+	}
+	return nil
+}
+
+// validate checks that a read-only store resumes a checkpoint.
+func (s Store) validate() error {
+	if s.ReadOnly && (s.Dir == "" || !s.Resume) {
+		return fieldError("Store.ReadOnly", errors.New("a read-only run resumes the checkpoint in Store.Dir: set Dir and Resume"))
 	}
 	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -18,18 +19,18 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
 	v := deblurSet(t, 1, 8, 2)
 	small := deblurSet(t, 1, 6, 3)
-	ok := func() Config { return Config{Method: Method{Param: method(t, "m-pc")}, Run: Run{MaxSteps: 1}} }
+	ok := func() Config { return Config{Method: Method{Param: method(t, "m-pc")}, Stop: Stop{MaxSteps: 1}} }
 	for _, c := range []struct {
 		field  string
 		modify func(*Config)
 	}{
-		{"Run.MaxSteps", func(c *Config) { c.Run.MaxSteps = 0 }},
-		{"Run.TolAbs, Run.TolRel", func(c *Config) { c.Run.TolRel = math.NaN() }},
-		{"Run.StopOnValidation", func(c *Config) { c.Run.StopOnValidation = true }},
-		{"Run.ValPatience", func(c *Config) { c.Run.ValPatience = -1 }},
+		{"Stop.MaxSteps", func(c *Config) { c.Stop.MaxSteps = 0 }},
+		{"Stop.TolAbs, Stop.TolRel", func(c *Config) { c.Stop.TolRel = math.NaN() }},
+		{"Stop.OnValidation", func(c *Config) { c.Stop.OnValidation = true }},
+		{"Stop.ValPatience", func(c *Config) { c.Stop.ValPatience = -1 }},
 		{"Method.Param", func(c *Config) { c.Method.Param = models.Method{} }},
-		{"Method.Precision", func(c *Config) { c.Method.Precision = "float16" }},
-		{"Method.Precision", func(c *Config) { c.Method.Precision, c.Method.Device = steploss.Float32, gpu.CPU() }},
+		{"Target.Precision", func(c *Config) { c.Target.Precision = "float16" }},
+		{"Target.Precision", func(c *Config) { c.Target = execution.Target{Device: gpu.CPU(), Precision: steploss.Float32} }},
 		{"Solver.WeightScales", func(c *Config) { c.Solver.WeightScales = []float64{math.Inf(1)} }},
 		{"Solver.WeightScales", func(c *Config) { c.Solver.WeightScales = []float64{1, 2} }},
 		{"Solver.ValLookahead", func(c *Config) { c.Problem.Validation, c.Solver.ValLookahead = v, -1 }},
@@ -49,33 +50,35 @@ func TestConfigErrorsNameTheField(t *testing.T) {
 	}
 }
 
-// TestMethodCheck: Method.Check refuses what the step loss cannot do, and a
-// precision with a device as ErrPrecisionOnDevice.
+// TestMethodCheck: Method.Check refuses what the step loss cannot do on a
+// target, and a precision with a device as execution.ErrPrecisionOnDevice.
 func TestMethodCheck(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
 	noFloat32 := *o // an objective without a float32 evaluation
 	noFloat32.A = problem.Identity{}
+	f32 := execution.CPU(steploss.Float32)
 	for _, c := range []struct {
 		m     Method
+		on    execution.Target
 		o     *problem.Objective
 		field string
 	}{
-		{Method{Param: method(t, "m-pc")}, o, ""},
-		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32}, o, ""},
-		{Method{Param: method(t, "m-pc"), Device: gpu.Host32()}, o, ""},
-		{Method{Param: method(t, "m-pp"), Precision: steploss.Float32}, o, ""}, // PP's float64 bound term
-		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32}, &noFloat32, "Method.Precision"},
-		{Method{Param: method(t, "m-pc"), Precision: steploss.Float32, Device: gpu.Host32()}, o, "Method.Precision"},
+		{Method{Param: method(t, "m-pc")}, execution.Target{}, o, ""},
+		{Method{Param: method(t, "m-pc")}, f32, o, ""},
+		{Method{Param: method(t, "m-pc")}, execution.OnDevice(gpu.Host32()), o, ""},
+		{Method{Param: method(t, "m-pp")}, f32, o, ""}, // PP's float64 bound term
+		{Method{Param: method(t, "m-pc")}, f32, &noFloat32, "Target.Precision"},
+		{Method{Param: method(t, "m-pc")}, execution.Target{Device: gpu.Host32(), Precision: steploss.Float32}, o, "Target.Precision"},
 	} {
-		err := c.m.Check(c.o)
+		err := c.m.Check(c.o, c.on)
 		var fe *FieldError
 		switch {
 		case c.field == "" && err != nil:
-			t.Errorf("%s %q on %v: %v", c.m.Param.Name(), c.m.Precision, c.m.Device, err)
+			t.Errorf("%s on %s: %v", c.m.Param.Name(), c.on, err)
 		case c.field != "" && (!errors.As(err, &fe) || fe.Field != c.field):
-			t.Errorf("%s %q on %v: got %v, want a FieldError naming %s", c.m.Param.Name(), c.m.Precision, c.m.Device, err, c.field)
+			t.Errorf("%s on %s: got %v, want a FieldError naming %s", c.m.Param.Name(), c.on, err, c.field)
 		}
-		if c.m.Device != nil && c.m.Precision != "" && !errors.Is(err, ErrPrecisionOnDevice) {
+		if c.on.Device != nil && c.on.Precision != "" && !errors.Is(err, execution.ErrPrecisionOnDevice) {
 			t.Errorf("a precision with a device: got %v, want ErrPrecisionOnDevice", err)
 		}
 	}

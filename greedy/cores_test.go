@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -17,8 +18,8 @@ func TestLongParametersBitwiseAcrossCores(t *testing.T) {
 	o := deblurSet(t, 2, 16, 1)
 	run := func(procs int) *Result {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		res, err := Train(o, Config{Method: Method{Param: method(t, "pf"), Device: gpu.CPU()},
-			Solver: Solver{Inner: NAG{Iters: 5, Rounds: 1}}, Run: Run{MaxSteps: 2, KeepParams: true}})
+		res, err := Train(o, Config{Method: Method{Param: method(t, "pf")}, Target: execution.OnDevice(gpu.CPU()),
+			Solver: Solver{Inner: NAG{Iters: 5, Rounds: 1}}, Stop: Stop{MaxSteps: 2}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

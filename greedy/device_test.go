@@ -6,6 +6,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
@@ -17,13 +18,13 @@ import (
 // the CPU device and compares the learned parameters with the default run.
 func TestDeviceStepTrains(t *testing.T) {
 	o := deblurSet(t, 3, 16, 3)
-	base := Config{Method: Method{Param: method(t, "m-pc")}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 30}}, Run: Run{MaxSteps: 4, KeepParams: true}}
+	base := Config{Method: Method{Param: method(t, "m-pc")}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 30}}, Stop: Stop{MaxSteps: 4}, Store: Store{KeepParams: true}}
 	ref, err := Train(o, base)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := base
-	cfg.Method.Device = gpu.CPU()
+	cfg.Target = execution.OnDevice(gpu.CPU())
 	got, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -42,14 +43,14 @@ func TestDeviceStepTrains(t *testing.T) {
 }
 
 // TestLearnedOnDevice runs Algorithm 2 with the iterations on a device
-// (Learned.Device; m-pf: its products by its graph on the host)
+// (learned.Optimizer.Target; m-pf: its products by its graph on the host)
 // against the CPU iterator: 12 iterations beyond the 3 trained steps, the
 // iterates equal to 1e-10 on the host device and to 1e-3 on the float32
 // host device; safeguarded, the device's f and ∇f give the CPU's iterates.
 func TestLearnedOnDevice(t *testing.T) {
 	o := deblurSet(t, 3, 16, 2)
 	for _, name := range []string{"m-ps", "m-pc", "pp", "m-pc3-reflect", "m-pf"} {
-		res, err := Train(o, Config{Method: Method{Param: method(t, name)}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 15}}, Run: Run{MaxSteps: 3, KeepParams: true}})
+		res, err := Train(o, Config{Method: Method{Param: method(t, name)}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 15}}, Stop: Stop{MaxSteps: 3}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,7 +65,7 @@ func TestLearnedOnDevice(t *testing.T) {
 		var its []baselines.Iterator
 		for _, d := range []gpu.Ops{gpu.CPU(), gpu.Host32()} {
 			c := *l
-			c.Device = d
+			c.Target = execution.OnDevice(d)
 			it, err := c.Start(o)
 			if err != nil {
 				t.Fatal(err)
@@ -95,7 +96,7 @@ func TestLearnedOnDevice(t *testing.T) {
 		// CPU (f and ∇f from the device's evaluator), to 1e-10.
 		for _, rule := range []string{learned.SafeguardDecrease, learned.SafeguardBGD} {
 			c, h := *l, *l
-			c.Device, c.Safeguard, c.SafeguardRule = gpu.CPU(), 1/o.L, rule
+			c.Target, c.Safeguard, c.SafeguardRule = execution.OnDevice(gpu.CPU()), 1/o.L, rule
 			h.Safeguard, h.SafeguardRule = 1/o.L, rule
 			itd, err := c.Start(o)
 			if err != nil {
@@ -130,9 +131,11 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 	cfg := func(dir string, steps int, resume bool, dev gpu.Ops) Config {
 		return Config{
 			Problem: Problem{Name: "deblur"},
-			Method:  Method{Param: method(t, "m-pc"), Device: dev, Lambda: Constant(0), Mu: Constant(0)},
+			Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(0), Mu: Constant(0)},
+			Target:  execution.OnDevice(dev),
 			Solver:  Solver{Inner: NAG{Iters: 15}},
-			Run:     Run{MaxSteps: steps, Dir: dir, Resume: resume},
+			Stop:    Stop{MaxSteps: steps},
+			Store:   Store{Dir: dir, Resume: resume},
 		}
 	}
 	a, b := t.TempDir(), t.TempDir()
@@ -170,12 +173,12 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 // TestDeviceGraphTrains checks that greedy training of a user
 // parametrization known only by its forward expression (its graph on the
 // host, the objective on the device: steploss's device-graph path) with
-// Method.Device follows the CPU's.
+// a device (Config.Target) follows the CPU's.
 func TestDeviceGraphTrains(t *testing.T) {
 	o := testproblems.Deblur(t, 3, 12, "zero", -1, 4)
 	m := models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}
 	run := func(dev gpu.Ops) []float64 {
-		res, err := Train(o, Config{Method: Method{Param: m, Device: dev}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Run: Run{MaxSteps: 3, KeepParams: true}})
+		res, err := Train(o, Config{Method: Method{Param: m}, Target: execution.OnDevice(dev), Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Stop: Stop{MaxSteps: 3}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

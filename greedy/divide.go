@@ -3,24 +3,25 @@ package greedy
 import (
 	"fmt"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // newBlockLoss builds this process's block of the step loss (Method.Divide).
-func newBlockLoss(m Method, o *problem.Objective, tau float64, prec steploss.Precision) (*steploss.StepLoss, error) {
+func newBlockLoss(m Method, o *problem.Objective, tau float64, t execution.Target) (*steploss.StepLoss, error) {
 	d := m.Divide
 	if d.Lo < 0 || d.Hi > o.N || d.Lo >= d.Hi || d.Link == nil {
 		return nil, fmt.Errorf("greedy: dividing the step loss: block [%d, %d) of %d functions (and a link) wanted", d.Lo, d.Hi, o.N)
 	}
-	if m.Device != nil {
+	if t.Device != nil {
 		return nil, fmt.Errorf("greedy: a step loss on a device does not divide between processes")
 	}
 	sub, err := o.Block(d.Lo, d.Hi)
 	if err != nil {
 		return nil, err
 	}
-	return steploss.NewStepLossBlock(m.Param, sub, o.N, tau, prec, d.Link)
+	return steploss.NewStepLossBlock(m.Param, sub, o.N, tau, t.Prec(), d.Link)
 }
 
 // innerLoss is the step loss the inner solver evaluates: this process's

@@ -25,7 +25,7 @@ func TestDividedTrainingEqualsOne(t *testing.T) {
 	}{{"m-pc", NAG{}}, {"m-ps", LBFGS{}}, {"pf", LBFGS{}}} {
 		cfg := func(d *Divide) Config {
 			return Config{Method: Method{Param: method(t, tc.name), Lambda: Constant(1e-3), Mu: Constant(1e-3), Divide: d},
-				Solver: Solver{Inner: tc.inner}, Run: Run{MaxSteps: 2, KeepParams: true}}
+				Solver: Solver{Inner: tc.inner}, Stop: Stop{MaxSteps: 2}, Store: Store{KeepParams: true}}
 		}
 		want, err := Train(o, cfg(nil))
 		if err != nil {
@@ -86,7 +86,7 @@ func TestReadOnlyResumeWritesNothing(t *testing.T) {
 	o := deblurSet(t, 3, 12, 5)
 	dir := t.TempDir()
 	cfg := Config{Method: Method{Param: method(t, "m-ps"), Lambda: Constant(1e-3), Mu: Constant(1e-3)},
-		Solver: Solver{Inner: LBFGS{}}, Run: Run{MaxSteps: 2, Dir: dir}}
+		Solver: Solver{Inner: LBFGS{}}, Stop: Stop{MaxSteps: 2}, Store: Store{Dir: dir}}
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestReadOnlyResumeWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Run.MaxSteps, cfg.Run.Resume, cfg.Run.ReadOnly = 3, true, true
+	cfg.Stop.MaxSteps, cfg.Store.Resume, cfg.Store.ReadOnly = 3, true, true
 	res, err := Train(o, cfg)
 	if err != nil || len(res.Steps) != 3 {
 		t.Fatalf("read-only resume: %v, %d steps", err, len(res.Steps))
@@ -106,9 +106,9 @@ func TestReadOnlyResumeWritesNothing(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "params", "theta_00002.npy")); err == nil {
 		t.Error("a read-only resume wrote step 2's parameters")
 	}
-	cfg.Run.Resume = false
+	cfg.Store.Resume = false
 	var fe *FieldError
-	if _, err := Train(o, cfg); !errors.As(err, &fe) || fe.Field != "Run.ReadOnly" {
-		t.Errorf("read-only without Resume: %v, want a FieldError naming Run.ReadOnly", err)
+	if _, err := Train(o, cfg); !errors.As(err, &fe) || fe.Field != "Store.ReadOnly" {
+		t.Errorf("read-only without Resume: %v, want a FieldError naming Store.ReadOnly", err)
 	}
 }

@@ -18,17 +18,17 @@
 // Nesterov method with constant step 1/L_g over alternating blocks, and the
 // closed form for least-squares objectives.
 //
-// Method.Precision = Float32 trains any method with the step loss, the
-// iterates and ∇f in float32 (on the objectives problem.NewObjectiveT
-// evaluates in float32: Problem 1's deblurring and CT), the parameters and
-// inner solvers in float64 (steploss.NewStepLossIn): PS and PC terms compute
+// Config.Target (package execution; one value resolved from l2o's --device
+// and --precision) says where the step losses compute
+// (steploss.NewStepLossFor). The CPU in float32 trains any method with the
+// step loss, the iterates and ∇f in float32 (on the objectives
+// problem.NewObjectiveT evaluates in float32: Problem 1's deblurring and
+// CT), the parameters and inner solvers in float64: PS and PC terms compute
 // in float32, other families apply their float64 terms to float32 operands
-// (ExampleRegister_fastTerm trains one family both ways).
-//
-// Method.Device runs the step loss on a device's array operations (package
-// gpu's Ops; steploss.NewStepLossOn, steploss.CheckDevice): the step's data
-// stay on the device, and the training iterates, ∇f(x^t) and the stop test
-// stay on the host.
+// (ExampleRegister_fastTerm trains one family both ways). A device (CUDA)
+// runs the step loss on its array operations (steploss.CheckDevice): the
+// step's data stay on the device, and the training iterates, ∇f(x^t) and
+// the stop test stay on the host.
 //
 // Memory does not grow with t: per training function only xk^t and xk^{t−1}
 // are kept; each step's parameters go to the checkpoint directory and are

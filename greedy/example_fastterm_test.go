@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -115,8 +116,10 @@ func ExampleRegister_fastTerm() {
 		out := filepath.Join(dir, string(prec))
 		if _, err := greedy.Train(train, greedy.Config{
 			Problem: greedy.Problem{Name: "deblur"},
-			Method:  greedy.Method{Param: method, Precision: prec, Lambda: greedy.Constant(1e-3), Mu: greedy.Constant(1e-3)},
-			Run:     greedy.Run{MaxSteps: 4, Dir: out},
+			Method:  greedy.Method{Param: method, Lambda: greedy.Constant(1e-3), Mu: greedy.Constant(1e-3)},
+			Target:  execution.CPU(prec),
+			Stop:    greedy.Stop{MaxSteps: 4},
+			Store:   greedy.Store{Dir: out},
 		}); err != nil {
 			fmt.Println(err)
 			return

@@ -19,7 +19,7 @@ func Example_newParametrization() {
 	const steps = 6
 	res, err := greedy.Train(train, greedy.Config{
 		Method: greedy.Method{Param: models.Method{G: Separable{}, H: models.Scalar{}}},
-		Run:    greedy.Run{MaxSteps: steps},
+		Stop:   greedy.Stop{MaxSteps: steps},
 	})
 	if err != nil {
 		fmt.Println(err)

@@ -87,7 +87,8 @@ func ExampleRegister() {
 	if _, err := greedy.Train(train, greedy.Config{
 		Problem: greedy.Problem{Name: "deblur"},
 		Method:  greedy.Method{Param: method, Lambda: greedy.Constant(1e-3), Mu: greedy.Constant(1e-3)},
-		Run:     greedy.Run{MaxSteps: 6, Dir: dir},
+		Stop:    greedy.Stop{MaxSteps: 6},
+		Store:   greedy.Store{Dir: dir},
 	}); err != nil {
 		fmt.Println(err)
 		return

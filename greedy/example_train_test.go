@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -26,7 +26,8 @@ func ExampleTrain() {
 	res, err := greedy.Train(train, greedy.Config{
 		Method: greedy.Method{Param: method},
 		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 10}},
-		Run:    greedy.Run{MaxSteps: 10, KeepParams: true},
+		Stop:   greedy.Stop{MaxSteps: 10},
+		Store:  greedy.Store{KeepParams: true},
 	})
 	if err != nil {
 		fmt.Println(err)
@@ -55,7 +56,7 @@ func ExampleTrain() {
 }
 
 // ExampleConfig_precision trains the same M-PC in float32 and in float64
-// (Method.Precision) and compares the mean training objective after each
+// (Config.Target) and compares the mean training objective after each
 // run's last step: the step losses, iterates and gradients of the float32 run
 // are float32, its parameters and inner solver float64.
 func ExampleConfig_precision() {
@@ -66,9 +67,10 @@ func ExampleConfig_precision() {
 	meanF := map[steploss.Precision]float64{}
 	for _, prec := range []steploss.Precision{steploss.Float32, steploss.Float64} {
 		res, err := greedy.Train(train, greedy.Config{
-			Method: greedy.Method{Param: method, Precision: prec},
+			Method: greedy.Method{Param: method},
+			Target: execution.CPU(prec),
 			Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 2}},
-			Run:    greedy.Run{MaxSteps: 5},
+			Stop:   greedy.Stop{MaxSteps: 5},
 		})
 		if err != nil {
 			fmt.Println(err)
@@ -81,32 +83,32 @@ func ExampleConfig_precision() {
 	// mean f after 5 steps: float32 0.031137, float64 0.031137
 }
 
-// ExampleConfig_device trains M-PC with its step losses on a device
-// (Method.Device): the step's arrays stay on the device and each evaluation
-// brings back only the loss and the parameters' gradient. gpu.Open("host")
-// runs that code path on the CPU in float64; gpu.Open("cuda"), in a binary
-// built with -tags l2ocuda, on a GPU in float32. The manifest records the
-// device's kind.
-func ExampleConfig_device() {
+// ExampleConfig_target trains M-PC on the target a command line's
+// --device and --precision name (execution.Resolve, as l2o does): "cpu32"
+// (or its alias "host32") is the CPU in float32; "cuda", in a binary built
+// with -tags l2ocuda, runs the step losses on a GPU. The manifest records
+// the target: its precision, and a device's kind.
+func ExampleConfig_target() {
 	prob, _ := problem.Deblur(problem.Options{H: 24})
 	_, _, _, pix, _ := data.Stack(data.Synthetic(6, 24, 24, 5))
 	train, _ := prob.Instantiate(pix, 6, 0)
 	method, _ := models.ParseMethod("m-pc")
-	dev, err := gpu.Open(gpu.Host)
+	on, err := execution.Resolve("host32", "")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	res, err := greedy.Train(train, greedy.Config{
-		Method: greedy.Method{Param: method, Device: dev.(gpu.Ops)},
+		Method: greedy.Method{Param: method},
+		Target: on,
 		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 2}},
-		Run:    greedy.Run{MaxSteps: 5},
+		Stop:   greedy.Stop{MaxSteps: 5},
 	})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("device %s, mean f after 5 steps %.6f\n", res.Manifest.Device, res.Steps[len(res.Steps)-1].MeanF)
+	fmt.Printf("target %s, precision %s, mean f after 5 steps %.6f\n", on, res.Manifest.Precision, res.Steps[len(res.Steps)-1].MeanF)
 	// Output:
-	// device host, mean f after 5 steps 0.031137
+	// target cpu32, precision float32, mean f after 5 steps 0.031137
 }

@@ -56,7 +56,7 @@ func TestNAGEvaluationsMatchBudget(t *testing.T) {
 		{"pc", NAG{Iters: 30}, 30},
 		{"m-pp", NAG{Iters: 5, Rounds: 2}, 20},
 	} {
-		res, err := Train(o, Config{Method: Method{Param: method(t, c.name)}, Solver: Solver{Inner: c.s}, Run: Run{MaxSteps: 2}})
+		res, err := Train(o, Config{Method: Method{Param: method(t, c.name)}, Solver: Solver{Inner: c.s}, Stop: Stop{MaxSteps: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +124,8 @@ func TestStopWhenCertified(t *testing.T) {
 		}
 		res, err := Train(o, Config{
 			Method: Method{Param: method(t, "m-ps"), Lambda: strong, Mu: strong},
-			Run:    Run{MaxSteps: 5, StopWhenCertified: true, Certificate: kind, KeepParams: true},
+			Stop:   Stop{MaxSteps: 5, WhenCertified: true, Certificate: kind},
+			Store:  Store{KeepParams: true},
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -140,7 +141,7 @@ func TestStopWhenCertified(t *testing.T) {
 		if !learned.CertifyBoth(e1, e2, tau, o.L).Certified(kind) {
 			t.Errorf("%s: stopped at a step whose certificate does not hold (ε1 %g, ε2 %g)", kind, e1, e2)
 		}
-		res, err = Train(o, Config{Method: Method{Param: method(t, "m-pc")}, Run: Run{MaxSteps: 4, TolRel: 1e30, StopWhenCertified: true, Certificate: kind, KeepParams: true}})
+		res, err = Train(o, Config{Method: Method{Param: method(t, "m-pc")}, Stop: Stop{MaxSteps: 4, TolRel: 1e30, WhenCertified: true, Certificate: kind}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}

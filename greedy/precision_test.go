@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -21,9 +22,11 @@ func TestTrainFloat32(t *testing.T) {
 	cfg := func(dir string, prec steploss.Precision) Config {
 		return Config{
 			Problem: Problem{Name: "deblur"},
-			Method:  Method{Param: method(t, "m-pc"), Precision: prec, Lambda: Constant(1e-3), Mu: Constant(1e-3)},
+			Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(1e-3), Mu: Constant(1e-3)},
+			Target:  execution.CPU(prec),
 			Solver:  Solver{Inner: LBFGS{MaxEvaluations: 60}},
-			Run:     Run{MaxSteps: 4, Dir: dir, KeepParams: true},
+			Stop:    Stop{MaxSteps: 4},
+			Store:   Store{Dir: dir, KeepParams: true},
 		}
 	}
 	d32, d64 := t.TempDir(), t.TempDir()
@@ -64,7 +67,7 @@ func TestTrainFloat32(t *testing.T) {
 		t.Errorf("float64 manifest records precision %q, want none", m64.Precision)
 	}
 	again := cfg(d32, steploss.Float64)
-	again.Run.Resume, again.Run.MaxSteps = true, 6
+	again.Store.Resume, again.Stop.MaxSteps = true, 6
 	if _, err := Train(o, again); err == nil || !strings.Contains(err.Error(), "precision") {
 		t.Errorf("resuming a float32 checkpoint in float64: %v, want a refusal naming the precision", err)
 	}
@@ -78,9 +81,11 @@ func TestFloat32ResumeIsBitwise(t *testing.T) {
 	cfg := func(dir string, steps int, resume bool) Config {
 		return Config{
 			Problem: Problem{Name: "deblur"},
-			Method:  Method{Param: method(t, "m-pc"), Precision: steploss.Float32, Lambda: Constant(0), Mu: Constant(0)},
+			Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(0), Mu: Constant(0)},
+			Target:  execution.CPU(steploss.Float32),
 			Solver:  Solver{Inner: NAG{Iters: 15}},
-			Run:     Run{MaxSteps: steps, Dir: dir, Resume: resume},
+			Stop:    Stop{MaxSteps: steps},
+			Store:   Store{Dir: dir, Resume: resume},
 		}
 	}
 	a, b := t.TempDir(), t.TempDir()

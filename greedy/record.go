@@ -5,10 +5,9 @@ import "github.com/greedyl2o/greedyl2o/checkpoint"
 // A Recorder follows a training run, in the spirit of gonum/optimize's
 // Recorder: Init is called once the run is set up (the manifest holds its
 // settings and the steps of a resumed checkpoint), Record after every
-// completed step, with the manifest that now lists it. Train's own
-// recorders are the checkpoint in Run.Dir and Run.Progress;
-// Run.Recorder adds one (a log, a live plot). An error from a recorder
-// stops the run.
+// completed step, with the manifest that now lists it and the checkpoint
+// in Store.Dir committed. Record.Recorder sets one (a log, a live plot)
+// beside Record.Progress. An error from a recorder stops the run.
 type Recorder interface {
 	Init(man *checkpoint.Manifest) error
 	Record(man *checkpoint.Manifest, s *Step) error
@@ -26,22 +25,26 @@ type Step struct {
 	XVal, XValPrev []float64
 }
 
-// checkpointRecorder writes every step's parameters and state to a
-// checkpoint directory and commits the manifest (saveStep).
-type checkpointRecorder struct{ dir string }
+// recorder is what follows a run besides its store (Config.Record), one
+// value: after every step it calls Progress, then the Recorder; the
+// trainer hands the inner solver's evaluations to InnerProgress.
+type recorder struct{ Record }
 
-func (c *checkpointRecorder) Init(*checkpoint.Manifest) error { return nil }
-
-func (c *checkpointRecorder) Record(man *checkpoint.Manifest, s *Step) error {
-	return saveStep(c.dir, man, s.Info.T, s.Theta, s.Phi, s.X, s.XPrev, s.XVal, s.XValPrev)
+// init hands the set-up run's manifest to the Recorder.
+func (r recorder) init(man *checkpoint.Manifest) error {
+	if r.Recorder == nil {
+		return nil
+	}
+	return r.Recorder.Init(man)
 }
 
-// progressRecorder calls a function with every step's record.
-type progressRecorder func(checkpoint.StepInfo)
-
-func (progressRecorder) Init(*checkpoint.Manifest) error { return nil }
-
-func (f progressRecorder) Record(_ *checkpoint.Manifest, s *Step) error {
-	f(s.Info)
-	return nil
+// step reports a completed step.
+func (r recorder) step(man *checkpoint.Manifest, s *Step) error {
+	if r.Progress != nil {
+		r.Progress(s.Info)
+	}
+	if r.Recorder == nil {
+		return nil
+	}
+	return r.Recorder.Record(man, s)
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"gorgonia.org/tensor"
 )
@@ -32,7 +33,7 @@ func TestLossReductionSum(t *testing.T) {
 			t.Fatal(err)
 		}
 		res, err := Train(o, Config{Method: Method{Param: method(t, "m-pc"), Lambda: l, Mu: m, LossReduction: red},
-			Solver: Solver{Inner: NAG{Iters: 40, Rounds: 1}}, Run: Run{MaxSteps: 4, KeepParams: true}})
+			Solver: Solver{Inner: NAG{Iters: 40, Rounds: 1}}, Stop: Stop{MaxSteps: 4}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -80,7 +81,7 @@ func TestLossReductionSum(t *testing.T) {
 	ls := leastSquaresSet(t, 4, 12)
 	const lam = 0.3
 	res, err := Train(ls, Config{Method: Method{Param: method(t, "m-ps"), Lambda: Constant(lam), LossReduction: ReduceSum},
-		Solver: Solver{Inner: Closed{}}, Run: Run{MaxSteps: 1, KeepParams: true}})
+		Solver: Solver{Inner: Closed{}}, Stop: Stop{MaxSteps: 1}, Store: Store{KeepParams: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +106,7 @@ func TestLossReductionSum(t *testing.T) {
 	if _, err := ParseReduction("avg"); err == nil {
 		t.Error(`ParseReduction("avg") accepted`)
 	}
-	err = Method{Param: method(t, "m-pc"), LossReduction: "avg"}.Check(o)
+	err = Method{Param: method(t, "m-pc"), LossReduction: "avg"}.Check(o, execution.Target{})
 	var fe *FieldError
 	if !errors.As(err, &fe) || fe.Field != "Method.LossReduction" {
 		t.Errorf("Method.Check with reduction avg: %v, want a FieldError naming Method.LossReduction", err)
@@ -127,7 +128,7 @@ func TestReductionMootResume(t *testing.T) {
 	o := deblurSet(t, 3, 12, 5)
 	cfg := func(red Reduction, steps int, dir string, resume bool) Config {
 		return Config{Method: Method{Param: method(t, "m-pc"), LossReduction: red},
-			Solver: Solver{Inner: NAG{Iters: 10, Rounds: 1}}, Run: Run{MaxSteps: steps, KeepParams: true, Dir: dir, Resume: resume}}
+			Solver: Solver{Inner: NAG{Iters: 10, Rounds: 1}}, Stop: Stop{MaxSteps: steps}, Store: Store{KeepParams: true, Dir: dir, Resume: resume}}
 	}
 	straight, err := Train(o, cfg(ReduceMean, 3, "", false))
 	if err != nil {

@@ -48,7 +48,7 @@ func TestLockDir(t *testing.T) {
 func TestChecksumsRecordedAndVerified(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	if _, err := Train(o, Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 3, Dir: dir}}); err != nil {
+	if _, err := Train(o, Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Stop: Stop{MaxSteps: 3}, Store: Store{Dir: dir}}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := checkpoint.ReadManifest(dir)
@@ -100,7 +100,7 @@ func TestChecksumsRecordedAndVerified(t *testing.T) {
 func TestResumeRefusesChangedFiles(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 2, Dir: dir}}
+	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Stop: Stop{MaxSteps: 2}, Store: Store{Dir: dir}}
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestResumeRefusesChangedFiles(t *testing.T) {
 	b, _ := os.ReadFile(p)
 	b[len(b)-2] ^= 1
 	os.WriteFile(p, b, 0o644)
-	cfg.Run.Resume, cfg.Run.MaxSteps = true, 3
+	cfg.Store.Resume, cfg.Stop.MaxSteps = true, 3
 	if _, err := Train(o, cfg); !errors.Is(err, checkpoint.ErrChecksum) || !errors.Is(err, checkpoint.ErrCannotResume) || !strings.Contains(err.Error(), p) {
 		t.Errorf("resume over a changed parameter file: %v", err)
 	}
@@ -120,7 +120,7 @@ func TestResumeRefusesChangedFiles(t *testing.T) {
 func TestResumeRefusesOtherObservations(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 2, Dir: dir}}
+	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Stop: Stop{MaxSteps: 2}, Store: Store{Dir: dir}}
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestResumeRefusesOtherObservations(t *testing.T) {
 		t.Fatal(err)
 	}
 	other.Y[3] += 1e-3
-	cfg.Run.Resume, cfg.Run.MaxSteps = true, 3
+	cfg.Store.Resume, cfg.Stop.MaxSteps = true, 3
 	if _, err := Train(other, cfg); !errors.Is(err, checkpoint.ErrCannotResume) || !strings.Contains(err.Error(), "observations") {
 		t.Errorf("resume on other observations: %v", err)
 	}
@@ -195,7 +195,8 @@ func TestTrainStopsOnDivergence(t *testing.T) {
 	_, err := Train(o, Config{
 		Problem: Problem{Name: "deblur"},
 		Method:  Method{Param: method(t, "ps"), Tau: 100 / o.L, Lambda: Schedule{Values: []float64{1}, Relative: true}},
-		Run:     Run{MaxSteps: 50, Dir: dir},
+		Stop:    Stop{MaxSteps: 50},
+		Store:   Store{Dir: dir},
 	})
 	if !errors.Is(err, ErrDiverged) || !strings.Contains(err.Error(), "step 0") {
 		t.Fatalf("τ = 100/L: %v, want ErrDiverged at step 0", err)
@@ -204,7 +205,7 @@ func TestTrainStopsOnDivergence(t *testing.T) {
 	res, err := Train(o, Config{
 		Problem: Problem{Name: "deblur"},
 		Method:  Method{Param: method(t, "ps"), Tau: 100 / o.L, Lambda: Schedule{Values: []float64{1}, Relative: true}},
-		Run:     Run{MaxSteps: 1, DivergeFactor: -1},
+		Stop:    Stop{MaxSteps: 1, DivergeFactor: -1},
 	})
 	if err != nil || len(res.Steps) != 1 {
 		t.Errorf("without the factor: %v", err)
@@ -220,7 +221,9 @@ func TestTrainStop(t *testing.T) {
 	_, err := Train(o, Config{
 		Problem: Problem{Name: "deblur"},
 		Method:  Method{Param: method(t, "m-ps")},
-		Run:     Run{MaxSteps: 10, Dir: dir, Progress: func(checkpoint.StepInfo) { n++ }, Stop: func() bool { return n == 2 }},
+		Stop:    Stop{MaxSteps: 10, Interrupt: func() bool { return n == 2 }},
+		Store:   Store{Dir: dir},
+		Record:  Record{Progress: func(checkpoint.StepInfo) { n++ }},
 	})
 	if !errors.Is(err, checkpoint.ErrInterrupted) {
 		t.Fatalf("Stop: %v", err)

@@ -7,7 +7,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 )
 
-// A repeat check (Run.RepeatCheck) tests the last trained step as
+// A repeat check (Stop.RepeatCheck) tests the last trained step as
 // Algorithm 2 uses it beyond T: applied K times in a row from the iterates
 // after it, it must raise no checked function's ‖∇f‖. Steps fitted to the
 // training functions' last iterates can fail it (docs/operator-families.md:
@@ -20,7 +20,7 @@ import (
 // "tolerance reached" without a repeat check; with one, the cause when step
 // t−1 passes it, or "" (go on training) when it fails.
 func (tr *trainer) repeatStop(t int, cause string) (string, error) {
-	k := tr.cfg.Run.RepeatCheck
+	k := tr.cfg.Stop.RepeatCheck
 	if k == 0 || t == 0 {
 		return cause, nil
 	}

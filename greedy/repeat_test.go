@@ -54,7 +54,7 @@ func TestRepeatGrowthIsTheClosedForm(t *testing.T) {
 // recorded and training goes on.
 func TestRepeatStopGoesOnAfterAnUnstableStep(t *testing.T) {
 	o := identityObjective(2, 8)
-	cfg := Config{Method: Method{Param: method(t, "ps")}, Run: Run{MaxSteps: 5, RepeatCheck: 4}}
+	cfg := Config{Method: Method{Param: method(t, "ps")}, Stop: Stop{MaxSteps: 5, RepeatCheck: 4}}
 	tr, err := newTrainer(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +96,8 @@ func TestRepeatCheckIsAlgorithm2(t *testing.T) {
 		rtol   float64 // M-PC's trajectories amplify rounding (each step repeated grows ‖∇f‖ 100×): the verdict and the size
 	}{{"m-ps", 1e4, 6, 40, true, 1e-9}, {"m-pc", 1e6, 3, 14, false, 0.5}} {
 		cfg := Config{Method: Method{Param: method(t, c.param)}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 60}},
-			Run: Run{MaxSteps: c.cap, TolRel: c.tolRel, RepeatCheck: c.k, KeepParams: true}}
+			Stop:  Stop{MaxSteps: c.cap, TolRel: c.tolRel, RepeatCheck: c.k},
+			Store: Store{KeepParams: true}}
 		res, err := Train(o, cfg)
 		if err != nil {
 			t.Fatal(err)
@@ -114,7 +115,7 @@ func TestRepeatCheckIsAlgorithm2(t *testing.T) {
 		switch {
 		case c.stable && (!last.Stable || last.T != len(res.Steps)-1 || !strings.Contains(res.StopCause, "raises no training function")):
 			t.Errorf("%s: stopped (%s) after %d steps, last check %+v", c.param, res.StopCause, len(res.Steps), last)
-		case !c.stable && (last.Stable || res.StopCause != "step cap reached" || len(res.Steps) != cfg.Run.MaxSteps || checks[0].T+1 >= len(res.Steps)):
+		case !c.stable && (last.Stable || res.StopCause != "step cap reached" || len(res.Steps) != cfg.Stop.MaxSteps || checks[0].T+1 >= len(res.Steps)):
 			t.Errorf("%s: stopped (%s) after %d steps, checks %+v", c.param, res.StopCause, len(res.Steps), checks)
 		}
 	}
@@ -160,7 +161,8 @@ func algorithm2Growth(t *testing.T, cfg Config, o *problem.Objective, res *Resul
 func TestRepeatCheckResumesAFinishedRun(t *testing.T) {
 	o := deblurSet(t, 3, 16, 11)
 	cfg := Config{Method: Method{Param: method(t, "m-pc")}, Solver: Solver{Inner: LBFGS{MaxEvaluations: 60}},
-		Run: Run{MaxSteps: 14, TolRel: 1e6, Dir: t.TempDir(), KeepParams: true}}
+		Stop:  Stop{MaxSteps: 14, TolRel: 1e6},
+		Store: Store{Dir: t.TempDir(), KeepParams: true}}
 	first, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +171,7 @@ func TestRepeatCheckResumesAFinishedRun(t *testing.T) {
 	if first.StopCause != "tolerance reached" || n >= 14 {
 		t.Fatalf("the first run stopped (%s) after %d steps", first.StopCause, n)
 	}
-	cfg.Run.Resume, cfg.Run.RepeatCheck = true, 3
+	cfg.Store.Resume, cfg.Stop.RepeatCheck = true, 3
 	res, err := Train(o, cfg)
 	if err != nil {
 		t.Fatal(err)

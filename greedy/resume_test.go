@@ -19,7 +19,8 @@ func resumeConfig(t testing.TB, dir string) Config {
 		Problem: Problem{Name: "deblur", Seed: 1},
 		Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(1e-4), Mu: Constant(1e-4)},
 		Solver:  Solver{Inner: LBFGS{MaxEvaluations: 60}},
-		Run:     Run{MaxSteps: 6, Dir: dir},
+		Stop:    Stop{MaxSteps: 6},
+		Store:   Store{Dir: dir},
 	}
 }
 
@@ -31,7 +32,7 @@ func TestHelperTrainChild(t *testing.T) {
 	}
 	o := deblurSet(t, 3, 16, 4)
 	cfg := resumeConfig(t, dir)
-	cfg.Run.Progress = func(checkpoint.StepInfo) { time.Sleep(150 * time.Millisecond) }
+	cfg.Record.Progress = func(checkpoint.StepInfo) { time.Sleep(150 * time.Millisecond) }
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestKilledRunResumesBitwise(t *testing.T) {
 	t.Logf("killed after %d completed steps", len(m.Steps))
 	o := deblurSet(t, 3, 16, 4)
 	cfg := resumeConfig(t, dir)
-	cfg.Run.Resume = true
+	cfg.Store.Resume = true
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatalf("resume: %v", err)
 	}
@@ -129,7 +130,7 @@ func sameCheckpointParams(t *testing.T, resumed, ref string) {
 func TestCorruptCheckpointsAreRefused(t *testing.T) {
 	dir := t.TempDir()
 	o := deblurSet(t, 2, 8, 1)
-	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 2, Dir: dir}}
+	cfg := Config{Problem: Problem{Name: "deblur"}, Method: Method{Param: method(t, "m-ps")}, Stop: Stop{MaxSteps: 2}, Store: Store{Dir: dir}}
 	if _, err := Train(o, cfg); err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +139,7 @@ func TestCorruptCheckpointsAreRefused(t *testing.T) {
 	}
 	// mismatched configuration
 	bad := cfg
-	bad.Run.Resume, bad.Method.Param = true, method(t, "m-pp")
+	bad.Store.Resume, bad.Method.Param = true, method(t, "m-pp")
 	if _, err := Train(o, bad); err == nil {
 		t.Error("resuming with another method was accepted")
 	}

@@ -162,7 +162,7 @@ func TestBGDSafeguardAdversarial(t *testing.T) {
 func TestBGDSafeguardKeepsGoodSteps(t *testing.T) {
 	o := deblurSet(t, 4, 12, 3)
 	m := method(t, "m-ps")
-	res, err := Train(o, Config{Method: Method{Param: m}, Run: Run{MaxSteps: 6, KeepParams: true}})
+	res, err := Train(o, Config{Method: Method{Param: m}, Stop: Stop{MaxSteps: 6}, Store: Store{KeepParams: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func TestRelativeLambda(t *testing.T) {
 	}
 	want *= 0.25 * o.L
 	lam, _ := ParseSchedule("rel:0.25")
-	res, err := Train(o, Config{Method: Method{Param: method(t, "ps"), Lambda: lam}, Run: Run{MaxSteps: 2}})
+	res, err := Train(o, Config{Method: Method{Param: method(t, "ps"), Lambda: lam}, Stop: Stop{MaxSteps: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func TestInnerSolversAgreeOnLeastSquares(t *testing.T) {
 		{"m-pp", []InnerSolver{LBFGS{RelTol: 1e-12, MaxEvaluations: 5000}}},
 	}
 	for _, c := range cases {
-		cfg := Config{Method: Method{Param: method(t, c.method), Lambda: Constant(1e-3), Mu: Constant(1e-3)}, Run: Run{MaxSteps: 3, KeepParams: true}}
+		cfg := Config{Method: Method{Param: method(t, c.method), Lambda: Constant(1e-3), Mu: Constant(1e-3)}, Stop: Stop{MaxSteps: 3}, Store: Store{KeepParams: true}}
 		cfg.Solver.Inner = Closed{}
 		ref, err := Train(o, cfg)
 		if err != nil {
@@ -68,7 +68,7 @@ func TestInnerSolversAgreeOnLeastSquares(t *testing.T) {
 
 func TestClosedFormRefusesRegularizedProblems(t *testing.T) {
 	o := deblurSet(t, 2, 8, 1)
-	if _, err := Train(o, Config{Method: Method{Param: method(t, "ps")}, Solver: Solver{Inner: Closed{}}, Run: Run{MaxSteps: 1}}); err == nil {
+	if _, err := Train(o, Config{Method: Method{Param: method(t, "ps")}, Solver: Solver{Inner: Closed{}}, Stop: Stop{MaxSteps: 1}}); err == nil {
 		t.Fatal("closed-form solver accepted a Huber-TV objective")
 	}
 }
@@ -106,7 +106,7 @@ func strongSet(t *testing.T, n, size int) (*problem.Objective, []float64) {
 // minimiser in one step.
 func TestPointwiseSolvesOneFunctionInOneStep(t *testing.T) {
 	o, fstar := strongSet(t, 1, 8)
-	res, err := Train(o, Config{Method: Method{Param: method(t, "pp")}, Solver: Solver{Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}}, Run: Run{MaxSteps: 1}})
+	res, err := Train(o, Config{Method: Method{Param: method(t, "pp")}, Solver: Solver{Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}}, Stop: Stop{MaxSteps: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,7 +116,7 @@ func TestPointwiseSolvesOneFunctionInOneStep(t *testing.T) {
 		t.Errorf("one pointwise step left a relative gap %.3g (f0 %g, f1 %g, f* %g)", gap, f0, f1, fstar[0])
 	}
 	// A scalar step cannot do that.
-	res, err = Train(o, Config{Method: Method{Param: method(t, "ps")}, Run: Run{MaxSteps: 1}})
+	res, err = Train(o, Config{Method: Method{Param: method(t, "ps")}, Stop: Stop{MaxSteps: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestPointwiseSolvesOneFunctionInOneStep(t *testing.T) {
 // independent gradients to their minimisers in one step.
 func TestFullMatrixSolvesSeveralFunctionsInOneStep(t *testing.T) {
 	o, fstar := strongSet(t, 4, 6)
-	res, err := Train(o, Config{Method: Method{Param: method(t, "pf")}, Solver: Solver{Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}}, Run: Run{MaxSteps: 1, KeepParams: true}})
+	res, err := Train(o, Config{Method: Method{Param: method(t, "pf")}, Solver: Solver{Inner: LBFGS{RelTol: 1e-12, MaxEvaluations: 20000}}, Stop: Stop{MaxSteps: 1}, Store: Store{KeepParams: true}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestFullMatrixSolvesSeveralFunctionsInOneStep(t *testing.T) {
 
 func TestTrainingConvergesAndStopsAtTolerance(t *testing.T) {
 	o := deblurSet(t, 4, 16, 2)
-	res, err := Train(o, Config{Method: Method{Param: method(t, "m-ps")}, Run: Run{MaxSteps: 500, TolRel: 1e4}})
+	res, err := Train(o, Config{Method: Method{Param: method(t, "m-ps")}, Stop: Stop{MaxSteps: 500, TolRel: 1e4}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/learned"
 )
 
-// TestStopOnValidation checks that training with StopOnValidation goes on
+// TestStopOnValidation checks that training with Stop.OnValidation goes on
 // after the training functions meet the tolerance, records when they did,
 // and stops exactly when the validation functions, run by the learned
 // optimizer (Algorithm 2) from their starting points, meet it: at the
@@ -24,7 +24,7 @@ func TestStopOnValidation(t *testing.T) {
 	}
 	const tol = 1e4
 	m := method(t, "m-ps")
-	res, err := Train(train, Config{Problem: Problem{Validation: val}, Method: Method{Param: m}, Run: Run{MaxSteps: 200, TolRel: tol, StopOnValidation: true, KeepParams: true}})
+	res, err := Train(train, Config{Problem: Problem{Validation: val}, Method: Method{Param: m}, Stop: Stop{MaxSteps: 200, TolRel: tol, OnValidation: true}, Store: Store{KeepParams: true}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,21 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// DefaultDivergeFactor is Run.DivergeFactor's default.
+// DefaultDivergeFactor is Stop.DivergeFactor's default.
 const DefaultDivergeFactor = 10
 
 // ErrDiverged marks a training run stopped because it diverged (see
-// Run.DivergeFactor); test with errors.Is.
+// Stop.DivergeFactor); test with errors.Is.
 var ErrDiverged = errors.New("the run diverged")
 
 // Result is the outcome of Train.
@@ -33,11 +32,13 @@ type Result struct {
 }
 
 // Train runs Algorithm 1 on the training functions o: for t = 0, 1, … it
-// solves step t's loss (trainer.step), records the step (the checkpoint in
-// Run.Dir, Run.Progress and Run.Recorder) and stops at the tolerance, the step
-// cap, a certificate or divergence. The pieces live in config.go (the
-// configuration's parts and their checks), trainer.go (defaults,
-// checkpoint opening, the step solve) and record.go (recorders).
+// solves step t's loss (trainer.step), keeps the step (the store: the
+// checkpoint in Store.Dir), reports it (the recorder: Record.Progress and
+// Record.Recorder) and ends where the stop rule says (Config.Stop: the
+// tolerance, the step cap, a certificate, validation patience, divergence
+// or an interrupt). The pieces live in config.go (the configuration's parts
+// and their checks), trainer.go (defaults and the step solve), stop.go,
+// store.go and record.go.
 func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	tr, err := newTrainer(o, cfg)
 	if err != nil {
@@ -50,78 +51,36 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if err := tr.measureStart(); err != nil {
 		return nil, err
 	}
-	stop := "step cap reached"
-	for t := tr.start; t < cfg.Run.MaxSteps; t++ {
-		if cfg.Run.Stop != nil && cfg.Run.Stop() {
-			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Run.Dir, t)
+	stop := ""
+	for t := tr.start; t < cfg.Stop.MaxSteps && stop == ""; t++ {
+		if tr.stop.interrupted() {
+			return nil, fmt.Errorf("greedy: %w before step %d: the checkpoint in %s holds %d completed steps", checkpoint.ErrInterrupted, t, cfg.Store.Dir, t)
 		}
-		s, cause, err := tr.step(t)
-		if err != nil {
+		if stop, err = tr.advance(t); err != nil {
 			return nil, err
 		}
-		if cause != "" {
-			stop = cause
-			break
-		}
-		if err := tr.record(s); err != nil {
-			return nil, err
-		}
-		if cause := tr.valStalled(s); cause != "" {
-			stop = cause
-			break
-		}
-		if ok, kind, err := tr.certified(s); err != nil {
-			return nil, err
-		} else if ok {
-			stop = "certified (" + string(kind) + ")"
-			break
-		}
+	}
+	if stop == "" {
+		stop = "step cap reached"
 	}
 	return tr.finish(stop)
 }
 
-// saveStep writes the parameters and state of step t, then commits the
-// manifest with their checksums, then removes the previous state.
-func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
-	if man.Checksums == nil {
-		man.Checksums = map[string]string{}
+// advance trains step t, keeps and reports it, and returns the stop cause
+// the stop rule gives before it (the tolerance) or after it (validation
+// patience, a certificate), "" to go on.
+func (tr *trainer) advance(t int) (string, error) {
+	s, cause, err := tr.step(t)
+	if err != nil || cause != "" {
+		return cause, err
 	}
-	files := []struct {
-		rel string
-		v   []float64
-	}{{checkpoint.ParamFile("theta", t), theta}}
-	if len(phi) > 0 {
-		files = append(files, struct {
-			rel string
-			v   []float64
-		}{checkpoint.ParamFile("phi", t), phi})
+	if err := tr.record(s); err != nil {
+		return "", err
 	}
-	states := [][]float64{x, xprev, xval, xvalprev}
-	for i, name := range checkpoint.StateNames {
-		if states[i] != nil {
-			files = append(files, struct {
-				rel string
-				v   []float64
-			}{checkpoint.StateFile(name, t+1), states[i]})
-		}
+	if cause := tr.stop.valStalled(s.Info.ValF); cause != "" {
+		return cause, nil
 	}
-	for _, f := range files {
-		sum, err := checkpoint.WriteNPYSum(filepath.Join(dir, filepath.FromSlash(f.rel)), f.v)
-		if err != nil {
-			return err
-		}
-		man.Checksums[f.rel] = sum
-	}
-	for _, name := range checkpoint.StateNames {
-		delete(man.Checksums, checkpoint.StateFile(name, t))
-	}
-	if err := checkpoint.WriteManifest(dir, man); err != nil {
-		return err
-	}
-	for _, name := range checkpoint.StateNames {
-		os.Remove(checkpoint.StatePath(dir, name, t))
-	}
-	return nil
+	return tr.stop.certified(tr.cfg.Method.Param, tr.o, s, tr.tau)
 }
 
 // innerSettings describes the inner solver's budget for the manifest.
@@ -169,7 +128,7 @@ func compatible(old, cur *checkpoint.Manifest) error {
 		{"validation lookahead", old.ValLookahead, cur.ValLookahead},
 		{"stop on validation", old.StopOnValidation, cur.StopOnValidation},
 		{"validation patience", old.ValPatience, cur.ValPatience},
-		{"precision", orFloat64(old.Precision), orFloat64(cur.Precision)},
+		{"precision", cpuPrecision(old, cur), cpuPrecision(cur, old)},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)
@@ -189,6 +148,24 @@ func orDefaultVersions(old, cur map[string]int) map[string]int {
 		d[n] = 1
 	}
 	return d
+}
+
+// cpuPrecision is the precision of run m that a resume compares with that
+// of run other: m's when both ran on the CPU; "" when either ran on a
+// device, which computes in its own (a run resumed from or onto a device
+// records the target of its steps instead: StepInfo.Device).
+func cpuPrecision(m, other *checkpoint.Manifest) steploss.Precision {
+	if m.Device != "" || other.Device != "" {
+		return ""
+	}
+	return orFloat64(m.Precision)
+}
+
+// execLabel names the target a manifest's run trained on as --device does
+// (cpu, cpu32, or the device's kind: cuda, and host or host32 for runs of
+// the array operations on the CPU, which no longer run).
+func execLabel(m *checkpoint.Manifest) string {
+	return execution.Label(m.Device, m.Precision)
 }
 
 // orFloat64 returns p, or Float64 for "" (checkpoints that recorded no
@@ -313,15 +290,6 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 		return nil, err
 	}
 	return c, nil
-}
-
-// deviceFlag names a recorded device kind as --device does ("" is the CPU's
-// own paths, --device cpu).
-func deviceFlag(kind string) string {
-	if kind == "" {
-		return "cpu"
-	}
-	return kind
 }
 
 // InnerProgress is where the inner solver of a step is.

@@ -18,7 +18,7 @@ func TestScalarStepIsTheExactLineSearch(t *testing.T) {
 	o := deblurSet(t, 4, 16, 3)
 	o.Alpha = 0 // least squares
 	for _, inner := range []InnerSolver{LBFGS{}, NAG{Iters: 400, Rounds: 1}} {
-		res, err := Train(o, Config{Method: Method{Param: method(t, "ps")}, Solver: Solver{Inner: inner}, Run: Run{MaxSteps: 4, KeepParams: true}})
+		res, err := Train(o, Config{Method: Method{Param: method(t, "ps")}, Solver: Solver{Inner: inner}, Stop: Stop{MaxSteps: 4}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -71,7 +71,7 @@ func TestTrainBeatsGradientDescent(t *testing.T) {
 		name   string
 		factor float64 // learned F after 8 steps ≤ factor · gradient descent's
 	}{{"m-ps", 0.6}, {"m-pc", 0.55}, {"pp", 0.7}} {
-		res, err := Train(o, Config{Method: Method{Param: method(t, c.name)}, Run: Run{MaxSteps: steps}})
+		res, err := Train(o, Config{Method: Method{Param: method(t, c.name)}, Stop: Stop{MaxSteps: steps}})
 		if err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
@@ -100,7 +100,8 @@ func TestInnerProgressCountsTheStep(t *testing.T) {
 	res, err := Train(o, Config{
 		Method: Method{Param: method(t, "m-pc")},
 		Solver: Solver{Inner: NAG{Iters: 20, Rounds: 1}},
-		Run:    Run{MaxSteps: 2, InnerProgress: func(p InnerProgress) { seen = append(seen, p) }},
+		Stop:   Stop{MaxSteps: 2},
+		Record: Record{InnerProgress: func(p InnerProgress) { seen = append(seen, p) }},
 	})
 	if err != nil {
 		t.Fatal(err)

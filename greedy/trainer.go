@@ -1,22 +1,16 @@
 package greedy
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
-	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/problem"
-	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
@@ -31,8 +25,9 @@ type trainer struct {
 	// scales are the candidate multipliers of (λt, μt).
 	scales []float64
 	val    *validator // nil without validation functions
-	// stepDevice is the device recorded on every step this run trains
-	// (StepInfo.Device): set when it resumes a run on another device.
+	// stepDevice is the target recorded on every step this run trains
+	// (StepInfo.Device: cpu, cpu32, cuda): set when it resumes a run
+	// trained on another.
 	stepDevice string
 	loss       *steploss.StepLoss
 	// block is this process's block of the step loss with Method.Divide:
@@ -41,24 +36,18 @@ type trainer struct {
 	sp    *Subproblem
 	man   *checkpoint.Manifest
 	res   *Result
-	rec   []Recorder
+	// The run's stop rule, store and recorder (Config.Stop, Store, Record).
+	stop  *stopRule
+	store *store
+	rec   recorder
 
 	start    int // the first step this run solves (after a resume)
 	x, xprev []float64
 	// Scratch of every step: f_k and ∇f_k at x, the momentum x − x⁻.
 	vals, grad, p []float64
 	ws            *problem.Workspace
-	// At the starting points: ‖∇f_k(x_k^0)‖ (relative tolerance) and the
-	// mean objective (divergence test).
-	norm0  []float64
-	f0     float64
-	factor float64
-	// With StopOnValidation: the validation functions' starting gradient
-	// norms, their best mean objective so far and the steps since it.
-	valNorm0 []float64
-	valBest  float64
-	valStale int
-	valGrad  []float64
+	// valGrad is the validation functions' ∇f (Stop.OnValidation).
+	valGrad []float64
 	// prec is the run's precision; eo evaluates f and ∇f at the training
 	// iterates in it (o itself for float64).
 	prec steploss.Precision
@@ -66,7 +55,7 @@ type trainer struct {
 	// warm is where the next inner solve starts with Solver.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
 	warm []float64
-	// With Run.RepeatCheck: the last step's full parameters θ‖φ, and the
+	// With Stop.RepeatCheck: the last step's full parameters θ‖φ, and the
 	// checker of the training functions (when the run has no validation
 	// functions).
 	last      []float64
@@ -97,14 +86,10 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 			return nil, err
 		}
 	}
-	tr.prec, _ = steploss.ParsePrecision(string(cfg.Method.Precision)) // checked by validate
-	if cfg.Method.Device != nil {
-		tr.loss, err = steploss.NewStepLossOn(cfg.Method.Param, o, tr.tau, cfg.Method.Device)
-	} else {
-		tr.loss, err = steploss.NewStepLossIn(cfg.Method.Param, o, tr.tau, tr.prec)
-	}
+	tr.prec = cfg.Target.Prec()
+	tr.loss, err = steploss.NewStepLossFor(cfg.Method.Param, o, tr.tau, cfg.Target)
 	if err == nil && cfg.Method.Divide != nil {
-		tr.block, err = newBlockLoss(cfg.Method, o, tr.tau, tr.prec)
+		tr.block, err = newBlockLoss(cfg.Method, o, tr.tau, cfg.Target)
 	}
 	if err != nil {
 		tr.close()
@@ -126,19 +111,9 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	tr.grad = make([]float64, len(tr.x))
 	tr.p = make([]float64, len(tr.x))
 	tr.ws = &problem.Workspace{}
-	tr.factor = cfg.Run.DivergeFactor
-	if tr.factor == 0 {
-		tr.factor = DefaultDivergeFactor
-	}
-	if tr.writes() {
-		tr.rec = append(tr.rec, &checkpointRecorder{dir: cfg.Run.Dir})
-	}
-	if cfg.Run.Progress != nil {
-		tr.rec = append(tr.rec, progressRecorder(cfg.Run.Progress))
-	}
-	if cfg.Run.Recorder != nil {
-		tr.rec = append(tr.rec, cfg.Run.Recorder)
-	}
+	tr.stop = newStopRule(cfg.Stop)
+	tr.store = &store{Store: cfg.Store, man: tr.man}
+	tr.rec = recorder{cfg.Record}
 	return tr, nil
 }
 
@@ -149,14 +124,14 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	// A checkpoint must name registered parametrizations, so that Load can
 	// parse them back; a run kept in memory may use any type.
 	pversions, err := models.Versions(cfg.Method.Param)
-	if err != nil && cfg.Run.Dir != "" {
-		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Run.Dir, err)
+	if err != nil && cfg.Store.Dir != "" {
+		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Store.Dir, err)
 	}
 	man := &checkpoint.Manifest{
 		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, ObservationsHash: checkpoint.SumFloats(o.Y), Noise: o.Noise,
 		Seed: cfg.Problem.Seed, Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
-		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Run.Protocol, TolRel: cfg.Run.TolRel, TolAbs: cfg.Run.TolAbs, MaxSteps: cfg.Run.MaxSteps,
+		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Store.Protocol, TolRel: cfg.Stop.TolRel, TolAbs: cfg.Stop.TolAbs, MaxSteps: cfg.Stop.MaxSteps,
 		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Problem.Provenance,
 	}
 	if tr.prec == steploss.Float32 {
@@ -165,16 +140,14 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	if cfg.Method.LossReduction == ReduceSum {
 		man.LossReduction = string(ReduceSum)
 	}
-	if cfg.Method.Device != nil {
-		man.Device = gpu.KindOf(cfg.Method.Device)
-	}
-	man.RepeatCheck = cfg.Run.RepeatCheck
+	man.Device = cfg.Target.Kind()
+	man.RepeatCheck = cfg.Stop.RepeatCheck
 	if tr.val != nil {
 		man.NVal = tr.val.o.N
 		man.WeightScales = tr.scales
 		man.ValLookahead = tr.val.lookahead
-		man.StopOnValidation = cfg.Run.StopOnValidation
-		man.ValPatience = cfg.Run.ValPatience
+		man.StopOnValidation = cfg.Stop.OnValidation
+		man.ValPatience = cfg.Stop.ValPatience
 	}
 	return man, nil
 }
@@ -200,82 +173,35 @@ func (tr *trainer) gradients(vals, grad, x []float64) error {
 	return tr.eo.Eval(vals, grad, x, tr.ws)
 }
 
-// open prepares the checkpoint directory: with Resume it checks that the
-// checkpoint was made by the same settings, verifies its files and restores
-// the iterates of its last step (a finished run is returned as done);
-// otherwise it refuses a directory that holds a checkpoint and commits the
-// empty manifest. Then it initialises the recorders.
+// open prepares the store: with Resume it takes over the checkpoint's
+// record and restores the iterates of its last step (a finished run is
+// returned as done); otherwise it creates the checkpoint. Then it
+// initialises the recorder.
 func (tr *trainer) open() (done *Result, err error) {
-	cfg, man := tr.cfg, tr.man
-	if cfg.Run.Resume {
-		if cfg.Run.Dir == "" {
-			return nil, errors.New("greedy: resume needs a checkpoint directory")
-		}
-		refuse := func(err error) error {
-			return fmt.Errorf("greedy: %w %s: %w", checkpoint.ErrCannotResume, cfg.Run.Dir, err)
-		}
-		old, err := checkpoint.ReadManifest(cfg.Run.Dir)
-		if err != nil {
-			return nil, refuse(err)
-		}
-		if err := compatible(old, man); err != nil {
-			return nil, refuse(err)
-		}
-		tr.start = len(old.Steps)
-		if !scaledByReduction(old.Lambda) && !scaledByReduction(old.Mu) {
-			// The reduction changed nothing (zero or relative weights): the
-			// record keeps what the first steps were trained under.
-			man.LossReduction = old.LossReduction
-		}
-		man.Steps = old.Steps
-		man.TrainTolSteps = old.TrainTolSteps
-		// A run resumed on another device (a lost GPU: the CPU) keeps the
-		// device it started on and records its own on the steps it trains.
-		if deviceFlag(man.Device) != deviceFlag(old.Device) {
-			tr.stepDevice = deviceFlag(man.Device)
-		}
-		man.Device = old.Device
-		man.Provenance = provenance.Continued(old.Provenance, cfg.Problem.Provenance)
-		// Every committed file is checked before the run builds on it; a
-		// checkpoint without checksums gets those of its files as they are.
-		switch {
-		case old.Checksums != nil:
-			if err := checkpoint.VerifyChecksums(cfg.Run.Dir, old.Checksums); err != nil {
-				return nil, refuse(err)
-			}
-		case tr.writes():
-			if err := checkpoint.RecordChecksums(cfg.Run.Dir, old); err != nil {
-				return nil, refuse(err)
-			}
-		}
-		man.Checksums = old.Checksums
-		if tr.start > 0 {
-			if err := tr.restore(old); err != nil {
-				return nil, refuse(err)
-			}
-		}
-		man.RepeatChecks = old.RepeatChecks
-		// A run stopped by the tolerance goes on when a repeat check is
-		// asked for that it did not pass.
-		recheck := cfg.Run.RepeatCheck > 0 && !passedRepeat(old, cfg.Run.RepeatCheck) && strings.Contains(old.StopCause, "tolerance reached")
-		if old.Finished && !recheck && (old.StopCause != "step cap reached" || cfg.Run.MaxSteps <= tr.start) {
-			return &Result{Steps: old.Steps, X: tr.x, StopCause: old.StopCause, Manifest: old}, nil
-		}
-	} else if tr.writes() {
-		if _, err := os.Stat(filepath.Join(cfg.Run.Dir, "manifest.json")); err == nil {
-			return nil, fmt.Errorf("greedy: %s already holds a checkpoint: use --resume to continue it or choose another --out", cfg.Run.Dir)
-		}
-		man.Checksums = map[string]string{}
-		if err := checkpoint.WriteManifest(cfg.Run.Dir, man); err != nil {
+	cfg := tr.cfg
+	if !cfg.Store.Resume {
+		if err := tr.store.create(); err != nil {
 			return nil, err
 		}
+		return nil, tr.rec.init(tr.man)
 	}
-	for _, r := range tr.rec {
-		if err := r.Init(man); err != nil {
-			return nil, err
+	old, stepTarget, err := tr.store.resume(cfg.Problem.Provenance)
+	if err != nil {
+		return nil, err
+	}
+	tr.start, tr.stepDevice = len(old.Steps), stepTarget
+	if tr.start > 0 {
+		if err := tr.restore(old); err != nil {
+			return nil, tr.store.refuse(err)
 		}
 	}
-	return nil, nil
+	// A run stopped by the tolerance goes on when a repeat check is asked
+	// for that it did not pass.
+	recheck := cfg.Stop.RepeatCheck > 0 && !passedRepeat(old, cfg.Stop.RepeatCheck) && strings.Contains(old.StopCause, "tolerance reached")
+	if old.Finished && !recheck && (old.StopCause != "step cap reached" || cfg.Stop.MaxSteps <= tr.start) {
+		return &Result{Steps: old.Steps, X: tr.x, StopCause: old.StopCause, Manifest: old}, nil
+	}
+	return nil, tr.rec.init(tr.man)
 }
 
 // restore reads the iterates of a resumed run's last step (and of its
@@ -288,16 +214,16 @@ func (tr *trainer) restore(old *checkpoint.Manifest) error {
 		states = append(states, &tr.val.x, &tr.val.prev)
 	}
 	for i, dst := range states {
-		v, err := checkpoint.ReadNPYVerified(cfg.Run.Dir, checkpoint.StateFile(checkpoint.StateNames[i], tr.start), len(*dst), tr.man.Checksums)
+		v, err := checkpoint.ReadNPYVerified(cfg.Store.Dir, checkpoint.StateFile(checkpoint.StateNames[i], tr.start), len(*dst), tr.man.Checksums)
 		if err != nil {
 			return err
 		}
 		*dst = v
 	}
-	if !cfg.Solver.WarmStart && cfg.Run.RepeatCheck == 0 {
+	if !cfg.Solver.WarmStart && cfg.Stop.RepeatCheck == 0 {
 		return nil
 	}
-	theta, phi, err := checkpoint.LoadParams(cfg.Run.Dir, old, tr.start-1)
+	theta, phi, err := checkpoint.LoadParams(cfg.Store.Dir, old, tr.start-1)
 	if err != nil {
 		return err
 	}
@@ -340,62 +266,33 @@ func (tr *trainer) measureStart() error {
 	if err := tr.gradients(nil, tr.grad, tr.x0()); err != nil {
 		return err
 	}
-	tr.norm0 = tr.norms(tr.grad)
+	r := tr.stop
+	r.norm0 = tr.norms(tr.grad)
 	var err error
-	if tr.f0, err = o.Mean(o.X0); err != nil {
+	if r.f0, err = o.Mean(o.X0); err != nil {
 		return err
 	}
-	if tr.cfg.Run.StopOnValidation {
+	if r.OnValidation {
 		v := tr.val.o
 		tr.valGrad = make([]float64, len(v.X0))
 		if err := v.Eval(nil, tr.valGrad, v.X0, nil); err != nil {
 			return fmt.Errorf("validation functions: %w", err)
 		}
-		tr.valNorm0 = blockNorms(tr.valGrad, v.N)
-		if tr.valBest, err = v.Mean(v.X0); err != nil {
+		r.valNorm0 = blockNorms(tr.valGrad, v.N)
+		if r.valBest, err = v.Mean(v.X0); err != nil {
 			return err
 		}
 		// A resumed run replays the patience rule over its steps.
 		for _, st := range tr.man.Steps {
-			tr.valStalled(&Step{Info: st})
+			r.valStalled(st.ValF)
 		}
-	}
-	return nil
-}
-
-// converged reports whether every gradient norm n_k is below the
-// tolerances, the relative one against the starting norms norm0.
-func (tr *trainer) converged(n, norm0 []float64) bool {
-	cfg := tr.cfg
-	if cfg.Run.TolAbs == 0 && cfg.Run.TolRel == 0 {
-		return false
-	}
-	for k, v := range n {
-		if cfg.Run.TolAbs > 0 && v >= cfg.Run.TolAbs {
-			return false
-		}
-		if cfg.Run.TolRel > 0 && v*v >= norm0[k]*norm0[k]/cfg.Run.TolRel {
-			return false
-		}
-	}
-	return true
-}
-
-// diverged returns ErrDiverged when the mean objective mf after step t is
-// not finite or exceeds the divergence factor times its starting value.
-func (tr *trainer) diverged(t int, mf float64) error {
-	if math.IsNaN(mf) || math.IsInf(mf, 0) {
-		return fmt.Errorf("greedy: step %d: the mean training objective is %g: %w (it was %.6g at the start); use a smaller --tau or positive --lambda", t, mf, ErrDiverged, tr.f0)
-	}
-	if tr.factor > 0 && tr.f0 > 0 && mf > tr.factor*tr.f0 {
-		return fmt.Errorf("greedy: step %d: the mean training objective %.6g exceeds %g times its starting value %.6g: %w; use a smaller --tau or positive --lambda (or raise --diverge-factor)", t, mf, tr.factor, tr.f0, ErrDiverged)
 	}
 	return nil
 }
 
 // tolerance checks the iterates before step t: the training gradients
 // finite, and the tolerance (of the validation functions with
-// StopOnValidation; with a repeat check only at a step that passes it). It
+// Stop.OnValidation; with a repeat check only at a step that passes it). It
 // returns the largest training and validation gradient norms, and a stop
 // cause when the run ends here.
 func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err error) {
@@ -406,13 +303,14 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 		}
 		maxNorm = math.Max(maxNorm, v)
 	}
-	if !tr.cfg.Run.StopOnValidation {
-		if tr.converged(gn, tr.norm0) {
+	r := tr.stop
+	if !r.OnValidation {
+		if r.converged(gn, r.norm0) {
 			stop, err = tr.repeatStop(t, "tolerance reached")
 		}
 		return maxNorm, 0, stop, err
 	}
-	if tr.converged(gn, tr.norm0) && tr.man.TrainTolSteps == 0 {
+	if r.converged(gn, r.norm0) && tr.man.TrainTolSteps == 0 {
 		tr.man.TrainTolSteps = t
 	}
 	v := tr.val.o
@@ -423,7 +321,7 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 	for _, x := range vn {
 		valMax = math.Max(valMax, x)
 	}
-	if tr.converged(vn, tr.valNorm0) {
+	if r.converged(vn, r.valNorm0) {
 		stop, err = tr.repeatStop(t, "validation tolerance reached")
 	}
 	return maxNorm, valMax, stop, err
@@ -434,9 +332,9 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 // solve per candidate weight scale (the best on the validation functions
 // kept), the new iterates and their mean objective. It returns a stop
 // cause, without solving, when the tolerance holds at the current iterates
-// (of the validation functions with StopOnValidation).
+// (of the validation functions with Stop.OnValidation).
 func (tr *trainer) step(t int) (s *Step, stop string, err error) {
-	o, cfg, loss := tr.o, tr.cfg, tr.loss
+	loss := tr.loss
 	began := time.Now()
 	if err := tr.gradients(tr.vals, tr.grad, tr.x); err != nil {
 		return nil, "", err
@@ -474,30 +372,11 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 		return nil, "", err
 	}
 	info := best.info
-	if err := tr.setWeights(info.Lambda, info.Mu); err != nil {
-		return nil, "", err
-	}
-	if tr.val != nil {
-		tr.val.advance()
-	}
-	if cfg.Solver.WarmStart {
-		tr.warm = append(append(tr.warm[:0], best.theta...), best.phi...)
-	}
 	info.MaxGradNorm = maxNorm
 	info.ValMaxGradNorm = valMax
-	next := make([]float64, len(tr.x))
-	if err := loss.Next(next, best.u); err != nil {
+	if info.MeanF, err = tr.take(t, best); err != nil {
 		return nil, "", err
 	}
-	tr.xprev, tr.x = tr.x, next
-	mf, err := o.Mean(tr.x)
-	if err != nil {
-		return nil, "", err
-	}
-	if err := tr.diverged(t, mf); err != nil {
-		return nil, "", err
-	}
-	info.MeanF = mf
 	info.Evaluations = tr.evaluations() - evalsBefore
 	info.Seconds = time.Since(began).Seconds()
 	s = &Step{Info: info, Theta: best.theta, Phi: best.phi, X: tr.x, XPrev: tr.xprev}
@@ -507,10 +386,36 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	return s, "", nil
 }
 
+// take makes the chosen candidate step t's: its weights go to the step
+// losses, the validation functions and the warm start follow it, and the
+// iterates advance to x⁺. It returns their mean objective, which the stop
+// rule checks for divergence.
+func (tr *trainer) take(t int, best *candidate) (float64, error) {
+	if err := tr.setWeights(best.info.Lambda, best.info.Mu); err != nil {
+		return 0, err
+	}
+	if tr.val != nil {
+		tr.val.advance()
+	}
+	if tr.cfg.Solver.WarmStart {
+		tr.warm = append(append(tr.warm[:0], best.theta...), best.phi...)
+	}
+	next := make([]float64, len(tr.x))
+	if err := tr.loss.Next(next, best.u); err != nil {
+		return 0, err
+	}
+	tr.xprev, tr.x = tr.x, next
+	mf, err := tr.o.Mean(tr.x)
+	if err != nil {
+		return 0, err
+	}
+	return mf, tr.stop.diverged(t, mf)
+}
+
 // observeInner reports the inner solver's evaluations of step t to
-// Run.InnerProgress (if set) and returns what ends it.
+// Record.InnerProgress (if set) and returns what ends it.
 func (tr *trainer) observeInner(t, evalsBefore int) (stop func()) {
-	inner, report := tr.sp.Loss, tr.cfg.Run.InnerProgress
+	inner, report := tr.sp.Loss, tr.rec.InnerProgress
 	if report == nil {
 		return func() {}
 	}
@@ -546,24 +451,6 @@ func (tr *trainer) bestCandidate(t int, curvature, paperCurv func(int) (float64,
 		best = c
 	}
 	return best, nil
-}
-
-// valStalled returns a stop cause when, with StopOnValidation and a
-// patience, the validation functions' mean objective has not improved for
-// ValPatience steps.
-func (tr *trainer) valStalled(s *Step) string {
-	if !tr.cfg.Run.StopOnValidation || tr.cfg.Run.ValPatience == 0 {
-		return ""
-	}
-	if s.Info.ValF < tr.valBest {
-		tr.valBest, tr.valStale = s.Info.ValF, 0
-		return ""
-	}
-	tr.valStale++
-	if tr.valStale >= tr.cfg.Run.ValPatience {
-		return fmt.Sprintf("validation objective did not improve for %d steps", tr.valStale)
-	}
-	return ""
 }
 
 // curvatures returns the data curvatures of the two blocks, each computed
@@ -626,88 +513,30 @@ func (tr *trainer) weights(t int, curvature func(int) (float64, error)) (lam, mu
 	return lam, mu, nil
 }
 
-// record appends a completed step to the manifest and the result and hands
-// it to the recorders (the checkpoint first, so that Progress reports a
-// committed step).
+// record appends a completed step to the manifest and the result, saves it
+// to the store and then reports it to the recorder (so that Progress
+// reports a committed step).
 func (tr *trainer) record(s *Step) error {
-	if tr.cfg.Run.KeepParams {
+	if tr.cfg.Store.KeepParams {
 		tr.res.Theta = append(tr.res.Theta, append([]float64(nil), s.Theta...))
 		tr.res.Phi = append(tr.res.Phi, append([]float64(nil), s.Phi...))
 	}
 	s.Info.Device = tr.stepDevice
 	tr.man.Steps = append(tr.man.Steps, s.Info)
-	if tr.cfg.Run.RepeatCheck > 0 {
+	if tr.cfg.Stop.RepeatCheck > 0 {
 		tr.last = append(append(tr.last[:0], s.Theta...), s.Phi...)
 	}
-	for _, r := range tr.rec {
-		if err := r.Record(tr.man, s); err != nil {
-			return err
-		}
+	if err := tr.store.save(s); err != nil {
+		return err
 	}
-	return nil
+	return tr.rec.step(tr.man, s)
 }
 
-// certified reports whether the step's parameters satisfy the configured
-// certificate, when the run stops at the first certified step.
-func (tr *trainer) certified(s *Step) (bool, learned.CertificateKind, error) {
-	cfg := tr.cfg
-	if !cfg.Run.StopWhenCertified {
-		return false, "", nil
-	}
-	cl := cfg.Run.CertifyL
-	if cl == 0 {
-		cl = tr.o.L
-	}
-	e1, e2, err := familyNorms(cfg.Method.Param, tr.o, s.Theta, s.Phi, tr.tau)
-	if err != nil {
-		return false, "", err
-	}
-	kind := cfg.Run.Certificate
-	if kind == "" {
-		kind = learned.DefaultCertificate
-	}
-	return learned.Certified(kind, e1, e2, tr.tau, cl), kind, nil
-}
-
-// familyNorms returns ε1 = ‖G_θ − τI‖ and ε2 = ‖H_φ‖ of the method on o's
-// functions: for a family of operators (problem.PerFunction) with
-// operator-aware terms, the largest over its operators, so that the
-// certificate holds for each.
-func familyNorms(m models.Method, o *problem.Objective, theta, phi []float64, tau float64) (eps1, eps2 float64, err error) {
-	_, g := m.G.(models.OperatorAware)
-	_, h := m.H.(models.OperatorAware)
-	pf, ok := o.A.(*problem.PerFunction)
-	if !ok || !(g || h) {
-		return learned.ParamNorms(m, theta, phi, tau, o.H, o.W)
-	}
-	seen := map[string]bool{}
-	for _, a := range pf.Ops {
-		if seen[a.String()] {
-			continue
-		}
-		seen[a.String()] = true
-		e1, e2, err := learned.ParamNorms(m.ForOperator(a), theta, phi, tau, o.H, o.W)
-		if err != nil {
-			return 0, 0, err
-		}
-		eps1, eps2 = max(eps1, e1), max(eps2, e2)
-	}
-	return eps1, eps2, nil
-}
-
-// writes reports whether the run writes its checkpoint (a Dir, not
-// ReadOnly).
-func (tr *trainer) writes() bool { return tr.cfg.Run.Dir != "" && !tr.cfg.Run.ReadOnly }
-
-// finish marks the run finished with its stop cause and commits the
-// manifest.
+// finish ends the run with its stop cause: the store commits it, and the
+// result holds the steps and the last iterates.
 func (tr *trainer) finish(stop string) (*Result, error) {
-	tr.man.Finished = true
-	tr.man.StopCause = stop
-	if tr.writes() {
-		if err := checkpoint.WriteManifest(tr.cfg.Run.Dir, tr.man); err != nil {
-			return nil, err
-		}
+	if err := tr.store.finish(stop); err != nil {
+		return nil, err
 	}
 	tr.res.Steps = tr.man.Steps
 	tr.res.X = tr.x

@@ -13,7 +13,8 @@ func validationConfig(t *testing.T, scales []float64, steps int) Config {
 	return Config{
 		Method: Method{Param: method(t, "m-pc"), Lambda: Schedule{Values: []float64{1e-2}, Relative: true}, Mu: Schedule{Values: []float64{1e-2}, Relative: true}},
 		Solver: Solver{Inner: LBFGS{MaxEvaluations: 40}, WeightScales: scales},
-		Run:    Run{MaxSteps: steps, KeepParams: true},
+		Stop:   Stop{MaxSteps: steps},
+		Store:  Store{KeepParams: true},
 	}
 }
 
@@ -101,11 +102,11 @@ func TestValidationResumes(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	part := validationConfig(t, []float64{1, 0.1}, 2)
-	part.Problem.Validation, part.Run.Dir = v, dir
+	part.Problem.Validation, part.Store.Dir = v, dir
 	if _, err := Train(o, part); err != nil {
 		t.Fatal(err)
 	}
-	part.Run.MaxSteps, part.Run.Resume = 4, true
+	part.Stop.MaxSteps, part.Store.Resume = 4, true
 	got, err := Train(o, part)
 	if err != nil {
 		t.Fatal(err)

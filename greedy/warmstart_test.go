@@ -31,7 +31,7 @@ func TestWarmStart(t *testing.T) {
 	m := method(t, "m-pc3")
 	run := func(warm bool, dir string, steps int, resume bool) (*Result, *startRecorder) {
 		rec := &startRecorder{nag: NAG{Iters: 5, Rounds: 2}}
-		res, err := Train(o, Config{Method: Method{Param: m}, Solver: Solver{Inner: rec, WarmStart: warm}, Run: Run{MaxSteps: steps, KeepParams: true, Dir: dir, Resume: resume}})
+		res, err := Train(o, Config{Method: Method{Param: m}, Solver: Solver{Inner: rec, WarmStart: warm}, Stop: Stop{MaxSteps: steps}, Store: Store{KeepParams: true, Dir: dir, Resume: resume}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,10 +78,10 @@ func TestWarmStart(t *testing.T) {
 		t.Error("resumed warm run ends elsewhere than the uninterrupted one")
 	}
 	// A cold resume of a warm checkpoint is refused (the inner settings differ).
-	if _, err := Train(o, Config{Method: Method{Param: m}, Solver: Solver{Inner: NAG{Iters: 5, Rounds: 2}}, Run: Run{MaxSteps: 5, Dir: dir, Resume: true}}); err == nil {
+	if _, err := Train(o, Config{Method: Method{Param: m}, Solver: Solver{Inner: NAG{Iters: 5, Rounds: 2}}, Stop: Stop{MaxSteps: 5}, Store: Store{Dir: dir, Resume: true}}); err == nil {
 		t.Error("a warm checkpoint resumed without the warm start")
 	}
-	if _, err := Train(o, Config{Method: Method{Param: method(t, "pf")}, Solver: Solver{WarmStart: true}, Run: Run{MaxSteps: 2}}); err == nil || !strings.Contains(err.Error(), "reduced subspace") {
+	if _, err := Train(o, Config{Method: Method{Param: method(t, "pf")}, Solver: Solver{WarmStart: true}, Stop: Stop{MaxSteps: 2}}); err == nil || !strings.Contains(err.Error(), "reduced subspace") {
 		t.Errorf("a warm start of a reduced step loss (pf): err = %v, want a refusal", err)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -42,15 +42,16 @@ type Optimizer struct {
 	Safeguard float64
 	// SafeguardRule is SafeguardDecrease ("" means it) or SafeguardBGD.
 	SafeguardRule string
-	// Device, if set, runs the learned iterations with its array
-	// operations (package gpu's Ops): the iterates, ∇f and the update stay
-	// on the device and each iteration copies the new iterates back for X.
-	// Every parametrization (PF and user ones by their graphs on the host:
-	// ondevice.NewDeviceTerm) on objectives with a device form
-	// (ondevice.CheckObjective). With Safeguard, the iterations and the
-	// safeguard's tests run on the host with f and ∇f from the device.
-	// nil: the CPU.
-	Device gpu.Ops
+	// Target is where the iterations compute. With a Device the iterates,
+	// ∇f and the update stay on the device and each iteration copies the
+	// new iterates back for X: every parametrization (PF and user ones by
+	// their graphs on the host: ondevice.NewDeviceTerm) on objectives with
+	// a device form (ondevice.CheckObjective); with Safeguard, the
+	// iterations and the safeguard's tests run on the host with f and ∇f
+	// from the device. On the CPU (the zero value) the iterations take f
+	// and ∇f from the objective Start receives, in its precision; a float32
+	// Target evaluates them in float32 (problem.Objective.InPrecision).
+	Target execution.Target
 	// params returns the parameters of step t < Steps.
 	params func(t int) (theta, phi []float64, err error)
 }
@@ -178,16 +179,21 @@ func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
 	}
-	if l.Device != nil && l.Safeguard > 0 {
+	dev := l.Target.Device
+	o, err := l.Target.Objective(o)
+	if err != nil {
+		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
+	}
+	if dev != nil && l.Safeguard > 0 {
 		// The safeguard's tests need f and ∇f of every function at the
 		// candidate points: the iterations run on the host with f and ∇f
 		// from the device (ondevice.BatchEvaluator).
-		be, err := ondevice.NewBatchEvaluator(l.Device, o)
+		be, err := ondevice.NewBatchEvaluator(dev, o)
 		if err != nil {
 			return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 		}
 		c := *l
-		c.Device = nil
+		c.Target = execution.Target{}
 		it, err := c.Start(o.OnEvaluator(be))
 		if err != nil {
 			be.Close()
@@ -198,7 +204,7 @@ func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 		runtime.AddCleanup(li, func(b *ondevice.BatchEvaluator) { b.Close() }, be)
 		return li, nil
 	}
-	if l.Device != nil {
+	if dev != nil {
 		return l.startOnDevice(o)
 	}
 	it := &learnedIterator{l: l, o: o}
@@ -236,7 +242,7 @@ func (l *Optimizer) Start(o *problem.Objective) (baselines.Iterator, error) {
 
 type learnedIterator struct {
 	// evaluator, if set, gives f and ∇f from a device (a safeguarded
-	// Optimizer with a Device); Close frees it.
+	// Optimizer on a device); Close frees it.
 	evaluator              *ondevice.BatchEvaluator
 	l                      *Optimizer
 	o                      *problem.Objective

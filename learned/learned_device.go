@@ -11,7 +11,7 @@ import (
 )
 
 // deviceIterator runs Algorithm 2 with the iterates, ∇f and the update on a
-// device (Optimizer.Device, ondevice.Iteration): each iteration computes
+// device (Optimizer.Target, ondevice.Iteration): each iteration computes
 // ∇f(x^k) and x^{k+1} = x^k − G_θ ∇f(x^k) + H_φ (x^k − x^{k−1}) there and
 // copies only x^{k+1} back, for X.
 type deviceIterator struct {
@@ -22,9 +22,9 @@ type deviceIterator struct {
 	imageLen  int
 }
 
-// startOnDevice is Start for an Optimizer with a Device.
+// startOnDevice is Start for an Optimizer on a device.
 func (l *Optimizer) startOnDevice(o *problem.Objective) (*deviceIterator, error) {
-	run, err := ondevice.NewIteration(l.Device, l.Method, o)
+	run, err := ondevice.NewIteration(l.Target.Device, l.Method, o)
 	if err != nil {
 		return nil, fmt.Errorf("learned optimizer %s: %w", l.Label, err)
 	}

@@ -69,7 +69,8 @@ func ExampleNewAutoRegularizer() {
 	res, err := greedy.Train(train, greedy.Config{
 		Method: greedy.Method{Param: method},
 		Solver: greedy.Solver{Inner: greedy.NAG{Iters: 20, Rounds: 10}},
-		Run:    greedy.Run{MaxSteps: 30, KeepParams: true},
+		Stop:   greedy.Stop{MaxSteps: 30},
+		Store:  greedy.Store{KeepParams: true},
 	})
 	if err != nil {
 		fmt.Println(err)

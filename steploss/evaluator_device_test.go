@@ -176,7 +176,7 @@ func TestDeviceStepFloat32(t *testing.T) {
 // expression) run their graphs on the host with the objective on the
 // device, and agree with the CPU's graph evaluator to 1e-12 (value and
 // gradient, block gradients included). (greedy's TestDeviceGraphTrains
-// checks that a greedy training run with Method.Device follows the CPU's.)
+// checks that a greedy training run on a device (Config.Target) follows the CPU's.)
 func TestDeviceGraphStepAgrees(t *testing.T) {
 	const lambda, mu = 0.05, 0.3
 	o := deblurWith(t, 3, 12, "zero")

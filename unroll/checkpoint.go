@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
@@ -65,11 +66,17 @@ type State struct {
 	Eps              float64   `json:"eps"`
 	Seed             int64     `json:"seed"`
 	EpochsWanted     int       `json:"epochs_wanted"`
-	// Device is the kind of Config.Method.Device ("cpu", "cuda") when the loss ran
-	// on a device's array operations (absent: the gorgonia graph).
-	Device   string      `json:"device,omitempty"`
-	Epochs   []EpochInfo `json:"epochs"`
-	AdamStep int         `json:"adam_step"`
+	// Device is the kind of Config.Target's device ("cuda") when the loss
+	// ran on one (absent: the CPU). Checkpoints of earlier versions record
+	// "host" (the array operations on the CPU in float64, a path that no
+	// longer runs) and "host32" (the CPU's float32 arrays: Precision
+	// float32 now).
+	Device string `json:"device,omitempty"`
+	// Precision is "float32" when the loss ran on the CPU in float32
+	// (absent: float64, or the device's own).
+	Precision problem.Precision `json:"precision,omitempty"`
+	Epochs    []EpochInfo       `json:"epochs"`
+	AdamStep  int               `json:"adam_step"`
 	// Checksums holds the SHA-256 (hex) of the state vectors the state
 	// commits, by slash-separated path relative to the directory
 	// (checkpoint.Manifest.Checksums); nil in checkpoints written before they
@@ -81,30 +88,29 @@ type State struct {
 
 func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
 	a := optim.NewAdam(0, cfg.Solver.LearningRate)
-	return &State{
+	s := &State{
 		Format: StateFormat, Problem: cfg.Problem.Name, Conventions: o.Conventions, DataHash: cfg.Problem.DataHash, NTrain: o.N, H: o.H, W: o.W,
 		Operator: o.A.String(), Alpha: o.Alpha, ObservationsHash: checkpoint.SumFloats(o.Y),
 		Method: cfg.Method.Param.Name(), T: cfg.Method.T, Tau: tau, Weights: append([]float64(nil), l.weights...),
 		Batch: cfg.Solver.Batch, LearningRate: cfg.Solver.LearningRate, Beta1: a.Beta1, Beta2: a.Beta2, Eps: a.Eps,
-		Seed: cfg.Problem.Seed, EpochsWanted: cfg.Solver.Epochs, Device: deviceKind(cfg.Method.Device), Provenance: cfg.Problem.Provenance,
+		Seed: cfg.Problem.Seed, EpochsWanted: cfg.Solver.Epochs, Device: cfg.Target.Kind(), Provenance: cfg.Problem.Provenance,
 	}
+	if cfg.Target.OnCPU() && cfg.Target.Prec() == problem.Float32 {
+		s.Precision = problem.Float32
+	}
+	return s
 }
 
-// deviceFlag names a recorded device kind as --device does ("" is the
-// gorgonia graph on the CPU, --device cpu).
-func deviceFlag(kind string) string {
-	if kind == "" {
-		return "cpu"
+// target names the target a state's loss ran on as --device does (cpu,
+// cpu32, cuda). A record of the CPU's float32 arrays by their former name,
+// host32, is cpu32: the same path. A record of "host" stays host: the
+// float64 array operations on the CPU no longer run, so such a run resumes
+// on none.
+func (s *State) target() string {
+	if s.Device == gpu.Host32Name {
+		return "cpu32"
 	}
-	return kind
-}
-
-// deviceKind is greedy.DeviceKind of d, or "" for nil.
-func deviceKind(d gpu.Ops) string {
-	if d == nil {
-		return ""
-	}
-	return gpu.KindOf(d)
+	return execution.Label(s.Device, s.Precision)
 }
 
 func (old *State) compatible(cur *State) error {
@@ -128,7 +134,7 @@ func (old *State) compatible(cur *State) error {
 		{"batch size", old.Batch, cur.Batch},
 		{"learning rate", old.LearningRate, cur.LearningRate},
 		{"seed", old.Seed, cur.Seed},
-		{"device", deviceFlag(old.Device), deviceFlag(cur.Device)},
+		{"device", old.target(), cur.target()},
 	} {
 		if f.old != f.cur {
 			return fmt.Errorf("the checkpoint was trained with %s %v, this run asks for %v", f.name, f.old, f.cur)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/internal/config"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -25,6 +25,13 @@ type Config struct {
 	Method  Method
 	Solver  Solver
 	Run     Run
+	// Target is where and in what precision the unrolled loss computes
+	// (NewLossFor): on the CPU in float64 (the zero value) the gorgonia
+	// graph; on the CPU in float32 and on a device (CUDA, float32) the
+	// reverse pass over array operations (NewLossOn), the trajectory kept
+	// in them. Recorded in unroll.json ("device", "precision"); a resume
+	// must ask for the same.
+	Target execution.Target
 }
 
 // Problem is the identity of the training data, recorded in unroll.json.
@@ -41,7 +48,7 @@ type Problem struct {
 
 // Method is the learned method and the unrolled loss it is trained on:
 // the parametrization, the number of unrolled iterations, the reference
-// step, the loss weights and the device that evaluates the loss.
+// step and the loss weights. Where the loss computes is Config.Target.
 type Method struct {
 	// Param is the parametrization of G and H (H nil: no momentum term).
 	Param models.Method
@@ -51,12 +58,6 @@ type Method struct {
 	Tau float64
 	// Weights holds ω1, …, ωT (nil: all ones).
 	Weights []float64
-	// Device, if set, evaluates the unrolled loss with its array
-	// operations (NewLossOn: gpu.CPU() in float64, the CUDA device in
-	// float32), the trajectory kept on the device; nil: the gorgonia graph
-	// on the CPU. Recorded in unroll.json ("device", the device's kind); a
-	// resume must ask for the same kind.
-	Device gpu.Ops
 }
 
 // Solver is Adam and its mini-batches.
@@ -107,6 +108,9 @@ func fieldError(field string, err error) error {
 func (cfg *Config) prepare(n int) error {
 	if err := cfg.Method.validate(); err != nil {
 		return err
+	}
+	if err := cfg.Target.Check(); err != nil {
+		return fieldError("Target.Precision", err)
 	}
 	cfg.Solver.defaults(n)
 	if err := cfg.Solver.validate(n); err != nil {

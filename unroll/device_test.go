@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -157,17 +158,19 @@ func TestDeviceLossFloat32(t *testing.T) {
 	}
 }
 
-// TestDeviceResumeIsBitwise: unrolled training on the float32 host device,
-// stopped after one epoch and resumed to three, ends with the parameters of
-// an uninterrupted run, bit for bit; a resume without the device is refused.
+// TestDeviceResumeIsBitwise: unrolled training on the CPU in float32 (its
+// float32 arrays), stopped after one epoch and resumed to three, ends with
+// the parameters of an uninterrupted run, bit for bit, also when the first
+// epoch ran on the float32 host device by name (a checkpoint recording
+// "host32", as earlier versions wrote); a resume in float64 is refused.
 func TestDeviceResumeIsBitwise(t *testing.T) {
 	o := deviceObjectiveSized(t, 5, 8, "", -1)
 	m, err := models.ParseMethod("m-pc")
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := Config{Problem: Problem{Name: "deblur", Seed: 4}, Method: Method{Param: m, T: 3, Device: gpu.Host32()},
-		Solver: Solver{LearningRate: 1e-3, Batch: 2, Epochs: 3}}
+	cfg := Config{Problem: Problem{Name: "deblur", Seed: 4}, Method: Method{Param: m, T: 3},
+		Target: execution.CPU(problem.Float32), Solver: Solver{LearningRate: 1e-3, Batch: 2, Epochs: 3}}
 	straight := cfg
 	straight.Run.Dir = filepath.Join(t.TempDir(), "straight")
 	want, err := Train(o, straight)
@@ -177,13 +180,18 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 	split := cfg
 	split.Run.Dir = filepath.Join(t.TempDir(), "split")
 	split.Solver.Epochs = 1
-	if _, err := Train(o, split); err != nil {
+	first := split
+	first.Target = execution.OnDevice(gpu.Host32())
+	if _, err := Train(o, first); err != nil {
 		t.Fatal(err)
 	}
+	if st, err := readState(split.Run.Dir); err != nil || st.Device != "host32" {
+		t.Fatalf("the first epoch's state: %v, device %q; want host32", err, st.Device)
+	}
 	cpu := split
-	cpu.Solver.Epochs, cpu.Run.Resume, cpu.Method.Device = 3, true, nil
-	if _, err := Train(o, cpu); err == nil || !strings.Contains(err.Error(), "device host32") {
-		t.Errorf("resuming a host32 run on the graph: %v, want a refusal naming the device", err)
+	cpu.Solver.Epochs, cpu.Run.Resume, cpu.Target = 3, true, execution.Target{}
+	if _, err := Train(o, cpu); err == nil || !strings.Contains(err.Error(), "device cpu32") {
+		t.Errorf("resuming a float32 run on the graph: %v, want a refusal naming cpu32", err)
 	}
 	split.Solver.Epochs, split.Run.Resume = 3, true
 	got, err := Train(o, split)

@@ -20,9 +20,10 @@
 // gpu.CPU().Stats().Peak reports them; package bench compares them with the
 // constant memory of greedy training.
 //
-// NewLossOn (Config.Method.Device) evaluates the same loss and gradient without a
-// graph: a hand-written reverse pass on a device's array operations (package
-// ondevice; gpu.CPU() in float64 or CUDA in float32) that keeps only the
+// NewLossOn (Config.Target on a device, or on the CPU in float32: NewLossFor)
+// evaluates the same loss and gradient without a graph: a hand-written
+// reverse pass on array operations (package ondevice; CUDA, or the CPU's
+// float32 arrays; gpu.CPU() in float64 in tests) that keeps only the
 // trajectory and its gradients, 2(T+1) batches, and every buffer on the
 // device's allocator, so that bench memory compares it with greedy training
 // by one meter. It supports PS, PP, PC-k and PC terms on deblurring.

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
+	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -44,6 +46,20 @@ func Permutation(n int, seed int64, epoch int) []int {
 	return rand.New(rand.NewPCG(uint64(seed), uint64(epoch)^0x756e726f6c6c)).Perm(n)
 }
 
+// NewLossFor is the unrolled loss for the execution target t: NewLoss (the
+// gorgonia graph) on the CPU in float64, NewLossOn on t's array operations
+// (execution.Target.Arrays: the device, or the CPU's float32 arrays)
+// otherwise.
+func NewLossFor(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, t execution.Target) (*Loss, error) {
+	if err := t.Check(); err != nil {
+		return nil, fmt.Errorf("unroll: %w", err)
+	}
+	if ops := t.Arrays(); ops != nil {
+		return NewLossOn(m, o, steps, batch, tau, weights, ops)
+	}
+	return NewLoss(m, o, steps, batch, tau, weights)
+}
+
 // Train learns the T parameter pairs by unrolling on the training functions o.
 func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if o == nil || o.N < 1 {
@@ -59,13 +75,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	if tau == 0 {
 		tau = 1 / o.L
 	}
-	var loss *Loss
-	var err error
-	if cfg.Method.Device != nil {
-		loss, err = NewLossOn(cfg.Method.Param, o, cfg.Method.T, cfg.Solver.Batch, tau, cfg.Method.Weights, cfg.Method.Device)
-	} else {
-		loss, err = NewLoss(cfg.Method.Param, o, cfg.Method.T, cfg.Solver.Batch, tau, cfg.Method.Weights)
-	}
+	loss, err := NewLossFor(cfg.Method.Param, o, cfg.Method.T, cfg.Solver.Batch, tau, cfg.Method.Weights, cfg.Target)
 	if err != nil {
 		return nil, err
 	}

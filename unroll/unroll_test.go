@@ -189,7 +189,8 @@ func TestT1EqualsGreedyStep(t *testing.T) {
 	res, err := greedy.Train(o, greedy.Config{
 		Method: greedy.Method{Param: m},
 		Solver: greedy.Solver{Inner: greedy.LBFGS{RelTol: 1e-10, MaxEvaluations: 3000}},
-		Run:    greedy.Run{MaxSteps: 1, KeepParams: true},
+		Stop:   greedy.Stop{MaxSteps: 1},
+		Store:  greedy.Store{KeepParams: true},
 	})
 	if err != nil {
 		t.Fatal(err)

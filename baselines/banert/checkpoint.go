@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -50,9 +51,15 @@ type Manifest struct {
 	LearningRate     float64 `json:"learning_rate"`
 	Epochs           int     `json:"epochs"`
 	AdamSteps        int     `json:"adam_steps"`
-	// Device is the kind of Config.Method.Device ("host", "host32", "cuda") when
-	// the loss ran on a device; empty for the gorgonia graph on the CPU.
+	// Device is the kind of Config.Target's device ("cuda") when the loss
+	// ran on one; empty on the CPU. Manifests of earlier versions record
+	// "host" (the network operations on the CPU in float64, a path that no
+	// longer runs) and "host32" (the CPU's float32 arrays: Precision float32
+	// now).
 	Device string `json:"device,omitempty"`
+	// Precision is "float32" when the loss ran on the CPU in float32
+	// (absent: float64, or the device's own).
+	Precision problem.Precision `json:"precision,omitempty"`
 	// Params, AdamM and AdamV are .npy files (flat float64) in the directory.
 	Params   string            `json:"params"`
 	AdamM    string            `json:"adam_m"`
@@ -70,29 +77,29 @@ type Manifest struct {
 }
 
 func newManifest(o *problem.Objective, cfg Config) *Manifest {
-	return &Manifest{
+	m := &Manifest{
 		Format: FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regularizer: o.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, Seed: cfg.Problem.Seed,
 		ObservationsHash: checkpoint.SumFloats(o.Y), Inputs: cfg.Method.Inputs, NumParams: NumParams(cfg.Method.Inputs), T: cfg.Method.T, RandomLength: cfg.Method.RandomLength,
-		LearningRate: cfg.Solver.LearningRate, Device: deviceKind(cfg.Method.Device), Provenance: cfg.Problem.Provenance,
+		LearningRate: cfg.Solver.LearningRate, Device: cfg.Target.Kind(), Provenance: cfg.Problem.Provenance,
 		Software: map[string]string{"go": runtime.Version(), "gorgonia": "v0.9.18", "format": FormatVersion},
 	}
+	if cfg.Target.OnCPU() && cfg.Target.Prec() == problem.Float32 {
+		m.Precision = problem.Float32
+	}
+	return m
 }
 
-// deviceKind is greedy.DeviceKind of d, or "" for nil.
-func deviceKind(d gpu.Ops) string {
-	if d == nil {
-		return ""
+// target names the target a manifest's loss ran on as --device does
+// (cpu, cpu32, cuda). A record of the CPU's float32 arrays by their former
+// name, host32, is cpu32: the same path. A record of "host" stays host:
+// the float64 network operations on the CPU no longer run, so such a run
+// resumes on none.
+func (m *Manifest) target() string {
+	if m.Device == gpu.Host32Name {
+		return "cpu32"
 	}
-	return gpu.KindOf(d)
-}
-
-// deviceFlag is the --device value of a recorded device kind.
-func deviceFlag(kind string) string {
-	if kind == "" {
-		return "cpu"
-	}
-	return kind
+	return execution.Label(m.Device, m.Precision)
 }
 
 func manifestExists(dir string) bool {
@@ -230,7 +237,7 @@ func resume(dir string, want *Manifest, net *Network, opt *optim.Adam) (*Manifes
 		{"training functions", man.NTrain, want.NTrain}, {"data hash", man.DataHash, want.DataHash},
 		{"seed", man.Seed, want.Seed}, {"inputs", man.Inputs, want.Inputs}, {"T", man.T, want.T},
 		{"random length", man.RandomLength, want.RandomLength}, {"learning rate", man.LearningRate, want.LearningRate},
-		{"--device", deviceFlag(man.Device), deviceFlag(want.Device)},
+		{"--device", man.target(), want.target()},
 	} {
 		if f.got != f.want {
 			return nil, fmt.Errorf("banert: %w %s: it was trained with %s %v, this run asks for %v", checkpoint.ErrCannotResume, dir, f.name, f.got, f.want)

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/internal/config"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -21,6 +21,16 @@ type Config struct {
 	Method  MethodConfig
 	Solver  Solver
 	Run     Run
+	// Target is where and in what precision the unrolled loss computes: on
+	// the CPU in float64 (the zero value) the gorgonia graph; on the CPU in
+	// float32 and on a device (CUDA) the reverse pass over network
+	// operations (DeviceLoss on execution.Target.Arrays, which must
+	// implement gpu.NetOps): the trajectory and the network's activations
+	// stay in them, their allocator meters them, and the parameters and
+	// Adam stay float64 on the host. Deblurring with Huber-TV or no
+	// regularizer (3 or 4 inputs). The manifest records the target
+	// ("device", "precision") and a resume must use the same.
+	Target execution.Target
 }
 
 // Problem is the identity of the training data and the run's seed,
@@ -38,7 +48,7 @@ type Problem struct {
 
 // MethodConfig is the Method part of a Config: the network and the
 // unrolled loss it is trained on (its inputs, the number of unrolled
-// iterations, the device that evaluates the loss). The type is not named
+// iterations). The type is not named
 // Method as in packages greedy and unroll: Method is the trained network.
 type MethodConfig struct {
 	// Inputs is the number of input channels of the network: 3 ([x, ∇f, Δ],
@@ -49,14 +59,6 @@ type MethodConfig struct {
 	// RandomLength unrolls a length drawn uniformly from [T, 2T−1] at every
 	// step, as the original code does.
 	RandomLength bool
-	// Device, if set, evaluates the unrolled loss with its array operations
-	// (DeviceLoss: the device must implement gpu.NetOps) instead of the
-	// gorgonia graph: the trajectory and the network's activations stay on
-	// the device, its allocator meters them, and the parameters and Adam
-	// stay float64 on the host. Deblurring with Huber-TV or no regularizer
-	// (3 or 4 inputs). The manifest records the device's kind
-	// and a resume must use the same.
-	Device gpu.Ops
 }
 
 // Solver is Adam and its passes over the training functions.
@@ -116,6 +118,9 @@ func (cfg *Config) prepare(o *problem.Objective) error {
 	}
 	if err := cfg.Method.validate(); err != nil {
 		return err
+	}
+	if err := cfg.Target.Check(); err != nil {
+		return fieldError("Target.Precision", err)
 	}
 	if err := cfg.Solver.validate(); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -196,7 +197,7 @@ func TestTrainOnDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	dev := cfg
-	dev.Method.Device = gpu.CPU()
+	dev.Target = execution.OnDevice(gpu.CPU())
 	straight, err := Train(o, dev)
 	if err != nil {
 		t.Fatal(err)
@@ -215,7 +216,7 @@ func TestTrainOnDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	onGraph := part
-	onGraph.Method.Device, onGraph.Solver.Epochs, onGraph.Run.Resume = nil, 3, true
+	onGraph.Target, onGraph.Solver.Epochs, onGraph.Run.Resume = execution.Target{}, 3, true
 	if _, err := Train(o, onGraph); err == nil || !strings.Contains(err.Error(), "--device") {
 		t.Errorf("resuming a device run on the graph: %v, want a refusal naming --device", err)
 	}
@@ -238,7 +239,7 @@ func TestTrainOnDevice(t *testing.T) {
 	}
 }
 
-// A trained network run on a device (Method.Device) follows its CPU run:
+// A trained network run on a device (Method.Target) follows its CPU run:
 // after 30 iterations the iterates agree to 1e-11 on the CPU device and to
 // float32 rounding on the float32 host device, with a network whose large
 // output puts ‖Δ‖ near α‖∇f‖.
@@ -253,7 +254,7 @@ func TestMethodOnDevice(t *testing.T) {
 		net.Block(10)[i] = 50 * v
 	}
 	run := func(dev gpu.Ops) []float64 {
-		it, err := (&Method{Net: net, Device: dev}).Start(o)
+		it, err := (&Method{Net: net, Target: execution.OnDevice(dev)}).Start(o)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -276,7 +277,7 @@ func TestMethodOnDevice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	itd, err := (&Method{Net: four, Device: gpu.CPU()}).Start(o)
+	itd, err := (&Method{Net: four, Target: execution.OnDevice(gpu.CPU())}).Start(o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -290,5 +291,43 @@ func TestMethodOnDevice(t *testing.T) {
 	}
 	if e := maxRelDiff(itd.X(), itc.X()); e > 1e-11 {
 		t.Errorf("4-input network: on the CPU device the iterates differ from the CPU method's by %.3g after 10 iterations", e)
+	}
+}
+
+// Training on the CPU in float32 runs the network operations of the
+// float32 host arrays: a run whose first epoch recorded them by their
+// former device name, host32, resumes under the CPU in float32 bitwise as
+// an uninterrupted run there; in float64 (the graph) it is refused.
+func TestFloat32ResumesHost32Record(t *testing.T) {
+	o := tinyObjective(t, 2, 8, false)
+	cfg := Config{Problem: Problem{Name: "deblur", DataHash: "h", Seed: 3}, Method: MethodConfig{T: 2}, Solver: Solver{Epochs: 2},
+		Target: execution.CPU(problem.Float32)}
+	straight, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part := cfg
+	part.Solver.Epochs, part.Run.Dir, part.Target = 1, filepath.Join(t.TempDir(), "part"), execution.OnDevice(gpu.Host32())
+	if _, err := Train(o, part); err != nil {
+		t.Fatal(err)
+	}
+	if _, man, err := Load(part.Run.Dir); err != nil || man.Device != "host32" {
+		t.Fatalf("the first epoch's manifest: %v, device %q; want host32", err, man.Device)
+	}
+	graph := part
+	graph.Solver.Epochs, graph.Run.Resume, graph.Target = 2, true, execution.Target{}
+	if _, err := Train(o, graph); err == nil || !strings.Contains(err.Error(), "cpu32") {
+		t.Errorf("resuming a float32 run on the graph: %v, want a refusal naming cpu32", err)
+	}
+	resumed := part
+	resumed.Solver.Epochs, resumed.Run.Resume, resumed.Target = 2, true, execution.CPU(problem.Float32)
+	got, err := Train(o, resumed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, v := range straight.Method.Net.Theta {
+		if got.Method.Net.Theta[i] != v {
+			t.Fatalf("parameter %d: resumed %g, uninterrupted %g", i, got.Method.Net.Theta[i], v)
+		}
 	}
 }

@@ -26,7 +26,7 @@
 // operations (first derivatives only, which is all unrolling needs: the
 // network is never inside ∇f).
 //
-// DeviceLoss (Config.Method.Device, `l2o train banert --device`) computes the same
+// DeviceLoss (Config.Target, `l2o train banert --device`) computes the same
 // loss and gradient on a device's array operations (gpu.NetOps) with a
 // hand-written reverse pass: it keeps x^t, ∇f(x^t) and Δ_t per iteration
 // (three images, not the graph's every activation), recomputes the network

@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"gorgonia.org/tensor"
 )
@@ -17,11 +17,13 @@ type Method struct {
 	Net *Network
 	// Label is the name reported by Name ("banert" when empty).
 	Label string
-	// Device, if set, runs the iterations on its array operations (it must
+	// Target is where the iterations compute. With a Device (it must
 	// implement gpu.NetOps; deblurring with Huber-TV or no regularizer, as
-	// CheckDevice): the iterates, ∇f, the network and
-	// the safeguard stay there and each iteration copies x^{t+1} back.
-	Device gpu.Ops
+	// CheckDevice) the iterates, ∇f, the network and the safeguard stay
+	// there and each iteration copies x^{t+1} back. On the CPU (the zero
+	// value) f and ∇f come from the objective Start receives, in its
+	// precision; a float32 Target evaluates them in float32.
+	Target execution.Target
 }
 
 // Name implements baselines.Method.
@@ -50,8 +52,12 @@ func (m *Method) Start(o *problem.Objective) (baselines.Iterator, error) {
 	if !(o.L > 0) || math.IsInf(o.L, 0) {
 		return nil, fmt.Errorf("banert: objective's smoothness constant L = %g is not positive and finite", o.L)
 	}
-	if m.Device != nil {
+	if m.Target.Device != nil {
 		return m.startOnDevice(o)
+	}
+	o, err := m.Target.Objective(o)
+	if err != nil {
+		return nil, fmt.Errorf("banert: %w", err)
 	}
 	it := &iterator{
 		net: m.Net, o: o,

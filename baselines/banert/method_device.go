@@ -38,7 +38,7 @@ func safeguardOn(ops gpu.NetOps, delta, h, g gpu.Buffer, n, hw int, scale []floa
 	return ops.PlaneCombine(delta, scale, h, nil, nil, nil, hw)
 }
 
-// deviceIterator runs a trained network on a device (Method.Device): the
+// deviceIterator runs a trained network on a device (Method.Target): the
 // iterates, ∇f, the network and the safeguard stay there, and each
 // iteration copies x^{t+1} back for X.
 type deviceIterator struct {
@@ -69,10 +69,10 @@ func (r *deviceRun) free() {
 
 // startOnDevice is Start for a Method with a Device.
 func (m *Method) startOnDevice(o *problem.Objective) (it *deviceIterator, err error) {
-	if err := CheckDevice(m.Device, o, m.Net.Inputs); err != nil {
+	if err := CheckDevice(m.Target.Device, o, m.Net.Inputs); err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Name(), err)
 	}
-	ops := m.Device.(gpu.NetOps)
+	ops := m.Target.Device.(gpu.NetOps)
 	run := &deviceRun{ops: ops, mem: gpu.NewArena(ops)}
 	hw := o.ImageLen()
 	it = &deviceIterator{deviceRun: run, label: m.Name(), host: append([]float64(nil), o.X0...), scale: make([]float64, o.N),

@@ -64,11 +64,11 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 			dl.Close()
 		}
 	}()
-	if cfg.Method.Device != nil {
-		if err := CheckDevice(cfg.Method.Device, o, cfg.Method.Inputs); err != nil {
+	if arrays := cfg.Target.Arrays(); arrays != nil {
+		if err := CheckDevice(arrays, o, cfg.Method.Inputs); err != nil {
 			return nil, err
 		}
-		ops := cfg.Method.Device.(gpu.NetOps)
+		ops := arrays.(gpu.NetOps)
 		maxT := cfg.Method.T
 		if cfg.Method.RandomLength {
 			maxT = 2*cfg.Method.T - 1
