@@ -33,7 +33,7 @@ func (s *solverFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.Precond, "precond", true, "precondition the L-BFGS inner solver (Fourier/diagonal curvature of the parametrization)")
 	fs.IntVar(&s.NAGIters, "nag-iters", 0, "NAG inner solver: iterations per block and round (0: the paper's budget — G alone 5000, 500 for PS; G and H 1000 a block, 100 for a scalar block)")
 	fs.IntVar(&s.NAGRounds, "nag-rounds", 0, "NAG inner solver: rounds of alternating θ and φ blocks (0: the paper's 10)")
-	fs.StringVar(&s.NAGStep, "nag-step", "exact", "NAG inner solver's step 1/L_g: exact (power iteration on (1/N)ΣBkᵀBk) or paper (the paper's bound (1/N)Σ L‖Bk‖²)")
+	fs.StringVar(&s.NAGStep, "nag-step", "exact", "NAG inner solver's step 1/L_g: exact (power iteration on (1/N)ΣBkᵀBk), paper (the paper's bound (1/N)Σ L‖Bk‖²) or closed (exact, with a PC block's curvature in closed form, max over ω of (1/N)Σ|ĝk(ω)|²: no power iteration)")
 	fs.StringVar(&s.InnerStart, "inner-start", "reference", "where each step's inner solve starts: reference (θ̃, φ̃: G = τI, H = 0, the paper's) or previous (the last step's parameters; the BGD check still compares with the reference)")
 }
 

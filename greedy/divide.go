@@ -14,14 +14,11 @@ func newBlockLoss(m Method, o *problem.Objective, tau float64, t execution.Targe
 	if d.Lo < 0 || d.Hi > o.N || d.Lo >= d.Hi || d.Link == nil {
 		return nil, fmt.Errorf("greedy: dividing the step loss: block [%d, %d) of %d functions (and a link) wanted", d.Lo, d.Hi, o.N)
 	}
-	if t.Device != nil {
-		return nil, fmt.Errorf("greedy: a step loss on a device does not divide between processes")
-	}
 	sub, err := o.Block(d.Lo, d.Hi)
 	if err != nil {
 		return nil, err
 	}
-	return steploss.NewStepLossBlock(m.Param, sub, o.N, tau, t.Prec(), d.Link)
+	return steploss.NewStepLossBlockFor(m.Param, sub, o.N, tau, t, d.Link)
 }
 
 // innerLoss is the step loss the inner solver evaluates: this process's

@@ -162,7 +162,11 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 // the paper's bound λ + (1/N) Σk L‖Bk‖², with ‖Bk‖ = ‖gk‖ (PS, PF), ‖gk‖∞
 // (PP), max|DFT gk| (PC) and by power iteration for other types. The bound is
 // never smaller, so StepPaper takes shorter steps; within a fixed budget the
-// two stop at different points and regularise differently.
+// two stop at different points and regularise differently. StepClosed is
+// StepExact with a PC block's curvature in closed form: the map is diagonal
+// in the Fourier basis, ‖(1/N) Σk BkᵀBk‖ = max over ω of (1/N) Σk |ĝk(ω)|²
+// (steploss.StepLoss.SpectralCurvature, from the spectra the step loss keeps),
+// with no power iteration and no safety margin; other blocks as StepExact.
 //
 // Each iteration evaluates the loss in block mode (StepLoss.EvalBlock): the
 // other block's term of x⁺ is computed once when the block starts and only
@@ -190,17 +194,20 @@ const (
 	StepExact StepRule = "exact"
 	// StepPaper uses the paper's bound (1/N) Σk L‖Bk‖².
 	StepPaper StepRule = "paper"
+	// StepClosed is StepExact with a PC block's curvature in closed form.
+	StepClosed StepRule = "closed"
 )
 
-// ParseStepRule returns the step rule named exact or paper ("" is exact).
+// ParseStepRule returns the step rule named exact, paper or closed ("" is
+// exact).
 func ParseStepRule(s string) (StepRule, error) {
 	switch StepRule(s) {
 	case "", StepExact:
 		return StepExact, nil
-	case StepPaper:
-		return StepPaper, nil
+	case StepPaper, StepClosed:
+		return StepRule(s), nil
 	}
-	return "", fmt.Errorf("unknown NAG step rule %q: use exact (power iteration) or paper (the paper's bound)", s)
+	return "", fmt.Errorf("unknown NAG step rule %q: use exact (power iteration), paper (the paper's bound) or closed (PC blocks in closed form)", s)
 }
 
 // Name implements InnerSolver.
@@ -267,7 +274,7 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 			return nil, errors.New("NAG with the paper's step: the subproblem has no PaperLipschitz bound")
 		}
 		lipschitz = sp.PaperLipschitz
-	} else if s.Step != "" && s.Step != StepExact {
+	} else if s.Step != "" && s.Step != StepExact && s.Step != StepClosed {
 		return nil, fmt.Errorf("NAG: unknown step rule %q", s.Step)
 	}
 	steps := make([]float64, len(blocks))

@@ -465,9 +465,18 @@ func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float6
 		}
 		return m.G, grad
 	}
+	closed := false
+	if n, ok := tr.inner.(NAG); ok && n.Step == StepClosed {
+		closed = true
+	}
 	exact = cachedPerBlock(func(b int) (float64, error) {
 		if c, ok := tr.loss.Curvature(b); ok {
 			return c, nil
+		}
+		if closed {
+			if c, ok, err := tr.loss.SpectralCurvature(b); ok || err != nil {
+				return c, err
+			}
 		}
 		par, v := onBlock(b)
 		return blockCurvature(par, v, o.N, o.H, o.W)
