@@ -47,7 +47,8 @@ func init() {
 // held bytes are the allocator's high-water mark, which must equal the
 // step loss's buffers (x, x⁺, r, scratch, and the objective's y, residual
 // and scratch: 7 batches; the difference field: 2; g, p: 2; M-PC's spectra: 2 terms + Σθ̂v̂ and r̂: 4
-// batches of 2·H·(W/2+1), and 4 single spectra: θ̂, φ̂ and each term's Σconj(v̂)r̂; the blur), the same for T = 2 and T = 6, and
+// batches of 2·H·(W/2+1), 4 single spectra: θ̂, φ̂ and each term's Σconj(v̂)r̂, and 2 single images: each
+// term's parameters, and gradient, as an image for the device's transforms; the blur), the same for T = 2 and T = 6, and
 // a step loss that does not give its buffers back must show in the
 // counters after the run.
 func TestGreedyOnDeviceMeter(t *testing.T) {
@@ -65,7 +66,7 @@ func TestGreedyOnDeviceMeter(t *testing.T) {
 	}
 	const n, h, w = 2, 12, 12
 	img, spec := n*h*w, n*2*h*(w/2+1)
-	want := int64(8 * (7*img + 2*img + 2*img + 4*spec + 4*(2*h*(w/2+1)) + 25))
+	want := int64(8 * (7*img + 2*img + 2*img + 4*spec + 4*(2*h*(w/2+1)) + 2*h*w + 25))
 	if held[0] != want || held[1] != want {
 		t.Errorf("held %d bytes at T = 2 and %d at T = 6, want %d each", held[0], held[1], want)
 	}

@@ -82,6 +82,18 @@ func Label(kind string, prec problem.Precision) string {
 	return "cpu"
 }
 
+// ArraysLabel is Label for the record of a run on array operations
+// (unrolled and Banert training): a record of the CPU's float32 arrays by
+// their former device name, host32, is cpu32, the same path; a record of
+// "host" stays host (the float64 array operations on the CPU no longer
+// run, so such a run resumes on none).
+func ArraysLabel(kind string, prec problem.Precision) string {
+	if kind == gpu.Host32Name {
+		return "cpu32"
+	}
+	return Label(kind, prec)
+}
+
 // The --device names of the CPU: cpu and host in the precision of
 // --precision (float64 by default), cpu32 and host32 in float32.
 var cpuNames = map[string]problem.Precision{"cpu": "", gpu.Host: "", "cpu32": problem.Float32, gpu.Host32Name: problem.Float32}

@@ -1,13 +1,11 @@
 package greedy
 
 import (
-	"sync"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
-	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
 // TestDividedTrainingOnDevice: 2 and 3 "processes", each with its block of
@@ -27,21 +25,8 @@ func TestDividedTrainingOnDevice(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, k := range []int{2, 3} {
-		links := steploss.Pipes(k)
-		got, errs := make([]*Result, k), make([]error, k)
-		var wg sync.WaitGroup
-		for b, blk := range steploss.Blocks(o.N, k) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				got[b], errs[b] = Train(o, cfg(&Divide{Lo: blk[0], Hi: blk[1], Link: links[b]}))
-			}()
-		}
-		wg.Wait()
+		got := trainDivided(t, o, k, cfg)
 		for b := range k {
-			if errs[b] != nil {
-				t.Fatalf("%d processes, process %d: %v", k, b, errs[b])
-			}
 			for s := range want.Theta {
 				if d := firstBitDiff(got[b].Theta[s], got[0].Theta[s]); d >= 0 {
 					t.Errorf("%d processes, process %d, step %d: θ differs from process 0's at %d", k, b, s, d)

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
@@ -32,23 +33,8 @@ func TestDividedTrainingEqualsOne(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, k := range []int{1, 2, 3} {
-			blocks := steploss.Blocks(o.N, k)
-			links := steploss.Pipes(k)
-			got, errs := make([]*Result, k), make([]error, k)
-			var wg sync.WaitGroup
-			for b, blk := range blocks {
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					got[b], errs[b] = Train(o, cfg(&Divide{Lo: blk[0], Hi: blk[1], Link: links[b]}))
-				}()
-			}
-			wg.Wait()
-			for b := range k {
-				if errs[b] != nil {
-					t.Fatalf("%s, %d processes, process %d: %v", tc.name, k, b, errs[b])
-				}
-				r := got[b]
+			got := trainDivided(t, o, k, cfg)
+			for b, r := range got {
 				if len(r.Steps) != len(want.Steps) {
 					t.Fatalf("%s, %d processes, process %d: %d steps, want %d", tc.name, k, b, len(r.Steps), len(want.Steps))
 				}
@@ -111,4 +97,28 @@ func TestReadOnlyResumeWritesNothing(t *testing.T) {
 	if _, err := Train(o, cfg); !errors.As(err, &fe) || fe.Field != "Store.ReadOnly" {
 		t.Errorf("read-only without Resume: %v, want a FieldError naming Store.ReadOnly", err)
 	}
+}
+
+// trainDivided trains k "processes" (goroutines), process b with the
+// configuration cfg gives for its block of o's functions, joined by
+// steploss.Pipes, and returns their results in block order.
+func trainDivided(t *testing.T, o *problem.Objective, k int, cfg func(*Divide) Config) []*Result {
+	t.Helper()
+	links := steploss.Pipes(k)
+	got, errs := make([]*Result, k), make([]error, k)
+	var wg sync.WaitGroup
+	for b, blk := range steploss.Blocks(o.N, k) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[b], errs[b] = Train(o, cfg(&Divide{Lo: blk[0], Hi: blk[1], Link: links[b]}))
+		}()
+	}
+	wg.Wait()
+	for b := range k {
+		if errs[b] != nil {
+			t.Fatalf("%d processes, process %d: %v", k, b, errs[b])
+		}
+	}
+	return got
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/models"
 )
 
@@ -58,8 +59,8 @@ func TestUpdate(t *testing.T) {
 			if err := u.Forward(dst, xb, gb, pb); err != nil {
 				t.Fatal(err)
 			}
-			if i := farFrom(download(t, dst, len(x)), want, 1e-12); i >= 0 {
-				t.Errorf("Forward[%d] differs from the arrays' update", i)
+			if d := testsupport.RelDiff(download(t, dst, len(x)), want); !(d <= 1e-12) {
+				t.Errorf("Forward differs from the arrays' update by %.2g", d)
 			}
 			if err := u.Hold(gb, pb); err != nil {
 				t.Fatal(err)
@@ -67,8 +68,8 @@ func TestUpdate(t *testing.T) {
 			if err := u.Advance(dst, xb); err != nil {
 				t.Fatal(err)
 			}
-			if i := farFrom(download(t, dst, len(x)), want, 1e-12); i >= 0 {
-				t.Errorf("Advance[%d] differs from the arrays' update", i)
+			if d := testsupport.RelDiff(download(t, dst, len(x)), want); !(d <= 1e-12) {
+				t.Errorf("Advance differs from the arrays' update by %.2g", d)
 			}
 			checkVJP(t, u, params, x, [][]float64{g, p}, r)
 		})
@@ -131,19 +132,4 @@ func checkVJP(t *testing.T, u *Update, params [][]float64, x []float64, vs [][]f
 			t.Errorf("term %d: ⟨(±G_θ)ᵀ b, v⟩ = %v, ⟨b, ±G_θ v⟩ = %v", i, got, want)
 		}
 	}
-}
-
-// farFrom returns the first index where got and want differ by more than
-// tol relative to want's largest magnitude, or -1.
-func farFrom(got, want []float64, tol float64) int {
-	scale := 1.0
-	for _, v := range want {
-		scale = max(scale, math.Abs(v))
-	}
-	for i := range want {
-		if !(math.Abs(got[i]-want[i]) <= tol*scale) {
-			return i
-		}
-	}
-	return -1
 }

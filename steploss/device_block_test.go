@@ -1,28 +1,13 @@
 package steploss
 
 import (
-	"math"
 	"sync"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 )
-
-// closeTo reports the first index where got and want differ by more than
-// tol relative to want's largest magnitude, or -1.
-func closeTo(got, want []float64, tol float64) int {
-	scale := 1.0
-	for _, v := range want {
-		scale = max(scale, math.Abs(v))
-	}
-	for i := range want {
-		if !(math.Abs(got[i]-want[i]) <= tol*scale) {
-			return i
-		}
-	}
-	return -1
-}
 
 // TestDeviceShardsAgree checks that the engine's device pass divides: the
 // step loss on 7 functions on the float64 CPU device in 2, 3 and 5 shards,
@@ -44,12 +29,12 @@ func TestDeviceShardsAgree(t *testing.T) {
 			want := evalAll(t, one, u)
 			check := func(what string, got [][]float64, next []float64) {
 				for i := range len(want) - 1 {
-					if j := closeTo(got[i], want[i], 1e-12); j >= 0 {
-						t.Errorf("%s: result %d [%d] = %v, want %v", what, i, j, got[i][j], want[i][j])
+					if d := testsupport.RelDiff(got[i], want[i]); !(d <= 1e-12) {
+						t.Errorf("%s: result %d differs by %.2g relative to its largest value", what, i, d)
 					}
 				}
-				if j := closeTo(got[len(want)-1], next, 1e-12); j >= 0 {
-					t.Errorf("%s: next[%d] differs", what, j)
+				if d := testsupport.RelDiff(got[len(want)-1], next); !(d <= 1e-12) {
+					t.Errorf("%s: next differs by %.2g", what, d)
 				}
 			}
 			for _, k := range []int{2, 3, 5} {

@@ -11,7 +11,6 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/execution"
-	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -101,17 +100,9 @@ func newState(cfg *Config, o *problem.Objective, l *Loss, tau float64) *State {
 	return s
 }
 
-// target names the target a state's loss ran on as --device does (cpu,
-// cpu32, cuda). A record of the CPU's float32 arrays by their former name,
-// host32, is cpu32: the same path. A record of "host" stays host: the
-// float64 array operations on the CPU no longer run, so such a run resumes
-// on none.
-func (s *State) target() string {
-	if s.Device == gpu.Host32Name {
-		return "cpu32"
-	}
-	return execution.Label(s.Device, s.Precision)
-}
+// target names the target a state's loss ran on as --device does
+// (cpu, cpu32, cuda; execution.ArraysLabel).
+func (s *State) target() string { return execution.ArraysLabel(s.Device, s.Precision) }
 
 func (old *State) compatible(cur *State) error {
 	type field struct {

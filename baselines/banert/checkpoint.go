@@ -11,7 +11,6 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/execution"
-	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -91,16 +90,8 @@ func newManifest(o *problem.Objective, cfg Config) *Manifest {
 }
 
 // target names the target a manifest's loss ran on as --device does
-// (cpu, cpu32, cuda). A record of the CPU's float32 arrays by their former
-// name, host32, is cpu32: the same path. A record of "host" stays host:
-// the float64 network operations on the CPU no longer run, so such a run
-// resumes on none.
-func (m *Manifest) target() string {
-	if m.Device == gpu.Host32Name {
-		return "cpu32"
-	}
-	return execution.Label(m.Device, m.Precision)
-}
+// (cpu, cpu32, cuda; execution.ArraysLabel).
+func (m *Manifest) target() string { return execution.ArraysLabel(m.Device, m.Precision) }
 
 func manifestExists(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, "manifest.json"))
