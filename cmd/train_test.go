@@ -331,9 +331,10 @@ func TestEvalOnDevice(t *testing.T) {
 }
 
 // TestTrainCTAndWCRROnDevice trains greedy M-PC on ct-small (the ray
-// transform through gpu.RayOps) and on deblur-wcrr (the ridge regularizer
-// through gpu.NetOps and gpu.RidgeOps) through --device host and checks that
-// the parameters follow the CPU runs'.
+// transform built on the device: tomo.NewDeviceRay) and on deblur-wcrr (the
+// ridge regularizer through gpu.NetOps, mconv.NewDeviceConv and
+// wcrr.NewDevicePotentials) on the CPU's array operations (testOpsDevice) and
+// checks that the parameters follow the CPU runs'.
 func TestTrainCTAndWCRROnDevice(t *testing.T) {
 	weights := wcrrWeights(t)
 	for _, prob := range [][]string{{"--problem", "ct-small"}, {"--problem", "deblur-wcrr", "--wcrr-weights", weights}} {

@@ -18,10 +18,10 @@
 // keeps its arrays on the device between calls: package ondevice builds the
 // objective and the learned update's terms from them, and greedy and
 // unrolled training run on any device that has them
-// (greedy.Config.Method.Device, unroll.Config.Method.Device). The CPU
-// device implements them in float64 with the CPU kernels; Open("host")
-// returns it under the name that asks commands to take their device code
-// paths (--device host).
+// (greedy.Config.Target, unroll.Config.Target: execution.OnDevice). The
+// CPU device implements them in float64 with the CPU kernels; commands
+// resolve --device host to the CPU engine (package execution), so the CPU
+// device serves tests and the conformance suites.
 // Package gpu/gputest holds the conformance suites every implementation
 // passes (gputest.CheckOps for Ops: adjoint pairs, the FFT round trip and
 // the spectral convolution against direct arithmetic; CheckNetOps and

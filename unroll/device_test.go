@@ -48,8 +48,8 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 	}{
 		{"ps", "zero", -1}, {"m-ps", "zero", -1}, {"pp", "reflect", -1}, {"m-pc", "zero", -1},
 		{"pc3", "circular", -1}, {"m-pc5-reflect", "reflect", -1}, {"pc", "zero", 0}, {"m-pp", "zero", -1},
-		{"m-pc", "ct", -1},                           // ct-small: the ray transform through gpu.RayOps
-		{"m-pc", "wcrr", -1},                         // WCRR through gpu.NetOps and gpu.RidgeOps
+		{"m-pc", "ct", -1},                           // ct-small: the ray transform on the device (tomo.NewDeviceRay)
+		{"m-pc", "wcrr", -1},                         // WCRR: mconv.NewDeviceConv, wcrr.NewDevicePotentials
 		{"m-pf", "zero", -1}, {"pf:pc3", "zero", -1}, // PF by its graph on the host (ondevice.GraphTerm)
 	}
 	for _, c := range cases {
