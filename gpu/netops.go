@@ -3,6 +3,8 @@ package gpu
 import (
 	"fmt"
 	"math"
+
+	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
 // NetOps are the per-plane operations of a small convolutional network
@@ -60,7 +62,7 @@ func (d *hostOps[F]) PlaneDots(vals []float64, x, y Buffer, hw int) error {
 			return err
 		}
 	}
-	for p := range vals {
+	overPlanes(len(vals), hw, func(p int) {
 		var s float64
 		xs := xv[p*hw : (p+1)*hw]
 		if yv == nil {
@@ -74,8 +76,28 @@ func (d *hostOps[F]) PlaneDots(vals []float64, x, y Buffer, hw int) error {
 			}
 		}
 		vals[p] = s
-	}
+	})
 	return nil
+}
+
+// parallelValues is the number of values from which a plane-wise host
+// operation splits its planes over the cores.
+const parallelValues = 1 << 15
+
+// overPlanes runs body for every plane of planes·hw values, the planes split
+// over the cores for large buffers: each plane is computed as on one core.
+func overPlanes(planes, hw int, body func(p int)) {
+	if planes*hw < parallelValues {
+		for p := range planes {
+			body(p)
+		}
+		return
+	}
+	kernels.ParallelFor(planes, func(lo, hi int) {
+		for p := lo; p < hi; p++ {
+			body(p)
+		}
+	})
 }
 
 // CheckCoefficients checks the lengths of NetOps.PlaneCombine's
@@ -113,7 +135,7 @@ func (d *hostOps[F]) PlaneCombine(y Buffer, a []float64, x Buffer, b []float64, 
 			return err
 		}
 	}
-	for p := 0; p < planes; p++ {
+	overPlanes(planes, hw, func(p int) {
 		ap, bp, cp := F(a[p]), F(0), F(0)
 		if b != nil {
 			bp = F(b[p])
@@ -126,13 +148,13 @@ func (d *hostOps[F]) PlaneCombine(y Buffer, a []float64, x Buffer, b []float64, 
 			for i, v := range xs {
 				ys[i] = ap*v + cp
 			}
-			continue
+			return
 		}
 		zs := zv[p*hw : (p+1)*hw]
 		for i, v := range xs {
 			ys[i] = ap*v + bp*zs[i] + cp
 		}
-	}
+	})
 	return nil
 }
 
@@ -147,13 +169,20 @@ func (d *hostOps[F]) LeakyMask(dst, x, u Buffer, slope float64) error {
 		return err
 	}
 	sf := F(slope)
-	for i, v := range xv {
-		if v > 0 {
-			dv[i] = uv[i]
-		} else {
-			dv[i] = sf * uv[i]
+	mask := func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			if xv[i] > 0 {
+				dv[i] = uv[i]
+			} else {
+				dv[i] = sf * uv[i]
+			}
 		}
 	}
+	if len(xv) < parallelValues {
+		mask(0, len(xv))
+		return nil
+	}
+	kernels.ParallelFor(len(xv), mask)
 	return nil
 }
 
