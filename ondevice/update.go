@@ -2,6 +2,7 @@ package ondevice
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -27,6 +28,8 @@ type Update struct {
 	s      gpu.Batch
 	terms  []DeviceTerm
 	scaled [2][]float64 // sign·θ, sign·φ (host)
+	last   [2][]float64 // the parameters term i was last set at (set[i])
+	set    [2]bool
 
 	// Hold's operands and, for PC terms (spectral), their spectra; acc and
 	// tmp are the advance's spectral sum and its inverse transform.
@@ -69,7 +72,9 @@ func (u *Update) Term(i int) DeviceTerm { return u.terms[i] }
 // Sign is term i's sign in the update: −1 for G, +1 for H.
 func (u *Update) Sign(i int) float64 { return updateSigns[i] }
 
-// SetParams sets term i at sign_i·params[i], for every term.
+// SetParams sets term i at sign_i·params[i], for every term; a term whose
+// parameters are those it was last set at is left as it is (the frozen
+// block of a block evaluation: nothing copied or transformed).
 func (u *Update) SetParams(params ...[]float64) error {
 	if len(params) < len(u.terms) {
 		return fmt.Errorf("ondevice: %d parameter blocks for %d terms", len(params), len(u.terms))
@@ -79,11 +84,16 @@ func (u *Update) SetParams(params ...[]float64) error {
 		if len(th) != t.ParamLen() {
 			return fmt.Errorf("ondevice: term %d has %d parameters, want %d", i, len(th), t.ParamLen())
 		}
+		if u.set[i] && slices.Equal(th, u.last[i]) {
+			continue
+		}
+		u.set[i] = false
 		u.scaled[i] = append(u.scaled[i][:0], th...)
 		kernels.ScaleLarge(u.scaled[i], updateSigns[i], th)
 		if err := t.SetParams(u.scaled[i]); err != nil {
 			return fmt.Errorf("ondevice: term %d: %w", i, err)
 		}
+		u.last[i], u.set[i] = append(u.last[i][:0], th...), true
 	}
 	return nil
 }

@@ -71,6 +71,23 @@ func TestUpdate(t *testing.T) {
 			if d := testsupport.RelDiff(download(t, dst, len(x)), want); !(d <= 1e-12) {
 				t.Errorf("Advance differs from the arrays' update by %.2g", d)
 			}
+			// The same parameters again, then θ alone changed: the term left
+			// as it is and the one set again give the arrays' update.
+			params[0] = append([]float64(nil), params[0]...)
+			if err := u.SetParams(params...); err != nil {
+				t.Fatal(err)
+			}
+			params[0][0] += 0.5
+			if err := u.SetParams(params...); err != nil {
+				t.Fatal(err)
+			}
+			if err := u.Forward(dst, xb, gb, pb); err != nil {
+				t.Fatal(err)
+			}
+			moved := hostUpdate(t, m, o.N, o.H, o.W, params, x, g, p)
+			if d := testsupport.RelDiff(download(t, dst, len(x)), moved); !(d <= 1e-12) {
+				t.Errorf("Forward after θ changed differs from the arrays' update by %.2g", d)
+			}
 			checkVJP(t, u, params, x, [][]float64{g, p}, r)
 		})
 	}
