@@ -63,9 +63,9 @@ func TestLearnedOnDevice(t *testing.T) {
 			t.Fatal(err)
 		}
 		var its []baselines.Iterator
-		for _, d := range []gpu.Ops{gpu.CPU(), gpu.Host32()} {
+		for _, d := range []execution.Target{execution.OnDevice(gpu.CPU()), execution.OnDevice(gpu.Host32())} {
 			c := *l
-			c.Target = execution.OnDevice(d)
+			c.Target = d
 			it, err := c.Start(o)
 			if err != nil {
 				t.Fatal(err)
@@ -128,25 +128,25 @@ func TestLearnedOnDevice(t *testing.T) {
 // and records the CPU on the steps it trained.
 func TestDeviceResumeIsBitwise(t *testing.T) {
 	o := deblurSet(t, 3, 16, 6)
-	cfg := func(dir string, steps int, resume bool, dev gpu.Ops) Config {
+	cfg := func(dir string, steps int, resume bool, dev execution.Target) Config {
 		return Config{
 			Problem: Problem{Name: "deblur"},
 			Method:  Method{Param: method(t, "m-pc"), Lambda: Constant(0), Mu: Constant(0)},
-			Target:  execution.OnDevice(dev),
+			Target:  dev,
 			Solver:  Solver{Inner: NAG{Iters: 15}},
 			Stop:    Stop{MaxSteps: steps},
 			Store:   Store{Dir: dir, Resume: resume},
 		}
 	}
 	a, b := t.TempDir(), t.TempDir()
-	if _, err := Train(o, cfg(a, 2, false, gpu.Host32())); err != nil {
+	if _, err := Train(o, cfg(a, 2, false, execution.OnDevice(gpu.Host32()))); err != nil {
 		t.Fatal(err)
 	}
 	c := t.TempDir()
-	if _, err := Train(o, cfg(c, 2, false, gpu.Host32())); err != nil {
+	if _, err := Train(o, cfg(c, 2, false, execution.OnDevice(gpu.Host32()))); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Train(o, cfg(c, 4, true, nil)); err != nil {
+	if _, err := Train(o, cfg(c, 4, true, execution.Target{})); err != nil {
 		t.Fatalf("resuming a host32 run on the CPU: %v", err)
 	}
 	m, err := checkpoint.ReadManifest(c)
@@ -158,10 +158,10 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 			t.Errorf("step %d records device %q, want %q", i, s.Device, want)
 		}
 	}
-	if _, err := Train(o, cfg(a, 4, true, gpu.Host32())); err != nil {
+	if _, err := Train(o, cfg(a, 4, true, execution.OnDevice(gpu.Host32()))); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Train(o, cfg(b, 4, false, gpu.Host32())); err != nil {
+	if _, err := Train(o, cfg(b, 4, false, execution.OnDevice(gpu.Host32()))); err != nil {
 		t.Fatal(err)
 	}
 	if m, err := checkpoint.ReadManifest(a); err != nil || len(m.Steps) != 4 || m.Device != "host32" {
@@ -177,14 +177,14 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 func TestDeviceGraphTrains(t *testing.T) {
 	o := testproblems.Deblur(t, 3, 12, "zero", -1, 4)
 	m := models.Method{G: testproblems.OuterWeights{}, H: models.Scalar{}}
-	run := func(dev gpu.Ops) []float64 {
-		res, err := Train(o, Config{Method: Method{Param: m}, Target: execution.OnDevice(dev), Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Stop: Stop{MaxSteps: 3}, Store: Store{KeepParams: true}})
+	run := func(dev execution.Target) []float64 {
+		res, err := Train(o, Config{Method: Method{Param: m}, Target: dev, Solver: Solver{Inner: LBFGS{MaxEvaluations: 20}}, Stop: Stop{MaxSteps: 3}, Store: Store{KeepParams: true}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return res.Theta[2]
 	}
-	if e := maxRelDiff(run(gpu.CPU()), run(nil)); e > 1e-9 {
+	if e := maxRelDiff(run(execution.OnDevice(gpu.CPU())), run(execution.Target{})); e > 1e-9 {
 		t.Errorf("greedy training of a user parametrization on the device differs from the CPU's by %.2g after 3 steps", e)
 	}
 }

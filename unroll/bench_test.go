@@ -1,6 +1,7 @@
 package unroll
 
 import (
+	"github.com/greedyl2o/greedyl2o/execution"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
@@ -20,7 +21,7 @@ func BenchmarkLoss(b *testing.B) {
 			if path == "graph" {
 				l, err = NewLoss(m, o, 10, 4, 0, nil)
 			} else {
-				l, err = NewLossOn(m, o, 10, 4, 0, nil, gpu.CPU())
+				l, err = NewLossFor(m, o, 10, 4, 0, nil, execution.OnDevice(gpu.CPU()))
 			}
 			if err != nil {
 				b.Fatal(err)

@@ -28,7 +28,7 @@ type Config struct {
 	// Target is where and in what precision the unrolled loss computes
 	// (NewLossFor): on the CPU in float64 (the zero value) the gorgonia
 	// graph; on the CPU in float32 and on a device (CUDA, float32) the
-	// reverse pass over array operations (NewLossOn), the trajectory kept
+	// reverse pass over array operations (ondevice.Unrolled), the trajectory kept
 	// in them. Recorded in unroll.json ("device", "precision"); a resume
 	// must ask for the same.
 	Target execution.Target

@@ -74,7 +74,7 @@ func TestDeviceLossMatchesGraph(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dev, err := NewLossOn(m, o, T, B, 0, weights, gpu.CPU())
+		dev, err := NewLossFor(m, o, T, B, 0, weights, execution.OnDevice(gpu.CPU()))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -131,7 +131,7 @@ func TestDeviceLossFloat32(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		dev, err := NewLossOn(m, o, 10, 4, 0, nil, gpu.Host32())
+		dev, err := NewLossFor(m, o, 10, 4, 0, nil, execution.OnDevice(gpu.Host32()))
 		if err != nil {
 			t.Fatal(err)
 		}

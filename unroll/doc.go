@@ -20,7 +20,7 @@
 // gpu.CPU().Stats().Peak reports them; package bench compares them with the
 // constant memory of greedy training.
 //
-// NewLossOn (Config.Target on a device, or on the CPU in float32: NewLossFor)
+// NewLossFor on a device, or on the CPU in float32 (Config.Target),
 // evaluates the same loss and gradient without a graph: a hand-written
 // reverse pass on array operations (package ondevice; CUDA, or the CPU's
 // float32 arrays; gpu.CPU() in float64 in tests) that keeps only the

@@ -2,6 +2,7 @@ package unroll_test
 
 import (
 	"fmt"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/data"
@@ -37,18 +38,16 @@ func ExampleTrain() {
 }
 
 // Unrolled training with the loss on a device: the reverse pass on the
-// device's array operations (here the CPU's, gpu.Open("host"); "cuda" in a
-// binary built with -tags l2ocuda) instead of the gorgonia graph. The
+// device's array operations (here the CPU's, gpu.CPU(); gpu.Open("cuda") in
+// a binary built with -tags l2ocuda) instead of the gorgonia graph. The
 // learned parameters are the graph's, the memory a small fraction.
-func ExampleNewLossOn() {
+func ExampleNewLossFor() {
 	prob, _ := problem.Deblur(problem.Options{H: 16})
 	n, _, _, pix, _ := data.Stack(data.Synthetic(4, 16, 16, 1))
 	train, _ := prob.Instantiate(pix, n, 0)
 	method, _ := models.ParseMethod("m-pc")
-	dev, _ := gpu.Open(gpu.Host)
-	ops := dev.(gpu.Ops)
 	graphLoss, _ := unroll.NewLoss(method, train, 10, 4, 0, nil)
-	devLoss, err := unroll.NewLossOn(method, train, 10, 4, 0, nil, ops)
+	devLoss, err := unroll.NewLossFor(method, train, 10, 4, 0, nil, execution.OnDevice(gpu.CPU()))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -44,7 +44,7 @@ type Loss struct {
 	evals      int
 	xbuf, ybuf []float64
 	// dev, if set, evaluates on a device's array operations instead of
-	// the graph (NewLossOn); the graph fields are then unused.
+	// the graph (NewLossFor); the graph fields are then unused.
 	dev *ondevice.Unrolled
 }
 
@@ -56,22 +56,11 @@ func NewLoss(m models.Method, o *problem.Objective, steps, batch int, tau float6
 	return newLoss(m, o, steps, batch, tau, weights, nil)
 }
 
-// NewLossOn is NewLoss evaluated with the array operations of a device
-// (package gpu's Ops: gpu.CPU() in float64, CUDA in float32) by a
-// hand-written reverse pass (package ondevice) instead of a gorgonia graph:
-// the same loss and gradient, the trajectory kept on the device. Every
-// parametrization runs (PF and user ones as ondevice.GraphTerm: their
-// graph's products on the host) on objectives with a device form
-// (problem.DeviceForm); others get an error naming what has no device
-// path.
-func NewLossOn(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
-	if device == nil {
-		return nil, errors.New("unroll: no device")
-	}
-	return newLoss(m, o, steps, batch, tau, weights, device)
-}
+// onDevice builds the unrolled loss's device part (ondevice.Unrolled) for
+// a method, its functions, T and the batch size.
+type onDevice func(m models.Method, o *problem.Objective, steps, batch int) (*ondevice.Unrolled, error)
 
-func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device gpu.Ops) (*Loss, error) {
+func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, device onDevice) (*Loss, error) {
 	if m.G == nil {
 		return nil, errors.New("unroll: no parametrization for G")
 	}
@@ -120,7 +109,7 @@ func newLoss(m models.Method, o *problem.Objective, steps, batch int, tau float6
 		l.nPhi = len(l.refPhi)
 	}
 	if device != nil {
-		dev, err := ondevice.NewUnrolled(device, m, o, steps, batch)
+		dev, err := device(m, o, steps, batch)
 		if err != nil {
 			return nil, err
 		}

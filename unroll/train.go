@@ -10,6 +10,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -47,15 +48,22 @@ func Permutation(n int, seed int64, epoch int) []int {
 }
 
 // NewLossFor is the unrolled loss for the execution target t: NewLoss (the
-// gorgonia graph) on the CPU in float64, NewLossOn on t's array operations
-// (execution.Target.Arrays: the device, or the CPU's float32 arrays)
-// otherwise.
+// gorgonia graph) on the CPU in float64; otherwise on t's array operations
+// (execution.Target.Arrays: the device, or the CPU's float32 arrays) by the
+// update's reverse pass on the device (ondevice.Unrolled) instead of a
+// gorgonia graph: the same loss and gradient, the trajectory kept on the
+// device. Every parametrization runs there (PF and user ones as
+// ondevice.GraphTerm: their graph's products on the host) on objectives
+// with a device form (problem.DeviceForm); others get an error naming what
+// has no device path.
 func NewLossFor(m models.Method, o *problem.Objective, steps, batch int, tau float64, weights []float64, t execution.Target) (*Loss, error) {
 	if err := t.Check(); err != nil {
 		return nil, fmt.Errorf("unroll: %w", err)
 	}
 	if ops := t.Arrays(); ops != nil {
-		return NewLossOn(m, o, steps, batch, tau, weights, ops)
+		return newLoss(m, o, steps, batch, tau, weights, func(m models.Method, o *problem.Objective, steps, batch int) (*ondevice.Unrolled, error) {
+			return ondevice.NewUnrolled(ops, m, o, steps, batch)
+		})
 	}
 	return NewLoss(m, o, steps, batch, tau, weights)
 }
