@@ -137,7 +137,7 @@ def main():
 
     runs, wall, cpu = common.timed(step, a.seconds)
     print(f"torch-banert/adam-step/{a.precision} T={a.T} size={a.size} runs={runs} "
-          f"wall-ms/op {wall:.3f} cpu-ms/op {cpu:.3f}  ({info})")
+          f"{wall:.3f} wall-ms/op {cpu:.3f} cpu-ms/op  ({info})")
 
 
 if __name__ == "__main__":

@@ -47,12 +47,27 @@ def sym_pad_adjoint(z, p):
     return z[..., p:-p]
 
 
+class _BlurOp(torch.autograd.Function):
+    """A or Aᵀ with the other as its derivative: both are correlations (the
+    adjoint's kernel flipped), whose backward through oneDNN's depthwise
+    kernel is far faster than autograd's transposed convolution."""
+
+    @staticmethod
+    def forward(ctx, x, blur, adjoint):
+        ctx.blur, ctx.adjoint = blur, adjoint
+        return blur._correlate(x, adjoint)
+
+    @staticmethod
+    def backward(ctx, g):
+        return _BlurOp.apply(g, ctx.blur, not ctx.adjoint), None, None
+
+
 class Blur:
     """A = scale · (5×5 Gaussian correlation, same size) on [N,1,H,W] batches,
     with a zero or half-sample symmetric ("reflect") boundary; scale makes
     ‖A‖ = 1 (Lanczos on AᵀA in float64, as problem.Normalize). The batch runs
     as the channels of one depthwise convolution (oneDNN's fast kernel for a
-    single-channel filter)."""
+    single-channel filter); apply and adjoint are differentiable."""
 
     def __init__(self, boundary, h, w, dtype):
         if boundary not in ("zero", "reflect"):
@@ -64,28 +79,29 @@ class Blur:
         self.kernel = (self.kernel * self.scale).to(dtype)
         self._banks = {}
 
-    def _bank(self, n):
-        if n not in self._banks:
-            self._banks[n] = self.kernel.expand(n, 1, 5, 5).contiguous()
-        return self._banks[n]
+    def _bank(self, n, flipped):
+        if (n, flipped) not in self._banks:
+            k = self.kernel.flip(-1, -2) if flipped else self.kernel
+            self._banks[n, flipped] = k.expand(n, 1, 5, 5).contiguous()
+        return self._banks[n, flipped]
 
-    def apply(self, x):
+    def _correlate(self, x, adjoint):
         n = x.shape[0]
         z = x.reshape(1, n, *x.shape[-2:])
+        bank = self._bank(n, adjoint)
         if self.boundary == "zero":
-            z = F.conv2d(z, self._bank(n), padding=2, groups=n)
+            z = F.conv2d(z, bank, padding=2, groups=n)
+        elif adjoint:
+            z = sym_pad_adjoint(F.conv2d(F.pad(z, (4, 4, 4, 4)), bank, groups=n), 2)
         else:
-            z = F.conv2d(sym_pad(z, 2), self._bank(n), groups=n)
-        return z.view(x.shape)
+            z = F.conv2d(sym_pad(z, 2), bank, groups=n)
+        return z.reshape(x.shape)
+
+    def apply(self, x):
+        return _BlurOp.apply(x, self, False)
 
     def adjoint(self, r):
-        n = r.shape[0]
-        z = r.reshape(1, n, *r.shape[-2:])
-        if self.boundary == "zero":
-            z = F.conv_transpose2d(z, self._bank(n), padding=2, groups=n)
-        else:
-            z = sym_pad_adjoint(F.conv_transpose2d(z, self._bank(n), groups=n), 2)
-        return z.view(r.shape)
+        return _BlurOp.apply(r, self, True)
 
     def _norm(self, h, w, steps=120):
         """√(largest eigenvalue of AᵀA) by Lanczos with full reorthogonalisation."""

@@ -101,7 +101,7 @@ def main():
     loss, theta, phi = synthetic_step(a.n, a.size, common.dtype_of(a.precision))
     runs, wall, cpu = common.timed(lambda: value_and_gradient(loss, theta, phi), a.seconds)
     print(f"torch-steploss/m-pc/{a.precision} n={a.n} size={a.size} runs={runs} "
-          f"wall-ms/op {wall:.3f} cpu-ms/op {cpu:.3f}  ({info})")
+          f"{wall:.3f} wall-ms/op {cpu:.3f} cpu-ms/op  ({info})")
 
 
 if __name__ == "__main__":
