@@ -183,7 +183,9 @@ def timed(step, seconds, min_runs=3):
 
 def setup_threads(threads):
     torch.set_num_threads(threads)
-    return f"torch {torch.__version__}, {torch.get_num_threads()} threads, oneDNN {torch.backends.mkldnn.is_available()}"
+    policy = os.environ.get("OMP_WAIT_POLICY", "default")
+    return (f"torch {torch.__version__}, {torch.get_num_threads()} threads, "
+            f"oneDNN {torch.backends.mkldnn.is_available()}, OMP_WAIT_POLICY {policy}")
 
 
 def read_dump(folder, name):

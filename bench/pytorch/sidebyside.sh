@@ -6,11 +6,12 @@
 #   bash bench/pytorch/sidebyside.sh [--out FILE]
 #
 # PYTHON is a Python that imports torch (python.sh finds one); ROUNDS sets
-# the rounds. PyTorch runs
-# with OMP_WAIT_POLICY=passive unless it is set: on a machine shared with
-# other jobs, OpenMP threads that spin for work lose their time slices and
-# make PyTorch several times slower. --out FILE also writes the whole output
-# to FILE (refused if FILE exists; written at the end, atomically).
+# the rounds. Each PyTorch script runs twice a round, under OpenMP's default
+# wait policy and OMP_WAIT_POLICY=passive, and the ratios take the faster:
+# on a machine shared with other jobs, OpenMP threads that spin for work
+# lose their time slices and the default can be many times slower.
+# --out FILE also writes the whole output to FILE (refused if FILE exists;
+# written at the end, atomically).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=""
@@ -31,9 +32,24 @@ if ! [[ $ROUNDS =~ ^[1-9][0-9]*$ ]]; then
 	exit 2
 fi
 source bench/pytorch/python.sh
-export OMP_WAIT_POLICY=${OMP_WAIT_POLICY:-passive} OMP_NUM_THREADS=2 GOMAXPROCS=2
+export OMP_NUM_THREADS=2 GOMAXPROCS=2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# omp POLICY CMD...: runs CMD under OpenMP's default wait policy or POLICY.
+omp() {
+	local policy=$1
+	shift
+	if [[ $policy == default ]]; then
+		env -u OMP_WAIT_POLICY "$@"
+	else
+		OMP_WAIT_POLICY=$policy "$@"
+	fi
+}
+
+omp_label() {
+	if [[ $1 == default ]]; then echo "env -u OMP_WAIT_POLICY"; else echo "OMP_WAIT_POLICY=$1"; fi
+}
 
 run() {
 	echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -41,12 +57,16 @@ run() {
 	"$tmp/steploss.test" -test.run '^$' -test.bench '^BenchmarkStepLossMPC$' -test.benchmem
 	echo "\$ go test -run '^\$' -bench '^BenchmarkStepLossPrecision\$/^m-pc\$/^float32\$' ./steploss"
 	"$tmp/steploss.test" -test.run '^$' -test.bench '^BenchmarkStepLossPrecision$/^m-pc$/^float32$' -test.benchmem
-	echo "\$ $PYTHON bench/pytorch/steploss.py"
-	"$PYTHON" bench/pytorch/steploss.py
+	for policy in default passive; do
+		echo "\$ $(omp_label "$policy") $PYTHON bench/pytorch/steploss.py"
+		omp "$policy" "$PYTHON" bench/pytorch/steploss.py
+	done
 	echo "\$ go test -run '^\$' -bench '^BenchmarkAdamStep96\$' -benchtime 3x ./baselines/banert"
 	"$tmp/banert.test" -test.run '^$' -test.bench '^BenchmarkAdamStep96$' -test.benchtime 3x
-	echo "\$ $PYTHON bench/pytorch/banert.py"
-	"$PYTHON" bench/pytorch/banert.py
+	for policy in default passive; do
+		echo "\$ $(omp_label "$policy") $PYTHON bench/pytorch/banert.py"
+		omp "$policy" "$PYTHON" bench/pytorch/banert.py
+	done
 }
 
 measure() {
@@ -56,7 +76,7 @@ measure() {
 	echo "command: bash bench/pytorch/sidebyside.sh${out:+ --out $out} (ROUNDS=$ROUNDS PYTHON=$PYTHON)"
 	echo "machine: $(uname -m), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 	echo "go: $(go version), GOAMD64=$(go env GOAMD64), GOEXPERIMENT=$(go env GOEXPERIMENT), GOMAXPROCS=$GOMAXPROCS"
-	echo "python: $("$PYTHON" -c 'import sys, torch; print(sys.version.split()[0], "torch", torch.__version__, "oneDNN", torch.backends.mkldnn.is_available())'), OMP_WAIT_POLICY=$OMP_WAIT_POLICY, OMP_NUM_THREADS=$OMP_NUM_THREADS"
+	echo "python: $("$PYTHON" -c 'import sys, torch; print(sys.version.split()[0], "torch", torch.__version__, "oneDNN", torch.backends.mkldnn.is_available())'), OMP_NUM_THREADS=$OMP_NUM_THREADS"
 	nice go test -c -o "$tmp/steploss.test" ./steploss
 	nice go test -c -o "$tmp/banert.test" ./baselines/banert
 	for r in $(seq 1 "$ROUNDS"); do
