@@ -25,6 +25,10 @@ if [[ $# -gt 0 ]]; then
 		echo "sidebyside: $out exists: choose another name or remove it" >&2
 		exit 2
 	fi
+	if [[ ! -d $(dirname "$out") ]]; then
+		echo "sidebyside: the folder of $out does not exist: create it first" >&2
+		exit 2
+	fi
 fi
 ROUNDS=${ROUNDS:-3}
 if ! [[ $ROUNDS =~ ^[1-9][0-9]*$ ]]; then
@@ -90,7 +94,7 @@ measure() {
 }
 
 measure 2>&1 | tee "$tmp/log"
-python3 bench/pytorch/summary.py "$tmp/log" | tee -a "$tmp/log"
+"$PYTHON" bench/pytorch/summary.py "$tmp/log" | tee -a "$tmp/log"
 if [[ -n $out ]]; then
 	cp "$tmp/log" "$out.tmp"
 	mv "$out.tmp" "$out"
