@@ -60,10 +60,11 @@ func newDeviceEngine(m models.Method, o *problem.Objective, ops gpu.Ops) (*engin
 }
 
 // devicePass is the engine's pass over a device's array operations
-// (gpu.Ops, ondevice terms), keeping the step's arrays on the device: load
-// copies x, g = ∇f(x) and p = x − x⁻ there once (and transforms them for PC
-// terms); a pass copies the parameters in (PC: their spectrum, computed on
-// the host in float64) and evaluates, for the block's functions,
+// (gpu.Ops, the update ondevice.Update), keeping the step's arrays on the
+// device: load copies x, g = ∇f(x) and p = x − x⁻ there once (and
+// transforms them for PC terms); a pass copies in the parameters of the
+// terms whose parameters changed (PC: θ as an image, transformed on the
+// device) and evaluates, for the block's functions,
 //
 //	x⁺ = x − G_θ g + H_φ p
 //	res = A x⁺ − y,  f = ½‖res‖² + α Σ huber(|Dx⁺|)   (problem.DeviceForm)
@@ -73,9 +74,9 @@ func newDeviceEngine(m models.Method, o *problem.Objective, ops gpu.Ops) (*engin
 // (partialSums): Σk fk(xk⁺) and each term's parameter gradient with the
 // weight sign/N (a PC term's F⁻¹(Σk conj(v̂k)·r̂k) summed and inverse
 // transformed on the device, read back as one image). The engine's finish
-// applies 1/N to the value. On the CPU
-// device it computes in float64 (tests bound the difference from the CPU
-// engine); on CUDA in float32 with float64 sums.
+// applies 1/N to the value. On the CPU device it computes in float64 (tests
+// bound the difference from the CPU engine); on CUDA in float32 with
+// float64 sums.
 type devicePass struct {
 	ops gpu.Ops
 	mem *gpu.Arena // everything on the device: the objective, the update, the step's buffers
