@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/greedyl2o/greedyl2o/tomo"
@@ -143,7 +144,7 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	eval := func(ops gpu.NetOps) (float64, []float64) {
-		l, err := banert.NewDeviceLoss(ops, o, T, 3, 1)
+		l, err := ondevice.NewBanertLoss(ops, o, T, 3, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
