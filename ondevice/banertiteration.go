@@ -54,20 +54,13 @@ func NewBanertIteration(ops gpu.Ops, inputs int, theta []float64, o *problem.Obj
 	if err = it.net.setParams(theta); err != nil {
 		return nil, err
 	}
-	bufs := []struct {
-		p *gpu.Buffer
-		n int
-	}{{&it.x, o.N * hw}, {&it.g, o.N * hw}, {&it.delta, o.N * hw}, {&it.h, o.N * hw}, {&it.in, inputs * o.N * hw}}
+	img := o.N * hw
+	bufs := []sized{{&it.x, img}, {&it.g, img}, {&it.delta, img}, {&it.h, img}, {&it.in, inputs * img}}
 	if inputs == 4 {
-		bufs = append(bufs, []struct {
-			p *gpu.Buffer
-			n int
-		}{{&it.gd, o.N * hw}, {&it.gr, o.N * hw}}...)
+		bufs = append(bufs, sized{&it.gd, img}, sized{&it.gr, img})
 	}
-	for _, b := range bufs {
-		if *b.p, err = it.mem.Alloc(b.n); err != nil {
-			return nil, fmt.Errorf("ondevice: %w", err)
-		}
+	if err = allocAll(it.mem, "Banert iteration", bufs...); err != nil {
+		return nil, err
 	}
 	if err = it.ops.CopyIn(it.x, o.X0); err != nil {
 		return nil, fmt.Errorf("ondevice: copy x⁰ to %s: %w", it.ops.Name(), err)

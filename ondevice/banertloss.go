@@ -69,56 +69,27 @@ func NewBanertLoss(ops gpu.Ops, o *problem.Objective, maxT, inputs, n int) (d *B
 	if d.net, err = newBanertNet(d.mem, inputs, n, o.H, o.W); err != nil {
 		return nil, err
 	}
-	for t := 0; t <= maxT; t++ {
-		x, err := d.alloc(s.Len())
-		if err != nil {
-			return nil, err
-		}
-		d.xs = append(d.xs, x)
-		if t == maxT {
-			break
-		}
-		g, err := d.alloc(s.Len())
-		if err != nil {
-			return nil, err
-		}
-		dl, err := d.alloc(s.Len())
-		if err != nil {
-			return nil, err
-		}
-		d.gs, d.ds = append(d.gs, g), append(d.ds, dl)
-		if inputs == 4 {
-			gr, err := d.alloc(s.Len())
-			if err != nil {
-				return nil, err
-			}
-			d.grs = append(d.grs, gr)
-		}
+	img := s.Len()
+	d.xs, d.gs, d.ds = make([]gpu.Buffer, maxT+1), make([]gpu.Buffer, maxT), make([]gpu.Buffer, maxT)
+	bufs := []sized{{&d.xs[maxT], img}}
+	for t := range maxT {
+		bufs = append(bufs, sized{&d.xs[t], img}, sized{&d.gs[t], img}, sized{&d.ds[t], img})
 	}
 	if inputs == 4 {
-		if d.gd, err = d.alloc(s.Len()); err != nil {
-			return nil, err
+		d.grs = make([]gpu.Buffer, maxT)
+		for t := range maxT {
+			bufs = append(bufs, sized{&d.grs[t], img})
 		}
+		bufs = append(bufs, sized{&d.gd, img})
 	}
 	for _, b := range []*gpu.Buffer{&d.bx, &d.carry, &d.bd, &d.bg, &d.bh, &d.h, &d.zero, &d.tmp} {
-		if *b, err = d.alloc(s.Len()); err != nil {
-			return nil, err
-		}
+		bufs = append(bufs, sized{b, img})
 	}
-	for _, b := range []*gpu.Buffer{&d.in, &d.din} {
-		if *b, err = d.alloc(inputs * s.Len()); err != nil {
-			return nil, err
-		}
+	bufs = append(bufs, sized{&d.in, inputs * img}, sized{&d.din, inputs * img})
+	if err := allocAll(d.mem, "Banert loss", bufs...); err != nil {
+		return nil, err
 	}
 	return d, nil
-}
-
-func (d *BanertLoss) alloc(n int) (gpu.Buffer, error) {
-	b, err := d.mem.Alloc(n)
-	if err != nil {
-		return nil, fmt.Errorf("ondevice: Banert loss: %w", err)
-	}
-	return b, nil
 }
 
 // Bytes is what the loss's device buffers hold: the trajectory, the
@@ -143,22 +114,6 @@ func (d *BanertLoss) stack(t int) error {
 		return err
 	}
 	return stackInput(d.ops, d.in, n, hw, d.xs[t], d.gd, d.grs[t], prev)
-}
-
-// norms returns ‖g_k‖ and ‖h_k‖² of every function k of the batch.
-func (d *BanertLoss) norms(h, g gpu.Buffer) (gn, hn []float64, err error) {
-	n, hw := d.s.N, d.s.H*d.s.W
-	gn, hn = make([]float64, n), make([]float64, n)
-	if err := d.ops.PlaneDots(gn, g, g, hw); err != nil {
-		return nil, nil, err
-	}
-	if err := d.ops.PlaneDots(hn, h, h, hw); err != nil {
-		return nil, nil, err
-	}
-	for k := range gn {
-		gn[k] = math.Sqrt(gn[k])
-	}
-	return gn, hn, nil
 }
 
 // Eval runs T ≤ maxT iterations from x0 on the functions with data y (one
@@ -316,7 +271,7 @@ func (d *BanertLoss) unstack(t int) error {
 //	S_hᵀu = α‖g‖(u/s − h⟨h,u⟩/s³),  S_gᵀu = α⟨h,u⟩ g/(‖g‖ s),  s = √(1+‖h‖²).
 func (d *BanertLoss) safeguardBackward(g gpu.Buffer) error {
 	n, hw := d.s.N, d.s.H*d.s.W
-	gn, hn, err := d.norms(d.h, g)
+	gn, hn, err := safeguardNorms(d.ops, d.h, g, n, hw)
 	if err != nil {
 		return err
 	}

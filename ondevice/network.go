@@ -3,6 +3,7 @@ package ondevice
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/greedyl2o/greedyl2o/baselines/banert/arch"
 	"github.com/greedyl2o/greedyl2o/gpu"
@@ -54,20 +55,49 @@ func dataPart(ops gpu.NetOps, gd, g, gr gpu.Buffer) error {
 	return ops.Axpby(gd, -1, gr, 1)
 }
 
+// safeguardNorms returns ‖g_k‖ and ‖h_k‖² of each of the n images.
+func safeguardNorms(ops gpu.NetOps, h, g gpu.Buffer, n, hw int) (gn, hn []float64, err error) {
+	gn, hn = make([]float64, n), make([]float64, n)
+	if err := ops.PlaneDots(gn, g, g, hw); err != nil {
+		return nil, nil, err
+	}
+	if err := ops.PlaneDots(hn, h, h, hw); err != nil {
+		return nil, nil, err
+	}
+	for k := range gn {
+		gn[k] = math.Sqrt(gn[k])
+	}
+	return gn, hn, nil
+}
+
 // safeguardOn writes Δ_k = α·h_k·‖g_k‖/√(1 + ‖h_k‖²) for each of the n
 // images into delta, with scale (length n) as scratch.
 func safeguardOn(ops gpu.NetOps, delta, h, g gpu.Buffer, n, hw int, scale []float64) error {
-	gn, hn := make([]float64, n), make([]float64, n)
-	if err := ops.PlaneDots(gn, g, g, hw); err != nil {
-		return err
-	}
-	if err := ops.PlaneDots(hn, h, h, hw); err != nil {
+	gn, hn, err := safeguardNorms(ops, h, g, n, hw)
+	if err != nil {
 		return err
 	}
 	for k := range scale {
-		scale[k] = arch.SafeguardAlpha * math.Sqrt(gn[k]) / math.Sqrt(1+hn[k])
+		scale[k] = arch.SafeguardAlpha * gn[k] / math.Sqrt(1+hn[k])
 	}
 	return ops.PlaneCombine(delta, scale, h, nil, nil, nil, hw)
+}
+
+// sized is a buffer to allocate and its length.
+type sized struct {
+	p *gpu.Buffer
+	n int
+}
+
+// allocAll allocates every buffer on mem; an error names what they are for.
+func allocAll(mem *gpu.Arena, what string, bufs ...sized) error {
+	for _, b := range bufs {
+		var err error
+		if *b.p, err = mem.Alloc(b.n); err != nil {
+			return fmt.Errorf("ondevice: %s: %w", what, err)
+		}
+	}
+	return nil
 }
 
 // banertNet is Banert's network (package arch) on a device: its forward
@@ -107,10 +137,7 @@ func newBanertNet(mem *gpu.Arena, inputs, n, h, w int) (net *banertNet, err erro
 		}
 	}
 	s1, s2, s3 := net.s[0], net.s[1], net.s[2]
-	sizes := []struct {
-		b *gpu.Buffer
-		n int
-	}{
+	bufs := []sized{
 		{&net.w1, s1.WeightLen()}, {&net.b1, s1.Cout}, {&net.w2, s2.WeightLen()}, {&net.b2, s2.Cout},
 		{&net.w3, s3.WeightLen()}, {&net.b3, s3.Cout},
 		{&net.n0, s1.InputLen()}, {&net.u0, s1.InputLen()},
@@ -118,31 +145,14 @@ func newBanertNet(mem *gpu.Arena, inputs, n, h, w int) (net *banertNet, err erro
 		{&net.a2, s2.OutputLen()}, {&net.r2, s2.OutputLen()},
 		{&net.d1, s2.OutputLen()}, {&net.d2, s2.OutputLen()},
 	}
-	for _, sz := range sizes {
-		if *sz.b, err = net.alloc(sz.n); err != nil {
-			return nil, err
-		}
+	net.gw, net.gb = make([]gpu.Buffer, len(net.s)), make([]gpu.Buffer, len(net.s))
+	for i, s := range net.s {
+		bufs = append(bufs, sized{&net.gw[i], s.WeightLen()}, sized{&net.gb[i], s.Cout})
 	}
-	for _, s := range net.s {
-		gw, err := net.alloc(s.WeightLen())
-		if err != nil {
-			return nil, err
-		}
-		gb, err := net.alloc(s.Cout)
-		if err != nil {
-			return nil, err
-		}
-		net.gw, net.gb = append(net.gw, gw), append(net.gb, gb)
+	if err := allocAll(mem, "Banert network", bufs...); err != nil {
+		return nil, err
 	}
 	return net, nil
-}
-
-func (net *banertNet) alloc(n int) (gpu.Buffer, error) {
-	b, err := net.mem.Alloc(n)
-	if err != nil {
-		return nil, fmt.Errorf("ondevice: Banert network: %w", err)
-	}
-	return b, nil
 }
 
 // setParams copies theta (in the order of arch.Layout) to the device's weights
@@ -172,21 +182,7 @@ func (net *banertNet) setParams(theta []float64) error {
 }
 
 // perPlane repeats per-channel values over the n images: c channels per image.
-func (net *banertNet) perPlane(v []float64) []float64 {
-	out := make([]float64, net.n*len(v))
-	for i := 0; i < net.n; i++ {
-		copy(out[i*len(v):], v)
-	}
-	return out
-}
-
-func constant(n int, v float64) []float64 {
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
-}
+func (net *banertNet) perPlane(v []float64) []float64 { return slices.Repeat(v, net.n) }
 
 // normalize writes z = (x − μ)/√(σ² + ε) per plane (z may be x) and keeps
 // 1/√(σ² + ε) in inv.
@@ -199,7 +195,7 @@ func (net *banertNet) normalize(z, x gpu.Buffer, planes int, inv *[]float64) err
 	for p := range mu {
 		mu[p] = -mu[p] / float64(hw)
 	}
-	if err := ops.PlaneCombine(z, constant(planes, 1), x, nil, nil, mu, hw); err != nil {
+	if err := ops.PlaneCombine(z, slices.Repeat([]float64{1}, planes), x, nil, nil, mu, hw); err != nil {
 		return err
 	}
 	v := make([]float64, planes)
