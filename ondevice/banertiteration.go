@@ -2,6 +2,7 @@ package ondevice
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -51,7 +52,8 @@ func NewBanertIteration(ops gpu.Ops, inputs int, theta []float64, o *problem.Obj
 	if it.net, err = newBanertNet(it.mem, inputs, o.N, o.H, o.W); err != nil {
 		return nil, err
 	}
-	if err = it.net.setParams(theta); err != nil {
+	// A copy: the norms' scales and offsets stay views of what it is given.
+	if err = it.net.setParams(slices.Clone(theta)); err != nil {
 		return nil, err
 	}
 	img := o.N * hw

@@ -117,9 +117,11 @@ type banertNet struct {
 	d1, d2                 gpu.Buffer     // adjoint scratch (arch.Width channels)
 	inv                    [3][]float64   // 1/√(σ²+ε) of every plane of the three norms
 	gamma, beta            [3][]float64   // scale and offset of the three norms, per channel
-	mem                    *gpu.Arena     // the network's buffers belong to its run's arena
 }
 
+// newBanertNet returns the network with the given number of inputs for
+// batches of n images of h×w, its buffers allocated on mem (they belong to
+// the run that owns mem). Set its parameters with setParams.
 func newBanertNet(mem *gpu.Arena, inputs, n, h, w int) (net *banertNet, err error) {
 	ops, ok := mem.Ops().(gpu.NetOps)
 	if !ok {
@@ -129,7 +131,7 @@ func newBanertNet(mem *gpu.Arena, inputs, n, h, w int) (net *banertNet, err erro
 	if err != nil {
 		return nil, fmt.Errorf("ondevice: Banert network: %w", err)
 	}
-	net = &banertNet{ops: ops, conv: conv, mem: mem, inputs: inputs, n: n, hw: h * w}
+	net = &banertNet{ops: ops, conv: conv, inputs: inputs, n: n, hw: h * w}
 	for i, c := range arch.Convs(inputs) {
 		net.s[i] = mconv.Shape{N: n, Cin: c.In, Cout: c.Out, H: h, W: w, K: arch.KernelSize}
 		if err := net.s[i].Validate(); err != nil {
