@@ -172,6 +172,37 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 	t.Logf("CUDA against CPU float64 at %d×%d, T = %d: loss %.2g, gradient %.2g (relative)", size, size, T, math.Abs(got-want)/math.Abs(want), diff/scale)
 }
 
+// TestBanertIterationAgrees runs 5 iterations of a 4-input Banert network
+// (ondevice.BanertIteration: ∇f in its two parts, the network, the
+// safeguard) on 3 functions of Problem 1 on the CUDA device and on the CPU
+// device in float64: the iterates agree to 1e-4 relative (max norm).
+func TestBanertIterationAgrees(t *testing.T) {
+	d := device(t)
+	o := testproblems.Deblur(t, 3, paperSize(d, 96, 12), "", -1, 3)
+	net, err := banert.NewNetwork(4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(ops gpu.Ops) []float64 {
+		it, err := ondevice.NewBanertIteration(ops, net.Inputs, net.Theta, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer it.Close()
+		for range 5 {
+			if err := it.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		x := make([]float64, len(o.X0))
+		if err := it.X(x); err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	agree(t, "the iterates after 5 iterations, CUDA against the CPU in float64", run(d), run(gpu.CPU()), 1e-4)
+}
+
 // TestRayIdentities runs optest.CheckRay on the CUDA device up to ct-small's
 // geometry (40×40, 90 angles) and the paper's 256×256 with 180 angles.
 func TestRayIdentities(t *testing.T) {
