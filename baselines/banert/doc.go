@@ -39,5 +39,7 @@
 //
 // A trained network runs as a baselines.Method (Method) for any number of
 // iterations, batched over all functions of an objective, with the direct
-// gradient path Objective.Eval and a plain-Go forward pass of the network.
+// gradient path Objective.Eval and a plain-Go forward pass of the network;
+// with a Device in Method.Target its iterations run there
+// (ondevice.BanertIteration).
 package banert
