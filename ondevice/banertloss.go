@@ -135,37 +135,12 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 	if err := d.obj.SetData(y); err != nil {
 		return 0, err
 	}
-	ops, s, step := d.ops, d.s, 1/d.o.L
-	hw := s.H * s.W
+	ops := d.ops
 	if err := ops.CopyIn(d.xs[0], x0); err != nil {
 		return 0, fmt.Errorf("ondevice: Banert loss: copy x⁰ to %s: %w", ops.Name(), err)
 	}
-	// Forward: x^{t+1} = x^t − (∇f(x^t) + Δ_t)/L.
 	for t := 0; t < T; t++ {
-		if _, err := d.obj.ValueGrad(d.xs[t], d.gs[t]); err != nil {
-			return 0, err
-		}
-		if d.inputs == 4 {
-			if err := d.obj.RegGrad(d.grs[t], d.xs[t]); err != nil {
-				return 0, err
-			}
-		}
-		if err := d.stack(t); err != nil {
-			return 0, err
-		}
-		if err := d.net.forward(d.h, d.in); err != nil {
-			return 0, err
-		}
-		if err := safeguardOn(ops, d.ds[t], d.h, d.gs[t], s.N, hw, d.scale); err != nil {
-			return 0, err
-		}
-		if err := ops.Copy(d.xs[t+1], d.xs[t]); err != nil {
-			return 0, err
-		}
-		if err := ops.Axpby(d.xs[t+1], -step, d.gs[t], 1); err != nil {
-			return 0, err
-		}
-		if err := ops.Axpby(d.xs[t+1], -step, d.ds[t], 1); err != nil {
+		if err := d.forwardStep(t); err != nil {
 			return 0, err
 		}
 	}
@@ -182,36 +157,73 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 		return 0, err
 	}
 	for t := T - 1; t >= 0; t-- {
-		// b_Δ = −b/L + c, b_g = −b/L.
-		if err := ops.Copy(d.bd, d.carry); err != nil {
-			return 0, err
-		}
-		if err := ops.Axpby(d.bd, -step, d.bx, 1); err != nil {
-			return 0, err
-		}
-		if err := ops.Copy(d.bg, d.bx); err != nil {
-			return 0, err
-		}
-		if err := ops.Axpby(d.bg, 0, d.bx, -step); err != nil {
-			return 0, err
-		}
-		if err := d.stack(t); err != nil {
-			return 0, err
-		}
-		if err := d.net.forward(d.h, d.in); err != nil {
-			return 0, err
-		}
-		if err := d.safeguardBackward(d.gs[t]); err != nil {
-			return 0, err
-		}
-		if err := d.net.backward(d.din, d.bh, grad); err != nil {
-			return 0, err
-		}
-		if err := d.unstack(t); err != nil {
+		if err := d.reverseStep(t, grad); err != nil {
 			return 0, err
 		}
 	}
 	return loss, nil
+}
+
+// forwardStep computes ∇f(x^t), Δ_t and x^{t+1} = x^t − (∇f(x^t) + Δ_t)/L.
+func (d *BanertLoss) forwardStep(t int) error {
+	ops, step := d.ops, 1/d.o.L
+	if _, err := d.obj.ValueGrad(d.xs[t], d.gs[t]); err != nil {
+		return err
+	}
+	if d.inputs == 4 {
+		if err := d.obj.RegGrad(d.grs[t], d.xs[t]); err != nil {
+			return err
+		}
+	}
+	if err := d.stack(t); err != nil {
+		return err
+	}
+	if err := d.net.forward(d.h, d.in); err != nil {
+		return err
+	}
+	if err := safeguardOn(ops, d.ds[t], d.h, d.gs[t], d.s.N, d.s.H*d.s.W, d.scale); err != nil {
+		return err
+	}
+	if err := ops.Copy(d.xs[t+1], d.xs[t]); err != nil {
+		return err
+	}
+	if err := ops.Axpby(d.xs[t+1], -step, d.gs[t], 1); err != nil {
+		return err
+	}
+	return ops.Axpby(d.xs[t+1], -step, d.ds[t], 1)
+}
+
+// reverseStep carries the adjoints b (of x^{t+1}) and c (of Δ_t) back
+// through iteration t, to those of x^t and Δ_{t−1}, recomputing the
+// network there, and adds the parameters' gradient at t to grad.
+func (d *BanertLoss) reverseStep(t int, grad []float64) error {
+	ops, step := d.ops, 1/d.o.L
+	// b_Δ = −b/L + c, b_g = −b/L.
+	if err := ops.Copy(d.bd, d.carry); err != nil {
+		return err
+	}
+	if err := ops.Axpby(d.bd, -step, d.bx, 1); err != nil {
+		return err
+	}
+	if err := ops.Copy(d.bg, d.bx); err != nil {
+		return err
+	}
+	if err := ops.Axpby(d.bg, 0, d.bx, -step); err != nil {
+		return err
+	}
+	if err := d.stack(t); err != nil {
+		return err
+	}
+	if err := d.net.forward(d.h, d.in); err != nil {
+		return err
+	}
+	if err := d.safeguardBackward(d.gs[t]); err != nil {
+		return err
+	}
+	if err := d.net.backward(d.din, d.bh, grad); err != nil {
+		return err
+	}
+	return d.unstack(t)
 }
 
 // unstack adds the adjoint of the network's input at iteration t: its x
