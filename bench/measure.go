@@ -395,13 +395,10 @@ func measureBanert(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 }
 
 // measureBanertOn is measureBanert with the unrolled loss on a device
-// (banert.DeviceLoss, its reverse pass instead of the graph): every buffer
-// comes from the device's allocator.
+// (ondevice.BanertLoss, its reverse pass instead of the graph): every
+// buffer comes from the device's allocator.
 func measureBanertOn(row *Row, o *problem.Objective, T int, cfg Config, heap *heapMeter, ops gpu.NetOps) error {
-	if err := banert.CheckDevice(ops, o, cfg.BanertInputs); err != nil {
-		return fmt.Errorf("bench: %w", err)
-	}
-	dl, err := banert.NewDeviceLoss(ops, o, T, cfg.BanertInputs, 1)
+	dl, err := ondevice.NewBanertLoss(ops, o, T, cfg.BanertInputs, 1)
 	if err != nil {
 		return fmt.Errorf("bench: %w", err)
 	}

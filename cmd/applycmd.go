@@ -210,7 +210,7 @@ func (c *applyCmd) prepareOn() error {
 	if err := checkTrained(infos, dirs, test); err != nil {
 		return err
 	}
-	if d := pf.target.Device; d != nil {
+	if pf.target.Device != nil {
 		switch l := c.run.(type) {
 		case *learned.Optimizer:
 			if err := steploss.CheckDevice(l.Method, test); err != nil {
@@ -220,7 +220,7 @@ func (c *applyCmd) prepareOn() error {
 			on.Target = pf.target
 			c.run = &on
 		case *banert.Method:
-			if err := banert.CheckDevice(d, test, l.Net.Inputs); err != nil {
+			if err := banert.CheckTarget(pf.target, test, l.Net.Inputs); err != nil {
 				return usagef("--device %s: %v", pf.Device, err)
 			}
 			on := *l

@@ -34,7 +34,7 @@ func loadBanert(dir string) (*LearnedInfo, error) {
 // them, and prints what is trained, on what, and the table's header.
 func banertBanner(env *Env, pf *problemFlags, prob *problem.Problem, train *problem.Objective, inputs, T int, out string) error {
 	if arrays := pf.target.Arrays(); arrays != nil {
-		if err := banert.CheckDevice(arrays, train, inputs); err != nil {
+		if err := banert.CheckTarget(pf.target, train, inputs); err != nil {
 			return usagef("--device %s: %v", pf.Device, err)
 		}
 		fmt.Fprintf(env.Stdout, "on %s (float%d): the unrolled loss and its gradient by a reverse pass on the network operations\n", arrays.Name(), 8*arrays.ValueSize())

@@ -327,7 +327,7 @@ func (c *evalCmd) checkOn(test *problem.Objective) error {
 				}
 			}
 			if b, ok := m.(*banert.Method); ok && b.Target.Device != nil {
-				if err := banert.CheckDevice(b.Target.Device, test, b.Net.Inputs); err != nil {
+				if err := banert.CheckTarget(b.Target, test, b.Net.Inputs); err != nil {
 					return usagef("--device %s: %s: %v", pf.Device, b.Name(), err)
 				}
 			}

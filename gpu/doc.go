@@ -29,8 +29,8 @@
 //
 // NetOps add the per-plane operations of Banert's network (reductions and
 // affine combinations with host coefficients, the leaky ReLU mask, plane
-// copies): package banert's DeviceLoss trains it on any device that has
-// them, and ondevice.BatchEvaluator uses their per-plane reductions for the
+// copies): ondevice.BanertLoss trains it on any device that has them, and
+// ondevice.BatchEvaluator uses their per-plane reductions for the
 // functions' values. MatOps (dense products) serve PF. Both host devices
 // and the CUDA device implement them.
 //

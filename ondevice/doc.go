@@ -8,6 +8,11 @@
 // written once for its three users: the greedy step loss's device pass
 // (package steploss), the iterations of a learned optimizer (Iteration:
 // Algorithm 2) and the unrolled loss with its reverse pass (Unrolled).
+// Banert et al.'s learned method (package baselines/banert, its network's
+// layout in package baselines/banert/arch) runs here too: its unrolled
+// loss with a hand-written reverse pass through the network (BanertLoss)
+// and its iterations (BanertIteration), on the device's network operations
+// (gpu.NetOps).
 //
 // Everything here is written against gpu.Ops only: on gpu.CPU() it runs in
 // float64 on the host (and is tested against the CPU kernels and the

@@ -4,10 +4,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/optim"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // BenchmarkAdamStep96 is one training step (unrolled loss and gradient for
@@ -65,19 +67,19 @@ func BenchmarkIteration96(b *testing.B) {
 	b.ReportMetric(per/gradSecs, "iter/grad")
 }
 
-// BenchmarkAdamStep96Device is BenchmarkAdamStep96 on the device code path
-// (DeviceLoss: the hand-written reverse pass on gpu.NetOps) on the CPU, in
-// float64 (host) and in float32 with float64 sums (host32, `l2o train
-// banert --device host32`).
+// BenchmarkAdamStep96Device is BenchmarkAdamStep96 on the array
+// operations' code path (ondevice.BanertLoss: the hand-written reverse pass
+// over the device's network operations) on the CPU, in float64 (host) and
+// in float32 with float64 sums (host32, `l2o train banert --device cpu32`).
 func BenchmarkAdamStep96Device(b *testing.B) {
 	for _, dev := range []struct {
-		name string
-		ops  gpu.NetOps
-	}{{"host", gpu.CPU()}, {"host32", gpu.Host32()}} {
+		name   string
+		target execution.Target
+	}{{"host", execution.OnDevice(gpu.CPU())}, {"host32", execution.CPU(problem.Float32)}} {
 		b.Run(dev.name, func(b *testing.B) {
 			o := tinyObjective(b, 1, 96, false)
 			net, _ := NewNetwork(3, 1)
-			d, err := NewDeviceLoss(dev.ops, o, 10, 3, 1)
+			d, err := newArraysLoss(dev.target, o, 10, 3, 1)
 			if err != nil {
 				b.Fatal(err)
 			}

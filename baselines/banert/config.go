@@ -23,13 +23,13 @@ type Config struct {
 	Run     Run
 	// Target is where and in what precision the unrolled loss computes: on
 	// the CPU in float64 (the zero value) the gorgonia graph; on the CPU in
-	// float32 and on a device (CUDA) the reverse pass over network
-	// operations (DeviceLoss on execution.Target.Arrays, which must
-	// implement gpu.NetOps): the trajectory and the network's activations
-	// stay in them, their allocator meters them, and the parameters and
-	// Adam stay float64 on the host. Deblurring with Huber-TV or no
-	// regularizer (3 or 4 inputs). The manifest records the target
-	// ("device", "precision") and a resume must use the same.
+	// float32 and on a device (CUDA) the reverse pass over the network
+	// operations of execution.Target.Arrays (ondevice.BanertLoss; they must
+	// have them and the objective a device form: CheckTarget): the
+	// trajectory and the network's activations stay in them, their
+	// allocator meters them, and the parameters and Adam stay float64 on
+	// the host. The manifest records the target ("device", "precision") and
+	// a resume must use the same.
 	Target execution.Target
 }
 

@@ -8,7 +8,8 @@
 // with α = 0.9 and Δ_{−1} = 0, norms over the whole image of each function.
 // So ‖Δ_t‖ < α‖∇f(x^t)‖ at every iteration, whatever the network outputs.
 //
-// The network (one set of weights shared by all iterations) is
+// The network (one set of weights shared by all iterations; its layout in
+// package arch) is
 //
 //	instance norm (learned per-channel scale and offset) of the stacked input
 //	→ conv 3×3 (in → 32, zero "same" padding, bias) → instance norm → leaky ReLU(0.2)
@@ -26,16 +27,19 @@
 // operations (first derivatives only, which is all unrolling needs: the
 // network is never inside ∇f).
 //
-// DeviceLoss (Config.Target, `l2o train banert --device`) computes the same
-// loss and gradient on a device's array operations (gpu.NetOps) with a
-// hand-written reverse pass: it keeps x^t, ∇f(x^t) and Δ_t per iteration
-// (three images, not the graph's every activation), recomputes the network
-// at each iteration on the way back, and differentiates through ∇f with
-// Hessian-vector products (package ondevice; the 4-input network's two
-// gradient parts through their own Hessians), on deblurring with Huber-TV or
-// no regularizer.
+// On a device, or on the CPU in float32 (Config.Target, `l2o train banert
+// --device`), the same loss and gradient come from the device's network
+// operations by a hand-written reverse pass (ondevice.BanertLoss, reached
+// through the target's array operations): it keeps x^t, ∇f(x^t) and Δ_t
+// per iteration (three images, not the graph's every activation),
+// recomputes the network at each iteration on the way back, and
+// differentiates through ∇f with Hessian-vector products (the 4-input
+// network's two gradient parts through their own Hessians), on objectives
+// with a device form (CheckTarget).
 //
 // A trained network runs as a baselines.Method (Method) for any number of
 // iterations, batched over all functions of an objective, with the direct
-// gradient path Objective.Eval and a plain-Go forward pass of the network.
+// gradient path Objective.Eval and a plain-Go forward pass of the network;
+// with a Device in Method.Target its iterations run there
+// (ondevice.BanertIteration).
 package banert

@@ -17,12 +17,13 @@ type Method struct {
 	Net *Network
 	// Label is the name reported by Name ("banert" when empty).
 	Label string
-	// Target is where the iterations compute. With a Device (it must
-	// implement gpu.NetOps; deblurring with Huber-TV or no regularizer, as
-	// CheckDevice) the iterates, ∇f, the network and the safeguard stay
-	// there and each iteration copies x^{t+1} back. On the CPU (the zero
-	// value) f and ∇f come from the objective Start receives, in its
-	// precision; a float32 Target evaluates them in float32.
+	// Target is where the iterations compute. With a Device (it must have
+	// network operations, and the objective a device form: CheckTarget)
+	// the iterates, ∇f, the network and the safeguard stay there
+	// (ondevice.BanertIteration) and each iteration copies x^{t+1} back. On
+	// the CPU (the zero value) f and ∇f come from the objective Start
+	// receives, in its precision; a float32 Target evaluates them in
+	// float32.
 	Target execution.Target
 }
 

@@ -6,111 +6,78 @@ import (
 	"runtime"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
-	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 )
 
-// stackInput writes the network's input channels ([n][C][hw], C =
-// len(channels)) into in.
-func stackInput(ops gpu.NetOps, in gpu.Buffer, n, hw int, channels ...gpu.Buffer) error {
-	for c, b := range channels {
-		if err := ops.CopyPlanes(in, c, len(channels), b, 0, 1, n, hw); err != nil {
-			return err
-		}
-	}
-	return nil
+// arraysLoss is the unrolled loss on the array operations of a target
+// (ondevice.BanertLoss): Eval runs T iterations from x0 on the functions
+// with data y, returns f(x^T) summed over them and writes its gradient in
+// the parameters theta into grad.
+type arraysLoss interface {
+	Eval(T int, theta, x0, y, grad []float64) (float64, error)
+	Close()
 }
 
-// safeguardOn writes Δ_k = α·h_k·‖g_k‖/√(1 + ‖h_k‖²) for each of the n
-// images into delta, with scale (length n) as scratch.
-func safeguardOn(ops gpu.NetOps, delta, h, g gpu.Buffer, n, hw int, scale []float64) error {
-	gn, hn := make([]float64, n), make([]float64, n)
-	if err := ops.PlaneDots(gn, g, g, hw); err != nil {
-		return err
+// newArraysLoss returns the unrolled loss of up to maxT iterations on
+// batches of n of o's functions, for a network of the given inputs, on the
+// array operations t.Arrays() (which must not be nil).
+func newArraysLoss(t execution.Target, o *problem.Objective, maxT, inputs, n int) (arraysLoss, error) {
+	l, err := ondevice.NewBanertLoss(t.Arrays(), o, maxT, inputs, n)
+	if err != nil {
+		return nil, fmt.Errorf("banert: %w", err)
 	}
-	if err := ops.PlaneDots(hn, h, h, hw); err != nil {
-		return err
+	return l, nil
+}
+
+// arraysRun is a network's iterations on a device (ondevice.BanertIteration):
+// Step advances every function one iteration there; X copies the iterates
+// back; Device names the device.
+type arraysRun interface {
+	Step() error
+	X(dst []float64) error
+	Device() string
+	Close()
+}
+
+// CheckTarget reports, before training or iterating starts, whether a
+// network of the given number of inputs can compute on o's functions on
+// the array operations of t (execution.Target.Arrays: a device, or the
+// CPU's float32 arrays): they must have network operations, the network 3
+// or 4 inputs and o a device form (deblurring or CT with Huber-TV, WCRR or
+// no regularizer). On the CPU in float64 it returns nil.
+func CheckTarget(t execution.Target, o *problem.Objective, inputs int) error {
+	arrays := t.Arrays()
+	if arrays == nil {
+		return nil
 	}
-	for k := range scale {
-		scale[k] = SafeguardAlpha * math.Sqrt(gn[k]) / math.Sqrt(1+hn[k])
+	if err := ondevice.CheckBanert(arrays, o, inputs); err != nil {
+		return fmt.Errorf("banert: %w", err)
 	}
-	return ops.PlaneCombine(delta, scale, h, nil, nil, nil, hw)
+	return nil
 }
 
 // deviceIterator runs a trained network on a device (Method.Target): the
 // iterates, ∇f, the network and the safeguard stay there, and each
 // iteration copies x^{t+1} back for X.
 type deviceIterator struct {
-	*deviceRun
+	run   arraysRun
 	label string
 	host  []float64
-	scale []float64
-	step  float64
-	n, hw int
+	hw    int
 	iter  int
 }
 
-// deviceRun is what a deviceIterator holds on the device; freed by Close or
-// when the iterator is collected.
-type deviceRun struct {
-	ops                gpu.NetOps
-	mem                *gpu.Arena // everything on the device: objective, network, iterates
-	obj                *ondevice.Objective
-	net                *deviceNet
-	x, g, delta, h, in gpu.Buffer
-	gd, gr             gpu.Buffer // 4 inputs: the two parts of ∇f
-}
-
-func (r *deviceRun) free() {
-	r.mem.Close()
-	r.obj = nil
-}
-
 // startOnDevice is Start for a Method with a Device.
-func (m *Method) startOnDevice(o *problem.Objective) (it *deviceIterator, err error) {
-	if err := CheckDevice(m.Target.Device, o, m.Net.Inputs); err != nil {
+func (m *Method) startOnDevice(o *problem.Objective) (*deviceIterator, error) {
+	run, err := ondevice.NewBanertIteration(m.Target.Device, m.Net.Inputs, m.Net.Theta, o)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", m.Name(), err)
 	}
-	ops := m.Target.Device.(gpu.NetOps)
-	run := &deviceRun{ops: ops, mem: gpu.NewArena(ops)}
-	hw := o.ImageLen()
-	it = &deviceIterator{deviceRun: run, label: m.Name(), host: append([]float64(nil), o.X0...), scale: make([]float64, o.N),
-		step: 1 / o.L, n: o.N, hw: hw}
-	defer func() {
-		if err != nil {
-			run.free()
-			it = nil
-		}
-	}()
-	if run.obj, err = ondevice.NewObjective(run.mem, o, o.N); err != nil {
-		return nil, err
-	}
-	if err = run.obj.SetData(o.Y); err != nil {
-		return nil, err
-	}
-	if run.net, err = newDeviceNet(run.mem, m.Net.Inputs, o.N, o.H, o.W); err != nil {
-		return nil, err
-	}
-	if err = run.net.setParams(m.Net.Theta); err != nil {
-		return nil, err
-	}
-	for _, b := range []struct {
-		p *gpu.Buffer
-		n int
-	}{{&run.x, o.N * hw}, {&run.g, o.N * hw}, {&run.delta, o.N * hw}, {&run.h, o.N * hw}, {&run.in, m.Net.Inputs * o.N * hw},
-		{&run.gd, o.N * hw}, {&run.gr, o.N * hw}} {
-		if b.p == &run.gd && m.Net.Inputs == 3 {
-			break
-		}
-		if *b.p, err = run.mem.Alloc(b.n); err != nil {
-			return nil, fmt.Errorf("%s: %w", m.Name(), err)
-		}
-	}
-	if err = ops.CopyIn(run.x, o.X0); err != nil {
-		return nil, fmt.Errorf("%s: copy x⁰ to %s: %w", m.Name(), ops.Name(), err)
-	}
-	runtime.AddCleanup(it, func(r *deviceRun) { r.free() }, run)
+	it := &deviceIterator{run: run, label: m.Name(), host: append([]float64(nil), o.X0...), hw: o.ImageLen()}
+	// The device buffers are freed by Close, or when the iterator is collected.
+	runtime.AddCleanup(it, func(r arraysRun) { r.Close() }, arraysRun(run))
 	return it, nil
 }
 
@@ -120,49 +87,17 @@ func (it *deviceIterator) X() []float64 { return it.host }
 // Close frees the device buffers now rather than when the iterator is
 // collected.
 func (it *deviceIterator) Close() error {
-	it.free()
+	it.run.Close()
 	return nil
 }
 
 // Next implements baselines.Iterator: x ← x − (1/L)(∇f(x) + Δ) on the device.
 func (it *deviceIterator) Next() error {
-	if it.obj == nil {
-		return fmt.Errorf("%s: the iterator was closed", it.label)
+	if err := it.run.Step(); err != nil {
+		return fmt.Errorf("%s: iteration %d on %s: %w", it.label, it.iter+1, it.run.Device(), err)
 	}
-	ops := it.ops
-	wrap := func(err error) error {
-		return fmt.Errorf("%s: iteration %d on %s: %w", it.label, it.iter+1, ops.Name(), err)
-	}
-	if _, err := it.obj.ValueGrad(it.x, it.g); err != nil {
-		return wrap(err)
-	}
-	channels := []gpu.Buffer{it.x, it.g, it.delta}
-	if it.gr != nil {
-		if err := it.obj.RegGrad(it.gr, it.x); err != nil {
-			return wrap(err)
-		}
-		if err := dataPart(ops, it.gd, it.g, it.gr); err != nil {
-			return wrap(err)
-		}
-		channels = []gpu.Buffer{it.x, it.gd, it.gr, it.delta}
-	}
-	if err := stackInput(ops, it.in, it.n, it.hw, channels...); err != nil {
-		return wrap(err)
-	}
-	if err := it.net.forward(it.h, it.in); err != nil {
-		return wrap(err)
-	}
-	if err := safeguardOn(ops, it.delta, it.h, it.g, it.n, it.hw, it.scale); err != nil {
-		return wrap(err)
-	}
-	if err := ops.Axpby(it.x, -it.step, it.g, 1); err != nil {
-		return wrap(err)
-	}
-	if err := ops.Axpby(it.x, -it.step, it.delta, 1); err != nil {
-		return wrap(err)
-	}
-	if err := ops.CopyOut(it.host, it.x); err != nil {
-		return wrap(err)
+	if err := it.run.X(it.host); err != nil {
+		return fmt.Errorf("%s: iteration %d on %s: %w", it.label, it.iter+1, it.run.Device(), err)
 	}
 	it.iter++
 	for i, x := range it.host {

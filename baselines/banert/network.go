@@ -5,67 +5,31 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/greedyl2o/greedyl2o/baselines/banert/arch"
 	"github.com/greedyl2o/greedyl2o/mconv"
 )
 
-// Constants of the architecture and of the update.
+// The architecture's constants (package arch), under the names this
+// package's kernels and its users read.
 const (
-	// Width is the number of channels of the hidden layers.
-	Width = 32
-	// KernelSize is the size of the square convolution kernels.
-	KernelSize = 3
-	// NormEps is the ε added to the variance by instance normalisation.
-	NormEps = 1e-6
-	// LeakySlope is the slope of the leaky ReLU for negative inputs.
-	LeakySlope = 0.2
-	// SafeguardAlpha is α of the safeguard ‖Δt‖ < α‖∇f(x^t)‖.
-	SafeguardAlpha = 0.9
+	Width          = arch.Width
+	KernelSize     = arch.KernelSize
+	NormEps        = arch.NormEps
+	LeakySlope     = arch.LeakySlope
+	SafeguardAlpha = arch.SafeguardAlpha
 )
 
-// Block is one named parameter array of the network.
-type Block struct {
-	Name  string
-	Shape []int
-}
-
-// Len is the number of values of the block.
-func (b Block) Len() int {
-	n := 1
-	for _, d := range b.Shape {
-		n *= d
-	}
-	return n
-}
+// Block is one named parameter array of the network (arch.Block).
+type Block = arch.Block
 
 // Layout lists the parameter blocks of a network with the given number of
-// input channels, in the order in which they are stored in Network.Theta.
-func Layout(inputs int) []Block {
-	k := KernelSize
-	return []Block{
-		{"norm0.scale", []int{inputs}},
-		{"norm0.offset", []int{inputs}},
-		{"conv1.weight", []int{Width, inputs, k, k}},
-		{"conv1.bias", []int{Width}},
-		{"norm1.scale", []int{Width}},
-		{"norm1.offset", []int{Width}},
-		{"conv2.weight", []int{Width, Width, k, k}},
-		{"conv2.bias", []int{Width}},
-		{"norm2.scale", []int{Width}},
-		{"norm2.offset", []int{Width}},
-		{"conv3.weight", []int{1, Width, k, k}},
-		{"conv3.bias", []int{1}},
-	}
-}
+// input channels, in the order in which they are stored in Network.Theta
+// (arch.Layout).
+func Layout(inputs int) []Block { return arch.Layout(inputs) }
 
 // NumParams is the number of parameters of a network with the given number
-// of input channels.
-func NumParams(inputs int) int {
-	n := 0
-	for _, b := range Layout(inputs) {
-		n += b.Len()
-	}
-	return n
-}
+// of input channels (arch.NumParams).
+func NumParams(inputs int) int { return arch.NumParams(inputs) }
 
 // checkInputs reports whether inputs is a supported number of input channels.
 func checkInputs(inputs int) error {
@@ -77,12 +41,7 @@ func checkInputs(inputs int) error {
 
 // inputsError is checkInputs' error without the package's prefix (for
 // Config's FieldError).
-func inputsError(inputs int) error {
-	if inputs != 3 && inputs != 4 {
-		return fmt.Errorf("%d input channels: use 3 ([x, ∇f, Δ]) or 4 ([x, ∇f_data, ∇f_reg, Δ])", inputs)
-	}
-	return nil
-}
+func inputsError(inputs int) error { return arch.CheckInputs(inputs) }
 
 // Network is the Banert network: its number of input channels and all its
 // parameters, flat, in the order of Layout(Inputs).
@@ -120,16 +79,7 @@ func NewNetwork(inputs int, seed uint64) (*Network, error) {
 
 // Block returns the values of parameter block i of Layout(Inputs): a view
 // into Theta.
-func (net *Network) Block(i int) []float64 {
-	off := 0
-	for j, b := range Layout(net.Inputs) {
-		if j == i {
-			return net.Theta[off : off+b.Len()]
-		}
-		off += b.Len()
-	}
-	return nil
-}
+func (net *Network) Block(i int) []float64 { return arch.Params(net.Theta, net.Inputs, i) }
 
 // Validate checks the number of inputs, the number of parameters and that
 // every parameter is finite.

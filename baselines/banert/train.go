@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
-	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -55,7 +54,7 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 	res := &Result{Method: &Method{Net: net, Label: label(cfg.Method.T, cfg.Method.Inputs)}, History: man.History}
 
 	var tg *TrainingGraph
-	var dl *DeviceLoss
+	var dl arraysLoss
 	defer func() {
 		if tg != nil {
 			tg.Close()
@@ -64,16 +63,12 @@ func Train(o *problem.Objective, cfg Config) (*Result, error) {
 			dl.Close()
 		}
 	}()
-	if arrays := cfg.Target.Arrays(); arrays != nil {
-		if err := CheckDevice(arrays, o, cfg.Method.Inputs); err != nil {
-			return nil, err
-		}
-		ops := arrays.(gpu.NetOps)
+	if cfg.Target.Arrays() != nil {
 		maxT := cfg.Method.T
 		if cfg.Method.RandomLength {
 			maxT = 2*cfg.Method.T - 1
 		}
-		if dl, err = NewDeviceLoss(ops, o, maxT, cfg.Method.Inputs, 1); err != nil {
+		if dl, err = newArraysLoss(cfg.Target, o, maxT, cfg.Method.Inputs, 1); err != nil {
 			return nil, err
 		}
 	}
@@ -168,9 +163,9 @@ func lossAndGradient(tg *TrainingGraph, k int, theta, grad []float64) (float64, 
 	return loss, nil
 }
 
-// deviceLossAndGradient evaluates the device loss of length iterations on
-// function k with parameters theta.
-func deviceLossAndGradient(dl *DeviceLoss, o *problem.Objective, length, k int, theta, grad []float64) (float64, error) {
+// deviceLossAndGradient evaluates the loss on array operations of length
+// iterations on function k with parameters theta.
+func deviceLossAndGradient(dl arraysLoss, o *problem.Objective, length, k int, theta, grad []float64) (float64, error) {
 	hw, m := o.ImageLen(), o.DataLen()
 	loss, err := dl.Eval(length, theta, o.X0[k*hw:(k+1)*hw], o.Y[k*m:(k+1)*m], grad)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/mconv"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/greedyl2o/greedyl2o/tomo"
@@ -143,7 +144,7 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 		t.Fatal(err)
 	}
 	eval := func(ops gpu.NetOps) (float64, []float64) {
-		l, err := banert.NewDeviceLoss(ops, o, T, 3, 1)
+		l, err := ondevice.NewBanertLoss(ops, o, T, 3, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,6 +170,37 @@ func TestBanertLossAgreesAtPaperSize(t *testing.T) {
 		t.Errorf("gradient on CUDA differs from the CPU's by %.3g (max-norm relative)", diff/scale)
 	}
 	t.Logf("CUDA against CPU float64 at %d×%d, T = %d: loss %.2g, gradient %.2g (relative)", size, size, T, math.Abs(got-want)/math.Abs(want), diff/scale)
+}
+
+// TestBanertIterationAgrees runs 5 iterations of a 4-input Banert network
+// (ondevice.BanertIteration: ∇f in its two parts, the network, the
+// safeguard) on 3 functions of Problem 1 on the CUDA device and on the CPU
+// device in float64: the iterates agree to 1e-4 relative (max norm).
+func TestBanertIterationAgrees(t *testing.T) {
+	d := device(t)
+	o := testproblems.Deblur(t, 3, paperSize(d, 96, 12), "", -1, 3)
+	net, err := banert.NewNetwork(4, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(ops gpu.Ops) []float64 {
+		it, err := ondevice.NewBanertIteration(ops, net.Inputs, net.Theta, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer it.Close()
+		for range 5 {
+			if err := it.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		x := make([]float64, len(o.X0))
+		if err := it.X(x); err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	agree(t, "the iterates after 5 iterations, CUDA against the CPU in float64", run(d), run(gpu.CPU()), 1e-4)
 }
 
 // TestRayIdentities runs optest.CheckRay on the CUDA device up to ct-small's
