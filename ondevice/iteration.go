@@ -27,16 +27,15 @@ type Iteration struct {
 // NewIteration returns the iterations of m on o's functions from o.X0, on
 // the device ops, or an error if o has no device form or the device cannot
 // hold them.
-func NewIteration(ops gpu.Ops, m models.Method, o *problem.Objective) (it *Iteration, err error) {
+func NewIteration(ops gpu.Ops, m models.Method, o *problem.Objective) (_ *Iteration, err error) {
 	if err := CheckObjective(o); err != nil {
 		return nil, err
 	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
-	it = &Iteration{ops: ops, mem: gpu.NewArena(ops)}
+	it := &Iteration{ops: ops, mem: gpu.NewArena(ops)}
 	defer func() {
 		if err != nil {
 			it.Close()
-			it = nil
 		}
 	}()
 	if it.obj, err = NewObjective(it.mem, o, o.N); err != nil {

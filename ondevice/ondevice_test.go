@@ -281,3 +281,55 @@ func TestArenaHoldsTheRun(t *testing.T) {
 		}
 	}
 }
+
+// failingOps is the CPU device with a budget of allocations: the next one
+// after the budget fails. It counts the buffers live.
+type failingOps struct {
+	*gpu.HostDevice
+	left, live int
+}
+
+func (f *failingOps) Alloc(n int) (gpu.Buffer, error) {
+	if f.left == 0 {
+		return nil, fmt.Errorf("failingOps: out of allocations")
+	}
+	f.left--
+	b, err := f.HostDevice.Alloc(n)
+	if err == nil {
+		f.live++
+	}
+	return b, err
+}
+
+func (f *failingOps) Free(b gpu.Buffer) {
+	f.live--
+	f.HostDevice.Free(b)
+}
+
+// TestNewIterationFailsCleanly checks that NewIteration, failing at each
+// of its allocations in turn, returns an error (no panic) and frees what it
+// had allocated.
+func TestNewIterationFailsCleanly(t *testing.T) {
+	o := deblur(t, 2, 8, "circular", 0)
+	m, err := models.ParseMethod("m-pc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for budget := 0; ; budget++ {
+		ops := &failingOps{HostDevice: gpu.CPU(), left: budget}
+		it, err := NewIteration(ops, m, o)
+		if err == nil {
+			it.Close()
+			if budget == 0 {
+				t.Fatal("NewIteration allocated nothing")
+			}
+			break
+		}
+		if it != nil {
+			t.Fatalf("budget %d: an iteration with the error %v", budget, err)
+		}
+		if ops.live != 0 {
+			t.Errorf("budget %d: %d buffers left allocated after %v", budget, ops.live, err)
+		}
+	}
+}
