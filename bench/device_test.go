@@ -3,6 +3,7 @@ package bench
 import (
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 )
 
@@ -52,7 +53,7 @@ func init() {
 // a step loss that does not give its buffers back must show in the
 // counters after the run.
 func TestGreedyOnDeviceMeter(t *testing.T) {
-	cfg := Config{Size: 12, NTrain: 2, GreedyEvals: 3, Device: "counting-test"}
+	cfg := Config{Size: 12, NTrain: 2, GreedyEvals: 3, Device: "counting-test", Target: execution.OnDevice(testOps)}
 	var held [2]int64
 	for i, T := range []int{2, 6} {
 		row, err := Measure(Greedy, T, cfg)
@@ -88,7 +89,7 @@ func TestGreedyOnDeviceMeter(t *testing.T) {
 // allocator counts the unrolled loss's buffers, which grow by exactly three
 // images (x^t, ∇f(x^t), Δ_t) per step of T, and gives them all back.
 func TestBanertOnDeviceMeter(t *testing.T) {
-	cfg := Config{Size: 12, NTrain: 2, Epochs: 1, Device: "counting-test"}
+	cfg := Config{Size: 12, NTrain: 2, Epochs: 1, Device: "counting-test", Target: execution.OnDevice(testOps)}
 	base := testOps.Stats().InUse // what other tests' leaking step losses left
 	var held [2]int64
 	for i, T := range []int{2, 5} {
@@ -128,7 +129,7 @@ func TestBanertOnDeviceMeter(t *testing.T) {
 // fixed part, so the bytes grow by exactly 2 batches per step of T, and the
 // greedy/unrolled ratio printed comes from that allocator.
 func TestUnrolledOnDeviceMeter(t *testing.T) {
-	cfg := Config{Size: 12, NTrain: 2, Batch: 2, Epochs: 1, GreedyEvals: 2, Device: "counting-test"}
+	cfg := Config{Size: 12, NTrain: 2, Batch: 2, Epochs: 1, GreedyEvals: 2, Device: "counting-test", Target: execution.OnDevice(testOps)}
 	var rows []Row
 	for _, T := range []int{2, 5} {
 		for _, tr := range []string{Greedy, Unrolled} {

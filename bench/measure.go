@@ -55,13 +55,20 @@ type Config struct {
 	Epochs int
 	// BanertInputs is the number of input channels of the Banert network (default 3).
 	BanertInputs int
-	// Device is the device the trainers' losses run on: "cpu" (default:
-	// the CPU's own paths) or a device of package gpu with array operations
-	// ("host", "host32", "cuda" in l2ocuda builds), whose allocator then
-	// holds every buffer of greedy's step loss, the unrolled loss and
-	// Banert's unrolled loss (gpu.NetOps), and whose counters give the
-	// row's DevicePeak.
+	// Device is the --device the Target was resolved from (recorded in
+	// memory.json and passed to the child processes): "cpu" by default.
 	Device string
+	// Target is where the trainers' losses run (execution.Resolve of
+	// Device): the CPU's own paths in its precision (the zero Target: float64),
+	// or a device with array operations (cuda in l2ocuda builds), whose
+	// allocator then holds every buffer of greedy's step loss, the unrolled
+	// loss and Banert's unrolled loss, and whose counters give the row's
+	// DevicePeak.
+	Target execution.Target `json:"-"`
+	// Arrays runs the trainers' device code path on the CPU's array
+	// operations in the Target's precision (gpu.CPU, gpu.Host32), whose
+	// allocator then holds and counts every buffer as a device's would.
+	Arrays bool `json:",omitempty"`
 }
 
 func (c *Config) defaults() error {
@@ -160,24 +167,34 @@ type memInfo interface {
 	MemInfo() (free, total int64, err error)
 }
 
-// openDevice returns the array operations of cfg.Device (nil for the CPU's
-// fast paths).
-func openDevice(cfg Config, trainer string) (gpu.Ops, gpu.Device, error) {
-	if cfg.Device == "cpu" {
+// arrays returns the array operations the trainer runs on (nil: the CPU's
+// own paths) and the device whose counters the row reads: the Target's
+// device; with Arrays, or for Banert in float32 (whose float32 path on the
+// CPU is its array code), the CPU's array operations in the Target's
+// precision.
+func arrays(cfg Config, trainer string) (gpu.Ops, gpu.Device, error) {
+	ops := cfg.Target.Device
+	if ops == nil && (cfg.Arrays || trainer == Banert && cfg.Target.Prec() == problem.Float32) {
+		if ops = cfg.Target.Arrays(); ops == nil {
+			ops = gpu.CPU()
+		}
+	}
+	if ops == nil {
 		return nil, gpu.CPU(), nil
 	}
-	d, err := gpu.Open(cfg.Device)
-	if err != nil {
-		return nil, nil, fmt.Errorf("bench: %w", err)
+	if _, ok := ops.(gpu.NetOps); trainer == Banert && !ok {
+		return nil, nil, fmt.Errorf("bench: device %s has no network operations for Banert training; measure it with device cpu", ops.Name())
 	}
-	ops, ok := d.(gpu.Ops)
-	if !ok {
-		return nil, nil, fmt.Errorf("bench: device %s has no array operations to train on", d.Name())
+	return ops, ops, nil
+}
+
+// runsOn is the target of a trainer on the array operations ops, or, for
+// nil, the CPU's own paths in the configured precision.
+func runsOn(cfg Config, ops gpu.Ops) execution.Target {
+	if ops != nil {
+		return execution.OnDevice(ops)
 	}
-	if _, ok := d.(gpu.NetOps); trainer == Banert && !ok {
-		return nil, nil, fmt.Errorf("bench: device %s has no network operations for Banert training; measure it with device cpu", d.Name())
-	}
-	return ops, d, nil
+	return cfg.Target
 }
 
 // Objective builds the training functions of the benchmark from synthetic images.
@@ -219,7 +236,7 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 	if err != nil {
 		return Row{}, err
 	}
-	ops, dev, err := openDevice(cfg, trainer)
+	ops, dev, err := arrays(cfg, trainer)
 	if err != nil {
 		return Row{}, err
 	}
@@ -227,7 +244,7 @@ func Measure(trainer string, T int, cfg Config) (Row, error) {
 	heap := newHeapMeter()
 	base := dev.Stats().InUse
 	dev.ResetPeak()
-	row := Row{Trainer: trainer, T: T, Size: cfg.Size, NTrain: cfg.NTrain, Device: dev.Name(), Process: "shared"}
+	row := Row{Trainer: trainer, T: T, Size: cfg.Size, NTrain: cfg.NTrain, Device: cfg.Target.String(), Process: "shared"}
 	switch trainer {
 	case Greedy:
 		err = measureGreedy(&row, o, T, cfg, heap, ops)
@@ -281,7 +298,7 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 	} else {
 		// The fast paths allocate on the Go heap: their tally is recorded
 		// on the CPU device's counters.
-		held, err := greedyStepLossBytes(m, o)
+		held, err := greedyStepLossBytes(m, o, cfg.Target)
 		if err != nil {
 			return err
 		}
@@ -292,7 +309,7 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 	began := time.Now()
 	res, err := greedy.Train(o, greedy.Config{
 		Method: greedy.Method{Param: m},
-		Target: execution.OnDevice(ops),
+		Target: runsOn(cfg, ops),
 		Solver: greedy.Solver{Inner: greedy.LBFGS{MaxEvaluations: cfg.GreedyEvals}},
 		Stop:   greedy.Stop{MaxSteps: T},
 		Record: greedy.Record{Progress: func(checkpoint.StepInfo) { heap.sample() }},
@@ -307,8 +324,8 @@ func measureGreedy(row *Row, o *problem.Objective, T int, cfg Config, heap *heap
 
 // greedyStepLossBytes evaluates the greedy step loss (with its gradient) once
 // at the first step and returns the bytes its graph holds.
-func greedyStepLossBytes(m models.Method, o *problem.Objective) (int64, error) {
-	loss, err := steploss.NewStepLoss(m, o, 1/o.L)
+func greedyStepLossBytes(m models.Method, o *problem.Objective, t execution.Target) (int64, error) {
+	loss, err := steploss.NewStepLossFor(m, o, 1/o.L, t)
 	if err != nil {
 		return 0, fmt.Errorf("bench: greedy graph: %w", err)
 	}
@@ -343,7 +360,7 @@ func measureUnrolled(row *Row, o *problem.Objective, T int, cfg Config, heap *he
 	res, err := unroll.Train(o, unroll.Config{
 		Problem: unroll.Problem{Seed: cfg.Seed},
 		Method:  unroll.Method{Param: m, T: T},
-		Target:  execution.OnDevice(ops),
+		Target:  runsOn(cfg, ops),
 		Solver:  unroll.Solver{Batch: cfg.Batch, Epochs: cfg.Epochs},
 		Run:     unroll.Run{Progress: func(unroll.EpochInfo) { heap.sample() }},
 	})

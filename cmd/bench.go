@@ -13,6 +13,7 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/bench"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -78,8 +79,9 @@ func runBenchMemory(env *Env, args []string) error {
 		}
 		run = func(tr string, T int) (bench.Row, error) { return benchMemoryChild(exe, f, tr, T) }
 	}
-	fmt.Fprintf(env.Stdout, "memory of training %s on %d %s functions of %d×%d (greedy and unrolled: %s), device %s, %s\n",
-		strings.Join(trainers, ", "), f.cfg.NTrain, f.cfg.Problem, f.cfg.Size, f.cfg.Size, f.cfg.Param, f.cfg.Device,
+	fmt.Fprintf(env.Stdout, "memory of training %s on %d %s functions of %d×%d (greedy and unrolled: %s), device %s%s, %s\n",
+		strings.Join(trainers, ", "), f.cfg.NTrain, f.cfg.Problem, f.cfg.Size, f.cfg.Size, f.cfg.Param, f.cfg.Target,
+		map[bool]string{true: " on its array operations", false: ""}[f.cfg.Arrays],
 		map[bool]string{true: "in this process", false: "one child process per configuration"}[f.inProcess])
 	rows, skips := bench.Sweep(trainers, ts, f.maxT, int64(f.budgetGB*1e9), run, func(r bench.Row) {
 		fmt.Fprintf(env.Stderr, "  %s T=%d: held %.2f MB, peak RSS %.1f MB, %.3f s\n", r.Trainer, r.T, float64(r.HeldBytes)/1e6, float64(r.PeakRSS)/1e6, r.Seconds)
@@ -130,7 +132,8 @@ func (f *benchMemoryFlags) define(env *Env) *pflag.FlagSet {
 	fs.StringVar(&f.ts, "T", "1,2,5,10,20,50,100", "horizons T to measure")
 	fs.IntVar(&f.maxT, "max-T", 100, "largest T to measure")
 	fs.Float64Var(&f.budgetGB, "budget-gb", 16, "skip horizons whose memory, extrapolated linearly in T, exceeds this many GB (0: no limit)")
-	fs.StringVar(&f.cfg.Device, "device", "cpu", "device of greedy, unrolled and Banert training's losses, whose allocator then holds and counts every buffer of all three: cpu (the CPU's own paths), host (the device code path on the CPU, float64), host32 (the same in float32), cuda in a binary built with -tags l2ocuda (Banert's network too)")
+	fs.StringVar(&f.cfg.Device, "device", "cpu", "where greedy, unrolled and Banert training's losses run: cpu (the CPU's own paths, float64), cpu32 (float32), cuda in a binary built with -tags l2ocuda, whose allocator then holds and counts every buffer of all three (host and host32 are names of cpu and cpu32)")
+	fs.BoolVar(&f.cfg.Arrays, "arrays", false, "on the CPU: run the trainers' device code path on the CPU's array operations (float64, or float32 with --device cpu32), whose allocator then holds and counts every buffer as a device's would")
 	fs.StringVar(&f.out, "out", "runs/bench-memory", "directory for memory.csv and memory.json (refused if it holds results, unless --force)")
 	fs.BoolVar(&f.force, "force", false, "replace the results already in --out")
 	fs.BoolVar(&f.inProcess, "in-process", false, "measure in this process instead of one child process per configuration (peak RSS is then cumulative)")
@@ -141,20 +144,19 @@ func (f *benchMemoryFlags) define(env *Env) *pflag.FlagSet {
 	return fs
 }
 
-// checkDevice checks that --device can train, and leaves Banert out by
-// default on a device without network operations.
+// checkDevice resolves --device into the execution target, and leaves
+// Banert out by default on a device without network operations.
 func (f *benchMemoryFlags) checkDevice(fs *pflag.FlagSet) error {
-	if f.cfg.Device != "cpu" {
-		d, err := gpu.Open(f.cfg.Device)
-		if err != nil {
-			return usagef("--device %s: %v", f.cfg.Device, err)
-		}
-		if _, ok := d.(gpu.Ops); !ok {
-			return usagef("--device %s: %s has no array operations to train on; use --device cpu", f.cfg.Device, d.Name())
-		}
-		if _, ok := d.(gpu.NetOps); !ok && !fs.Changed("trainers") {
-			f.trainers = bench.Greedy + "," + bench.Unrolled
-		}
+	t, err := execution.Resolve(f.cfg.Device, "")
+	if err != nil {
+		return asUsage(err)
+	}
+	if t.Device != nil && f.cfg.Arrays {
+		return usagef("--arrays with --device %s: a device always runs its array operations; drop --arrays", f.cfg.Device)
+	}
+	f.cfg.Target = t
+	if _, ok := t.Device.(gpu.NetOps); t.Device != nil && !ok && !fs.Changed("trainers") {
+		f.trainers = bench.Greedy + "," + bench.Unrolled
 	}
 	return nil
 }
@@ -215,6 +217,9 @@ func benchMemoryChild(exe string, f benchMemoryFlags, trainer string, T int) (be
 		"--param", c.Param, "--batch", strconv.Itoa(c.Batch), "--seed", strconv.FormatInt(c.Seed, 10),
 		"--greedy-evals", strconv.Itoa(c.GreedyEvals), "--epochs", strconv.Itoa(c.Epochs),
 		"--banert-inputs", strconv.Itoa(c.BanertInputs), "--device", c.Device}
+	if c.Arrays {
+		args = append(args, "--arrays")
+	}
 	cmd := exec.Command(exe, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

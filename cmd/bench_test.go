@@ -86,12 +86,13 @@ func TestBenchMemoryChildAndDevice(t *testing.T) {
 }
 
 // TestBenchMemoryOnHostDevice runs bench memory with greedy, unrolled and
-// Banert on the host device in this process: the table prints the device
-// allocator's ratios and a Banert row from the allocator.
+// Banert on the CPU's array operations (--arrays) in this process: the
+// table prints the device allocator's ratios and a Banert row from the
+// allocator. --arrays with a device, and a device bench cannot open, exit 2.
 func TestBenchMemoryOnHostDevice(t *testing.T) {
 	var out, errb bytes.Buffer
 	dir := t.TempDir()
-	args := []string{"bench", "memory", "--device", "host", "--in-process", "--T", "1,2", "--size", "12", "--n-train", "2",
+	args := []string{"bench", "memory", "--device", "cpu", "--arrays", "--in-process", "--T", "1,2", "--size", "12", "--n-train", "2",
 		"--epochs", "1", "--greedy-evals", "2", "--out", dir}
 	if code := Main(args, &out, &errb); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
@@ -123,5 +124,11 @@ func TestBenchMemoryOnHostDevice(t *testing.T) {
 	errb.Reset()
 	if code := Main([]string{"bench", "memory", "--device", "host", "--trainers", "banert", "--banert-inputs", "5"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "--banert-inputs") {
 		t.Errorf("5-input banert: exit %d, want 2 naming --banert-inputs: %s", code, errb.String())
+	}
+	for _, bad := range [][]string{{"--device", testOpsDevice, "--arrays"}, {"--device", "tpu"}} {
+		errb.Reset()
+		if code := Main(append([]string{"bench", "memory", "--out", t.TempDir()}, bad...), &out, &errb); code != 2 || !strings.Contains(errb.String(), "--") {
+			t.Errorf("%v: exit %d, want 2 naming the flag: %s", bad, code, errb.String())
+		}
 	}
 }
