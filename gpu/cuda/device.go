@@ -224,8 +224,12 @@ type Buffer struct {
 	dev   *Device
 	ptr   cu.DevicePtr
 	n     int
-	bytes int64
+	bytes int64 // the values' bytes
 	live  bool
+	// sums and sumsOff: a readout's float64 sums, at sumsOff bytes from
+	// ptr (0 sums: a plain buffer).
+	sums    int
+	sumsOff int64
 }
 
 // Len implements gpu.Buffer.
@@ -302,8 +306,8 @@ func (d *Device) Free(b gpu.Buffer) {
 		return
 	}
 	db.live = false
-	if db.bytes > 0 {
-		d.freeLocked(db.ptr, db.bytes)
+	if db.allocated() > 0 {
+		d.freeLocked(db.ptr, db.allocated())
 	}
 }
 
