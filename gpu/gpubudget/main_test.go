@@ -13,6 +13,7 @@ import (
 func TestCountLog(t *testing.T) {
 	log := `alloc - 4000
 htod - 4000
+htod-async - 4000
 launch l2o_axpby 512
 capture-begin - 0
 capture l2o_scale 256
@@ -32,12 +33,12 @@ free - 0
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Counts{Launches: 1, Graphs: 1, Transforms: 2, Captured: 2, Syncs: 2, ToHost: 1, ToDevice: 1, OnDevice: 1, Memsets: 1, Allocs: 1, Frees: 1}
+	want := Counts{Launches: 1, Graphs: 1, Transforms: 2, Captured: 2, Syncs: 2, ToHost: 1, ToDevice: 1, ToDeviceAsync: 1, OnDevice: 1, Memsets: 1, Allocs: 1, Frees: 1}
 	if got != want {
 		t.Errorf("counted %+v, want %+v", got, want)
 	}
 	if w := got.Waits(); w != 5 {
-		t.Errorf("waits %d, want 5 (two syncs, the copies to and from the host, the free)", w)
+		t.Errorf("waits %d, want 5 (two syncs, the synchronous copies to and from the host, the free; not the queued copy)", w)
 	}
 	if _, err := CountLog(strings.NewReader("launch k 1\nprefetch - 8\n")); err == nil || !strings.Contains(err.Error(), "line 2") {
 		t.Errorf("an unknown call gave %v, want an error naming line 2", err)

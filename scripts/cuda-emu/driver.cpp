@@ -167,6 +167,30 @@ static std::string kernel_line(const l2o_emu_kernel *k, unsigned gx, unsigned bx
 	return line;
 }
 
+// Copies from page-locked host memory (cuMemAllocHost) to the device are
+// queued (cuMemcpyHtoDAsync_v2): the emulation runs them at once, and keeps
+// the values each read until the next call that waits for the queued work
+// (a synchronisation, a copy to the host), which checks that the host did
+// not change them meanwhile, as a GPU may read them any time until then;
+// changed values, or a free of the memory first, stop the process.
+struct pending_upload {
+	const unsigned char *src;
+	std::vector<unsigned char> data;
+};
+static std::vector<pending_upload> pending_uploads;
+static std::unordered_map<uintptr_t, size_t> host_sizes; // live page-locked allocations
+
+// uploads_done is called by every call that waits for the queued work.
+static void uploads_done(const char *by) {
+	std::lock_guard<std::mutex> g(mu);
+	for (const pending_upload &u : pending_uploads) {
+		if (memcmp(u.src, u.data.data(), u.data.size()) != 0) {
+			fprintf(stderr, "cuda-emu: the host changed %zu bytes of page-locked memory queued for a copy to the device before %s waited for it\n", u.data.size(), by);
+			abort();
+		}
+	}
+	pending_uploads.clear();
+}
 extern "C" {
 int cuInit(unsigned flags) { return 0; }
 int cuDriverGetVersion(int *v) { *v = 12000; return 0; }
@@ -216,6 +240,7 @@ int cuCtxGetDevice(int *d) { *d = 0; return 0; }
 int cuCtxSynchronize(void) {
 	call_log("sync", "-", 0);
 	if (int e = fault_or_capture("cuCtxSynchronize")) return e;
+	uploads_done("cuCtxSynchronize");
 	return 0;
 }
 int cuMemAlloc_v2(devptr *p, size_t n) {
@@ -257,6 +282,7 @@ int cuMemcpyHtoD_v2(devptr dst, const void *src, size_t n) {
 int cuMemcpyDtoH_v2(void *dst, devptr src, size_t n) {
 	call_log("dtoh", "-", n);
 	if (int e = fault_or_capture("cuMemcpyDtoH")) return e;
+	uploads_done("cuMemcpyDtoH");
 	if (noexec()) {
 		// The kernels did not run: read 1.0f in every float32, finite and
 		// non-zero as a double too, so that no caller stops or divides by 0.
@@ -413,7 +439,7 @@ static int run_kernel(const l2o_emu_kernel *k, unsigned gx, unsigned bx, void **
 // run_node runs one recorded piece of work; mu is held.
 static int run_node(emu_node &n) {
 	if (!n.k) {
-		work_log(n.desc);
+		if (!n.desc.empty()) work_log(n.desc); // copies from the host are not logged
 		n.fn(n.data.data());
 		return 0;
 	}
@@ -515,6 +541,49 @@ int cuMemcpyDtoDAsync_v2(devptr dst, devptr src, size_t n, void *stream) {
 	copy_job j{dst, src, n};
 	return l2o_emu_work(stream, run_copy, &j, sizeof j, "dtod", "-", n, ("dtod " + hex(dst) + " " + hex(src) + " " + std::to_string(n)).c_str());
 }
+int cuMemAllocHost_v2(void **p, size_t n) {
+	if (int e = fault_or_capture("cuMemAllocHost")) return e;
+	std::lock_guard<std::mutex> g(mu);
+	void *m = calloc(n ? n : 1, 1);
+	if (!m) return 2;
+	host_sizes[(uintptr_t)m] = n;
+	*p = m;
+	return 0;
+}
+int cuMemFreeHost(void *p) {
+	if (int e = fault_or_capture("cuMemFreeHost")) return e;
+	std::lock_guard<std::mutex> g(mu);
+	auto it = host_sizes.find((uintptr_t)p);
+	if (it == host_sizes.end()) return 1;
+	for (const pending_upload &u : pending_uploads) {
+		if (u.src >= (const unsigned char *)p && u.src < (const unsigned char *)p + it->second) {
+			fprintf(stderr, "cuda-emu: page-locked memory freed while a copy from it to the device is queued\n");
+			abort();
+		}
+	}
+	host_sizes.erase(it);
+	free(p);
+	return 0;
+}
+int cuMemcpyHtoDAsync_v2(devptr dst, const void *src, size_t n, void *stream) {
+	{
+		std::lock_guard<std::mutex> g(mu);
+		bool pinned = false;
+		for (const auto &h : host_sizes)
+			pinned = pinned || ((uintptr_t)src >= h.first && (uintptr_t)src + n <= h.first + h.second);
+		if (!pinned) {
+			fprintf(stderr, "cuda-emu: cuMemcpyHtoDAsync from memory not allocated by cuMemAllocHost (a GPU would wait: pageable memory)\n");
+			abort();
+		}
+	}
+	copy_job j{dst, (devptr)(uintptr_t)src, n};
+	int e = l2o_emu_work(stream, run_copy, &j, sizeof j, "htod-async", "-", n, "");
+	if (e == 0 && !(stream && ((emu_stream *)stream)->capture)) {
+		std::lock_guard<std::mutex> g(mu);
+		pending_uploads.push_back({(const unsigned char *)src, std::vector<unsigned char>((const unsigned char *)src, (const unsigned char *)src + n)});
+	}
+	return e;
+}
 int cuMemsetD8Async(devptr dst, unsigned char v, size_t n, void *stream) {
 	copy_job j{dst, v, n};
 	return l2o_emu_work(stream, run_memset, &j, sizeof j, "memset", "-", n, ("memset " + hex(dst) + " " + std::to_string(v) + " " + std::to_string(n)).c_str());
@@ -533,6 +602,7 @@ int cuStreamDestroy_v2(void *stream) {
 }
 int cuStreamSynchronize(void *stream) {
 	call_log("sync", "stream", 0);
+	uploads_done("cuStreamSynchronize");
 	emu_stream *st = (emu_stream *)stream;
 	if (st && st->capture) {
 		st->invalid = true;
