@@ -101,6 +101,24 @@ type devicePass struct {
 	valueAt  gpu.Buffer
 	reads    []int // the terms whose readouts the last pass wrote
 	img      []float64
+
+	// On a device that captures (gpu.Capturer), with every term PC, a
+	// pass's work after SetParams depends on no host value: it is
+	// captured at its second run in a step (the first allocates what it
+	// needs) and replayed by one launch, a graph for each set of
+	// gradients asked for (graphKey), dropped at the next load.
+	capture gpu.Capturer
+	graphs  map[graphKey]*graphUse
+}
+
+// graphKey is which of the (at most two) terms' gradients a pass computes,
+// and whether it computes r at all.
+type graphKey struct{ grad, term0, term1 bool }
+
+// graphUse is a pass's graph, or the count of its uncaptured runs.
+type graphUse struct {
+	runs  int
+	graph gpu.Graph
 }
 
 // newDevicePass returns the device pass of m on o, or an error if a term
@@ -157,7 +175,30 @@ func newDevicePass(m models.Method, o *problem.Objective, ops gpu.Ops) (d *devic
 		}
 		d.img = make([]float64, s.H*s.W)
 	}
+	if c, ok := ops.(gpu.Capturer); ok && d.allSpectral() {
+		d.capture, d.graphs = c, map[graphKey]*graphUse{}
+	}
 	return d, nil
+}
+
+// allSpectral says whether every term is a PC term.
+func (d *devicePass) allSpectral() bool {
+	for i := range d.vs {
+		if d.spectralTerm(i) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// dropGraphs destroys the captured graphs.
+func (d *devicePass) dropGraphs() {
+	for k, u := range d.graphs {
+		if u.graph != nil {
+			u.graph.Destroy()
+		}
+		delete(d.graphs, k)
+	}
 }
 
 // readout allocates a readout of n values and one sum.
@@ -195,8 +236,9 @@ func (d *devicePass) kinds() []termKind {
 	return out
 }
 
-// close frees the device buffers.
+// close frees the graphs and the device buffers.
 func (d *devicePass) close() {
+	d.dropGraphs()
 	d.mem.Close()
 	d.obj, d.up = nil, nil
 }
@@ -208,6 +250,7 @@ func (d *devicePass) bytes() int64 { return d.mem.Bytes() }
 // update (PC terms transform theirs).
 func (d *devicePass) load(x, g, p []float64) error {
 	d.loaded = false
+	d.dropGraphs()
 	if err := d.ops.CopyIn(d.x, x); err != nil {
 		return fmt.Errorf("step loss: copy x to %s: %w", d.ops.Name(), err)
 	}
@@ -225,14 +268,22 @@ func (d *devicePass) load(x, g, p []float64) error {
 
 // advance writes x⁺ for params into d.xPlus.
 func (d *devicePass) advance(params [][]float64) error {
+	if err := d.setParams(params); err != nil {
+		return err
+	}
+	if err := d.up.Advance(d.xPlus, d.x); err != nil {
+		return fmt.Errorf("step loss: x⁺: %w", err)
+	}
+	return nil
+}
+
+// setParams copies in the parameters that changed (and transforms them).
+func (d *devicePass) setParams(params [][]float64) error {
 	if !d.loaded {
 		return errors.New("step loss: SetStep was not called")
 	}
 	if err := d.up.SetParams(params...); err != nil {
 		return fmt.Errorf("step loss: %w", err)
-	}
-	if err := d.up.Advance(d.xPlus, d.x); err != nil {
-		return fmt.Errorf("step loss: x⁺: %w", err)
 	}
 	return nil
 }
@@ -241,14 +292,15 @@ func (d *devicePass) advance(params [][]float64) error {
 // and each PC term's parameter gradient F⁻¹(Σk conj(v̂k)·r̂k) (one forward
 // transform of r serves them all) into its readout; the value goes to the
 // sum of the first of those readouts, or of valueOut. Nothing is read back.
+// After the parameters, the work is the same at every pass with the same
+// gradients: on a device that captures, a graph (see devicePass.capture).
 func (d *devicePass) pass(params, grads [][]float64) error {
-	if err := d.advance(params); err != nil {
+	if err := d.setParams(params); err != nil {
 		return err
 	}
 	d.reads, d.valueAt = d.reads[:0], d.valueOut
-	var r gpu.Buffer
+	key := graphKey{grad: grads != nil}
 	if grads != nil {
-		r = d.r
 		for i, out := range d.outs {
 			if out != nil && grads[i] != nil {
 				d.reads = append(d.reads, i)
@@ -257,6 +309,42 @@ func (d *devicePass) pass(params, grads [][]float64) error {
 		if len(d.reads) > 0 {
 			d.valueAt = d.outs[d.reads[0]]
 		}
+		key.term0 = grads[0] != nil
+		key.term1 = len(grads) > 1 && grads[1] != nil
+	}
+	if d.capture == nil {
+		return d.queue(key.grad)
+	}
+	u := d.graphs[key]
+	if u == nil {
+		u = &graphUse{}
+		d.graphs[key] = u
+	}
+	if u.graph == nil && u.runs > 0 {
+		g, err := d.capture.CaptureGraph(func() error { return d.queue(key.grad) })
+		if err != nil {
+			return fmt.Errorf("step loss on %s: capture the evaluation: %w", d.ops.Name(), err)
+		}
+		u.graph = g
+	}
+	if u.graph == nil {
+		u.runs++
+		return d.queue(key.grad)
+	}
+	if err := u.graph.Launch(); err != nil {
+		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+	}
+	return nil
+}
+
+// queue queues the pass's work after SetParams (see pass).
+func (d *devicePass) queue(grad bool) error {
+	if err := d.up.Advance(d.xPlus, d.x); err != nil {
+		return fmt.Errorf("step loss: x⁺: %w", err)
+	}
+	var r gpu.Buffer
+	if grad {
+		r = d.r
 	}
 	if err := d.ops.ZeroSums(d.valueAt); err != nil {
 		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)

@@ -96,6 +96,11 @@ type Device struct {
 	// by copies that may not have run yet (guarded by mu).
 	upload []float32
 	upUsed int
+	// graphs counts the live graphs (guarded by mu); while there are any,
+	// a scratch buffer that grows keeps its old memory in retired (a graph
+	// may read it), freed once none is left (guarded by scratchMu).
+	graphs  int
+	retired []*Buffer
 	// planOnStream says which cuFFT plans queue on stream.
 	planOnStream map[*cufft.Plan]bool
 }
