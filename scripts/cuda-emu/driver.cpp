@@ -9,7 +9,8 @@
 // is recorded there in order (one line a call: what, then the kernel or the
 // bytes), to count what a computation asks of the driver. With
 // L2O_EMU_NOEXEC=1 launches are checked but not run (and cuFFT's transforms
-// not computed) and every copy to the host reads 1.0f in each float32 (about
+// not computed, copies and memsets on the device and copies to it not made)
+// and every copy to the host reads 1.0f in each float32 (about
 // 0.0078 in a double), so that a training neither stops nor divides by
 // zero: the results are meaningless, the time is the host's own (Go, cgo,
 // the driver calls), to measure what a GPU cannot hide (make gpu-budget).
@@ -63,14 +64,34 @@ static int context_token;
 
 typedef unsigned long long devptr;
 
+// A log file named by an environment variable, kept open while the
+// variable names it (a test may change it, or truncate the file: the lines
+// are appended, each written out at once), so that logging costs a write a
+// line, not an open and a close: make gpu-budget's host time includes it.
+struct env_log {
+	const char *var;
+	std::string path;
+	FILE *fp = nullptr;
+	std::mutex m;
+	// file returns the open log, or null when the variable is not set.
+	FILE *file() {
+		const char *p = getenv(var);
+		if (!p) return nullptr;
+		if (!fp || path != p) {
+			if (fp) fclose(fp);
+			path = p;
+			fp = fopen(p, "a");
+			if (fp) setvbuf(fp, nullptr, _IOLBF, 0);
+		}
+		return fp;
+	}
+};
+static env_log calls_log{"L2O_EMU_CALL_LOG"}, works_log{"L2O_EMU_WORK_LOG"};
+
 // call_log records one driver call in L2O_EMU_CALL_LOG, when it is set.
 static void call_log(const char *what, const char *name, size_t n) {
-	if (const char *log = getenv("L2O_EMU_CALL_LOG")) {
-		if (FILE *fp = fopen(log, "a")) {
-			fprintf(fp, "%s %s %zu\n", what, name, n);
-			fclose(fp);
-		}
-	}
+	std::lock_guard<std::mutex> g(calls_log.m);
+	if (FILE *fp = calls_log.file()) fprintf(fp, "%s %s %zu\n", what, name, n);
 }
 
 static bool noexec() {
@@ -139,13 +160,13 @@ static int fault_or_capture(const char *what) {
 // work_log records one piece of device work as it runs, in
 // L2O_EMU_WORK_LOG, when it is set.
 static void work_log(const std::string &line) {
-	if (const char *log = getenv("L2O_EMU_WORK_LOG")) {
-		if (FILE *fp = fopen(log, "a")) {
-			fprintf(fp, "%s\n", line.c_str());
-			fclose(fp);
-		}
-	}
+	std::lock_guard<std::mutex> g(works_log.m);
+	if (FILE *fp = works_log.file()) fprintf(fp, "%s\n", line.c_str());
 }
+
+// work_logging says whether L2O_EMU_WORK_LOG is set (a kernel's line is
+// made only then).
+static bool work_logging() { return getenv("L2O_EMU_WORK_LOG") != nullptr; }
 
 static std::string hex(devptr p) {
 	char b[32];
@@ -270,7 +291,7 @@ int cuMemsetD8_v2(devptr p, unsigned char v, size_t n) {
 	call_log("memset", "-", n);
 	if (int e = fault_or_capture("cuMemsetD8")) return e;
 	work_log("memset " + hex(p) + " " + std::to_string(v) + " " + std::to_string(n));
-	memset((void *)(uintptr_t)p, v, n);
+	if (!noexec()) memset((void *)(uintptr_t)p, v, n);
 	return 0;
 }
 int cuMemcpyHtoD_v2(devptr dst, const void *src, size_t n) {
@@ -297,7 +318,7 @@ int cuMemcpyDtoD_v2(devptr dst, devptr src, size_t n) {
 	call_log("dtod", "-", n);
 	if (int e = fault_or_capture("cuMemcpyDtoD")) return e;
 	work_log("dtod " + hex(dst) + " " + hex(src) + " " + std::to_string(n));
-	memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+	if (!noexec()) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
 	return 0;
 }
 int cuMemGetInfo_v2(size_t *free_, size_t *total_) { *free_ = total - in_use; *total_ = total; return 0; }
@@ -445,7 +466,7 @@ static int run_node(emu_node &n) {
 	}
 	std::vector<void *> params(n.k->nparams);
 	for (int i = 0; i < n.k->nparams; i++) params[i] = &n.args[8 * i];
-	work_log(kernel_line(n.k, n.gx, n.bx, n.shmem, params.data()));
+	if (work_logging()) work_log(kernel_line(n.k, n.gx, n.bx, n.shmem, params.data()));
 	return run_kernel(n.k, n.gx, n.bx, params.data());
 }
 
@@ -531,11 +552,11 @@ struct copy_job {
 };
 static void run_copy(const void *p) {
 	const copy_job *j = (const copy_job *)p;
-	memmove((void *)(uintptr_t)j->dst, (const void *)(uintptr_t)j->src, j->n);
+	if (!noexec()) memmove((void *)(uintptr_t)j->dst, (const void *)(uintptr_t)j->src, j->n);
 }
 static void run_memset(const void *p) {
 	const copy_job *j = (const copy_job *)p;
-	memset((void *)(uintptr_t)j->dst, (int)j->src, j->n);
+	if (!noexec()) memset((void *)(uintptr_t)j->dst, (int)j->src, j->n);
 }
 int cuMemcpyDtoDAsync_v2(devptr dst, devptr src, size_t n, void *stream) {
 	copy_job j{dst, src, n};
@@ -578,7 +599,7 @@ int cuMemcpyHtoDAsync_v2(devptr dst, const void *src, size_t n, void *stream) {
 	}
 	copy_job j{dst, (devptr)(uintptr_t)src, n};
 	int e = l2o_emu_work(stream, run_copy, &j, sizeof j, "htod-async", "-", n, "");
-	if (e == 0 && !(stream && ((emu_stream *)stream)->capture)) {
+	if (e == 0 && !noexec() && !(stream && ((emu_stream *)stream)->capture)) {
 		std::lock_guard<std::mutex> g(mu);
 		pending_uploads.push_back({(const unsigned char *)src, std::vector<unsigned char>((const unsigned char *)src, (const unsigned char *)src + n)});
 	}
