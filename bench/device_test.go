@@ -14,6 +14,7 @@ type countingOps struct {
 	*gpu.HostDevice
 	gpu.Counter
 	leak bool
+	sums map[gpu.Buffer]int64 // the bytes of each live readout's sums
 }
 
 func (c *countingOps) Name() string { return "counting-test" }
@@ -26,17 +27,27 @@ func (c *countingOps) Alloc(n int) (gpu.Buffer, error) {
 	return b, err
 }
 
+func (c *countingOps) AllocReadout(n, k int) (gpu.Buffer, error) {
+	b, err := c.HostDevice.AllocReadout(n, k)
+	if err == nil {
+		c.Counter.Add(int64(n+k) * 8)
+		c.sums[b] = int64(k) * 8
+	}
+	return b, err
+}
+
 func (c *countingOps) Free(b gpu.Buffer) {
 	if !c.leak {
-		c.Counter.Sub(int64(b.Len()) * 8)
+		c.Counter.Sub(int64(b.Len())*8 + c.sums[b])
 	}
+	delete(c.sums, b)
 	c.HostDevice.Free(b)
 }
 
 func (c *countingOps) Stats() gpu.MemStats { return c.Counter.Stats() }
 func (c *countingOps) ResetPeak()          { c.Counter.ResetPeak() }
 
-var testOps = &countingOps{HostDevice: gpu.CPU()}
+var testOps = &countingOps{HostDevice: gpu.CPU(), sums: map[gpu.Buffer]int64{}}
 
 func init() {
 	if err := gpu.Register("counting-test", func() (gpu.Device, error) { return testOps, nil }); err != nil {
@@ -48,8 +59,9 @@ func init() {
 // held bytes are the allocator's high-water mark, which must equal the
 // step loss's buffers (x, x⁺, r, scratch, and the objective's y, residual
 // and scratch: 7 batches; the difference field: 2; g, p: 2; M-PC's spectra: 2 terms + Σθ̂v̂ and r̂: 4
-// batches of 2·H·(W/2+1), 4 single spectra: θ̂, φ̂ and each term's Σconj(v̂)r̂, and 2 single images: each
-// term's parameters, and gradient, as an image for the device's transforms; the blur), the same for T = 2 and T = 6, and
+// batches of 2·H·(W/2+1), 5 single spectra: θ̂, φ̂, each term's Σconj(v̂)r̂ and the pass's, and 2 single
+// images: each term's parameters, and gradient, as an image for the device's transforms; the readouts:
+// each term's gradient image with a sum, and the value's sum alone; the blur), the same for T = 2 and T = 6, and
 // a step loss that does not give its buffers back must show in the
 // counters after the run.
 func TestGreedyOnDeviceMeter(t *testing.T) {
@@ -67,7 +79,7 @@ func TestGreedyOnDeviceMeter(t *testing.T) {
 	}
 	const n, h, w = 2, 12, 12
 	img, spec := n*h*w, n*2*h*(w/2+1)
-	want := int64(8 * (7*img + 2*img + 2*img + 4*spec + 4*(2*h*(w/2+1)) + 2*h*w + 25))
+	want := int64(8 * (7*img + 2*img + 2*img + 4*spec + 5*(2*h*(w/2+1)) + 2*h*w + 2*(h*w+1) + 1 + 25))
 	if held[0] != want || held[1] != want {
 		t.Errorf("held %d bytes at T = 2 and %d at T = 6, want %d each", held[0], held[1], want)
 	}

@@ -50,6 +50,24 @@ func (a *Arena) Alloc(n int) (Buffer, error) {
 	return b, nil
 }
 
+// AllocReadout returns a zeroed readout of n values and k sums of the
+// device (Ops.AllocReadout), freed by Close.
+func (a *Arena) AllocReadout(n, k int) (Buffer, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.closed {
+		return nil, fmt.Errorf("gpu: allocate a readout of %d values on %s: the arena is closed", n, a.ops.Name())
+	}
+	b, err := a.ops.AllocReadout(n, k)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: allocate a readout of %d values on %s: %w", n, a.ops.Name(), err)
+	}
+	a.bufs = append(a.bufs, b)
+	a.inUse += int64(b.Len())*int64(a.ops.ValueSize()) + int64(k)*BytesPerFloat64
+	a.peak = max(a.peak, a.inUse)
+	return b, nil
+}
+
 // OnClose registers f to be run by Close, after the functions registered
 // later and before the buffers are freed: the release of a resource the run
 // holds besides its buffers. On a closed arena it runs f now.

@@ -26,6 +26,7 @@ type HostDevice = HostDeviceT[float64]
 type HostBufferT[F kernels.Float] struct {
 	mu   sync.Mutex
 	data []F
+	sums []float64 // a readout's sums (AllocReadout), or nil
 	live bool
 }
 
@@ -86,8 +87,8 @@ func (d *HostDeviceT[F]) Free(b Buffer) {
 	if !hb.live {
 		return
 	}
-	d.Sub(int64(len(hb.data)) * int64(d.ValueSize()))
-	hb.data, hb.live = nil, false
+	d.Sub(int64(len(hb.data))*int64(d.ValueSize()) + int64(len(hb.sums))*BytesPerFloat64)
+	hb.data, hb.sums, hb.live = nil, nil, false
 }
 
 // CopyIn implements Device, rounding the values to F.

@@ -99,6 +99,28 @@ type Ops interface {
 	// SpectralConjSum writes dst (one spectrum) = Σ_n conj(v_n)·z_n,
 	// accumulated in float64.
 	SpectralConjSum(dst, v, z Buffer, s Batch) error
+
+	// AllocReadout returns a zeroed buffer of n values with k float64
+	// sums beside it on the device: the results of a computation that
+	// stays on the device (the sums accumulated by AddDot, AddSum and
+	// AddHuberValue), brought back together by one copy (ReadOut). It is a
+	// buffer of n values for every operation; Free frees its sums with it.
+	AllocReadout(n, k int) (Buffer, error)
+	// ZeroSums sets every sum of the readout r to 0.
+	ZeroSums(r Buffer) error
+	// AddDot adds c·Σ x_i·y_i, accumulated in float64 as Dot, to sum i of
+	// the readout r (equal lengths).
+	AddDot(r Buffer, i int, c float64, x, y Buffer) error
+	// AddSum adds c·Σ x_i, accumulated in float64, to sum i of the
+	// readout r.
+	AddSum(r Buffer, i int, c float64, x Buffer) error
+	// AddHuberValue adds c·Σ_n v_n to sum i of the readout r, v_n the
+	// images' Huber values of HuberValue, summed in float64.
+	AddHuberValue(r Buffer, i int, c float64, d Buffer, s Batch, eps float64) error
+	// ReadOut copies the first len(vals) values of the readout r into vals
+	// and its sums into sums (as many as it has), by one copy from the
+	// device: the host's one wait for what was queued before.
+	ReadOut(vals, sums []float64, r Buffer) error
 }
 
 var (

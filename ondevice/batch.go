@@ -105,21 +105,24 @@ func (be *BatchEvaluator) Close() {
 // values writes f_k(x_k) of every function into vals (if not nil) and
 // ∇F(x) into grad (if not nil); the device must implement gpu.NetOps.
 func (ob *Objective) values(vals []float64, x, grad gpu.Buffer) error {
-	if vals == nil {
-		_, err := ob.ValueGrad(x, grad)
+	if err := ob.Gradient(x, grad); err != nil {
 		return err
+	}
+	if vals == nil {
+		return nil
 	}
 	net, ok := ob.ops.(gpu.NetOps)
 	if !ok {
 		return fmt.Errorf("ondevice: device %s has no per-plane reductions for per-function values", ob.ops.Name())
 	}
-	if _, err := ob.ValueGrad(x, grad); err != nil {
-		return err
-	}
-	// ValueGrad left the residuals A x − y in res and, with a regularizer,
-	// each function's Huber sum in ob.vals.
+	// Gradient left the residuals A x − y in res.
 	if err := net.PlaneDots(vals, ob.res, ob.res, ob.res.Len()/len(vals)); err != nil {
 		return fmt.Errorf("ondevice: objective values: %w", err)
+	}
+	if ob.form.Alpha != 0 {
+		if err := ob.regValues(x); err != nil {
+			return fmt.Errorf("ondevice: objective values: %w", err)
+		}
 	}
 	for k := range vals {
 		vals[k] /= 2

@@ -73,7 +73,7 @@ func (it *Iteration) Step() error {
 	if it.obj == nil {
 		return fmt.Errorf("ondevice: the iteration was closed")
 	}
-	if _, err := it.obj.ValueGrad(it.x, it.grad); err != nil {
+	if err := it.obj.Gradient(it.x, it.grad); err != nil {
 		return err
 	}
 	var mom gpu.Buffer // x − x⁻ (H only)

@@ -22,6 +22,7 @@ type Objective struct {
 	ridge                                    *ridgeReg // WCRR, or nil for Huber-TV
 	vals                                     []float64
 	y, blur, res, field, field2, field3, tmp gpu.Buffer
+	sum                                      gpu.Buffer // ValueGrad's readout of one sum (made on first use)
 }
 
 // noDevicePath is the error for an objective without a device form.
@@ -133,61 +134,100 @@ func (ob *Objective) SetData(y []float64) error {
 }
 
 // ValueGrad returns F(x) and, if grad is not nil, writes ∇F(x) into it
-// (grad may not be x).
+// (grad may not be x): AddValueGrad, and one copy of the value to the host.
 func (ob *Objective) ValueGrad(x, grad gpu.Buffer) (float64, error) {
+	if ob.sum == nil {
+		r, err := ob.mem.AllocReadout(0, 1)
+		if err != nil {
+			return 0, fmt.Errorf("ondevice: objective: %w", err)
+		}
+		ob.sum = r
+	}
+	if err := ob.ops.ZeroSums(ob.sum); err != nil {
+		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	}
+	if err := ob.AddValueGrad(ob.sum, 0, 1, x, grad); err != nil {
+		return 0, err
+	}
+	var v [1]float64
+	if err := ob.ops.ReadOut(nil, v[:], ob.sum); err != nil {
+		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	}
+	return v[0], nil
+}
+
+// Gradient writes ∇F(x) into grad (grad may not be x), and leaves the
+// residuals A x − y in the objective's buffer res.
+func (ob *Objective) Gradient(x, grad gpu.Buffer) error {
+	return ob.AddValueGrad(nil, 0, 0, x, grad)
+}
+
+// AddValueGrad adds c·F(x) to sum i of the readout r (gpu.Ops.AllocReadout;
+// with r nil the value is not computed) and, if grad is not nil, writes
+// ∇F(x) into it (grad may not be x). Everything stays on the device:
+//
+//	res = A x − y,  F = ½‖res‖² + α Σ huber(|Dx|)  (or α·S(x), WCRR)
+//	∇F = Aᵀres + α DᵀΨ(Dx).
+func (ob *Objective) AddValueGrad(r gpu.Buffer, i int, c float64, x, grad gpu.Buffer) error {
 	o, s, f := ob.ops, ob.s, ob.form
 	if err := ob.forward(ob.res, x); err != nil {
-		return 0, fmt.Errorf("ondevice: objective: %w", err)
+		return fmt.Errorf("ondevice: objective: %w", err)
 	}
 	if err := o.Axpby(ob.res, -1, ob.y, 1); err != nil {
-		return 0, fmt.Errorf("ondevice: objective: %w", err)
+		return fmt.Errorf("ondevice: objective: %w", err)
 	}
-	sq, err := o.Dot(ob.res, ob.res)
-	if err != nil {
-		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	if r != nil {
+		if err := o.AddDot(r, i, c/2, ob.res, ob.res); err != nil {
+			return fmt.Errorf("ondevice: objective: %w", err)
+		}
 	}
-	total := sq / 2
 	if grad != nil {
 		if err := ob.adjoint(grad, ob.res); err != nil {
-			return 0, fmt.Errorf("ondevice: gradient: %w", err)
+			return fmt.Errorf("ondevice: gradient: %w", err)
 		}
 	}
-	if f.Alpha == 0 {
-		return total, nil
-	}
-	if ob.ridge != nil {
-		if err := ob.ridge.valueGrad(ob.vals, x, grad, ob.tmp, f.Alpha); err != nil {
-			return 0, fmt.Errorf("ondevice: wcrr: %w", err)
+	switch {
+	case f.Alpha == 0:
+		return nil
+	case ob.ridge != nil:
+		if err := ob.ridge.addValueGrad(r, i, c*f.Alpha, x, grad, ob.tmp, f.Alpha); err != nil {
+			return fmt.Errorf("ondevice: wcrr: %w", err)
 		}
-		for _, v := range ob.vals {
-			total += f.Alpha * v
-		}
-		return total, nil
+		return nil
 	}
 	if err := o.Grad(ob.field, x, s); err != nil {
-		return 0, fmt.Errorf("ondevice: objective: %w", err)
+		return fmt.Errorf("ondevice: objective: %w", err)
 	}
-	if err := o.HuberValue(ob.vals, ob.field, s, f.Eps); err != nil {
-		return 0, fmt.Errorf("ondevice: objective: %w", err)
+	if r != nil {
+		if err := o.AddHuberValue(r, i, c*f.Alpha, ob.field, s, f.Eps); err != nil {
+			return fmt.Errorf("ondevice: objective: %w", err)
+		}
 	}
-	var tv float64
-	for _, v := range ob.vals {
-		tv += v
-	}
-	total += f.Alpha * tv
 	if grad == nil {
-		return total, nil
+		return nil
 	}
 	if err := o.HuberDerivative(ob.field, ob.field, s, f.Eps); err != nil {
-		return 0, fmt.Errorf("ondevice: gradient: %w", err)
+		return fmt.Errorf("ondevice: gradient: %w", err)
 	}
 	if err := o.GradAdjoint(ob.tmp, ob.field, s); err != nil {
-		return 0, fmt.Errorf("ondevice: gradient: %w", err)
+		return fmt.Errorf("ondevice: gradient: %w", err)
 	}
 	if err := o.Axpby(grad, f.Alpha, ob.tmp, 1); err != nil {
-		return 0, fmt.Errorf("ondevice: gradient: %w", err)
+		return fmt.Errorf("ondevice: gradient: %w", err)
 	}
-	return total, nil
+	return nil
+}
+
+// regValues writes each function's regularizer value (without α) into
+// ob.vals: its Huber sum, or the WCRR potential S(x_k).
+func (ob *Objective) regValues(x gpu.Buffer) error {
+	if ob.ridge != nil {
+		return ob.ridge.values(ob.vals, x)
+	}
+	if err := ob.ops.Grad(ob.field, x, ob.s); err != nil {
+		return err
+	}
+	return ob.ops.HuberValue(ob.vals, ob.field, ob.s, ob.form.Eps)
 }
 
 // HessVec writes out = ∇²F(x)·v = AᵀA v + α Dᵀ ψ”(Dx)[Dv] (out may

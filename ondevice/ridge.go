@@ -104,17 +104,20 @@ func (r *ridgeReg) adjoint(dst, z gpu.Buffer) error {
 	return r.conv.AdjointInput(dst, r.a1, r.w[0], r.s[0])
 }
 
-// valueGrad writes S(x_k) of every image into vals and, if grad is not
-// nil, adds alpha·∇S(x) to it (tmp is an image batch of scratch).
-func (r *ridgeReg) valueGrad(vals []float64, x, grad, tmp gpu.Buffer, alpha float64) error {
+// addValueGrad adds c·Σ_k S(x_k) to sum i of the readout sums (unless it
+// is nil) and, if grad is not nil, adds alpha·∇S(x) to grad (tmp is an
+// image batch of scratch).
+func (r *ridgeReg) addValueGrad(sums gpu.Buffer, i int, c float64, x, grad, tmp gpu.Buffer, alpha float64) error {
 	if err := r.apply(r.z, x); err != nil {
 		return err
 	}
-	if err := r.pot.Psi(r.zv, r.z, r.hw); err != nil {
-		return err
-	}
-	if err := r.ops.PlaneDots(vals, r.zv, nil, r.c*r.hw); err != nil {
-		return err
+	if sums != nil {
+		if err := r.pot.Psi(r.zv, r.z, r.hw); err != nil {
+			return err
+		}
+		if err := r.ops.AddSum(sums, i, c, r.zv); err != nil {
+			return err
+		}
 	}
 	if grad == nil {
 		return nil
@@ -126,6 +129,17 @@ func (r *ridgeReg) valueGrad(vals []float64, x, grad, tmp gpu.Buffer, alpha floa
 		return err
 	}
 	return r.ops.Axpby(grad, alpha, tmp, 1)
+}
+
+// values writes S(x_k) of every function k into vals.
+func (r *ridgeReg) values(vals []float64, x gpu.Buffer) error {
+	if err := r.apply(r.z, x); err != nil {
+		return err
+	}
+	if err := r.pot.Psi(r.zv, r.z, r.hw); err != nil {
+		return err
+	}
+	return r.ops.PlaneDots(vals, r.zv, nil, r.c*r.hw)
 }
 
 // grad writes out = ∇S(x).

@@ -118,7 +118,7 @@ func (d *Unrolled) moment(t int) (gpu.Buffer, error) {
 // it writes the gradient blocks.
 func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) (float64, error) {
 	T := len(theta)
-	if _, err := d.obj.ValueGrad(d.xs[0], d.gs[0]); err != nil {
+	if err := d.obj.Gradient(d.xs[0], d.gs[0]); err != nil {
 		return math.NaN(), err
 	}
 	var loss float64

@@ -88,7 +88,7 @@ func (u *Update) SetParams(params ...[]float64) error {
 			continue
 		}
 		u.set[i] = false
-		u.scaled[i] = append(u.scaled[i][:0], th...)
+		u.scaled[i] = slices.Grow(u.scaled[i][:0], len(th))[:len(th)]
 		kernels.ScaleLarge(u.scaled[i], updateSigns[i], th)
 		if err := t.SetParams(u.scaled[i]); err != nil {
 			return fmt.Errorf("ondevice: term %d: %w", i, err)

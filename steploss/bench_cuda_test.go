@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu/cuda"
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"gorgonia.org/cu"
 )
 
@@ -26,4 +27,8 @@ func BenchmarkStepLossCUDA(b *testing.B) {
 	for _, name := range []string{"m-ps", "m-pc"} {
 		b.Run(name, func(b *testing.B) { benchStepLoss(b, name, stepPaths{device: d}) })
 	}
+	// NAG's evaluations in block mode: θ moves, φ is frozen.
+	b.Run("m-pc-block-theta", func(b *testing.B) {
+		benchMethodBlock(b, testproblems.Method(b, "m-pc"), 96, stepPaths{device: d}, 0)
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
 	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -70,11 +71,13 @@ func newDeviceEngine(m models.Method, o *problem.Objective, ops gpu.Ops) (*engin
 //	res = A x⁺ − y,  f = ½‖res‖² + α Σ huber(|Dx⁺|)   (problem.DeviceForm)
 //	r = ∇f(x⁺) = kᵀres + α DᵀΨ(Dx⁺)
 //
-// and addTo adds the block's part of the engine's running sums
-// (partialSums): Σk fk(xk⁺) and each term's parameter gradient with the
-// weight sign/N (a PC term's F⁻¹(Σk conj(v̂k)·r̂k) summed and inverse
-// transformed on the device, read back as one image). The engine's finish
-// applies 1/N to the value. On the CPU device it computes in float64 (tests
+// with the value Σk fk(xk⁺) summed on the device (ondevice.Objective.
+// AddValueGrad) and a PC term's parameter gradient F⁻¹(Σk conj(v̂k)·r̂k)
+// summed and inverse transformed there, both into a readout
+// (gpu.Ops.AllocReadout); addTo reads them back, one copy for the value and
+// the first PC gradient, and adds the block's part of the engine's running
+// sums (partialSums) with the weight sign/N. The engine's finish applies
+// 1/N to the value. On the CPU device it computes in float64 (tests
 // bound the difference from the CPU engine); on CUDA in float32 with
 // float64 sums.
 type devicePass struct {
@@ -84,10 +87,38 @@ type devicePass struct {
 	obj *ondevice.Objective
 	up  *ondevice.Update // its terms bind on the device (models.DeviceBinder)
 
-	x, xPlus, r, rSpec gpu.Buffer
-	vs                 []gpu.Buffer // per term: g or p
-	value              float64      // Σk fk(xk⁺) of the last pass
-	loaded, spectral   bool
+	x, xPlus, r, rSpec, gSpec gpu.Buffer
+	vs                        []gpu.Buffer // per term: g or p
+	loaded, spectral          bool
+
+	// The pass's results stay on the device until addTo reads them back:
+	// outs[i] (a PC term's readout: its parameter gradient image and one
+	// sum) or valueOut (a readout of the sum alone) hold them. The last
+	// pass's value Σk fk(xk⁺) was added to the sum of valueAt, whose
+	// image, with that of every other readout in reads, holds a gradient.
+	outs     []gpu.Buffer
+	valueOut gpu.Buffer
+	valueAt  gpu.Buffer
+	reads    []int // the terms whose readouts the last pass wrote
+	img      []float64
+
+	// On a device that captures (gpu.Capturer), with every term PC, a
+	// pass's work after SetParams depends on no host value: it is
+	// captured at its second run in a step (the first allocates what it
+	// needs) and replayed by one launch, a graph for each set of
+	// gradients asked for (graphKey), dropped at the next load.
+	capture gpu.Capturer
+	graphs  map[graphKey]*graphUse
+}
+
+// graphKey is which of the (at most two) terms' gradients a pass computes,
+// and whether it computes r at all.
+type graphKey struct{ grad, term0, term1 bool }
+
+// graphUse is a pass's graph, or the count of its uncaptured runs.
+type graphUse struct {
+	runs  int
+	graph gpu.Graph
 }
 
 // newDevicePass returns the device pass of m on o, or an error if a term
@@ -123,12 +154,60 @@ func newDevicePass(m models.Method, o *problem.Objective, ops gpu.Ops) (d *devic
 		d.vs = append(d.vs, v)
 		d.spectral = d.spectral || d.spectralTerm(i) != nil
 	}
+	if d.valueOut, err = d.readout(0); err != nil {
+		return nil, err
+	}
+	d.outs = make([]gpu.Buffer, len(d.vs))
 	if d.spectral {
 		if d.rSpec, err = d.alloc(s.N * s.SpectrumLen()); err != nil {
 			return nil, err
 		}
+		if d.gSpec, err = d.alloc(s.SpectrumLen()); err != nil {
+			return nil, err
+		}
+		for i := range d.outs {
+			if d.spectralTerm(i) == nil {
+				continue
+			}
+			if d.outs[i], err = d.readout(s.H * s.W); err != nil {
+				return nil, err
+			}
+		}
+		d.img = make([]float64, s.H*s.W)
+	}
+	if c, ok := ops.(gpu.Capturer); ok && d.allSpectral() {
+		d.capture, d.graphs = c, map[graphKey]*graphUse{}
 	}
 	return d, nil
+}
+
+// allSpectral says whether every term is a PC term.
+func (d *devicePass) allSpectral() bool {
+	for i := range d.vs {
+		if d.spectralTerm(i) == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// dropGraphs destroys the captured graphs.
+func (d *devicePass) dropGraphs() {
+	for k, u := range d.graphs {
+		if u.graph != nil {
+			u.graph.Destroy()
+		}
+		delete(d.graphs, k)
+	}
+}
+
+// readout allocates a readout of n values and one sum.
+func (d *devicePass) readout(n int) (gpu.Buffer, error) {
+	b, err := d.mem.AllocReadout(n, 1)
+	if err != nil {
+		return nil, fmt.Errorf("step loss: %w", err)
+	}
+	return b, nil
 }
 
 func (d *devicePass) alloc(n int) (gpu.Buffer, error) {
@@ -157,8 +236,9 @@ func (d *devicePass) kinds() []termKind {
 	return out
 }
 
-// close frees the device buffers.
+// close frees the graphs and the device buffers.
 func (d *devicePass) close() {
+	d.dropGraphs()
 	d.mem.Close()
 	d.obj, d.up = nil, nil
 }
@@ -170,6 +250,7 @@ func (d *devicePass) bytes() int64 { return d.mem.Bytes() }
 // update (PC terms transform theirs).
 func (d *devicePass) load(x, g, p []float64) error {
 	d.loaded = false
+	d.dropGraphs()
 	if err := d.ops.CopyIn(d.x, x); err != nil {
 		return fmt.Errorf("step loss: copy x to %s: %w", d.ops.Name(), err)
 	}
@@ -187,11 +268,8 @@ func (d *devicePass) load(x, g, p []float64) error {
 
 // advance writes x⁺ for params into d.xPlus.
 func (d *devicePass) advance(params [][]float64) error {
-	if !d.loaded {
-		return errors.New("step loss: SetStep was not called")
-	}
-	if err := d.up.SetParams(params...); err != nil {
-		return fmt.Errorf("step loss: %w", err)
+	if err := d.setParams(params); err != nil {
+		return err
 	}
 	if err := d.up.Advance(d.xPlus, d.x); err != nil {
 		return fmt.Errorf("step loss: x⁺: %w", err)
@@ -199,50 +277,129 @@ func (d *devicePass) advance(params [][]float64) error {
 	return nil
 }
 
-// pass evaluates x⁺, Σk fk(xk⁺) and, with grads, r = ∇f(x⁺), on the device.
-func (d *devicePass) pass(params, grads [][]float64) error {
-	if err := d.advance(params); err != nil {
-		return err
+// setParams copies in the parameters that changed (and transforms them).
+func (d *devicePass) setParams(params [][]float64) error {
+	if !d.loaded {
+		return errors.New("step loss: SetStep was not called")
 	}
-	var r gpu.Buffer
-	if grads != nil {
-		r = d.r
+	if err := d.up.SetParams(params...); err != nil {
+		return fmt.Errorf("step loss: %w", err)
 	}
-	v, err := d.obj.ValueGrad(d.xPlus, r)
-	if err != nil {
-		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
-	}
-	d.value = v
 	return nil
 }
 
-// addTo adds the last pass's sums to acc: its value and, for the terms with
-// grads[i] not nil, their adjoints at r (one forward FFT of r serves the PC
-// terms; the other terms weighted sign/total).
+// pass queues, on the device, x⁺, Σk fk(xk⁺) and, with grads, r = ∇f(x⁺)
+// and each PC term's parameter gradient F⁻¹(Σk conj(v̂k)·r̂k) (one forward
+// transform of r serves them all) into its readout; the value goes to the
+// sum of the first of those readouts, or of valueOut. Nothing is read back.
+// After the parameters, the work is the same at every pass with the same
+// gradients: on a device that captures, a graph (see devicePass.capture).
+func (d *devicePass) pass(params, grads [][]float64) error {
+	if err := d.setParams(params); err != nil {
+		return err
+	}
+	d.reads, d.valueAt = d.reads[:0], d.valueOut
+	key := graphKey{grad: grads != nil}
+	if grads != nil {
+		for i, out := range d.outs {
+			if out != nil && grads[i] != nil {
+				d.reads = append(d.reads, i)
+			}
+		}
+		if len(d.reads) > 0 {
+			d.valueAt = d.outs[d.reads[0]]
+		}
+		key.term0 = grads[0] != nil
+		key.term1 = len(grads) > 1 && grads[1] != nil
+	}
+	if d.capture == nil {
+		return d.queue(key.grad)
+	}
+	u := d.graphs[key]
+	if u == nil {
+		u = &graphUse{}
+		d.graphs[key] = u
+	}
+	if u.graph == nil && u.runs > 0 {
+		g, err := d.capture.CaptureGraph(func() error { return d.queue(key.grad) })
+		if err != nil {
+			return fmt.Errorf("step loss on %s: capture the evaluation: %w", d.ops.Name(), err)
+		}
+		u.graph = g
+	}
+	if u.graph == nil {
+		u.runs++
+		return d.queue(key.grad)
+	}
+	if err := u.graph.Launch(); err != nil {
+		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+	}
+	return nil
+}
+
+// queue queues the pass's work after SetParams (see pass).
+func (d *devicePass) queue(grad bool) error {
+	if err := d.up.Advance(d.xPlus, d.x); err != nil {
+		return fmt.Errorf("step loss: x⁺: %w", err)
+	}
+	var r gpu.Buffer
+	if grad {
+		r = d.r
+	}
+	if err := d.ops.ZeroSums(d.valueAt); err != nil {
+		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+	}
+	if err := d.obj.AddValueGrad(d.valueAt, 0, 1, d.xPlus, r); err != nil {
+		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+	}
+	if len(d.reads) == 0 {
+		return nil
+	}
+	if err := d.ops.RFFT2(d.rSpec, d.r, d.s); err != nil {
+		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+	}
+	one := gpu.Batch{N: 1, H: d.s.H, W: d.s.W}
+	for _, i := range d.reads {
+		if err := d.ops.SpectralConjSum(d.gSpec, d.up.HeldSpectrum(i), d.rSpec, d.s); err != nil {
+			return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+		}
+		if err := d.ops.IRFFT2(d.outs[i], d.gSpec, one); err != nil {
+			return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+		}
+	}
+	return nil
+}
+
+// addTo reads the last pass's results back and adds them to acc: the
+// value, each PC term's gradient image read with it (one copy a readout)
+// weighted sign/total, and, for the other terms with grads[i] not nil,
+// their adjoints at r.
 func (d *devicePass) addTo(grads [][]float64, acc *partialSums, total int) error {
-	acc.value += d.value
+	var value [1]float64
+	if len(d.reads) == 0 {
+		if err := d.ops.ReadOut(nil, value[:], d.valueOut); err != nil {
+			return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+		}
+	}
+	for k, i := range d.reads {
+		var sum [1]float64
+		if err := d.ops.ReadOut(d.img, sum[:], d.outs[i]); err != nil {
+			return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
+		}
+		if k == 0 {
+			value = sum
+		}
+		kernels.AxpyLarge(acc.grads[i], d.up.Sign(i)/float64(total), d.img)
+	}
+	acc.value += value[0]
 	if grads == nil {
 		return nil
 	}
-	rSpec := false
 	for i := range d.vs {
-		if grads[i] == nil {
+		if grads[i] == nil || d.outs[i] != nil {
 			continue
 		}
-		c := d.up.Sign(i) / float64(total)
-		var err error
-		if t := d.spectralTerm(i); t != nil {
-			if !rSpec {
-				if err = d.ops.RFFT2(d.rSpec, d.r, d.s); err != nil {
-					return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
-				}
-				rSpec = true
-			}
-			err = t.AddParamGradSpectra(acc.grads[i], d.up.HeldSpectrum(i), d.rSpec, c)
-		} else {
-			err = d.up.AddParamGrad(i, acc.grads[i], d.vs[i], d.r, 1/float64(total))
-		}
-		if err != nil {
+		if err := d.up.AddParamGrad(i, acc.grads[i], d.vs[i], d.r, 1/float64(total)); err != nil {
 			return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
 		}
 	}

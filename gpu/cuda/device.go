@@ -69,7 +69,7 @@ type Device struct {
 	partialBuf *Buffer
 
 	// stageMu guards stage, the host's float32 copy of the values that
-	// CopyIn and CopyOut move (grown on demand and kept, so that a copy
+	// CopyOut and ReadOut move (grown on demand and kept, so that a copy
 	// allocates nothing: PF's parameters are 1,600² values at 40×40).
 	stageMu sync.Mutex
 	stage   []float32
@@ -91,6 +91,16 @@ type Device struct {
 	capturing  bool
 	captured   int
 	captureErr error
+	// upload is the upload ring (upload.go): page-locked host memory
+	// that copies to the device are staged in, upUsed values of it taken
+	// by copies that may not have run yet (guarded by mu).
+	upload []float32
+	upUsed int
+	// graphs counts the live graphs (guarded by mu); while there are any,
+	// a scratch buffer that grows keeps its old memory in retired (a graph
+	// may read it), freed once none is left (guarded by scratchMu).
+	graphs  int
+	retired []*Buffer
 	// planOnStream says which cuFFT plans queue on stream.
 	planOnStream map[*cufft.Plan]bool
 }
@@ -224,8 +234,12 @@ type Buffer struct {
 	dev   *Device
 	ptr   cu.DevicePtr
 	n     int
-	bytes int64
+	bytes int64 // the values' bytes
 	live  bool
+	// sums and sumsOff: a readout's float64 sums, at sumsOff bytes from
+	// ptr (0 sums: a plain buffer).
+	sums    int
+	sumsOff int64
 }
 
 // Len implements gpu.Buffer.
@@ -302,8 +316,8 @@ func (d *Device) Free(b gpu.Buffer) {
 		return
 	}
 	db.live = false
-	if db.bytes > 0 {
-		d.freeLocked(db.ptr, db.bytes)
+	if db.allocated() > 0 {
+		d.freeLocked(db.ptr, db.allocated())
 	}
 }
 
@@ -330,13 +344,7 @@ func (d *Device) CopyIn(dst gpu.Buffer, src []float64) error {
 	if len(src) == 0 {
 		return nil
 	}
-	d.stageMu.Lock()
-	defer d.stageMu.Unlock()
-	host := d.staged(len(src))
-	kernels.ConvertLarge(host, src)
-	// cuMemcpyHtoD returns once the values have left host (to the DMA's
-	// staging memory at the latest), so that host can be reused.
-	return d.copyInRaw(db.ptr, unsafe.Pointer(&host[0]), int64(len(host))*BytesPerFloat32)
+	return d.copyIn(db.ptr, len(src), func(slot []float32) { kernels.ConvertLarge(slot, src) })
 }
 
 // CopyOut implements gpu.Device.
@@ -380,19 +388,7 @@ func (d *Device) copyOutRaw(dst unsafe.Pointer, src cu.DevicePtr, bytes int64) e
 	if err := d.run(func() error { return cu.MemcpyDtoH(dst, src, bytes) }); err != nil {
 		return d.fail(op+" (the error may come from a kernel queued before it: L2O_CUDA_SYNC=1 names it)", err)
 	}
-	return nil
-}
-
-func (d *Device) copyInRaw(dst cu.DevicePtr, src unsafe.Pointer, bytes int64) error {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	op := fmt.Sprintf("copy %d bytes to the device", bytes)
-	if err := d.refuseInCapture(op); err != nil {
-		return err
-	}
-	if err := d.run(func() error { return cu.MemcpyHtoD(dst, src, bytes) }); err != nil {
-		return d.fail(op, err)
-	}
+	d.upUsed = 0 // the queued work, the copies to the device too, has run
 	return nil
 }
 
@@ -503,7 +499,11 @@ func (d *Device) waitIfSyncEach() error {
 	if !d.syncEach || d.capturing {
 		return nil
 	}
-	return d.run(cu.Synchronize)
+	if err := d.run(cu.Synchronize); err != nil {
+		return err
+	}
+	d.upUsed = 0
+	return nil
 }
 
 // run calls fn, one or a few driver calls, on the calling goroutine's OS

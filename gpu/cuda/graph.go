@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"gorgonia.org/cu"
 )
 
@@ -52,7 +53,19 @@ func (d *Device) Capture(fn func() error) (*Graph, error) {
 		}
 		return nil, err
 	}
+	d.mu.Lock()
+	d.graphs++
+	d.mu.Unlock()
 	return &Graph{dev: d, exec: exec, ops: ops, live: true}, nil
+}
+
+// CaptureGraph implements gpu.Capturer with Capture.
+func (d *Device) CaptureGraph(fn func() error) (gpu.Graph, error) {
+	g, err := d.Capture(fn)
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
 }
 
 func (d *Device) beginCapture() error {
@@ -156,5 +169,6 @@ func (g *Graph) Destroy() {
 	if g.live {
 		g.live = false
 		_ = d.run(g.exec.Destroy)
+		d.graphs--
 	}
 }

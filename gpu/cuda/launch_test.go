@@ -37,6 +37,20 @@ type opCase struct {
 	run    func() ([]float64, error)
 }
 
+// sums runs add on a new readout of one sum and returns the sum.
+func sums(t *testing.T, d *Device, add func(r gpu.Buffer) error) ([]float64, error) {
+	r, err := d.AllocReadout(0, 1)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { d.Free(r) })
+	v := make([]float64, 1)
+	if err := add(r); err != nil {
+		return nil, err
+	}
+	return v, d.ReadOut(nil, v, r)
+}
+
 // opCases builds every operation of the CUDA device once, at small sizes
 // with every dimension distinct, on inputs from a fixed seed.
 func opCases(t *testing.T, d *Device) []opCase {
@@ -172,6 +186,15 @@ func opCases(t *testing.T, d *Device) []opCase {
 		{"Sum", tolDefault, launch.Sum(2 * N * HW), false, func() ([]float64, error) {
 			v, err := d.Sum(field)
 			return []float64{v}, err
+		}},
+		{"AddDot", tolDefault, launch.AddDot(2 * N * HW), false, func() ([]float64, error) {
+			return sums(t, d, func(r gpu.Buffer) error { return d.AddDot(r, 0, 0.5, field, u2) })
+		}},
+		{"AddSum", tolDefault, launch.AddSum(2 * N * HW), false, func() ([]float64, error) {
+			return sums(t, d, func(r gpu.Buffer) error { return d.AddSum(r, 0, -2, field) })
+		}},
+		{"AddHuberValue", tolDefault, launch.AddHuberValue(N, HW), false, func() ([]float64, error) {
+			return sums(t, d, func(r gpu.Buffer) error { return d.AddHuberValue(r, 0, 3, field, s, 0.3) })
 		}},
 		{"MulAdd", tolDefault, launch.MulAdd(N, HW), false, func() ([]float64, error) {
 			o := out(n * hw)

@@ -22,8 +22,21 @@ func (d *Device) scratch(b **Buffer, n int, size int64) (*Buffer, error) {
 	if *b != nil && (*b).bytes >= int64(n)*size {
 		return *b, nil
 	}
+	d.mu.Lock()
+	graphs := d.graphs
+	d.mu.Unlock()
+	if graphs == 0 {
+		for _, r := range d.retired {
+			d.Free(r)
+		}
+		d.retired = nil
+	}
 	if *b != nil {
-		d.Free(*b)
+		if graphs > 0 {
+			d.retired = append(d.retired, *b) // a live graph may read it
+		} else {
+			d.Free(*b)
+		}
 		*b = nil
 	}
 	nb, err := d.alloc(n, int64(n)*size)

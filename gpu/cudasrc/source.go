@@ -39,6 +39,7 @@ var Kernels = []Kernel{
 	{"l2o_dot_partial", "partial, x, y, n", "any grid of BlockSize; partial is double[gridDim]"},
 	{"l2o_sum_partial", "partial, x, n", "any grid of BlockSize; partial is double[gridDim]"},
 	{"l2o_sum_double", "out, partial, m", "1 block of BlockSize; out is double[1]"},
+	{"l2o_sum_double_into", "out, in, m, c", "1 block of BlockSize; out is double[1], to which c times the sum is added"},
 	{"l2o_scale", "x, s, n", "one thread per value"},
 	{"l2o_mul_add", "dst, t, v, c, HW, total", "one thread per batch value"},
 	{"l2o_product_sum", "dst, r, v, N, HW", "one thread per pixel of one image"},
@@ -335,6 +336,14 @@ __global__ void l2o_sum_double(double *out, const double *partial, int m) {
 		s += partial[i];
 	s = l2o_block_sum(s);
 	if (threadIdx.x == 0) out[0] = s;
+}
+
+__global__ void l2o_sum_double_into(double *out, const double *in, int m, double c) {
+	double s = 0.0;
+	for (int i = threadIdx.x; i < m; i += blockDim.x)
+		s += in[i];
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) out[0] += c * s;
 }
 
 __global__ void l2o_scale(float *x, float s, int n) {

@@ -24,7 +24,8 @@
 // one, copies_to_host device-to-host copies, and waits the calls that
 // make the host wait for the device: synchronisations, copies between
 // host and device (synchronous copies from pageable memory wait for the
-// queued work) and frees.
+// queued work; copies to the device queued from page-locked memory do not)
+// and frees.
 //
 // Usage (make gpu-budget builds the emulation and runs it):
 //
@@ -59,10 +60,13 @@ type Counts struct {
 	Syncs      int `json:"syncs"`      // context and stream synchronisations
 	ToHost     int `json:"copies_to_host"`
 	ToDevice   int `json:"copies_to_device"`
-	OnDevice   int `json:"copies_on_device"`
-	Memsets    int `json:"memsets"`
-	Allocs     int `json:"allocs"`
-	Frees      int `json:"frees"`
+	// ToDeviceAsync are copies to the device queued from page-locked
+	// memory: the host does not wait for them.
+	ToDeviceAsync int `json:"copies_to_device_queued"`
+	OnDevice      int `json:"copies_on_device"`
+	Memsets       int `json:"memsets"`
+	Allocs        int `json:"allocs"`
+	Frees         int `json:"frees"`
 }
 
 // Waits are the calls that make the host wait for the device.
@@ -94,6 +98,8 @@ func CountLog(r io.Reader) (Counts, error) {
 			c.ToHost++
 		case "htod":
 			c.ToDevice++
+		case "htod-async":
+			c.ToDeviceAsync++
 		case "dtod":
 			c.OnDevice++
 		case "memset":
@@ -137,7 +143,7 @@ func Marginal(r, more Result) (Result, error) {
 	}
 	a, b := r.Counts, more.Counts
 	d.Counts = Counts{b.Launches - a.Launches, b.Graphs - a.Graphs, b.Transforms - a.Transforms, b.Captured - a.Captured,
-		b.Syncs - a.Syncs, b.ToHost - a.ToHost, b.ToDevice - a.ToDevice, b.OnDevice - a.OnDevice, b.Memsets - a.Memsets,
+		b.Syncs - a.Syncs, b.ToHost - a.ToHost, b.ToDevice - a.ToDevice, b.ToDeviceAsync - a.ToDeviceAsync, b.OnDevice - a.OnDevice, b.Memsets - a.Memsets,
 		b.Allocs - a.Allocs, b.Frees - a.Frees}
 	for i := range r.CPUms {
 		d.CPUms = append(d.CPUms, more.CPUms[i]-r.CPUms[i])

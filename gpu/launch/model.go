@@ -107,6 +107,26 @@ func Dot(n int64) []Config { return reduce("Dot", "l2o_dot_partial", n) }
 // Sum is gpu/cuda's Sum on n values.
 func Sum(n int64) []Config { return reduce("Sum", "l2o_sum_partial", n) }
 
+// AddDot is gpu/cuda's AddDot on n values: Dot's partial sums, then one
+// block adds them into a readout's sum.
+func AddDot(n int64) []Config { return reduceInto("AddDot", "l2o_dot_partial", n) }
+
+// AddSum is gpu/cuda's AddSum on n values.
+func AddSum(n int64) []Config { return reduceInto("AddSum", "l2o_sum_partial", n) }
+
+func reduceInto(op, kernel string, n int64) []Config {
+	return []Config{
+		blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n}),
+		blocks(op, "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
+	}
+}
+
+// AddHuberValue is gpu/cuda's AddHuberValue: HuberValue's blocks, then one
+// block adds the N values into a readout's sum.
+func AddHuberValue(n, hw int64) []Config {
+	return append(HuberValue(n, hw), blocks("AddHuberValue", "l2o_sum_double_into", 1, loop("images", n, Block)))
+}
+
 // spectrumLen is gpu.Batch.SpectrumLen: values (two per complex value) of
 // one image's half spectrum.
 func spectrumLen(h, w int64) int64 { return 2 * h * (w/2 + 1) }
@@ -265,6 +285,7 @@ func Launches(w Workload) []Config {
 	add(Grad(n, h, wd)...)
 	add(GradAdjoint(n, h, wd)...)
 	add(HuberValue(n, hw)...)
+	add(AddHuberValue(n, hw)...)
 	add(HuberDerivative(n, hw)...)
 	add(HuberHessVec(n, hw)...)
 	vec := 2 * n * hw // the largest vector: a gradient field
@@ -280,6 +301,8 @@ func Launches(w Workload) []Config {
 	add(Axpby(vec)...)
 	add(Dot(vec)...)
 	add(Sum(vec)...)
+	add(AddDot(vec)...)
+	add(AddSum(vec)...)
 	var layers []MConvShape
 	if w.Banert {
 		layers = append(layers,

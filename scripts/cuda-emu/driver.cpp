@@ -9,7 +9,8 @@
 // is recorded there in order (one line a call: what, then the kernel or the
 // bytes), to count what a computation asks of the driver. With
 // L2O_EMU_NOEXEC=1 launches are checked but not run (and cuFFT's transforms
-// not computed) and every copy to the host reads 1.0f in each float32 (about
+// not computed, copies and memsets on the device and copies to it not made)
+// and every copy to the host reads 1.0f in each float32 (about
 // 0.0078 in a double), so that a training neither stops nor divides by
 // zero: the results are meaningless, the time is the host's own (Go, cgo,
 // the driver calls), to measure what a GPU cannot hide (make gpu-budget).
@@ -63,14 +64,34 @@ static int context_token;
 
 typedef unsigned long long devptr;
 
+// A log file named by an environment variable, kept open while the
+// variable names it (a test may change it, or truncate the file: the lines
+// are appended, each written out at once), so that logging costs a write a
+// line, not an open and a close: make gpu-budget's host time includes it.
+struct env_log {
+	const char *var;
+	std::string path;
+	FILE *fp = nullptr;
+	std::mutex m;
+	// file returns the open log, or null when the variable is not set.
+	FILE *file() {
+		const char *p = getenv(var);
+		if (!p) return nullptr;
+		if (!fp || path != p) {
+			if (fp) fclose(fp);
+			path = p;
+			fp = fopen(p, "a");
+			if (fp) setvbuf(fp, nullptr, _IOLBF, 0);
+		}
+		return fp;
+	}
+};
+static env_log calls_log{"L2O_EMU_CALL_LOG"}, works_log{"L2O_EMU_WORK_LOG"};
+
 // call_log records one driver call in L2O_EMU_CALL_LOG, when it is set.
 static void call_log(const char *what, const char *name, size_t n) {
-	if (const char *log = getenv("L2O_EMU_CALL_LOG")) {
-		if (FILE *fp = fopen(log, "a")) {
-			fprintf(fp, "%s %s %zu\n", what, name, n);
-			fclose(fp);
-		}
-	}
+	std::lock_guard<std::mutex> g(calls_log.m);
+	if (FILE *fp = calls_log.file()) fprintf(fp, "%s %s %zu\n", what, name, n);
 }
 
 static bool noexec() {
@@ -139,13 +160,13 @@ static int fault_or_capture(const char *what) {
 // work_log records one piece of device work as it runs, in
 // L2O_EMU_WORK_LOG, when it is set.
 static void work_log(const std::string &line) {
-	if (const char *log = getenv("L2O_EMU_WORK_LOG")) {
-		if (FILE *fp = fopen(log, "a")) {
-			fprintf(fp, "%s\n", line.c_str());
-			fclose(fp);
-		}
-	}
+	std::lock_guard<std::mutex> g(works_log.m);
+	if (FILE *fp = works_log.file()) fprintf(fp, "%s\n", line.c_str());
 }
+
+// work_logging says whether L2O_EMU_WORK_LOG is set (a kernel's line is
+// made only then).
+static bool work_logging() { return getenv("L2O_EMU_WORK_LOG") != nullptr; }
 
 static std::string hex(devptr p) {
 	char b[32];
@@ -167,6 +188,30 @@ static std::string kernel_line(const l2o_emu_kernel *k, unsigned gx, unsigned bx
 	return line;
 }
 
+// Copies from page-locked host memory (cuMemAllocHost) to the device are
+// queued (cuMemcpyHtoDAsync_v2): the emulation runs them at once, and keeps
+// the values each read until the next call that waits for the queued work
+// (a synchronisation, a copy to the host), which checks that the host did
+// not change them meanwhile, as a GPU may read them any time until then;
+// changed values, or a free of the memory first, stop the process.
+struct pending_upload {
+	const unsigned char *src;
+	std::vector<unsigned char> data;
+};
+static std::vector<pending_upload> pending_uploads;
+static std::unordered_map<uintptr_t, size_t> host_sizes; // live page-locked allocations
+
+// uploads_done is called by every call that waits for the queued work.
+static void uploads_done(const char *by) {
+	std::lock_guard<std::mutex> g(mu);
+	for (const pending_upload &u : pending_uploads) {
+		if (memcmp(u.src, u.data.data(), u.data.size()) != 0) {
+			fprintf(stderr, "cuda-emu: the host changed %zu bytes of page-locked memory queued for a copy to the device before %s waited for it\n", u.data.size(), by);
+			abort();
+		}
+	}
+	pending_uploads.clear();
+}
 extern "C" {
 int cuInit(unsigned flags) { return 0; }
 int cuDriverGetVersion(int *v) { *v = 12000; return 0; }
@@ -216,6 +261,7 @@ int cuCtxGetDevice(int *d) { *d = 0; return 0; }
 int cuCtxSynchronize(void) {
 	call_log("sync", "-", 0);
 	if (int e = fault_or_capture("cuCtxSynchronize")) return e;
+	uploads_done("cuCtxSynchronize");
 	return 0;
 }
 int cuMemAlloc_v2(devptr *p, size_t n) {
@@ -245,7 +291,7 @@ int cuMemsetD8_v2(devptr p, unsigned char v, size_t n) {
 	call_log("memset", "-", n);
 	if (int e = fault_or_capture("cuMemsetD8")) return e;
 	work_log("memset " + hex(p) + " " + std::to_string(v) + " " + std::to_string(n));
-	memset((void *)(uintptr_t)p, v, n);
+	if (!noexec()) memset((void *)(uintptr_t)p, v, n);
 	return 0;
 }
 int cuMemcpyHtoD_v2(devptr dst, const void *src, size_t n) {
@@ -257,6 +303,7 @@ int cuMemcpyHtoD_v2(devptr dst, const void *src, size_t n) {
 int cuMemcpyDtoH_v2(void *dst, devptr src, size_t n) {
 	call_log("dtoh", "-", n);
 	if (int e = fault_or_capture("cuMemcpyDtoH")) return e;
+	uploads_done("cuMemcpyDtoH");
 	if (noexec()) {
 		// The kernels did not run: read 1.0f in every float32, finite and
 		// non-zero as a double too, so that no caller stops or divides by 0.
@@ -271,7 +318,7 @@ int cuMemcpyDtoD_v2(devptr dst, devptr src, size_t n) {
 	call_log("dtod", "-", n);
 	if (int e = fault_or_capture("cuMemcpyDtoD")) return e;
 	work_log("dtod " + hex(dst) + " " + hex(src) + " " + std::to_string(n));
-	memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
+	if (!noexec()) memmove((void *)(uintptr_t)dst, (const void *)(uintptr_t)src, n);
 	return 0;
 }
 int cuMemGetInfo_v2(size_t *free_, size_t *total_) { *free_ = total - in_use; *total_ = total; return 0; }
@@ -413,13 +460,13 @@ static int run_kernel(const l2o_emu_kernel *k, unsigned gx, unsigned bx, void **
 // run_node runs one recorded piece of work; mu is held.
 static int run_node(emu_node &n) {
 	if (!n.k) {
-		work_log(n.desc);
+		if (!n.desc.empty()) work_log(n.desc); // copies from the host are not logged
 		n.fn(n.data.data());
 		return 0;
 	}
 	std::vector<void *> params(n.k->nparams);
 	for (int i = 0; i < n.k->nparams; i++) params[i] = &n.args[8 * i];
-	work_log(kernel_line(n.k, n.gx, n.bx, n.shmem, params.data()));
+	if (work_logging()) work_log(kernel_line(n.k, n.gx, n.bx, n.shmem, params.data()));
 	return run_kernel(n.k, n.gx, n.bx, params.data());
 }
 
@@ -505,15 +552,58 @@ struct copy_job {
 };
 static void run_copy(const void *p) {
 	const copy_job *j = (const copy_job *)p;
-	memmove((void *)(uintptr_t)j->dst, (const void *)(uintptr_t)j->src, j->n);
+	if (!noexec()) memmove((void *)(uintptr_t)j->dst, (const void *)(uintptr_t)j->src, j->n);
 }
 static void run_memset(const void *p) {
 	const copy_job *j = (const copy_job *)p;
-	memset((void *)(uintptr_t)j->dst, (int)j->src, j->n);
+	if (!noexec()) memset((void *)(uintptr_t)j->dst, (int)j->src, j->n);
 }
 int cuMemcpyDtoDAsync_v2(devptr dst, devptr src, size_t n, void *stream) {
 	copy_job j{dst, src, n};
 	return l2o_emu_work(stream, run_copy, &j, sizeof j, "dtod", "-", n, ("dtod " + hex(dst) + " " + hex(src) + " " + std::to_string(n)).c_str());
+}
+int cuMemAllocHost_v2(void **p, size_t n) {
+	if (int e = fault_or_capture("cuMemAllocHost")) return e;
+	std::lock_guard<std::mutex> g(mu);
+	void *m = calloc(n ? n : 1, 1);
+	if (!m) return 2;
+	host_sizes[(uintptr_t)m] = n;
+	*p = m;
+	return 0;
+}
+int cuMemFreeHost(void *p) {
+	if (int e = fault_or_capture("cuMemFreeHost")) return e;
+	std::lock_guard<std::mutex> g(mu);
+	auto it = host_sizes.find((uintptr_t)p);
+	if (it == host_sizes.end()) return 1;
+	for (const pending_upload &u : pending_uploads) {
+		if (u.src >= (const unsigned char *)p && u.src < (const unsigned char *)p + it->second) {
+			fprintf(stderr, "cuda-emu: page-locked memory freed while a copy from it to the device is queued\n");
+			abort();
+		}
+	}
+	host_sizes.erase(it);
+	free(p);
+	return 0;
+}
+int cuMemcpyHtoDAsync_v2(devptr dst, const void *src, size_t n, void *stream) {
+	{
+		std::lock_guard<std::mutex> g(mu);
+		bool pinned = false;
+		for (const auto &h : host_sizes)
+			pinned = pinned || ((uintptr_t)src >= h.first && (uintptr_t)src + n <= h.first + h.second);
+		if (!pinned) {
+			fprintf(stderr, "cuda-emu: cuMemcpyHtoDAsync from memory not allocated by cuMemAllocHost (a GPU would wait: pageable memory)\n");
+			abort();
+		}
+	}
+	copy_job j{dst, (devptr)(uintptr_t)src, n};
+	int e = l2o_emu_work(stream, run_copy, &j, sizeof j, "htod-async", "-", n, "");
+	if (e == 0 && !noexec() && !(stream && ((emu_stream *)stream)->capture)) {
+		std::lock_guard<std::mutex> g(mu);
+		pending_uploads.push_back({(const unsigned char *)src, std::vector<unsigned char>((const unsigned char *)src, (const unsigned char *)src + n)});
+	}
+	return e;
 }
 int cuMemsetD8Async(devptr dst, unsigned char v, size_t n, void *stream) {
 	copy_job j{dst, v, n};
@@ -533,6 +623,7 @@ int cuStreamDestroy_v2(void *stream) {
 }
 int cuStreamSynchronize(void *stream) {
 	call_log("sync", "stream", 0);
+	uploads_done("cuStreamSynchronize");
 	emu_stream *st = (emu_stream *)stream;
 	if (st && st->capture) {
 		st->invalid = true;
