@@ -121,11 +121,7 @@ func (o *Objective) Block(lo, hi int) (*Objective, error) {
 	if lo < 0 || hi > o.N || lo >= hi {
 		return nil, fmt.Errorf("block [%d, %d) of %d functions", lo, hi, o.N)
 	}
-	idx := make([]int, 0, hi-lo)
-	for k := lo; k < hi; k++ {
-		idx = append(idx, k)
-	}
-	return o.Subset(idx)
+	return o.Subset(blockIndices(lo, hi))
 }
 
 // Subset returns the objective made of the functions with the given indices.

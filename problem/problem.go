@@ -77,6 +77,23 @@ func (p *Problem) L() float64 {
 // y_k = A x_k + Noise·ξ_k with ξ_k standard normal from a generator seeded by
 // Seed and seedOffset (use different offsets for training and test sets).
 func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objective, error) {
+	return p.instantiate(truth, n, 0, n, seedOffset)
+}
+
+// InstantiatePart is Instantiate for one of several processes that build
+// the functions between them, each a block: it returns the objective of
+// all n functions in which functions [lo, hi) have the observations and
+// starting points Instantiate gives them, bit for bit, and the others
+// zeros, for the processes to exchange.
+func (p *Problem) InstantiatePart(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
+	if lo < 0 || hi > n || lo >= hi {
+		return nil, fmt.Errorf("problem %s: block [%d, %d) of %d functions", p.Name, lo, hi, n)
+	}
+	return p.instantiate(truth, n, lo, hi, seedOffset)
+}
+
+// instantiate is Instantiate computing only functions [lo, hi)'s data.
+func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
 	hw := p.H * p.W
 	if n < 1 || len(truth) != n*hw {
 		return nil, fmt.Errorf("problem %s: %d ground-truth values for %d images of %d×%d (want %d)", p.Name, len(truth), n, p.H, p.W, n*hw)
@@ -95,25 +112,32 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 	if err != nil {
 		return nil, fmt.Errorf("problem %s: %w", p.Name, err)
 	}
-	y := make([]float64, out.TotalSize())
-	if err := a.Apply(y, truth, in); err != nil {
+	all := make([]float64, out.TotalSize())
+	m := len(all) / n
+	y, ba := all[lo*m:hi*m], a
+	if pf, ok := a.(*PerFunction); ok && hi-lo < n {
+		ba = pf.Subset(blockIndices(lo, hi))
+	}
+	if err := ba.Apply(y, truth[lo*hw:hi*hw], tensor.Shape{hi - lo, p.H, p.W}); err != nil {
 		return nil, fmt.Errorf("problem %s: simulating data: %w", p.Name, err)
 	}
 	levels := p.noiseLevels(n, seedOffset)
 	r := rand.New(rand.NewPCG(p.Seed, 0x6e6f697365+seedOffset))
-	m := len(y) / n
-	for i := range y {
-		y[i] += levels[i/m] * r.NormFloat64()
+	for range lo * m { // the draws of the functions before the block
+		r.NormFloat64()
 	}
-	if pf, ok := a.(*PerFunction); ok {
+	for i := range y {
+		y[i] += levels[lo+i/m] * r.NormFloat64()
+	}
+	if pf, ok := ba.(*PerFunction); ok {
 		pf.clearUnmeasured(y) // a scan's unmeasured angles hold no data (PaddedRows)
 	}
 	x0 := make([]float64, n*hw)
 	if p.Start == FromObservation {
-		if len(y) != len(x0) {
+		if m != hw {
 			return nil, fmt.Errorf("problem %s: cannot start at the observation: data are not images", p.Name)
 		}
-		copy(x0, y)
+		copy(x0[lo*hw:hi*hw], y)
 	}
 	reg := p.Reg
 	if p.alphaRange[1] > 0 {
@@ -122,10 +146,19 @@ func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objec
 	}
 	return &Objective{
 		A: a, Reg: reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W, Noise: p.noiseName(),
-		Y: y, Truth: append([]float64(nil), truth...), X0: x0,
+		Y: all, Truth: append([]float64(nil), truth...), X0: x0,
 		L: p.L(), NormA: p.NormA,
 		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
 	}, nil
+}
+
+// blockIndices returns lo, lo+1, …, hi−1.
+func blockIndices(lo, hi int) []int {
+	idx := make([]int, 0, hi-lo)
+	for k := lo; k < hi; k++ {
+		idx = append(idx, k)
+	}
+	return idx
 }
 
 // noiseName is Objective.Noise for the functions of p.
