@@ -53,6 +53,10 @@ type problemFlags struct {
 	// oneOperator: the command trains one graph for all its functions
 	// (train unroll, train banert), so it refuses a family of operators.
 	oneOperator bool
+	// byRank: under mpirun each rank simulates a block of the training
+	// functions and the ranks exchange them (instantiateByRank): the
+	// trainers that divide their work over the ranks.
+	byRank bool
 	// target is --device and --precision resolved (resolveTarget): the
 	// CPU in a precision, or a device. Commands that run on a device set
 	// acceptsOps; those with a float32 path on the CPU set acceptsFloat32

@@ -9,8 +9,10 @@ import (
 	"sync/atomic"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
+	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
 )
 
@@ -90,7 +92,7 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	if err != nil {
 		return nil, err
 	}
-	mk := func(imgs []*data.Image, offset uint64) (*problem.Objective, error) {
+	mk := func(imgs []*data.Image, offset uint64, byRank bool) (*problem.Objective, error) {
 		if len(imgs) == 0 {
 			return nil, nil
 		}
@@ -101,17 +103,20 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		if h != prob.H || w != prob.W {
 			return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", p.Data, h, w, prob.Name, prob.H, prob.W)
 		}
+		if byRank {
+			return instantiateByRank(prob, pix, n, offset)
+		}
 		o, err := prob.Instantiate(pix, n, offset)
 		if err != nil {
 			return nil, err
 		}
-		return o, finiteStart(o)
+		return o, finiteStart(o, 0)
 	}
 	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed}
-	if s.train, err = mk(sel.Train, 0); err != nil {
+	if s.train, err = mk(sel.Train, 0, p.byRank && mpi.Size() > 1 && len(sel.Train) >= mpi.Size()); err != nil {
 		return nil, err
 	}
-	if s.test, err = mk(sel.Test, 1); err != nil {
+	if s.test, err = mk(sel.Test, 1, false); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -120,17 +125,51 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 // finiteStart refuses functions whose value at the starting point is not
 // finite (a noise level or α past what float64 holds, or such data): no
 // method could run on them.
-func finiteStart(o *problem.Objective) error {
+// The functions are numbered from first.
+func finiteStart(o *problem.Objective, first int) error {
 	vals := make([]float64, o.N)
 	if err := o.Eval(vals, nil, o.X0, nil); err != nil {
 		return err
 	}
 	for k, v := range vals {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return usagef("function %d is %g at its starting point: check --noise, --alpha and the data", k, v)
+			return usagef("function %d is %g at its starting point: check --noise, --alpha and the data", first+k, v)
 		}
 	}
 	return nil
+}
+
+// instantiateByRank builds the n training functions of pix under mpirun:
+// rank r simulates block r of steploss.Blocks (problem.InstantiatePart:
+// blur or project, add its noise, check its starting points) and the ranks
+// gather every block's observations and starting points in function
+// order, so every rank holds the objective one process builds, bit for
+// bit, having simulated only its block.
+func instantiateByRank(prob *problem.Problem, pix []float64, n int, offset uint64) (*problem.Objective, error) {
+	blk := steploss.Blocks(n, mpi.Size())[mpi.Rank()]
+	o, err := prob.InstantiatePart(pix, n, blk[0], blk[1], offset)
+	if err != nil {
+		return nil, err
+	}
+	part, err := o.Block(blk[0], blk[1])
+	if err != nil {
+		return nil, err
+	}
+	if err := finiteStart(part, blk[0]); err != nil {
+		return nil, err
+	}
+	link := mpi.Chain{Tag: 12}
+	for _, v := range []struct {
+		vals []float64
+		per  int
+	}{{o.Y, o.DataLen()}, {o.X0, o.ImageLen()}} {
+		all, _, err := link.Gather(v.vals[blk[0]*v.per : blk[1]*v.per])
+		if err != nil {
+			return nil, fmt.Errorf("gathering the training functions' data: %w", err)
+		}
+		copy(v.vals, all)
+	}
+	return o, nil
 }
 
 // trainRecord is the data record a checkpoint keeps: the training images

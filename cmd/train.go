@@ -199,7 +199,7 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objective, error) {
 	pf, gf := &c.pf, &c.gf
 	pf.NTrain += c.vf.NVal
-	pf.acceptsOps = true
+	pf.acceptsOps, pf.byRank = true, true
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return nil, nil, nil, err
