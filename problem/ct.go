@@ -32,6 +32,9 @@ func NewRayTransform(n, angles, det int) (*RayTransform, error) {
 	return &RayTransform{P: p}, nil
 }
 
+// batchGroup implements grouped: the projector's lanes.
+func (r *RayTransform) batchGroup() int { return tomo.Lanes }
+
 func (r *RayTransform) String() string {
 	g := r.P.Geometry()
 	return fmt.Sprintf("raytransform(%d,%d,%d)", g.N, g.Angles, g.Det)

@@ -7,12 +7,13 @@ import (
 )
 
 // TestInstantiatePartIsTheBlock: for a plain problem, a family of blurs,
-// of noise levels, of weights and of CT scans (padded data), each block
+// of noise levels, of weights and of CT scans (padded data), and CT whose
+// projector takes images 4 at a time (tomo.Lanes), each block
 // [lo, hi) of InstantiatePart holds Instantiate's observations and
 // starting points of its functions bit for bit, zeros elsewhere, and the
 // blocks together make Instantiate's objective.
 func TestInstantiatePartIsTheBlock(t *testing.T) {
-	const n = 5
+	const n = 6
 	for _, c := range []struct {
 		name string
 		h    int
@@ -21,6 +22,8 @@ func TestInstantiatePartIsTheBlock(t *testing.T) {
 		{"deblur", 12, Options{}},
 		{"deblur", 12, Options{BlurSigmaRange: [2]float64{1, 2}, NoiseRange: [2]float64{0.01, 0.05}, AlphaRange: [2]float64{1e-4, 1e-2}}},
 		{"ct-small", 40, Options{Angles: []int{90, 30}}},
+		{"ct-small", 40, Options{}},
+		{"ct", 128, Options{}}, // the projector's lanes group its sums differently at this size
 	} {
 		c.opt.H = c.h
 		p, err := Lookup(c.name, c.opt)
@@ -34,7 +37,7 @@ func TestInstantiatePartIsTheBlock(t *testing.T) {
 		}
 		hw, m := whole.ImageLen(), whole.DataLen()
 		joined := make([]float64, len(whole.Y))
-		for _, blk := range [][2]int{{0, 2}, {2, 3}, {3, 5}} {
+		for _, blk := range [][2]int{{0, 1}, {1, 3}, {3, 5}, {5, 6}} {
 			part, err := p.InstantiatePart(truth, n, blk[0], blk[1], 3)
 			if err != nil {
 				t.Fatal(err)

@@ -118,7 +118,7 @@ func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64)
 	if pf, ok := a.(*PerFunction); ok && hi-lo < n {
 		ba = pf.Subset(blockIndices(lo, hi))
 	}
-	if err := ba.Apply(y, truth[lo*hw:hi*hw], tensor.Shape{hi - lo, p.H, p.W}); err != nil {
+	if err := applyBlock(ba, y, truth, n, lo, hi, p.H, p.W); err != nil {
 		return nil, fmt.Errorf("problem %s: simulating data: %w", p.Name, err)
 	}
 	levels := p.noiseLevels(n, seedOffset)
@@ -150,6 +150,49 @@ func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64)
 		L: p.L(), NormA: p.NormA,
 		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
 	}, nil
+}
+
+// grouped is an operator whose result for an image depends on the images
+// applied with it, in groups of batchGroup images from the batch's first
+// (RayTransform: the projector's lanes).
+type grouped interface{ batchGroup() int }
+
+// batchGroup returns a's group (1: every image on its own).
+func batchGroup(a Operator) int {
+	switch op := a.(type) {
+	case grouped:
+		return op.batchGroup()
+	case *Scaled:
+		return batchGroup(op.Op)
+	}
+	return 1
+}
+
+// applyBlock writes into y the data of images [lo, hi) of the n images of
+// truth, as a.Apply on all n computes them: a grouped operator is applied
+// to the whole groups that hold the block, and the block taken from them.
+func applyBlock(a Operator, y, truth []float64, n, lo, hi, h, w int) error {
+	hw, g := h*w, batchGroup(a)
+	glo, ghi := lo, hi
+	if g > 1 && hi-lo < n {
+		full := n / g * g // the images the whole batch projects in groups
+		if lo < full {
+			glo = lo / g * g
+		}
+		if hi <= full {
+			ghi = (hi + g - 1) / g * g
+		}
+	}
+	if glo == lo && ghi == hi {
+		return a.Apply(y, truth[lo*hw:hi*hw], tensor.Shape{hi - lo, h, w})
+	}
+	m := len(y) / (hi - lo)
+	tmp := make([]float64, (ghi-glo)*m)
+	if err := a.Apply(tmp, truth[glo*hw:ghi*hw], tensor.Shape{ghi - glo, h, w}); err != nil {
+		return err
+	}
+	copy(y, tmp[(lo-glo)*m:])
+	return nil
 }
 
 // blockIndices returns lo, lo+1, …, hi−1.

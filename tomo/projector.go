@@ -202,6 +202,14 @@ func (p *Projector) check(ld, ls, batch, dstPer, srcPer int, dstName, srcName st
 // weights serve all of them and the loads are contiguous.
 const lanes = 4
 
+// Lanes is the number of images Forward and Adjoint process together: a
+// batch's images b·Lanes to (b+1)·Lanes − 1 in one pass while Lanes are
+// left, the rest one at a time. An image's result depends on which (its
+// sums are grouped by the pass), so a part of a batch computed apart
+// equals the batch's where it starts at a multiple of Lanes and ends at
+// one, or at the batch's end.
+const Lanes = lanes
+
 // Forward computes dst = A·src for a batch of images: src is [batch, N, N],
 // dst is [batch, Angles, Det] and is overwritten. It returns an error, and
 // leaves dst untouched, if a length does not match.
