@@ -142,11 +142,13 @@ func finiteStart(o *problem.Objective, first int) error {
 // instantiateByRank builds the n training functions of pix under mpirun:
 // rank r simulates block r of steploss.Blocks (problem.InstantiatePart:
 // blur or project, add its noise, check its starting points) and the ranks
-// gather every block's observations and starting points in function
-// order, so every rank holds the objective one process builds, bit for
-// bit, having simulated only its block.
+// gather every block's observations and starting points in place
+// (mpi.AllgatherBlocks, 8 MB a rank at a time), so every rank holds the
+// objective one process builds, bit for bit, having simulated only its
+// block.
 func instantiateByRank(prob *problem.Problem, pix []float64, n int, offset uint64) (*problem.Objective, error) {
-	blk := steploss.Blocks(n, mpi.Size())[mpi.Rank()]
+	blocks := steploss.Blocks(n, mpi.Size())
+	blk := blocks[mpi.Rank()]
 	o, err := prob.InstantiatePart(pix, n, blk[0], blk[1], offset)
 	if err != nil {
 		return nil, err
@@ -158,16 +160,18 @@ func instantiateByRank(prob *problem.Problem, pix []float64, n int, offset uint6
 	if err := finiteStart(part, blk[0]); err != nil {
 		return nil, err
 	}
-	link := mpi.Chain{Tag: 12}
+	const piece = 1 << 20 // values a rank sends at a time: 8 MB
 	for _, v := range []struct {
 		vals []float64
 		per  int
 	}{{o.Y, o.DataLen()}, {o.X0, o.ImageLen()}} {
-		all, _, err := link.Gather(v.vals[blk[0]*v.per : blk[1]*v.per])
-		if err != nil {
+		offs := []int{0}
+		for _, b := range blocks {
+			offs = append(offs, b[1]*v.per)
+		}
+		if err := mpi.AllgatherBlocks(v.vals, offs, piece); err != nil {
 			return nil, fmt.Errorf("gathering the training functions' data: %w", err)
 		}
-		copy(v.vals, all)
 	}
 	return o, nil
 }

@@ -180,3 +180,40 @@ func (c Chain) Gather(local []float64) ([]float64, int, error) {
 	}
 	return all, at, nil
 }
+
+// AllgatherBlocks gives every rank every rank's block of dst: rank r's
+// values are dst[offs[r]:offs[r+1]] (len(offs) = Size()+1), and each rank
+// sends its own block and receives the others' in place. The blocks move
+// in pieces of at most chunk values (chunk ≥ 1), so the exchange's buffers
+// hold (Size()+1)·chunk values whatever the blocks' size.
+func AllgatherBlocks(dst []float64, offs []int, chunk int) error {
+	size, rank := Size(), Rank()
+	if len(offs) != size+1 || offs[0] != 0 || offs[size] > len(dst) || chunk < 1 {
+		return fmt.Errorf("mpi: AllgatherBlocks: %d offsets into %d values for %d ranks, chunk %d", len(offs), len(dst), size, chunk)
+	}
+	longest := 0
+	for r := range size {
+		if offs[r+1] < offs[r] {
+			return fmt.Errorf("mpi: AllgatherBlocks: rank %d's block [%d, %d) is reversed", r, offs[r], offs[r+1])
+		}
+		longest = max(longest, offs[r+1]-offs[r])
+	}
+	chunk = min(chunk, max(longest, 1))
+	send, recv := make([]float64, chunk), make([]float64, size*chunk)
+	own := dst[offs[rank]:offs[rank+1]]
+	for at := 0; at < longest; at += chunk {
+		clear(send)
+		if at < len(own) {
+			copy(send, own[at:])
+		}
+		if err := Allgather(send, recv); err != nil {
+			return err
+		}
+		for r := range size {
+			if n := offs[r+1] - offs[r] - at; n > 0 && r != rank {
+				copy(dst[offs[r]+at:offs[r]+at+min(n, chunk)], recv[r*chunk:])
+			}
+		}
+	}
+	return nil
+}
