@@ -28,7 +28,7 @@ func instanceNorm(z, x []float64, planes, hw int) {
 	planesFor(planes, hw, func(lo, hi int) {
 		for p := lo; p < hi; p += 4 {
 			k := min(4, hi-p)
-			mu, inv := blockStats(x, p, k, hw)
+			mu, inv := blockStats(x, p, k, hw, [4]float64{})
 			for j := range k {
 				xs, zs := x[(p+j)*hw:(p+j+1)*hw], z[(p+j)*hw:(p+j+1)*hw]
 				for i, v := range xs {
@@ -46,24 +46,28 @@ func block(x []float64, p, k, hw int) (a, b, c, d []float64) {
 	return pl(0), pl(1)[:hw], pl(2)[:hw], pl(3)[:hw]
 }
 
-// blockStats is planeStats of the planes p … p+k−1 of x (k ≤ 4) with their
-// sums in one loop: four independent chains in flight together (a sum in
-// order is bound by the latency of an addition), each in the order of i, so
-// bitwise planeStats.
-func blockStats(x []float64, p, k, hw int) (mu, inv [4]float64) {
+// blockStats is planeStats of the planes p … p+k−1 of x + bias (k ≤ 4,
+// bias[j] added to every value of plane p+j, as addChannelBias does) with
+// their sums in one loop: four independent chains in flight together (a sum
+// in order is bound by the latency of an addition), each in the order of i,
+// so bitwise planeStats. A zero bias leaves the statistics bitwise those of
+// x: v + 0 differs from v only for v = −0, and neither the sums (which
+// start at +0) nor the squares see the sign of a zero.
+func blockStats(x []float64, p, k, hw int, bias [4]float64) (mu, inv [4]float64) {
 	a, b, c, d := block(x, p, k, hw)
+	o0, o1, o2, o3 := bias[0], bias[1], bias[2], bias[3]
 	var s0, s1, s2, s3 float64
 	for i, v := range a {
-		s0 += v
-		s1 += b[i]
-		s2 += c[i]
-		s3 += d[i]
+		s0 += v + o0
+		s1 += b[i] + o1
+		s2 += c[i] + o2
+		s3 += d[i] + o3
 	}
 	n := float64(hw)
 	m0, m1, m2, m3 := s0/n, s1/n, s2/n, s3/n
 	var q0, q1, q2, q3 float64
 	for i, v := range a {
-		d0, d1, d2, d3 := v-m0, b[i]-m1, c[i]-m2, d[i]-m3
+		d0, d1, d2, d3 := (v+o0)-m0, (b[i]+o1)-m1, (c[i]+o2)-m2, (d[i]+o3)-m3
 		q0 += d0 * d0
 		q1 += d1 * d1
 		q2 += d2 * d2
@@ -75,6 +79,97 @@ func blockStats(x []float64, p, k, hw int) (mu, inv [4]float64) {
 	return [4]float64{m0, m1, m2, m3}, inv
 }
 
+// blockBias returns the biases b[c] of the channels of planes p … p+k−1
+// (c channels, k ≤ 4), the last repeated past k as block does.
+func blockBias(b []float64, p, k, c int) (o [4]float64) {
+	for j := range o {
+		o[j] = b[(p+min(j, k-1))%c]
+	}
+	return o
+}
+
+// normLayer writes y = leaky(γ_c·norm(x + b_c) + β_c) for the planes of x
+// ([n][c][hw]): addChannelBias, instanceNorm, channelAffine and leakyReLU
+// in one kernel, every value by the chain's operations in their order (so
+// bitwise the chain), with nothing but y written.
+func normLayer(y, x, b, gamma, beta []float64, n, c, hw int) {
+	planesFor(n*c, hw, func(lo, hi int) {
+		for p := lo; p < hi; p += 4 {
+			k := min(4, hi-p)
+			mu, inv := blockStats(x, p, k, hw, blockBias(b, p, k, c))
+			for j := range k {
+				ch := (p + j) % c
+				o, m, iv, g, be := b[ch], mu[j], inv[j], gamma[ch], beta[ch]
+				xs, ys := x[(p+j)*hw:(p+j+1)*hw], y[(p+j)*hw:(p+j+1)*hw]
+				for i, v := range xs {
+					z := g*(((v+o)-m)*iv) + be
+					ys[i] = leakyFactor(z) * z
+				}
+			}
+		}
+	})
+}
+
+// normLayerBackward writes dx = J(x)ᵀu for normLayer at x, and sums[0:c],
+// sums[c:2c], sums[2c:3c] = the gradients in γ, β and b: the backward
+// operations of the chain (leakyReLUBackward, channelScale's adjoints,
+// broadcast's adjoint, instanceNormBackward, and channelSums for the bias),
+// every value and every sum by their operations in their order, so bitwise
+// the chain's. The forward values are recomputed from x, never stored.
+func normLayerBackward(dx, sums, x, u, b, gamma, beta []float64, n, c, hw int) {
+	planes := n * c
+	t := make([]float64, 3*planes) // per plane: Σ d·z, Σ d, Σ dx
+	nf := float64(hw)
+	planesFor(planes, hw, func(lo, hi int) {
+		for p := lo; p < hi; p += 4 {
+			k := min(4, hi-p)
+			mu, inv := blockStats(x, p, k, hw, blockBias(b, p, k, c))
+			for j := range k {
+				q := p + j
+				ch := q % c
+				o, m, iv, g, be := b[ch], mu[j], inv[j], gamma[ch], beta[ch]
+				xs, us, ds := x[q*hw:(q+1)*hw], u[q*hw:(q+1)*hw], dx[q*hw:(q+1)*hw]
+				var tg, tb, su, suz float64
+				for i, v := range xs {
+					z1 := v + o
+					z2 := (z1 - m) * iv
+					z3 := g*z2 + be
+					d3 := leakyFactor(z3) * us[i]
+					tg += d3 * z2
+					tb += d3
+					dz := g*d3 + affineZero
+					su += dz
+					suz += dz * (z1 - m) * iv
+				}
+				mu1, muz := su/nf, suz/nf
+				var td float64
+				for i, v := range xs {
+					z1 := v + o
+					z3 := g*((z1-m)*iv) + be
+					dz := g*(leakyFactor(z3)*us[i]) + affineZero
+					d := iv * (dz - mu1 - (z1-m)*iv*muz)
+					ds[i] = d
+					td += d
+				}
+				t[q], t[planes+q], t[2*planes+q] = tg, tb, td
+			}
+		}
+	})
+	for k := range 3 {
+		for ch := range c {
+			s := 0.0
+			for i := range n {
+				s += t[k*planes+i*c+ch]
+			}
+			sums[k*c+ch] = s
+		}
+	}
+}
+
+// affineZero is the offset channelAffine adds when it has none (channelScale's
+// adjoint in z): γ·d + 0, which turns a −0 into +0.
+var affineZero = 0.0
+
 // instanceNormBackward writes dx = J(x)ᵀu for the instance norm at x:
 // dx = (u − mean(u) − z·mean(u·z))/√(σ² + ε) per plane.
 func instanceNormBackward(dx, x, u []float64, planes, hw int) {
@@ -82,7 +177,7 @@ func instanceNormBackward(dx, x, u []float64, planes, hw int) {
 	planesFor(planes, hw, func(lo, hi int) {
 		for p := lo; p < hi; p += 4 {
 			k := min(4, hi-p)
-			mu, inv := blockStats(x, p, k, hw)
+			mu, inv := blockStats(x, p, k, hw, [4]float64{})
 			su, suz := backwardSums(x, u, p, k, hw, mu, inv)
 			for j := range k {
 				q := p + j

@@ -56,3 +56,61 @@ func TestInstanceNormBitwise(t *testing.T) {
 		}
 	}
 }
+
+// TestNormLayerBitwise compares normLayer and normLayerBackward with the
+// chain they fuse (addChannelBias, instanceNorm, channelAffine, leakyReLU
+// and their backward kernels, channelDots and channelSums for γ, β and b)
+// bit for bit: several images, channel counts that are and are not whole
+// blocks of four, split over goroutines or not, with values whose biased
+// sum is ±0 and gradients that are ±0, where a sign of zero could differ.
+func TestNormLayerBitwise(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, c := range []struct{ n, c, hw int }{{1, 3, 9}, {2, 5, 25}, {3, 4, 40}, {2, 9, 9216}} {
+		size := c.n * c.c * c.hw
+		x, u := make([]float64, size), make([]float64, size)
+		b, gamma, beta := make([]float64, c.c), make([]float64, c.c), make([]float64, c.c)
+		for ch := range b {
+			b[ch], gamma[ch], beta[ch] = r.NormFloat64(), r.NormFloat64(), 0.1*r.NormFloat64()
+		}
+		gamma[0] = 0 // γ·d = ±0 everywhere on channel 0
+		for i := range x {
+			x[i] = math.Ldexp(r.NormFloat64(), r.IntN(11)-5)
+			u[i] = r.NormFloat64()
+			switch r.IntN(8) {
+			case 0:
+				x[i] = -b[(i/c.hw)%c.c] // x + b = +0
+			case 1:
+				u[i] = math.Copysign(0, r.NormFloat64())
+			}
+		}
+		y, dx, sums := make([]float64, size), make([]float64, size), make([]float64, 3*c.c)
+		normLayer(y, x, b, gamma, beta, c.n, c.c, c.hw)
+		normLayerBackward(dx, sums, x, u, b, gamma, beta, c.n, c.c, c.hw)
+
+		planes := c.n * c.c
+		z1, z2, z3, want := make([]float64, size), make([]float64, size), make([]float64, size), make([]float64, size)
+		addChannelBias(z1, x, b, c.n, c.c, c.hw)
+		instanceNorm(z2, z1, planes, c.hw)
+		channelAffine(z3, z2, gamma, beta, c.n, c.c, c.hw)
+		leakyReLU(want, z3)
+		d3, dz2, dz1 := make([]float64, size), make([]float64, size), make([]float64, size)
+		leakyReLUBackward(d3, z3, u)
+		wantSums := make([]float64, 3*c.c)
+		channelDots(wantSums[:c.c], d3, z2, c.n, c.c, c.hw)
+		channelSums(wantSums[c.c:2*c.c], d3, c.n, c.c, c.hw)
+		channelAffine(dz2, d3, gamma, nil, c.n, c.c, c.hw)
+		instanceNormBackward(dz1, z1, dz2, planes, c.hw)
+		channelSums(wantSums[2*c.c:], dz1, c.n, c.c, c.hw)
+
+		for _, v := range []struct {
+			name      string
+			got, want []float64
+		}{{"forward", y, want}, {"backward", dx, dz1}, {"parameter gradients", sums, wantSums}} {
+			for i := range v.got {
+				if math.Float64bits(v.got[i]) != math.Float64bits(v.want[i]) {
+					t.Fatalf("%d×%d planes of %d: %s value %d: fused %v, chain %v", c.n, c.c, c.hw, v.name, i, v.got[i], v.want[i])
+				}
+			}
+		}
+	}
+}
