@@ -93,6 +93,11 @@ func main() {
 	addImages32()
 	tile4x8()
 	adjTile4x8()
+	planeSums(false)
+	planeSums(true)
+	normLayerRow()
+	normLayerGradSums()
+	normLayerGrad()
 	Generate()
 }
 

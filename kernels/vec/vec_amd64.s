@@ -2251,3 +2251,366 @@ adjdone:
 	VMOVUPD Y7, 32(AX)(DI*1)
 	VZEROUPPER
 	RET
+
+// func PlaneSums4x64(x *float64, ps int, n int, p *[2][4]float64, s *[4]float64)
+// Requires: AVX
+TEXT ·PlaneSums4x64(SB), NOSPLIT, $0-40
+	MOVQ    x+0(FP), AX
+	MOVQ    ps+8(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    n+16(FP), BX
+	MOVQ    p+24(FP), SI
+	MOVQ    s+32(FP), DI
+	VMOVUPD (DI), Y0
+
+PlaneSums4x64loop:
+	CMPQ       BX, $0x00000000
+	JLE        PlaneSums4x64done
+	VMOVUPD    (AX), Y1
+	VMOVUPD    (AX)(CX*2), Y2
+	VUNPCKLPD  (AX)(CX*1), Y1, Y3
+	VUNPCKHPD  (AX)(CX*1), Y1, Y1
+	VUNPCKLPD  (AX)(DX*1), Y2, Y4
+	VUNPCKHPD  (AX)(DX*1), Y2, Y2
+	VPERM2F128 $0x20, Y4, Y3, Y5
+	VPERM2F128 $0x20, Y2, Y1, Y6
+	VPERM2F128 $0x31, Y4, Y3, Y3
+	VPERM2F128 $0x31, Y2, Y1, Y1
+	VADDPD     (SI), Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     (SI), Y6, Y6
+	VADDPD     Y6, Y0, Y0
+	VADDPD     (SI), Y3, Y3
+	VADDPD     Y3, Y0, Y0
+	VADDPD     (SI), Y1, Y1
+	VADDPD     Y1, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, BX
+	JMP        PlaneSums4x64loop
+
+PlaneSums4x64done:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func PlaneSquares4x64(x *float64, ps int, n int, p *[2][4]float64, s *[4]float64)
+// Requires: AVX
+TEXT ·PlaneSquares4x64(SB), NOSPLIT, $0-40
+	MOVQ    x+0(FP), AX
+	MOVQ    ps+8(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    n+16(FP), BX
+	MOVQ    p+24(FP), SI
+	MOVQ    s+32(FP), DI
+	VMOVUPD (DI), Y0
+
+PlaneSquares4x64loop:
+	CMPQ       BX, $0x00000000
+	JLE        PlaneSquares4x64done
+	VMOVUPD    (AX), Y1
+	VMOVUPD    (AX)(CX*2), Y2
+	VUNPCKLPD  (AX)(CX*1), Y1, Y3
+	VUNPCKHPD  (AX)(CX*1), Y1, Y1
+	VUNPCKLPD  (AX)(DX*1), Y2, Y4
+	VUNPCKHPD  (AX)(DX*1), Y2, Y2
+	VPERM2F128 $0x20, Y4, Y3, Y5
+	VPERM2F128 $0x20, Y2, Y1, Y6
+	VPERM2F128 $0x31, Y4, Y3, Y3
+	VPERM2F128 $0x31, Y2, Y1, Y1
+	VADDPD     (SI), Y5, Y5
+	VSUBPD     32(SI), Y5, Y5
+	VMULPD     Y5, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     (SI), Y6, Y6
+	VSUBPD     32(SI), Y6, Y6
+	VMULPD     Y6, Y6, Y6
+	VADDPD     Y6, Y0, Y0
+	VADDPD     (SI), Y3, Y3
+	VSUBPD     32(SI), Y3, Y3
+	VMULPD     Y3, Y3, Y3
+	VADDPD     Y3, Y0, Y0
+	VADDPD     (SI), Y1, Y1
+	VSUBPD     32(SI), Y1, Y1
+	VMULPD     Y1, Y1, Y1
+	VADDPD     Y1, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, BX
+	JMP        PlaneSquares4x64loop
+
+PlaneSquares4x64done:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func NormLayerRow64(y *float64, x *float64, n int, p *[8][4]float64)
+// Requires: AVX
+TEXT ·NormLayerRow64(SB), NOSPLIT, $0-32
+	MOVQ y+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ p+24(FP), BX
+
+NormLayerRow64loop:
+	CMPQ      DX, $0x00000000
+	JLE       NormLayerRow64done
+	VMOVUPD   (CX), Y0
+	VADDPD    (BX), Y0, Y0
+	VSUBPD    32(BX), Y0, Y0
+	VMULPD    64(BX), Y0, Y0
+	VMULPD    96(BX), Y0, Y0
+	VADDPD    128(BX), Y0, Y0
+	VCMPPD    $0x1e, 224(BX), Y0, Y2
+	VMOVUPD   192(BX), Y1
+	VBLENDVPD Y2, 160(BX), Y1, Y1
+	VMULPD    Y0, Y1, Y1
+	VMOVUPD   Y1, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       NormLayerRow64loop
+
+NormLayerRow64done:
+	VZEROUPPER
+	RET
+
+// func NormLayerGradSums4x64(x *float64, u *float64, ps int, n int, p *[16][4]float64, s *[4][4]float64)
+// Requires: AVX
+TEXT ·NormLayerGradSums4x64(SB), NOSPLIT, $0-48
+	MOVQ    x+0(FP), AX
+	MOVQ    ps+16(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    u+8(FP), BX
+	MOVQ    n+24(FP), SI
+	MOVQ    p+32(FP), DI
+	MOVQ    s+40(FP), R8
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), Y1
+	VMOVUPD 64(R8), Y2
+	VMOVUPD 96(R8), Y3
+
+NormLayerGradSums4x64loop:
+	CMPQ       SI, $0x00000000
+	JLE        NormLayerGradSums4x64done
+	VMOVUPD    (AX), Y4
+	VMOVUPD    (AX)(CX*2), Y5
+	VUNPCKLPD  (AX)(CX*1), Y4, Y6
+	VUNPCKHPD  (AX)(CX*1), Y4, Y4
+	VUNPCKLPD  (AX)(DX*1), Y5, Y7
+	VUNPCKHPD  (AX)(DX*1), Y5, Y5
+	VPERM2F128 $0x20, Y7, Y6, Y8
+	VPERM2F128 $0x20, Y5, Y4, Y9
+	VPERM2F128 $0x31, Y7, Y6, Y6
+	VPERM2F128 $0x31, Y5, Y4, Y4
+	VMOVUPD    Y8, 256(DI)
+	VMOVUPD    Y9, 288(DI)
+	VMOVUPD    Y6, 320(DI)
+	VMOVUPD    Y4, 352(DI)
+	VMOVUPD    (BX), Y4
+	VMOVUPD    (BX)(CX*2), Y5
+	VUNPCKLPD  (BX)(CX*1), Y4, Y6
+	VUNPCKHPD  (BX)(CX*1), Y4, Y4
+	VUNPCKLPD  (BX)(DX*1), Y5, Y7
+	VUNPCKHPD  (BX)(DX*1), Y5, Y5
+	VPERM2F128 $0x20, Y7, Y6, Y8
+	VPERM2F128 $0x20, Y5, Y4, Y9
+	VPERM2F128 $0x31, Y7, Y6, Y6
+	VPERM2F128 $0x31, Y5, Y4, Y4
+	VMOVUPD    Y8, 384(DI)
+	VMOVUPD    Y9, 416(DI)
+	VMOVUPD    Y6, 448(DI)
+	VMOVUPD    Y4, 480(DI)
+	VMOVUPD    256(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     384(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	VMOVUPD    288(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     416(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	VMOVUPD    320(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     448(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	VMOVUPD    352(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     480(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000020, BX
+	SUBQ       $0x00000020, SI
+	JMP        NormLayerGradSums4x64loop
+
+NormLayerGradSums4x64done:
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
+	VMOVUPD Y3, 96(R8)
+	VZEROUPPER
+	RET
+
+// func NormLayerGrad4x64(dx *float64, x *float64, u *float64, ps int, n int, p *[31][4]float64, s *[4]float64)
+// Requires: AVX
+TEXT ·NormLayerGrad4x64(SB), NOSPLIT, $0-56
+	MOVQ    dx+0(FP), AX
+	MOVQ    ps+24(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    x+8(FP), BX
+	MOVQ    u+16(FP), SI
+	MOVQ    n+32(FP), DI
+	MOVQ    p+40(FP), R8
+	MOVQ    s+48(FP), R9
+	VMOVUPD (R9), Y0
+
+NormLayerGrad4x64loop:
+	CMPQ       DI, $0x00000000
+	JLE        NormLayerGrad4x64done
+	VMOVUPD    (BX), Y1
+	VADDPD     (R8), Y1, Y1
+	VSUBPD     32(R8), Y1, Y1
+	VMULPD     64(R8), Y1, Y1
+	VMULPD     96(R8), Y1, Y2
+	VADDPD     128(R8), Y2, Y2
+	VCMPPD     $0x1e, 960(R8), Y2, Y3
+	VMOVUPD    928(R8), Y2
+	VBLENDVPD  Y3, 896(R8), Y2, Y2
+	VMULPD     (SI), Y2, Y2
+	VMULPD     96(R8), Y2, Y2
+	VADDPD     960(R8), Y2, Y2
+	VSUBPD     160(R8), Y2, Y2
+	VMULPD     192(R8), Y1, Y1
+	VSUBPD     Y1, Y2, Y2
+	VMULPD     64(R8), Y2, Y2
+	VMOVUPD    Y2, (AX)
+	VMOVUPD    (BX)(CX*1), Y1
+	VADDPD     224(R8), Y1, Y1
+	VSUBPD     256(R8), Y1, Y1
+	VMULPD     288(R8), Y1, Y1
+	VMULPD     320(R8), Y1, Y3
+	VADDPD     352(R8), Y3, Y3
+	VCMPPD     $0x1e, 960(R8), Y3, Y4
+	VMOVUPD    928(R8), Y3
+	VBLENDVPD  Y4, 896(R8), Y3, Y3
+	VMULPD     (SI)(CX*1), Y3, Y3
+	VMULPD     320(R8), Y3, Y3
+	VADDPD     960(R8), Y3, Y3
+	VSUBPD     384(R8), Y3, Y3
+	VMULPD     416(R8), Y1, Y1
+	VSUBPD     Y1, Y3, Y3
+	VMULPD     288(R8), Y3, Y3
+	VMOVUPD    Y3, (AX)(CX*1)
+	VMOVUPD    (BX)(CX*2), Y1
+	VADDPD     448(R8), Y1, Y1
+	VSUBPD     480(R8), Y1, Y1
+	VMULPD     512(R8), Y1, Y1
+	VMULPD     544(R8), Y1, Y4
+	VADDPD     576(R8), Y4, Y4
+	VCMPPD     $0x1e, 960(R8), Y4, Y5
+	VMOVUPD    928(R8), Y4
+	VBLENDVPD  Y5, 896(R8), Y4, Y4
+	VMULPD     (SI)(CX*2), Y4, Y4
+	VMULPD     544(R8), Y4, Y4
+	VADDPD     960(R8), Y4, Y4
+	VSUBPD     608(R8), Y4, Y4
+	VMULPD     640(R8), Y1, Y1
+	VSUBPD     Y1, Y4, Y4
+	VMULPD     512(R8), Y4, Y4
+	VMOVUPD    Y4, (AX)(CX*2)
+	VMOVUPD    (BX)(DX*1), Y1
+	VADDPD     672(R8), Y1, Y1
+	VSUBPD     704(R8), Y1, Y1
+	VMULPD     736(R8), Y1, Y1
+	VMULPD     768(R8), Y1, Y5
+	VADDPD     800(R8), Y5, Y5
+	VCMPPD     $0x1e, 960(R8), Y5, Y6
+	VMOVUPD    928(R8), Y5
+	VBLENDVPD  Y6, 896(R8), Y5, Y5
+	VMULPD     (SI)(DX*1), Y5, Y5
+	VMULPD     768(R8), Y5, Y5
+	VADDPD     960(R8), Y5, Y5
+	VSUBPD     832(R8), Y5, Y5
+	VMULPD     864(R8), Y1, Y1
+	VSUBPD     Y1, Y5, Y5
+	VMULPD     736(R8), Y5, Y5
+	VMOVUPD    Y5, (AX)(DX*1)
+	VUNPCKLPD  Y3, Y2, Y1
+	VUNPCKHPD  Y3, Y2, Y2
+	VUNPCKLPD  Y5, Y4, Y3
+	VUNPCKHPD  Y5, Y4, Y4
+	VPERM2F128 $0x20, Y3, Y1, Y5
+	VPERM2F128 $0x20, Y4, Y2, Y6
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x31, Y4, Y2, Y2
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, SI
+	SUBQ       $0x00000020, DI
+	JMP        NormLayerGrad4x64loop
+
+NormLayerGrad4x64done:
+	VMOVUPD Y0, (R9)
+	VZEROUPPER
+	RET
