@@ -77,7 +77,7 @@ func planeSums(squares bool) {
 // Rows of the parameter blocks of the layer kernels.
 const (
 	pBias, pMean, pInv, pScale, pOffset, pMu1, pMuz = 0, 1, 2, 3, 4, 5, 6
-	pOne, pSlope, pZero                              = 5, 6, 7 // NormLayerRow64, NormLayerGradSums4x64
+	pOne, pSlope, pZero                             = 5, 6, 7 // NormLayerRow64, NormLayerGradSums4x64
 )
 
 // leaky sets f to the leaky ReLU's factor of z: one where z > 0, the slope
