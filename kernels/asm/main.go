@@ -960,12 +960,18 @@ func convWeightsRow(p prec) {
 			}
 		}
 	} else {
+		// Two of the three vectors of xt in registers (all sixteen are
+		// then in use), the third read by each product.
+		x := [3]Op{YMM(), YMM(), Mem{Base: xp, Disp: 64}}
+		for v := range 2 {
+			p.load(Mem{Base: xp, Disp: 32 * v}, x[v])
+		}
 		for o := range acc {
 			yb := YMM()
 			p.bcast(row(yp, o), yb)
 			for v := range acc[o] {
 				t := YMM()
-				p.mul(Mem{Base: xp, Disp: 32 * v}, yb, t)
+				p.mul(x[v], yb, t)
 				p.add(t, acc[o][v], acc[o][v])
 			}
 		}
