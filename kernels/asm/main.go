@@ -79,7 +79,6 @@ func main() {
 		addProduct(p)
 		rowDot(p, 3)
 		rowDot(p, 5)
-		convTile(p)
 		convRow(p)
 		convWeightsRow(p)
 	}
@@ -93,6 +92,8 @@ func main() {
 	addImages32()
 	tile4x8()
 	adjTile4x8()
+	convTile(f32)
+	convPix3()
 	planeSums(false)
 	planeSums(true)
 	normLayerRow()
@@ -836,21 +837,17 @@ func rowDot(p prec, k int) {
 	RET()
 }
 
-// convTile is mconv's multi-channel 3×3 correlation for a tile of eight
-// outputs × one vector of columns: acc_q = init[q], then for every input b
-// and each of nu rows u of the filter, acc_q += r_q0·x0 + r_q1·x1 + r_q2·x2
-// with x_v the row shifted by v columns. In float64 each term is a product,
-// the three summed in the order of v and then added (the scalar loop's
-// operations); in float32 the three taps are fused multiply-adds into acc.
-// The filters are packed [b][u][v][q], 72 values per input.
+// convTile is mconv's multi-channel 3×3 correlation in float32 for a tile of
+// eight outputs × one vector of columns: acc_q = init[q], then for every
+// input b and each of nu rows u of the filter, acc_q += r_q0·x0 + r_q1·x1 +
+// r_q2·x2 with x_v the row shifted by v columns, the three taps fused
+// multiply-adds into acc. The filters are packed [b][u][v][q], 72 values per
+// input. (float64 runs convPix3, which needs fewer broadcasts.)
 func convTile(p prec) {
 	name := "ConvTile3x" + p.name
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, src, w, init *%[1]s, nb, nu, ds, ps, rs int)", p.typ))
 	Pragma("noescape")
-	fused := "(Σ_v r·x summed in the order of v, then added: no FMA)"
-	if p.size == 4 {
-		fused = "(fused multiply-adds in the order of v)"
-	}
+	fused := "(fused multiply-adds in the order of v)"
 	Doc(name + " sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j " + fused + "; ds, ps and rs in bytes (see mconv's Forward).")
 	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
 	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
@@ -873,22 +870,10 @@ func convTile(p prec) {
 	for q := range acc {
 		tap := func(v int) Mem { return Mem{Base: wu, Disp: (8*v + q) * p.size} }
 		wr := YMM()
-		if p.size == 4 {
-			for v := range x {
-				VBROADCASTSS(tap(v), wr)
-				VFMADD231PS(wr, x[v], acc[q])
-			}
-			continue
+		for v := range x {
+			VBROADCASTSS(tap(v), wr)
+			VFMADD231PS(wr, x[v], acc[q])
 		}
-		a, c := YMM(), YMM()
-		p.bcast(tap(0), wr)
-		p.mul(x[0], wr, a)
-		for v := 1; v < 3; v++ {
-			p.bcast(tap(v), wr)
-			p.mul(x[v], wr, c)
-			p.add(c, a, a)
-		}
-		p.add(a, acc[q], acc[q])
 	}
 	ADDQ(rs, r)
 	ADDQ(U32(24*p.size), wu)
@@ -1061,6 +1046,84 @@ func convRow(p prec) {
 	JNZ(LabelRef(name + "b"))
 	for k := range acc {
 		p.store(acc[k], Mem{Base: dst, Disp: 32 * k})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// convPix3 is mconv's multi-channel 3×3 correlation in float64 for eight
+// outputs × three neighbouring pixels of a row, the outputs in the lanes:
+// for every input b and each of nu filter rows u, the five inputs x_k =
+// src[k] (k < 5) of the row are broadcast, and acc_{o,p} += r_{o,0}·x_p +
+// r_{o,1}·x_{p+1} + r_{o,2}·x_{p+2} for the two vectors o of outputs and the
+// pixels p < 3, a product per tap, the three summed in the order of the taps
+// and then added (the scalar loop's operations). Five broadcasts and six
+// vectors of taps a filter row for 72 products, where eight outputs × one
+// vector of columns with the taps broadcast (convTile) take 24 for 96. The
+// taps are packed [b][u][v][q], q < 8.
+func convPix3() {
+	name := "ConvPix3x64"
+	TEXT(name, NOSPLIT, "func(dst, src, w, init *float64, nb, nu, ds, ps, rs int)")
+	Pragma("noescape")
+	Doc(name + " sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3 (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).")
+	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
+	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
+	var acc [2][3]reg.VecVirtual
+	for o := range acc {
+		for p := range acc[o] {
+			acc[o][p] = YMM()
+			VMOVUPD(Mem{Base: ini, Disp: 32 * o}, acc[o][p])
+		}
+	}
+	Label(name + "b")
+	r, cu, wu := GP64(), GP64(), GP64()
+	MOVQ(src, r)
+	MOVQ(nu, cu)
+	MOVQ(w, wu)
+	Label(name + "u")
+	var x [5]reg.VecVirtual
+	for k := range x {
+		x[k] = YMM()
+		VBROADCASTSD(Mem{Base: r, Disp: 8 * k}, x[k])
+	}
+	for o := range acc {
+		wr, pr := YMM(), YMM()
+		var t [3]reg.VecVirtual
+		for v := range 3 {
+			VMOVUPD(Mem{Base: wu, Disp: 64*v + 32*o}, wr)
+			for p := range t {
+				if v == 0 {
+					t[p] = YMM()
+					VMULPD(x[p], wr, t[p])
+					continue
+				}
+				VMULPD(x[p+v], wr, pr)
+				VADDPD(pr, t[p], t[p])
+			}
+		}
+		for p := range t {
+			VADDPD(t[p], acc[o][p], acc[o][p])
+		}
+	}
+	ADDQ(rs, r)
+	ADDQ(U32(24*8), wu)
+	DECQ(cu)
+	JNZ(LabelRef(name + "u"))
+	ADDQ(ps, src)
+	ADDQ(U32(72*8), w)
+	DECQ(nb)
+	JNZ(LabelRef(name + "b"))
+	ds := ld("ds")
+	for o := range acc {
+		// rows[l] = output 4o+l at the pixels 0, 1, 2 (and a lane unused)
+		rows := transposeRegs(acc[o][0], acc[o][1], acc[o][2], acc[o][2])
+		for l := range rows {
+			VMOVUPD(rows[l].AsX(), Mem{Base: dst})
+			hx := XMM()
+			VEXTRACTF128(U8(1), rows[l], hx)
+			VMOVSD(hx, Mem{Base: dst, Disp: 16})
+			ADDQ(ds, dst)
+		}
 	}
 	VZEROUPPER()
 	RET()
