@@ -856,35 +856,23 @@ func convTile(p prec) {
 		acc[q] = YMM()
 		p.bcast(Mem{Base: ini, Disp: q * p.size}, acc[q])
 	}
-	Label(name + "b")
-	r, cu, wu := GP64(), GP64(), GP64()
-	MOVQ(src, r)
-	MOVQ(nu, cu)
-	MOVQ(w, wu)
-	Label(name + "u")
-	var x [3]reg.VecVirtual
-	for v := range x {
-		x[v] = YMM()
-		p.load(Mem{Base: r, Disp: v * p.size}, x[v])
-	}
-	for q := range acc {
-		tap := func(v int) Mem { return Mem{Base: wu, Disp: (8*v + q) * p.size} }
-		wr := YMM()
+	filterLoops(name, src, w, nb, nu, ps, rs, 24*p.size, 72*p.size, func(r reg.GPVirtual) {
+		PREFETCHT0(Mem{Base: r, Disp: 32}) // the row below, for the next output row
+	}, func(r, wu reg.GPVirtual) {
+		var x [3]reg.VecVirtual
 		for v := range x {
-			VBROADCASTSS(tap(v), wr)
-			VFMADD231PS(wr, x[v], acc[q])
+			x[v] = YMM()
+			p.load(Mem{Base: r, Disp: v * p.size}, x[v])
 		}
-	}
-	ADDQ(rs, r)
-	ADDQ(U32(24*p.size), wu)
-	DECQ(cu)
-	JNZ(LabelRef(name + "u"))
-	PREFETCHT0(Mem{Base: r, Disp: 32}) // the row below, for the next output row
-
-	ADDQ(ps, src)
-	ADDQ(U32(72*p.size), w)
-	DECQ(nb)
-	JNZ(LabelRef(name + "b"))
+		for q := range acc {
+			tap := func(v int) Mem { return Mem{Base: wu, Disp: (8*v + q) * p.size} }
+			wr := YMM()
+			for v := range x {
+				VBROADCASTSS(tap(v), wr)
+				VFMADD231PS(wr, x[v], acc[q])
+			}
+		}
+	})
 	ds := ld("ds")
 	for q := range acc {
 		p.store(acc[q], Mem{Base: dst})
@@ -1009,41 +997,29 @@ func convRow(p prec) {
 		acc[k] = YMM()
 		p.bcast(Mem{Base: ini}, acc[k])
 	}
-	Label(name + "b")
-	r, cu, wu := GP64(), GP64(), GP64()
-	MOVQ(src, r)
-	MOVQ(nu, cu)
-	MOVQ(w, wu)
-	Label(name + "u")
-	var t [3]reg.VecVirtual
-	for v := range t {
-		t[v] = YMM()
-		p.bcast(Mem{Base: wu, Disp: v * p.size}, t[v])
-	}
-	for k := range acc {
-		x := func(v int) Mem { return Mem{Base: r, Disp: 32*k + v*p.size} }
-		if p.size == 4 {
-			for v := range t {
-				VFMADD231PS(x(v), t[v], acc[k])
+	filterLoops(name, src, w, nb, nu, ps, rs, 3*p.size, 9*p.size, nil, func(r, wu reg.GPVirtual) {
+		var t [3]reg.VecVirtual
+		for v := range t {
+			t[v] = YMM()
+			p.bcast(Mem{Base: wu, Disp: v * p.size}, t[v])
+		}
+		for k := range acc {
+			x := func(v int) Mem { return Mem{Base: r, Disp: 32*k + v*p.size} }
+			if p.size == 4 {
+				for v := range t {
+					VFMADD231PS(x(v), t[v], acc[k])
+				}
+				continue
 			}
-			continue
+			a, c := YMM(), YMM()
+			p.mul(x(0), t[0], a)
+			for v := 1; v < 3; v++ {
+				p.mul(x(v), t[v], c)
+				p.add(c, a, a)
+			}
+			p.add(a, acc[k], acc[k])
 		}
-		a, c := YMM(), YMM()
-		p.mul(x(0), t[0], a)
-		for v := 1; v < 3; v++ {
-			p.mul(x(v), t[v], c)
-			p.add(c, a, a)
-		}
-		p.add(a, acc[k], acc[k])
-	}
-	ADDQ(rs, r)
-	ADDQ(U32(3*p.size), wu)
-	DECQ(cu)
-	JNZ(LabelRef(name + "u"))
-	ADDQ(ps, src)
-	ADDQ(U32(9*p.size), w)
-	DECQ(nb)
-	JNZ(LabelRef(name + "b"))
+	})
 	for k := range acc {
 		p.store(acc[k], Mem{Base: dst, Disp: 32 * k})
 	}
@@ -1075,44 +1051,32 @@ func convPix3() {
 			VMOVUPD(Mem{Base: ini, Disp: 32 * o}, acc[o][p])
 		}
 	}
-	Label(name + "b")
-	r, cu, wu := GP64(), GP64(), GP64()
-	MOVQ(src, r)
-	MOVQ(nu, cu)
-	MOVQ(w, wu)
-	Label(name + "u")
-	var x [5]reg.VecVirtual
-	for k := range x {
-		x[k] = YMM()
-		VBROADCASTSD(Mem{Base: r, Disp: 8 * k}, x[k])
-	}
-	for o := range acc {
-		wr, pr := YMM(), YMM()
-		var t [3]reg.VecVirtual
-		for v := range 3 {
-			VMOVUPD(Mem{Base: wu, Disp: 64*v + 32*o}, wr)
-			for p := range t {
-				if v == 0 {
-					t[p] = YMM()
-					VMULPD(x[p], wr, t[p])
-					continue
+	filterLoops(name, src, w, nb, nu, ps, rs, 24*8, 72*8, nil, func(r, wu reg.GPVirtual) {
+		var x [5]reg.VecVirtual
+		for k := range x {
+			x[k] = YMM()
+			VBROADCASTSD(Mem{Base: r, Disp: 8 * k}, x[k])
+		}
+		for o := range acc {
+			wr, pr := YMM(), YMM()
+			var t [3]reg.VecVirtual
+			for v := range 3 {
+				VMOVUPD(Mem{Base: wu, Disp: 64*v + 32*o}, wr)
+				for p := range t {
+					if v == 0 {
+						t[p] = YMM()
+						VMULPD(x[p], wr, t[p])
+						continue
+					}
+					VMULPD(x[p+v], wr, pr)
+					VADDPD(pr, t[p], t[p])
 				}
-				VMULPD(x[p+v], wr, pr)
-				VADDPD(pr, t[p], t[p])
+			}
+			for p := range t {
+				VADDPD(t[p], acc[o][p], acc[o][p])
 			}
 		}
-		for p := range t {
-			VADDPD(t[p], acc[o][p], acc[o][p])
-		}
-	}
-	ADDQ(rs, r)
-	ADDQ(U32(24*8), wu)
-	DECQ(cu)
-	JNZ(LabelRef(name + "u"))
-	ADDQ(ps, src)
-	ADDQ(U32(72*8), w)
-	DECQ(nb)
-	JNZ(LabelRef(name + "b"))
+	})
 	ds := ld("ds")
 	for o := range acc {
 		// rows[l] = output 4o+l at the pixels 0, 1, 2 (and a lane unused)
@@ -1127,4 +1091,29 @@ func convPix3() {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// filterLoops emits the loops of the 3×3 tile kernels: for each of nb
+// inputs (src advancing by ps bytes, w by wb), for each of nu filter rows
+// (the row r advancing by rs bytes, the taps wu by wr), body(r, wu). after,
+// if not nil, follows the rows of an input.
+func filterLoops(name string, src, w, nb, nu, ps, rs reg.GPVirtual, wr, wb int, after func(r reg.GPVirtual), body func(r, wu reg.GPVirtual)) {
+	Label(name + "b")
+	r, cu, wu := GP64(), GP64(), GP64()
+	MOVQ(src, r)
+	MOVQ(nu, cu)
+	MOVQ(w, wu)
+	Label(name + "u")
+	body(r, wu)
+	ADDQ(rs, r)
+	ADDQ(U32(wr), wu)
+	DECQ(cu)
+	JNZ(LabelRef(name + "u"))
+	if after != nil {
+		after(r)
+	}
+	ADDQ(ps, src)
+	ADDQ(U32(wb), w)
+	DECQ(nb)
+	JNZ(LabelRef(name + "b"))
 }
