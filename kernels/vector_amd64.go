@@ -20,6 +20,7 @@ func init() {
 	}
 	vectorFFT = true
 	dot32, dot64 = dotAVX2, dot64AVX2
+	dotLanes64 = func(a, b []float64, s *[4]float64) { vec.Dot64(&a[0], &b[0], 8*len(a), s) }
 	matMulAddT, matTMulAdd = matMulAddTAVX2, matTMulAddAVX2
 }
 

@@ -59,13 +59,14 @@ func checkLens(name string, dst, theta int, wantDst, wantTheta int) error {
 	return nil
 }
 
-// The adjoints below add each image's contribution to dst in image order,
-// whatever the number of goroutines: they split the work across the
-// outputs (pixels, coefficients), or add per-image results in image order
-// (package ordered), never across images into per-goroutine partial sums.
-// Their results depend on nothing but the data, and a batch split into
-// blocks whose AddAdjoint calls continue the same dst in block order gives
-// the same bits as the whole batch (the step loss's shards).
+// The adjoints below sum over the batch's images in image order, whatever
+// the number of goroutines: they split the work across the outputs
+// (pixels, coefficients), or add per-image results in image order (package
+// ordered), never across images into per-goroutine partial sums. Their
+// results depend on nothing but the data. A batch split into blocks gives
+// the bits of the whole batch: PP's and PC's AddAdjoint calls continue the
+// same dst in block order; PS, PC-k and npoly continue a running sum
+// weighted once at the end (SummedBound, summed.go).
 
 // ---- PS ----
 
@@ -93,17 +94,6 @@ func (b *boundScalar) AddApply(dst, theta []float64, c float64) error {
 			d[i] += s * v[i]
 		}
 	})
-	return nil
-}
-
-func (b *boundScalar) AddAdjoint(dst, r []float64, c float64) error {
-	if err := checkLens("ps", len(r), len(dst), len(b.v), 1); err != nil {
-		return err
-	}
-	hw := len(b.v) / b.n
-	for k := range b.n {
-		dst[0] += c * kernels.Dot(b.v[k*hw:(k+1)*hw], r[k*hw:(k+1)*hw])
-	}
 	return nil
 }
 
@@ -199,27 +189,6 @@ func (b *boundSmallConv) AddApply(dst, theta []float64, c float64) error {
 	}
 	for i, t := range b.tmp {
 		dst[i] += c * t
-	}
-	return nil
-}
-
-func (b *boundSmallConv) AddAdjoint(dst, r []float64, c float64) error {
-	kk := b.conv.K * b.conv.K
-	if len(dst) != kk {
-		return fmt.Errorf("pc%d: gradient has %d values, want %d", b.conv.K, len(dst), kk)
-	}
-	if len(b.tmpK) != b.conv.N*kk {
-		b.tmpK = make([]float64, b.conv.N*kk)
-	}
-	if err := b.conv.AdjointKernelImages(b.tmpK, dst, b.v, r); err != nil {
-		return err
-	}
-	// Each image's part in image order, so that blocks of the functions
-	// continue one another's sums (steploss's shards).
-	for n := range b.conv.N {
-		for i, t := range b.tmpK[n*kk : (n+1)*kk] {
-			dst[i] += c * t
-		}
 	}
 	return nil
 }

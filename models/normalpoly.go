@@ -202,24 +202,6 @@ func (b *boundNormalPoly) AddApply(dst, theta []float64, c float64) error {
 	return nil
 }
 
-// AddAdjoint adds c·⟨K_j, r⟩ to dst[j].
-func (b *boundNormalPoly) AddAdjoint(dst, r []float64, c float64) error {
-	if err := checkLens(b.p.Name(), len(r), len(dst), len(b.ks[0]), b.p.D); err != nil {
-		return err
-	}
-	// One coefficient per goroutine, each adding its images' inner
-	// products in image order.
-	hw := b.in[1] * b.in[2]
-	kernels.ParallelFor(len(b.ks), func(lo, hi int) {
-		for j := lo; j < hi; j++ {
-			for k := 0; k < len(r)/hw; k++ {
-				dst[j] += c * kernels.Dot(b.ks[j][k*hw:(k+1)*hw], r[k*hw:(k+1)*hw])
-			}
-		}
-	})
-	return nil
-}
-
 func (b *boundNormalPoly) Bytes() int64 { return int64(8 * (len(b.ks)*len(b.ks[0]) + len(b.tmp))) }
 
 // growSlice returns s with length n, reallocated if too small.

@@ -1116,7 +1116,13 @@ func (s *engine[F]) addTo(grads [][]float64, acc *partialSums) error {
 				kernels.Convert(s.r64, r.r)
 				r64 = s.r64
 			}
-			if err := s.bounds[i].AddAdjoint(acc.grads[i], r64, s.signs[i]/float64(s.total)); err != nil {
+			var err error
+			if sb := s.summed(i); sb != nil {
+				err = sb.AddSum(acc.sums[i], r64, s.total)
+			} else {
+				err = s.bounds[i].AddAdjoint(acc.grads[i], r64, s.signs[i]/float64(s.total))
+			}
+			if err != nil {
 				return fmt.Errorf("step loss: %w", err)
 			}
 		case scalarTerm:
@@ -1152,6 +1158,10 @@ func (s *engine[F]) finish(acc *partialSums, grads [][]float64) float64 {
 			s.plan64.Inverse(s.img64, acc.spectra[i])
 			for j, v := range s.img64 {
 				grads[i][j] += c * v
+			}
+		case boundTerm:
+			if sb := s.summed(i); sb != nil {
+				sb.FinishSum(grads[i], acc.sums[i], s.signs[i]/float64(s.total)) // c as AddAdjoint takes it
 			}
 		}
 	}

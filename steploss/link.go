@@ -145,8 +145,8 @@ func (l *linked) bytes() int64                                 { return l.e.byte
 func (l *linked) close() error                                 { return l.e.close() }
 
 // flatten appends the sums to dst: value, dots, then each spectral term's
-// sum (real and imaginary parts) and each bound term's gradient, in term
-// order, as far as they are active.
+// sum (real and imaginary parts) and each bound term's gradient or running
+// sum, in term order, as far as they are active.
 func (a *partialSums) flatten(dst []float64) []float64 {
 	dst = append(dst, a.value, a.dots[0], a.dots[1])
 	for i := range a.spectra {
@@ -157,6 +157,9 @@ func (a *partialSums) flatten(dst []float64) []float64 {
 		}
 		if a.grads[i] != nil {
 			dst = append(dst, a.grads[i]...)
+		}
+		if i < len(a.sums) {
+			dst = append(dst, a.sums[i]...)
 		}
 	}
 	return dst
@@ -175,6 +178,9 @@ func (a *partialSums) load(src []float64) {
 		}
 		if a.grads[i] != nil {
 			src = src[copy(a.grads[i], src):]
+		}
+		if i < len(a.sums) {
+			src = src[copy(a.sums[i], src):]
 		}
 	}
 }

@@ -20,7 +20,7 @@ func TestLinkedBlocksAgree(t *testing.T) {
 	x, g, p := testproblems.StepData(t, o, 7)
 	hw := o.ImageLen()
 	for _, prec := range []Precision{Float64, Float32} {
-		for _, name := range []string{"ps", "m-ps", "m-pc", "m-pp"} {
+		for _, name := range []string{"ps", "m-ps", "m-pc", "m-pp", "pc3:pc", "m-npoly2"} {
 			t.Run(string(prec)+"/"+name, func(t *testing.T) {
 				one := loadedLoss(t, name, o, stepPaths{precision: prec, noReduce: true}, x, g, p, 0.05, 0.3)
 				u := testPoint(one, 3)

@@ -35,7 +35,7 @@ func evalAt(t *testing.T, procs int, name string, paths stepPaths, seed uint64) 
 // functions follows the functions, not the chunks of the threads.
 func TestThreadCountInvariance(t *testing.T) {
 	for _, prec := range []Precision{Float64, Float32} {
-		for _, name := range []string{"ps", "pc", "m-ps", "m-pc", "m-pp", "pc3:pc", "pf:ps", "pf"} {
+		for _, name := range []string{"ps", "pc", "m-ps", "m-pc", "m-pp", "pc3:pc", "pf:ps", "pf", "m-npoly2"} {
 			if prec == Float32 && name == "pf" {
 				continue // reduced PF is float64 only
 			}
@@ -78,7 +78,7 @@ func TestShardInvariance(t *testing.T) {
 	o := testproblems.DeblurSet(t, 7, 16, 2)
 	x, g, p := testproblems.StepData(t, o, 7)
 	for _, prec := range []Precision{Float64, Float32} {
-		for _, name := range []string{"ps", "pc", "m-ps", "m-pc", "m-pp", "pf:ps", "pc3:pc", "m-pc5"} {
+		for _, name := range []string{"ps", "pc", "m-ps", "m-pc", "m-pp", "pf:ps", "pc3:pc", "m-pc5", "m-npoly2"} {
 			t.Run(string(prec)+"/"+name, func(t *testing.T) {
 				one := loadedLoss(t, name, o, stepPaths{precision: prec, noReduce: true}, x, g, p, 0.05, 0.3)
 				u := testPoint(one, 2)
