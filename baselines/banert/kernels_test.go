@@ -21,13 +21,15 @@ func planeStats(x []float64) (mu, inv float64) {
 	return mu, 1 / math.Sqrt(q/float64(len(x))+NormEps)
 }
 
-// TestInstanceNormBitwise compares instanceNorm and instanceNormBackward,
-// whose sums run four planes at a time, with the plane-by-plane loops
+// TestInstanceNormVector compares instanceNorm and instanceNormBackward,
+// whose sums run four planes at a time (in kernels/vec's PlaneSums4x64 and
+// PlaneSquares4x64 where the CPU has AVX2), with the plane-by-plane loops
 // (planeStats) bit for bit, for plane counts that are and are not whole
-// blocks of four, split over goroutines or not.
-func TestInstanceNormBitwise(t *testing.T) {
+// blocks of four, plane sizes that are and are not whole vectors, split over
+// goroutines or not.
+func TestInstanceNormVector(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, c := range []struct{ planes, hw int }{{1, 9}, {3, 25}, {6, 40}, {9, 9216}} {
+	for _, c := range []struct{ planes, hw int }{{1, 9}, {3, 25}, {6, 40}, {8, 27}, {9, 9216}} {
 		x, u := make([]float64, c.planes*c.hw), make([]float64, c.planes*c.hw)
 		for i := range x {
 			x[i] = math.Ldexp(r.NormFloat64(), r.IntN(21)-10) + 3
@@ -57,13 +59,16 @@ func TestInstanceNormBitwise(t *testing.T) {
 	}
 }
 
-// TestNormLayerBitwise compares normLayer and normLayerBackward with the
-// chain they fuse (addChannelBias, instanceNorm, channelAffine, leakyReLU
-// and their backward kernels, channelDots and channelSums for γ, β and b)
-// bit for bit: several images, channel counts that are and are not whole
-// blocks of four, split over goroutines or not, with values whose biased
-// sum is ±0 and gradients that are ±0, where a sign of zero could differ.
-func TestNormLayerBitwise(t *testing.T) {
+// TestNormLayerVector compares normLayer and normLayerBackward (in
+// kernels/vec's NormLayer kernels where the CPU has AVX2, the Go loops
+// doing the rest) with the Go chain they fuse (addChannelBias,
+// instanceNorm, channelAffine, leakyReLU and their backward kernels,
+// channelDots and channelSums for γ, β and b) bit for bit: several images,
+// channel counts that are and are not whole blocks of four, plane sizes
+// that are and are not whole vectors, split over goroutines or not, with
+// values whose biased sum is ±0 and gradients that are ±0, where a sign of
+// zero could differ.
+func TestNormLayerVector(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, c := range []struct{ n, c, hw int }{{1, 3, 9}, {2, 5, 25}, {3, 4, 40}, {2, 9, 9216}} {
 		size := c.n * c.c * c.hw
