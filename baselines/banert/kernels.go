@@ -11,6 +11,9 @@ import (
 // "plane" is one H×W channel of one image; arrays are [N][C][H·W] row-major.
 // The layers' kernels split their planes (or elements) over goroutines from
 // kernels.LargeLen values on; every value is computed as on one goroutine.
+// blockStats, normLayer and normLayerBackward start their loops in the AVX2
+// kernels of kernels/vec where the CPU has them (norm_amd64.go), bitwise
+// the Go loops, which do the rest.
 
 // planesFor calls body(lo, hi) on ranges covering the planes [0, planes) of
 // hw values each: split over goroutines from kernels.LargeLen values on.
@@ -105,8 +108,9 @@ func lanes(v float64) [4]float64 { return [4]float64{v, v, v, v} }
 
 // normLayer writes y = leaky(γ_c·norm(x + b_c) + β_c) for the planes of x
 // ([n][c][hw]): addChannelBias, instanceNorm, channelAffine and leakyReLU
-// in one kernel, every value by the chain's operations in their order (so
-// bitwise the chain), with nothing but y written.
+// in one pass over x after the statistics, every value by the chain's
+// operations in their order (so bitwise the chain), with nothing but y
+// written.
 func normLayer(y, x, b, gamma, beta []float64, n, c, hw int) {
 	planesFor(n*c, hw, func(lo, hi int) {
 		for p := lo; p < hi; p += 4 {
