@@ -155,9 +155,9 @@ func (op *corrOp[F]) runTiles(tiles int) {
 		copy(init, op.bias)
 	}
 	pw, plane := op.wd+2, op.h*op.wd
-	cols, kernel := vecLanes[F](), convTile[F]
-	if pixTiles[F]() {
-		cols, kernel = pixCols, convPix[F]
+	cols, pix := vecLanes[F](), pixTiles[F]()
+	if pix {
+		cols = pixCols
 	}
 	ps := padStride[F](op.h, pw)
 	pad := getPad[F](op.nIn * ps)
@@ -173,9 +173,18 @@ func (op *corrOp[F]) runTiles(tiles int) {
 				u0, u1 := max(0, 1-i), min(3, op.h-i+1)
 				for t := range tiles {
 					dt, wt := dimg[t*tileOut*plane+i*op.wd:], wp[t*op.nIn*72+24*u0:]
+					src, it := pad[(i+u0-1)*pw:], init[t*tileOut:]
+					if pix { // whole row in one call, then the pixels short of three
+						full := op.wd / cols
+						convPix(dt, src, wt, it, op.nIn, u1-u0, plane, ps, pw, full)
+						if j := op.wd - cols; full*cols < op.wd {
+							convPix(dt[j:], src[j:], wt, it, op.nIn, u1-u0, plane, ps, pw, 1)
+						}
+						continue
+					}
 					for j := 0; ; j += cols {
 						j = min(j, op.wd-cols) // the last call overlaps the one before
-						kernel(dt[j:], pad[(i+u0-1)*pw+j:], wt, init[t*tileOut:], op.nIn, u1-u0, plane, ps, pw)
+						convTile(dt[j:], src[j:], wt, it, op.nIn, u1-u0, plane, ps, pw)
 						if j == op.wd-cols {
 							break
 						}

@@ -34,19 +34,19 @@ func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
 func pixTiles[F Float]() bool { return unsafe.Sizeof(F(0)) == 8 }
 
 // convPix runs vec.ConvPix3x64 (see corrOp.runTiles): dst[q·ds + p] for the
-// tileOut outputs q and the pixCols pixels p of a row, from init[q] and nb
-// inputs of nu filter rows (taps packed as for convTile); the strides are in
-// elements. float64 only.
-func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
+// tileOut outputs q and the pixCols·n pixels p of a row, from init[q] and
+// nb inputs of nu filter rows (taps packed as for convTile); the strides
+// are in elements. float64 only.
+func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs, n int) {
 	if unsafe.Sizeof(F(0)) != 8 {
 		panic("mconv: convPix on float32")
 	}
-	_ = dst[(tileOut-1)*ds+pixCols-1]
-	_ = src[(nb-1)*ps+(nu-1)*rs+pixCols+1]
+	_ = dst[(tileOut-1)*ds+pixCols*n-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+pixCols*n+1]
 	_ = w[72*(nb-1)+24*nu-1]
 	_ = init[tileOut-1]
 	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
-	vec.ConvPix3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ds, 8*ps, 8*rs)
+	vec.ConvPix3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ds, 8*ps, 8*rs, n)
 }
 
 // convWeightsRow runs vec.ConvWeightsRow3x: adds one row's K = 3 filter sums

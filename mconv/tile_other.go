@@ -19,6 +19,6 @@ func convRow[F Float](dst, src, w, init []F, nb, nu, ps, rs int) {
 
 func pixTiles[F Float]() bool { return false }
 
-func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
+func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs, n int) {
 	panic("mconv: convPix without assembly")
 }

@@ -1039,11 +1039,13 @@ func convRow(p prec) {
 // taps are packed [b][u][v][q], q < 8.
 func convPix3() {
 	name := "ConvPix3x64"
-	TEXT(name, NOSPLIT, "func(dst, src, w, init *float64, nb, nu, ds, ps, rs int)")
+	TEXT(name, NOSPLIT, "func(dst, src, w, init *float64, nb, nu, ds, ps, rs, n int)")
 	Pragma("noescape")
-	Doc(name + " sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3 (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).")
-	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
-	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
+	Doc(name + " sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3n, three pixels at a time (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).")
+	dst, row, nu, ps, rs, n := ld("dst"), ld("src"), ld("nu"), ld("ps"), ld("rs"), ld("n")
+	Label(name + "pix")
+	src, w, nb, ini := GP64(), ld("w"), ld("nb"), ld("init")
+	MOVQ(row, src)
 	var acc [2][3]reg.VecVirtual
 	for o := range acc {
 		for p := range acc[o] {
@@ -1077,18 +1079,23 @@ func convPix3() {
 			}
 		}
 	})
-	ds := ld("ds")
+	ds, d := ld("ds"), GP64()
+	MOVQ(dst, d)
 	for o := range acc {
 		// rows[l] = output 4o+l at the pixels 0, 1, 2 (and a lane unused)
 		rows := transposeRegs(acc[o][0], acc[o][1], acc[o][2], acc[o][2])
 		for l := range rows {
-			VMOVUPD(rows[l].AsX(), Mem{Base: dst})
+			VMOVUPD(rows[l].AsX(), Mem{Base: d})
 			hx := XMM()
 			VEXTRACTF128(U8(1), rows[l], hx)
-			VMOVSD(hx, Mem{Base: dst, Disp: 16})
-			ADDQ(ds, dst)
+			VMOVSD(hx, Mem{Base: d, Disp: 16})
+			ADDQ(ds, d)
 		}
 	}
+	ADDQ(U32(24), dst)
+	ADDQ(U32(24), row)
+	DECQ(n)
+	JNZ(LabelRef(name + "pix"))
 	VZEROUPPER()
 	RET()
 }

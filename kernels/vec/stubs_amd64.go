@@ -209,10 +209,10 @@ func AdjTile4x8(dst *float64, slab *float64, b *float64, r int, n int)
 //go:noescape
 func ConvTile3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ds int, ps int, rs int)
 
-// ConvPix3x64 sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3 (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).
+// ConvPix3x64 sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3n, three pixels at a time (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).
 //
 //go:noescape
-func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int)
+func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int, n int)
 
 // PlaneSums4x64 adds Σ_i (x_l[i] + p[0][l]) to s[l] in the order of i for the planes x_l = x + l·ps, l < 4 (ps and n in bytes, n a multiple of 32): see banert's blockStats.
 //

@@ -2124,47 +2124,51 @@ ConvTile3x32u:
 	VZEROUPPER
 	RET
 
-// func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int)
+// func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int, n int)
 // Requires: AVX
-TEXT ·ConvPix3x64(SB), NOSPLIT, $0-72
-	MOVQ    dst+0(FP), AX
-	MOVQ    src+8(FP), CX
-	MOVQ    w+16(FP), DX
-	MOVQ    init+24(FP), BX
-	MOVQ    nb+32(FP), SI
-	MOVQ    nu+40(FP), DI
-	MOVQ    ps+56(FP), R8
-	MOVQ    rs+64(FP), R9
-	VMOVUPD (BX), Y0
-	VMOVUPD (BX), Y1
-	VMOVUPD (BX), Y2
-	VMOVUPD 32(BX), Y3
-	VMOVUPD 32(BX), Y4
-	VMOVUPD 32(BX), Y5
+TEXT ·ConvPix3x64(SB), NOSPLIT, $0-80
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ nu+40(FP), DX
+	MOVQ ps+56(FP), BX
+	MOVQ rs+64(FP), SI
+	MOVQ n+72(FP), DI
+
+ConvPix3x64pix:
+	MOVQ    w+16(FP), R9
+	MOVQ    nb+32(FP), R10
+	MOVQ    init+24(FP), R11
+	MOVQ    CX, R8
+	VMOVUPD (R11), Y0
+	VMOVUPD (R11), Y1
+	VMOVUPD (R11), Y2
+	VMOVUPD 32(R11), Y3
+	VMOVUPD 32(R11), Y4
+	VMOVUPD 32(R11), Y5
 
 ConvPix3x64b:
-	MOVQ CX, BX
-	MOVQ DI, R10
-	MOVQ DX, R11
+	MOVQ R8, R11
+	MOVQ DX, R12
+	MOVQ R9, R13
 
 ConvPix3x64u:
-	VBROADCASTSD (BX), Y6
-	VBROADCASTSD 8(BX), Y7
-	VBROADCASTSD 16(BX), Y8
-	VBROADCASTSD 24(BX), Y9
-	VBROADCASTSD 32(BX), Y10
-	VMOVUPD      (R11), Y11
+	VBROADCASTSD (R11), Y6
+	VBROADCASTSD 8(R11), Y7
+	VBROADCASTSD 16(R11), Y8
+	VBROADCASTSD 24(R11), Y9
+	VBROADCASTSD 32(R11), Y10
+	VMOVUPD      (R13), Y11
 	VMULPD       Y6, Y11, Y13
 	VMULPD       Y7, Y11, Y14
 	VMULPD       Y8, Y11, Y15
-	VMOVUPD      64(R11), Y11
+	VMOVUPD      64(R13), Y11
 	VMULPD       Y7, Y11, Y12
 	VADDPD       Y12, Y13, Y13
 	VMULPD       Y8, Y11, Y12
 	VADDPD       Y12, Y14, Y14
 	VMULPD       Y9, Y11, Y12
 	VADDPD       Y12, Y15, Y15
-	VMOVUPD      128(R11), Y11
+	VMOVUPD      128(R13), Y11
 	VMULPD       Y8, Y11, Y12
 	VADDPD       Y12, Y13, Y13
 	VMULPD       Y9, Y11, Y12
@@ -2174,18 +2178,18 @@ ConvPix3x64u:
 	VADDPD       Y13, Y0, Y0
 	VADDPD       Y14, Y1, Y1
 	VADDPD       Y15, Y2, Y2
-	VMOVUPD      32(R11), Y11
+	VMOVUPD      32(R13), Y11
 	VMULPD       Y6, Y11, Y6
 	VMULPD       Y7, Y11, Y12
 	VMULPD       Y8, Y11, Y13
-	VMOVUPD      96(R11), Y11
+	VMOVUPD      96(R13), Y11
 	VMULPD       Y7, Y11, Y7
 	VADDPD       Y7, Y6, Y6
 	VMULPD       Y8, Y11, Y7
 	VADDPD       Y7, Y12, Y12
 	VMULPD       Y9, Y11, Y7
 	VADDPD       Y7, Y13, Y13
-	VMOVUPD      160(R11), Y11
+	VMOVUPD      160(R13), Y11
 	VMULPD       Y8, Y11, Y7
 	VADDPD       Y7, Y6, Y6
 	VMULPD       Y9, Y11, Y7
@@ -2195,15 +2199,16 @@ ConvPix3x64u:
 	VADDPD       Y6, Y3, Y3
 	VADDPD       Y12, Y4, Y4
 	VADDPD       Y13, Y5, Y5
-	ADDQ         R9, BX
-	ADDQ         $0x000000c0, R11
-	DECQ         R10
+	ADDQ         SI, R11
+	ADDQ         $0x000000c0, R13
+	DECQ         R12
 	JNZ          ConvPix3x64u
-	ADDQ         R8, CX
-	ADDQ         $0x00000240, DX
-	DECQ         SI
+	ADDQ         BX, R8
+	ADDQ         $0x00000240, R9
+	DECQ         R10
 	JNZ          ConvPix3x64b
-	MOVQ         ds+48(FP), CX
+	MOVQ         ds+48(FP), R8
+	MOVQ         AX, R9
 	VUNPCKLPD    Y1, Y0, Y6
 	VUNPCKHPD    Y1, Y0, Y0
 	VUNPCKLPD    Y2, Y2, Y1
@@ -2212,22 +2217,22 @@ ConvPix3x64u:
 	VPERM2F128   $0x20, Y2, Y0, Y8
 	VPERM2F128   $0x31, Y1, Y6, Y1
 	VPERM2F128   $0x31, Y2, Y0, Y0
-	VMOVUPD      X7, (AX)
+	VMOVUPD      X7, (R9)
 	VEXTRACTF128 $0x01, Y7, X2
-	VMOVSD       X2, 16(AX)
-	ADDQ         CX, AX
-	VMOVUPD      X8, (AX)
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X8, (R9)
 	VEXTRACTF128 $0x01, Y8, X2
-	VMOVSD       X2, 16(AX)
-	ADDQ         CX, AX
-	VMOVUPD      X1, (AX)
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X1, (R9)
 	VEXTRACTF128 $0x01, Y1, X1
-	VMOVSD       X1, 16(AX)
-	ADDQ         CX, AX
-	VMOVUPD      X0, (AX)
+	VMOVSD       X1, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X0, (R9)
 	VEXTRACTF128 $0x01, Y0, X0
-	VMOVSD       X0, 16(AX)
-	ADDQ         CX, AX
+	VMOVSD       X0, 16(R9)
+	ADDQ         R8, R9
 	VUNPCKLPD    Y4, Y3, Y0
 	VUNPCKHPD    Y4, Y3, Y1
 	VUNPCKLPD    Y5, Y5, Y2
@@ -2236,22 +2241,26 @@ ConvPix3x64u:
 	VPERM2F128   $0x20, Y3, Y1, Y5
 	VPERM2F128   $0x31, Y2, Y0, Y0
 	VPERM2F128   $0x31, Y3, Y1, Y1
-	VMOVUPD      X4, (AX)
+	VMOVUPD      X4, (R9)
 	VEXTRACTF128 $0x01, Y4, X2
-	VMOVSD       X2, 16(AX)
-	ADDQ         CX, AX
-	VMOVUPD      X5, (AX)
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X5, (R9)
 	VEXTRACTF128 $0x01, Y5, X2
-	VMOVSD       X2, 16(AX)
-	ADDQ         CX, AX
-	VMOVUPD      X0, (AX)
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X0, (R9)
 	VEXTRACTF128 $0x01, Y0, X0
-	VMOVSD       X0, 16(AX)
-	ADDQ         CX, AX
-	VMOVUPD      X1, (AX)
+	VMOVSD       X0, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X1, (R9)
 	VEXTRACTF128 $0x01, Y1, X0
-	VMOVSD       X0, 16(AX)
-	ADDQ         CX, AX
+	VMOVSD       X0, 16(R9)
+	ADDQ         R8, R9
+	ADDQ         $0x00000018, AX
+	ADDQ         $0x00000018, CX
+	DECQ         DI
+	JNZ          ConvPix3x64pix
 	VZEROUPPER
 	RET
 
