@@ -79,6 +79,9 @@ func main() {
 		addProduct(p)
 		rowDot(p, 3)
 		rowDot(p, 5)
+		if p.size == 4 {
+			convTile(p) // float32 only: float64 runs convPix3
+		}
 		convRow(p)
 		convWeightsRow(p)
 	}
@@ -92,7 +95,6 @@ func main() {
 	addImages32()
 	tile4x8()
 	adjTile4x8()
-	convTile(f32)
 	convPix3()
 	planeSums(false)
 	planeSums(true)

@@ -69,6 +69,11 @@ func RowDot3x32(y *float32, xt *float32, n int, a *float32)
 //go:noescape
 func RowDot5x32(y *float32, xt *float32, n int, a *float32)
 
+// ConvTile3x32 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j (fused multiply-adds in the order of v); ds, ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvTile3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ds int, ps int, rs int)
+
 // ConvRow3x32 sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).
 //
 //go:noescape
@@ -203,11 +208,6 @@ func Tile4x8(s *[4][8]float64, slab *float64, b *float64, r int, n int)
 //
 //go:noescape
 func AdjTile4x8(dst *float64, slab *float64, b *float64, r int, n int)
-
-// ConvTile3x32 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j (fused multiply-adds in the order of v); ds, ps and rs in bytes (see mconv's Forward).
-//
-//go:noescape
-func ConvTile3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ds int, ps int, rs int)
 
 // ConvPix3x64 sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3n, three pixels at a time (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).
 //
