@@ -30,7 +30,7 @@ test: test-vector test-purego test-python
 	$(GO) test -count=1 ./...
 
 test-purego:
-	$(GO) test -count=1 -tags purego -run 'Vector|Float32|InPrecision|Precision|Dot|PlainLoop' ./kernels/... ./problem ./greedy ./steploss
+	$(GO) test -count=1 -tags purego -run 'Vector|Float32|InPrecision|Precision|Dot|PlainLoop' ./kernels/... ./problem ./greedy ./steploss ./baselines/banert
 
 # The Python reader (python/greedyl2o) against `l2o apply`: Debian's python3
 # with python3-numpy (the python3 first on PATH may lack numpy).
@@ -43,7 +43,7 @@ test-python:
 # with REQUIRE_AVX2=1 (CI: .ci/run), so that a run without them is not taken
 # for one that checked them.
 VECTOR_RUN = Vector|Float32|InPrecision|Precision|Dot|PlainLoop|RowCorr
-VECTOR_PKGS = ./kernels/... ./problem ./greedy ./steploss ./mconv
+VECTOR_PKGS = ./kernels/... ./problem ./greedy ./steploss ./mconv ./baselines/banert
 test-vector:
 	@log=$$(mktemp); $(GO) test -count=1 -v -run '$(VECTOR_RUN)' $(VECTOR_PKGS) >$$log 2>&1; rc=$$?; \
 	grep -E '^(ok|FAIL|panic:|--- FAIL)' $$log; \

@@ -37,10 +37,12 @@
 //
 // For K = 3 on amd64 CPUs with AVX2 and FMA (without the purego tag), the
 // layers with many channels run register tiles instead (tile.go, kernels
-// vec.ConvTile3x and vec.ConvWeightsRow3x): Forward and AdjointInput compute
-// eight output planes × one vector of columns with the sums over all input
-// channels and filter rows kept in registers, reading the input from a copy
-// with a zero column on each side of every row; AdjointWeights sums four
+// vec.ConvPix3x64, vec.ConvTile3x32 and vec.ConvWeightsRow3x): Forward and
+// AdjointInput compute eight output planes with the sums over all input
+// channels and filter rows kept in registers, in float64 at three pixels of
+// a row (the outputs in the lanes, the inputs broadcast), in float32 at one
+// vector of columns, reading the input from a copy with a zero column on
+// each side of every row; AdjointWeights sums four
 // outputs × a vector of input channels × the three taps of a filter row
 // along a row. In float64 every output is the scalar loops' operations in
 // their order (a product per tap, the taps summed in the order of v, then

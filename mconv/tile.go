@@ -6,15 +6,18 @@ import (
 )
 
 // Register tiles for K = 3 (Banert's 32-channel layers): Forward and
-// AdjointInput compute tileOut output planes × one vector of columns at a
-// time, their sums over the input channels kept in registers
-// (vec.ConvTile3x); AdjointWeights sums tileOutW outputs × a vector of input
+// AdjointInput compute tileOut output planes at a time, their sums over the
+// input channels kept in registers: in float64 at three pixels of a row,
+// the outputs in the lanes (vec.ConvPix3x64: five broadcasts of inputs a
+// filter row), in float32 at one vector of columns (vec.ConvTile3x32);
+// AdjointWeights sums tileOutW outputs × a vector of input
 // channels × the three taps of a filter row (vec.ConvWeightsRow3x). In
 // float64 every output is the scalar loops' operations in their order, so
 // the results are theirs bit for bit; in float32 the kernels fuse.
 
 const (
 	tileOut  = 8 // output planes of a Forward or AdjointInput tile
+	pixCols  = 3 // pixels of a row of vec.ConvPix3x64
 	rowVecs  = 4 // vectors of columns of vec.ConvRow3x, one output plane
 	tileOutW = 4 // outputs of an AdjointWeights tile
 	tileRows = 4 // output rows of one parallel task
@@ -142,7 +145,7 @@ func (op *corrOp[F]) padImage(pad []F, img, ps int) {
 }
 
 // runTiles computes the first tileOut·tiles output planes of every image
-// with vec.ConvTile3x. A filter row above or below the image is left out,
+// with vec.ConvPix3x64 (float64) or vec.ConvTile3x (float32). A filter row above or below the image is left out,
 // as in the scalar loops; the zero columns of the padded rows give the
 // border columns the scalar loops' products (borderTap).
 func (op *corrOp[F]) runTiles(tiles int) {
@@ -151,7 +154,11 @@ func (op *corrOp[F]) runTiles(tiles int) {
 	if op.bias != nil {
 		copy(init, op.bias)
 	}
-	pw, plane, lanes := op.wd+2, op.h*op.wd, vecLanes[F]()
+	pw, plane := op.wd+2, op.h*op.wd
+	cols, pix := vecLanes[F](), pixTiles[F]()
+	if pix {
+		cols = pixCols
+	}
 	ps := padStride[F](op.h, pw)
 	pad := getPad[F](op.nIn * ps)
 	defer putPad(pad)
@@ -166,10 +173,19 @@ func (op *corrOp[F]) runTiles(tiles int) {
 				u0, u1 := max(0, 1-i), min(3, op.h-i+1)
 				for t := range tiles {
 					dt, wt := dimg[t*tileOut*plane+i*op.wd:], wp[t*op.nIn*72+24*u0:]
-					for j := 0; ; j += lanes {
-						j = min(j, op.wd-lanes) // the last vector overlaps the one before
-						convTile(dt[j:], pad[(i+u0-1)*pw+j:], wt, init[t*tileOut:], op.nIn, u1-u0, plane, ps, pw)
-						if j == op.wd-lanes {
+					src, it := pad[(i+u0-1)*pw:], init[t*tileOut:]
+					if pix { // whole row in one call, then the pixels short of three
+						full := op.wd / cols
+						convPix(dt, src, wt, it, op.nIn, u1-u0, plane, ps, pw, full)
+						if j := op.wd - cols; full*cols < op.wd {
+							convPix(dt[j:], src[j:], wt, it, op.nIn, u1-u0, plane, ps, pw, 1)
+						}
+						continue
+					}
+					for j := 0; ; j += cols {
+						j = min(j, op.wd-cols) // the last call overlaps the one before
+						convTile(dt[j:], src[j:], wt, it, op.nIn, u1-u0, plane, ps, pw)
+						if j == op.wd-cols {
 							break
 						}
 					}

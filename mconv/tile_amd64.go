@@ -12,22 +12,41 @@ import (
 // (the float32 kernels fuse).
 var convTiles = vec.AVX2 && vec.FMA
 
-// convTile runs vec.ConvTile3x (see tileOp.row): dst[q·ds + j] for the
-// tileOut outputs q and one vector of columns j, from init[q] and nb inputs
-// of nu filter rows; the strides are in elements.
+// convTile runs vec.ConvTile3x32 (see corrOp.runTiles): dst[q·ds + j] for
+// the tileOut outputs q and one vector of columns j, from init[q] and nb
+// inputs of nu filter rows; the strides are in elements. float32 only
+// (float64 runs convPix).
 func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
+	if unsafe.Sizeof(F(0)) != 4 {
+		panic("mconv: convTile on float64")
+	}
 	lanes := vecLanes[F]()
 	_ = dst[(tileOut-1)*ds+lanes-1]
 	_ = src[(nb-1)*ps+(nu-1)*rs+lanes+1]
 	_ = w[72*(nb-1)+24*nu-1]
 	_ = init[tileOut-1]
-	size := int(unsafe.Sizeof(F(0)))
 	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
-	if size == 4 {
-		vec.ConvTile3x32((*float32)(d), (*float32)(s), (*float32)(f), (*float32)(i), nb, nu, 4*ds, 4*ps, 4*rs)
-		return
+	vec.ConvTile3x32((*float32)(d), (*float32)(s), (*float32)(f), (*float32)(i), nb, nu, 4*ds, 4*ps, 4*rs)
+}
+
+// pixTiles is whether runTiles runs vec.ConvPix3x64 (float64) rather than
+// vec.ConvTile3x (float32).
+func pixTiles[F Float]() bool { return unsafe.Sizeof(F(0)) == 8 }
+
+// convPix runs vec.ConvPix3x64 (see corrOp.runTiles): dst[q·ds + p] for the
+// tileOut outputs q and the pixCols·n pixels p of a row, from init[q] and
+// nb inputs of nu filter rows (taps packed as for convTile); the strides
+// are in elements. float64 only.
+func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs, n int) {
+	if unsafe.Sizeof(F(0)) != 8 {
+		panic("mconv: convPix on float32")
 	}
-	vec.ConvTile3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ds, 8*ps, 8*rs)
+	_ = dst[(tileOut-1)*ds+pixCols*n-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+pixCols*n+1]
+	_ = w[72*(nb-1)+24*nu-1]
+	_ = init[tileOut-1]
+	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
+	vec.ConvPix3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ds, 8*ps, 8*rs, n)
 }
 
 // convWeightsRow runs vec.ConvWeightsRow3x: adds one row's K = 3 filter sums

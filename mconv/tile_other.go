@@ -16,3 +16,9 @@ func convWeightsRow[F Float](g, y []F, ys int, xt []F, n int) {
 func convRow[F Float](dst, src, w, init []F, nb, nu, ps, rs int) {
 	panic("mconv: convRow without assembly")
 }
+
+func pixTiles[F Float]() bool { return false }
+
+func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs, n int) {
+	panic("mconv: convPix without assembly")
+}

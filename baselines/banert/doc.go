@@ -22,10 +22,12 @@
 // Training unrolls T iterations in one gorgonia graph, with ∇f written as
 // forward operations, and minimises the objective at the final iterate with
 // Adam (Train, BuildTrainingGraph). The multi-channel convolutions are
-// graph.BilinearMap implementations on the mconv kernels; instance norm, leaky
-// ReLU and the safeguard are custom operations with hand-written backward
-// operations (first derivatives only, which is all unrolling needs: the
-// network is never inside ∇f).
+// graph.BilinearMap implementations on the mconv kernels; each hidden layer's
+// bias, instance norm, affine map and leaky ReLU is one custom operation
+// (keeping only its output; its backward recomputes the rest from its input),
+// and the first instance norm and the safeguard are custom operations too,
+// all with hand-written backward operations (first derivatives only, which
+// is all unrolling needs: the network is never inside ∇f).
 //
 // On a device, or on the CPU in float32 (Config.Target, `l2o train banert
 // --device`), the same loss and gradient come from the device's network

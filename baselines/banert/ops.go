@@ -337,26 +337,66 @@ func biasNode(x, b *G.Node) (*G.Node, error) {
 	}, x, b)
 }
 
-// leakyNode returns the leaky ReLU of x.
-func leakyNode(x *G.Node) (*G.Node, error) {
+// normLayerNode returns leaky(γ_c·norm(x + b_c) + β_c) for a convolution's
+// output x [N,C,H,W] and per-channel b, γ, β: the bias, the instance norm,
+// the affine map and the leaky ReLU as one operation (normLayer), bitwise
+// their chain, holding only its output. Its backward operation
+// (normLayerBackward) recomputes the forward values from x and gives the
+// gradient in x; it also leaves the gradients in b, γ and β in a buffer of
+// its own, which three operations on its output copy out: they run after it,
+// since they take its output.
+func normLayerNode(x, b, gamma, beta *G.Node) (*G.Node, error) {
 	s := tensor.Shape(x.Shape()).Clone()
+	if s.Dims() != 4 {
+		return nil, fmt.Errorf("normlayer: want a batch [N,C,H,W], got %v", s)
+	}
+	c := tensor.Shape{s[1]}
+	n, ch, hw := s[0], s[1], s[2]*s[3]
 	return apply(&kernelOp{
-		name: "leakyrelu", in: []tensor.Shape{s}, out: s,
+		name: "normlayer", in: []tensor.Shape{s, c, c, c}, out: s,
 		do: func(dst []float64, in [][]float64) error {
-			leakyReLU(dst, in[0])
+			normLayer(dst, in[0], in[1], in[2], in[3], n, ch, hw)
 			return nil
 		},
 		diff: func(inputs G.Nodes, grad *G.Node) (G.Nodes, error) {
-			d, err := apply(&kernelOp{
-				name: "leakyrelu-backward", in: []tensor.Shape{s, s}, out: s,
+			sums := make([]float64, 3*ch) // ∂γ, ∂β, ∂b
+			back := &kernelOp{
+				name: "normlayer-backward", in: []tensor.Shape{s, s, c, c, c}, out: s,
 				do: func(dst []float64, in [][]float64) error {
-					leakyReLUBackward(dst, in[0], in[1])
+					normLayerBackward(dst, sums, in[0], in[1], in[2], in[3], in[4], n, ch, hw)
 					return nil
 				},
-			}, inputs[0], grad)
-			return G.Nodes{d}, err
+			}
+			dx, err := apply(back, inputs[0], grad, inputs[1], inputs[2], inputs[3])
+			if err != nil {
+				return nil, err
+			}
+			if dx.Op() != G.Op(back) {
+				return nil, errors.New("normlayer: its backward operation was merged with another node")
+			}
+			part := func(name string, k int) (*G.Node, error) {
+				return apply(&kernelOp{
+					name: "normlayer-grad-" + name, in: []tensor.Shape{s}, out: c,
+					do: func(dst []float64, _ [][]float64) error {
+						copy(dst, sums[k*ch:(k+1)*ch])
+						return nil
+					},
+				}, dx)
+			}
+			ds := G.Nodes{dx}
+			for _, p := range []struct {
+				name string
+				k    int
+			}{{"bias", 2}, {"scale", 0}, {"offset", 1}} {
+				d, err := part(p.name, p.k)
+				if err != nil {
+					return nil, err
+				}
+				ds = append(ds, d)
+			}
+			return ds, nil
 		},
-	}, x)
+	}, x, b, gamma, beta)
 }
 
 // safeguardNode returns Δ = α·h·‖g‖/√(1 + ‖h‖²) per image, for h [N,1,H,W]

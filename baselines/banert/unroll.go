@@ -133,16 +133,7 @@ func networkNode(p []*G.Node, in *G.Node) (*G.Node, error) {
 		if z, err = graph.Bilinear(Conv{}, w, z); err != nil {
 			return nil, err
 		}
-		if z, err = biasNode(z, b); err != nil {
-			return nil, err
-		}
-		if z, err = instanceNormNode(z); err != nil {
-			return nil, err
-		}
-		if z, err = affineNode(z, gamma, beta); err != nil {
-			return nil, err
-		}
-		if z, err = leakyNode(z); err != nil {
+		if z, err = normLayerNode(z, b, gamma, beta); err != nil {
 			return nil, err
 		}
 	}

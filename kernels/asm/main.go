@@ -79,7 +79,9 @@ func main() {
 		addProduct(p)
 		rowDot(p, 3)
 		rowDot(p, 5)
-		convTile(p)
+		if p.size == 4 {
+			convTile(p) // float32 only: float64 runs convPix3
+		}
 		convRow(p)
 		convWeightsRow(p)
 	}
@@ -93,6 +95,12 @@ func main() {
 	addImages32()
 	tile4x8()
 	adjTile4x8()
+	convPix3()
+	planeSums(false)
+	planeSums(true)
+	normLayerRow()
+	normLayerGradSums()
+	normLayerGrad()
 	Generate()
 }
 
@@ -831,21 +839,17 @@ func rowDot(p prec, k int) {
 	RET()
 }
 
-// convTile is mconv's multi-channel 3×3 correlation for a tile of eight
-// outputs × one vector of columns: acc_q = init[q], then for every input b
-// and each of nu rows u of the filter, acc_q += r_q0·x0 + r_q1·x1 + r_q2·x2
-// with x_v the row shifted by v columns. In float64 each term is a product,
-// the three summed in the order of v and then added (the scalar loop's
-// operations); in float32 the three taps are fused multiply-adds into acc.
-// The filters are packed [b][u][v][q], 72 values per input.
+// convTile is mconv's multi-channel 3×3 correlation in float32 for a tile of
+// eight outputs × one vector of columns: acc_q = init[q], then for every
+// input b and each of nu rows u of the filter, acc_q += r_q0·x0 + r_q1·x1 +
+// r_q2·x2 with x_v the row shifted by v columns, the three taps fused
+// multiply-adds into acc. The filters are packed [b][u][v][q], 72 values per
+// input. (float64 runs convPix3, which needs fewer broadcasts.)
 func convTile(p prec) {
 	name := "ConvTile3x" + p.name
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, src, w, init *%[1]s, nb, nu, ds, ps, rs int)", p.typ))
 	Pragma("noescape")
-	fused := "(Σ_v r·x summed in the order of v, then added: no FMA)"
-	if p.size == 4 {
-		fused = "(fused multiply-adds in the order of v)"
-	}
+	fused := "(fused multiply-adds in the order of v)"
 	Doc(name + " sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j " + fused + "; ds, ps and rs in bytes (see mconv's Forward).")
 	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
 	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
@@ -854,47 +858,23 @@ func convTile(p prec) {
 		acc[q] = YMM()
 		p.bcast(Mem{Base: ini, Disp: q * p.size}, acc[q])
 	}
-	Label(name + "b")
-	r, cu, wu := GP64(), GP64(), GP64()
-	MOVQ(src, r)
-	MOVQ(nu, cu)
-	MOVQ(w, wu)
-	Label(name + "u")
-	var x [3]reg.VecVirtual
-	for v := range x {
-		x[v] = YMM()
-		p.load(Mem{Base: r, Disp: v * p.size}, x[v])
-	}
-	for q := range acc {
-		tap := func(v int) Mem { return Mem{Base: wu, Disp: (8*v + q) * p.size} }
-		wr := YMM()
-		if p.size == 4 {
+	filterLoops(name, src, w, nb, nu, ps, rs, 24*p.size, 72*p.size, func(r reg.GPVirtual) {
+		PREFETCHT0(Mem{Base: r, Disp: 32}) // the row below, for the next output row
+	}, func(r, wu reg.GPVirtual) {
+		var x [3]reg.VecVirtual
+		for v := range x {
+			x[v] = YMM()
+			p.load(Mem{Base: r, Disp: v * p.size}, x[v])
+		}
+		for q := range acc {
+			tap := func(v int) Mem { return Mem{Base: wu, Disp: (8*v + q) * p.size} }
+			wr := YMM()
 			for v := range x {
 				VBROADCASTSS(tap(v), wr)
 				VFMADD231PS(wr, x[v], acc[q])
 			}
-			continue
 		}
-		a, c := YMM(), YMM()
-		p.bcast(tap(0), wr)
-		p.mul(x[0], wr, a)
-		for v := 1; v < 3; v++ {
-			p.bcast(tap(v), wr)
-			p.mul(x[v], wr, c)
-			p.add(c, a, a)
-		}
-		p.add(a, acc[q], acc[q])
-	}
-	ADDQ(rs, r)
-	ADDQ(U32(24*p.size), wu)
-	DECQ(cu)
-	JNZ(LabelRef(name + "u"))
-	PREFETCHT0(Mem{Base: r, Disp: 32}) // the row below, for the next output row
-
-	ADDQ(ps, src)
-	ADDQ(U32(72*p.size), w)
-	DECQ(nb)
-	JNZ(LabelRef(name + "b"))
+	})
 	ds := ld("ds")
 	for q := range acc {
 		p.store(acc[q], Mem{Base: dst})
@@ -955,12 +935,18 @@ func convWeightsRow(p prec) {
 			}
 		}
 	} else {
+		// Two of the three vectors of xt in registers (all sixteen are
+		// then in use), the third read by each product.
+		x := [3]Op{YMM(), YMM(), Mem{Base: xp, Disp: 64}}
+		for v := range 2 {
+			p.load(Mem{Base: xp, Disp: 32 * v}, x[v])
+		}
 		for o := range acc {
 			yb := YMM()
 			p.bcast(row(yp, o), yb)
 			for v := range acc[o] {
 				t := YMM()
-				p.mul(Mem{Base: xp, Disp: 32 * v}, yb, t)
+				p.mul(x[v], yb, t)
 				p.add(t, acc[o][v], acc[o][v])
 			}
 		}
@@ -1013,44 +999,130 @@ func convRow(p prec) {
 		acc[k] = YMM()
 		p.bcast(Mem{Base: ini}, acc[k])
 	}
+	filterLoops(name, src, w, nb, nu, ps, rs, 3*p.size, 9*p.size, nil, func(r, wu reg.GPVirtual) {
+		var t [3]reg.VecVirtual
+		for v := range t {
+			t[v] = YMM()
+			p.bcast(Mem{Base: wu, Disp: v * p.size}, t[v])
+		}
+		for k := range acc {
+			x := func(v int) Mem { return Mem{Base: r, Disp: 32*k + v*p.size} }
+			if p.size == 4 {
+				for v := range t {
+					VFMADD231PS(x(v), t[v], acc[k])
+				}
+				continue
+			}
+			a, c := YMM(), YMM()
+			p.mul(x(0), t[0], a)
+			for v := 1; v < 3; v++ {
+				p.mul(x(v), t[v], c)
+				p.add(c, a, a)
+			}
+			p.add(a, acc[k], acc[k])
+		}
+	})
+	for k := range acc {
+		p.store(acc[k], Mem{Base: dst, Disp: 32 * k})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// convPix3 is mconv's multi-channel 3×3 correlation in float64 for eight
+// outputs × three neighbouring pixels of a row, the outputs in the lanes:
+// for every input b and each of nu filter rows u, the five inputs x_k =
+// src[k] (k < 5) of the row are broadcast, and acc_{o,p} += r_{o,0}·x_p +
+// r_{o,1}·x_{p+1} + r_{o,2}·x_{p+2} for the two vectors o of outputs and the
+// pixels p < 3, a product per tap, the three summed in the order of the taps
+// and then added (the scalar loop's operations). Five broadcasts and six
+// vectors of taps a filter row for 72 products, where eight outputs × one
+// vector of columns with the taps broadcast (convTile) take 24 for 96. The
+// taps are packed [b][u][v][q], q < 8.
+func convPix3() {
+	name := "ConvPix3x64"
+	TEXT(name, NOSPLIT, "func(dst, src, w, init *float64, nb, nu, ds, ps, rs, n int)")
+	Pragma("noescape")
+	Doc(name + " sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3n, three pixels at a time (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).")
+	dst, row, nu, ps, rs, n := ld("dst"), ld("src"), ld("nu"), ld("ps"), ld("rs"), ld("n")
+	Label(name + "pix")
+	src, w, nb, ini := GP64(), ld("w"), ld("nb"), ld("init")
+	MOVQ(row, src)
+	var acc [2][3]reg.VecVirtual
+	for o := range acc {
+		for p := range acc[o] {
+			acc[o][p] = YMM()
+			VMOVUPD(Mem{Base: ini, Disp: 32 * o}, acc[o][p])
+		}
+	}
+	filterLoops(name, src, w, nb, nu, ps, rs, 24*8, 72*8, nil, func(r, wu reg.GPVirtual) {
+		var x [5]reg.VecVirtual
+		for k := range x {
+			x[k] = YMM()
+			VBROADCASTSD(Mem{Base: r, Disp: 8 * k}, x[k])
+		}
+		for o := range acc {
+			wr, pr := YMM(), YMM()
+			var t [3]reg.VecVirtual
+			for v := range 3 {
+				VMOVUPD(Mem{Base: wu, Disp: 64*v + 32*o}, wr)
+				for p := range t {
+					if v == 0 {
+						t[p] = YMM()
+						VMULPD(x[p], wr, t[p])
+						continue
+					}
+					VMULPD(x[p+v], wr, pr)
+					VADDPD(pr, t[p], t[p])
+				}
+			}
+			for p := range t {
+				VADDPD(t[p], acc[o][p], acc[o][p])
+			}
+		}
+	})
+	ds, d := ld("ds"), GP64()
+	MOVQ(dst, d)
+	for o := range acc {
+		// rows[l] = output 4o+l at the pixels 0, 1, 2 (and a lane unused)
+		rows := transposeRegs(acc[o][0], acc[o][1], acc[o][2], acc[o][2])
+		for l := range rows {
+			VMOVUPD(rows[l].AsX(), Mem{Base: d})
+			hx := XMM()
+			VEXTRACTF128(U8(1), rows[l], hx)
+			VMOVSD(hx, Mem{Base: d, Disp: 16})
+			ADDQ(ds, d)
+		}
+	}
+	ADDQ(U32(24), dst)
+	ADDQ(U32(24), row)
+	DECQ(n)
+	JNZ(LabelRef(name + "pix"))
+	VZEROUPPER()
+	RET()
+}
+
+// filterLoops emits the loops of the 3×3 tile kernels: for each of nb
+// inputs (src advancing by ps bytes, w by wb), for each of nu filter rows
+// (the row r advancing by rs bytes, the taps wu by wr), body(r, wu). after,
+// if not nil, follows the rows of an input.
+func filterLoops(name string, src, w, nb, nu, ps, rs reg.GPVirtual, wr, wb int, after func(r reg.GPVirtual), body func(r, wu reg.GPVirtual)) {
 	Label(name + "b")
 	r, cu, wu := GP64(), GP64(), GP64()
 	MOVQ(src, r)
 	MOVQ(nu, cu)
 	MOVQ(w, wu)
 	Label(name + "u")
-	var t [3]reg.VecVirtual
-	for v := range t {
-		t[v] = YMM()
-		p.bcast(Mem{Base: wu, Disp: v * p.size}, t[v])
-	}
-	for k := range acc {
-		x := func(v int) Mem { return Mem{Base: r, Disp: 32*k + v*p.size} }
-		if p.size == 4 {
-			for v := range t {
-				VFMADD231PS(x(v), t[v], acc[k])
-			}
-			continue
-		}
-		a, c := YMM(), YMM()
-		p.mul(x(0), t[0], a)
-		for v := 1; v < 3; v++ {
-			p.mul(x(v), t[v], c)
-			p.add(c, a, a)
-		}
-		p.add(a, acc[k], acc[k])
-	}
+	body(r, wu)
 	ADDQ(rs, r)
-	ADDQ(U32(3*p.size), wu)
+	ADDQ(U32(wr), wu)
 	DECQ(cu)
 	JNZ(LabelRef(name + "u"))
+	if after != nil {
+		after(r)
+	}
 	ADDQ(ps, src)
-	ADDQ(U32(9*p.size), w)
+	ADDQ(U32(wb), w)
 	DECQ(nb)
 	JNZ(LabelRef(name + "b"))
-	for k := range acc {
-		p.store(acc[k], Mem{Base: dst, Disp: 32 * k})
-	}
-	VZEROUPPER()
-	RET()
 }

@@ -6,7 +6,7 @@
 // multiply-add, so a float64 kernel returns the scalar loop's result bit for
 // bit; the callers set them up only where AVX2 is true, and keep the scalar
 // loops as the fallback. The float32 kernels of mconv's 3×3 tiles
-// (ConvTile3x32, ConvWeightsRow3x32) are the exception: they fuse, agree
+// in float32 (ConvTile3x32, ConvWeightsRow3x32) are the exception: they fuse, agree
 // with the scalar loops to rounding, and need FMA as well.
 //
 // The kernels exist on amd64 without the purego build tag; elsewhere the

@@ -149,11 +149,6 @@ func RowDot3x64(y *float64, xt *float64, n int, a *float64)
 //go:noescape
 func RowDot5x64(y *float64, xt *float64, n int, a *float64)
 
-// ConvTile3x64 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).
-//
-//go:noescape
-func ConvTile3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int)
-
 // ConvRow3x64 sets dst[j] = init[0] + Σ_b Σ_{u<nu} Σ_v w[9b+3u+v]·src[b·ps+u·rs+j+v] for four vectors of j (float64: a product per tap, summed in the order of v, then added; float32: fused); ps and rs in bytes (see mconv's Forward).
 //
 //go:noescape
@@ -213,3 +208,33 @@ func Tile4x8(s *[4][8]float64, slab *float64, b *float64, r int, n int)
 //
 //go:noescape
 func AdjTile4x8(dst *float64, slab *float64, b *float64, r int, n int)
+
+// ConvPix3x64 sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3n, three pixels at a time (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).
+//
+//go:noescape
+func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int, n int)
+
+// PlaneSums4x64 adds Σ_i (x_l[i] + p[0][l]) to s[l] in the order of i for the planes x_l = x + l·ps, l < 4 (ps and n in bytes, n a multiple of 32): see banert's blockStats.
+//
+//go:noescape
+func PlaneSums4x64(x *float64, ps int, n int, p *[2][4]float64, s *[4]float64)
+
+// PlaneSquares4x64 adds Σ_i ((x_l[i] + p[0][l]) − p[1][l])² to s[l] in the order of i for the planes x_l = x + l·ps, l < 4 (ps and n in bytes, n a multiple of 32): see banert's blockStats.
+//
+//go:noescape
+func PlaneSquares4x64(x *float64, ps int, n int, p *[2][4]float64, s *[4]float64)
+
+// NormLayerRow64 sets y[i] = leaky(z)·z, z = γ·(((x[i] + b) − μ)·inv) + β, over n bytes (a multiple of 32); p's rows are b, μ, inv, γ, β, 1, the slope and 0, each in every lane (see banert's normLayer).
+//
+//go:noescape
+func NormLayerRow64(y *float64, x *float64, n int, p *[8][4]float64)
+
+// NormLayerGradSums4x64 adds, in the order of i, Σ d·z₂, Σ d and Σ e, Σ (e·(z₁ − μ))·inv to s[0…3][l] for the planes x_l = x + l·ps and u_l = u + l·ps (l < 4; ps and n in bytes, n a multiple of 32), where z₁ = x + b, z₂ = (z₁ − μ)·inv, z₃ = γ·z₂ + β, d = leaky(z₃)·u and e = γ·d + 0; p's rows 0…4 are b, μ, inv, γ, β a lane a plane, rows 5…7 are 1, the slope and 0, and rows 8…15 scratch (see banert's normLayerBackward).
+//
+//go:noescape
+func NormLayerGradSums4x64(x *float64, u *float64, ps int, n int, p *[16][4]float64, s *[4][4]float64)
+
+// NormLayerGrad4x64 sets dx_l[i] = inv·((e − μ₁) − z₂·μ_z), e = γ·(leaky(z₃)·u_l[i]) + 0 (z₁, z₂, z₃ as in NormLayerGradSums4x64), and adds Σ_i dx_l[i] in the order of i to s[l], for the planes dx_l, x_l, u_l = dx, x, u + l·ps (l < 4; ps and n in bytes, n a multiple of 32); p's row 7l+k is parameter k (b, μ, inv, γ, β, μ₁, μ_z) of plane l in every lane, rows 28…30 are 1, the slope and 0 (see banert's normLayerBackward).
+//
+//go:noescape
+func NormLayerGrad4x64(dx *float64, x *float64, u *float64, ps int, n int, p *[31][4]float64, s *[4]float64)

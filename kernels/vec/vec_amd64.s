@@ -1462,136 +1462,6 @@ RowDot5x64done:
 	VZEROUPPER
 	RET
 
-// func ConvTile3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int)
-// Requires: AVX, MMX+
-TEXT ·ConvTile3x64(SB), NOSPLIT, $0-72
-	MOVQ         dst+0(FP), AX
-	MOVQ         src+8(FP), CX
-	MOVQ         w+16(FP), DX
-	MOVQ         init+24(FP), BX
-	MOVQ         nb+32(FP), SI
-	MOVQ         nu+40(FP), DI
-	MOVQ         ps+56(FP), R8
-	MOVQ         rs+64(FP), R9
-	VBROADCASTSD (BX), Y0
-	VBROADCASTSD 8(BX), Y1
-	VBROADCASTSD 16(BX), Y2
-	VBROADCASTSD 24(BX), Y3
-	VBROADCASTSD 32(BX), Y4
-	VBROADCASTSD 40(BX), Y5
-	VBROADCASTSD 48(BX), Y6
-	VBROADCASTSD 56(BX), Y7
-
-ConvTile3x64b:
-	MOVQ CX, BX
-	MOVQ DI, R10
-	MOVQ DX, R11
-
-ConvTile3x64u:
-	VMOVUPD      (BX), Y8
-	VMOVUPD      8(BX), Y9
-	VMOVUPD      16(BX), Y10
-	VBROADCASTSD (R11), Y11
-	VMULPD       Y8, Y11, Y12
-	VBROADCASTSD 64(R11), Y11
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VBROADCASTSD 128(R11), Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VADDPD       Y12, Y0, Y0
-	VBROADCASTSD 8(R11), Y11
-	VMULPD       Y8, Y11, Y12
-	VBROADCASTSD 72(R11), Y11
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VBROADCASTSD 136(R11), Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VADDPD       Y12, Y1, Y1
-	VBROADCASTSD 16(R11), Y11
-	VMULPD       Y8, Y11, Y12
-	VBROADCASTSD 80(R11), Y11
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VBROADCASTSD 144(R11), Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VADDPD       Y12, Y2, Y2
-	VBROADCASTSD 24(R11), Y11
-	VMULPD       Y8, Y11, Y12
-	VBROADCASTSD 88(R11), Y11
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VBROADCASTSD 152(R11), Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VADDPD       Y12, Y3, Y3
-	VBROADCASTSD 32(R11), Y11
-	VMULPD       Y8, Y11, Y12
-	VBROADCASTSD 96(R11), Y11
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VBROADCASTSD 160(R11), Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VADDPD       Y12, Y4, Y4
-	VBROADCASTSD 40(R11), Y11
-	VMULPD       Y8, Y11, Y12
-	VBROADCASTSD 104(R11), Y11
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VBROADCASTSD 168(R11), Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VADDPD       Y12, Y5, Y5
-	VBROADCASTSD 48(R11), Y11
-	VMULPD       Y8, Y11, Y12
-	VBROADCASTSD 112(R11), Y11
-	VMULPD       Y9, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VBROADCASTSD 176(R11), Y11
-	VMULPD       Y10, Y11, Y11
-	VADDPD       Y11, Y12, Y12
-	VADDPD       Y12, Y6, Y6
-	VBROADCASTSD 56(R11), Y11
-	VMULPD       Y8, Y11, Y8
-	VBROADCASTSD 120(R11), Y11
-	VMULPD       Y9, Y11, Y9
-	VADDPD       Y9, Y8, Y8
-	VBROADCASTSD 184(R11), Y11
-	VMULPD       Y10, Y11, Y9
-	VADDPD       Y9, Y8, Y8
-	VADDPD       Y8, Y7, Y7
-	ADDQ         R9, BX
-	ADDQ         $0x000000c0, R11
-	DECQ         R10
-	JNZ          ConvTile3x64u
-	PREFETCHT0   32(BX)
-	ADDQ         R8, CX
-	ADDQ         $0x00000240, DX
-	DECQ         SI
-	JNZ          ConvTile3x64b
-	MOVQ         ds+48(FP), CX
-	VMOVUPD      Y0, (AX)
-	ADDQ         CX, AX
-	VMOVUPD      Y1, (AX)
-	ADDQ         CX, AX
-	VMOVUPD      Y2, (AX)
-	ADDQ         CX, AX
-	VMOVUPD      Y3, (AX)
-	ADDQ         CX, AX
-	VMOVUPD      Y4, (AX)
-	ADDQ         CX, AX
-	VMOVUPD      Y5, (AX)
-	ADDQ         CX, AX
-	VMOVUPD      Y6, (AX)
-	ADDQ         CX, AX
-	VMOVUPD      Y7, (AX)
-	ADDQ         CX, AX
-	VZEROUPPER
-	RET
-
 // func ConvRow3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ps int, rs int)
 // Requires: AVX
 TEXT ·ConvRow3x64(SB), NOSPLIT, $0-64
@@ -1682,33 +1552,35 @@ TEXT ·ConvWeightsRow3x64(SB), NOSPLIT, $0-40
 	SUBQ   $0x02, SI
 
 ConvWeightsRow3x64loop:
-	VBROADCASTSD (R8), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y0, Y0
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y1, Y1
-	VMULPD       64(R9), Y12, Y12
-	VADDPD       Y12, Y2, Y2
-	VBROADCASTSD (R8)(DX*1), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y3, Y3
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y4, Y4
-	VMULPD       64(R9), Y12, Y12
-	VADDPD       Y12, Y5, Y5
-	VBROADCASTSD (R8)(DX*2), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y6, Y6
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y7, Y7
-	VMULPD       64(R9), Y12, Y12
-	VADDPD       Y12, Y8, Y8
-	VBROADCASTSD (R8)(DI*1), Y12
-	VMULPD       (R9), Y12, Y13
-	VADDPD       Y13, Y9, Y9
-	VMULPD       32(R9), Y12, Y13
-	VADDPD       Y13, Y10, Y10
-	VMULPD       64(R9), Y12, Y12
+	VMOVUPD      (R9), Y12
+	VMOVUPD      32(R9), Y13
+	VBROADCASTSD (R8), Y14
+	VMULPD       Y12, Y14, Y15
+	VADDPD       Y15, Y0, Y0
+	VMULPD       Y13, Y14, Y15
+	VADDPD       Y15, Y1, Y1
+	VMULPD       64(R9), Y14, Y14
+	VADDPD       Y14, Y2, Y2
+	VBROADCASTSD (R8)(DX*1), Y14
+	VMULPD       Y12, Y14, Y15
+	VADDPD       Y15, Y3, Y3
+	VMULPD       Y13, Y14, Y15
+	VADDPD       Y15, Y4, Y4
+	VMULPD       64(R9), Y14, Y14
+	VADDPD       Y14, Y5, Y5
+	VBROADCASTSD (R8)(DX*2), Y14
+	VMULPD       Y12, Y14, Y15
+	VADDPD       Y15, Y6, Y6
+	VMULPD       Y13, Y14, Y15
+	VADDPD       Y15, Y7, Y7
+	VMULPD       64(R9), Y14, Y14
+	VADDPD       Y14, Y8, Y8
+	VBROADCASTSD (R8)(DI*1), Y14
+	VMULPD       Y12, Y14, Y12
+	VADDPD       Y12, Y9, Y9
+	VMULPD       Y13, Y14, Y12
+	VADDPD       Y12, Y10, Y10
+	VMULPD       64(R9), Y14, Y12
 	VADDPD       Y12, Y11, Y11
 	ADDQ         $0x00000008, R8
 	ADDQ         $0x00000020, R9
@@ -2249,5 +2121,508 @@ adjdone:
 	VMOVUPD Y5, 32(AX)(BX*2)
 	VMOVUPD Y6, (AX)(DI*1)
 	VMOVUPD Y7, 32(AX)(DI*1)
+	VZEROUPPER
+	RET
+
+// func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int, n int)
+// Requires: AVX
+TEXT ·ConvPix3x64(SB), NOSPLIT, $0-80
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ nu+40(FP), DX
+	MOVQ ps+56(FP), BX
+	MOVQ rs+64(FP), SI
+	MOVQ n+72(FP), DI
+
+ConvPix3x64pix:
+	MOVQ    w+16(FP), R9
+	MOVQ    nb+32(FP), R10
+	MOVQ    init+24(FP), R11
+	MOVQ    CX, R8
+	VMOVUPD (R11), Y0
+	VMOVUPD (R11), Y1
+	VMOVUPD (R11), Y2
+	VMOVUPD 32(R11), Y3
+	VMOVUPD 32(R11), Y4
+	VMOVUPD 32(R11), Y5
+
+ConvPix3x64b:
+	MOVQ R8, R11
+	MOVQ DX, R12
+	MOVQ R9, R13
+
+ConvPix3x64u:
+	VBROADCASTSD (R11), Y6
+	VBROADCASTSD 8(R11), Y7
+	VBROADCASTSD 16(R11), Y8
+	VBROADCASTSD 24(R11), Y9
+	VBROADCASTSD 32(R11), Y10
+	VMOVUPD      (R13), Y11
+	VMULPD       Y6, Y11, Y13
+	VMULPD       Y7, Y11, Y14
+	VMULPD       Y8, Y11, Y15
+	VMOVUPD      64(R13), Y11
+	VMULPD       Y7, Y11, Y12
+	VADDPD       Y12, Y13, Y13
+	VMULPD       Y8, Y11, Y12
+	VADDPD       Y12, Y14, Y14
+	VMULPD       Y9, Y11, Y12
+	VADDPD       Y12, Y15, Y15
+	VMOVUPD      128(R13), Y11
+	VMULPD       Y8, Y11, Y12
+	VADDPD       Y12, Y13, Y13
+	VMULPD       Y9, Y11, Y12
+	VADDPD       Y12, Y14, Y14
+	VMULPD       Y10, Y11, Y12
+	VADDPD       Y12, Y15, Y15
+	VADDPD       Y13, Y0, Y0
+	VADDPD       Y14, Y1, Y1
+	VADDPD       Y15, Y2, Y2
+	VMOVUPD      32(R13), Y11
+	VMULPD       Y6, Y11, Y6
+	VMULPD       Y7, Y11, Y12
+	VMULPD       Y8, Y11, Y13
+	VMOVUPD      96(R13), Y11
+	VMULPD       Y7, Y11, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y8, Y11, Y7
+	VADDPD       Y7, Y12, Y12
+	VMULPD       Y9, Y11, Y7
+	VADDPD       Y7, Y13, Y13
+	VMOVUPD      160(R13), Y11
+	VMULPD       Y8, Y11, Y7
+	VADDPD       Y7, Y6, Y6
+	VMULPD       Y9, Y11, Y7
+	VADDPD       Y7, Y12, Y12
+	VMULPD       Y10, Y11, Y7
+	VADDPD       Y7, Y13, Y13
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y12, Y4, Y4
+	VADDPD       Y13, Y5, Y5
+	ADDQ         SI, R11
+	ADDQ         $0x000000c0, R13
+	DECQ         R12
+	JNZ          ConvPix3x64u
+	ADDQ         BX, R8
+	ADDQ         $0x00000240, R9
+	DECQ         R10
+	JNZ          ConvPix3x64b
+	MOVQ         ds+48(FP), R8
+	MOVQ         AX, R9
+	VUNPCKLPD    Y1, Y0, Y6
+	VUNPCKHPD    Y1, Y0, Y0
+	VUNPCKLPD    Y2, Y2, Y1
+	VUNPCKHPD    Y2, Y2, Y2
+	VPERM2F128   $0x20, Y1, Y6, Y7
+	VPERM2F128   $0x20, Y2, Y0, Y8
+	VPERM2F128   $0x31, Y1, Y6, Y1
+	VPERM2F128   $0x31, Y2, Y0, Y0
+	VMOVUPD      X7, (R9)
+	VEXTRACTF128 $0x01, Y7, X2
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X8, (R9)
+	VEXTRACTF128 $0x01, Y8, X2
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X1, (R9)
+	VEXTRACTF128 $0x01, Y1, X1
+	VMOVSD       X1, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X0, (R9)
+	VEXTRACTF128 $0x01, Y0, X0
+	VMOVSD       X0, 16(R9)
+	ADDQ         R8, R9
+	VUNPCKLPD    Y4, Y3, Y0
+	VUNPCKHPD    Y4, Y3, Y1
+	VUNPCKLPD    Y5, Y5, Y2
+	VUNPCKHPD    Y5, Y5, Y3
+	VPERM2F128   $0x20, Y2, Y0, Y4
+	VPERM2F128   $0x20, Y3, Y1, Y5
+	VPERM2F128   $0x31, Y2, Y0, Y0
+	VPERM2F128   $0x31, Y3, Y1, Y1
+	VMOVUPD      X4, (R9)
+	VEXTRACTF128 $0x01, Y4, X2
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X5, (R9)
+	VEXTRACTF128 $0x01, Y5, X2
+	VMOVSD       X2, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X0, (R9)
+	VEXTRACTF128 $0x01, Y0, X0
+	VMOVSD       X0, 16(R9)
+	ADDQ         R8, R9
+	VMOVUPD      X1, (R9)
+	VEXTRACTF128 $0x01, Y1, X0
+	VMOVSD       X0, 16(R9)
+	ADDQ         R8, R9
+	ADDQ         $0x00000018, AX
+	ADDQ         $0x00000018, CX
+	DECQ         DI
+	JNZ          ConvPix3x64pix
+	VZEROUPPER
+	RET
+
+// func PlaneSums4x64(x *float64, ps int, n int, p *[2][4]float64, s *[4]float64)
+// Requires: AVX
+TEXT ·PlaneSums4x64(SB), NOSPLIT, $0-40
+	MOVQ    x+0(FP), AX
+	MOVQ    ps+8(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    n+16(FP), BX
+	MOVQ    p+24(FP), SI
+	MOVQ    s+32(FP), DI
+	VMOVUPD (DI), Y0
+
+PlaneSums4x64loop:
+	CMPQ       BX, $0x00000000
+	JLE        PlaneSums4x64done
+	VMOVUPD    (AX), Y1
+	VMOVUPD    (AX)(CX*2), Y2
+	VUNPCKLPD  (AX)(CX*1), Y1, Y3
+	VUNPCKHPD  (AX)(CX*1), Y1, Y1
+	VUNPCKLPD  (AX)(DX*1), Y2, Y4
+	VUNPCKHPD  (AX)(DX*1), Y2, Y2
+	VPERM2F128 $0x20, Y4, Y3, Y5
+	VPERM2F128 $0x20, Y2, Y1, Y6
+	VPERM2F128 $0x31, Y4, Y3, Y3
+	VPERM2F128 $0x31, Y2, Y1, Y1
+	VADDPD     (SI), Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     (SI), Y6, Y6
+	VADDPD     Y6, Y0, Y0
+	VADDPD     (SI), Y3, Y3
+	VADDPD     Y3, Y0, Y0
+	VADDPD     (SI), Y1, Y1
+	VADDPD     Y1, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, BX
+	JMP        PlaneSums4x64loop
+
+PlaneSums4x64done:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func PlaneSquares4x64(x *float64, ps int, n int, p *[2][4]float64, s *[4]float64)
+// Requires: AVX
+TEXT ·PlaneSquares4x64(SB), NOSPLIT, $0-40
+	MOVQ    x+0(FP), AX
+	MOVQ    ps+8(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    n+16(FP), BX
+	MOVQ    p+24(FP), SI
+	MOVQ    s+32(FP), DI
+	VMOVUPD (DI), Y0
+
+PlaneSquares4x64loop:
+	CMPQ       BX, $0x00000000
+	JLE        PlaneSquares4x64done
+	VMOVUPD    (AX), Y1
+	VMOVUPD    (AX)(CX*2), Y2
+	VUNPCKLPD  (AX)(CX*1), Y1, Y3
+	VUNPCKHPD  (AX)(CX*1), Y1, Y1
+	VUNPCKLPD  (AX)(DX*1), Y2, Y4
+	VUNPCKHPD  (AX)(DX*1), Y2, Y2
+	VPERM2F128 $0x20, Y4, Y3, Y5
+	VPERM2F128 $0x20, Y2, Y1, Y6
+	VPERM2F128 $0x31, Y4, Y3, Y3
+	VPERM2F128 $0x31, Y2, Y1, Y1
+	VADDPD     (SI), Y5, Y5
+	VSUBPD     32(SI), Y5, Y5
+	VMULPD     Y5, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     (SI), Y6, Y6
+	VSUBPD     32(SI), Y6, Y6
+	VMULPD     Y6, Y6, Y6
+	VADDPD     Y6, Y0, Y0
+	VADDPD     (SI), Y3, Y3
+	VSUBPD     32(SI), Y3, Y3
+	VMULPD     Y3, Y3, Y3
+	VADDPD     Y3, Y0, Y0
+	VADDPD     (SI), Y1, Y1
+	VSUBPD     32(SI), Y1, Y1
+	VMULPD     Y1, Y1, Y1
+	VADDPD     Y1, Y0, Y0
+	ADDQ       $0x00000020, AX
+	SUBQ       $0x00000020, BX
+	JMP        PlaneSquares4x64loop
+
+PlaneSquares4x64done:
+	VMOVUPD Y0, (DI)
+	VZEROUPPER
+	RET
+
+// func NormLayerRow64(y *float64, x *float64, n int, p *[8][4]float64)
+// Requires: AVX
+TEXT ·NormLayerRow64(SB), NOSPLIT, $0-32
+	MOVQ y+0(FP), AX
+	MOVQ x+8(FP), CX
+	MOVQ n+16(FP), DX
+	MOVQ p+24(FP), BX
+
+NormLayerRow64loop:
+	CMPQ      DX, $0x00000000
+	JLE       NormLayerRow64done
+	VMOVUPD   (CX), Y0
+	VADDPD    (BX), Y0, Y0
+	VSUBPD    32(BX), Y0, Y0
+	VMULPD    64(BX), Y0, Y0
+	VMULPD    96(BX), Y0, Y0
+	VADDPD    128(BX), Y0, Y0
+	VCMPPD    $0x1e, 224(BX), Y0, Y2
+	VMOVUPD   192(BX), Y1
+	VBLENDVPD Y2, 160(BX), Y1, Y1
+	VMULPD    Y0, Y1, Y1
+	VMOVUPD   Y1, (AX)
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, DX
+	JMP       NormLayerRow64loop
+
+NormLayerRow64done:
+	VZEROUPPER
+	RET
+
+// func NormLayerGradSums4x64(x *float64, u *float64, ps int, n int, p *[16][4]float64, s *[4][4]float64)
+// Requires: AVX
+TEXT ·NormLayerGradSums4x64(SB), NOSPLIT, $0-48
+	MOVQ    x+0(FP), AX
+	MOVQ    ps+16(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    u+8(FP), BX
+	MOVQ    n+24(FP), SI
+	MOVQ    p+32(FP), DI
+	MOVQ    s+40(FP), R8
+	VMOVUPD (R8), Y0
+	VMOVUPD 32(R8), Y1
+	VMOVUPD 64(R8), Y2
+	VMOVUPD 96(R8), Y3
+
+NormLayerGradSums4x64loop:
+	CMPQ       SI, $0x00000000
+	JLE        NormLayerGradSums4x64done
+	VMOVUPD    (AX), Y4
+	VMOVUPD    (AX)(CX*2), Y5
+	VUNPCKLPD  (AX)(CX*1), Y4, Y6
+	VUNPCKHPD  (AX)(CX*1), Y4, Y4
+	VUNPCKLPD  (AX)(DX*1), Y5, Y7
+	VUNPCKHPD  (AX)(DX*1), Y5, Y5
+	VPERM2F128 $0x20, Y7, Y6, Y8
+	VPERM2F128 $0x20, Y5, Y4, Y9
+	VPERM2F128 $0x31, Y7, Y6, Y6
+	VPERM2F128 $0x31, Y5, Y4, Y4
+	VMOVUPD    Y8, 256(DI)
+	VMOVUPD    Y9, 288(DI)
+	VMOVUPD    Y6, 320(DI)
+	VMOVUPD    Y4, 352(DI)
+	VMOVUPD    (BX), Y4
+	VMOVUPD    (BX)(CX*2), Y5
+	VUNPCKLPD  (BX)(CX*1), Y4, Y6
+	VUNPCKHPD  (BX)(CX*1), Y4, Y4
+	VUNPCKLPD  (BX)(DX*1), Y5, Y7
+	VUNPCKHPD  (BX)(DX*1), Y5, Y5
+	VPERM2F128 $0x20, Y7, Y6, Y8
+	VPERM2F128 $0x20, Y5, Y4, Y9
+	VPERM2F128 $0x31, Y7, Y6, Y6
+	VPERM2F128 $0x31, Y5, Y4, Y4
+	VMOVUPD    Y8, 384(DI)
+	VMOVUPD    Y9, 416(DI)
+	VMOVUPD    Y6, 448(DI)
+	VMOVUPD    Y4, 480(DI)
+	VMOVUPD    256(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     384(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	VMOVUPD    288(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     416(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	VMOVUPD    320(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     448(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	VMOVUPD    352(DI), Y4
+	VADDPD     (DI), Y4, Y4
+	VSUBPD     32(DI), Y4, Y4
+	VMULPD     64(DI), Y4, Y5
+	VMULPD     96(DI), Y5, Y6
+	VADDPD     128(DI), Y6, Y6
+	VCMPPD     $0x1e, 224(DI), Y6, Y7
+	VMOVUPD    192(DI), Y6
+	VBLENDVPD  Y7, 160(DI), Y6, Y6
+	VMULPD     480(DI), Y6, Y6
+	VMULPD     Y6, Y5, Y5
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y1, Y1
+	VMULPD     96(DI), Y6, Y6
+	VADDPD     224(DI), Y6, Y6
+	VADDPD     Y6, Y2, Y2
+	VMULPD     Y4, Y6, Y6
+	VMULPD     64(DI), Y6, Y6
+	VADDPD     Y6, Y3, Y3
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000020, BX
+	SUBQ       $0x00000020, SI
+	JMP        NormLayerGradSums4x64loop
+
+NormLayerGradSums4x64done:
+	VMOVUPD Y0, (R8)
+	VMOVUPD Y1, 32(R8)
+	VMOVUPD Y2, 64(R8)
+	VMOVUPD Y3, 96(R8)
+	VZEROUPPER
+	RET
+
+// func NormLayerGrad4x64(dx *float64, x *float64, u *float64, ps int, n int, p *[31][4]float64, s *[4]float64)
+// Requires: AVX
+TEXT ·NormLayerGrad4x64(SB), NOSPLIT, $0-56
+	MOVQ    dx+0(FP), AX
+	MOVQ    ps+24(FP), CX
+	LEAQ    (CX)(CX*2), DX
+	MOVQ    x+8(FP), BX
+	MOVQ    u+16(FP), SI
+	MOVQ    n+32(FP), DI
+	MOVQ    p+40(FP), R8
+	MOVQ    s+48(FP), R9
+	VMOVUPD (R9), Y0
+
+NormLayerGrad4x64loop:
+	CMPQ       DI, $0x00000000
+	JLE        NormLayerGrad4x64done
+	VMOVUPD    (BX), Y1
+	VADDPD     (R8), Y1, Y1
+	VSUBPD     32(R8), Y1, Y1
+	VMULPD     64(R8), Y1, Y1
+	VMULPD     96(R8), Y1, Y2
+	VADDPD     128(R8), Y2, Y2
+	VCMPPD     $0x1e, 960(R8), Y2, Y3
+	VMOVUPD    928(R8), Y2
+	VBLENDVPD  Y3, 896(R8), Y2, Y2
+	VMULPD     (SI), Y2, Y2
+	VMULPD     96(R8), Y2, Y2
+	VADDPD     960(R8), Y2, Y2
+	VSUBPD     160(R8), Y2, Y2
+	VMULPD     192(R8), Y1, Y1
+	VSUBPD     Y1, Y2, Y2
+	VMULPD     64(R8), Y2, Y2
+	VMOVUPD    Y2, (AX)
+	VMOVUPD    (BX)(CX*1), Y1
+	VADDPD     224(R8), Y1, Y1
+	VSUBPD     256(R8), Y1, Y1
+	VMULPD     288(R8), Y1, Y1
+	VMULPD     320(R8), Y1, Y3
+	VADDPD     352(R8), Y3, Y3
+	VCMPPD     $0x1e, 960(R8), Y3, Y4
+	VMOVUPD    928(R8), Y3
+	VBLENDVPD  Y4, 896(R8), Y3, Y3
+	VMULPD     (SI)(CX*1), Y3, Y3
+	VMULPD     320(R8), Y3, Y3
+	VADDPD     960(R8), Y3, Y3
+	VSUBPD     384(R8), Y3, Y3
+	VMULPD     416(R8), Y1, Y1
+	VSUBPD     Y1, Y3, Y3
+	VMULPD     288(R8), Y3, Y3
+	VMOVUPD    Y3, (AX)(CX*1)
+	VMOVUPD    (BX)(CX*2), Y1
+	VADDPD     448(R8), Y1, Y1
+	VSUBPD     480(R8), Y1, Y1
+	VMULPD     512(R8), Y1, Y1
+	VMULPD     544(R8), Y1, Y4
+	VADDPD     576(R8), Y4, Y4
+	VCMPPD     $0x1e, 960(R8), Y4, Y5
+	VMOVUPD    928(R8), Y4
+	VBLENDVPD  Y5, 896(R8), Y4, Y4
+	VMULPD     (SI)(CX*2), Y4, Y4
+	VMULPD     544(R8), Y4, Y4
+	VADDPD     960(R8), Y4, Y4
+	VSUBPD     608(R8), Y4, Y4
+	VMULPD     640(R8), Y1, Y1
+	VSUBPD     Y1, Y4, Y4
+	VMULPD     512(R8), Y4, Y4
+	VMOVUPD    Y4, (AX)(CX*2)
+	VMOVUPD    (BX)(DX*1), Y1
+	VADDPD     672(R8), Y1, Y1
+	VSUBPD     704(R8), Y1, Y1
+	VMULPD     736(R8), Y1, Y1
+	VMULPD     768(R8), Y1, Y5
+	VADDPD     800(R8), Y5, Y5
+	VCMPPD     $0x1e, 960(R8), Y5, Y6
+	VMOVUPD    928(R8), Y5
+	VBLENDVPD  Y6, 896(R8), Y5, Y5
+	VMULPD     (SI)(DX*1), Y5, Y5
+	VMULPD     768(R8), Y5, Y5
+	VADDPD     960(R8), Y5, Y5
+	VSUBPD     832(R8), Y5, Y5
+	VMULPD     864(R8), Y1, Y1
+	VSUBPD     Y1, Y5, Y5
+	VMULPD     736(R8), Y5, Y5
+	VMOVUPD    Y5, (AX)(DX*1)
+	VUNPCKLPD  Y3, Y2, Y1
+	VUNPCKHPD  Y3, Y2, Y2
+	VUNPCKLPD  Y5, Y4, Y3
+	VUNPCKHPD  Y5, Y4, Y4
+	VPERM2F128 $0x20, Y3, Y1, Y5
+	VPERM2F128 $0x20, Y4, Y2, Y6
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x31, Y4, Y2, Y2
+	VADDPD     Y5, Y0, Y0
+	VADDPD     Y6, Y0, Y0
+	VADDPD     Y1, Y0, Y0
+	VADDPD     Y2, Y0, Y0
+	ADDQ       $0x00000020, AX
+	ADDQ       $0x00000020, BX
+	ADDQ       $0x00000020, SI
+	SUBQ       $0x00000020, DI
+	JMP        NormLayerGrad4x64loop
+
+NormLayerGrad4x64done:
+	VMOVUPD Y0, (R9)
 	VZEROUPPER
 	RET
