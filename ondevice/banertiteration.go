@@ -17,15 +17,14 @@ import (
 // and regularizer parts) and Δ_{−1} = 0: the iterates, ∇f, the network and
 // the safeguard stay on the device; X copies the iterates back.
 type BanertIteration struct {
-	ops                gpu.NetOps
-	mem                *gpu.Arena // everything on the device: objective, network, iterates
-	obj                *Objective
-	net                *banertNet
-	x, g, delta, h, in gpu.Buffer
-	gd, gr             gpu.Buffer // 4 inputs: the two parts of ∇f
-	scale              []float64
-	step               float64
-	n, hw              int
+	deviceIterates  // the arena holds the objective, the network and the iterates
+	ops             gpu.NetOps
+	net             *banertNet
+	g, delta, h, in gpu.Buffer
+	gd, gr          gpu.Buffer // 4 inputs: the two parts of ∇f
+	scale           []float64
+	step            float64
+	n, hw           int
 }
 
 // NewBanertIteration returns the iterations of the network with the given
@@ -37,7 +36,7 @@ func NewBanertIteration(ops gpu.Ops, inputs int, theta []float64, o *problem.Obj
 		return nil, err
 	}
 	hw := o.ImageLen()
-	it := &BanertIteration{ops: ops.(gpu.NetOps), mem: gpu.NewArena(ops), scale: make([]float64, o.N), step: 1 / o.L, n: o.N, hw: hw}
+	it := &BanertIteration{ops: ops.(gpu.NetOps), deviceIterates: deviceIterates{mem: gpu.NewArena(ops)}, scale: make([]float64, o.N), step: 1 / o.L, n: o.N, hw: hw}
 	defer func() {
 		if err != nil {
 			it.Close()
@@ -106,18 +105,4 @@ func (it *BanertIteration) Step() error {
 		return err
 	}
 	return ops.Axpby(it.x, -it.step, it.delta, 1)
-}
-
-// X writes the current iterates into dst.
-func (it *BanertIteration) X(dst []float64) error {
-	if err := it.ops.CopyOut(dst, it.x); err != nil {
-		return fmt.Errorf("ondevice: copy the iterates from %s: %w", it.ops.Name(), err)
-	}
-	return nil
-}
-
-// Close frees the device buffers; the iteration cannot step after it.
-func (it *BanertIteration) Close() {
-	it.mem.Close()
-	it.obj = nil
 }

@@ -16,12 +16,19 @@ import (
 // keeping the iterates, ∇f and the update there (Algorithm 2 and the
 // learned optimizer's iterations); X copies the iterates back.
 type Iteration struct {
-	ops gpu.Ops
-	mem *gpu.Arena // everything on the device: objective, update, iterates
-	obj *Objective
-	up  *Update
+	deviceIterates // the arena holds the objective, the update and the iterates
+	ops            gpu.Ops
+	up             *Update
 
-	x, prev, grad, next, mom gpu.Buffer
+	prev, grad, next, mom gpu.Buffer
+}
+
+// deviceIterates are what an iteration on a device holds: the arena with
+// everything it put on the device, its objective and the iterates x.
+type deviceIterates struct {
+	mem *gpu.Arena
+	obj *Objective
+	x   gpu.Buffer
 }
 
 // NewIteration returns the iterations of m on o's functions from o.X0, on
@@ -32,7 +39,7 @@ func NewIteration(ops gpu.Ops, m models.Method, o *problem.Objective) (_ *Iterat
 		return nil, err
 	}
 	s := gpu.Batch{N: o.N, H: o.H, W: o.W}
-	it := &Iteration{ops: ops, mem: gpu.NewArena(ops)}
+	it := &Iteration{ops: ops, deviceIterates: deviceIterates{mem: gpu.NewArena(ops)}}
 	defer func() {
 		if err != nil {
 			it.Close()
@@ -95,15 +102,16 @@ func (it *Iteration) Step() error {
 }
 
 // X writes the current iterates into dst.
-func (it *Iteration) X(dst []float64) error {
-	if err := it.ops.CopyOut(dst, it.x); err != nil {
-		return fmt.Errorf("ondevice: copy the iterates from %s: %w", it.ops.Name(), err)
+func (d *deviceIterates) X(dst []float64) error {
+	ops := d.mem.Ops()
+	if err := ops.CopyOut(dst, d.x); err != nil {
+		return fmt.Errorf("ondevice: copy the iterates from %s: %w", ops.Name(), err)
 	}
 	return nil
 }
 
 // Close frees the device buffers; the iteration cannot step after it.
-func (it *Iteration) Close() {
-	it.mem.Close()
-	it.obj = nil
+func (d *deviceIterates) Close() {
+	d.mem.Close()
+	d.obj = nil
 }
