@@ -17,7 +17,6 @@ boundary (reflect). One timed operation is one such step.
     python3 bench/pytorch/banert.py                   # time float32, 2 threads
     python3 bench/pytorch/banert.py --check DIR       # compare with a Go dump
 """
-import argparse
 import os
 import sys
 
@@ -113,18 +112,9 @@ def check(folder, size, T):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--T", type=int, default=10, help="unrolled iterations")
-    ap.add_argument("--size", type=int, default=96, help="image height and width")
-    ap.add_argument("--precision", default="float32", choices=("float32", "float64"))
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
-    ap.add_argument("--check", metavar="DIR", help="compare with a Go dump instead of timing")
-    a = ap.parse_args()
-    if a.T < 1 or a.size < 5 or a.threads < 1:
-        ap.error("--T and --threads must be positive and --size at least 5")
-    if a.check and not os.path.isfile(os.path.join(a.check, "meta.json")):
-        ap.error(f"--check {a.check}: no Go dump there (meta.json): bench/pytorch/check.sh makes one")
+    ap, a = common.arguments(__doc__, 3.0, lambda ap: ap.add_argument("--T", type=int, default=10, help="unrolled iterations"))
+    if a.T < 1 or a.size < 5:
+        ap.error("--T must be positive and --size at least 5")
     info = common.setup_threads(a.threads)
     if a.check:
         sys.exit(0 if check(a.check, a.size, a.T) else 1)

@@ -6,6 +6,7 @@ A the 5×5 Gaussian blur of σ = 1.5 (weights summing to 1) scaled to ‖A‖ = 
 S the isotropic Huber total variation with forward differences (Neumann
 boundary), α = 2e-4, ε = 0.005, L = 1 + 8α/ε = 1.32.
 """
+import argparse
 import json
 import os
 import time
@@ -201,3 +202,22 @@ def rel(a, b):
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     return float(np.linalg.norm(a - b) / max(np.linalg.norm(b), 1e-300))
 
+
+
+def arguments(doc, seconds, extra):
+    """Parses the options both references share (--size, --precision,
+    --threads, --seconds, --check) after extra(ap) added the script's own;
+    refuses a --check folder without a Go dump."""
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    extra(ap)
+    ap.add_argument("--size", type=int, default=96, help="image height and width")
+    ap.add_argument("--precision", default="float32", choices=("float32", "float64"))
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seconds", type=float, default=seconds, help="time per measurement")
+    ap.add_argument("--check", metavar="DIR", help="compare with a Go dump instead of timing")
+    a = ap.parse_args()
+    if a.threads < 1:
+        ap.error("--threads must be positive")
+    if a.check and not os.path.isfile(os.path.join(a.check, "meta.json")):
+        ap.error(f"--check {a.check}: no Go dump there (meta.json): bench/pytorch/check.sh makes one")
+    return ap, a

@@ -12,7 +12,6 @@ one loss and its gradient.
     python3 bench/pytorch/steploss.py                  # time float32, 2 threads
     python3 bench/pytorch/steploss.py --check DIR      # compare with a Go dump
 """
-import argparse
 import os
 import sys
 
@@ -86,18 +85,9 @@ def check(folder, n, size):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--n", type=int, default=25, help="number of functions")
-    ap.add_argument("--size", type=int, default=96, help="image height and width")
-    ap.add_argument("--precision", default="float32", choices=("float32", "float64"))
-    ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--seconds", type=float, default=1.0, help="time per measurement")
-    ap.add_argument("--check", metavar="DIR", help="compare with a Go dump instead of timing")
-    a = ap.parse_args()
-    if a.n < 1 or a.size < 2 or a.threads < 1:
-        ap.error("--n, --size and --threads must be positive (--size at least 2)")
-    if a.check and not os.path.isfile(os.path.join(a.check, "meta.json")):
-        ap.error(f"--check {a.check}: no Go dump there (meta.json): bench/pytorch/check.sh makes one")
+    ap, a = common.arguments(__doc__, 1.0, lambda ap: ap.add_argument("--n", type=int, default=25, help="number of functions"))
+    if a.n < 1 or a.size < 2:
+        ap.error("--n must be positive and --size at least 2")
     info = common.setup_threads(a.threads)
     if a.check:
         sys.exit(0 if check(a.check, a.n, a.size) else 1)
