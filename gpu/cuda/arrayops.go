@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
+	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
 	"github.com/greedyl2o/greedyl2o/gpu/cufft"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -335,5 +336,6 @@ func (d *Device) SpectralConjSum(dst, v, z gpu.Buffer, s gpu.Batch) error {
 	if err != nil {
 		return err
 	}
-	return d.launchEach("l2o_spectral_conj_sum", sl/2, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(s.N), intArg(sl/2))
+	blocks := (sl/2 + cudasrc.ConjSumValues - 1) / cudasrc.ConjSumValues
+	return d.launchBlocks("l2o_spectral_conj_sum", blocks, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(s.N), intArg(sl/2))
 }

@@ -61,6 +61,8 @@ func opCases(t *testing.T, d *Device) []opCase {
 	hw := h * w
 	x, y := upload(t, d, randVec(r, n*hw)), upload(t, d, randVec(r, n*hw))
 	k := upload(t, d, randVec(r, K*K))
+	const bigK = 19 // larger than the tiled convolutions take
+	kBig := upload(t, d, randVec(r, bigK*bigK))
 	field, u2 := upload(t, d, randVec(r, 2*n*hw)), upload(t, d, randVec(r, 2*n*hw))
 	out := func(m int) *Buffer { return zeros(t, d, m) }
 	get := func(b *Buffer) []float64 { return download(t, d, b) }
@@ -125,9 +127,17 @@ func opCases(t *testing.T, d *Device) []opCase {
 			o := out(n * hw)
 			return res(o, d.Conv2D(o, x, k, s, K, bnd))
 		}},
-		{"Conv2DAdjointImage", tolDefault, launch.Conv2DAdjointImage(N, H, W, K), false, func() ([]float64, error) {
+		{"Conv2D", tolDefault, launch.Conv2D(N, H, W, bigK), false, func() ([]float64, error) {
+			o := out(n * hw)
+			return res(o, d.Conv2D(o, x, kBig, s, bigK, kernels.Zero))
+		}},
+		{"Conv2DAdjointImage", tolDefault, launch.Conv2DAdjointImage(N, H, W, K, int64(bnd)), false, func() ([]float64, error) {
 			o := out(n * hw)
 			return res(o, d.Conv2DAdjointImage(o, y, k, s, K, bnd))
+		}},
+		{"Conv2DAdjointImage", tolDefault, launch.Conv2DAdjointImage(N, H, W, K, int64(kernels.Zero)), false, func() ([]float64, error) {
+			o := out(n * hw)
+			return res(o, d.Conv2DAdjointImage(o, y, k, s, K, kernels.Zero))
 		}},
 		{"Conv2DAdjointKernel", tolDefault, launch.Conv2DAdjointKernel(N, H, W, K), false, func() ([]float64, error) {
 			o := out(K * K)

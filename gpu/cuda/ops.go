@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"unsafe"
 
+	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
@@ -43,6 +44,10 @@ func (d *Device) conv2D(y, x, k *Buffer, c kernels.Conv) error {
 	if err := d.need("conv2d", "y", y, n, "x", x, n, "k", k, c.K*c.K); err != nil {
 		return err
 	}
+	if c.K <= cudasrc.ConvMaxK {
+		return d.launchBlocks("l2o_conv2d_tiled", convTiles(c), ptrArg(y), ptrArg(x), ptrArg(k),
+			intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
+	}
 	return d.launchEach("l2o_conv2d", n, ptrArg(y), ptrArg(x), ptrArg(k),
 		intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
 }
@@ -56,8 +61,19 @@ func (d *Device) conv2DAdjointImage(x, y, k *Buffer, c kernels.Conv) error {
 	if err := d.need("conv2d adjoint image", "x", x, n, "y", y, n, "k", k, c.K*c.K); err != nil {
 		return err
 	}
+	if c.Boundary == kernels.Zero && c.K <= cudasrc.ConvMaxK {
+		return d.launchBlocks("l2o_conv2d_adjoint_image_tiled", convTiles(c), ptrArg(x), ptrArg(y), ptrArg(k),
+			intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K))
+	}
 	return d.launchEach("l2o_conv2d_adjoint_image", n, ptrArg(x), ptrArg(y), ptrArg(k),
 		intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
+}
+
+// convTiles is the number of blocks of the tiled convolutions: one a
+// cudasrc.ConvTile² tile of one image (launch.ConvTiles).
+func convTiles(c kernels.Conv) int {
+	const t = cudasrc.ConvTile
+	return c.N * ((c.H + t - 1) / t) * ((c.W + t - 1) / t)
 }
 
 // Conv2DAdjointKernel computes the kernel gradient g (kernels.Conv.AdjointKernel).

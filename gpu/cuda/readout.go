@@ -123,8 +123,9 @@ func (d *Device) reduceInto(dst arg, c float64, name string, n int, args ...arg)
 	return d.launchBlocks("l2o_sum_double_into", 1, dst, ptrArg(partial), intArg(reduceBlocks), f64Arg(c))
 }
 
-// AddHuberValue implements gpu.Ops: the images' values (HuberValue's
-// kernel) summed into the sum on the device.
+// AddHuberValue implements gpu.Ops: the field's Huber potential summed into
+// the sum on the device, over all N·HW points at once (reduceBlocks partial
+// sums, as AddDot's).
 func (d *Device) AddHuberValue(r gpu.Buffer, i int, c float64, f gpu.Buffer, s gpu.Batch, eps float64) error {
 	dst, err := d.sumArg(r, i, "add huber value")
 	if err != nil {
@@ -138,16 +139,7 @@ func (d *Device) AddHuberValue(r gpu.Buffer, i int, c float64, f gpu.Buffer, s g
 	if err != nil {
 		return err
 	}
-	d.scratchMu.Lock()
-	defer d.scratchMu.Unlock()
-	vals, err := d.scratch(&d.dotsBuf, n, 8)
-	if err != nil {
-		return err
-	}
-	if err := d.launchBlocks("l2o_huber_value", n, ptrArg(vals), ptrArg(bs[0]), intArg(n), intArg(hw), f32Arg(eps)); err != nil {
-		return err
-	}
-	return d.launchBlocks("l2o_sum_double_into", 1, dst, ptrArg(vals), intArg(n), f64Arg(c))
+	return d.reduceInto(dst, c, "l2o_huber_partial", n*hw, ptrArg(bs[0]), intArg(hw), f32Arg(eps))
 }
 
 // ReadOut implements gpu.Ops: the whole allocation, values and sums, in one

@@ -4,6 +4,19 @@ package cudasrc
 // assume (a power of two). Elementwise kernels accept any block size.
 const BlockSize = 256
 
+// ConjSumValues is the number of complex values of one spectrum that a block
+// of l2o_spectral_conj_sum sums over the images (L2O_CONJ_VALUES).
+const ConjSumValues = 32
+
+// ConvTile is the side of the output tiles of the tiled small convolutions
+// (l2o_conv2d_tiled, l2o_conv2d_adjoint_image_tiled): ConvTile² = BlockSize
+// threads a tile; ConvMaxK is the largest kernel they take (their shared
+// memory holds a tile extended by K−1 and the kernel).
+const (
+	ConvTile = 16
+	ConvMaxK = 17
+)
+
 // TileSize is the side of the output tiles of the dense products
 // (l2o_mat_mul_add, l2o_outer_sum): one block of BlockSize = TileSize²
 // threads a tile.
@@ -24,11 +37,14 @@ const (
 // Kernels lists the entry points of Source with their launch shape.
 var Kernels = []Kernel{
 	{"l2o_conv2d", "y, x, k, N, H, W, K, boundary", "one thread per y value"},
+	{"l2o_conv2d_tiled", "y, x, k, N, H, W, K, boundary", "N·⌈H/ConvTile⌉·⌈W/ConvTile⌉ blocks of BlockSize = ConvTile²: a tile of y a block; K ≤ ConvMaxK"},
 	{"l2o_conv2d_adjoint_image", "x, y, k, N, H, W, K, boundary", "one thread per x value"},
+	{"l2o_conv2d_adjoint_image_tiled", "x, y, k, N, H, W, K", "as l2o_conv2d_tiled, zero boundary only"},
 	{"l2o_conv2d_adjoint_kernel", "g, x, y, N, H, W, K, boundary", "K·K blocks of BlockSize"},
 	{"l2o_grad", "d, x, N, H, W", "one thread per pixel"},
 	{"l2o_grad_adjoint", "x, d, N, H, W", "one thread per pixel"},
 	{"l2o_huber_value", "vals, d, N, HW, eps", "N blocks of BlockSize; vals is double[N]"},
+	{"l2o_huber_partial", "partial, d, HW, eps, n", "any grid of BlockSize over the n = N·HW points; partial is double[gridDim]"},
 	{"l2o_huber_derivative", "g, d, N, HW, eps", "one thread per pixel"},
 	{"l2o_huber_hessvec", "out, d, u, N, HW, eps", "one thread per pixel"},
 	{"l2o_ridge_psi", "out, z, h, t, mu, C, HW, total", "one thread per value"},
@@ -44,7 +60,7 @@ var Kernels = []Kernel{
 	{"l2o_mul_add", "dst, t, v, c, HW, total", "one thread per batch value"},
 	{"l2o_product_sum", "dst, r, v, N, HW", "one thread per pixel of one image"},
 	{"l2o_spectral_mul_add", "dst, t, v, SL, total", "one thread per complex value of the batch's spectra"},
-	{"l2o_spectral_conj_sum", "dst, v, z, N, SL", "one thread per complex value of one spectrum"},
+	{"l2o_spectral_conj_sum", "dst, v, z, N, SL", "⌈SL/ConjSumValues⌉ blocks of BlockSize: ConjSumValues complex values of one spectrum a block, BlockSize/ConjSumValues lanes each"},
 	{"l2o_mconv_forward", "y, x, w, bias, N, Cin, Cout, H, W, K", "one thread per y value; bias may be 0"},
 	{"l2o_mconv_adjoint_input", "x, y, w, N, Cin, Cout, H, W, K", "one thread per x value"},
 	{"l2o_mconv_adjoint_weights", "gw, x, y, N, Cin, Cout, H, W, K", "Cout·Cin·K·K blocks of BlockSize"},
@@ -143,6 +159,73 @@ __global__ void l2o_conv2d(float *y, const float *x, const float *k,
 	y[idx] = s;
 }
 
+/* l2o_conv2d on tiles: a block computes an L2O_CONV_TILE² tile of one image
+   of y from the tile's input extended by K - 1 (by the boundary) and the
+   kernel, both loaded once into shared memory. The taps are added in
+   l2o_conv2d's order; a tap outside a zero boundary adds k * 0. */
+#define L2O_CONV_TILE 16
+#define L2O_CONV_MAXK 17
+#define L2O_CONV_SPAN (L2O_CONV_TILE + L2O_CONV_MAXK - 1)
+__device__ void l2o_conv_tile(int *n, int *ti, int *tj, int H, int W) {
+	int tilesW = (W + L2O_CONV_TILE - 1) / L2O_CONV_TILE, tilesH = (H + L2O_CONV_TILE - 1) / L2O_CONV_TILE;
+	*tj = blockIdx.x % tilesW;
+	*ti = (blockIdx.x / tilesW) % tilesH;
+	*n = blockIdx.x / (tilesW * tilesH);
+}
+
+__global__ void l2o_conv2d_tiled(float *y, const float *x, const float *k,
+		int N, int H, int W, int K, int boundary) {
+	__shared__ float xs[L2O_CONV_SPAN * L2O_CONV_SPAN];
+	__shared__ float ks[L2O_CONV_MAXK * L2O_CONV_MAXK];
+	int n, ti, tj;
+	l2o_conv_tile(&n, &ti, &tj, H, W);
+	int c = K / 2, S = L2O_CONV_TILE + K - 1;
+	int i0 = ti * L2O_CONV_TILE - c, j0 = tj * L2O_CONV_TILE - c;
+	const float *xn = x + (size_t)n * H * W;
+	for (int t = threadIdx.x; t < K * K; t += blockDim.x) ks[t] = k[t];
+	for (int t = threadIdx.x; t < S * S; t += blockDim.x) {
+		int r = l2o_extend(i0 + t / S, H, boundary), q = l2o_extend(j0 + t % S, W, boundary);
+		xs[t] = (r < 0 || q < 0) ? 0.f : xn[r * W + q];
+	}
+	__syncthreads();
+	int li = threadIdx.x / L2O_CONV_TILE, lj = threadIdx.x % L2O_CONV_TILE;
+	int i = ti * L2O_CONV_TILE + li, j = tj * L2O_CONV_TILE + lj;
+	if (i >= H || j >= W) return;
+	float s = 0.f;
+	for (int u = 0; u < K; u++)
+		for (int v = 0; v < K; v++)
+			s += ks[u * K + v] * xs[(li + u) * S + lj + v];
+	y[((size_t)n * H + i) * W + j] = s;
+}
+
+/* l2o_conv2d_adjoint_image for the zero boundary, on tiles as
+   l2o_conv2d_tiled: x[p,q] = sum_{u,v} k[u,v] y[p-u+c, q-v+c], in
+   l2o_conv2d_adjoint_image's order, y zero outside the image. */
+__global__ void l2o_conv2d_adjoint_image_tiled(float *x, const float *y, const float *k,
+		int N, int H, int W, int K) {
+	__shared__ float ys[L2O_CONV_SPAN * L2O_CONV_SPAN];
+	__shared__ float ks[L2O_CONV_MAXK * L2O_CONV_MAXK];
+	int n, ti, tj;
+	l2o_conv_tile(&n, &ti, &tj, H, W);
+	int c = K / 2, S = L2O_CONV_TILE + K - 1;
+	int i0 = ti * L2O_CONV_TILE - (K - 1 - c), j0 = tj * L2O_CONV_TILE - (K - 1 - c);
+	const float *yn = y + (size_t)n * H * W;
+	for (int t = threadIdx.x; t < K * K; t += blockDim.x) ks[t] = k[t];
+	for (int t = threadIdx.x; t < S * S; t += blockDim.x) {
+		int r = i0 + t / S, q = j0 + t % S;
+		ys[t] = (r < 0 || r >= H || q < 0 || q >= W) ? 0.f : yn[r * W + q];
+	}
+	__syncthreads();
+	int li = threadIdx.x / L2O_CONV_TILE, lj = threadIdx.x % L2O_CONV_TILE;
+	int p = ti * L2O_CONV_TILE + li, q = tj * L2O_CONV_TILE + lj;
+	if (p >= H || q >= W) return;
+	float s = 0.f;
+	for (int u = 0; u < K; u++)
+		for (int v = 0; v < K; v++)
+			s += ks[u * K + v] * ys[(li + K - 1 - u) * S + lj + K - 1 - v];
+	x[((size_t)n * H + p) * W + q] = s;
+}
+
 /* x = K^T y: gathers, for every pixel (p,q), all (i,j,u,v) whose extended
    position maps to it. Needs K/2 <= H, W for reflect and circular. */
 __global__ void l2o_conv2d_adjoint_image(float *x, const float *y, const float *k,
@@ -231,6 +314,21 @@ __global__ void l2o_huber_value(double *vals, const float *d, int N, int HW, flo
 	}
 	s = l2o_block_sum(s);
 	if (threadIdx.x == 0) vals[n] = s;
+}
+
+/* The same potential's partial sums over all N·HW points at once, for a
+   grid as wide as the reductions' (l2o_dot_partial), not one block an image. */
+__global__ void l2o_huber_partial(double *partial, const float *d, int HW, float eps, int n) {
+	double e = eps, s = 0.0;
+	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x) {
+		int p = i % HW, k = i / HW;
+		size_t o = (size_t)2 * k * HW + p;
+		double a = d[o], b = d[o + HW];
+		double r2 = a * a + b * b;
+		s += (r2 <= e * e) ? r2 / (2.0 * e) : sqrt(r2) - e / 2.0;
+	}
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) partial[blockIdx.x] = s;
 }
 
 __global__ void l2o_huber_derivative(float *g, const float *d, int N, int HW, float eps) {
@@ -382,19 +480,36 @@ __global__ void l2o_spectral_mul_add(float *dst, const float *t, const float *v,
 	dst[2 * (size_t)idx + 1] += ar * bi + ai * br;
 }
 
-/* dst[q] = sum_n conj(v[n,q]) * z[n,q] (complex), accumulated in double */
+/* dst[q] = sum_n conj(v[n,q]) * z[n,q] (complex), accumulated in double.
+   A block holds L2O_CONJ_VALUES consecutive q (one warp's width, so that the
+   loads coalesce) and L2O_BLOCK / L2O_CONJ_VALUES lanes for each: lane l sums
+   the images n = l, l + lanes, …, and lane 0 adds the lanes' sums in order. */
+#define L2O_CONJ_VALUES 32
 __global__ void l2o_spectral_conj_sum(float *dst, const float *v, const float *z, int N, int SL) {
-	int q = l2o_index();
-	if (q >= SL) return;
+	__shared__ double sre[L2O_BLOCK], sim[L2O_BLOCK];
+	const int lanes = L2O_BLOCK / L2O_CONJ_VALUES;
+	int lane = threadIdx.x / L2O_CONJ_VALUES, qi = threadIdx.x % L2O_CONJ_VALUES;
+	int q = blockIdx.x * L2O_CONJ_VALUES + qi;
 	double re = 0.0, im = 0.0;
-	for (int n = 0; n < N; n++) {
-		size_t k = 2 * ((size_t)n * SL + q);
-		double ar = v[k], ai = v[k + 1], br = z[k], bi = z[k + 1];
-		re += ar * br + ai * bi;
-		im += ar * bi - ai * br;
+	if (q < SL) {
+		for (int n = lane; n < N; n += lanes) {
+			size_t k = 2 * ((size_t)n * SL + q);
+			double ar = v[k], ai = v[k + 1], br = z[k], bi = z[k + 1];
+			re += ar * br + ai * bi;
+			im += ar * bi - ai * br;
+		}
 	}
-	dst[2 * q] = (float)re;
-	dst[2 * q + 1] = (float)im;
+	sre[threadIdx.x] = re;
+	sim[threadIdx.x] = im;
+	__syncthreads();
+	if (lane == 0 && q < SL) {
+		for (int l = 1; l < lanes; l++) {
+			re += sre[l * L2O_CONJ_VALUES + qi];
+			im += sim[l * L2O_CONJ_VALUES + qi];
+		}
+		dst[2 * q] = (float)re;
+		dst[2 * q + 1] = (float)im;
+	}
 }
 
 /* ---- multi-channel cross-correlation, zero padding K/2 (mconv) ----

@@ -14,6 +14,17 @@ func TestKernelListMatchesSource(t *testing.T) {
 	if !strings.Contains(Source, fmt.Sprintf("#define L2O_BLOCK %d\n", BlockSize)) {
 		t.Errorf("Source does not define L2O_BLOCK as BlockSize = %d", BlockSize)
 	}
+	if !strings.Contains(Source, fmt.Sprintf("#define L2O_CONJ_VALUES %d\n", ConjSumValues)) || BlockSize%ConjSumValues != 0 {
+		t.Errorf("Source does not define L2O_CONJ_VALUES as ConjSumValues = %d, a divisor of BlockSize", ConjSumValues)
+	}
+	for name, v := range map[string]int{"L2O_CONV_TILE": ConvTile, "L2O_CONV_MAXK": ConvMaxK} {
+		if !strings.Contains(Source, fmt.Sprintf("#define %s %d\n", name, v)) {
+			t.Errorf("Source does not define %s as %d", name, v)
+		}
+	}
+	if ConvTile*ConvTile != BlockSize {
+		t.Errorf("ConvTile² = %d, not BlockSize = %d", ConvTile*ConvTile, BlockSize)
+	}
 	re := regexp.MustCompile(`__global__ void (\w+)\(([^)]*)\)`)
 	found := map[string][]string{}
 	for _, m := range re.FindAllStringSubmatch(Source, -1) {

@@ -168,11 +168,22 @@ func (c *opsCheck) vectors() error {
 	return c.closeVec("copy", gy, x)
 }
 
+// convolutions checks the small convolutions with a 3×3 or 5×5 kernel and
+// with a 19×19 one (larger than the CUDA device's tiles take), each boundary
+// the image admits.
 func (c *opsCheck) convolutions() error {
-	n, K := c.s.Len(), 3
+	K := 3
 	if c.s.H >= 5 && c.s.W >= 5 {
 		K = 5
 	}
+	if err := c.convolutionsK(K); err != nil {
+		return err
+	}
+	return c.convolutionsK(19)
+}
+
+func (c *opsCheck) convolutionsK(K int) error {
+	n := c.s.Len()
 	x, xb, err := c.random(n)
 	if err != nil {
 		return err
@@ -194,6 +205,9 @@ func (c *opsCheck) convolutions() error {
 		return err
 	}
 	for _, bd := range []kernels.Boundary{kernels.Zero, kernels.Reflect, kernels.Circular} {
+		if bd != kernels.Zero && (K/2 > c.s.H || K/2 > c.s.W) {
+			continue
+		}
 		if err := c.d.Conv2D(out, xb, kb, c.s, K, bd); err != nil {
 			return err
 		}
@@ -205,7 +219,7 @@ func (c *opsCheck) convolutions() error {
 		if err := (kernels.Conv{N: c.s.N, H: c.s.H, W: c.s.W, K: K, Boundary: bd}).Apply(ref, x, k); err != nil {
 			return err
 		}
-		if err := c.closeVec(fmt.Sprintf("conv2d (%v) against kernels.Conv", bd), ax, ref); err != nil {
+		if err := c.closeVec(fmt.Sprintf("conv2d %d×%d (%v) against kernels.Conv", K, K, bd), ax, ref); err != nil {
 			return err
 		}
 		if err := c.d.Conv2DAdjointImage(out, yb, kb, c.s, K, bd); err != nil {
@@ -215,7 +229,7 @@ func (c *opsCheck) convolutions() error {
 		if err != nil {
 			return err
 		}
-		if err := c.adjoint(fmt.Sprintf("conv2d adjoint image (%v)", bd), y, ax, aty, x); err != nil {
+		if err := c.adjoint(fmt.Sprintf("conv2d adjoint image %d×%d (%v)", K, K, bd), y, ax, aty, x); err != nil {
 			return err
 		}
 		if err := c.d.Conv2DAdjointKernel(g, xb, yb, c.s, K, bd); err != nil {
@@ -225,7 +239,7 @@ func (c *opsCheck) convolutions() error {
 		if err != nil {
 			return err
 		}
-		if err := c.adjoint(fmt.Sprintf("conv2d adjoint kernel (%v)", bd), y, ax, gk, k); err != nil {
+		if err := c.adjoint(fmt.Sprintf("conv2d adjoint kernel %d×%d (%v)", K, K, bd), y, ax, gk, k); err != nil {
 			return err
 		}
 	}

@@ -32,14 +32,35 @@ func loop(what string, n, step int64) Int { return Int{what + " + step", n - 1 +
 
 func (c Config) buffers(b ...Int) Config { c.Buffers = append(c.Buffers, b...); return c }
 
-// Conv2D is gpu/cuda's Conv2D on N images of H×W with a K×K kernel.
+// Conv2D is gpu/cuda's Conv2D on N images of H×W with a K×K kernel: a
+// block a tile of cudasrc.ConvTile² outputs where K ≤ cudasrc.ConvMaxK,
+// else one thread per output.
 func Conv2D(n, h, w, k int64) []Config {
+	if k <= cudasrc.ConvMaxK {
+		return []Config{convTiles("Conv2D", "l2o_conv2d_tiled", n, h, w)}
+	}
 	return []Config{each("Conv2D", "l2o_conv2d", n*h*w, Int{"N·H·W", n * h * w}).buffers(Int{"images", n * h * w})}
 }
 
-// Conv2DAdjointImage is gpu/cuda's Conv2DAdjointImage.
-func Conv2DAdjointImage(n, h, w, k int64) []Config {
+// Conv2DAdjointImage is gpu/cuda's Conv2DAdjointImage: tiles as Conv2D's
+// for the zero boundary (0) where K ≤ cudasrc.ConvMaxK, else one thread per
+// output.
+func Conv2DAdjointImage(n, h, w, k, boundary int64) []Config {
+	if boundary == cudasrc.BoundaryZero && k <= cudasrc.ConvMaxK {
+		return []Config{convTiles("Conv2DAdjointImage", "l2o_conv2d_adjoint_image_tiled", n, h, w)}
+	}
 	return []Config{each("Conv2DAdjointImage", "l2o_conv2d_adjoint_image", n*h*w, Int{"N·H·W", n * h * w}).buffers(Int{"images", n * h * w})}
+}
+
+// ConvTiles is the number of blocks of the tiled convolutions: one a
+// cudasrc.ConvTile² tile of one image.
+func ConvTiles(n, h, w int64) int64 {
+	const t = cudasrc.ConvTile
+	return n * ((h + t - 1) / t) * ((w + t - 1) / t)
+}
+
+func convTiles(op, kernel string, n, h, w int64) Config {
+	return blocks(op, kernel, ConvTiles(n, h, w), Int{"N·H·W", n * h * w}).buffers(Int{"images", n * h * w})
 }
 
 // Conv2DAdjointKernel is gpu/cuda's Conv2DAdjointKernel: K·K blocks, each
@@ -121,10 +142,13 @@ func reduceInto(op, kernel string, n int64) []Config {
 	}
 }
 
-// AddHuberValue is gpu/cuda's AddHuberValue: HuberValue's blocks, then one
-// block adds the N values into a readout's sum.
+// AddHuberValue is gpu/cuda's AddHuberValue: ReduceBlocks partial sums over
+// the N·HW points, then one block adds them into a readout's sum.
 func AddHuberValue(n, hw int64) []Config {
-	return append(HuberValue(n, hw), blocks("AddHuberValue", "l2o_sum_double_into", 1, loop("images", n, Block)))
+	return []Config{
+		blocks("AddHuberValue", "l2o_huber_partial", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw}),
+		blocks("AddHuberValue", "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
+	}
 }
 
 // spectrumLen is gpu.Batch.SpectrumLen: values (two per complex value) of
@@ -154,11 +178,13 @@ func SpectralMulAdd(n, h, w int64) []Config {
 	return []Config{each("SpectralMulAdd", "l2o_spectral_mul_add", n*sl/2, Int{"N·SL/2", n * sl / 2}, Int{"2·q+1 (SL)", sl}).buffers(Int{"spectra", n * sl})}
 }
 
-// SpectralConjSum is gpu/cuda's SpectralConjSum: one thread per complex
-// value of one spectrum.
+// SpectralConjSum is gpu/cuda's SpectralConjSum: cudasrc.ConjSumValues
+// complex values of one spectrum a block, the images summed in the block's
+// lanes.
 func SpectralConjSum(n, h, w int64) []Config {
 	sl := spectrumLen(h, w)
-	return []Config{each("SpectralConjSum", "l2o_spectral_conj_sum", sl/2, Int{"2·q+1 (SL)", sl}).buffers(Int{"spectra", n * sl})}
+	const v = cudasrc.ConjSumValues
+	return []Config{blocks("SpectralConjSum", "l2o_spectral_conj_sum", (sl/2+v-1)/v, Int{"2·q+1 (SL)", sl}).buffers(Int{"spectra", n * sl})}
 }
 
 // MConvShape is mconv.Shape: N images of Cin channels to Cout channels of
@@ -280,7 +306,9 @@ func Launches(w Workload) []Config {
 	// the objective: blur (or CT), Huber-TV; the updates' vectors
 	k := max(w.K, 1)
 	add(Conv2D(n, h, wd, k)...)
-	add(Conv2DAdjointImage(n, h, wd, k)...)
+	add(Conv2D(n, h, wd, cudasrc.ConvMaxK+2)...) // a kernel larger than the tiles take
+	add(Conv2DAdjointImage(n, h, wd, k, cudasrc.BoundaryZero)...)
+	add(Conv2DAdjointImage(n, h, wd, k, cudasrc.BoundaryReflect)...)
 	add(Conv2DAdjointKernel(n, h, wd, k)...)
 	add(Grad(n, h, wd)...)
 	add(GradAdjoint(n, h, wd)...)
