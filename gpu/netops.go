@@ -22,10 +22,24 @@ type NetOps interface {
 	// len(vals) planes of hw values, accumulated in float64; y nil means
 	// the plane sums Σ_i x_p[i].
 	PlaneDots(vals []float64, x, y Buffer, hw int) error
+	// PlaneDotsAdd adds Σ_i x_p[i]·y_p[i] (Σ_i x_p[i] where y is nil),
+	// accumulated in float64, to acc[p] for each of planes planes of hw
+	// values: PlaneDots kept on the device.
+	PlaneDotsAdd(acc, x, y Buffer, planes, hw int) error
 	// PlaneCombine writes y_p = a[p]·x_p + b[p]·z_p + c[p] for each of the
 	// len(a) planes of hw values. z and b may both be nil (no z term), c may
 	// be nil (no constant); y may be x or z.
 	PlaneCombine(y Buffer, a []float64, x Buffer, b []float64, z Buffer, c []float64, hw int) error
+	// PlaneNormalize writes z_p = (x_p − μ_p)·s_p for each of planes
+	// planes of hw values (instance normalisation): μ_p the plane's mean,
+	// s_p = 1/√(σ²_p + eps) with σ²_p the mean of (x_p − μ_p)², both
+	// accumulated in float64; it keeps s in scale (planes values). z may be
+	// x. Nothing comes back to the host.
+	PlaneNormalize(z, scale, x Buffer, planes, hw int, eps float64) error
+	// PlaneNormalizeBackward writes u_p ← s_p·(u_p − mean(u_p) −
+	// z_p·mean(u_p·z_p)) for each plane: PlaneNormalize's transposed
+	// Jacobian at its output z and scale s applied to u.
+	PlaneNormalizeBackward(u, z, scale Buffer, planes, hw int) error
 	// LeakyMask writes dst = u where x > 0 and slope·u elsewhere: the leaky
 	// ReLU of x when u is x, and its transposed Jacobian at x applied to u
 	// otherwise. dst may be x or u.
@@ -76,6 +90,88 @@ func (d *hostOps[F]) PlaneDots(vals []float64, x, y Buffer, hw int) error {
 			}
 		}
 		vals[p] = s
+	})
+	return nil
+}
+
+// PlaneDotsAdd implements NetOps.
+func (d *hostOps[F]) PlaneDotsAdd(acc, x, y Buffer, planes, hw int) error {
+	av, err := d.values(acc, planes, "plane dots add", "the sums")
+	if err != nil {
+		return err
+	}
+	vals := make([]float64, planes)
+	if err := d.PlaneDots(vals, x, y, hw); err != nil {
+		return err
+	}
+	for p, v := range vals {
+		av[p] += F(v)
+	}
+	return nil
+}
+
+// PlaneNormalize implements NetOps: the plane sums of PlaneDots and the
+// arithmetic of PlaneCombine, in that order.
+func (d *hostOps[F]) PlaneNormalize(z, scale, x Buffer, planes, hw int, eps float64) error {
+	xv, err := d.planeValues(x, planes, hw, "plane normalize", "x")
+	if err != nil {
+		return err
+	}
+	zv, err := d.values(z, len(xv), "plane normalize", "z")
+	if err != nil {
+		return err
+	}
+	sv, err := d.values(scale, planes, "plane normalize", "the scales")
+	if err != nil {
+		return err
+	}
+	overPlanes(planes, hw, func(p int) {
+		xs, zs := xv[p*hw:(p+1)*hw], zv[p*hw:(p+1)*hw]
+		var m float64
+		for _, v := range xs {
+			m += float64(v)
+		}
+		c := F(-m / float64(hw))
+		var q float64
+		for i, v := range xs {
+			zs[i] = 1*v + c
+			q += float64(zs[i]) * float64(zs[i])
+		}
+		inv := F(1 / math.Sqrt(q/float64(hw)+eps))
+		for i, v := range zs {
+			zs[i] = inv*v + 0
+		}
+		sv[p] = inv
+	})
+	return nil
+}
+
+// PlaneNormalizeBackward implements NetOps.
+func (d *hostOps[F]) PlaneNormalizeBackward(u, z, scale Buffer, planes, hw int) error {
+	uv, err := d.planeValues(u, planes, hw, "plane normalize backward", "u")
+	if err != nil {
+		return err
+	}
+	zv, err := d.values(z, len(uv), "plane normalize backward", "z")
+	if err != nil {
+		return err
+	}
+	sv, err := d.values(scale, planes, "plane normalize backward", "the scales")
+	if err != nil {
+		return err
+	}
+	overPlanes(planes, hw, func(p int) {
+		us, zs := uv[p*hw:(p+1)*hw], zv[p*hw:(p+1)*hw]
+		var su, suz float64
+		for i, v := range us {
+			su += float64(v)
+			suz += float64(v) * float64(zs[i])
+		}
+		inv := float64(sv[p])
+		a, b, c := F(inv), F(-inv*suz/float64(hw)), F(-inv*su/float64(hw))
+		for i, v := range us {
+			us[i] = a*v + b*zs[i] + c
+		}
 	})
 	return nil
 }

@@ -156,12 +156,15 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 	if err := ops.Zero(d.carry); err != nil {
 		return 0, err
 	}
+	if err := d.net.zeroGrads(); err != nil {
+		return 0, err
+	}
 	for t := T - 1; t >= 0; t-- {
-		if err := d.reverseStep(t, grad); err != nil {
+		if err := d.reverseStep(t); err != nil {
 			return 0, err
 		}
 	}
-	return loss, nil
+	return loss, d.net.addGrads(grad)
 }
 
 // forwardStep computes ∇f(x^t), Δ_t and x^{t+1} = x^t − (∇f(x^t) + Δ_t)/L.
@@ -195,8 +198,9 @@ func (d *BanertLoss) forwardStep(t int) error {
 
 // reverseStep carries the adjoints b (of x^{t+1}) and c (of Δ_t) back
 // through iteration t, to those of x^t and Δ_{t−1}, recomputing the
-// network there, and adds the parameters' gradient at t to grad.
-func (d *BanertLoss) reverseStep(t int, grad []float64) error {
+// network there, and adds the parameters' gradient at t to the network's
+// sums on the device.
+func (d *BanertLoss) reverseStep(t int) error {
 	ops, step := d.ops, 1/d.o.L
 	// b_Δ = −b/L + c, b_g = −b/L.
 	if err := ops.Copy(d.bd, d.carry); err != nil {
@@ -220,7 +224,7 @@ func (d *BanertLoss) reverseStep(t int, grad []float64) error {
 	if err := d.safeguardBackward(d.gs[t]); err != nil {
 		return err
 	}
-	if err := d.net.backward(d.din, d.bh, grad); err != nil {
+	if err := d.net.backward(d.din, d.bh); err != nil {
 		return err
 	}
 	return d.unstack(t)

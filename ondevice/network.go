@@ -102,9 +102,10 @@ func allocAll(mem *gpu.Arena, what string, bufs ...sized) error {
 
 // banertNet is Banert's network (package arch) on a device: its forward
 // pass, keeping what its transposed Jacobian needs, and that transposed
-// Jacobian with the parameters' gradient. The convolutions' weights live
-// on the device; the norms' scales and offsets, and every gradient, on the
-// host.
+// Jacobian with the parameters' gradient. The convolutions' weights, the
+// norms' statistics and the gradients' sums over backward passes live on
+// the device (addGrads brings the sums to the host once an evaluation); the
+// norms' scales and offsets on the host.
 type banertNet struct {
 	ops                    gpu.NetOps
 	conv                   mconv.DeviceConv
@@ -112,10 +113,12 @@ type banertNet struct {
 	s                      [3]mconv.Shape // the three convolutions
 	w1, b1, w2, b2, w3, b3 gpu.Buffer     // convolution weights and biases
 	gw, gb                 []gpu.Buffer   // their gradients (conv1..3)
+	gwSum, gbSum           []gpu.Buffer   // the gradients' sums over backward passes
+	dzSum, duSum           [3]gpu.Buffer  // per plane sums of ⟨u, z⟩ and of u of the three norms
 	n0, u0                 gpu.Buffer     // normalised input, its affine map
 	a1, r1, a2, r2         gpu.Buffer     // normalised conv1/conv2 outputs, leaky ReLU outputs
 	d1, d2                 gpu.Buffer     // adjoint scratch (arch.Width channels)
-	inv                    [3][]float64   // 1/√(σ²+ε) of every plane of the three norms
+	inv                    [3]gpu.Buffer  // 1/√(σ²+ε) of every plane of the three norms
 	gamma, beta            [3][]float64   // scale and offset of the three norms, per channel
 }
 
@@ -147,9 +150,15 @@ func newBanertNet(mem *gpu.Arena, inputs, n, h, w int) (net *banertNet, err erro
 		{&net.a2, s2.OutputLen()}, {&net.r2, s2.OutputLen()},
 		{&net.d1, s2.OutputLen()}, {&net.d2, s2.OutputLen()},
 	}
-	net.gw, net.gb = make([]gpu.Buffer, len(net.s)), make([]gpu.Buffer, len(net.s))
+	planes := [3]int{n * inputs, n * s1.Cout, n * s2.Cout}
+	for l := range planes {
+		bufs = append(bufs, sized{&net.inv[l], planes[l]}, sized{&net.dzSum[l], planes[l]}, sized{&net.duSum[l], planes[l]})
+	}
+	k := len(net.s)
+	net.gw, net.gb, net.gwSum, net.gbSum = make([]gpu.Buffer, k), make([]gpu.Buffer, k), make([]gpu.Buffer, k), make([]gpu.Buffer, k)
 	for i, s := range net.s {
-		bufs = append(bufs, sized{&net.gw[i], s.WeightLen()}, sized{&net.gb[i], s.Cout})
+		bufs = append(bufs, sized{&net.gw[i], s.WeightLen()}, sized{&net.gb[i], s.Cout},
+			sized{&net.gwSum[i], s.WeightLen()}, sized{&net.gbSum[i], s.Cout})
 	}
 	if err := allocAll(mem, "Banert network", bufs...); err != nil {
 		return nil, err
@@ -187,62 +196,75 @@ func (net *banertNet) setParams(theta []float64) error {
 func (net *banertNet) perPlane(v []float64) []float64 { return slices.Repeat(v, net.n) }
 
 // normalize writes z = (x − μ)/√(σ² + ε) per plane (z may be x) and keeps
-// 1/√(σ² + ε) in inv.
-func (net *banertNet) normalize(z, x gpu.Buffer, planes int, inv *[]float64) error {
-	ops, hw := net.ops, net.hw
-	mu := make([]float64, planes)
-	if err := ops.PlaneDots(mu, x, nil, hw); err != nil {
-		return err
-	}
-	for p := range mu {
-		mu[p] = -mu[p] / float64(hw)
-	}
-	if err := ops.PlaneCombine(z, slices.Repeat([]float64{1}, planes), x, nil, nil, mu, hw); err != nil {
-		return err
-	}
-	v := make([]float64, planes)
-	if err := ops.PlaneDots(v, z, z, hw); err != nil {
-		return err
-	}
-	for p := range v {
-		v[p] = 1 / math.Sqrt(v[p]/float64(hw)+arch.NormEps)
-	}
-	*inv = v
-	return ops.PlaneCombine(z, v, z, nil, nil, nil, hw)
+// 1/√(σ² + ε) in inv, on the device.
+func (net *banertNet) normalize(z, x gpu.Buffer, planes int, inv gpu.Buffer) error {
+	return net.ops.PlaneNormalize(z, inv, x, planes, net.hw, arch.NormEps)
 }
 
 // normalizeBackward writes dx = inv·(u − mean(u) − z·mean(u·z)) per plane
 // into u, at the normalised output z.
-func (net *banertNet) normalizeBackward(u, z gpu.Buffer, inv []float64) error {
-	ops, hw, planes := net.ops, net.hw, len(inv)
-	su, suz := make([]float64, planes), make([]float64, planes)
-	if err := ops.PlaneDots(su, u, nil, hw); err != nil {
-		return err
-	}
-	if err := ops.PlaneDots(suz, u, z, hw); err != nil {
-		return err
-	}
-	for p := range su {
-		su[p], suz[p] = -inv[p]*su[p]/float64(hw), -inv[p]*suz[p]/float64(hw)
-	}
-	return ops.PlaneCombine(u, inv, u, suz, z, su, hw)
+func (net *banertNet) normalizeBackward(u, z gpu.Buffer, planes int, inv gpu.Buffer) error {
+	return net.ops.PlaneNormalizeBackward(u, z, inv, planes, net.hw)
 }
 
-// affineGrads adds to the gradients of norm l's scale and offset (blocks
-// arch.NormScale(l) and the next) the sums over images of ⟨u, z⟩ and of u per channel.
-func (net *banertNet) affineGrads(grad []float64, l, channels int, u, z gpu.Buffer) error {
+// affineGrads adds to the device's sums for norm l's scale and offset the
+// per-plane sums of ⟨u, z⟩ and of u.
+func (net *banertNet) affineGrads(l, channels int, u, z gpu.Buffer) error {
 	planes := net.n * channels
-	dz, du := make([]float64, planes), make([]float64, planes)
-	if err := net.ops.PlaneDots(dz, u, z, net.hw); err != nil {
+	if err := net.ops.PlaneDotsAdd(net.dzSum[l], u, z, planes, net.hw); err != nil {
 		return err
 	}
-	if err := net.ops.PlaneDots(du, u, nil, net.hw); err != nil {
-		return err
+	return net.ops.PlaneDotsAdd(net.duSum[l], u, nil, planes, net.hw)
+}
+
+// zeroGrads sets the device's gradient sums to zero, before the backward
+// passes of one evaluation.
+func (net *banertNet) zeroGrads() error {
+	bufs := append(append([]gpu.Buffer{}, net.gwSum...), net.gbSum...)
+	for l := range net.dzSum {
+		bufs = append(bufs, net.dzSum[l], net.duSum[l])
 	}
-	gs, gb := arch.Params(grad, net.inputs, arch.NormScale(l)), arch.Params(grad, net.inputs, arch.NormScale(l)+1)
-	for p := range dz {
-		gs[p%channels] += dz[p]
-		gb[p%channels] += du[p]
+	for _, b := range bufs {
+		if err := net.ops.Zero(b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// addGrads adds the device's gradient sums of the backward passes since
+// zeroGrads to grad (in the order of arch.Layout): the convolutions'
+// weights and biases, and the norms' scales and offsets summed over images.
+func (net *banertNet) addGrads(grad []float64) error {
+	for i := range net.gwSum {
+		for j, b := range []gpu.Buffer{net.gwSum[i], net.gbSum[i]} {
+			dst := arch.Params(grad, net.inputs, arch.ConvWeight(i)+j)
+			v := make([]float64, len(dst))
+			if err := net.ops.CopyOut(v, b); err != nil {
+				return err
+			}
+			for k, x := range v {
+				dst[k] += x
+			}
+		}
+	}
+	for l := range net.dzSum {
+		channels := arch.Width
+		if l == 0 {
+			channels = net.inputs
+		}
+		dz, du := make([]float64, net.n*channels), make([]float64, net.n*channels)
+		if err := net.ops.CopyOut(dz, net.dzSum[l]); err != nil {
+			return err
+		}
+		if err := net.ops.CopyOut(du, net.duSum[l]); err != nil {
+			return err
+		}
+		gs, gb := arch.Params(grad, net.inputs, arch.NormScale(l)), arch.Params(grad, net.inputs, arch.NormScale(l)+1)
+		for p := range dz {
+			gs[p%channels] += dz[p]
+			gb[p%channels] += du[p]
+		}
 	}
 	return nil
 }
@@ -252,7 +274,7 @@ func (net *banertNet) affineGrads(grad []float64, l, channels int, u, z gpu.Buff
 func (net *banertNet) forward(h, in gpu.Buffer) error {
 	ops, hw := net.ops, net.hw
 	cin := net.inputs
-	if err := net.normalize(net.n0, in, net.n*cin, &net.inv[0]); err != nil {
+	if err := net.normalize(net.n0, in, net.n*cin, net.inv[0]); err != nil {
 		return err
 	}
 	if err := ops.PlaneCombine(net.u0, net.perPlane(net.gamma[0]), net.n0, nil, nil, net.perPlane(net.beta[0]), hw); err != nil {
@@ -262,7 +284,7 @@ func (net *banertNet) forward(h, in gpu.Buffer) error {
 		if err := net.conv.Forward(out, x, w, b, s); err != nil {
 			return err
 		}
-		if err := net.normalize(out, out, net.n*s.Cout, &net.inv[l]); err != nil {
+		if err := net.normalize(out, out, net.n*s.Cout, net.inv[l]); err != nil {
 			return err
 		}
 		if err := ops.PlaneCombine(r, net.perPlane(net.gamma[l]), out, nil, nil, net.perPlane(net.beta[l]), hw); err != nil {
@@ -283,29 +305,23 @@ func (net *banertNet) forward(h, in gpu.Buffer) error {
 }
 
 // addConvGrads adds the gradients of convolution i (0..2) at input x and
-// output adjoint y to blocks arch.ConvWeight(i) and the next of grad.
-func (net *banertNet) addConvGrads(grad []float64, i int, x, y gpu.Buffer, s mconv.Shape) error {
+// output adjoint y to the device's sums.
+func (net *banertNet) addConvGrads(i int, x, y gpu.Buffer, s mconv.Shape) error {
 	if err := net.conv.AdjointWeights(net.gw[i], net.gb[i], x, y, s); err != nil {
 		return err
 	}
-	for j, b := range []gpu.Buffer{net.gw[i], net.gb[i]} {
-		dst := arch.Params(grad, net.inputs, arch.ConvWeight(i)+j)
-		v := make([]float64, len(dst))
-		if err := net.ops.CopyOut(v, b); err != nil {
-			return err
-		}
-		for k, x := range v {
-			dst[k] += x
-		}
+	if err := net.ops.Axpby(net.gwSum[i], 1, net.gw[i], 1); err != nil {
+		return err
 	}
-	return nil
+	return net.ops.Axpby(net.gbSum[i], 1, net.gb[i], 1)
 }
 
 // backward writes din, the transposed Jacobian of the last forward pass in
-// its input applied to dh, and adds the parameters' gradient to grad.
-func (net *banertNet) backward(din, dh gpu.Buffer, grad []float64) error {
+// its input applied to dh, and adds the parameters' gradient to the
+// device's sums (addGrads brings them to the host).
+func (net *banertNet) backward(din, dh gpu.Buffer) error {
 	ops, hw := net.ops, net.hw
-	if err := net.addConvGrads(grad, 2, net.r2, dh, net.s[2]); err != nil {
+	if err := net.addConvGrads(2, net.r2, dh, net.s[2]); err != nil {
 		return err
 	}
 	if err := net.conv.AdjointInput(net.d1, dh, net.w3, net.s[2]); err != nil {
@@ -317,18 +333,18 @@ func (net *banertNet) backward(din, dh gpu.Buffer, grad []float64) error {
 		if err := ops.LeakyMask(du, r, du, arch.LeakySlope); err != nil {
 			return err
 		}
-		if err := net.affineGrads(grad, l, arch.Width, du, z); err != nil {
+		if err := net.affineGrads(l, arch.Width, du, z); err != nil {
 			return err
 		}
 		if err := ops.PlaneCombine(du, net.perPlane(net.gamma[l]), du, nil, nil, nil, hw); err != nil {
 			return err
 		}
-		return net.normalizeBackward(du, z, net.inv[l])
+		return net.normalizeBackward(du, z, net.n*arch.Width, net.inv[l])
 	}
 	if err := layer(2, net.d1, net.r2, net.a2); err != nil {
 		return err
 	}
-	if err := net.addConvGrads(grad, 1, net.r1, net.d1, net.s[1]); err != nil {
+	if err := net.addConvGrads(1, net.r1, net.d1, net.s[1]); err != nil {
 		return err
 	}
 	if err := net.conv.AdjointInput(net.d2, net.d1, net.w2, net.s[1]); err != nil {
@@ -337,17 +353,17 @@ func (net *banertNet) backward(din, dh gpu.Buffer, grad []float64) error {
 	if err := layer(1, net.d2, net.r1, net.a1); err != nil {
 		return err
 	}
-	if err := net.addConvGrads(grad, 0, net.u0, net.d2, net.s[0]); err != nil {
+	if err := net.addConvGrads(0, net.u0, net.d2, net.s[0]); err != nil {
 		return err
 	}
 	if err := net.conv.AdjointInput(din, net.d2, net.w1, net.s[0]); err != nil {
 		return err
 	}
-	if err := net.affineGrads(grad, 0, net.inputs, din, net.n0); err != nil {
+	if err := net.affineGrads(0, net.inputs, din, net.n0); err != nil {
 		return err
 	}
 	if err := ops.PlaneCombine(din, net.perPlane(net.gamma[0]), din, nil, nil, nil, hw); err != nil {
 		return err
 	}
-	return net.normalizeBackward(din, net.n0, net.inv[0])
+	return net.normalizeBackward(din, net.n0, net.n*net.inputs, net.inv[0])
 }

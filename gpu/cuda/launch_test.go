@@ -260,6 +260,26 @@ func opCases(t *testing.T, d *Device) []opCase {
 			o := out(planes * phw)
 			return res(o, d.PlaneCombine(o, ca, mOut, cb, mOut, cc, phw))
 		}},
+		{"PlaneDotsAdd", tolDefault, launch.PlaneDotsAdd(int64(planes), int64(phw)), false, func() ([]float64, error) {
+			o := out(planes)
+			return res(o, d.PlaneDotsAdd(o, mOut, mOut, planes, phw))
+		}},
+		{"PlaneNormalize", tolDefault, launch.PlaneNormalize(int64(planes), int64(phw)), false, func() ([]float64, error) {
+			o, sc := out(planes*phw), out(planes)
+			err := d.PlaneNormalize(o, sc, mOut, planes, phw, 1e-5)
+			return append(get(o), get(sc)...), err
+		}},
+		{"PlaneNormalizeBackward", tolDefault, append(launch.PlaneNormalize(int64(planes), int64(phw)), launch.PlaneNormalizeBackward(int64(planes), int64(phw))...), false, func() ([]float64, error) {
+			o, sc := out(planes*phw), out(planes)
+			if err := d.PlaneNormalize(o, sc, mOut, planes, phw, 1e-5); err != nil {
+				return nil, err
+			}
+			u := out(planes * phw)
+			if err := d.Copy(u, mOut); err != nil {
+				return nil, err
+			}
+			return res(u, d.PlaneNormalizeBackward(u, o, sc, planes, phw))
+		}},
 		{"LeakyMask", tolDefault, launch.LeakyMask(int64(planes * phw)), false, func() ([]float64, error) {
 			o := out(planes * phw)
 			return res(o, d.LeakyMask(o, mOut, mOut, 0.2))

@@ -128,6 +128,53 @@ func (d *Device) PlaneCombine(y gpu.Buffer, a []float64, x gpu.Buffer, b []float
 	return d.launchEach("l2o_plane_combine", n, ptrArg(bs[0]), ptrArg(cb), ptrArg(bs[1]), za, intArg(hw), intArg(n))
 }
 
+// PlaneDotsAdd implements gpu.NetOps: PlaneDots's blocks, nothing read back.
+func (d *Device) PlaneDotsAdd(acc, x, y gpu.Buffer, planes, hw int) error {
+	if err := planeCheck("plane dots add", planes, hw); err != nil {
+		return err
+	}
+	bs, err := d.buffers("plane dots add", acc, planes, x, planes*hw)
+	if err != nil {
+		return err
+	}
+	ya := nullArg()
+	if y != nil {
+		yb, err := d.buffers("plane dots add", y, planes*hw)
+		if err != nil {
+			return err
+		}
+		ya = ptrArg(yb[0])
+	}
+	return d.launchBlocks("l2o_plane_dots_add", planes, ptrArg(bs[0]), ptrArg(bs[1]), ya, intArg(hw))
+}
+
+// PlaneNormalize implements gpu.NetOps: one block a plane, nothing read
+// back.
+func (d *Device) PlaneNormalize(z, scale, x gpu.Buffer, planes, hw int, eps float64) error {
+	if err := planeCheck("plane normalize", planes, hw); err != nil {
+		return err
+	}
+	n := planes * hw
+	bs, err := d.buffers("plane normalize", z, n, scale, planes, x, n)
+	if err != nil {
+		return err
+	}
+	return d.launchBlocks("l2o_plane_normalize", planes, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(hw), f64Arg(eps))
+}
+
+// PlaneNormalizeBackward implements gpu.NetOps.
+func (d *Device) PlaneNormalizeBackward(u, z, scale gpu.Buffer, planes, hw int) error {
+	if err := planeCheck("plane normalize backward", planes, hw); err != nil {
+		return err
+	}
+	n := planes * hw
+	bs, err := d.buffers("plane normalize backward", u, n, z, n, scale, planes)
+	if err != nil {
+		return err
+	}
+	return d.launchBlocks("l2o_plane_normalize_backward", planes, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(hw))
+}
+
 // LeakyMask implements gpu.NetOps.
 func (d *Device) LeakyMask(dst, x, u gpu.Buffer, slope float64) error {
 	bs, err := d.buffers("leaky mask", dst, -1, x, -1, u, -1)

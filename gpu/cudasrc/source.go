@@ -67,6 +67,9 @@ var Kernels = []Kernel{
 	{"l2o_mconv_adjoint_bias", "gb, y, N, Cout, HW", "Cout blocks of BlockSize"},
 	{"l2o_plane_dots", "vals, x, y, HW", "one block of BlockSize per plane; vals is double[planes]; y may be 0 (plane sums)"},
 	{"l2o_plane_combine", "y, coef, x, z, HW, total", "one thread per value; coef is (a, b, c) per plane; z may be 0"},
+	{"l2o_plane_dots_add", "acc, x, y, HW", "one block of BlockSize per plane; acc[plane] += the plane's sum; y may be 0 (plane sums)"},
+	{"l2o_plane_normalize", "z, scale, x, HW, eps", "one block of BlockSize per plane; z may be x"},
+	{"l2o_plane_normalize_backward", "u, z, scale, HW", "one block of BlockSize per plane"},
 	{"l2o_leaky_mask", "dst, x, u, slope, n", "one thread per value"},
 	{"l2o_copy_planes", "dst, src, dstStart, dstStep, srcStart, srcStep, HW, total", "one thread per copied value"},
 	{"l2o_mat_mul_add", "dst, a, v, c, transpose, N, M", "⌈M/TileSize⌉·⌈N/TileSize⌉ blocks of BlockSize (one thread per batch value, in tiles); a is M×M"},
@@ -609,6 +612,18 @@ __global__ void l2o_plane_dots(double *vals, const float *x, const float *y, int
 	if (threadIdx.x == 0) vals[p] = s;
 }
 
+/* acc[p] += the plane dot (or sum) of l2o_plane_dots, rounded to float. */
+__global__ void l2o_plane_dots_add(float *acc, const float *x, const float *y, int HW) {
+	int p = blockIdx.x;
+	const float *xp = x + (size_t)p * HW;
+	const float *yp = y ? y + (size_t)p * HW : 0;
+	double s = 0.0;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x)
+		s += yp ? (double)xp[i] * (double)yp[i] : (double)xp[i];
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) acc[p] += (float)s;
+}
+
 /* y[p,i] = a_p x[p,i] + b_p z[p,i] + c_p with (a_p, b_p, c_p) = coef[3p..3p+2];
    no z term when z == 0. y may be x or z. */
 __global__ void l2o_plane_combine(float *y, const float *coef, const float *x, const float *z, int HW, int total) {
@@ -618,6 +633,52 @@ __global__ void l2o_plane_combine(float *y, const float *coef, const float *x, c
 	float v = c[0] * x[idx] + c[2];
 	if (z) v += c[1] * z[idx];
 	y[idx] = v;
+}
+
+/* Instance normalisation, a block a plane: z = (x - mu) * s, mu the plane's
+   mean, s = 1 / sqrt(var + eps) (both accumulated in double), s kept in
+   scale; the arithmetic of l2o_plane_dots and l2o_plane_combine. Every
+   thread reads back only the values it wrote, so z may be x. */
+__global__ void l2o_plane_normalize(float *z, float *scale, const float *x, int HW, double eps) {
+	int p = blockIdx.x;
+	const float *xp = x + (size_t)p * HW;
+	float *zp = z + (size_t)p * HW;
+	double s = 0.0;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x)
+		s += (double)xp[i];
+	float c = (float)(-l2o_block_sum(s) / HW);
+	double q = 0.0;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x) {
+		float v = 1.f * xp[i] + c;
+		zp[i] = v;
+		q += (double)v * (double)v;
+	}
+	float inv = (float)(1.0 / sqrt(l2o_block_sum(q) / HW + eps));
+	for (int i = threadIdx.x; i < HW; i += blockDim.x)
+		zp[i] = inv * zp[i] + 0.f;
+	if (threadIdx.x == 0) scale[p] = inv;
+}
+
+/* u = s * (u - mean(u) - z * mean(u z)) per plane, a block a plane:
+   l2o_plane_normalize's transposed Jacobian at its output z. */
+__global__ void l2o_plane_normalize_backward(float *u, const float *z, const float *scale, int HW) {
+	int p = blockIdx.x;
+	float *up = u + (size_t)p * HW;
+	const float *zp = z + (size_t)p * HW;
+	double su = 0.0, suz = 0.0;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x) {
+		double v = up[i];
+		su += v;
+		suz += v * (double)zp[i];
+	}
+	su = l2o_block_sum(su);
+	suz = l2o_block_sum(suz);
+	double inv = scale[p];
+	float a = (float)inv, b = (float)(-inv * suz / HW), c = (float)(-inv * su / HW);
+	for (int i = threadIdx.x; i < HW; i += blockDim.x) {
+		float v = a * up[i] + c;
+		up[i] = v + b * zp[i];
+	}
 }
 
 /* dst = u where x > 0 and slope u elsewhere; dst may be x or u. */

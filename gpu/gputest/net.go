@@ -3,6 +3,7 @@ package gputest
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
@@ -18,7 +19,7 @@ func (s NetShape) Len() int { return s.N * s.C * s.H * s.W }
 // CheckNetOps tests a gpu.NetOps implementation on random activations of
 // shape s, to relative tolerance tol (1e-12 for float64 devices, 1e-5 for
 // float32): PlaneDots, PlaneCombine (with and without z and constants, in
-// place), LeakyMask and CopyPlanes against host arithmetic, and the
+// place), PlaneDotsAdd, PlaneNormalize (also in place) and its backward, LeakyMask and CopyPlanes against host arithmetic, and the
 // refusals of bad arguments. It returns every failure, joined, or nil. (The
 // network's convolutions are package mconv's: internal/optest.CheckConv.)
 func CheckNetOps(d gpu.NetOps, s NetShape, tol float64) error {
@@ -28,7 +29,7 @@ func CheckNetOps(d gpu.NetOps, s NetShape, tol float64) error {
 	c := &opsCheck{d: d, tol: tol, rng: rand.New(rand.NewPCG(11, uint64(s.Len())))}
 	defer c.free()
 	n := &netCheck{opsCheck: c, d: d, s: s}
-	for _, f := range []func() error{n.planes, n.leaky, n.copies, n.refusals} {
+	for _, f := range []func() error{n.planes, n.normalize, n.leaky, n.copies, n.refusals} {
 		if err := f(); err != nil {
 			c.errs = append(c.errs, err)
 		}
@@ -86,6 +87,25 @@ func (c *netCheck) planes() error {
 		wantSquares[p] = dot(x[p*hw:(p+1)*hw], x[p*hw:(p+1)*hw])
 	}
 	errs = append(errs, c.closeVec("plane dots of x with itself", squares, wantSquares))
+	// PlaneDotsAdd twice onto a start: start + dots + sums.
+	start, acc, err := c.random(planes)
+	if err != nil {
+		return err
+	}
+	if err := c.d.PlaneDotsAdd(acc, xb, zb, planes, hw); err != nil {
+		return fmt.Errorf("plane dots add: %w", err)
+	}
+	if err := c.d.PlaneDotsAdd(acc, xb, nil, planes, hw); err != nil {
+		return fmt.Errorf("plane sums add: %w", err)
+	}
+	gotAcc, err := c.read(acc)
+	if err != nil {
+		return err
+	}
+	for p := range start {
+		start[p] += wantDots[p] + wantSums[p]
+	}
+	errs = append(errs, c.closeVec("plane dots add and plane sums add", gotAcc, start))
 
 	want := make([]float64, planes*hw)
 	for p := 0; p < planes; p++ {
@@ -146,6 +166,82 @@ func (c *netCheck) planes() error {
 		return err
 	}
 	errs = append(errs, c.closeVec("plane combine a·x + c in place", got, want))
+	return errors.Join(errs...)
+}
+
+// normalize checks PlaneNormalize, out of place and in place, and
+// PlaneNormalizeBackward against the instance norm in float64: z = (x −
+// μ)·s, s = 1/√(σ² + ε), and s·(u − mean(u) − z·mean(u·z)) per plane.
+func (c *netCheck) normalize() error {
+	const eps = 1e-5
+	s := c.s
+	planes, hw := s.N*s.C, s.H*s.W
+	x, xb, err := c.random(planes * hw)
+	if err != nil {
+		return err
+	}
+	u, ub, err := c.random(planes * hw)
+	if err != nil {
+		return err
+	}
+	wantZ, wantS, wantU := make([]float64, planes*hw), make([]float64, planes), make([]float64, planes*hw)
+	for p := 0; p < planes; p++ {
+		xs, zs, us := x[p*hw:(p+1)*hw], wantZ[p*hw:(p+1)*hw], u[p*hw:(p+1)*hw]
+		var mu, v, su, suz float64
+		for _, xi := range xs {
+			mu += xi / float64(hw)
+		}
+		for _, xi := range xs {
+			v += (xi - mu) * (xi - mu) / float64(hw)
+		}
+		wantS[p] = 1 / math.Sqrt(v+eps)
+		for i, xi := range xs {
+			zs[i] = (xi - mu) * wantS[p]
+			su += us[i] / float64(hw)
+			suz += us[i] * zs[i] / float64(hw)
+		}
+		for i := range us {
+			wantU[p*hw+i] = wantS[p] * (us[i] - su - zs[i]*suz)
+		}
+	}
+	z, err := c.zeros(planes * hw)
+	if err != nil {
+		return err
+	}
+	sc, err := c.zeros(planes)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	if err := c.d.PlaneNormalize(z, sc, xb, planes, hw, eps); err != nil {
+		return fmt.Errorf("plane normalize: %w", err)
+	}
+	for _, r := range []struct {
+		what string
+		b    gpu.Buffer
+		want []float64
+	}{{"plane normalize", z, wantZ}, {"plane normalize's scales", sc, wantS}} {
+		got, err := c.read(r.b)
+		if err != nil {
+			return err
+		}
+		errs = append(errs, c.closeVec(r.what, got, r.want))
+	}
+	if err := c.d.PlaneNormalizeBackward(ub, z, sc, planes, hw); err != nil {
+		return fmt.Errorf("plane normalize backward: %w", err)
+	}
+	got, err := c.read(ub)
+	if err != nil {
+		return err
+	}
+	errs = append(errs, c.closeVec("plane normalize backward", got, wantU))
+	if err := c.d.PlaneNormalize(xb, sc, xb, planes, hw, eps); err != nil {
+		return fmt.Errorf("plane normalize in place: %w", err)
+	}
+	if got, err = c.read(xb); err != nil {
+		return err
+	}
+	errs = append(errs, c.closeVec("plane normalize in place (z = x)", got, wantZ))
 	return errors.Join(errs...)
 }
 

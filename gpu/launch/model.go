@@ -229,6 +229,21 @@ func PlaneCombine(planes, hw int64) []Config {
 	return []Config{each("PlaneCombine", "l2o_plane_combine", planes*hw, Int{"planes·HW", planes * hw}, Int{"3·plane+2", 3 * planes}).buffers(Int{"planes", planes * hw})}
 }
 
+// PlaneDotsAdd is gpu/cuda's PlaneDotsAdd: one block per plane.
+func PlaneDotsAdd(planes, hw int64) []Config {
+	return []Config{blocks("PlaneDotsAdd", "l2o_plane_dots_add", planes, loop("HW", hw, Block)).buffers(Int{"planes", planes * hw})}
+}
+
+// PlaneNormalize is gpu/cuda's PlaneNormalize: one block per plane.
+func PlaneNormalize(planes, hw int64) []Config {
+	return []Config{blocks("PlaneNormalize", "l2o_plane_normalize", planes, loop("HW", hw, Block)).buffers(Int{"planes", planes * hw})}
+}
+
+// PlaneNormalizeBackward is gpu/cuda's PlaneNormalizeBackward.
+func PlaneNormalizeBackward(planes, hw int64) []Config {
+	return []Config{blocks("PlaneNormalizeBackward", "l2o_plane_normalize_backward", planes, loop("HW", hw, Block)).buffers(Int{"planes", planes * hw})}
+}
+
 // LeakyMask is gpu/cuda's LeakyMask on n values.
 func LeakyMask(n int64) []Config {
 	return []Config{each("LeakyMask", "l2o_leaky_mask", n, Int{"n", n}).buffers(Int{"vector", n})}
@@ -340,6 +355,9 @@ func Launches(w Workload) []Config {
 		planes := n * BanertWidth
 		add(PlaneDots(planes, hw)...)
 		add(PlaneCombine(planes, hw)...)
+		add(PlaneDotsAdd(planes, hw)...)
+		add(PlaneNormalize(planes, hw)...)
+		add(PlaneNormalizeBackward(planes, hw)...)
 		add(LeakyMask(planes * hw)...)
 		add(CopyPlanes(n, hw, n*BanertInputs)...)
 	}
