@@ -40,6 +40,15 @@ type NetOps interface {
 	// z_p·mean(u_p·z_p)) for each plane: PlaneNormalize's transposed
 	// Jacobian at its output z and scale s applied to u.
 	PlaneNormalizeBackward(u, z, scale Buffer, planes, hw int) error
+	// PlaneSafeguard writes delta_p = α·h_p·‖g_p‖/√(1 + ‖h_p‖²) for each
+	// of planes planes of hw values (Banert et al.'s per-image safeguard),
+	// the norms accumulated in float64.
+	PlaneSafeguard(delta, h, g Buffer, planes, hw int, alpha float64) error
+	// PlaneSafeguardBackward applies PlaneSafeguard's transposed Jacobian
+	// at (h, g) to u, plane by plane (s = √(1 + ‖h‖²)): it writes
+	// bh = α‖g‖(u/s − h⟨h,u⟩/s³) and adds α⟨h,u⟩g/(‖g‖s) to bg (nothing
+	// where g = 0). bh and bg must differ from the inputs.
+	PlaneSafeguardBackward(bh, bg, u, h, g Buffer, planes, hw int, alpha float64) error
 	// LeakyMask writes dst = u where x > 0 and slope·u elsewhere: the leaky
 	// ReLU of x when u is x, and its transposed Jacobian at x applied to u
 	// otherwise. dst may be x or u.
@@ -108,6 +117,55 @@ func (d *hostOps[F]) PlaneDotsAdd(acc, x, y Buffer, planes, hw int) error {
 		av[p] += F(v)
 	}
 	return nil
+}
+
+// safeguardCoefficients returns PlaneSafeguardBackward's coefficients of
+// one plane from ‖g‖², ‖h‖² and ⟨h, u⟩: bh = a·u + b·h, bg += cg·g.
+func safeguardCoefficients(gg, hh, hu, alpha float64) (a, b, cg float64) {
+	gn, s := math.Sqrt(gg), math.Sqrt(1+hh)
+	a, b = alpha*gn/s, -alpha*gn*hu/(s*s*s)
+	if gn > 0 {
+		cg = alpha * hu / (gn * s)
+	}
+	return a, b, cg
+}
+
+// PlaneSafeguard implements NetOps: the plane dots of PlaneDots and the
+// arithmetic of PlaneCombine.
+func (d *hostOps[F]) PlaneSafeguard(delta, h, g Buffer, planes, hw int, alpha float64) error {
+	gg, hh := make([]float64, planes), make([]float64, planes)
+	if err := d.PlaneDots(gg, g, g, hw); err != nil {
+		return err
+	}
+	if err := d.PlaneDots(hh, h, h, hw); err != nil {
+		return err
+	}
+	for p := range gg {
+		gg[p] = alpha * math.Sqrt(gg[p]) / math.Sqrt(1+hh[p])
+	}
+	return d.PlaneCombine(delta, gg, h, nil, nil, nil, hw)
+}
+
+// PlaneSafeguardBackward implements NetOps.
+func (d *hostOps[F]) PlaneSafeguardBackward(bh, bg, u, h, g Buffer, planes, hw int, alpha float64) error {
+	gg, hh, hu := make([]float64, planes), make([]float64, planes), make([]float64, planes)
+	for _, r := range []struct {
+		v    []float64
+		x, y Buffer
+	}{{gg, g, g}, {hh, h, h}, {hu, h, u}} {
+		if err := d.PlaneDots(r.v, r.x, r.y, hw); err != nil {
+			return err
+		}
+	}
+	a, b, cg, ones := make([]float64, planes), make([]float64, planes), make([]float64, planes), make([]float64, planes)
+	for p := range a {
+		a[p], b[p], cg[p] = safeguardCoefficients(gg[p], hh[p], hu[p], alpha)
+		ones[p] = 1
+	}
+	if err := d.PlaneCombine(bh, a, u, b, h, nil, hw); err != nil {
+		return err
+	}
+	return d.PlaneCombine(bg, ones, bg, cg, g, nil, hw)
 }
 
 // PlaneNormalize implements NetOps: the plane sums of PlaneDots and the

@@ -22,7 +22,6 @@ type BanertIteration struct {
 	net             *banertNet
 	g, delta, h, in gpu.Buffer
 	gd, gr          gpu.Buffer // 4 inputs: the two parts of ∇f
-	scale           []float64
 	step            float64
 	n, hw           int
 }
@@ -36,7 +35,7 @@ func NewBanertIteration(ops gpu.Ops, inputs int, theta []float64, o *problem.Obj
 		return nil, err
 	}
 	hw := o.ImageLen()
-	it := &BanertIteration{ops: ops.(gpu.NetOps), deviceIterates: deviceIterates{mem: gpu.NewArena(ops)}, scale: make([]float64, o.N), step: 1 / o.L, n: o.N, hw: hw}
+	it := &BanertIteration{ops: ops.(gpu.NetOps), deviceIterates: deviceIterates{mem: gpu.NewArena(ops)}, step: 1 / o.L, n: o.N, hw: hw}
 	defer func() {
 		if err != nil {
 			it.Close()
@@ -79,7 +78,7 @@ func (it *BanertIteration) Step() error {
 		return fmt.Errorf("ondevice: the iteration was closed")
 	}
 	ops := it.ops
-	if _, err := it.obj.ValueGrad(it.x, it.g); err != nil {
+	if err := it.obj.Gradient(it.x, it.g); err != nil {
 		return err
 	}
 	channels := []gpu.Buffer{it.x, it.g, it.delta}
@@ -98,7 +97,7 @@ func (it *BanertIteration) Step() error {
 	if err := it.net.forward(it.h, it.in); err != nil {
 		return err
 	}
-	if err := safeguardOn(ops, it.delta, it.h, it.g, it.n, it.hw, it.scale); err != nil {
+	if err := safeguardOn(ops, it.delta, it.h, it.g, it.n, it.hw); err != nil {
 		return err
 	}
 	if err := ops.Axpby(it.x, -it.step, it.g, 1); err != nil {

@@ -41,7 +41,6 @@ type BanertLoss struct {
 	gd     gpu.Buffer   // 4 inputs: the data term's part of ∇f (scratch)
 	// adjoints and scratch: b, c, b_Δ, b_g, b_h, h, the stacked input and its adjoint, zero
 	bx, carry, bd, bg, bh, h, in, din, zero, tmp gpu.Buffer
-	scale                                        []float64
 }
 
 // NewBanertLoss returns the unrolled loss of up to maxT iterations on
@@ -56,7 +55,7 @@ func NewBanertLoss(ops gpu.Ops, o *problem.Objective, maxT, inputs, n int) (d *B
 		return nil, fmt.Errorf("ondevice: Banert loss with T = %d on %d functions: both must be at least 1", maxT, n)
 	}
 	s := gpu.Batch{N: n, H: o.H, W: o.W}
-	loss := &BanertLoss{ops: ops.(gpu.NetOps), mem: gpu.NewArena(ops), s: s, o: o, maxT: maxT, inputs: inputs, scale: make([]float64, n)}
+	loss := &BanertLoss{ops: ops.(gpu.NetOps), mem: gpu.NewArena(ops), s: s, o: o, maxT: maxT, inputs: inputs}
 	d = loss
 	defer func() {
 		if err != nil {
@@ -170,7 +169,7 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 // forwardStep computes ∇f(x^t), Δ_t and x^{t+1} = x^t − (∇f(x^t) + Δ_t)/L.
 func (d *BanertLoss) forwardStep(t int) error {
 	ops, step := d.ops, 1/d.o.L
-	if _, err := d.obj.ValueGrad(d.xs[t], d.gs[t]); err != nil {
+	if err := d.obj.Gradient(d.xs[t], d.gs[t]); err != nil {
 		return err
 	}
 	if d.inputs == 4 {
@@ -184,7 +183,7 @@ func (d *BanertLoss) forwardStep(t int) error {
 	if err := d.net.forward(d.h, d.in); err != nil {
 		return err
 	}
-	if err := safeguardOn(ops, d.ds[t], d.h, d.gs[t], d.s.N, d.s.H*d.s.W, d.scale); err != nil {
+	if err := safeguardOn(ops, d.ds[t], d.h, d.gs[t], d.s.N, d.s.H*d.s.W); err != nil {
 		return err
 	}
 	if err := ops.Copy(d.xs[t+1], d.xs[t]); err != nil {
@@ -282,31 +281,9 @@ func (d *BanertLoss) unstack(t int) error {
 }
 
 // safeguardBackward adds S_gᵀ b_Δ to b_g and writes b_h = S_hᵀ b_Δ at
-// h = d.h and g:
+// h = d.h and g, on the device:
 //
 //	S_hᵀu = α‖g‖(u/s − h⟨h,u⟩/s³),  S_gᵀu = α⟨h,u⟩ g/(‖g‖ s),  s = √(1+‖h‖²).
 func (d *BanertLoss) safeguardBackward(g gpu.Buffer) error {
-	n, hw := d.s.N, d.s.H*d.s.W
-	gn, hn, err := safeguardNorms(d.ops, d.h, g, n, hw)
-	if err != nil {
-		return err
-	}
-	hu := make([]float64, n)
-	if err := d.ops.PlaneDots(hu, d.h, d.bd, hw); err != nil {
-		return err
-	}
-	a, b, cg, ones := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
-	for k := range a {
-		sk := math.Sqrt(1 + hn[k])
-		a[k] = arch.SafeguardAlpha * gn[k] / sk
-		b[k] = -arch.SafeguardAlpha * gn[k] * hu[k] / (sk * sk * sk)
-		if gn[k] > 0 {
-			cg[k] = arch.SafeguardAlpha * hu[k] / (gn[k] * sk)
-		}
-		ones[k] = 1
-	}
-	if err := d.ops.PlaneCombine(d.bh, a, d.bd, b, d.h, nil, hw); err != nil {
-		return err
-	}
-	return d.ops.PlaneCombine(d.bg, ones, d.bg, cg, g, nil, hw)
+	return d.ops.PlaneSafeguardBackward(d.bh, d.bg, d.bd, d.h, g, d.s.N, d.s.H*d.s.W, arch.SafeguardAlpha)
 }

@@ -55,32 +55,10 @@ func dataPart(ops gpu.NetOps, gd, g, gr gpu.Buffer) error {
 	return ops.Axpby(gd, -1, gr, 1)
 }
 
-// safeguardNorms returns ‖g_k‖ and ‖h_k‖² of each of the n images.
-func safeguardNorms(ops gpu.NetOps, h, g gpu.Buffer, n, hw int) (gn, hn []float64, err error) {
-	gn, hn = make([]float64, n), make([]float64, n)
-	if err := ops.PlaneDots(gn, g, g, hw); err != nil {
-		return nil, nil, err
-	}
-	if err := ops.PlaneDots(hn, h, h, hw); err != nil {
-		return nil, nil, err
-	}
-	for k := range gn {
-		gn[k] = math.Sqrt(gn[k])
-	}
-	return gn, hn, nil
-}
-
 // safeguardOn writes Δ_k = α·h_k·‖g_k‖/√(1 + ‖h_k‖²) for each of the n
-// images into delta, with scale (length n) as scratch.
-func safeguardOn(ops gpu.NetOps, delta, h, g gpu.Buffer, n, hw int, scale []float64) error {
-	gn, hn, err := safeguardNorms(ops, h, g, n, hw)
-	if err != nil {
-		return err
-	}
-	for k := range scale {
-		scale[k] = arch.SafeguardAlpha * gn[k] / math.Sqrt(1+hn[k])
-	}
-	return ops.PlaneCombine(delta, scale, h, nil, nil, nil, hw)
+// images into delta, on the device.
+func safeguardOn(ops gpu.NetOps, delta, h, g gpu.Buffer, n, hw int) error {
+	return ops.PlaneSafeguard(delta, h, g, n, hw, arch.SafeguardAlpha)
 }
 
 // sized is a buffer to allocate and its length.

@@ -280,6 +280,15 @@ func opCases(t *testing.T, d *Device) []opCase {
 			}
 			return res(u, d.PlaneNormalizeBackward(u, o, sc, planes, phw))
 		}},
+		{"PlaneSafeguard", tolDefault, launch.PlaneSafeguard(int64(planes), int64(phw)), false, func() ([]float64, error) {
+			o := out(planes * phw)
+			return res(o, d.PlaneSafeguard(o, mOut, mOut, planes, phw, 0.7))
+		}},
+		{"PlaneSafeguardBackward", tolDefault, launch.PlaneSafeguardBackward(int64(planes), int64(phw)), false, func() ([]float64, error) {
+			bh, bg := out(planes*phw), out(planes*phw)
+			err := d.PlaneSafeguardBackward(bh, bg, mOut, mOut, mOut, planes, phw, 0.7)
+			return append(get(bh), get(bg)...), err
+		}},
 		{"LeakyMask", tolDefault, launch.LeakyMask(int64(planes * phw)), false, func() ([]float64, error) {
 			o := out(planes * phw)
 			return res(o, d.LeakyMask(o, mOut, mOut, 0.2))

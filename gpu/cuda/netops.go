@@ -148,6 +148,40 @@ func (d *Device) PlaneDotsAdd(acc, x, y gpu.Buffer, planes, hw int) error {
 	return d.launchBlocks("l2o_plane_dots_add", planes, ptrArg(bs[0]), ptrArg(bs[1]), ya, intArg(hw))
 }
 
+// PlaneSafeguard implements gpu.NetOps: one block a plane, nothing read
+// back.
+func (d *Device) PlaneSafeguard(delta, h, g gpu.Buffer, planes, hw int, alpha float64) error {
+	if err := planeCheck("plane safeguard", planes, hw); err != nil {
+		return err
+	}
+	n := planes * hw
+	bs, err := d.buffers("plane safeguard", delta, n, h, n, g, n)
+	if err != nil {
+		return err
+	}
+	return d.launchBlocks("l2o_plane_safeguard", planes, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(hw), f64Arg(alpha))
+}
+
+// PlaneSafeguardBackward implements gpu.NetOps.
+func (d *Device) PlaneSafeguardBackward(bh, bg, u, h, g gpu.Buffer, planes, hw int, alpha float64) error {
+	if err := planeCheck("plane safeguard backward", planes, hw); err != nil {
+		return err
+	}
+	n := planes * hw
+	bs, err := d.buffers("plane safeguard backward", bh, n, bg, n, u, n, h, n, g, n)
+	if err != nil {
+		return err
+	}
+	for _, out := range bs[:2] {
+		for _, in := range bs[2:] {
+			if out == in {
+				return fmt.Errorf("cuda: plane safeguard backward: an output is also an input")
+			}
+		}
+	}
+	return d.launchBlocks("l2o_plane_safeguard_backward", planes, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), ptrArg(bs[3]), ptrArg(bs[4]), intArg(hw), f64Arg(alpha))
+}
+
 // PlaneNormalize implements gpu.NetOps: one block a plane, nothing read
 // back.
 func (d *Device) PlaneNormalize(z, scale, x gpu.Buffer, planes, hw int, eps float64) error {

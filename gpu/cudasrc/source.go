@@ -70,6 +70,8 @@ var Kernels = []Kernel{
 	{"l2o_plane_dots_add", "acc, x, y, HW", "one block of BlockSize per plane; acc[plane] += the plane's sum; y may be 0 (plane sums)"},
 	{"l2o_plane_normalize", "z, scale, x, HW, eps", "one block of BlockSize per plane; z may be x"},
 	{"l2o_plane_normalize_backward", "u, z, scale, HW", "one block of BlockSize per plane"},
+	{"l2o_plane_safeguard", "delta, h, g, HW, alpha", "one block of BlockSize per plane"},
+	{"l2o_plane_safeguard_backward", "bh, bg, u, h, g, HW, alpha", "one block of BlockSize per plane; bh, bg distinct from u, h, g"},
 	{"l2o_leaky_mask", "dst, x, u, slope, n", "one thread per value"},
 	{"l2o_copy_planes", "dst, src, dstStart, dstStep, srcStart, srcStep, HW, total", "one thread per copied value"},
 	{"l2o_mat_mul_add", "dst, a, v, c, transpose, N, M", "⌈M/TileSize⌉·⌈N/TileSize⌉ blocks of BlockSize (one thread per batch value, in tiles); a is M×M"},
@@ -678,6 +680,51 @@ __global__ void l2o_plane_normalize_backward(float *u, const float *z, const flo
 	for (int i = threadIdx.x; i < HW; i += blockDim.x) {
 		float v = a * up[i] + c;
 		up[i] = v + b * zp[i];
+	}
+}
+
+/* Banert's safeguard, a block an image: delta = alpha h |g| / sqrt(1 + |h|^2),
+   the norms accumulated in double; the arithmetic of l2o_plane_dots and
+   l2o_plane_combine. */
+__global__ void l2o_plane_safeguard(float *delta, const float *h, const float *g, int HW, double alpha) {
+	size_t o = (size_t)blockIdx.x * HW;
+	double gg = 0.0, hh = 0.0;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x) {
+		double a = g[o + i], b = h[o + i];
+		gg += a * a;
+		hh += b * b;
+	}
+	gg = l2o_block_sum(gg);
+	hh = l2o_block_sum(hh);
+	float c = (float)(alpha * sqrt(gg) / sqrt(1.0 + hh));
+	for (int i = threadIdx.x; i < HW; i += blockDim.x)
+		delta[o + i] = c * h[o + i] + 0.f;
+}
+
+/* The safeguard's transposed Jacobian at (h, g) applied to u, a block an
+   image, s = sqrt(1 + |h|^2): bh = alpha |g| (u / s - h <h,u> / s^3),
+   bg += alpha <h,u> g / (|g| s) (nothing where g = 0). */
+__global__ void l2o_plane_safeguard_backward(float *bh, float *bg, const float *u, const float *h,
+		const float *g, int HW, double alpha) {
+	size_t o = (size_t)blockIdx.x * HW;
+	double gg = 0.0, hh = 0.0, hu = 0.0;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x) {
+		double a = g[o + i], b = h[o + i];
+		gg += a * a;
+		hh += b * b;
+		hu += b * (double)u[o + i];
+	}
+	gg = l2o_block_sum(gg);
+	hh = l2o_block_sum(hh);
+	hu = l2o_block_sum(hu);
+	double gn = sqrt(gg), s = sqrt(1.0 + hh);
+	float a = (float)(alpha * gn / s), b = (float)(-alpha * gn * hu / (s * s * s));
+	float cg = gn > 0.0 ? (float)(alpha * hu / (gn * s)) : 0.f;
+	for (int i = threadIdx.x; i < HW; i += blockDim.x) {
+		float v = a * u[o + i] + 0.f;
+		bh[o + i] = v + b * h[o + i];
+		float w = 1.f * bg[o + i] + 0.f;
+		bg[o + i] = w + cg * g[o + i];
 	}
 }
 

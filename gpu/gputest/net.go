@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 )
@@ -19,7 +20,7 @@ func (s NetShape) Len() int { return s.N * s.C * s.H * s.W }
 // CheckNetOps tests a gpu.NetOps implementation on random activations of
 // shape s, to relative tolerance tol (1e-12 for float64 devices, 1e-5 for
 // float32): PlaneDots, PlaneCombine (with and without z and constants, in
-// place), PlaneDotsAdd, PlaneNormalize (also in place) and its backward, LeakyMask and CopyPlanes against host arithmetic, and the
+// place), PlaneDotsAdd, PlaneNormalize (also in place), PlaneSafeguard and its backward, LeakyMask and CopyPlanes against host arithmetic, and the
 // refusals of bad arguments. It returns every failure, joined, or nil. (The
 // network's convolutions are package mconv's: internal/optest.CheckConv.)
 func CheckNetOps(d gpu.NetOps, s NetShape, tol float64) error {
@@ -29,7 +30,7 @@ func CheckNetOps(d gpu.NetOps, s NetShape, tol float64) error {
 	c := &opsCheck{d: d, tol: tol, rng: rand.New(rand.NewPCG(11, uint64(s.Len())))}
 	defer c.free()
 	n := &netCheck{opsCheck: c, d: d, s: s}
-	for _, f := range []func() error{n.planes, n.normalize, n.leaky, n.copies, n.refusals} {
+	for _, f := range []func() error{n.planes, n.normalize, n.safeguard, n.leaky, n.copies, n.refusals} {
 		if err := f(); err != nil {
 			c.errs = append(c.errs, err)
 		}
@@ -242,6 +243,74 @@ func (c *netCheck) normalize() error {
 		return err
 	}
 	errs = append(errs, c.closeVec("plane normalize in place (z = x)", got, wantZ))
+	return errors.Join(errs...)
+}
+
+// safeguard checks PlaneSafeguard and PlaneSafeguardBackward against
+// their formulas in float64, with one plane of g zero (no g term there).
+func (c *netCheck) safeguard() error {
+	const alpha = 0.7
+	s := c.s
+	planes, hw := s.N*s.C, s.H*s.W
+	h, hb, err := c.random(planes * hw)
+	if err != nil {
+		return err
+	}
+	g := make([]float64, planes*hw)
+	for i := hw; i < len(g); i++ { // plane 0 of g stays zero
+		g[i] = 2*c.rng.Float64() - 1
+	}
+	gb, err := c.upload(g)
+	if err != nil {
+		return err
+	}
+	u, ub, err := c.random(planes * hw)
+	if err != nil {
+		return err
+	}
+	bg, bgb, err := c.random(planes * hw)
+	if err != nil {
+		return err
+	}
+	wantD, wantBh, wantBg := make([]float64, planes*hw), make([]float64, planes*hw), slices.Clone(bg)
+	for p := 0; p < planes; p++ {
+		r := p * hw
+		gn, hh := math.Sqrt(dot(g[r:r+hw], g[r:r+hw])), dot(h[r:r+hw], h[r:r+hw])
+		hu, sk := dot(h[r:r+hw], u[r:r+hw]), math.Sqrt(1+hh)
+		for i := r; i < r+hw; i++ {
+			wantD[i] = alpha * h[i] * gn / sk
+			wantBh[i] = alpha * gn * (u[i]/sk - h[i]*hu/(sk*sk*sk))
+			if gn > 0 {
+				wantBg[i] += alpha * hu * g[i] / (gn * sk)
+			}
+		}
+	}
+	delta, err := c.zeros(planes * hw)
+	if err != nil {
+		return err
+	}
+	bh, err := c.zeros(planes * hw)
+	if err != nil {
+		return err
+	}
+	if err := c.d.PlaneSafeguard(delta, hb, gb, planes, hw, alpha); err != nil {
+		return fmt.Errorf("plane safeguard: %w", err)
+	}
+	if err := c.d.PlaneSafeguardBackward(bh, bgb, ub, hb, gb, planes, hw, alpha); err != nil {
+		return fmt.Errorf("plane safeguard backward: %w", err)
+	}
+	var errs []error
+	for _, r := range []struct {
+		what string
+		b    gpu.Buffer
+		want []float64
+	}{{"plane safeguard", delta, wantD}, {"plane safeguard backward's h part", bh, wantBh}, {"plane safeguard backward's g part", bgb, wantBg}} {
+		got, err := c.read(r.b)
+		if err != nil {
+			return err
+		}
+		errs = append(errs, c.closeVec(r.what, got, r.want))
+	}
 	return errors.Join(errs...)
 }
 

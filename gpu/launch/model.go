@@ -234,6 +234,16 @@ func PlaneDotsAdd(planes, hw int64) []Config {
 	return []Config{blocks("PlaneDotsAdd", "l2o_plane_dots_add", planes, loop("HW", hw, Block)).buffers(Int{"planes", planes * hw})}
 }
 
+// PlaneSafeguard is gpu/cuda's PlaneSafeguard: one block per plane.
+func PlaneSafeguard(planes, hw int64) []Config {
+	return []Config{blocks("PlaneSafeguard", "l2o_plane_safeguard", planes, loop("HW", hw, Block)).buffers(Int{"planes", planes * hw})}
+}
+
+// PlaneSafeguardBackward is gpu/cuda's PlaneSafeguardBackward.
+func PlaneSafeguardBackward(planes, hw int64) []Config {
+	return []Config{blocks("PlaneSafeguardBackward", "l2o_plane_safeguard_backward", planes, loop("HW", hw, Block)).buffers(Int{"planes", planes * hw})}
+}
+
 // PlaneNormalize is gpu/cuda's PlaneNormalize: one block per plane.
 func PlaneNormalize(planes, hw int64) []Config {
 	return []Config{blocks("PlaneNormalize", "l2o_plane_normalize", planes, loop("HW", hw, Block)).buffers(Int{"planes", planes * hw})}
@@ -356,6 +366,8 @@ func Launches(w Workload) []Config {
 		add(PlaneDots(planes, hw)...)
 		add(PlaneCombine(planes, hw)...)
 		add(PlaneDotsAdd(planes, hw)...)
+		add(PlaneSafeguard(planes, hw)...)
+		add(PlaneSafeguardBackward(planes, hw)...)
 		add(PlaneNormalize(planes, hw)...)
 		add(PlaneNormalizeBackward(planes, hw)...)
 		add(LeakyMask(planes * hw)...)
