@@ -34,6 +34,7 @@ type Unrolled struct {
 	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
 	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
 	values     []float64    // F(x^t), t = 1..T
+	sums       gpu.Buffer   // a readout of T sums: F(x^t) summed on the device
 }
 
 // NewUnrolled returns the unrolled loss of m on o for steps learned steps
@@ -62,6 +63,9 @@ func NewUnrolled(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batc
 			return nil, err
 		}
 		d.xs, d.gs = append(d.xs, x), append(d.gs, g)
+	}
+	if d.sums, err = d.mem.AllocReadout(0, steps); err != nil {
+		return nil, fmt.Errorf("ondevice: unrolled loss: %w", err)
 	}
 	for _, b := range []*gpu.Buffer{&d.adj, &d.next, &d.carry, &d.tmp, &d.mom, &d.hv} {
 		if *b, err = d.alloc(); err != nil {
@@ -121,7 +125,9 @@ func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]fl
 	if err := d.obj.Gradient(d.xs[0], d.gs[0]); err != nil {
 		return math.NaN(), err
 	}
-	var loss float64
+	if err := d.ops.ZeroSums(d.sums); err != nil {
+		return math.NaN(), err
+	}
 	for t := 0; t < T; t++ {
 		p, err := d.moment(t)
 		if err == nil {
@@ -133,12 +139,19 @@ func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]fl
 		if err != nil {
 			return math.NaN(), err
 		}
-		v, err := d.obj.ValueGrad(d.xs[t+1], d.gs[t+1])
-		if err != nil {
+		if err := d.obj.AddValueGrad(d.sums, t, 1, d.xs[t+1], d.gs[t+1]); err != nil {
 			return math.NaN(), err
 		}
-		d.values[t] = v
-		loss += c[t] * v
+	}
+	// Every F(x^{t+1}) in one copy.
+	sums := make([]float64, len(d.values))
+	if err := d.ops.ReadOut(nil, sums, d.sums); err != nil {
+		return math.NaN(), err
+	}
+	var loss float64
+	for t := 0; t < T; t++ {
+		d.values[t] = sums[t]
+		loss += c[t] * sums[t]
 	}
 	if gradT == nil {
 		return loss, nil
