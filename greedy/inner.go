@@ -513,6 +513,61 @@ func blockCurvature(p models.Parametrization, v []float64, n, h, w int) (float64
 	return graphCurvature(p, v, n, h, w)
 }
 
+// exactCurvature is blockCurvature of block b (0: θ by p = G, 1: φ by
+// p = H) of the step loss, whose operands are v: where the loss runs on a
+// device and the block is a PC term (StepLoss.GramDiagonal), the same
+// power iteration runs on the map's diagonal in the Fourier basis, summed
+// on the device (diagonalCurvature), instead of N products a iteration on
+// the host. Elsewhere (the CPU paths) it is blockCurvature.
+func exactCurvature(loss *steploss.StepLoss, b int, p models.Parametrization, v []float64, n, h, w int) (float64, error) {
+	d, ok, err := loss.GramDiagonal(b)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		return diagonalCurvature(d, h, w)
+	}
+	return blockCurvature(p, v, n, h, w)
+}
+
+// diagonalCurvature is powerIteration, from its random start, of the map
+// M = F⁻¹ diag(d) F on h×w images (F the unnormalised 2-D DFT, d real and
+// non-negative on the half spectrum: the curvature map of a PC block), in
+// the Fourier basis: the first product transforms the start x and writes,
+// in its first H·(W/2+1) values, a vector of the same norm as Mx (each
+// frequency's |x̂(ω)|·d(ω), weighted √(c/HW) by Parseval, c = 2 for a
+// frequency that stands for its conjugate too), the rest zero; every later
+// product multiplies by d. The phases do not matter to a diagonal map, so
+// the norms, the estimate and the settling test are those of the
+// iteration on images, to rounding.
+func diagonalCurvature(d []float64, h, w int) (float64, error) {
+	sl := w/2 + 1
+	if len(d) != h*sl {
+		return 0, fmt.Errorf("curvature: a diagonal of %d values, want %d for %d×%d images", len(d), h*sl, h, w)
+	}
+	first := true
+	return powerIteration(h*w, func(x []float64) error {
+		if first {
+			first = false
+			spec := make([]kernels.Complex[float64], h*sl)
+			kernels.NewFFT2T[float64](h, w).Forward(spec, x)
+			for q, c := range spec {
+				weight := 2.0
+				if j := q % sl; j == 0 || (w%2 == 0 && j == w/2) {
+					weight = 1
+				}
+				x[q] = math.Sqrt(weight/float64(h*w)) * math.Hypot(c.Re, c.Im) * d[q]
+			}
+			clear(x[len(spec):])
+			return nil
+		}
+		for q, dq := range d {
+			x[q] *= dq
+		}
+		return nil
+	})
+}
+
 // boundCurvature is blockCurvature through a bound operator.
 func boundCurvature(b models.Binder, size int, v []float64, n, h, w int) (float64, error) {
 	bd, err := b.Bind(v, n, h, w)
