@@ -184,6 +184,9 @@ type NAG struct {
 	// iteration (StepLoss.Eval), as before the block mode (tests,
 	// benchmarks).
 	fullEvals bool
+	// hostIterates keeps the iterates on the host even where the step
+	// loss could keep them on its device (StepLoss.DescendBlock; tests).
+	hostIterates bool
 }
 
 // StepRule chooses the constant step of a first-order inner solver.
@@ -297,6 +300,16 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 			if steps[b] == 0 {
 				continue
 			}
+			if !s.fullEvals && !s.hostIterates {
+				// The same iterations with the vectors on the loss's device.
+				ok, err := loss.DescendBlock(b, u, steps[b], nagBetas(budget[b]))
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					continue
+				}
+			}
 			lo, hi := blk[0], blk[1]
 			// Only block b moves: the other entries of yv and prev stay u's.
 			copy(prev, u)
@@ -324,6 +337,20 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 		}
 	}
 	return u, nil
+}
+
+// nagBetas returns the momentum weights β of n iterations of NAG as
+// Minimize's loop computes them: βk = (tk − 1)/tk+1, t0 = 1,
+// tk+1 = (1 + √(1 + 4tk²))/2.
+func nagBetas(n int) []float64 {
+	betas := make([]float64, n)
+	tk := 1.0
+	for k := range betas {
+		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
+		betas[k] = (tk - 1) / tn
+		tk = tn
+	}
+	return betas
 }
 
 // nagExtrapolate writes y = u + β(u − prev). Elementwise: long blocks (PF's
