@@ -516,6 +516,16 @@ func conjugateGradient(x, b []float64, hessVec func(dst, v []float64, scale floa
 	return nil
 }
 
+// preconditioned says whether the inner solver may use Subproblem.Precond:
+// NAG and Closed do not, and are spared building it every step.
+func preconditioned(s InnerSolver) bool {
+	switch s.(type) {
+	case NAG, Closed:
+		return false
+	}
+	return true
+}
+
 // ParseInner returns the inner solver named lbfgs, nag or closed.
 func ParseInner(name string) (InnerSolver, error) {
 	switch name {
