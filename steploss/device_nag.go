@@ -138,7 +138,7 @@ func (d *devicePass) descend(r descent) (value float64, y []float64, err error) 
 			err = iterate()
 		}
 		if err != nil {
-			return 0, nil, fmt.Errorf("step loss on %s: NAG iteration %d: %w", d.ops.Name(), it, err)
+			return 0, nil, fmt.Errorf("NAG iteration %d: %w", it, err)
 		}
 	}
 	if err := d.ops.CopyOut(r.params[b], st.u); err != nil {
