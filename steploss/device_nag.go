@@ -158,7 +158,7 @@ func (d *devicePass) lastIteration(st *nagState, r descent, iterate func() error
 		return 0, nil, err
 	}
 	var sum [1]float64
-	if err := d.ops.ReadOut(d.img, sum[:], d.outs[b]); err != nil {
+	if err := d.ops.ReadOut(nil, sum[:], d.outs[b]); err != nil {
 		return 0, nil, err
 	}
 	y := make([]float64, len(r.params[b]))
