@@ -175,6 +175,12 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 // result is that of evaluating the whole loss every iteration: for M-PC on
 // Problem 1 about 10% less work an evaluation (docs/benchmarks.md, "The
 // paper's NAG protocol").
+//
+// Where the step loss runs on a device and the block is a PC term, a block's
+// iterations run there (StepLoss.DescendBlock): the same iterations with
+// NAG's vectors in device buffers, u copied in and read back once a block
+// (bitwise the loop over EvalBlock on the CPU device; on CUDA in float32,
+// an iteration one captured graph: docs/gpu-budget.md).
 type NAG struct {
 	Iters  int
 	Rounds int
