@@ -9,8 +9,9 @@ import (
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// TestNAGOnDeviceAgainstHost runs NAG on an M-PC step loss on a device
-// twice: with its iterates on the device (StepLoss.DescendBlock) and on
+// TestNAGOnDeviceAgainstHost runs NAG on a step loss on a device twice
+// (M-PC; PC with a PP momentum term, whose φ block runs on the host; PC
+// alone): with its iterates on the device (StepLoss.DescendBlock) and on
 // the host (a loop over EvalBlock, the same device pass), 2 rounds of 15
 // iterations a block from a point off the reference, with penalties. On
 // the CPU device (float64) the two do the same arithmetic in the same
@@ -20,7 +21,6 @@ import (
 // value at each block's last point, equal to the host's last evaluation.
 func TestNAGOnDeviceAgainstHost(t *testing.T) {
 	o := deblurSet(t, 5, 16, 3)
-	m := method(t, "m-pc")
 	grad := make([]float64, len(o.X0))
 	if err := o.Eval(nil, grad, o.X0, nil); err != nil {
 		t.Fatal(err)
@@ -31,9 +31,11 @@ func TestNAGOnDeviceAgainstHost(t *testing.T) {
 		p[i] = 0.1 * r.NormFloat64()
 	}
 	for _, c := range []struct {
-		dev gpu.Ops
-		tol float64
-	}{{gpu.CPU(), 0}, {gpu.Host32(), 1e-4}} {
+		method string
+		dev    gpu.Ops
+		tol    float64
+	}{{"m-pc", gpu.CPU(), 0}, {"m-pc", gpu.Host32(), 1e-4}, {"pc:pp", gpu.CPU(), 0}, {"pc", gpu.CPU(), 0}} {
+		m := method(t, c.method)
 		var results [2][]float64
 		var lasts [2]float64
 		var evals [2]int
@@ -65,14 +67,14 @@ func TestNAGOnDeviceAgainstHost(t *testing.T) {
 			scale = math.Max(scale, math.Abs(results[1][j]))
 		}
 		if diff > c.tol*scale {
-			t.Errorf("%s: the iterates on the device and on the host differ by %.3g (largest value %.3g, want within %g relative)", c.dev.Name(), diff, scale, c.tol)
+			t.Errorf("%s on %s: the iterates on the device and on the host differ by %.3g (largest value %.3g, want within %g relative)", c.method, c.dev.Name(), diff, scale, c.tol)
 		}
-		if evals[0] != evals[1] || evals[0] != 60 {
-			t.Errorf("%s: %d evaluations on the device, %d on the host, want 60", c.dev.Name(), evals[0], evals[1])
+		if evals[0] != evals[1] || evals[0] < 30 {
+			t.Errorf("%s on %s: %d evaluations on the device, %d on the host, want the same, at least 30", c.method, c.dev.Name(), evals[0], evals[1])
 		}
 		if d := math.Abs(lasts[0] - lasts[1]); d > c.tol*math.Abs(lasts[1]) {
-			t.Errorf("%s: the observer's last value %.15g on the device, %.15g on the host", c.dev.Name(), lasts[0], lasts[1])
+			t.Errorf("%s on %s: the observer's last value %.15g on the device, %.15g on the host", c.method, c.dev.Name(), lasts[0], lasts[1])
 		}
-		t.Logf("%s: largest difference %.3g (largest value %.3g), last values %.15g and %.15g", c.dev.Name(), diff, scale, lasts[0], lasts[1])
+		t.Logf("%s on %s: largest difference %.3g (largest value %.3g), last values %.15g and %.15g", c.method, c.dev.Name(), diff, scale, lasts[0], lasts[1])
 	}
 }
