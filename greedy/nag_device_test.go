@@ -17,8 +17,9 @@ import (
 // the CPU device (float64) the two do the same arithmetic in the same
 // order, so the results are bitwise equal; on the float32 host device
 // (where the host loop adds the penalty's gradient in float64) to float32
-// rounding (1e-4). The evaluations counted are the same, and an observer sees the
-// value at each block's last point, equal to the host's last evaluation.
+// rounding (1e-4). The evaluations counted are the same; an observer sees
+// the value once a block run on the device (so fewer times), at the
+// block's last point: the host's last evaluation.
 func TestNAGOnDeviceAgainstHost(t *testing.T) {
 	o := deblurSet(t, 5, 16, 3)
 	grad := make([]float64, len(o.X0))
@@ -38,7 +39,7 @@ func TestNAGOnDeviceAgainstHost(t *testing.T) {
 		m := method(t, c.method)
 		var results [2][]float64
 		var lasts [2]float64
-		var evals [2]int
+		var evals, reports [2]int
 		for i, host := range []bool{false, true} {
 			loss, err := steploss.NewStepLossOn(m, o, 0.5, c.dev)
 			if err != nil {
@@ -47,7 +48,7 @@ func TestNAGOnDeviceAgainstHost(t *testing.T) {
 			if err := loss.SetStep(o.X0, grad, p, 0.3, 0.2); err != nil {
 				t.Fatal(err)
 			}
-			loss.Observe(func(_ int, v float64) { lasts[i] = v })
+			loss.Observe(func(_ int, v float64) { lasts[i], reports[i] = v, reports[i]+1 })
 			u0 := loss.Reference()
 			start := rand.New(rand.NewPCG(4, 1)) // the same start for both
 			for j := range u0 {
@@ -71,6 +72,9 @@ func TestNAGOnDeviceAgainstHost(t *testing.T) {
 		}
 		if evals[0] != evals[1] || evals[0] < 30 {
 			t.Errorf("%s on %s: %d evaluations on the device, %d on the host, want the same, at least 30", c.method, c.dev.Name(), evals[0], evals[1])
+		}
+		if reports[0] >= reports[1] {
+			t.Errorf("%s on %s: the observer saw %d evaluations with the iterates on the device, %d on the host: the device ran no block", c.method, c.dev.Name(), reports[0], reports[1])
 		}
 		if d := math.Abs(lasts[0] - lasts[1]); d > c.tol*math.Abs(lasts[1]) {
 			t.Errorf("%s on %s: the observer's last value %.15g on the device, %.15g on the host", c.method, c.dev.Name(), lasts[0], lasts[1])
