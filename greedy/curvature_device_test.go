@@ -46,9 +46,16 @@ func TestDeviceCurvatureAgainstHost(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			dev, err := exactCurvature(loss, b, par, v, o.N, o.H, o.W)
+			d, ok, err := loss.GramDiagonal(b)
+			if err != nil || !ok {
+				t.Fatalf("block %d: no diagonal on the device (ok %v, %v)", b, ok, err)
+			}
+			dev, err := diagonalCurvature(d, o.H, o.W)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if got, err := exactCurvature(loss, b, par, v, o.N, o.H, o.W); err != nil || got != dev {
+				t.Errorf("block %d: exactCurvature %.17g (%v), want the diagonal's %.17g", b, got, err, dev)
 			}
 			closed, ok, err := loss.SpectralCurvature(b)
 			if err != nil || !ok {
@@ -62,5 +69,15 @@ func TestDeviceCurvatureAgainstHost(t *testing.T) {
 			}
 		}
 		loss.Close()
+	}
+	// On the CPU paths the curvature stays the host's power iteration.
+	o := deblurSet(t, 2, 8, 4)
+	cpu, err := steploss.NewStepLoss(method(t, "m-pc"), o, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cpu.Close()
+	if _, ok, _ := cpu.GramDiagonal(0); ok {
+		t.Error("the CPU step loss gave a diagonal: its curvature would leave the host's power iteration")
 	}
 }
