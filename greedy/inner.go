@@ -175,6 +175,12 @@ func (s LBFGS) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 // result is that of evaluating the whole loss every iteration: for M-PC on
 // Problem 1 about 10% less work an evaluation (docs/benchmarks.md, "The
 // paper's NAG protocol").
+//
+// Where the step loss runs on a device and the block is a PC term, a block's
+// iterations run there (StepLoss.DescendBlock): the same iterations with
+// NAG's vectors in device buffers, u copied in and read back once a block
+// (bitwise the loop over EvalBlock on the CPU device; on CUDA in float32,
+// an iteration one captured graph: docs/gpu-budget.md).
 type NAG struct {
 	Iters  int
 	Rounds int
@@ -184,6 +190,9 @@ type NAG struct {
 	// iteration (StepLoss.Eval), as before the block mode (tests,
 	// benchmarks).
 	fullEvals bool
+	// hostIterates keeps the iterates on the host even where the step
+	// loss could keep them on its device (StepLoss.DescendBlock; tests).
+	hostIterates bool
 }
 
 // StepRule chooses the constant step of a first-order inner solver.
@@ -297,6 +306,16 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 			if steps[b] == 0 {
 				continue
 			}
+			if !s.fullEvals && !s.hostIterates {
+				// The same iterations with the vectors on the loss's device.
+				ok, err := loss.DescendBlock(b, u, steps[b], nagBetas(budget[b]))
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					continue
+				}
+			}
 			lo, hi := blk[0], blk[1]
 			// Only block b moves: the other entries of yv and prev stay u's.
 			copy(prev, u)
@@ -324,6 +343,20 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 		}
 	}
 	return u, nil
+}
+
+// nagBetas returns the momentum weights β of n iterations of NAG as
+// Minimize's loop computes them: βk = (tk − 1)/tk+1, t0 = 1,
+// tk+1 = (1 + √(1 + 4tk²))/2.
+func nagBetas(n int) []float64 {
+	betas := make([]float64, n)
+	tk := 1.0
+	for k := range betas {
+		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
+		betas[k] = (tk - 1) / tn
+		tk = tn
+	}
+	return betas
 }
 
 // nagExtrapolate writes y = u + β(u − prev). Elementwise: long blocks (PF's
@@ -489,6 +522,16 @@ func conjugateGradient(x, b []float64, hessVec func(dst, v []float64, scale floa
 	return nil
 }
 
+// preconditioned says whether the inner solver may use Subproblem.Precond:
+// NAG and Closed do not, and are spared building it every step.
+func preconditioned(s InnerSolver) bool {
+	switch s.(type) {
+	case NAG, Closed:
+		return false
+	}
+	return true
+}
+
 // ParseInner returns the inner solver named lbfgs, nag or closed.
 func ParseInner(name string) (InnerSolver, error) {
 	switch name {
@@ -511,6 +554,61 @@ func blockCurvature(p models.Parametrization, v []float64, n, h, w int) (float64
 		return boundCurvature(b, p.ParamShape(h, w).TotalSize(), v, n, h, w)
 	}
 	return graphCurvature(p, v, n, h, w)
+}
+
+// exactCurvature is blockCurvature of block b (0: θ by p = G, 1: φ by
+// p = H) of the step loss, whose operands are v: where the loss runs on a
+// device and the block is a PC term (StepLoss.GramDiagonal), the same
+// power iteration runs on the map's diagonal in the Fourier basis, summed
+// on the device (diagonalCurvature), instead of N products a iteration on
+// the host. Elsewhere (the CPU paths) it is blockCurvature.
+func exactCurvature(loss *steploss.StepLoss, b int, p models.Parametrization, v []float64, n, h, w int) (float64, error) {
+	d, ok, err := loss.GramDiagonal(b)
+	if err != nil {
+		return 0, err
+	}
+	if ok {
+		return diagonalCurvature(d, h, w)
+	}
+	return blockCurvature(p, v, n, h, w)
+}
+
+// diagonalCurvature is powerIteration, from its random start, of the map
+// M = F⁻¹ diag(d) F on h×w images (F the unnormalised 2-D DFT, d real and
+// non-negative on the half spectrum: the curvature map of a PC block), in
+// the Fourier basis: the first product transforms the start x and writes,
+// in its first H·(W/2+1) values, a vector of the same norm as Mx (each
+// frequency's |x̂(ω)|·d(ω), weighted √(c/HW) by Parseval, c = 2 for a
+// frequency that stands for its conjugate too), the rest zero; every later
+// product multiplies by d. The phases do not matter to a diagonal map, so
+// the norms, the estimate and the settling test are those of the
+// iteration on images, to rounding.
+func diagonalCurvature(d []float64, h, w int) (float64, error) {
+	sl := w/2 + 1
+	if len(d) != h*sl {
+		return 0, fmt.Errorf("curvature: a diagonal of %d values, want %d for %d×%d images", len(d), h*sl, h, w)
+	}
+	first := true
+	return powerIteration(h*w, func(x []float64) error {
+		if first {
+			first = false
+			spec := make([]kernels.Complex[float64], h*sl)
+			kernels.NewFFT2T[float64](h, w).Forward(spec, x)
+			for q, c := range spec {
+				weight := 2.0
+				if j := q % sl; j == 0 || (w%2 == 0 && j == w/2) {
+					weight = 1
+				}
+				x[q] = math.Sqrt(weight/float64(h*w)) * math.Hypot(c.Re, c.Im) * d[q]
+			}
+			clear(x[len(spec):])
+			return nil
+		}
+		for q, dq := range d {
+			x[q] *= dq
+		}
+		return nil
+	})
 }
 
 // boundCurvature is blockCurvature through a bound operator.

@@ -260,7 +260,7 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 	sp.Lipschitz = weighted(curvature)
 	sp.PaperLipschitz = weighted(paperCurvature)
 	sp.Precond = nil
-	if !cfg.Solver.NoPrecond {
+	if !cfg.Solver.NoPrecond && preconditioned(inner) {
 		sp.Precond = blockPreconditioner(cfg.Method.Param, loss, grad, p, o, lam/o.L, mu/o.L)
 	}
 	u0 := loss.Reference()

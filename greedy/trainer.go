@@ -479,7 +479,7 @@ func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float6
 			}
 		}
 		par, v := onBlock(b)
-		return blockCurvature(par, v, o.N, o.H, o.W)
+		return exactCurvature(tr.loss, b, par, v, o.N, o.H, o.W)
 	})
 	paper = cachedPerBlock(func(b int) (float64, error) {
 		par, v := onBlock(b)

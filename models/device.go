@@ -1,6 +1,8 @@
 package models
 
 import (
+	"fmt"
+
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
@@ -50,7 +52,18 @@ type SpectralDeviceTerm interface {
 	AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error
 }
 
+// DeviceParamTerm is a DeviceTerm whose parameters can also be set from a
+// buffer on its device: the iterates of an inner solver that lives there.
+type DeviceParamTerm interface {
+	DeviceTerm
+	// SetParamsOn sets θ = c·theta, theta a buffer of ParamLen values on
+	// the term's device. It queues its work on the device and reads
+	// nothing back.
+	SetParamsOn(theta gpu.Buffer, c float64) error
+}
+
 var (
+	_ DeviceParamTerm    = spectralArrayTerm{}
 	_ DeviceBinder       = Scalar{}
 	_ DeviceBinder       = Pointwise{}
 	_ DeviceBinder       = SmallConv{}
@@ -74,6 +87,20 @@ func (t spectralArrayTerm) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.
 // AddConjSum implements SpectralDeviceTerm.
 func (t spectralArrayTerm) AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error {
 	return t.addConjSum(dst, vSpec, rSpec)
+}
+
+// SetParamsOn implements DeviceParamTerm: θ̂ = c·F(theta), transformed
+// and scaled on the device. Transpose, which needs θ on the host, then
+// fails until SetParams.
+func (t spectralArrayTerm) SetParamsOn(theta gpu.Buffer, c float64) error {
+	if err := t.ops.RFFT2(t.theta, theta, t.one()); err != nil {
+		return fmt.Errorf("models: θ̂ from the device: %w", err)
+	}
+	if err := t.ops.Axpby(t.theta, 0, t.theta, c); err != nil {
+		return fmt.Errorf("models: θ̂ from the device: %w", err)
+	}
+	t.thetaHost, t.conjValid = t.thetaHost[:0], false
+	return nil
 }
 
 // BindOn implements DeviceBinder.

@@ -294,6 +294,9 @@ func (t *arrayTerm) spectra() error {
 // θ(−i mod H, −j mod W), transformed on the device.
 func (t *arrayTerm) conjugate() error {
 	h, w := t.s.H, t.s.W
+	if len(t.thetaHost) != h*w {
+		return fmt.Errorf("models: conj θ̂: θ was set on the device (SetParamsOn), not on the host")
+	}
 	flip := t.host[:h*w]
 	for i := range h {
 		for j := range w {

@@ -79,21 +79,52 @@ func (u *Update) SetParams(params ...[]float64) error {
 	if len(params) < len(u.terms) {
 		return fmt.Errorf("ondevice: %d parameter blocks for %d terms", len(params), len(u.terms))
 	}
-	for i, t := range u.terms {
-		th := params[i]
-		if len(th) != t.ParamLen() {
-			return fmt.Errorf("ondevice: term %d has %d parameters, want %d", i, len(th), t.ParamLen())
+	for i := range u.terms {
+		if err := u.SetTermParams(i, params[i]); err != nil {
+			return err
 		}
-		if u.set[i] && slices.Equal(th, u.last[i]) {
-			continue
-		}
-		u.set[i] = false
-		u.scaled[i] = slices.Grow(u.scaled[i][:0], len(th))[:len(th)]
-		kernels.ScaleLarge(u.scaled[i], updateSigns[i], th)
-		if err := t.SetParams(u.scaled[i]); err != nil {
-			return fmt.Errorf("ondevice: term %d: %w", i, err)
-		}
-		u.last[i], u.set[i] = append(u.last[i][:0], th...), true
+	}
+	return nil
+}
+
+// SetTermParams sets term i at sign_i·th, or leaves it as it is if th are
+// the parameters it was last set at.
+func (u *Update) SetTermParams(i int, th []float64) error {
+	t := u.terms[i]
+	if len(th) != t.ParamLen() {
+		return fmt.Errorf("ondevice: term %d has %d parameters, want %d", i, len(th), t.ParamLen())
+	}
+	if u.set[i] && slices.Equal(th, u.last[i]) {
+		return nil
+	}
+	u.set[i] = false
+	u.scaled[i] = slices.Grow(u.scaled[i][:0], len(th))[:len(th)]
+	kernels.ScaleLarge(u.scaled[i], updateSigns[i], th)
+	if err := t.SetParams(u.scaled[i]); err != nil {
+		return fmt.Errorf("ondevice: term %d: %w", i, err)
+	}
+	u.last[i], u.set[i] = append(u.last[i][:0], th...), true
+	return nil
+}
+
+// CanSetParamsOn reports whether term i's parameters can be set from a
+// device buffer (models.DeviceParamTerm).
+func (u *Update) CanSetParamsOn(i int) bool {
+	_, ok := u.terms[i].(models.DeviceParamTerm)
+	return ok
+}
+
+// SetParamsOn sets term i at sign_i times the parameters in theta, a
+// buffer on the device (models.DeviceParamTerm): its work is queued there,
+// nothing read back. The next SetParams sets the term again.
+func (u *Update) SetParamsOn(i int, theta gpu.Buffer) error {
+	t, ok := u.terms[i].(models.DeviceParamTerm)
+	if !ok {
+		return fmt.Errorf("ondevice: term %d (%T) cannot take its parameters from the device", i, u.terms[i])
+	}
+	u.set[i] = false
+	if err := t.SetParamsOn(theta, updateSigns[i]); err != nil {
+		return fmt.Errorf("ondevice: term %d: %w", i, err)
 	}
 	return nil
 }

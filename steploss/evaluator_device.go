@@ -109,6 +109,10 @@ type devicePass struct {
 	// gradients asked for (graphKey), dropped at the next load.
 	capture gpu.Capturer
 	graphs  map[graphKey]*graphUse
+
+	// nag holds NAG's iterates on the device (StepLoss.DescendBlock), made
+	// on first use.
+	nag *nagState
 }
 
 // graphKey is which of the (at most two) terms' gradients a pass computes,

@@ -123,6 +123,7 @@ func opCases(t *testing.T, d *Device) []opCase {
 	// An adjoint for the norm's backward pass, independent of its input (the
 	// input itself would cancel to rounding errors).
 	mU := upload(t, d, randVec(r, planes*phw))
+	nagG, nagRef, nagY := upload(t, d, randVec(r, hw)), upload(t, d, randVec(r, hw)), upload(t, d, randVec(r, hw))
 
 	N, H, W, HW := int64(n), int64(h), int64(w), int64(hw)
 	bnd := kernels.Boundary(1) // reflect
@@ -185,6 +186,20 @@ func opCases(t *testing.T, d *Device) []opCase {
 				return nil, err
 			}
 			return res(o, d.Axpy(o, 0.37, u2))
+		}},
+		{"NAGUpdate", tolDefault, launch.NAGUpdate(HW), false, func() ([]float64, error) {
+			u, y := out(hw), out(hw)
+			if err := d.Copy(u, timg); err != nil {
+				return nil, err
+			}
+			if err := d.Copy(y, nagY); err != nil {
+				return nil, err
+			}
+			betas, count := upload(t, d, []float64{0.25, 0.5}), out(1)
+			if err := d.NAGUpdate(u, y, nagG, nagRef, betas, count, -0.7, 0.3, 0.45); err != nil {
+				return nil, err
+			}
+			return append(append(get(u), get(y)...), get(count)...), nil
 		}},
 		{"Axpby", tolDefault, launch.Axpby(2 * N * HW), false, func() ([]float64, error) {
 			o := out(2 * n * hw)

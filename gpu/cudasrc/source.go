@@ -57,6 +57,8 @@ var Kernels = []Kernel{
 	{"l2o_sum_double", "out, partial, m", "1 block of BlockSize; out is double[1]"},
 	{"l2o_sum_double_into", "out, in, m, c", "1 block of BlockSize; out is double[1], to which c times the sum is added"},
 	{"l2o_scale", "x, s, n", "one thread per value"},
+	{"l2o_nag_update", "u, y, g, ref, betas, count, nb, c, lambda, step, n", "one thread per value"},
+	{"l2o_count", "count", "one thread"},
 	{"l2o_mul_add", "dst, t, v, c, HW, total", "one thread per batch value"},
 	{"l2o_product_sum", "dst, r, v, N, HW", "one thread per pixel of one image"},
 	{"l2o_spectral_mul_add", "dst, t, v, SL, total", "one thread per complex value of the batch's spectra"},
@@ -452,6 +454,26 @@ __global__ void l2o_sum_double_into(double *out, const double *in, int m, double
 __global__ void l2o_scale(float *x, float s, int n) {
 	int idx = l2o_index();
 	if (idx < n) x[idx] *= s;
+}
+
+/* One iteration of Nesterov's method after the gradient g/c at y (gpu.NAGOps):
+   u1 = y - step*(c*g + lambda*(y - ref)); y = u1 + beta*(u1 - u); u = u1,
+   beta = betas[k] (0 outside the nb values), k = count[0]. */
+__global__ void l2o_nag_update(float *u, float *y, const float *g, const float *ref, const float *betas, const float *count,
+                               int nb, float c, float lambda, float step, int n) {
+	int idx = l2o_index();
+	if (idx >= n) return;
+	int k = (int)count[0];
+	float beta = (k >= 0 && k < nb) ? betas[k] : 0.0f;
+	float yi = y[idx];
+	float next = yi - step * (c * g[idx] + lambda * (yi - ref[idx]));
+	y[idx] = next + beta * (next - u[idx]);
+	u[idx] = next;
+}
+
+/* count[0] += 1: the iteration count of l2o_nag_update, after it */
+__global__ void l2o_count(float *count) {
+	if (l2o_index() == 0) count[0] += 1.0f;
 }
 
 /* ---- pointwise and spectral products of the greedy step (gpu.Ops) ----

@@ -17,7 +17,8 @@
 // (setup included) divided by its evaluations; host_ms is the process's
 // user + system CPU time (the emulated driver's included) divided likewise,
 // the median of --reps runs. With --marginal every workload also runs
-// longer (one more greedy step, three times the iterations and epochs) and
+// longer (one more greedy step, or --more-steps, three times the
+// iterations and epochs) and
 // a second line gives the difference per additional evaluation: the work
 // per evaluation without the setup. launches are kernels issued one by one,
 // graphs CUDA graph launches, transforms cuFFT executions issued one by
@@ -184,12 +185,13 @@ type config struct {
 	unrollN, banertN  int
 	keepLogs, onlyMPC bool
 	marginal          bool
+	moreSteps         int // the longer greedy run's additional steps
 }
 
-// longer is c with every run longer: one more greedy step, three times the
-// Algorithm 2 iterations and the epochs.
+// longer is c with every run longer: moreSteps more greedy steps (one by
+// default), three times the Algorithm 2 iterations and the epochs.
 func (c config) longer() config {
-	c.steps++
+	c.steps += c.moreSteps
 	c.iters *= 3
 	c.epochs *= 3
 	c.out = filepath.Join(c.out, "longer")
@@ -374,11 +376,12 @@ func main() {
 	fs.BoolVar(&c.onlyMPC, "only-mpc", false, "measure the greedy M-PC evaluation only")
 	fs.IntVar(&c.epochs, "epochs", 1, "epochs of the unrolled and Banert runs")
 	fs.BoolVar(&c.marginal, "marginal", false, "also run every workload longer (one more greedy step, 3× the iterations and epochs) and print the difference per additional evaluation: the work without the setup")
+	fs.IntVar(&c.moreSteps, "more-steps", 1, "with --marginal, the longer greedy run's additional steps (more: a difference further above the machine's noise)")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
-	if c.l2o == "" || c.reps < 1 || c.size < 1 || c.n < 1 || c.steps < 1 || c.iters < 1 || c.unrollN < 1 || c.banertN < 1 || c.nag < 0 || c.epochs < 1 {
-		fmt.Fprintln(os.Stderr, "gpubudget: --l2o BIN is required; --reps, --size, --n-train, --steps, --iters and the runs' sizes must be positive")
+	if c.l2o == "" || c.reps < 1 || c.size < 1 || c.n < 1 || c.steps < 1 || c.iters < 1 || c.unrollN < 1 || c.banertN < 1 || c.nag < 0 || c.epochs < 1 || c.moreSteps < 1 {
+		fmt.Fprintln(os.Stderr, "gpubudget: --l2o BIN is required; --reps, --size, --n-train, --steps, --more-steps, --iters and the runs' sizes must be positive")
 		os.Exit(2)
 	}
 	if c.out == "" {

@@ -100,7 +100,10 @@ func TestLineMatchesTheCallLog(t *testing.T) {
 	if l := res[0].Line(); !strings.HasPrefix(l, want) {
 		t.Errorf("the budget line\n\t%s\nthe call log gives\n\t%s…", l, want)
 	}
-	if kinds["launch"]+replayed < 10*evals || kinds["dtoh"] < evals {
+	// NAG's iterations stay on the device, a block's result read back
+	// once: at least three copies to the host (three blocks), however
+	// many evaluations.
+	if kinds["launch"]+replayed < 10*evals || kinds["dtoh"] < 3 {
 		t.Errorf("the log has %d launches, %d operations replayed from graphs and %d copies to the host for %d evaluations: not a step loss's", kinds["launch"], replayed, kinds["dtoh"], evals)
 	}
 	// A binary whose device is not the emulation leaves no log: refused.

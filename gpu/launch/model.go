@@ -114,6 +114,15 @@ func Axpby(n int64) []Config {
 	return []Config{each("Axpby", "l2o_axpby", n, Int{"n", n}).buffers(Int{"vector", n})}
 }
 
+// NAGUpdate is gpu/cuda's NAGUpdate on n values: the update, then the
+// count (one thread).
+func NAGUpdate(n int64) []Config {
+	return []Config{
+		each("NAGUpdate", "l2o_nag_update", n, Int{"n", n}).buffers(Int{"vector", n}),
+		each("NAGUpdate", "l2o_count", 1),
+	}
+}
+
 func reduce(op, kernel string, n int64) []Config {
 	return []Config{
 		blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n}),
@@ -347,6 +356,7 @@ func Launches(w Workload) []Config {
 		add(IRFFT2(n, h, wd)...)
 		add(SpectralMulAdd(n, h, wd)...)
 		add(SpectralConjSum(n, h, wd)...)
+		add(NAGUpdate(hw)...) // NAG's iterates of a PC block
 	}
 	add(MulAdd(n, hw)...)
 	add(ProductSum(n, hw)...)
