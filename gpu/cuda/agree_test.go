@@ -368,7 +368,8 @@ func TestMconvAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []mconv.Shape{{N: 2, Cin: 1, Cout: 4, H: 9, W: 7, K: 5}, {N: 3, Cin: 4, Cout: 8, H: 6, W: 10, K: 3}} {
+	// Channel counts that are not multiples of cudasrc.MConvChannels too.
+	for _, s := range []mconv.Shape{{N: 2, Cin: 1, Cout: 4, H: 9, W: 7, K: 5}, {N: 3, Cin: 4, Cout: 8, H: 6, W: 10, K: 3}, {N: 2, Cin: 3, Cout: 5, H: 7, W: 6, K: 3}} {
 		name := fmt.Sprintf("%+v", s)
 		x, y, w, bias := randVec(r, s.InputLen()), randVec(r, s.OutputLen()), randVec(r, s.WeightLen()), randVec(r, s.Cout)
 		xb, yb, wb, bb := upload(t, d, x), upload(t, d, y), upload(t, d, w), upload(t, d, bias)
@@ -402,6 +403,22 @@ func TestMconvAgreement(t *testing.T) {
 		}
 		agree(t, name+" adjoint weights", download(t, d, gw), wantW, tolLong)
 		agree(t, name+" adjoint bias", download(t, d, gb), wantB, tolLong)
+		if s.K == 3 {
+			// The 3×3 kernel's nine taps a block: bitwise one block a weight.
+			ref := zeros(t, d, s.WeightLen())
+			args := []gpu.KernelArg{gpu.BufferArg(ref), gpu.BufferArg(xb), gpu.BufferArg(yb),
+				gpu.IntArg(s.N), gpu.IntArg(s.Cin), gpu.IntArg(s.Cout), gpu.IntArg(s.H), gpu.IntArg(s.W), gpu.IntArg(s.K)}
+			if err := d.LaunchBlocks("l2o_mconv_adjoint_weights", s.WeightLen(), args...); err != nil {
+				t.Fatal(err)
+			}
+			got, want := download(t, d, gw), download(t, d, ref)
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Errorf("%s adjoint weights, 3×3 taps a block: weight %d = %v, one block a weight gives %v", name, i, got[i], want[i])
+					break
+				}
+			}
+		}
 	}
 }
 

@@ -87,6 +87,9 @@ func opCases(t *testing.T, d *Device) []opCase {
 	mIn, mOut := upload(t, d, randVec(r, ms.InputLen())), upload(t, d, randVec(r, ms.OutputLen()))
 	mW, mB := upload(t, d, randVec(r, ms.WeightLen())), upload(t, d, randVec(r, ms.Cout))
 	mshape := launch.MConvShape{N: int64(ms.N), Cin: int64(ms.Cin), Cout: int64(ms.Cout), H: int64(ms.H), W: int64(ms.W), K: int64(ms.K)}
+	// 5×5 kernels take the one-block-a-weight adjoint (3×3 ones a block a pair of channels).
+	ms5, mshape5 := ms, mshape
+	ms5.K, mshape5.K = 5, 5
 	planes, phw := ms.N*ms.Cout, ms.H*ms.W
 	coef := func() []float64 { return randVec(r, planes) }
 	ca, cb, cc := coef(), coef(), coef()
@@ -265,6 +268,10 @@ func opCases(t *testing.T, d *Device) []opCase {
 		{"MConvAdjointInput", tolLong, launch.MConvAdjointInput(mshape), false, func() ([]float64, error) {
 			o := out(ms.InputLen())
 			return res(o, conv.AdjointInput(o, mOut, mW, ms))
+		}},
+		{"MConvAdjointWeights", tolLong, launch.MConvAdjointWeights(mshape5, false), false, func() ([]float64, error) {
+			gw := out(ms5.WeightLen())
+			return res(gw, conv.AdjointWeights(gw, nil, mIn, mOut, ms5))
 		}},
 		{"MConvAdjointWeights", tolLong, launch.MConvAdjointWeights(mshape, true), false, func() ([]float64, error) {
 			gw, gb := out(ms.WeightLen()), out(ms.Cout)

@@ -208,20 +208,26 @@ func (s MConvShape) bufs() []Int {
 // MConv is gpu/cuda's MConv (MconvForward).
 func MConv(s MConvShape) []Config {
 	out := s.N * s.Cout * s.H * s.W
-	return []Config{each("MConv", "l2o_mconv_forward", out, Int{"N·Cout·H·W", out}).buffers(s.bufs()...)}
+	threads := s.N * ((s.Cout + cudasrc.MConvChannels - 1) / cudasrc.MConvChannels) * s.H * s.W
+	return []Config{each("MConv", "l2o_mconv_forward", threads, Int{"threads", threads}, Int{"N·Cout·H·W", out}).buffers(s.bufs()...)}
 }
 
 // MConvAdjointInput is gpu/cuda's MConvAdjointInput.
 func MConvAdjointInput(s MConvShape) []Config {
 	in := s.N * s.Cin * s.H * s.W
-	return []Config{each("MConvAdjointInput", "l2o_mconv_adjoint_input", in, Int{"N·Cin·H·W", in}).buffers(s.bufs()...)}
+	threads := s.N * ((s.Cin + cudasrc.MConvChannels - 1) / cudasrc.MConvChannels) * s.H * s.W
+	return []Config{each("MConvAdjointInput", "l2o_mconv_adjoint_input", threads, Int{"threads", threads}, Int{"N·Cin·H·W", in}).buffers(s.bufs()...)}
 }
 
 // MConvAdjointWeights is gpu/cuda's MConvAdjointWeights: one block per
-// weight, then (bias) one block per output channel.
+// weight (one per pair of channels for 3×3 kernels), then (bias) one block
+// per output channel.
 func MConvAdjointWeights(s MConvShape, bias bool) []Config {
 	nhw := s.N * s.H * s.W
 	out := []Config{blocks("MConvAdjointWeights", "l2o_mconv_adjoint_weights", s.Cout*s.Cin*s.K*s.K, Int{"N·H·W", nhw}, loop("N·H·W", nhw, Block)).buffers(s.bufs()...)}
+	if s.K == 3 {
+		out = []Config{blocks("MConvAdjointWeights", "l2o_mconv_adjoint_weights3", s.Cout*s.Cin, Int{"N·H·W", nhw}, loop("N·H·W", nhw, Block)).buffers(s.bufs()...)}
+	}
 	if bias {
 		out = append(out, blocks("MConvAdjointWeights", "l2o_mconv_adjoint_bias", s.Cout, Int{"N·H·W", nhw}, loop("N·H·W", nhw, Block)))
 	}
