@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
-	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
@@ -141,13 +140,6 @@ func (c kernelConv) check(op string, operands ...gpu.Operand) error {
 	return gpu.CheckOperands(fmt.Sprintf("mconv: %s %s", c.d.Name(), op), operands...)
 }
 
-// channelThreads is the threads of the forward and input-adjoint kernels:
-// one a pixel and cudasrc.MConvChannels of the channels computed.
-func channelThreads(s Shape, channels int) int {
-	const k = cudasrc.MConvChannels
-	return s.N * (channels + k - 1) / k * s.H * s.W
-}
-
 func shapeArgs(s Shape) []gpu.KernelArg {
 	return []gpu.KernelArg{gpu.IntArg(s.N), gpu.IntArg(s.Cin), gpu.IntArg(s.Cout), gpu.IntArg(s.H), gpu.IntArg(s.W), gpu.IntArg(s.K)}
 }
@@ -176,7 +168,7 @@ func (c kernelConv) Forward(y, x, w, bias gpu.Buffer, s Shape) error {
 			return err
 		}
 	}
-	return c.d.LaunchEach("l2o_mconv_forward", channelThreads(s, s.Cout), append(buffers(y, x, w, bias), shapeArgs(s)...)...)
+	return c.d.LaunchEach("l2o_mconv_forward", s.OutputLen(), append(buffers(y, x, w, bias), shapeArgs(s)...)...)
 }
 
 // AdjointInput implements DeviceConv.
@@ -187,7 +179,7 @@ func (c kernelConv) AdjointInput(x, y, w gpu.Buffer, s Shape) error {
 	if err := c.check("adjoint input", gpu.Operand{Name: "x", Buf: x, Len: s.InputLen()}, gpu.Operand{Name: "y", Buf: y, Len: s.OutputLen()}, gpu.Operand{Name: "w", Buf: w, Len: s.WeightLen()}); err != nil {
 		return err
 	}
-	return c.d.LaunchEach("l2o_mconv_adjoint_input", channelThreads(s, s.Cin), append(buffers(x, y, w), shapeArgs(s)...)...)
+	return c.d.LaunchEach("l2o_mconv_adjoint_input", s.InputLen(), append(buffers(x, y, w), shapeArgs(s)...)...)
 }
 
 // AdjointWeights implements DeviceConv.

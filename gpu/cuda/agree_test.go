@@ -368,7 +368,7 @@ func TestMconvAgreement(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Channel counts that are not multiples of cudasrc.MConvChannels too.
+	// Channel counts of every parity too.
 	for _, s := range []mconv.Shape{{N: 2, Cin: 1, Cout: 4, H: 9, W: 7, K: 5}, {N: 3, Cin: 4, Cout: 8, H: 6, W: 10, K: 3}, {N: 2, Cin: 3, Cout: 5, H: 7, W: 6, K: 3}} {
 		name := fmt.Sprintf("%+v", s)
 		x, y, w, bias := randVec(r, s.InputLen()), randVec(r, s.OutputLen()), randVec(r, s.WeightLen()), randVec(r, s.Cout)

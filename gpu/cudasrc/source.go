@@ -17,11 +17,6 @@ const (
 	ConvMaxK = 17
 )
 
-// MConvChannels is the number of channels of one pixel that a thread of the
-// multi-channel convolutions computes (L2O_MCONV_CHANNELS): the outputs of
-// l2o_mconv_forward, the inputs of l2o_mconv_adjoint_input.
-const MConvChannels = 4
-
 // TileSize is the side of the output tiles of the dense products
 // (l2o_mat_mul_add, l2o_outer_sum): one block of BlockSize = TileSize²
 // threads a tile.
@@ -68,8 +63,8 @@ var Kernels = []Kernel{
 	{"l2o_product_sum", "dst, r, v, N, HW", "one thread per pixel of one image"},
 	{"l2o_spectral_mul_add", "dst, t, v, SL, total", "one thread per complex value of the batch's spectra"},
 	{"l2o_spectral_conj_sum", "dst, v, z, N, SL", "⌈SL/ConjSumValues⌉ blocks of BlockSize: ConjSumValues complex values of one spectrum a block, BlockSize/ConjSumValues lanes each"},
-	{"l2o_mconv_forward", "y, x, w, bias, N, Cin, Cout, H, W, K", "one thread per pixel and MConvChannels output channels; bias may be 0"},
-	{"l2o_mconv_adjoint_input", "x, y, w, N, Cin, Cout, H, W, K", "one thread per pixel and MConvChannels input channels"},
+	{"l2o_mconv_forward", "y, x, w, bias, N, Cin, Cout, H, W, K", "one thread per y value; bias may be 0"},
+	{"l2o_mconv_adjoint_input", "x, y, w, N, Cin, Cout, H, W, K", "one thread per x value"},
 	{"l2o_mconv_adjoint_weights", "gw, x, y, N, Cin, Cout, H, W, K", "Cout·Cin·K·K blocks of BlockSize"},
 	{"l2o_mconv_adjoint_weights3", "gw, x, y, N, Cin, Cout, H, W", "Cout·Cin blocks of BlockSize; 3×3 kernels only"},
 	{"l2o_mconv_adjoint_bias", "gb, y, N, Cout, HW", "Cout blocks of BlockSize"},
@@ -545,75 +540,56 @@ __global__ void l2o_spectral_conj_sum(float *dst, const float *v, const float *z
 	}
 }
 
-/* y[n,o,i,j] = bias[o] + sum_{c,u,v} w[o,c,u,v] x[n,c,i+u-pad,j+v-pad], zero
-   padding. A thread computes L2O_MCONV_CHANNELS output channels of one
-   pixel, reading each input value once for all of them; each output is
-   summed in the order (c, u, v). */
-#define L2O_MCONV_CHANNELS 4
+/* ---- multi-channel cross-correlation, zero padding K/2 (mconv) ----
+   y[n,o,i,j] = bias[o] + sum_{c,u,v} w[o,c,u,v] x[n,c,i+u-p,j+v-p]. */
+
 __global__ void l2o_mconv_forward(float *y, const float *x, const float *w, const float *bias,
 		int N, int Cin, int Cout, int H, int W, int K) {
 	int idx = l2o_index();
-	int hw = H * W, groups = (Cout + L2O_MCONV_CHANNELS - 1) / L2O_MCONV_CHANNELS;
-	if (idx >= N * groups * hw) return;
-	int j = idx % W, i = (idx / W) % H, o0 = (idx / hw) % groups * L2O_MCONV_CHANNELS, n = idx / (groups * hw);
+	int hw = H * W;
+	if (idx >= N * Cout * hw) return;
+	int j = idx % W, i = (idx / W) % H, o = (idx / hw) % Cout, n = idx / (Cout * hw);
 	int pad = K / 2;
-	float s[L2O_MCONV_CHANNELS];
-#pragma unroll
-	for (int k = 0; k < L2O_MCONV_CHANNELS; k++)
-		s[k] = (bias && o0 + k < Cout) ? bias[o0 + k] : 0.f;
+	float s = bias ? bias[o] : 0.f;
 	for (int c = 0; c < Cin; c++) {
 		const float *xc = x + ((size_t)n * Cin + c) * hw;
+		const float *wc = w + ((size_t)o * Cin + c) * K * K;
 		for (int u = 0; u < K; u++) {
 			int r = i + u - pad;
 			if (r < 0 || r >= H) continue;
 			for (int v = 0; v < K; v++) {
 				int q = j + v - pad;
 				if (q < 0 || q >= W) continue;
-				float xv = xc[r * W + q];
-				size_t t = ((size_t)o0 * Cin + c) * K * K + u * K + v;
-#pragma unroll
-				for (int k = 0; k < L2O_MCONV_CHANNELS; k++)
-					if (o0 + k < Cout) s[k] += w[t + (size_t)k * Cin * K * K] * xv;
+				s += wc[u * K + v] * xc[r * W + q];
 			}
 		}
 	}
-#pragma unroll
-	for (int k = 0; k < L2O_MCONV_CHANNELS; k++)
-		if (o0 + k < Cout) y[((size_t)n * Cout + o0 + k) * hw + i * W + j] = s[k];
+	y[idx] = s;
 }
 
-/* x[n,c,p,q] = sum_{o,u,v} w[o,c,u,v] y[n,o,p-u+pad,q-v+pad]: a thread
-   computes L2O_MCONV_CHANNELS input channels of one pixel, each summed in
-   the order (o, u, v). */
+/* x[n,c,p,q] = sum_{o,u,v} w[o,c,u,v] y[n,o,p-u+pad,q-v+pad]. */
 __global__ void l2o_mconv_adjoint_input(float *x, const float *y, const float *w,
 		int N, int Cin, int Cout, int H, int W, int K) {
 	int idx = l2o_index();
-	int hw = H * W, groups = (Cin + L2O_MCONV_CHANNELS - 1) / L2O_MCONV_CHANNELS;
-	if (idx >= N * groups * hw) return;
-	int q = idx % W, p = (idx / W) % H, c0 = (idx / hw) % groups * L2O_MCONV_CHANNELS, n = idx / (groups * hw);
+	int hw = H * W;
+	if (idx >= N * Cin * hw) return;
+	int q = idx % W, p = (idx / W) % H, c = (idx / hw) % Cin, n = idx / (Cin * hw);
 	int pad = K / 2;
-	float s[L2O_MCONV_CHANNELS];
-#pragma unroll
-	for (int k = 0; k < L2O_MCONV_CHANNELS; k++) s[k] = 0.f;
+	float s = 0.f;
 	for (int o = 0; o < Cout; o++) {
 		const float *yo = y + ((size_t)n * Cout + o) * hw;
+		const float *wc = w + ((size_t)o * Cin + c) * K * K;
 		for (int u = 0; u < K; u++) {
 			int i = p - u + pad;
 			if (i < 0 || i >= H) continue;
 			for (int v = 0; v < K; v++) {
 				int j = q - v + pad;
 				if (j < 0 || j >= W) continue;
-				float yv = yo[i * W + j];
-				size_t t = ((size_t)o * Cin + c0) * K * K + u * K + v;
-#pragma unroll
-				for (int k = 0; k < L2O_MCONV_CHANNELS; k++)
-					if (c0 + k < Cin) s[k] += w[t + (size_t)k * K * K] * yv;
+				s += wc[u * K + v] * yo[i * W + j];
 			}
 		}
 	}
-#pragma unroll
-	for (int k = 0; k < L2O_MCONV_CHANNELS; k++)
-		if (c0 + k < Cin) x[((size_t)n * Cin + c0 + k) * hw + p * W + q] = s[k];
+	x[idx] = s;
 }
 
 /* gw[o,c,u,v] = sum_{n,i,j} y[n,o,i,j] x[n,c,i+u-p,j+v-p]; block (o,c,u,v). */

@@ -17,7 +17,7 @@ func TestKernelListMatchesSource(t *testing.T) {
 	if !strings.Contains(Source, fmt.Sprintf("#define L2O_CONJ_VALUES %d\n", ConjSumValues)) || BlockSize%ConjSumValues != 0 {
 		t.Errorf("Source does not define L2O_CONJ_VALUES as ConjSumValues = %d, a divisor of BlockSize", ConjSumValues)
 	}
-	for name, v := range map[string]int{"L2O_CONV_TILE": ConvTile, "L2O_CONV_MAXK": ConvMaxK, "L2O_MCONV_CHANNELS": MConvChannels} {
+	for name, v := range map[string]int{"L2O_CONV_TILE": ConvTile, "L2O_CONV_MAXK": ConvMaxK} {
 		if !strings.Contains(Source, fmt.Sprintf("#define %s %d\n", name, v)) {
 			t.Errorf("Source does not define %s as %d", name, v)
 		}

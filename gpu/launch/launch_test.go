@@ -198,8 +198,8 @@ func TestCheckCatchesOversizedConfigurations(t *testing.T) {
 	}
 	// The same kernel at a block it fits passes: the cases above fail for
 	// their reason, not the kernel.
-	if err := Check(Config{Kernel: heaviest.Kernel, Grid: 1, Block: Block}, sm52, heaviest); err != nil {
-		t.Errorf("%s (%d registers) at %d threads: %v", heaviest.Kernel, heaviest.Registers, Block, err)
+	if err := Check(Config{Kernel: heaviest.Kernel, Grid: 1, Block: 1024}, sm52, heaviest); err != nil {
+		t.Errorf("%s (%d registers) at 1024 threads: %v", heaviest.Kernel, heaviest.Registers, err)
 	}
 	// A whole workload beyond the paper's: 40,000 functions of 256×256.
 	big := PaperWorkloads[1]

@@ -208,15 +208,13 @@ func (s MConvShape) bufs() []Int {
 // MConv is gpu/cuda's MConv (MconvForward).
 func MConv(s MConvShape) []Config {
 	out := s.N * s.Cout * s.H * s.W
-	threads := s.N * ((s.Cout + cudasrc.MConvChannels - 1) / cudasrc.MConvChannels) * s.H * s.W
-	return []Config{each("MConv", "l2o_mconv_forward", threads, Int{"threads", threads}, Int{"N·Cout·H·W", out}).buffers(s.bufs()...)}
+	return []Config{each("MConv", "l2o_mconv_forward", out, Int{"N·Cout·H·W", out}).buffers(s.bufs()...)}
 }
 
 // MConvAdjointInput is gpu/cuda's MConvAdjointInput.
 func MConvAdjointInput(s MConvShape) []Config {
 	in := s.N * s.Cin * s.H * s.W
-	threads := s.N * ((s.Cin + cudasrc.MConvChannels - 1) / cudasrc.MConvChannels) * s.H * s.W
-	return []Config{each("MConvAdjointInput", "l2o_mconv_adjoint_input", threads, Int{"threads", threads}, Int{"N·Cin·H·W", in}).buffers(s.bufs()...)}
+	return []Config{each("MConvAdjointInput", "l2o_mconv_adjoint_input", in, Int{"N·Cin·H·W", in}).buffers(s.bufs()...)}
 }
 
 // MConvAdjointWeights is gpu/cuda's MConvAdjointWeights: one block per
