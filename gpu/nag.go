@@ -1,6 +1,9 @@
 package gpu
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // NAGOps are the vector work of an iteration of Nesterov's accelerated
 // gradient with constant step on a device, its vectors in the device's
@@ -18,6 +21,20 @@ type NAGOps interface {
 	// the objective's data part at y times 1/c, λ the weight of the penalty
 	// λ/2‖· − ref‖². u, y and count are written; g, ref and betas read.
 	NAGUpdate(u, y, g, ref, betas, count Buffer, c, lambda, step float64) error
+}
+
+// NAGBetas returns the momentum weights β of n iterations of NAG as
+// greedy.NAG's loop computes them, the table NAGUpdate reads: βk =
+// (tk − 1)/tk+1, t0 = 1, tk+1 = (1 + √(1 + 4tk²))/2.
+func NAGBetas(n int) []float64 {
+	betas := make([]float64, n)
+	tk := 1.0
+	for k := range betas {
+		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
+		betas[k] = (tk - 1) / tn
+		tk = tn
+	}
+	return betas
 }
 
 var (

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/graph"
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/models"
@@ -308,7 +309,7 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 			}
 			if !s.fullEvals && !s.hostIterates {
 				// The same iterations with the vectors on the loss's device.
-				ok, err := loss.DescendBlock(b, u, steps[b], nagBetas(budget[b]))
+				ok, err := loss.DescendBlock(b, u, steps[b], gpu.NAGBetas(budget[b]))
 				if err != nil {
 					return nil, err
 				}
@@ -343,20 +344,6 @@ func (s NAG) Minimize(sp *Subproblem, u0 []float64) ([]float64, error) {
 		}
 	}
 	return u, nil
-}
-
-// nagBetas returns the momentum weights β of n iterations of NAG as
-// Minimize's loop computes them: βk = (tk − 1)/tk+1, t0 = 1,
-// tk+1 = (1 + √(1 + 4tk²))/2.
-func nagBetas(n int) []float64 {
-	betas := make([]float64, n)
-	tk := 1.0
-	for k := range betas {
-		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
-		betas[k] = (tk - 1) / tn
-		tk = tn
-	}
-	return betas
 }
 
 // nagExtrapolate writes y = u + β(u − prev). Elementwise: long blocks (PF's

@@ -23,18 +23,6 @@ type uncapturedNAG struct {
 	gpu.NAGOps
 }
 
-// nagBetas are NAG's momentum weights of n iterations (greedy.NAG's).
-func nagBetas(n int) []float64 {
-	betas := make([]float64, n)
-	tk := 1.0
-	for k := range betas {
-		tn := (1 + math.Sqrt(1+4*tk*tk)) / 2
-		betas[k] = (tk - 1) / tn
-		tk = tn
-	}
-	return betas
-}
-
 // TestNAGUpdateAgrees runs three NAG updates on the device and on the CPU
 // device from the same vectors and table of β and compares u, y and the
 // count.
@@ -122,7 +110,7 @@ func TestCapturedNAGAgrees(t *testing.T) {
 		s, u := nagLoss(t, ops)
 		for range 2 {
 			for b, step := range []float64{0.5, 0.3} {
-				ok, err := s.DescendBlock(b, u, step, nagBetas(12))
+				ok, err := s.DescendBlock(b, u, step, gpu.NAGBetas(12))
 				if err != nil || !ok {
 					t.Fatalf("block %d: ok %v, %v", b, ok, err)
 				}
@@ -161,13 +149,13 @@ func TestNAGOnDeviceAgainstHostLoop(t *testing.T) {
 	const iters = 10
 	s, u := nagLoss(t, d)
 	for b, step := range steps {
-		if ok, err := s.DescendBlock(b, u, step, nagBetas(iters)); err != nil || !ok {
+		if ok, err := s.DescendBlock(b, u, step, gpu.NAGBetas(iters)); err != nil || !ok {
 			t.Fatalf("block %d: ok %v, %v", b, ok, err)
 		}
 	}
 	h, v := nagLoss(t, d)
 	lo := []int{0, h.ThetaLen(), h.Dim()}
-	betas := nagBetas(iters)
+	betas := gpu.NAGBetas(iters)
 	for b, step := range steps {
 		ub := v[lo[b]:lo[b+1]]
 		prev := append([]float64(nil), ub...)

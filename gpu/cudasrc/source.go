@@ -658,28 +658,28 @@ __global__ void l2o_mconv_adjoint_bias(float *gb, const float *y, int N, int Cou
 /* ---- per-plane operations of the Banert network (gpu.NetOps) ----
    A plane is one HW channel of one image; planes are stored one after the other. */
 
-/* vals[p] = sum_i x[p,i] y[p,i] (y == 0: sum_i x[p,i]), in double; block p. */
-__global__ void l2o_plane_dots(double *vals, const float *x, const float *y, int HW) {
+/* sum_i x[p,i] y[p,i] (y == 0: sum_i x[p,i]) of plane p = blockIdx.x, in
+   double; every thread of the block gets it. */
+__device__ double l2o_plane_dot(const float *x, const float *y, int HW) {
 	int p = blockIdx.x;
 	const float *xp = x + (size_t)p * HW;
 	const float *yp = y ? y + (size_t)p * HW : 0;
 	double s = 0.0;
 	for (int i = threadIdx.x; i < HW; i += blockDim.x)
 		s += yp ? (double)xp[i] * (double)yp[i] : (double)xp[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) vals[p] = s;
+	return l2o_block_sum(s);
 }
 
-/* acc[p] += the plane dot (or sum) of l2o_plane_dots, rounded to float. */
+/* vals[p] = the plane dot of plane p (l2o_plane_dot); block p. */
+__global__ void l2o_plane_dots(double *vals, const float *x, const float *y, int HW) {
+	double s = l2o_plane_dot(x, y, HW);
+	if (threadIdx.x == 0) vals[blockIdx.x] = s;
+}
+
+/* acc[p] += the plane dot of plane p, rounded to float; block p. */
 __global__ void l2o_plane_dots_add(float *acc, const float *x, const float *y, int HW) {
-	int p = blockIdx.x;
-	const float *xp = x + (size_t)p * HW;
-	const float *yp = y ? y + (size_t)p * HW : 0;
-	double s = 0.0;
-	for (int i = threadIdx.x; i < HW; i += blockDim.x)
-		s += yp ? (double)xp[i] * (double)yp[i] : (double)xp[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) acc[p] += (float)s;
+	double s = l2o_plane_dot(x, y, HW);
+	if (threadIdx.x == 0) acc[blockIdx.x] += (float)s;
 }
 
 /* y[p,i] = a_p x[p,i] + b_p z[p,i] + c_p with (a_p, b_p, c_p) = coef[3p..3p+2];
