@@ -1,0 +1,139 @@
+package greedy
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/steploss"
+)
+
+// world is where a run's training functions live: one process holding
+// all n of them (link nil), or one of several processes each holding a
+// contiguous block [lo, hi) of them (Method.Divide). Every per-function
+// quantity of a step (f, ∇f, the iterates) is computed on the process
+// that holds the function; what a step needs of all of them is combined
+// here in function order, so that every process gets one process's
+// numbers bit for bit: per-function values gathered (a few per function),
+// sums over functions passed along the link as running sums.
+type world struct {
+	lo, hi, n int
+	link      steploss.Gatherer // nil: one process
+}
+
+// RootGatherer is a Link that can also gather every block's values on the
+// first block's process alone (mpi.Chain: MPI_Gather to rank 0), which
+// writes the checkpoint. Links without it gather on every process.
+type RootGatherer interface {
+	// GatherRoot returns, on the first block's process, the concatenation
+	// of every block's local values in block order; nil elsewhere.
+	GatherRoot(local []float64) ([]float64, error)
+}
+
+// newWorld returns the world of a run on n functions: this process's
+// block of Divide, or all of them.
+func newWorld(n int, d *Divide) (world, error) {
+	if d == nil {
+		return world{lo: 0, hi: n, n: n}, nil
+	}
+	g, ok := d.Link.(steploss.Gatherer)
+	if d.Lo < 0 || d.Hi > n || d.Lo >= d.Hi || !ok {
+		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions and a link that gathers (steploss.Gatherer) wanted", d.Lo, d.Hi, n)
+	}
+	return world{lo: d.Lo, hi: d.Hi, n: n, link: g}, nil
+}
+
+// divided reports whether other processes hold some of the functions.
+func (w world) divided() bool { return w.link != nil }
+
+// first reports whether this process holds the first block (it writes the
+// checkpoint and reports).
+func (w world) first() bool { return w.lo == 0 }
+
+// part returns this block's part of v, laid out as one block of len(v)/n
+// values per function.
+func (w world) part(v []float64) []float64 {
+	m := len(v) / w.n
+	return v[w.lo*m : w.hi*m]
+}
+
+// all returns every function's values in function order, local being this
+// block's (one or more per function).
+func (w world) all(local []float64) ([]float64, error) {
+	if !w.divided() {
+		return local, nil
+	}
+	all, _, err := w.link.Gather(local)
+	if err != nil {
+		return nil, fmt.Errorf("greedy: gathering the blocks' values: %w", err)
+	}
+	return all, nil
+}
+
+// toFirst returns every function's values in function order on the first
+// block's process (nil elsewhere), local being this block's.
+func (w world) toFirst(local []float64) ([]float64, error) {
+	if !w.divided() {
+		return local, nil
+	}
+	if r, ok := w.link.(RootGatherer); ok {
+		all, err := r.GatherRoot(local)
+		if err != nil {
+			return nil, fmt.Errorf("greedy: gathering the iterates: %w", err)
+		}
+		return all, nil
+	}
+	all, err := w.all(local)
+	if !w.first() {
+		return nil, err
+	}
+	return all, err
+}
+
+// sum continues the running sums of the blocks before this one with this
+// block's functions (add, in function order) and leaves in sums the
+// complete sums of every block, on every process.
+func (w world) sum(sums []float64, add func(sums []float64) error) error {
+	if w.divided() {
+		if err := w.link.Before(sums); err != nil {
+			return fmt.Errorf("greedy: receiving the running sums: %w", err)
+		}
+	}
+	if err := add(sums); err != nil {
+		return err
+	}
+	if w.divided() {
+		if err := w.link.After(sums); err != nil {
+			return fmt.Errorf("greedy: passing the running sums on: %w", err)
+		}
+	}
+	return nil
+}
+
+// max returns the largest of every process's v (NaN if any is NaN).
+func (w world) max(v float64) (float64, error) {
+	all, err := w.all([]float64{v})
+	if err != nil {
+		return 0, err
+	}
+	m := all[0]
+	for _, x := range all[1:] {
+		if math.IsNaN(x) || x > m {
+			m = x
+		}
+	}
+	return m, nil
+}
+
+// mean returns (1/n) Σk vals[k] over every function in function order,
+// vals being this block's values: Objective.Mean's sum.
+func (w world) mean(vals []float64) (float64, error) {
+	all, err := w.all(vals)
+	if err != nil {
+		return math.NaN(), err
+	}
+	var s float64
+	for _, v := range all {
+		s += v
+	}
+	return s / float64(w.n), nil
+}
