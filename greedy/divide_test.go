@@ -14,43 +14,76 @@ import (
 )
 
 // TestDividedTrainingEqualsOne: 1, 2 and 3 "processes" (goroutines), each
-// training with Method.Divide on its block of 7 functions, learn the
-// parameters, evaluation counts and iterates of one training, bit for bit
-// (M-PC and M-PS, L-BFGS and NAG inner solvers; PF, reduced, its subspace
-// built from every process's gradients).
+// training with Method.Divide on its block of 7 functions and holding only
+// that block's iterates, learn the parameters, evaluation counts and
+// iterates of one training, bit for bit: the per-step sums over the
+// functions (mean f, ‖∇f‖, the data curvatures by power iteration, the
+// paper's bound and PC's closed form, relative weights, the preconditioners
+// of PS, PP and PC) pass between the processes in function order (M-PC,
+// M-PS, M-PP, L-BFGS and NAG inner solvers; PF, reduced, its subspace built
+// from every process's gradients; the repeat check on the training
+// functions).
 func TestDividedTrainingEqualsOne(t *testing.T) {
 	o := deblurSet(t, 7, 12, 3)
+	rel, err := ParseSchedule("rel:1e-2")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
-		name  string
-		inner InnerSolver
-	}{{"m-pc", NAG{}}, {"m-ps", LBFGS{}}, {"pf", LBFGS{}}} {
-		cfg := func(d *Divide) Config {
-			return Config{Method: Method{Param: method(t, tc.name), Lambda: Constant(1e-3), Mu: Constant(1e-3), Divide: d},
-				Solver: Solver{Inner: tc.inner}, Stop: Stop{MaxSteps: 2}, Store: Store{KeepParams: true}}
-		}
-		want, err := Train(o, cfg(nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, k := range []int{1, 2, 3} {
-			got := trainDivided(t, o, k, cfg)
-			for b, r := range got {
-				if len(r.Steps) != len(want.Steps) {
-					t.Fatalf("%s, %d processes, process %d: %d steps, want %d", tc.name, k, b, len(r.Steps), len(want.Steps))
+		name, param string
+		inner       InnerSolver
+		lambda      Schedule
+		repeat      int
+	}{
+		{"m-pc nag", "m-pc", NAG{}, Constant(1e-3), 0},
+		{"m-pc nag paper", "m-pc", NAG{Step: StepPaper}, Constant(1e-3), 0},
+		{"m-pc nag closed", "m-pc", NAG{Step: StepClosed}, Constant(1e-3), 0},
+		{"m-pc lbfgs", "m-pc", LBFGS{}, Constant(1e-3), 0},
+		{"m-ps lbfgs", "m-ps", LBFGS{}, Constant(1e-3), 0},
+		{"m-ps lbfgs rel", "m-ps", LBFGS{}, rel, 0},
+		{"m-pp nag", "m-pp", NAG{}, Constant(1e-3), 0},
+		{"m-pp lbfgs", "m-pp", LBFGS{}, Constant(1e-3), 0},
+		{"pf lbfgs", "pf", LBFGS{}, Constant(1e-3), 0},
+		{"m-ps repeat check", "m-ps", LBFGS{}, Constant(1e-3), 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := func(d *Divide) Config {
+				stop := Stop{MaxSteps: 2}
+				if tc.repeat > 0 {
+					stop = Stop{MaxSteps: 4, TolRel: 1.5, RepeatCheck: tc.repeat}
 				}
-				for s := range want.Steps {
-					ws, gs := want.Steps[s], r.Steps[s]
-					d := firstBitDiff(append(append([]float64(nil), r.Theta[s]...), r.Phi[s]...), append(append([]float64(nil), want.Theta[s]...), want.Phi[s]...))
-					if d >= 0 || gs.Evaluations != ws.Evaluations || math.Float64bits(gs.Loss) != math.Float64bits(ws.Loss) {
-						t.Errorf("%s, %d processes, process %d, step %d: parameters differ at %d (evaluations %d, want %d; loss %v, want %v)", tc.name, k, b, s, d, gs.Evaluations, ws.Evaluations, gs.Loss, ws.Loss)
+				return Config{Method: Method{Param: method(t, tc.param), Lambda: tc.lambda, Mu: Constant(1e-3), Divide: d},
+					Solver: Solver{Inner: tc.inner}, Stop: stop, Store: Store{KeepParams: true}}
+			}
+			want, err := Train(o, cfg(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.repeat > 0 && len(want.Manifest.RepeatChecks) == 0 {
+				t.Fatalf("%s: no repeat check ran (%s after %d steps)", tc.name, want.StopCause, len(want.Steps))
+			}
+			for _, k := range []int{1, 2, 3} {
+				got := trainDivided(t, o, k, cfg)
+				for b, r := range got {
+					if len(r.Steps) != len(want.Steps) || r.StopCause != want.StopCause {
+						t.Fatalf("%s, %d processes, process %d: %d steps (%s), want %d (%s)", tc.name, k, b, len(r.Steps), r.StopCause, len(want.Steps), want.StopCause)
+					}
+					for s := range want.Steps {
+						ws, gs := want.Steps[s], r.Steps[s]
+						d := firstBitDiff(append(append([]float64(nil), r.Theta[s]...), r.Phi[s]...), append(append([]float64(nil), want.Theta[s]...), want.Phi[s]...))
+						if d >= 0 || gs.Evaluations != ws.Evaluations || math.Float64bits(gs.Loss) != math.Float64bits(ws.Loss) ||
+							math.Float64bits(gs.MeanF) != math.Float64bits(ws.MeanF) || math.Float64bits(gs.MaxGradNorm) != math.Float64bits(ws.MaxGradNorm) || gs.Lambda != ws.Lambda {
+							t.Errorf("%s, %d processes, process %d, step %d: parameters differ at %d (evaluations %d, want %d; loss %v, want %v; mean f %v, want %v; λ %v, want %v)",
+								tc.name, k, b, s, d, gs.Evaluations, ws.Evaluations, gs.Loss, ws.Loss, gs.MeanF, ws.MeanF, gs.Lambda, ws.Lambda)
+						}
+					}
+					blk, hw := steploss.Blocks(o.N, k)[b], o.ImageLen()
+					if d := firstBitDiff(r.X, want.X[blk[0]*hw:blk[1]*hw]); d >= 0 {
+						t.Errorf("%s, %d processes, process %d: final iterates of its block differ at %d", tc.name, k, b, d)
 					}
 				}
-				blk, hw := steploss.Blocks(o.N, k)[b], o.ImageLen()
-				if d := firstBitDiff(r.X, want.X[blk[0]*hw:blk[1]*hw]); d >= 0 {
-					t.Errorf("%s, %d processes, process %d: final iterates of its block differ at %d", tc.name, k, b, d)
-				}
 			}
-		}
+		})
 	}
 }
 
