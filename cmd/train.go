@@ -74,7 +74,7 @@ func runTrainGreedy(env *Env, args []string) error {
 	intr := catchInterrupts(env, c.gf.Out, resumeCommand("train greedy", args))
 	defer intr.release()
 	cfg := c.config(env, sp, train, val, intr, start)
-	if err := divideTraining(&cfg, train.N); err != nil {
+	if err := divideTraining(&cfg, train); err != nil {
 		return err
 	}
 	res, err := greedy.Train(train, cfg)

@@ -9,6 +9,9 @@ import (
 	"sync"
 	"testing"
 
+	"strings"
+
+	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -138,10 +141,24 @@ func TestReadOnlyResumeWritesNothing(t *testing.T) {
 // steploss.Pipes, and returns their results in block order.
 func trainDivided(t *testing.T, o *problem.Objective, k int, cfg func(*Divide) Config) []*Result {
 	t.Helper()
+	got, errs := trainBlocks(o, steploss.Blocks(o.N, k), cfg)
+	for b := range k {
+		if errs[b] != nil {
+			t.Fatalf("%d processes, process %d: %v", k, b, errs[b])
+		}
+	}
+	return got
+}
+
+// trainBlocks trains one "process" (goroutine) a block of o's functions,
+// joined by steploss.Pipes, and returns their results and errors in block
+// order.
+func trainBlocks(o *problem.Objective, blocks [][2]int, cfg func(*Divide) Config) ([]*Result, []error) {
+	k := len(blocks)
 	links := steploss.Pipes(k)
 	got, errs := make([]*Result, k), make([]error, k)
 	var wg sync.WaitGroup
-	for b, blk := range steploss.Blocks(o.N, k) {
+	for b, blk := range blocks {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -149,10 +166,49 @@ func trainDivided(t *testing.T, o *problem.Objective, k int, cfg func(*Divide) C
 		}()
 	}
 	wg.Wait()
-	for b := range k {
-		if errs[b] != nil {
-			t.Fatalf("%d processes, process %d: %v", k, b, errs[b])
+	return got, errs
+}
+
+// TestDividedCTTrainingEqualsOne: the CT projector applies images in
+// groups of 4, so a process's block holds whole groups
+// (steploss.GroupBlocks): then 1, 2 and 3 processes train one process's
+// parameters and iterates bit for bit; blocks that split a group are
+// refused before any work.
+func TestDividedCTTrainingEqualsOne(t *testing.T) {
+	o := testproblems.CTSmall(t, 9, 16, 3)
+	if g := o.BatchGroup(); g != 4 {
+		t.Fatalf("ct-small applies %d images together, want 4", g)
+	}
+	cfg := func(d *Divide) Config {
+		return Config{Method: Method{Param: method(t, "m-ps"), Lambda: Constant(1e-3), Mu: Constant(1e-3), Divide: d},
+			Solver: Solver{Inner: LBFGS{}}, Stop: Stop{MaxSteps: 2}, Store: Store{KeepParams: true}}
+	}
+	want, err := Train(o, cfg(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []int{1, 2, 3} {
+		blocks := steploss.GroupBlocks(o.N, k, 4)
+		got, errs := trainBlocks(o, blocks, cfg)
+		for b, r := range got {
+			if errs[b] != nil {
+				t.Fatalf("%d processes, process %d: %v", k, b, errs[b])
+			}
+			for s := range want.Steps {
+				if d := firstBitDiff(append(r.Theta[s], r.Phi[s]...), append(want.Theta[s], want.Phi[s]...)); d >= 0 {
+					t.Errorf("%d processes, process %d, step %d: parameters differ at %d", k, b, s, d)
+				}
+			}
+			hw := o.ImageLen()
+			if d := firstBitDiff(r.X, want.X[blocks[b][0]*hw:blocks[b][1]*hw]); d >= 0 {
+				t.Errorf("%d processes, process %d: final iterates of its block differ at %d", k, b, d)
+			}
 		}
 	}
-	return got
+	_, errs := trainBlocks(o, [][2]int{{0, 5}, {5, 9}}, cfg)
+	for b, err := range errs {
+		if err == nil || !strings.Contains(err.Error(), "GroupBlocks") {
+			t.Errorf("block %d of [0, 5), [5, 9): %v, want a refusal naming steploss.GroupBlocks", b, err)
+		}
+	}
 }

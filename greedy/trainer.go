@@ -89,7 +89,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		tr.scales = []float64{1}
 	}
 	var err error
-	if tr.w, err = newWorld(o.N, cfg.Method.Divide); err != nil {
+	if tr.w, err = newWorld(o, cfg.Method.Divide); err != nil {
 		return nil, err
 	}
 	if tr.w.divided() && !tr.w.first() && cfg.Store.Dir != "" && !cfg.Store.ReadOnly {

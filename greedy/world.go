@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
@@ -29,15 +30,21 @@ type RootGatherer interface {
 	GatherRoot(local []float64) ([]float64, error)
 }
 
-// newWorld returns the world of a run on n functions: this process's
-// block of Divide, or all of them.
-func newWorld(n int, d *Divide) (world, error) {
+// newWorld returns the world of a run on o's functions: this process's
+// block of Divide, or all of them. A block of an operator that applies
+// images in groups must hold whole groups (steploss.GroupBlocks), so that
+// its functions' values and gradients are those of the whole batch.
+func newWorld(o *problem.Objective, d *Divide) (world, error) {
+	n := o.N
 	if d == nil {
 		return world{lo: 0, hi: n, n: n}, nil
 	}
 	g, ok := d.Link.(steploss.Gatherer)
 	if d.Lo < 0 || d.Hi > n || d.Lo >= d.Hi || !ok {
 		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions and a link that gathers (steploss.Gatherer) wanted", d.Lo, d.Hi, n)
+	}
+	if grp := o.BatchGroup(); d.Lo%grp != 0 || (d.Hi%grp != 0 && d.Hi != n) {
+		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions splits a group of the %d images the operator applies together: take the blocks of steploss.GroupBlocks", d.Lo, d.Hi, n, grp)
 	}
 	return world{lo: d.Lo, hi: d.Hi, n: n, link: g}, nil
 }

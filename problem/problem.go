@@ -157,6 +157,12 @@ func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64)
 // (RayTransform: the projector's lanes).
 type grouped interface{ batchGroup() int }
 
+// BatchGroup returns the number of images the operator applies together,
+// from a batch's first (1: each on its own; the CT projector's lanes): a
+// block of the functions is computed as in the whole batch when it starts
+// at a multiple of it and ends at one or at the batch's end.
+func (o *Objective) BatchGroup() int { return batchGroup(o.A) }
+
 // batchGroup returns a's group (1: every image on its own).
 func batchGroup(a Operator) int {
 	switch op := a.(type) {
