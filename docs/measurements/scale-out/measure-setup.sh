@@ -20,7 +20,7 @@ N=${N:-50}
 BIN=${BIN:-bin/l2o-mpi}
 KS=${KS:-1 2}
 LABEL=${LABEL:-$(git rev-parse --short HEAD)}
-CSV=${CSV:-setup-ct256.csv}
+CSV=${CSV:-rank-memory-ct256.csv}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
