@@ -101,8 +101,11 @@ func gatherCurves(curves []*eval.Curve, prov *provenance.Record) ([]*eval.Curve,
 // applies images together) and does their per-step work; the sums over
 // the functions pass along the chain, and only rank 0 writes the
 // checkpoint and reports.
-func divideTraining(cfg *greedy.Config, train *problem.Objective) error {
+func divideTraining(cfg *greedy.Config, train *problem.Objective, held *heldBlock) error {
 	size, rank, n := mpi.Size(), mpi.Rank(), train.N
+	if held != nil {
+		n = held.total
+	}
 	if size <= 1 {
 		return nil
 	}
@@ -115,6 +118,9 @@ func divideTraining(cfg *greedy.Config, train *problem.Objective) error {
 	}
 	blk := steploss.GroupBlocks(n, size, g)[rank]
 	cfg.Method.Divide = &greedy.Divide{Lo: blk[0], Hi: blk[1], Link: mpi.Chain{Tag: 10}}
+	if held != nil { // the rank built its block alone (instantiateBlock)
+		cfg.Method.Divide.Total = n
+	}
 	// An interrupt would reach the ranks between different evaluations:
 	// mpirun ends them all instead.
 	cfg.Stop.Interrupt = nil

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 )
 
@@ -309,16 +310,17 @@ func TestMPIRefusals(t *testing.T) {
 }
 
 // TestTrainUnderMPI: mpirun -np 1, 2 and 3 bin/l2o-mpi train greedy (M-PC on
-// 7 deblurring functions; M-PC on 9 ct-small functions, whose projector
-// applies images in groups of 4, so that each rank holds whole groups)
-// writes every .npy of the checkpoint byte for byte as the plain l2o does,
-// each rank holding only its block's iterates.
+// 7 deblurring functions and 2 validation functions; M-PC on 9 ct-small
+// functions, whose projector applies images in groups of 4, so that each
+// rank holds whole groups) writes every .npy of the checkpoint byte for
+// byte as the plain l2o does, and the same hash of the observations, each
+// rank having built and held only its block of the training functions.
 func TestTrainUnderMPI(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
 	for _, problem := range [][]string{
-		{"--size", "12", "--n-train", "7"},
+		{"--size", "12", "--n-train", "7", "--n-val", "2"},
 		{"--problem", "ct-small", "--data", "synthetic", "--size", "16", "--n-train", "9"},
 	} {
 		args := func(out string) []string {
@@ -341,6 +343,9 @@ func TestTrainUnderMPI(t *testing.T) {
 			}
 			if len(got) != len(want) {
 				t.Errorf("%v, mpirun -np %s wrote %d files, the plain run %d", problem, np, len(got), len(want))
+			}
+			if a, b := observationsHash(t, one), observationsHash(t, out); a != b {
+				t.Errorf("%v, mpirun -np %s: observations hash %s, the plain run's %s", problem, np, b, a)
 			}
 		}
 	}
@@ -493,4 +498,14 @@ func rankPID(t *testing.T, r int, dir string) int {
 	}
 	t.Fatalf("no process of rank %d for %s", r, dir)
 	return 0
+}
+
+// observationsHash is the hash of the observations a checkpoint records.
+func observationsHash(t *testing.T, dir string) string {
+	t.Helper()
+	m, err := checkpoint.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.ObservationsHash
 }

@@ -99,9 +99,8 @@ type Method struct {
 }
 
 // Divide splits a training over processes that each run it on a block
-// of the training functions: this process holds functions [Lo, Hi) of the
-// objective Train is given (a copy of their data, their iterates and their
-// block of the step loss) and does their per-step work (f and ∇f at their
+// of the training functions: this process holds functions [Lo, Hi) (their
+// data, their iterates and their block of the step loss) and does their per-step work (f and ∇f at their
 // iterates, their part of the step loss, their next iterates). What a step
 // needs of every function (the step loss's sums, the mean objective, the
 // gradient norms, the data curvatures, the preconditioners, PF's subspace)
@@ -118,6 +117,12 @@ type Method struct {
 type Divide struct {
 	Lo, Hi int
 	Link   steploss.Link
+	// Total, if set, is the number of training functions of every block
+	// together, and the objective Train is given holds this block's alone
+	// (Hi − Lo functions: problem.Problem.InstantiateBlock), each process
+	// having built only its own; 0: it holds all of them. The checkpoint
+	// records the hash of every block's observations, taken along Link.
+	Total int
 }
 
 // Solver is how each step's loss is minimised: the inner solver and its

@@ -212,3 +212,56 @@ func TestDividedCTTrainingEqualsOne(t *testing.T) {
 		}
 	}
 }
+
+// TestDividedTrainingOnHeldBlocks: processes given only their block's
+// functions (Divide.Total) train one process's parameters and iterates bit
+// for bit and record the hash of every function's observations (the
+// SHA-256 state passed from block to block); a block whose objective does
+// not hold Hi − Lo functions is refused.
+func TestDividedTrainingOnHeldBlocks(t *testing.T) {
+	o := deblurSet(t, 7, 12, 4)
+	cfg := func(d *Divide) Config {
+		return Config{Method: Method{Param: method(t, "m-pc"), Lambda: Constant(1e-3), Mu: Constant(1e-3), Divide: d},
+			Solver: Solver{Inner: NAG{}}, Stop: Stop{MaxSteps: 2}, Store: Store{KeepParams: true}}
+	}
+	want, err := Train(o, cfg(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := steploss.Blocks(o.N, 3)
+	links := steploss.Pipes(len(blocks))
+	got, errs := make([]*Result, len(blocks)), make([]error, len(blocks))
+	var wg sync.WaitGroup
+	for b, blk := range blocks {
+		part, err := o.Block(blk[0], blk[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[b], errs[b] = Train(part, cfg(&Divide{Lo: blk[0], Hi: blk[1], Link: links[b], Total: o.N}))
+		}()
+	}
+	wg.Wait()
+	hw := o.ImageLen()
+	for b, r := range got {
+		if errs[b] != nil {
+			t.Fatalf("process %d: %v", b, errs[b])
+		}
+		if r.Manifest.ObservationsHash != want.Manifest.ObservationsHash || r.Manifest.NTrain != o.N {
+			t.Errorf("process %d: observations hash %s of %d functions, want %s of %d", b, r.Manifest.ObservationsHash, r.Manifest.NTrain, want.Manifest.ObservationsHash, o.N)
+		}
+		for s := range want.Steps {
+			if d := firstBitDiff(append(r.Theta[s], r.Phi[s]...), append(want.Theta[s], want.Phi[s]...)); d >= 0 {
+				t.Errorf("process %d, step %d: parameters differ at %d", b, s, d)
+			}
+		}
+		if d := firstBitDiff(r.X, want.X[blocks[b][0]*hw:blocks[b][1]*hw]); d >= 0 {
+			t.Errorf("process %d: final iterates differ at %d", b, d)
+		}
+	}
+	if _, err := Train(o, cfg(&Divide{Lo: 0, Hi: 3, Link: steploss.Pipes(1)[0], Total: o.N})); err == nil || !strings.Contains(err.Error(), "it holds 7") {
+		t.Errorf("a block of 3 functions given all 7: %v, want a refusal", err)
+	}
+}

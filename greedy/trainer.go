@@ -101,7 +101,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		}
 	}
 	tr.prec = cfg.Target.Prec()
-	if tr.w.divided() {
+	if tr.w.divided() && cfg.Method.Divide.Total == 0 {
 		if tr.o, err = o.Block(tr.w.lo, tr.w.hi); err != nil {
 			tr.close()
 			return nil, fmt.Errorf("greedy: dividing the training: %w", err)
@@ -111,7 +111,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		tr.close()
 		return nil, err
 	}
-	if tr.man, err = tr.manifest(o); err != nil { // of every function
+	if tr.man, err = tr.manifest(o); err != nil {
 		tr.close()
 		return nil, err
 	}
@@ -136,6 +136,10 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 // manifest describes the run: settings, versions and parameter sizes.
 func (tr *trainer) manifest(o *problem.Objective) (*checkpoint.Manifest, error) {
 	cfg := tr.cfg
+	obs, err := tr.w.sumFloats(tr.o.Y) // every function's
+	if err != nil {
+		return nil, err
+	}
 	nTheta, nPhi := tr.loss.ParamLens()
 	// A checkpoint must name registered parametrizations, so that Load can
 	// parse them back; a run kept in memory may use any type.
@@ -145,7 +149,7 @@ func (tr *trainer) manifest(o *problem.Objective) (*checkpoint.Manifest, error) 
 	}
 	man := &checkpoint.Manifest{
 		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
-		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, ObservationsHash: checkpoint.SumFloats(o.Y), Noise: o.Noise,
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: tr.w.n, DataHash: cfg.Problem.DataHash, ObservationsHash: obs, Noise: o.Noise,
 		Seed: cfg.Problem.Seed, Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Store.Protocol, TolRel: cfg.Stop.TolRel, TolAbs: cfg.Stop.TolAbs, MaxSteps: cfg.Stop.MaxSteps,
 		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Problem.Provenance,

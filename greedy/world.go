@@ -1,9 +1,13 @@
 package greedy
 
 import (
+	"crypto/sha256"
+	"encoding"
+	"encoding/hex"
 	"fmt"
 	"math"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -39,14 +43,66 @@ func newWorld(o *problem.Objective, d *Divide) (world, error) {
 	if d == nil {
 		return world{lo: 0, hi: n, n: n}, nil
 	}
+	if d.Total > 0 {
+		n = d.Total
+	}
 	g, ok := d.Link.(steploss.Gatherer)
-	if d.Lo < 0 || d.Hi > n || d.Lo >= d.Hi || !ok {
-		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions and a link that gathers (steploss.Gatherer) wanted", d.Lo, d.Hi, n)
+	if d.Lo < 0 || d.Hi > n || d.Lo >= d.Hi || !ok || (d.Total > 0 && o.N != d.Hi-d.Lo) {
+		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions (the objective holding all of them, or with Total the block's: it holds %d) and a link that gathers (steploss.Gatherer) wanted", d.Lo, d.Hi, n, o.N)
 	}
 	if grp := o.BatchGroup(); d.Lo%grp != 0 || (d.Hi%grp != 0 && d.Hi != n) {
 		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions splits a group of the %d images the operator applies together: take the blocks of steploss.GroupBlocks", d.Lo, d.Hi, n, grp)
 	}
 	return world{lo: d.Lo, hi: d.Hi, n: n, link: g}, nil
+}
+
+// sumFloats is checkpoint.SumFloats of every block's v, in function
+// order: the SHA-256 state passes from block to block.
+func (w world) sumFloats(v []float64) (string, error) {
+	if !w.divided() {
+		return checkpoint.SumFloats(v), nil
+	}
+	h := sha256.New()
+	start, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return "", err
+	}
+	state := make([]float64, len(start)) // a byte a value, as the link carries float64s
+	err = w.sum(state, func(s []float64) error {
+		b := start
+		if !w.first() {
+			b = make([]byte, len(s))
+			for i, x := range s {
+				b[i] = byte(x)
+			}
+		}
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+			return err
+		}
+		checkpoint.WriteFloats(h, v)
+		b, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+		if err != nil {
+			return err
+		}
+		if len(b) != len(s) {
+			return fmt.Errorf("greedy: a hash state of %d bytes, want %d", len(b), len(s))
+		}
+		for i, c := range b {
+			s[i] = float64(c)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, len(state))
+	for i, x := range state {
+		b[i] = byte(x)
+	}
+	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // divided reports whether other processes hold some of the functions.
