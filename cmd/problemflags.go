@@ -55,8 +55,13 @@ type problemFlags struct {
 	oneOperator bool
 	// byRank: under mpirun each rank simulates a block of the training
 	// functions and the ranks exchange them (instantiateByRank): the
-	// trainers that divide their work over the ranks.
-	byRank bool
+	// trainers that divide their work over the ranks. With holdBlock set
+	// too, a rank builds and keeps only its block of the training
+	// functions (the last holdVal functions, for validation, whole) and
+	// exchanges none (instantiateBlock), where the problem allows.
+	byRank    bool
+	holdBlock bool
+	holdVal   int
 	// target is --device and --precision resolved (resolveTarget): the
 	// CPU in a precision, or a device. Commands that run on a device set
 	// acceptsOps; those with a float32 path on the CPU set acceptsFloat32

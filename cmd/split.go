@@ -26,6 +26,19 @@ type split struct {
 	// fewer says why the set holds fewer functions than --n-test asked
 	// for ("" if it does not).
 	fewer string
+	// held, when this rank holds only a block of the training functions
+	// (problemFlags.holdBlock): train holds them, val the validation
+	// functions.
+	held *heldBlock
+}
+
+// heldBlock is the block of the training functions a rank holds under
+// mpirun (instantiateBlock): functions [lo, hi) of total, and the hash of
+// every training image (dataHash of them all).
+type heldBlock struct {
+	lo, hi, total int
+	dataHash      string
+	val           *problem.Objective
 }
 
 // invocation is this run's provenance: the command line, l2o's version and
@@ -92,6 +105,7 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	if err != nil {
 		return nil, err
 	}
+	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed}
 	mk := func(imgs []*data.Image, offset uint64, byRank bool) (*problem.Objective, error) {
 		if len(imgs) == 0 {
 			return nil, nil
@@ -103,6 +117,11 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		if h != prob.H || w != prob.W {
 			return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", p.Data, h, w, prob.Name, prob.H, prob.W)
 		}
+		if byRank && p.holdBlock && prob.Uniform() && mpi.Size() <= groups(n-p.holdVal, prob.BatchGroup()) {
+			o, held, err := instantiateBlock(prob, pix, n, p.holdVal, offset)
+			s.held = held
+			return o, err
+		}
 		if byRank {
 			return instantiateByRank(prob, pix, n, offset)
 		}
@@ -112,7 +131,6 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		}
 		return o, finiteStart(o, 0)
 	}
-	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed}
 	if s.train, err = mk(sel.Train, 0, p.byRank && mpi.Size() > 1 && len(sel.Train) >= mpi.Size()); err != nil {
 		return nil, err
 	}
@@ -174,6 +192,32 @@ func instantiateByRank(prob *problem.Problem, pix []float64, n int, offset uint6
 		}
 	}
 	return o, nil
+}
+
+// groups is the number of groups of g that n functions make.
+func groups(n, g int) int { return (n + g - 1) / g }
+
+// instantiateBlock builds this rank's block of the n − nVal training
+// functions of pix under mpirun (block r of steploss.GroupBlocks, whole
+// groups of the images the operator applies together) and the nVal
+// validation functions after them, each as Instantiate builds it, bit for
+// bit, and nothing else: no rank holds another's block.
+func instantiateBlock(prob *problem.Problem, pix []float64, n, nVal int, offset uint64) (*problem.Objective, *heldBlock, error) {
+	nt := n - nVal
+	blk := steploss.GroupBlocks(nt, mpi.Size(), prob.BatchGroup())[mpi.Rank()]
+	hw := prob.H * prob.W
+	held := &heldBlock{lo: blk[0], hi: blk[1], total: nt, dataHash: data.Hash(data.Unstack(nt, prob.H, prob.W, pix[:nt*hw]))}
+	o, err := prob.InstantiateBlock(pix, n, blk[0], blk[1], offset)
+	if err == nil {
+		err = finiteStart(o, blk[0])
+	}
+	if err != nil || nVal == 0 {
+		return o, held, err
+	}
+	if held.val, err = prob.InstantiateBlock(pix, n, nt, n, offset); err != nil {
+		return nil, nil, err
+	}
+	return o, held, finiteStart(held.val, nt)
 }
 
 // trainRecord is the data record a checkpoint keeps: the training images
@@ -396,4 +440,13 @@ func checkpointsOf(infos []*LearnedInfo) []provenance.Checkpoint {
 		out[i].Label = info.Method.Name()
 	}
 	return out
+}
+
+// trainHash is the data hash of the training functions, train being this
+// rank's (all of them, or its held block).
+func (s *split) trainHash(train *problem.Objective) string {
+	if s.held != nil {
+		return s.held.dataHash
+	}
+	return dataHash(train)
 }

@@ -68,13 +68,13 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	c.banner(env, sp.prob, train, val)
+	c.banner(env, sp, train, val)
 	start := time.Now()
 	defer innerMeters.Delete(env)
 	intr := catchInterrupts(env, c.gf.Out, resumeCommand("train greedy", args))
 	defer intr.release()
 	cfg := c.config(env, sp, train, val, intr, start)
-	if err := divideTraining(&cfg, train.N); err != nil {
+	if err := divideTraining(&cfg, train, sp.held); err != nil {
 		return err
 	}
 	res, err := greedy.Train(train, cfg)
@@ -199,14 +199,16 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objective, error) {
 	pf, gf := &c.pf, &c.gf
 	pf.NTrain += c.vf.NVal
-	pf.acceptsOps, pf.byRank = true, true
+	pf.acceptsOps, pf.byRank, pf.holdBlock, pf.holdVal = true, true, true, c.vf.NVal
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	pf.NTrain -= c.vf.NVal
-	train, val, err := splitValidation(sp.train, c.vf.NVal)
-	if err != nil {
+	train, val := sp.train, (*problem.Objective)(nil)
+	if sp.held != nil {
+		val = sp.held.val
+	} else if train, val, err = splitValidation(sp.train, c.vf.NVal); err != nil {
 		return nil, nil, nil, err
 	}
 	if gf.Tau >= 2/train.L && !gf.Force {
@@ -222,18 +224,21 @@ func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objec
 }
 
 // banner prints what is trained, on what, and the table's header.
-func (c *trainGreedyCmd) banner(env *Env, prob *problem.Problem, train, val *problem.Objective) {
-	gf := &c.gf
+func (c *trainGreedyCmd) banner(env *Env, sp *split, train, val *problem.Objective) {
+	gf, prob, nTrain := &c.gf, sp.prob, train.N
+	if sp.held != nil {
+		nTrain = sp.held.total
+	}
 	if c.preset != nil {
 		fmt.Fprintf(env.Stdout, "protocol %s: %s\n", gf.Protocol, strings.Join(c.preset, " "))
 	}
 	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver in %s → %s\n",
-		c.method.Name(), train.N, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), c.inner.Name(), precisionOn(c.pf.target), gf.Out)
+		c.method.Name(), nTrain, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), c.inner.Name(), precisionOn(c.pf.target), gf.Out)
 	if val != nil {
 		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, c.vf.Scales)
 	}
 	if c.reduction == greedy.ReduceSum {
-		fmt.Fprintf(env.Stdout, "loss reduction sum: the penalties weigh against Σk fk, so the steps use λt/%d and μt/%d against the mean (relative schedules unchanged)\n", train.N, train.N)
+		fmt.Fprintf(env.Stdout, "loss reduction sum: the penalties weigh against Σk fk, so the steps use λt/%d and μt/%d against the mean (relative schedules unchanged)\n", nTrain, nTrain)
 	}
 	if gf.Resume {
 		if m, err := checkpoint.ReadManifest(gf.Out); err == nil {
@@ -260,7 +265,7 @@ func (c *trainGreedyCmd) learned() greedy.Method {
 func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objective, intr *interrupts, start time.Time) greedy.Config {
 	gf, vf, sf := &c.gf, &c.vf, &c.sf
 	return greedy.Config{
-		Problem: greedy.Problem{Validation: val, Name: sp.prob.Name, DataHash: dataHash(train), Seed: c.pf.Seed,
+		Problem: greedy.Problem{Validation: val, Name: sp.prob.Name, DataHash: sp.trainHash(train), Seed: c.pf.Seed,
 			Provenance: env.trainingProvenance(sp, vf.NVal)},
 		Method: c.learned(),
 		Target: c.pf.target,

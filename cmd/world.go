@@ -8,6 +8,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/mpi"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
@@ -94,20 +95,32 @@ func gatherCurves(curves []*eval.Curve, prov *provenance.Record) ([]*eval.Curve,
 	return merged, mprov, nil
 }
 
-// divideTraining divides the inner solver's step-loss evaluations over the
-// ranks of an MPI run (greedy.Divide over mpi.Chain): rank r evaluates
-// block r of steploss.Blocks; every rank runs the rest of the training
-// on every function, and only rank 0 writes the checkpoint and reports.
-func divideTraining(cfg *greedy.Config, n int) error {
-	size, rank := mpi.Size(), mpi.Rank()
+// divideTraining divides the training over the ranks of an MPI run
+// (greedy.Divide over mpi.Chain): rank r holds block r of the training
+// functions (steploss.GroupBlocks: whole groups of an operator that
+// applies images together) and does their per-step work; the sums over
+// the functions pass along the chain, and only rank 0 writes the
+// checkpoint and reports.
+func divideTraining(cfg *greedy.Config, train *problem.Objective, held *heldBlock) error {
+	size, rank, n := mpi.Size(), mpi.Rank(), train.N
+	if held != nil {
+		n = held.total
+	}
 	if size <= 1 {
 		return nil
 	}
-	if size > n {
+	g := train.BatchGroup()
+	if groups := (n + g - 1) / g; size > groups {
+		if g > 1 {
+			return usagef("mpirun -np %d on %d training functions whose operator applies %d images together: give at most %d ranks, one group each at least", size, n, g, groups)
+		}
 		return usagef("mpirun -np %d on %d training functions: give at most %d ranks, one function each at least", size, n, n)
 	}
-	blk := steploss.Blocks(n, size)[rank]
+	blk := steploss.GroupBlocks(n, size, g)[rank]
 	cfg.Method.Divide = &greedy.Divide{Lo: blk[0], Hi: blk[1], Link: mpi.Chain{Tag: 10}}
+	if held != nil { // the rank built its block alone (instantiateBlock)
+		cfg.Method.Divide.Total = n
+	}
 	// An interrupt would reach the ranks between different evaluations:
 	// mpirun ends them all instead.
 	cfg.Stop.Interrupt = nil

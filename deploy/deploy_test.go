@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/eval"
 )
 
@@ -309,32 +310,43 @@ func TestMPIRefusals(t *testing.T) {
 }
 
 // TestTrainUnderMPI: mpirun -np 1, 2 and 3 bin/l2o-mpi train greedy (M-PC on
-// 7 functions) writes every .npy of the checkpoint byte for byte as the
-// plain l2o does, and the same steps in the manifest (times aside).
+// 7 deblurring functions and 2 validation functions; M-PC on 9 ct-small
+// functions, whose projector applies images in groups of 4, so that each
+// rank holds whole groups) writes every .npy of the checkpoint byte for
+// byte as the plain l2o does, and the same hash of the observations, each
+// rank having built and held only its block of the training functions.
 func TestTrainUnderMPI(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
-	args := func(out string) []string {
-		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--max-steps", "2", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
-	}
-	one := filepath.Join(tmp, "one")
-	run(t, nil, f.l2o, args(one)...)
-	want := checkpointFiles(t, one)
-	if len(want) < 4 {
-		t.Fatalf("the plain run wrote %d .npy files", len(want))
-	}
-	for _, np := range []string{"1", "2", "3"} {
-		out := filepath.Join(tmp, "np"+np)
-		run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...)
-		got := checkpointFiles(t, out)
-		for name, b := range want {
-			if !bytes.Equal(got[name], b) {
-				t.Errorf("mpirun -np %s: %s differs from the plain run's", np, name)
-			}
+	for _, problem := range [][]string{
+		{"--size", "12", "--n-train", "7", "--n-val", "2"},
+		{"--problem", "ct-small", "--data", "synthetic", "--size", "16", "--n-train", "9"},
+	} {
+		args := func(out string) []string {
+			return append([]string{"train", "greedy", "--param", "m-pc", "--max-steps", "2", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}, problem...)
 		}
-		if len(got) != len(want) {
-			t.Errorf("mpirun -np %s wrote %d files, the plain run %d", np, len(got), len(want))
+		one := filepath.Join(tmp, "one"+problem[1])
+		run(t, nil, f.l2o, args(one)...)
+		want := checkpointFiles(t, one)
+		if len(want) < 4 {
+			t.Fatalf("%v: the plain run wrote %d .npy files", problem, len(want))
+		}
+		for _, np := range []string{"1", "2", "3"} {
+			out := filepath.Join(tmp, "np"+np+problem[1])
+			run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...)
+			got := checkpointFiles(t, out)
+			for name, b := range want {
+				if !bytes.Equal(got[name], b) {
+					t.Errorf("%v, mpirun -np %s: %s differs from the plain run's", problem, np, name)
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("%v, mpirun -np %s wrote %d files, the plain run %d", problem, np, len(got), len(want))
+			}
+			if a, b := observationsHash(t, one), observationsHash(t, out); a != b {
+				t.Errorf("%v, mpirun -np %s: observations hash %s, the plain run's %s", problem, np, b, a)
+			}
 		}
 	}
 }
@@ -486,4 +498,14 @@ func rankPID(t *testing.T, r int, dir string) int {
 	}
 	t.Fatalf("no process of rank %d for %s", r, dir)
 	return 0
+}
+
+// observationsHash is the hash of the observations a checkpoint records.
+func observationsHash(t *testing.T, dir string) string {
+	t.Helper()
+	m, err := checkpoint.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m.ObservationsHash
 }

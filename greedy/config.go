@@ -98,20 +98,31 @@ type Method struct {
 	Divide *Divide
 }
 
-// Divide splits the work of the inner solvers over processes that each
-// run the same training: this process evaluates the step loss's data part
-// on its block [Lo, Hi) of the training functions and Link passes the
-// running sums between the blocks in function order
-// (steploss.NewStepLossBlock; mpi.Chain under mpirun), so every process
-// gets the sums of one process holding every function, bit for bit. The
-// rest of a step (the iterates, f and ∇f at them, the stopping tests, the
-// curvatures and the next iterates) every process computes on every
-// function, identically: the parameters and checkpoints are those of one
-// process. The engine's CPU paths divide, reduced terms (PF) too when Link
-// gathers (steploss.Gatherer: mpi.Chain, steploss.Pipes); devices do not.
+// Divide splits a training over processes that each run it on a block
+// of the training functions: this process holds functions [Lo, Hi) (their
+// data, their iterates and their block of the step loss) and does their per-step work (f and ∇f at their
+// iterates, their part of the step loss, their next iterates). What a step
+// needs of every function (the step loss's sums, the mean objective, the
+// gradient norms, the data curvatures, the preconditioners, PF's subspace)
+// Link combines in function order (steploss.NewStepLossBlock; mpi.Chain
+// under mpirun), so every process gets one process's numbers bit for bit
+// and trains the same parameters. Link must gather (steploss.Gatherer:
+// mpi.Chain, steploss.Pipes). The process of the first block writes the
+// checkpoint, gathering every function's iterates (RootGatherer where
+// Link is one); the others must not write (no Dir, or ReadOnly), and
+// Result.X holds their block's iterates. An operator that applies images
+// in groups needs blocks of whole groups (steploss.GroupBlocks). The
+// engine's CPU paths divide bitwise; a device's step loss agrees to
+// rounding.
 type Divide struct {
 	Lo, Hi int
 	Link   steploss.Link
+	// Total, if set, is the number of training functions of every block
+	// together, and the objective Train is given holds this block's alone
+	// (Hi − Lo functions: problem.Problem.InstantiateBlock), each process
+	// having built only its own; 0: it holds all of them. The checkpoint
+	// records the hash of every block's observations, taken along Link.
+	Total int
 }
 
 // Solver is how each step's loss is minimised: the inner solver and its

@@ -1,62 +1,61 @@
 package greedy
 
 import (
-	"fmt"
-
-	"github.com/greedyl2o/greedyl2o/execution"
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
-// newBlockLoss builds this process's block of the step loss (Method.Divide).
-func newBlockLoss(m Method, o *problem.Objective, tau float64, t execution.Target) (*steploss.StepLoss, error) {
-	d := m.Divide
-	if d.Lo < 0 || d.Hi > o.N || d.Lo >= d.Hi || d.Link == nil {
-		return nil, fmt.Errorf("greedy: dividing the step loss: block [%d, %d) of %d functions (and a link) wanted", d.Lo, d.Hi, o.N)
+// newLoss builds the run's step loss on this process's functions: all of
+// them, or with Method.Divide its block, joined to the other blocks by the
+// link (steploss.NewStepLossBlockFor).
+func (tr *trainer) newLoss(o *problem.Objective) (*steploss.StepLoss, error) {
+	m, w := tr.cfg.Method, tr.w
+	if !w.divided() {
+		return steploss.NewStepLossFor(m.Param, o, tr.tau, tr.cfg.Target)
 	}
-	sub, err := o.Block(d.Lo, d.Hi)
+	return steploss.NewStepLossBlockFor(m.Param, o, w.n, tr.tau, tr.cfg.Target, m.Divide.Link)
+}
+
+// family is o without its data: its operators (for the certificate, which
+// takes every function's), sizes and L.
+func family(o *problem.Objective) *problem.Objective {
+	f := *o
+	f.Y, f.X0, f.Truth = nil, nil, nil
+	return &f
+}
+
+// meanF returns the mean objective at x (this process's functions'
+// iterates) over every process's functions, in function order.
+func (tr *trainer) meanF(x []float64) (float64, error) {
+	if err := tr.o.Eval(tr.vals, nil, x, nil); err != nil {
+		return 0, err
+	}
+	return tr.w.mean(tr.vals)
+}
+
+// saveStep hands step s to the store with every function's iterates: with
+// Method.Divide the first block's process gathers them from the others.
+func (tr *trainer) saveStep(s *Step) error {
+	x, xprev := s.X, s.XPrev
+	if tr.w.divided() {
+		var err error
+		if x, err = tr.w.toFirst(x); err != nil {
+			return err
+		}
+		if xprev, err = tr.w.toFirst(xprev); err != nil {
+			return err
+		}
+	}
+	return tr.store.save(s, x, xprev)
+}
+
+// readState reads the iterates named i (checkpoint.StateNames) of a
+// resumed run's last step, of n values, and returns part's part of them.
+func (tr *trainer) readState(i, n int, part func([]float64) []float64) ([]float64, error) {
+	v, err := checkpoint.ReadNPYVerified(tr.cfg.Store.Dir, checkpoint.StateFile(checkpoint.StateNames[i], tr.start), n, tr.man.Checksums)
 	if err != nil {
 		return nil, err
 	}
-	return steploss.NewStepLossBlockFor(m.Param, sub, o.N, tau, t, d.Link)
-}
-
-// innerLoss is the step loss the inner solver evaluates: this process's
-// block with Method.Divide, the whole one otherwise.
-func (tr *trainer) innerLoss() *steploss.StepLoss {
-	if tr.block != nil {
-		return tr.block
-	}
-	return tr.loss
-}
-
-// setBlockStep gives the block its functions' operands of the step.
-func (tr *trainer) setBlockStep(grad, p []float64) error {
-	if tr.block == nil {
-		return nil
-	}
-	hw, d := tr.o.ImageLen(), tr.cfg.Method.Divide
-	part := func(v []float64) []float64 { return v[d.Lo*hw : d.Hi*hw] }
-	return tr.block.SetStep(part(tr.x), part(grad), part(p), 0, 0)
-}
-
-// setWeights sets the step's penalty weights on the step losses.
-func (tr *trainer) setWeights(lambda, mu float64) error {
-	if err := tr.loss.SetWeights(lambda, mu); err != nil {
-		return err
-	}
-	if tr.block != nil {
-		return tr.block.SetWeights(lambda, mu)
-	}
-	return nil
-}
-
-// evaluations counts the step-loss evaluations so far, as one process
-// counts them on its one step loss.
-func (tr *trainer) evaluations() int {
-	n := tr.loss.Evaluations()
-	if tr.block != nil {
-		n += tr.block.Evaluations()
-	}
-	return n
+	return append([]float64(nil), part(v)...), nil
 }

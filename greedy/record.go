@@ -19,8 +19,9 @@ type Recorder interface {
 type Step struct {
 	Info       checkpoint.StepInfo
 	Theta, Phi []float64
-	// X and XPrev are the training iterates after the step and before it;
-	// XVal and XValPrev those of the validation functions (nil without).
+	// X and XPrev are the training iterates after the step and before it
+	// (with Method.Divide, those of this process's block); XVal and
+	// XValPrev those of the validation functions (nil without).
 	X, XPrev       []float64
 	XVal, XValPrev []float64
 }

@@ -37,6 +37,10 @@ func (tr *trainer) repeatStop(t int, cause string) (string, error) {
 		v, x, prev, which = tr.repeatVal, tr.x, tr.xprev, "training"
 	}
 	growth, err := v.repeat(x, prev, tr.last, k)
+	if err == nil && v == tr.repeatVal {
+		// This process's training functions: the largest over every block.
+		growth, err = tr.w.max(growth)
+	}
 	if err != nil {
 		return "", fmt.Errorf("greedy: repeat check of step %d: %w", t-1, err)
 	}

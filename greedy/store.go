@@ -82,13 +82,14 @@ func (st *store) resume(prov *provenance.Record) (old *checkpoint.Manifest, step
 	return old, stepTarget, nil
 }
 
-// save writes step s's parameters and state and commits the manifest,
-// which lists the step already (nothing without a Dir).
-func (st *store) save(s *Step) error {
+// save writes step s's parameters and state, x and xprev being every
+// training function's iterates, and commits the manifest, which lists the
+// step already (nothing without a Dir).
+func (st *store) save(s *Step, x, xprev []float64) error {
 	if !st.writes() {
 		return nil
 	}
-	return saveStep(st.Dir, st.man, s.Info.T, s.Theta, s.Phi, s.X, s.XPrev, s.XVal, s.XValPrev)
+	return saveStep(st.Dir, st.man, s.Info.T, s.Theta, s.Phi, x, xprev, s.XVal, s.XValPrev)
 }
 
 // finish marks the run finished with its stop cause and commits the

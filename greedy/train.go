@@ -25,7 +25,8 @@ type Result struct {
 	Steps []checkpoint.StepInfo
 	// Theta and Phi hold the parameters of every step when KeepParams is set.
 	Theta, Phi [][]float64
-	// X holds the training iterates after the last step.
+	// X holds the training iterates after the last step: with
+	// Method.Divide those of this process's block.
 	X         []float64
 	StopCause string
 	Manifest  *checkpoint.Manifest
@@ -80,7 +81,7 @@ func (tr *trainer) advance(t int) (string, error) {
 	if cause := tr.stop.valStalled(s.Info.ValF); cause != "" {
 		return cause, nil
 	}
-	return tr.stop.certified(tr.cfg.Method.Param, tr.o, s, tr.tau)
+	return tr.stop.certified(tr.cfg.Method.Param, tr.family, s, tr.tau)
 }
 
 // innerSettings describes the inner solver's budget for the manifest.
@@ -179,37 +180,41 @@ func orFloat64(p steploss.Precision) steploss.Precision {
 
 // blockPreconditioner combines the parametrizations' preconditioners for the
 // θ block (curvature from the gradients g) and the φ block (from the momentum
-// directions p); nil if neither has one.
-func blockPreconditioner(m models.Method, loss *steploss.StepLoss, g, p []float64, o *problem.Objective, shiftG, shiftH float64) func(dst, src []float64) {
+// directions p), g and p being those of this process's functions of world
+// w; nil if neither has one.
+func blockPreconditioner(m models.Method, loss *steploss.StepLoss, g, p []float64, w world, o *problem.Objective, shiftG, shiftH float64) (func(dst, src []float64), error) {
 	nTheta := loss.ThetaLen()
 	ident := func(dst, src []float64) { copy(dst, src) }
-	pg, okG := ident, false
-	if f, ok := loss.Precondition(0, shiftG); ok {
-		pg, okG = f, true
-	} else if pc, ok := m.G.(models.Preconditioner); ok {
-		if f, ok := pc.Precondition(g, o.N, o.H, o.W, shiftG); ok {
-			pg, okG = f, true
+	block := func(b int, par models.Parametrization, v []float64, shift float64) (func(dst, src []float64), bool, error) {
+		if f, ok := loss.Precondition(b, shift); ok {
+			return f, true, nil
 		}
+		if par == nil {
+			return ident, false, nil
+		}
+		f, ok, err := w.precondition(par, v, o.H, o.W, shift)
+		if !ok || err != nil {
+			return ident, false, err
+		}
+		return f, true, nil
 	}
-	ph, okH := ident, false
-	if f, ok := loss.Precondition(1, shiftH); ok {
-		ph, okH = f, true
-	} else if m.H != nil {
-		if pc, ok := m.H.(models.Preconditioner); ok {
-			if f, ok := pc.Precondition(p, o.N, o.H, o.W, shiftH); ok {
-				ph, okH = f, true
-			}
-		}
+	pg, okG, err := block(0, m.G, g, shiftG)
+	if err != nil {
+		return nil, err
+	}
+	ph, okH, err := block(1, m.H, p, shiftH)
+	if err != nil {
+		return nil, err
 	}
 	if !okG && !okH {
-		return nil
+		return nil, nil
 	}
 	return func(dst, src []float64) {
 		pg(dst[:nTheta], src[:nTheta])
 		if len(src) > nTheta {
 			ph(dst[nTheta:], src[nTheta:])
 		}
-	}
+	}, nil
 }
 
 // cachedPerBlock returns f, computed at most once for each block 0 and 1.
@@ -239,14 +244,9 @@ type candidate struct {
 // keeping the reference when the solver did no better (BGD), and returns the
 // solution with its full parameters.
 func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curvature, paperCurvature func(int) (float64, error),
-	cfg Config, o *problem.Objective, grad, p []float64, lam, mu float64, start []float64) (*candidate, error) {
+	cfg Config, w world, o *problem.Objective, grad, p []float64, lam, mu float64, start []float64) (*candidate, error) {
 	if err := loss.SetWeights(lam, mu); err != nil {
 		return nil, err
-	}
-	if sp.Loss != loss { // a divided step loss (Method.Divide)
-		if err := sp.Loss.SetWeights(lam, mu); err != nil {
-			return nil, err
-		}
 	}
 	weighted := func(c func(int) (float64, error)) func(int) (float64, error) {
 		return func(b int) (float64, error) {
@@ -261,7 +261,10 @@ func solveStep(loss *steploss.StepLoss, sp *Subproblem, inner InnerSolver, curva
 	sp.PaperLipschitz = weighted(paperCurvature)
 	sp.Precond = nil
 	if !cfg.Solver.NoPrecond && preconditioned(inner) {
-		sp.Precond = blockPreconditioner(cfg.Method.Param, loss, grad, p, o, lam/o.L, mu/o.L)
+		var err error
+		if sp.Precond, err = blockPreconditioner(cfg.Method.Param, loss, grad, p, w, o, lam/o.L, mu/o.L); err != nil {
+			return nil, err
+		}
 	}
 	u0 := loss.Reference()
 	ref, err := sp.Loss.Eval(u0, nil)

@@ -1,6 +1,7 @@
 package greedy
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -18,7 +19,11 @@ import (
 // (newTrainer), its state (the training iterates, and the validation
 // functions' in val) and its recorders. Train drives it step by step.
 type trainer struct {
+	// o holds this process's training functions: all of them, or with
+	// Method.Divide its block (w says which); every per-function quantity
+	// below is of these functions only.
 	o     *problem.Objective
+	w     world
 	cfg   Config
 	inner InnerSolver
 	tau   float64
@@ -29,13 +34,16 @@ type trainer struct {
 	// (StepInfo.Device: cpu, cpu32, cuda): set when it resumes a run
 	// trained on another.
 	stepDevice string
-	loss       *steploss.StepLoss
-	// block is this process's block of the step loss with Method.Divide:
-	// the inner solver evaluates it (Subproblem.Loss); nil otherwise.
-	block *steploss.StepLoss
-	sp    *Subproblem
-	man   *checkpoint.Manifest
-	res   *Result
+	// loss is the step loss of this process's functions, which the inner
+	// solver evaluates (Subproblem.Loss): with Method.Divide a block of
+	// it, joined to the other processes' by the link.
+	loss *steploss.StepLoss
+	// family is the training functions' operators without their data: the
+	// certificate's.
+	family *problem.Objective
+	sp     *Subproblem
+	man    *checkpoint.Manifest
+	res    *Result
 	// The run's stop rule, store and recorder (Config.Stop, Store, Record).
 	stop  *stopRule
 	store *store
@@ -70,7 +78,7 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	}
 	// Operator-aware terms (models.NormalPoly) take the functions' operator.
 	cfg.Method.Param = cfg.Method.Param.ForOperator(o.A)
-	tr := &trainer{o: o, cfg: cfg, inner: cfg.Solver.Inner, tau: cfg.Method.Tau, scales: cfg.Solver.WeightScales}
+	tr := &trainer{o: o, cfg: cfg, inner: cfg.Solver.Inner, tau: cfg.Method.Tau, scales: cfg.Solver.WeightScales, family: family(o)}
 	if tr.inner == nil {
 		tr.inner = LBFGS{}
 	}
@@ -81,33 +89,41 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		tr.scales = []float64{1}
 	}
 	var err error
+	if tr.w, err = newWorld(o, cfg.Method.Divide); err != nil {
+		return nil, err
+	}
+	if tr.w.divided() && !tr.w.first() && cfg.Store.Dir != "" && !cfg.Store.ReadOnly {
+		return nil, fieldError("Store.Dir", errors.New("with Method.Divide only the first block's process writes the checkpoint: set Store.ReadOnly (to resume) or no Dir on the others"))
+	}
 	if v := cfg.Problem.Validation; v != nil {
 		if tr.val, err = newValidator(cfg.Method.Param, v, tr.tau, cfg.Solver.ValLookahead); err != nil {
 			return nil, err
 		}
 	}
 	tr.prec = cfg.Target.Prec()
-	tr.loss, err = steploss.NewStepLossFor(cfg.Method.Param, o, tr.tau, cfg.Target)
-	if err == nil && cfg.Method.Divide != nil {
-		tr.block, err = newBlockLoss(cfg.Method, o, tr.tau, cfg.Target)
+	if tr.w.divided() && cfg.Method.Divide.Total == 0 {
+		if tr.o, err = o.Block(tr.w.lo, tr.w.hi); err != nil {
+			tr.close()
+			return nil, fmt.Errorf("greedy: dividing the training: %w", err)
+		}
 	}
-	if err != nil {
+	if tr.loss, err = tr.newLoss(tr.o); err != nil {
 		tr.close()
 		return nil, err
 	}
-	if tr.eo, err = o.InPrecision(tr.prec); err != nil {
+	if tr.man, err = tr.manifest(o); err != nil {
+		tr.close()
+		return nil, err
+	}
+	if tr.eo, err = tr.o.InPrecision(tr.prec); err != nil {
 		tr.close()
 		return nil, fmt.Errorf("greedy: training in %s: %w", tr.prec, err)
 	}
-	if tr.man, err = tr.manifest(); err != nil {
-		tr.close()
-		return nil, err
-	}
-	tr.sp = &Subproblem{Loss: tr.innerLoss(), Quadratic: o.LeastSquares()}
+	tr.sp = &Subproblem{Loss: tr.loss, Quadratic: o.LeastSquares()}
 	tr.res = &Result{Manifest: tr.man}
 	tr.x = tr.x0()
 	tr.xprev = append([]float64(nil), tr.x...)
-	tr.vals = make([]float64, o.N)
+	tr.vals = make([]float64, tr.o.N)
 	tr.grad = make([]float64, len(tr.x))
 	tr.p = make([]float64, len(tr.x))
 	tr.ws = &problem.Workspace{}
@@ -118,8 +134,12 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 }
 
 // manifest describes the run: settings, versions and parameter sizes.
-func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
-	o, cfg := tr.o, tr.cfg
+func (tr *trainer) manifest(o *problem.Objective) (*checkpoint.Manifest, error) {
+	cfg := tr.cfg
+	obs, err := tr.w.sumFloats(tr.o.Y) // every function's
+	if err != nil {
+		return nil, err
+	}
 	nTheta, nPhi := tr.loss.ParamLens()
 	// A checkpoint must name registered parametrizations, so that Load can
 	// parse them back; a run kept in memory may use any type.
@@ -129,7 +149,7 @@ func (tr *trainer) manifest() (*checkpoint.Manifest, error) {
 	}
 	man := &checkpoint.Manifest{
 		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
-		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: o.N, DataHash: cfg.Problem.DataHash, ObservationsHash: checkpoint.SumFloats(o.Y), Noise: o.Noise,
+		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: tr.w.n, DataHash: cfg.Problem.DataHash, ObservationsHash: obs, Noise: o.Noise,
 		Seed: cfg.Problem.Seed, Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Store.Protocol, TolRel: cfg.Stop.TolRel, TolAbs: cfg.Stop.TolAbs, MaxSteps: cfg.Stop.MaxSteps,
 		Versions: checkpoint.Versions(), ThetaLen: nTheta, PhiLen: nPhi, Provenance: cfg.Problem.Provenance,
@@ -161,9 +181,6 @@ func (tr *trainer) close() {
 	}
 	if tr.loss != nil {
 		tr.loss.Close()
-	}
-	if tr.block != nil {
-		tr.block.Close()
 	}
 }
 
@@ -209,12 +226,19 @@ func (tr *trainer) open() (done *Result, err error) {
 // or the repeat check needs them.
 func (tr *trainer) restore(old *checkpoint.Manifest) error {
 	cfg := tr.cfg
+	// Every training function's iterates are in the checkpoint; this
+	// process keeps its own.
 	states := []*[]float64{&tr.x, &tr.xprev}
 	if tr.val != nil {
 		states = append(states, &tr.val.x, &tr.val.prev)
 	}
+	whole := func(v []float64) []float64 { return v }
 	for i, dst := range states {
-		v, err := checkpoint.ReadNPYVerified(cfg.Store.Dir, checkpoint.StateFile(checkpoint.StateNames[i], tr.start), len(*dst), tr.man.Checksums)
+		n, part := len(*dst), whole
+		if i < 2 {
+			n, part = tr.w.n*tr.o.ImageLen(), tr.w.part
+		}
+		v, err := tr.readState(i, n, part)
 		if err != nil {
 			return err
 		}
@@ -234,8 +258,9 @@ func (tr *trainer) restore(old *checkpoint.Manifest) error {
 	return nil
 }
 
-// norms returns ‖g_k‖ for the functions' blocks of g.
-func (tr *trainer) norms(g []float64) []float64 { return blockNorms(g, tr.o.N) }
+// norms returns ‖g_k‖ of every training function, g being the gradients
+// of this process's.
+func (tr *trainer) norms(g []float64) ([]float64, error) { return tr.w.norms(g) }
 
 // blockNorms returns the norms of the n equal blocks of g.
 func blockNorms(g []float64, n int) []float64 {
@@ -267,9 +292,11 @@ func (tr *trainer) measureStart() error {
 		return err
 	}
 	r := tr.stop
-	r.norm0 = tr.norms(tr.grad)
 	var err error
-	if r.f0, err = o.Mean(o.X0); err != nil {
+	if r.norm0, err = tr.norms(tr.grad); err != nil {
+		return err
+	}
+	if r.f0, err = tr.meanF(o.X0); err != nil {
 		return err
 	}
 	if r.OnValidation {
@@ -296,7 +323,10 @@ func (tr *trainer) measureStart() error {
 // returns the largest training and validation gradient norms, and a stop
 // cause when the run ends here.
 func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err error) {
-	gn := tr.norms(tr.grad)
+	gn, err := tr.norms(tr.grad)
+	if err != nil {
+		return 0, 0, "", err
+	}
 	for _, v := range gn {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0, 0, "", fmt.Errorf("greedy: step %d: a training gradient is not finite: %w; use a smaller --tau or positive --lambda", t, ErrDiverged)
@@ -352,9 +382,6 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	if err := loss.SetStep(tr.x, grad, p, 0, 0); err != nil {
 		return nil, "", err
 	}
-	if err := tr.setBlockStep(grad, p); err != nil {
-		return nil, "", err
-	}
 	curvature, paperCurv := tr.curvatures(grad, p)
 	lam, mu, err := tr.weights(t, curvature)
 	if err != nil {
@@ -365,7 +392,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 			return nil, "", err
 		}
 	}
-	evalsBefore := tr.evaluations()
+	evalsBefore := tr.loss.Evaluations()
 	defer tr.observeInner(t, evalsBefore)()
 	best, err := tr.bestCandidate(t, curvature, paperCurv, grad, p, lam, mu)
 	if err != nil {
@@ -377,7 +404,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	if info.MeanF, err = tr.take(t, best); err != nil {
 		return nil, "", err
 	}
-	info.Evaluations = tr.evaluations() - evalsBefore
+	info.Evaluations = tr.loss.Evaluations() - evalsBefore
 	info.Seconds = time.Since(began).Seconds()
 	s = &Step{Info: info, Theta: best.theta, Phi: best.phi, X: tr.x, XPrev: tr.xprev}
 	if tr.val != nil {
@@ -391,7 +418,7 @@ func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 // iterates advance to x⁺. It returns their mean objective, which the stop
 // rule checks for divergence.
 func (tr *trainer) take(t int, best *candidate) (float64, error) {
-	if err := tr.setWeights(best.info.Lambda, best.info.Mu); err != nil {
+	if err := tr.loss.SetWeights(best.info.Lambda, best.info.Mu); err != nil {
 		return 0, err
 	}
 	if tr.val != nil {
@@ -405,7 +432,7 @@ func (tr *trainer) take(t int, best *candidate) (float64, error) {
 		return 0, err
 	}
 	tr.xprev, tr.x = tr.x, next
-	mf, err := tr.o.Mean(tr.x)
+	mf, err := tr.meanF(tr.x)
 	if err != nil {
 		return 0, err
 	}
@@ -422,7 +449,7 @@ func (tr *trainer) observeInner(t, evalsBefore int) (stop func()) {
 	budget := innerBudget(tr.inner, tr.loss) * len(tr.scales)
 	began := time.Now()
 	inner.Observe(func(_ int, v float64) {
-		report(InnerProgress{Step: t, Evaluations: tr.evaluations() - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
+		report(InnerProgress{Step: t, Evaluations: tr.loss.Evaluations() - evalsBefore, Budget: budget, Loss: v, Elapsed: time.Since(began)})
 	})
 	return func() { inner.Observe(nil) }
 }
@@ -433,7 +460,7 @@ func (tr *trainer) observeInner(t, evalsBefore int) (stop func()) {
 func (tr *trainer) bestCandidate(t int, curvature, paperCurv func(int) (float64, error), grad, p []float64, lam, mu float64) (*candidate, error) {
 	var best *candidate
 	for ci, sc := range tr.scales {
-		c, err := solveStep(tr.loss, tr.sp, tr.inner, curvature, paperCurv, tr.cfg, tr.o, grad, p, sc*lam, sc*mu, tr.warm)
+		c, err := solveStep(tr.loss, tr.sp, tr.inner, curvature, paperCurv, tr.cfg, tr.w, tr.o, grad, p, sc*lam, sc*mu, tr.warm)
 		if err != nil {
 			return nil, fmt.Errorf("greedy: step %d: %w", t, err)
 		}
@@ -458,7 +485,7 @@ func (tr *trainer) bestCandidate(t int, curvature, paperCurv func(int) (float64,
 // one (a reduced block's comes from its operands) and the paper's bound
 // (1/N) Σk ‖Bk‖² (NAG with StepPaper).
 func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float64, error)) {
-	o, m := tr.o, tr.cfg.Method.Param
+	o, m, w := tr.o, tr.cfg.Method.Param, tr.w
 	onBlock := func(b int) (models.Parametrization, []float64) {
 		if b == 1 {
 			return m.H, p
@@ -479,11 +506,14 @@ func (tr *trainer) curvatures(grad, p []float64) (exact, paper func(int) (float6
 			}
 		}
 		par, v := onBlock(b)
+		if w.divided() {
+			return w.curvature(par, v, o.H, o.W)
+		}
 		return exactCurvature(tr.loss, b, par, v, o.N, o.H, o.W)
 	})
 	paper = cachedPerBlock(func(b int) (float64, error) {
 		par, v := onBlock(b)
-		return paperCurvature(par, v, o.N, o.H, o.W)
+		return w.paperCurvature(par, v, o.H, o.W)
 	})
 	return exact, paper
 }
@@ -496,10 +526,10 @@ func (tr *trainer) weights(t int, curvature func(int) (float64, error)) (lam, mu
 	if cfg.Method.LossReduction == ReduceSum {
 		// Σk fk + λ/2‖·‖² has the minimiser of (1/N) Σk fk + λ/(2N)‖·‖².
 		if !cfg.Method.Lambda.Relative {
-			lam /= float64(o.N)
+			lam /= float64(tr.w.n)
 		}
 		if !cfg.Method.Mu.Relative {
-			mu /= float64(o.N)
+			mu /= float64(tr.w.n)
 		}
 	}
 	if cfg.Method.Lambda.Relative && lam > 0 {
@@ -535,7 +565,7 @@ func (tr *trainer) record(s *Step) error {
 	if tr.cfg.Stop.RepeatCheck > 0 {
 		tr.last = append(append(tr.last[:0], s.Theta...), s.Phi...)
 	}
-	if err := tr.store.save(s); err != nil {
+	if err := tr.saveStep(s); err != nil {
 		return err
 	}
 	return tr.rec.step(tr.man, s)

@@ -181,6 +181,20 @@ func (c Chain) Gather(local []float64) ([]float64, int, error) {
 	return all, at, nil
 }
 
+// GatherRoot implements greedy.RootGatherer: every rank's local values,
+// in rank order, on rank 0 alone (nil elsewhere).
+func (c Chain) GatherRoot(local []float64) ([]float64, error) {
+	parts, err := Gather(local, 0)
+	if err != nil || Rank() != 0 {
+		return nil, err
+	}
+	var all []float64
+	for _, p := range parts {
+		all = append(all, p...)
+	}
+	return all, nil
+}
+
 // AllgatherBlocks gives every rank every rank's block of dst: rank r's
 // values are dst[offs[r]:offs[r+1]] (len(offs) = Size()+1), and each rank
 // sends its own block and receives the others' in place. The blocks move

@@ -11,7 +11,8 @@ import (
 // projector takes images 4 at a time (tomo.Lanes), each block
 // [lo, hi) of InstantiatePart holds Instantiate's observations and
 // starting points of its functions bit for bit, zeros elsewhere, and the
-// blocks together make Instantiate's objective.
+// blocks together make Instantiate's objective; InstantiateBlock's
+// objective holds the block's functions alone, bit for bit Instantiate's.
 func TestInstantiatePartIsTheBlock(t *testing.T) {
 	const n = 6
 	for _, c := range []struct {
@@ -41,6 +42,13 @@ func TestInstantiatePartIsTheBlock(t *testing.T) {
 			part, err := p.InstantiatePart(truth, n, blk[0], blk[1], 3)
 			if err != nil {
 				t.Fatal(err)
+			}
+			own, err := p.InstantiateBlock(truth, n, blk[0], blk[1], 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if own.N != blk[1]-blk[0] || !slices.Equal(own.Y, whole.Y[blk[0]*m:blk[1]*m]) || !slices.Equal(own.X0, whole.X0[blk[0]*hw:blk[1]*hw]) || !slices.Equal(own.Truth, truth[blk[0]*hw:blk[1]*hw]) {
+				t.Errorf("%s %v: InstantiateBlock %v: %d functions, not Instantiate's block", c.name, c.opt, blk, own.N)
 			}
 			if part.A.String() != whole.A.String() || part.Reg.String() != whole.Reg.String() || part.L != whole.L {
 				t.Errorf("%s %v: block %v: operator %s, regularizer %s, L %g; whole %s, %s, %g", c.name, c.opt, blk, part.A, part.Reg, part.L, whole.A, whole.Reg, whole.L)

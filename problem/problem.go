@@ -92,6 +92,25 @@ func (p *Problem) InstantiatePart(truth []float64, n, lo, hi int, seedOffset uin
 	return p.instantiate(truth, n, lo, hi, seedOffset)
 }
 
+// InstantiateBlock is Instantiate for one of several processes that each
+// hold a block of the functions: the objective of functions [lo, hi) of
+// the n alone (hi − lo functions), with the observations, starting points,
+// operators and weights Instantiate gives them, bit for bit.
+func (p *Problem) InstantiateBlock(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
+	o, err := p.InstantiatePart(truth, n, lo, hi, seedOffset)
+	if err != nil {
+		return nil, err
+	}
+	return o.Block(lo, hi)
+}
+
+// BatchGroup is Objective.BatchGroup of the problem's functions.
+func (p *Problem) BatchGroup() int { return batchGroup(p.A) }
+
+// Uniform reports whether every function of the problem has the problem's
+// operator A and weight α (no operator family, no α range).
+func (p *Problem) Uniform() bool { return p.family == nil && p.alphaRange[1] == 0 }
+
 // instantiate is Instantiate computing only functions [lo, hi)'s data.
 func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
 	hw := p.H * p.W
@@ -156,6 +175,12 @@ func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64)
 // applied with it, in groups of batchGroup images from the batch's first
 // (RayTransform: the projector's lanes).
 type grouped interface{ batchGroup() int }
+
+// BatchGroup returns the number of images the operator applies together,
+// from a batch's first (1: each on its own; the CT projector's lanes): a
+// block of the functions is computed as in the whole batch when it starts
+// at a multiple of it and ends at one or at the batch's end.
+func (o *Objective) BatchGroup() int { return batchGroup(o.A) }
 
 // batchGroup returns a's group (1: every image on its own).
 func batchGroup(a Operator) int {

@@ -13,6 +13,11 @@ type spectralPowers interface {
 	// value per frequency of the half spectrum), in function order, and
 	// reports whether term i is a spectral term (false: dst untouched).
 	addSpectralPower(i int, dst []float64) (bool, error)
+	// spectralTermAt reports whether term i is a spectral term.
+	spectralTermAt(i int) bool
+	// functions is the number of functions the sums run over (a linked
+	// block's: every block's).
+	functions() int
 }
 
 // SpectralCurvature returns the closed form of block b's data curvature
@@ -25,7 +30,8 @@ type spectralPowers interface {
 // v̂k the unnormalised 2-D DFT of the step's operand, summed in function
 // order from the spectra the evaluator keeps for the step. ok is false for
 // any other block and for evaluators that keep no spectra (the graph
-// oracle, linked blocks). It needs SetStep.
+// oracle). A linked block's sum passes along its Link, so every process
+// gets the sum over every block's functions. It needs SetStep.
 func (s *StepLoss) SpectralCurvature(b int) (c float64, ok bool, err error) {
 	sp, has := s.ev.(spectralPowers)
 	if !has || b < 0 || b >= len(terms(s.method)) {
@@ -39,15 +45,26 @@ func (s *StepLoss) SpectralCurvature(b int) (c float64, ok bool, err error) {
 	for _, v := range pow {
 		c = max(c, v)
 	}
-	return c / float64(o.N), true, nil
+	return c / float64(sp.functions()), true, nil
 }
+
+// spectralTermAt implements spectralPowers.
+func (s *engine[F]) spectralTermAt(i int) bool {
+	if s.dev != nil {
+		return s.dev.spectralTerm(i) != nil
+	}
+	return s.affine == nil && i < len(s.run.kinds) && s.run.kinds[i] == spectralTerm
+}
+
+// functions implements spectralPowers: a block's total.
+func (s *engine[F]) functions() int { return s.total }
 
 // addSpectralPower implements spectralPowers.
 func (s *engine[F]) addSpectralPower(i int, dst []float64) (bool, error) {
 	if s.dev != nil {
 		return s.dev.addSpectralPower(i, dst)
 	}
-	if s.affine != nil || i >= len(s.run.kinds) || s.run.kinds[i] != spectralTerm {
+	if !s.spectralTermAt(i) {
 		return false, nil
 	}
 	if !s.loaded {
@@ -98,4 +115,44 @@ func (sh *shards) addSpectralPower(i int, dst []float64) (bool, error) {
 		}
 	}
 	return true, nil
+}
+
+func (sh *shards) spectralTermAt(i int) bool {
+	sp, ok := sh.engines[0].(spectralPowers)
+	return ok && sp.spectralTermAt(i)
+}
+
+func (sh *shards) functions() int {
+	sp, _ := sh.engines[0].(spectralPowers)
+	return sp.functions()
+}
+
+// addSpectralPower implements spectralPowers: the running sum of the
+// blocks before this one, this block's functions added, passed on, so that
+// every block ends with the sum over every block's functions.
+func (l *linked) addSpectralPower(i int, dst []float64) (bool, error) {
+	sp, ok := l.e.(spectralPowers)
+	if !ok || !sp.spectralTermAt(i) {
+		return false, nil
+	}
+	if err := l.link.Before(dst); err != nil {
+		return false, fmt.Errorf("step loss: receiving the spectral sums: %w", err)
+	}
+	if _, err := sp.addSpectralPower(i, dst); err != nil {
+		return false, err
+	}
+	if err := l.link.After(dst); err != nil {
+		return false, fmt.Errorf("step loss: passing the spectral sums on: %w", err)
+	}
+	return true, nil
+}
+
+func (l *linked) spectralTermAt(i int) bool {
+	sp, ok := l.e.(spectralPowers)
+	return ok && sp.spectralTermAt(i)
+}
+
+func (l *linked) functions() int {
+	sp, _ := l.e.(spectralPowers)
+	return sp.functions()
 }

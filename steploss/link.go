@@ -202,9 +202,13 @@ func Pipes(k int) []Link {
 	for b := range k {
 		from[b], done[b] = make(chan []float64, 1), make(chan []float64, 1)
 	}
+	// A block's gather channel holds at most two rounds of the others'
+	// values (a block finishes round r only with every block's value of r,
+	// so none can send r+2 before this block has sent r+1) and its own:
+	// with 2k places no send waits on a block that is sending itself.
 	gather := make([]chan gathered, k)
 	for b := range k {
-		gather[b] = make(chan gathered, k)
+		gather[b] = make(chan gathered, 2*k)
 	}
 	links := make([]Link, k)
 	for b := range k {

@@ -3,6 +3,7 @@ package steploss
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sync"
 	"testing"
 
@@ -178,6 +179,42 @@ func TestLinkedBlocksReduce(t *testing.T) {
 					t.Errorf("%s, %d blocks, block %d: next[%d] differs", name, k, b, j)
 				}
 			}
+		}
+	}
+}
+
+// TestPipesGatherInARow: three blocks gathering many times in a row, one
+// of them yielding between its sends, each get every block's values of
+// each round in block order.
+func TestPipesGatherInARow(t *testing.T) {
+	const k, rounds = 3, 2000
+	links := Pipes(k)
+	errs := make(chan error, k)
+	for b := range k {
+		go func() {
+			g := links[b].(Gatherer)
+			for r := range rounds {
+				if b == k-1 {
+					runtime.Gosched()
+				}
+				all, at, err := g.Gather([]float64{float64(r), float64(b)})
+				if err != nil {
+					errs <- err
+					return
+				}
+				for c := range k {
+					if all[2*c] != float64(r) || all[2*c+1] != float64(c) || at != 2*b {
+						errs <- fmt.Errorf("block %d, round %d: gathered %v at %d", b, r, all, at)
+						return
+					}
+				}
+			}
+			errs <- nil
+		}()
+	}
+	for range k {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
 		}
 	}
 }

@@ -26,6 +26,20 @@ func Blocks(n, k int) [][2]int {
 	return out
 }
 
+// GroupBlocks is Blocks for functions whose operator applies images in
+// groups of g from the batch's first (problem.Objective.BatchGroup): the
+// ⌈n/g⌉ groups split into k blocks, so that every block but the last holds
+// whole groups and a block's functions are computed as in the whole batch.
+// k is clamped to [1, ⌈n/g⌉].
+func GroupBlocks(n, k, g int) [][2]int {
+	g = max(g, 1)
+	out := Blocks((n+g-1)/g, k)
+	for i, b := range out {
+		out[i] = [2]int{b[0] * g, min(b[1]*g, n)}
+	}
+	return out
+}
+
 // shardEngine is what a shard needs of an engine (engine[F], either F).
 type shardEngine interface {
 	stepEvaluator

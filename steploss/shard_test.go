@@ -1,6 +1,7 @@
 package steploss
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"testing"
@@ -150,5 +151,23 @@ func TestShardInvarianceReduced(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGroupBlocks: blocks of whole groups, the last one short, and no more
+// blocks than groups.
+func TestGroupBlocks(t *testing.T) {
+	for _, tc := range []struct {
+		n, k, g int
+		want    [][2]int
+	}{
+		{9, 3, 4, [][2]int{{0, 4}, {4, 8}, {8, 9}}},
+		{50, 2, 4, [][2]int{{0, 28}, {28, 50}}},
+		{7, 3, 4, [][2]int{{0, 4}, {4, 7}}},
+		{7, 3, 1, [][2]int{{0, 3}, {3, 5}, {5, 7}}},
+	} {
+		if got := GroupBlocks(tc.n, tc.k, tc.g); fmt.Sprint(got) != fmt.Sprint(tc.want) {
+			t.Errorf("GroupBlocks(%d, %d, %d) = %v, want %v", tc.n, tc.k, tc.g, got, tc.want)
+		}
 	}
 }

@@ -8,8 +8,11 @@
 # wall and CPU seconds and peak resident memory (GNU time). The
 # checkpoints' data and observation hashes must agree. BIN (default
 # bin/l2o-mpi) and KS (default "1 2") choose the binary and the numbers of
-# ranks, LABEL names the binary in the table, CSV the file. Run from the
-# repository root after make build-mpi.
+# ranks, LABEL names the binary in the table, CSV the file; TRAIN (the l2o
+# arguments but --out) measures another run, e.g. TRAIN="train greedy
+# --problem deblur --size 96 --param m-pc --n-train 25 --max-steps 2"
+# CSV=rss-mpc96.csv for two steps of P1 M-PC. Run from the repository root
+# after make build-mpi.
 set -euo pipefail
 OUT=${OUT:-docs/measurements/scale-out}
 REPS=${REPS:-2}
@@ -17,11 +20,11 @@ N=${N:-50}
 BIN=${BIN:-bin/l2o-mpi}
 KS=${KS:-1 2}
 LABEL=${LABEL:-$(git rev-parse --short HEAD)}
-CSV=${CSV:-setup-ct256.csv}
+CSV=${CSV:-rank-memory-ct256.csv}
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-ARGS=(train greedy --problem ct --data synthetic --param m-pc --n-train "$N" --tol-rel 0.5)
+read -r -a ARGS <<< "${TRAIN:-train greedy --problem ct --data synthetic --param m-pc --n-train $N --tol-rel 0.5}"
 timed() { # K THREADS DIR: every rank under GNU time, one file a rank
 	mpirun --oversubscribe --bind-to none -np "$1" -x GOMAXPROCS="$2" sh -c \
 		'exec /usr/bin/time -o "$0.$OMPI_COMM_WORLD_RANK" -f "%e %U %S %M" "$@"' "$W/t$3" "$BIN" "${ARGS[@]}" --out "$W/$3" > /dev/null 2>&1

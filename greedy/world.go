@@ -1,0 +1,202 @@
+package greedy
+
+import (
+	"crypto/sha256"
+	"encoding"
+	"encoding/hex"
+	"fmt"
+	"math"
+
+	"github.com/greedyl2o/greedyl2o/checkpoint"
+	"github.com/greedyl2o/greedyl2o/problem"
+	"github.com/greedyl2o/greedyl2o/steploss"
+)
+
+// world is where a run's training functions live: one process holding
+// all n of them (link nil), or one of several processes each holding a
+// contiguous block [lo, hi) of them (Method.Divide). Every per-function
+// quantity of a step (f, ∇f, the iterates) is computed on the process
+// that holds the function; what a step needs of all of them is combined
+// here in function order, so that every process gets one process's
+// numbers bit for bit: per-function values gathered (a few per function),
+// sums over functions passed along the link as running sums.
+type world struct {
+	lo, hi, n int
+	link      steploss.Gatherer // nil: one process
+}
+
+// RootGatherer is a Link that can also gather every block's values on the
+// first block's process alone (mpi.Chain: MPI_Gather to rank 0), which
+// writes the checkpoint. Links without it gather on every process.
+type RootGatherer interface {
+	// GatherRoot returns, on the first block's process, the concatenation
+	// of every block's local values in block order; nil elsewhere.
+	GatherRoot(local []float64) ([]float64, error)
+}
+
+// newWorld returns the world of a run on o's functions: this process's
+// block of Divide, or all of them. A block of an operator that applies
+// images in groups must hold whole groups (steploss.GroupBlocks), so that
+// its functions' values and gradients are those of the whole batch.
+func newWorld(o *problem.Objective, d *Divide) (world, error) {
+	n := o.N
+	if d == nil {
+		return world{lo: 0, hi: n, n: n}, nil
+	}
+	if d.Total > 0 {
+		n = d.Total
+	}
+	g, ok := d.Link.(steploss.Gatherer)
+	if d.Lo < 0 || d.Hi > n || d.Lo >= d.Hi || !ok || (d.Total > 0 && o.N != d.Hi-d.Lo) {
+		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions (the objective holding all of them, or with Total the block's: it holds %d) and a link that gathers (steploss.Gatherer) wanted", d.Lo, d.Hi, n, o.N)
+	}
+	if grp := o.BatchGroup(); d.Lo%grp != 0 || (d.Hi%grp != 0 && d.Hi != n) {
+		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions splits a group of the %d images the operator applies together: take the blocks of steploss.GroupBlocks", d.Lo, d.Hi, n, grp)
+	}
+	return world{lo: d.Lo, hi: d.Hi, n: n, link: g}, nil
+}
+
+// sumFloats is checkpoint.SumFloats of every block's v, in function
+// order: the SHA-256 state passes from block to block.
+func (w world) sumFloats(v []float64) (string, error) {
+	if !w.divided() {
+		return checkpoint.SumFloats(v), nil
+	}
+	h := sha256.New()
+	start, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+	if err != nil {
+		return "", err
+	}
+	state := make([]float64, len(start)) // a byte a value, as the link carries float64s
+	err = w.sum(state, func(s []float64) error {
+		b := start
+		if !w.first() {
+			b = make([]byte, len(s))
+			for i, x := range s {
+				b[i] = byte(x)
+			}
+		}
+		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+			return err
+		}
+		checkpoint.WriteFloats(h, v)
+		b, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+		if err != nil {
+			return err
+		}
+		if len(b) != len(s) {
+			return fmt.Errorf("greedy: a hash state of %d bytes, want %d", len(b), len(s))
+		}
+		for i, c := range b {
+			s[i] = float64(c)
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	b := make([]byte, len(state))
+	for i, x := range state {
+		b[i] = byte(x)
+	}
+	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// divided reports whether other processes hold some of the functions.
+func (w world) divided() bool { return w.link != nil }
+
+// first reports whether this process holds the first block (it writes the
+// checkpoint and reports).
+func (w world) first() bool { return w.lo == 0 }
+
+// part returns this block's part of v, laid out as one block of len(v)/n
+// values per function.
+func (w world) part(v []float64) []float64 {
+	m := len(v) / w.n
+	return v[w.lo*m : w.hi*m]
+}
+
+// all returns every function's values in function order, local being this
+// block's (one or more per function).
+func (w world) all(local []float64) ([]float64, error) {
+	if !w.divided() {
+		return local, nil
+	}
+	all, _, err := w.link.Gather(local)
+	if err != nil {
+		return nil, fmt.Errorf("greedy: gathering the blocks' values: %w", err)
+	}
+	return all, nil
+}
+
+// toFirst returns every function's values in function order on the first
+// block's process (nil elsewhere), local being this block's.
+func (w world) toFirst(local []float64) ([]float64, error) {
+	if !w.divided() {
+		return local, nil
+	}
+	if r, ok := w.link.(RootGatherer); ok {
+		all, err := r.GatherRoot(local)
+		if err != nil {
+			return nil, fmt.Errorf("greedy: gathering the iterates: %w", err)
+		}
+		return all, nil
+	}
+	all, err := w.all(local)
+	if !w.first() {
+		return nil, err
+	}
+	return all, err
+}
+
+// sum continues the running sums of the blocks before this one with this
+// block's functions (add, in function order) and leaves in sums the
+// complete sums of every block, on every process.
+func (w world) sum(sums []float64, add func(sums []float64) error) error {
+	if w.divided() {
+		if err := w.link.Before(sums); err != nil {
+			return fmt.Errorf("greedy: receiving the running sums: %w", err)
+		}
+	}
+	if err := add(sums); err != nil {
+		return err
+	}
+	if w.divided() {
+		if err := w.link.After(sums); err != nil {
+			return fmt.Errorf("greedy: passing the running sums on: %w", err)
+		}
+	}
+	return nil
+}
+
+// max returns the largest of every process's v (NaN if any is NaN).
+func (w world) max(v float64) (float64, error) {
+	all, err := w.all([]float64{v})
+	if err != nil {
+		return 0, err
+	}
+	m := all[0]
+	for _, x := range all[1:] {
+		if math.IsNaN(x) || x > m {
+			m = x
+		}
+	}
+	return m, nil
+}
+
+// mean returns (1/n) Σk vals[k] over every function in function order,
+// vals being this block's values: Objective.Mean's sum.
+func (w world) mean(vals []float64) (float64, error) {
+	all, err := w.all(vals)
+	if err != nil {
+		return math.NaN(), err
+	}
+	var s float64
+	for _, v := range all {
+		s += v
+	}
+	return s / float64(w.n), nil
+}
