@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/greedyl2o/greedyl2o/gpu/cudasrc"
@@ -20,6 +21,44 @@ import (
 )
 
 var signature = regexp.MustCompile(`__global__\s+void\s+(\w+)\s*\(([^)]*)\)\s*\{`)
+
+var deviceFunc = regexp.MustCompile(`__device__\s+(?:__forceinline__\s+)?[\w\s\*]*?(\w+)\s*\([^)]*\)\s*\{`)
+
+// synchronising returns __syncthreads and the names of the __device__
+// functions of src that call it, directly or through one another: a kernel
+// that calls one of them synchronises its block, and the emulation runs its
+// threads as fibers.
+func synchronising(src string) []string {
+	ms := deviceFunc.FindAllStringSubmatchIndex(src, -1)
+	bodies := map[string]string{}
+	for i, m := range ms {
+		end := len(src)
+		if i+1 < len(ms) {
+			end = ms[i+1][0]
+		}
+		if g := strings.Index(src[m[1]:end], "__global__"); g >= 0 {
+			end = m[1] + g
+		}
+		bodies[src[m[2]:m[3]]] = src[m[1]:end]
+	}
+	out := []string{"__syncthreads"}
+	for grown := true; grown; {
+		grown = false
+		for name, body := range bodies {
+			if slices.Contains(out, name) {
+				continue
+			}
+			for _, f := range out {
+				if strings.Contains(body, f+"(") {
+					out = append(out, name)
+					grown = true
+					break
+				}
+			}
+		}
+	}
+	return out
+}
 
 func main() {
 	src := cudasrc.Source
@@ -34,6 +73,7 @@ func main() {
 		nparams int
 	}
 	var entries []entry
+	syncs := synchronising(src)
 	for i, m := range ms {
 		name := src[m[2]:m[3]]
 		params := strings.Split(src[m[4]:m[5]], ",")
@@ -42,7 +82,10 @@ func main() {
 			end = ms[i+1][0]
 		}
 		body := src[m[1]:end]
-		sync := strings.Contains(body, "l2o_block_sum(") || strings.Contains(body, "__syncthreads")
+		sync := false
+		for _, f := range syncs {
+			sync = sync || strings.Contains(body, f+"(")
+		}
 		var args, sizes []string
 		for k, p := range params {
 			p = strings.Join(strings.Fields(p), " ")
