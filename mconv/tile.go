@@ -114,20 +114,27 @@ func padStride[F Float](h, pw int) int {
 	return n * line
 }
 
-// padPools keep padded and interleaved images between calls (float32's,
-// float64's): a layer applied at every iteration would otherwise allocate
-// one per call.
-var padPools [2]sync.Pool
+// bufPools keep buffers between calls, one pool for float32's and one for
+// float64's: a layer applied at every iteration would otherwise allocate
+// them at every call.
+type bufPools [2]sync.Pool
 
-func getPad[F Float](n int) []F {
-	pool := &padPools[unsafe.Sizeof(F(0))/8]
-	if p, ok := pool.Get().(*[]F); ok && cap(*p) >= n {
+// padPools keep padded and interleaved images; rowPools runAcc's buffers
+// of output rows (apart: a pool returns any of its buffers).
+var padPools, rowPools bufPools
+
+func getBuf[F Float](pools *bufPools, n int) []F {
+	if p, ok := pools[unsafe.Sizeof(F(0))/8].Get().(*[]F); ok && cap(*p) >= n {
 		return (*p)[:n]
 	}
 	return make([]F, n)
 }
 
-func putPad[F Float](pad []F) { padPools[unsafe.Sizeof(F(0))/8].Put(&pad) }
+func putBuf[F Float](pools *bufPools, b []F) { pools[unsafe.Sizeof(F(0))/8].Put(&b) }
+
+func getPad[F Float](n int) []F { return getBuf[F](&padPools, n) }
+
+func putPad[F Float](pad []F) { putBuf(&padPools, pad) }
 
 // padImage copies the nIn planes of image img of op.src into pad (planes
 // ps apart) with a zero column on each side of every row.
@@ -276,8 +283,8 @@ func (op *corrOp[F]) runAcc(outs int) {
 		op.padImage(pad, img, ps)
 		dimg := op.dst[img*op.nOut*plane : (img+1)*op.nOut*plane]
 		parallelFor(chunks, tileRows*op.wd*op.nIn*9*outs, func(c int) {
-			acc := getRows[F](len(start))
-			defer putRows(acc)
+			acc := getBuf[F](&rowPools, len(start))
+			defer putBuf(&rowPools, acc)
 			for i := c * tileRows; i < min(op.h, (c+1)*tileRows); i++ {
 				copy(acc, start)
 				u0, u1 := max(0, 1-i), min(3, op.h-i+1)
@@ -289,20 +296,6 @@ func (op *corrOp[F]) runAcc(outs int) {
 		})
 	}
 }
-
-// rowPools keep runAcc's buffers of output rows (float32's, float64's),
-// apart from the images of padPools.
-var rowPools [2]sync.Pool
-
-func getRows[F Float](n int) []F {
-	pool := &rowPools[unsafe.Sizeof(F(0))/8]
-	if p, ok := pool.Get().(*[]F); ok && cap(*p) >= n {
-		return (*p)[:n]
-	}
-	return make([]F, n)
-}
-
-func putRows[F Float](rows []F) { rowPools[unsafe.Sizeof(F(0))/8].Put(&rows) }
 
 // packAcc returns the taps of the first outs outputs' filters (flipped when
 // op.flip) in vec.ConvAcc3x64's order [b][u][o][v], o < 3·groups, the
