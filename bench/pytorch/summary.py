@@ -26,12 +26,16 @@ RATIOS = [
 
 
 def measure(line):
-    """(wall ms, CPU ms or None, OpenMP policy or "") of one benchmark line."""
+    """(wall ms, CPU ms or None, OpenMP policy or "") of one benchmark line
+    (CPU from cpu-ms/op, or from cpu-s/step as BenchmarkAdamStep96 reports it)."""
     m = re.search(r"([\d.]+) ns/op", line)
     wall = float(m.group(1)) / 1e6 if m else float(re.search(r"([\d.]+) wall-ms/op", line).group(1))
     c = re.search(r"([\d.]+) cpu-ms/op", line)
+    cpu = float(c.group(1)) if c else None
+    if c is None and (c := re.search(r"([\d.]+) cpu-s/step", line)):
+        cpu = float(c.group(1)) * 1e3
     p = re.search(r"OMP_WAIT_POLICY (\w+)", line)
-    return wall, float(c.group(1)) if c else None, p.group(1) if p else ""
+    return wall, cpu, p.group(1) if p else ""
 
 
 def parse(text):
