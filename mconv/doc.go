@@ -36,21 +36,25 @@
 // their order, so the results are bitwise those of the plain loops.
 //
 // For K = 3 on amd64 CPUs with AVX2 and FMA (without the purego tag), the
-// layers with many channels run register tiles instead (tile.go, kernels
-// vec.ConvPix3x64, vec.ConvTile3x32 and vec.ConvWeightsRow3x): Forward and
-// AdjointInput compute eight output planes with the sums over all input
-// channels and filter rows kept in registers, in float64 at three pixels of
-// a row (the outputs in the lanes, the inputs broadcast), in float32 at one
-// vector of columns, reading the input from a copy with a zero column on
-// each side of every row; AdjointWeights sums four
-// outputs × a vector of input channels × the three taps of a filter row
-// along a row. In float64 every output is the scalar loops' operations in
-// their order (a product per tap, the taps summed in the order of v, then
-// added; the zero columns give the border columns the scalar products of
-// borderTap), so the results are bitwise those of the plain loops and of the
-// purego build; in float32 the kernels fuse multiply-adds and agree with the
-// plain loops to rounding. Output channels short of a tile (Banert's last
-// layer, the adjoint of its first) run the row kernels.
+// layers with many channels run vector kernels instead (tile.go, kernels
+// vec.ConvAcc3x64, vec.ConvTile3x32 and vec.ConvWeightsRow3x), reading the
+// input from a copy with a zero column on each side of every row. Forward
+// and AdjointInput in float64, for three outputs or more: one output row of
+// all outputs at a time, its sums in a buffer that stays in the L1 cache,
+// each input row of the filter rows swept once, a vector of columns at a
+// time, with the nine taps of three outputs held in registers (the sums go
+// through memory, so no chain of additions limits the kernel); in float32,
+// for eight outputs or more: eight output planes with the sums over all
+// input channels and filter rows kept in registers, at one vector of
+// columns. AdjointWeights sums four outputs × a vector of input channels ×
+// the three taps of a filter row along a row. In float64 every output is the
+// scalar loops' operations in their order (a product per tap, the taps
+// summed in the order of v, then added; the zero columns give the border
+// columns the scalar products of borderTap), so the results are bitwise
+// those of the plain loops and of the purego build; in float32 the kernels
+// fuse multiply-adds and agree with the plain loops to rounding. The other
+// outputs (Banert's last layer in float64; in float32 also the adjoint of
+// its first and the outputs short of a tile) run the row kernels.
 //
 // For layers applied many times with the same filters, NewPlan prepares a
 // Plan whose Forward and AdjointInput compute the same maps either directly

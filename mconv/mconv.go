@@ -260,15 +260,28 @@ func interleave[F Float](x []F, s Shape, groups, lanes int) []F {
 	parallelFor(s.N*groups, lanes*plane, func(t int) {
 		n, g := t/groups, t%groups
 		dst := xt[t*lanes*plane : (t+1)*lanes*plane]
+		var src [8][]F // the group's planes, nil for the missing channels
 		for l := range lanes {
-			c := lanes*g + l
-			if c >= s.Cin {
+			if c := lanes*g + l; c < s.Cin {
+				src[l] = x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane]
+			}
+		}
+		if lanes == 4 && src[3] != nil { // a whole group of float64: a row of dst at a time
+			x0, x1, x2, x3 := src[0], src[1], src[2], src[3][:len(src[0])]
+			for q := range x0 {
+				d := dst[4*q : 4*q+4 : 4*q+4]
+				d[0], d[1], d[2], d[3] = x0[q], x1[q], x2[q], x3[q]
+			}
+			return
+		}
+		for l := range lanes {
+			if src[l] == nil {
 				for q := range plane {
 					dst[lanes*q+l] = 0
 				}
 				continue
 			}
-			for q, v := range x[(n*s.Cin+c)*plane : (n*s.Cin+c+1)*plane] {
+			for q, v := range src[l] {
 				dst[lanes*q+l] = v
 			}
 		}
@@ -351,6 +364,10 @@ type corrOp[F Float] struct {
 }
 
 func (op *corrOp[F]) run() {
+	if op.accRows() {
+		op.runAcc(op.nOut)
+		return
+	}
 	tiles, rows := op.tiles()
 	if tiles > 0 {
 		op.runTiles(tiles)

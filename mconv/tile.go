@@ -5,19 +5,19 @@ import (
 	"unsafe"
 )
 
-// Register tiles for K = 3 (Banert's 32-channel layers): Forward and
-// AdjointInput compute tileOut output planes at a time, their sums over the
-// input channels kept in registers: in float64 at three pixels of a row,
-// the outputs in the lanes (vec.ConvPix3x64: five broadcasts of inputs a
-// filter row), in float32 at one vector of columns (vec.ConvTile3x32);
-// AdjointWeights sums tileOutW outputs × a vector of input
-// channels × the three taps of a filter row (vec.ConvWeightsRow3x). In
-// float64 every output is the scalar loops' operations in their order, so
-// the results are theirs bit for bit; in float32 the kernels fuse.
+// Vector kernels for K = 3 (Banert's 32-channel layers). Forward and
+// AdjointInput: in float64 (runAcc, vec.ConvAcc3x64) all outputs of an
+// output row at once, the row's sums in a buffer in L1 and every input row
+// swept once with the nine taps of three outputs in registers; in float32
+// (runTiles, vec.ConvTile3x32) tileOut output planes at a time, their sums
+// over the input channels kept in registers, at one vector of columns.
+// AdjointWeights sums tileOutW outputs × a vector of input channels × the
+// three taps of a filter row (vec.ConvWeightsRow3x). In float64 every output
+// is the scalar loops' operations in their order, so the results are theirs
+// bit for bit; in float32 the kernels fuse.
 
 const (
 	tileOut  = 8 // output planes of a Forward or AdjointInput tile
-	pixCols  = 3 // pixels of a row of vec.ConvPix3x64
 	rowVecs  = 4 // vectors of columns of vec.ConvRow3x, one output plane
 	tileOutW = 4 // outputs of an AdjointWeights tile
 	tileRows = 4 // output rows of one parallel task
@@ -114,20 +114,27 @@ func padStride[F Float](h, pw int) int {
 	return n * line
 }
 
-// padPools keep padded and interleaved images between calls (float32's,
-// float64's): a layer applied at every iteration would otherwise allocate
-// one per call.
-var padPools [2]sync.Pool
+// bufPools keep buffers between calls, one pool for float32's and one for
+// float64's: a layer applied at every iteration would otherwise allocate
+// them at every call.
+type bufPools [2]sync.Pool
 
-func getPad[F Float](n int) []F {
-	pool := &padPools[unsafe.Sizeof(F(0))/8]
-	if p, ok := pool.Get().(*[]F); ok && cap(*p) >= n {
+// padPools keep padded and interleaved images; rowPools runAcc's buffers
+// of output rows (apart: a pool returns any of its buffers).
+var padPools, rowPools bufPools
+
+func getBuf[F Float](pools *bufPools, n int) []F {
+	if p, ok := pools[unsafe.Sizeof(F(0))/8].Get().(*[]F); ok && cap(*p) >= n {
 		return (*p)[:n]
 	}
 	return make([]F, n)
 }
 
-func putPad[F Float](pad []F) { padPools[unsafe.Sizeof(F(0))/8].Put(&pad) }
+func putBuf[F Float](pools *bufPools, b []F) { pools[unsafe.Sizeof(F(0))/8].Put(&b) }
+
+func getPad[F Float](n int) []F { return getBuf[F](&padPools, n) }
+
+func putPad[F Float](pad []F) { putBuf(&padPools, pad) }
 
 // padImage copies the nIn planes of image img of op.src into pad (planes
 // ps apart) with a zero column on each side of every row.
@@ -145,20 +152,16 @@ func (op *corrOp[F]) padImage(pad []F, img, ps int) {
 }
 
 // runTiles computes the first tileOut·tiles output planes of every image
-// with vec.ConvPix3x64 (float64) or vec.ConvTile3x (float32). A filter row above or below the image is left out,
-// as in the scalar loops; the zero columns of the padded rows give the
-// border columns the scalar loops' products (borderTap).
+// with vec.ConvTile3x32 (float32). A filter row above or below the image is
+// left out, as in the scalar loops; the zero columns of the padded rows give
+// the border columns the scalar loops' products (borderTap).
 func (op *corrOp[F]) runTiles(tiles int) {
 	wp := op.packTiles(tiles)
 	init := make([]F, tiles*tileOut)
 	if op.bias != nil {
 		copy(init, op.bias)
 	}
-	pw, plane := op.wd+2, op.h*op.wd
-	cols, pix := vecLanes[F](), pixTiles[F]()
-	if pix {
-		cols = pixCols
-	}
+	pw, plane, cols := op.wd+2, op.h*op.wd, vecLanes[F]()
 	ps := padStride[F](op.h, pw)
 	pad := getPad[F](op.nIn * ps)
 	defer putPad(pad)
@@ -174,14 +177,6 @@ func (op *corrOp[F]) runTiles(tiles int) {
 				for t := range tiles {
 					dt, wt := dimg[t*tileOut*plane+i*op.wd:], wp[t*op.nIn*72+24*u0:]
 					src, it := pad[(i+u0-1)*pw:], init[t*tileOut:]
-					if pix { // whole row in one call, then the pixels short of three
-						full := op.wd / cols
-						convPix(dt, src, wt, it, op.nIn, u1-u0, plane, ps, pw, full)
-						if j := op.wd - cols; full*cols < op.wd {
-							convPix(dt[j:], src[j:], wt, it, op.nIn, u1-u0, plane, ps, pw, 1)
-						}
-						continue
-					}
 					for j := 0; ; j += cols {
 						j = min(j, op.wd-cols) // the last call overlaps the one before
 						convTile(dt[j:], src[j:], wt, it, op.nIn, u1-u0, plane, ps, pw)
@@ -248,4 +243,79 @@ func biasSum[F Float](gb, y []F, s Shape, o int) {
 		}
 	}
 	gb[o] = sum
+}
+
+// accRows is whether run computes all outputs with vec.ConvAcc3x64.
+func (op *corrOp[F]) accRows() bool {
+	return convTiles && accTiles[F]() && op.k == 3 && op.nOut >= accGroup
+}
+
+// accGroup is the number of outputs of one group of vec.ConvAcc3x64.
+const accGroup = 3
+
+// runAcc computes the first outs output planes of every image with
+// vec.ConvAcc3x64 (float64), in groups of three outputs (the last one
+// padded with outputs of zero taps): each output row is set to the bias in
+// a buffer, every input row of the filter rows that fall inside the image
+// is added to it (as the scalar loops add them: rowCorr), and the row is
+// copied out. The zero columns of the padded rows give the border columns
+// the scalar loops' products (borderTap).
+func (op *corrOp[F]) runAcc(outs int) {
+	groups := (outs + accGroup - 1) / accGroup
+	wp := op.packAcc(outs, groups)
+	pw, plane := op.wd+2, op.h*op.wd
+	nv := (op.wd + 3) / 4 // vectors of a row; columns past wd are dropped
+	ps := padStride[F](op.h, pw)
+	pad := getPad[F](op.nIn*ps + 4) // a last row read up to 4·nv + 2 columns
+	defer putPad(pad)
+	rowLen := 4 * nv
+	start := make([]F, accGroup*groups*rowLen) // every output row's initial value, the bias
+	if op.bias != nil {
+		for o := range outs {
+			row := start[o*rowLen : (o+1)*rowLen]
+			for j := range row {
+				row[j] = op.bias[o]
+			}
+		}
+	}
+	chunks := (op.h + tileRows - 1) / tileRows
+	for img := range op.n {
+		op.padImage(pad, img, ps)
+		dimg := op.dst[img*op.nOut*plane : (img+1)*op.nOut*plane]
+		parallelFor(chunks, tileRows*op.wd*op.nIn*9*outs, func(c int) {
+			acc := getBuf[F](&rowPools, len(start))
+			defer putBuf(&rowPools, acc)
+			for i := c * tileRows; i < min(op.h, (c+1)*tileRows); i++ {
+				copy(acc, start)
+				u0, u1 := max(0, 1-i), min(3, op.h-i+1)
+				convAcc(acc, pad[(i+u0-1)*pw:], wp[9*groups*u0:], op.nIn, u1-u0, ps, pw, groups, nv)
+				for o := range outs {
+					copy(dimg[o*plane+i*op.wd:][:op.wd], acc[o*rowLen:])
+				}
+			}
+		})
+	}
+}
+
+// packAcc returns the taps of the first outs outputs' filters (flipped when
+// op.flip) in vec.ConvAcc3x64's order [b][u][o][v], o < 3·groups, the
+// outputs past outs with zero taps.
+func (op *corrOp[F]) packAcc(outs, groups int) []F {
+	g3 := accGroup * groups
+	wp := make([]F, op.nIn*3*g3*3)
+	for b := range op.nIn {
+		for u := range 3 {
+			for o := range outs {
+				f := op.w[(o*op.outStride+b*op.inStride)*9:][:9]
+				for v := range 3 {
+					tap := u*3 + v
+					if op.flip {
+						tap = 8 - tap
+					}
+					wp[((b*3+u)*g3+o)*3+v] = f[tap]
+				}
+			}
+		}
+	}
+	return wp
 }

@@ -15,7 +15,7 @@ var convTiles = vec.AVX2 && vec.FMA
 // convTile runs vec.ConvTile3x32 (see corrOp.runTiles): dst[q·ds + j] for
 // the tileOut outputs q and one vector of columns j, from init[q] and nb
 // inputs of nu filter rows; the strides are in elements. float32 only
-// (float64 runs convPix).
+// (float64 runs convAcc).
 func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
 	if unsafe.Sizeof(F(0)) != 4 {
 		panic("mconv: convTile on float64")
@@ -29,25 +29,9 @@ func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
 	vec.ConvTile3x32((*float32)(d), (*float32)(s), (*float32)(f), (*float32)(i), nb, nu, 4*ds, 4*ps, 4*rs)
 }
 
-// pixTiles is whether runTiles runs vec.ConvPix3x64 (float64) rather than
-// vec.ConvTile3x (float32).
-func pixTiles[F Float]() bool { return unsafe.Sizeof(F(0)) == 8 }
-
-// convPix runs vec.ConvPix3x64 (see corrOp.runTiles): dst[q·ds + p] for the
-// tileOut outputs q and the pixCols·n pixels p of a row, from init[q] and
-// nb inputs of nu filter rows (taps packed as for convTile); the strides
-// are in elements. float64 only.
-func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs, n int) {
-	if unsafe.Sizeof(F(0)) != 8 {
-		panic("mconv: convPix on float32")
-	}
-	_ = dst[(tileOut-1)*ds+pixCols*n-1]
-	_ = src[(nb-1)*ps+(nu-1)*rs+pixCols*n+1]
-	_ = w[72*(nb-1)+24*nu-1]
-	_ = init[tileOut-1]
-	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
-	vec.ConvPix3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ds, 8*ps, 8*rs, n)
-}
+// accTiles is whether the K = 3 correlations with three outputs or more
+// run vec.ConvAcc3x64 (float64) rather than vec.ConvTile3x32 (float32).
+func accTiles[F Float]() bool { return unsafe.Sizeof(F(0)) == 8 }
 
 // convWeightsRow runs vec.ConvWeightsRow3x: adds one row's K = 3 filter sums
 // of tileOutW outputs (rows y + o·ys, ys in elements) and the lanes of the
@@ -82,4 +66,18 @@ func convRow[F Float](dst, src, w, init []F, nb, nu, ps, rs int) {
 		return
 	}
 	vec.ConvRow3x64((*float64)(d), (*float64)(s), (*float64)(f), (*float64)(i), nb, nu, 8*ps, 8*rs)
+}
+
+// convAcc runs vec.ConvAcc3x64 (see corrOp.runAcc): adds the correlations
+// of nb inputs × nu filter rows with the taps w of 3·groups outputs to their
+// rows in acc (n vectors each); the strides are in elements. float64 only.
+func convAcc[F Float](acc, src, w []F, nb, nu, ps, rs, groups, n int) {
+	if unsafe.Sizeof(F(0)) != 8 {
+		panic("mconv: convAcc on float32")
+	}
+	_ = acc[3*groups*4*n-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+4*n+1]
+	_ = w[27*groups*(nb-1)+9*groups*nu-1]
+	a, s, f := unsafe.Pointer(&acc[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0])
+	vec.ConvAcc3x64((*float64)(a), (*float64)(s), (*float64)(f), nb, nu, 8*ps, 8*rs, groups, n)
 }

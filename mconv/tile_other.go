@@ -17,8 +17,8 @@ func convRow[F Float](dst, src, w, init []F, nb, nu, ps, rs int) {
 	panic("mconv: convRow without assembly")
 }
 
-func pixTiles[F Float]() bool { return false }
+func accTiles[F Float]() bool { return false }
 
-func convPix[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs, n int) {
-	panic("mconv: convPix without assembly")
+func convAcc[F Float](acc, src, w []F, nb, nu, ps, rs, groups, n int) {
+	panic("mconv: convAcc without assembly")
 }

@@ -166,3 +166,53 @@ func TestFloat32ResumesHost32Record(t *testing.T) {
 		}
 	}
 }
+
+// The float32 loss and gradient on the CPU (`--device cpu32`) agree with the
+// float64 graph's to float32 rounding, and the float64 array path with the
+// graph to float64 rounding: T = 3 iterations of a network on two 16×16
+// functions, the gradient's largest error relative to its largest entry (a
+// float32 run closer than 1e-9 would not be computing in float32).
+func TestFloat32GradientFollowsFloat64(t *testing.T) {
+	const T = 3
+	o := tinyObjective(t, 2, 16, false)
+	net, err := NewNetwork(3, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := BuildTrainingGraph(o, T, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tg.Close()
+	for k := range 2 {
+		want := make([]float64, len(net.Theta))
+		loss, err := lossAndGradient(tg, k, net.Theta, want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []struct {
+			name     string
+			target   execution.Target
+			min, max float64 // bounds on the relative error
+		}{
+			{"cpu32", execution.CPU(problem.Float32), 1e-9, 2e-5}, // ε₃₂ ≈ 6e-8; about 1e-6 here
+			{"host", execution.OnDevice(gpu.CPU()), 0, 1e-11},
+		} {
+			d, err := newArraysLoss(c.target, o, T, 3, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float64, len(net.Theta))
+			l, err := d.Eval(T, net.Theta, o.X0[k*256:(k+1)*256], o.Y[k*256:(k+1)*256], got)
+			d.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := maxRelDiff(got, want)
+			t.Logf("function %d, %s: loss %.9g (graph %.9g), gradient error %.3g", k, c.name, l, loss, e)
+			if e < c.min || e > c.max || relErr(l, loss) > c.max {
+				t.Errorf("function %d, %s: gradient error %.3g, loss %.9g against %.9g: want an error in [%g, %g]", k, c.name, e, l, loss, c.min, c.max)
+			}
+		}
+	}
+}

@@ -128,9 +128,9 @@ def main():
         unrolled_loss(p, blur, x0, y, a.T).backward()
         opt.step()
 
-    runs, wall, cpu = common.timed(step, a.seconds)
+    runs, wall, cpu, best = common.timed(step, a.seconds)
     print(f"torch-banert/adam-step/{a.precision} T={a.T} size={a.size} runs={runs} "
-          f"{wall:.3f} wall-ms/op {cpu:.3f} cpu-ms/op  ({info})")
+          f"{wall:.3f} wall-ms/op {cpu:.3f} cpu-ms/op {best:.3f} min-wall-ms  ({info})")
 
 
 if __name__ == "__main__":

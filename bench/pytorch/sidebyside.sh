@@ -65,8 +65,8 @@ run() {
 		echo "\$ $(omp_label "$policy") $PYTHON bench/pytorch/steploss.py"
 		omp "$policy" "$PYTHON" bench/pytorch/steploss.py
 	done
-	echo "\$ go test -run '^\$' -bench '^BenchmarkAdamStep96\$' -benchtime 3x ./baselines/banert"
-	"$tmp/banert.test" -test.run '^$' -test.bench '^BenchmarkAdamStep96$' -test.benchtime 3x
+	echo "\$ go test -run '^\$' -bench '^BenchmarkAdamStep96\$' -benchtime 10x ./baselines/banert"
+	"$tmp/banert.test" -test.run '^$' -test.bench '^BenchmarkAdamStep96$' -test.benchtime 10x
 	for policy in default passive; do
 		echo "\$ $(omp_label "$policy") $PYTHON bench/pytorch/banert.py"
 		omp "$policy" "$PYTHON" bench/pytorch/banert.py

@@ -26,12 +26,20 @@ RATIOS = [
 
 
 def measure(line):
-    """(wall ms, CPU ms or None, OpenMP policy or "") of one benchmark line."""
+    """(wall ms, CPU ms or None, OpenMP policy or "", wall ms of the fastest
+    run or None) of one benchmark line (CPU from cpu-ms/op, or from
+    cpu-s/step as BenchmarkAdamStep96 reports it; the fastest run from
+    min-wall-ms or min-s/step)."""
     m = re.search(r"([\d.]+) ns/op", line)
     wall = float(m.group(1)) / 1e6 if m else float(re.search(r"([\d.]+) wall-ms/op", line).group(1))
     c = re.search(r"([\d.]+) cpu-ms/op", line)
+    cpu = float(c.group(1)) if c else None
+    if c is None and (c := re.search(r"([\d.]+) cpu-s/step", line)):
+        cpu = float(c.group(1)) * 1e3
     p = re.search(r"OMP_WAIT_POLICY (\w+)", line)
-    return wall, float(c.group(1)) if c else None, p.group(1) if p else ""
+    b = re.search(r"([\d.]+) min-wall-ms", line) or re.search(r"([\d.]+) min-s/step", line)
+    best = None if b is None else float(b.group(1)) * (1e3 if "min-s/step" in b.group(0) else 1)
+    return wall, cpu, p.group(1) if p else "", best
 
 
 def parse(text):
@@ -50,7 +58,7 @@ def parse(text):
 
 
 def fmt(m):
-    wall, cpu, policy = m
+    wall, cpu, policy, _ = m
     s = f"{wall:.2f} / " + (f"{cpu:.2f}" if cpu is not None else "–")
     return s + (f" ({policy})" if policy else "")
 
@@ -70,14 +78,16 @@ def main():
         walls = [r[name][0] for r in rounds]
         print(f"| {name} | " + " | ".join(fmt(r[name]) for r in rounds) + f" | {statistics.median(walls):.2f} |")
     print()
-    print("| ratio Go / PyTorch float32 | per round, wall | median, wall | median, CPU | bar |")
-    print("| --- | --- | ---: | ---: | --- |")
+    print("| ratio Go / PyTorch float32 | per round, wall | median, wall | median, CPU | fastest runs, per round | bar |")
+    print("| --- | --- | ---: | ---: | --- | --- |")
     for num, den, bar in RATIOS:
         per = [r[num][0] / r[den][0] for r in rounds]
         cpus = [r[num][1] / r[den][1] for r in rounds if r[num][1] and r[den][1]]
         cpu = f"{statistics.median(cpus):.2f}" if cpus else "–"
+        bests = [r[num][3] / r[den][3] for r in rounds if r[num][3] and r[den][3]]
+        best = ", ".join(f"{x:.2f}" for x in bests) or "–"
         wall = statistics.median(per)
-        print(f"| {num} / {den} | {', '.join(f'{x:.2f}' for x in per)} | {wall:.2f} | {cpu} | "
+        print(f"| {num} / {den} | {', '.join(f'{x:.2f}' for x in per)} | {wall:.2f} | {cpu} | {best} | "
               f"≤ {bar}: {'met' if wall <= bar else 'not met'} |")
 
 

@@ -80,7 +80,7 @@ func main() {
 		rowDot(p, 3)
 		rowDot(p, 5)
 		if p.size == 4 {
-			convTile(p) // float32 only: float64 runs convPix3
+			convTile(p) // float32 only: float64 runs convAcc3
 		}
 		convRow(p)
 		convWeightsRow(p)
@@ -95,7 +95,7 @@ func main() {
 	addImages32()
 	tile4x8()
 	adjTile4x8()
-	convPix3()
+	convAcc3()
 	planeSums(false)
 	planeSums(true)
 	normLayerRow()
@@ -844,7 +844,7 @@ func rowDot(p prec, k int) {
 // input b and each of nu rows u of the filter, acc_q += r_q0·x0 + r_q1·x1 +
 // r_q2·x2 with x_v the row shifted by v columns, the three taps fused
 // multiply-adds into acc. The filters are packed [b][u][v][q], 72 values per
-// input. (float64 runs convPix3, which needs fewer broadcasts.)
+// input. (float64 runs convAcc3.)
 func convTile(p prec) {
 	name := "ConvTile3x" + p.name
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, src, w, init *%[1]s, nb, nu, ds, ps, rs int)", p.typ))
@@ -1029,75 +1029,84 @@ func convRow(p prec) {
 	RET()
 }
 
-// convPix3 is mconv's multi-channel 3×3 correlation in float64 for eight
-// outputs × three neighbouring pixels of a row, the outputs in the lanes:
-// for every input b and each of nu filter rows u, the five inputs x_k =
-// src[k] (k < 5) of the row are broadcast, and acc_{o,p} += r_{o,0}·x_p +
-// r_{o,1}·x_{p+1} + r_{o,2}·x_{p+2} for the two vectors o of outputs and the
-// pixels p < 3, a product per tap, the three summed in the order of the taps
-// and then added (the scalar loop's operations). Five broadcasts and six
-// vectors of taps a filter row for 72 products, where eight outputs × one
-// vector of columns with the taps broadcast (convTile) take 24 for 96. The
-// taps are packed [b][u][v][q], q < 8.
-func convPix3() {
-	name := "ConvPix3x64"
-	TEXT(name, NOSPLIT, "func(dst, src, w, init *float64, nb, nu, ds, ps, rs, n int)")
+// convAcc3 is mconv's multi-channel 3×3 correlation in float64 with the
+// sums in memory: for every input b and each of nu filter rows u, one row of
+// the input (the padded row r = src + b·ps + u·rs, its columns in the lanes)
+// is correlated with the three taps of 3·groups outputs, the nine taps of a
+// group of three outputs broadcast once and kept in registers while the row
+// is swept, and added to the outputs' rows in acc: acc_o[j] += (r_o0·x[j] +
+// r_o1·x[j+1]) + r_o2·x[j+2], a product per tap, summed in the order of the
+// taps and then added (the scalar loop's operations). The outputs' rows are
+// 32n bytes apart (n vectors a row); the taps are packed [b][u][o][v].
+// No sum stays in a register from one input row to the next, so the
+// products of a row are independent and keep the multipliers and adders
+// busy.
+func convAcc3() {
+	name := "ConvAcc3x64"
+	TEXT(name, NOSPLIT, "func(acc, src, w *float64, nb, nu, ps, rs, groups, n int)")
 	Pragma("noescape")
-	Doc(name + " sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3n, three pixels at a time (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).")
-	dst, row, nu, ps, rs, n := ld("dst"), ld("src"), ld("nu"), ld("ps"), ld("rs"), ld("n")
-	Label(name + "pix")
-	src, w, nb, ini := GP64(), ld("w"), ld("nb"), ld("init")
-	MOVQ(row, src)
-	var acc [2][3]reg.VecVirtual
-	for o := range acc {
-		for p := range acc[o] {
-			acc[o][p] = YMM()
-			VMOVUPD(Mem{Base: ini, Disp: 32 * o}, acc[o][p])
+	Doc(name + " adds Σ_b Σ_{u<nu} (w[t+3o]·x[j] + w[t+3o+1]·x[j+1]) + w[t+3o+2]·x[j+2] to acc[4n·o+j], x = src[b·ps+u·rs:], t = 9·groups·(3b+u) (w at the first row of the nu), for o < 3·groups and j < 4n, in the order of b and u (a product per tap, summed in the order of the taps, then added: no FMA); ps and rs in bytes (see mconv's Forward).")
+	src, w, nb := ld("src"), ld("w"), ld("nb")
+	Label(name + "b")
+	r, cu, wr := GP64(), ld("nu"), GP64()
+	MOVQ(src, r)
+	MOVQ(w, wr)
+	Label(name + "u")
+	a, cg := ld("acc"), ld("groups")
+	Label(name + "g")
+	var t [3][3]reg.VecVirtual
+	for o := range t {
+		for v := range t[o] {
+			t[o][v] = YMM()
+			VBROADCASTSD(Mem{Base: wr, Disp: 8 * (3*o + v)}, t[o][v])
 		}
 	}
-	filterLoops(name, src, w, nb, nu, ps, rs, 24*8, 72*8, nil, func(r, wu reg.GPVirtual) {
-		var x [5]reg.VecVirtual
-		for k := range x {
-			x[k] = YMM()
-			VBROADCASTSD(Mem{Base: r, Disp: 8 * k}, x[k])
-		}
-		for o := range acc {
-			wr, pr := YMM(), YMM()
-			var t [3]reg.VecVirtual
-			for v := range 3 {
-				VMOVUPD(Mem{Base: wu, Disp: 64*v + 32*o}, wr)
-				for p := range t {
-					if v == 0 {
-						t[p] = YMM()
-						VMULPD(x[p], wr, t[p])
-						continue
-					}
-					VMULPD(x[p+v], wr, pr)
-					VADDPD(pr, t[p], t[p])
-				}
-			}
-			for p := range t {
-				VADDPD(t[p], acc[o][p], acc[o][p])
-			}
-		}
-	})
-	ds, d := ld("ds"), GP64()
-	MOVQ(dst, d)
-	for o := range acc {
-		// rows[l] = output 4o+l at the pixels 0, 1, 2 (and a lane unused)
-		rows := transposeRegs(acc[o][0], acc[o][1], acc[o][2], acc[o][2])
-		for l := range rows {
-			VMOVUPD(rows[l].AsX(), Mem{Base: d})
-			hx := XMM()
-			VEXTRACTF128(U8(1), rows[l], hx)
-			VMOVSD(hx, Mem{Base: d, Disp: 16})
-			ADDQ(ds, d)
-		}
+	os, os2, xr, ck := ld("n"), GP64(), GP64(), GP64()
+	MOVQ(os, ck)
+	SHLQ(U8(5), os)
+	LEAQ(Mem{Base: os, Index: os, Scale: 1}, os2)
+	MOVQ(r, xr)
+	Label(name + "k")
+	var x [3]reg.VecVirtual
+	for v := range x {
+		x[v] = YMM()
+		VMOVUPD(Mem{Base: xr, Disp: 8 * v}, x[v])
 	}
-	ADDQ(U32(24), dst)
-	ADDQ(U32(24), row)
-	DECQ(n)
-	JNZ(LabelRef(name + "pix"))
+	for o := range t {
+		dst := Mem{Base: a}
+		switch o {
+		case 1:
+			dst = Mem{Base: a, Index: os, Scale: 1}
+		case 2:
+			dst = Mem{Base: a, Index: os, Scale: 2}
+		}
+		s, c := YMM(), YMM()
+		VMULPD(x[0], t[o][0], s)
+		VMULPD(x[1], t[o][1], c)
+		VADDPD(c, s, s)
+		VMULPD(x[2], t[o][2], c)
+		VADDPD(c, s, s)
+		VADDPD(dst, s, s)
+		VMOVUPD(s, dst)
+	}
+	ADDQ(U8(32), xr)
+	ADDQ(U8(32), a)
+	DECQ(ck)
+	JNZ(LabelRef(name + "k"))
+	// a is now past the first output's row: on to the next group's.
+	ADDQ(os2, a)
+	ADDQ(U8(72), wr)
+	DECQ(cg)
+	JNZ(LabelRef(name + "g"))
+	ADDQ(Load(Param("rs"), GP64()), r)
+	DECQ(cu)
+	JNZ(LabelRef(name + "u"))
+	ADDQ(Load(Param("ps"), GP64()), src)
+	wb := Load(Param("groups"), GP64()) // the taps of an input: 216 bytes a group
+	IMUL3Q(U32(216), wb, wb)
+	ADDQ(wb, w)
+	DECQ(nb)
+	JNZ(LabelRef(name + "b"))
 	VZEROUPPER()
 	RET()
 }

@@ -209,10 +209,10 @@ func Tile4x8(s *[4][8]float64, slab *float64, b *float64, r int, n int)
 //go:noescape
 func AdjTile4x8(dst *float64, slab *float64, b *float64, r int, n int)
 
-// ConvPix3x64 sets dst[q·ds+p] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+p+v] for q < 8 and p < 3n, three pixels at a time (Σ_v r·x summed in the order of v, then added: no FMA); ds, ps and rs in bytes (see mconv's Forward).
+// ConvAcc3x64 adds Σ_b Σ_{u<nu} (w[t+3o]·x[j] + w[t+3o+1]·x[j+1]) + w[t+3o+2]·x[j+2] to acc[4n·o+j], x = src[b·ps+u·rs:], t = 9·groups·(3b+u) (w at the first row of the nu), for o < 3·groups and j < 4n, in the order of b and u (a product per tap, summed in the order of the taps, then added: no FMA); ps and rs in bytes (see mconv's Forward).
 //
 //go:noescape
-func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int, n int)
+func ConvAcc3x64(acc *float64, src *float64, w *float64, nb int, nu int, ps int, rs int, groups int, n int)
 
 // PlaneSums4x64 adds Σ_i (x_l[i] + p[0][l]) to s[l] in the order of i for the planes x_l = x + l·ps, l < 4 (ps and n in bytes, n a multiple of 32): see banert's blockStats.
 //

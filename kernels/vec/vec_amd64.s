@@ -2124,143 +2124,82 @@ adjdone:
 	VZEROUPPER
 	RET
 
-// func ConvPix3x64(dst *float64, src *float64, w *float64, init *float64, nb int, nu int, ds int, ps int, rs int, n int)
+// func ConvAcc3x64(acc *float64, src *float64, w *float64, nb int, nu int, ps int, rs int, groups int, n int)
 // Requires: AVX
-TEXT ·ConvPix3x64(SB), NOSPLIT, $0-80
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ nu+40(FP), DX
-	MOVQ ps+56(FP), BX
-	MOVQ rs+64(FP), SI
-	MOVQ n+72(FP), DI
+TEXT ·ConvAcc3x64(SB), NOSPLIT, $0-72
+	MOVQ src+8(FP), AX
+	MOVQ w+16(FP), CX
+	MOVQ nb+24(FP), DX
 
-ConvPix3x64pix:
-	MOVQ    w+16(FP), R9
-	MOVQ    nb+32(FP), R10
-	MOVQ    init+24(FP), R11
-	MOVQ    CX, R8
-	VMOVUPD (R11), Y0
-	VMOVUPD (R11), Y1
-	VMOVUPD (R11), Y2
-	VMOVUPD 32(R11), Y3
-	VMOVUPD 32(R11), Y4
-	VMOVUPD 32(R11), Y5
+ConvAcc3x64b:
+	MOVQ nu+32(FP), SI
+	MOVQ AX, BX
+	MOVQ CX, DI
 
-ConvPix3x64b:
-	MOVQ R8, R11
-	MOVQ DX, R12
-	MOVQ R9, R13
+ConvAcc3x64u:
+	MOVQ acc+0(FP), R8
+	MOVQ groups+56(FP), R9
 
-ConvPix3x64u:
-	VBROADCASTSD (R11), Y6
-	VBROADCASTSD 8(R11), Y7
-	VBROADCASTSD 16(R11), Y8
-	VBROADCASTSD 24(R11), Y9
-	VBROADCASTSD 32(R11), Y10
-	VMOVUPD      (R13), Y11
-	VMULPD       Y6, Y11, Y13
-	VMULPD       Y7, Y11, Y14
-	VMULPD       Y8, Y11, Y15
-	VMOVUPD      64(R13), Y11
-	VMULPD       Y7, Y11, Y12
-	VADDPD       Y12, Y13, Y13
-	VMULPD       Y8, Y11, Y12
-	VADDPD       Y12, Y14, Y14
-	VMULPD       Y9, Y11, Y12
-	VADDPD       Y12, Y15, Y15
-	VMOVUPD      128(R13), Y11
-	VMULPD       Y8, Y11, Y12
-	VADDPD       Y12, Y13, Y13
-	VMULPD       Y9, Y11, Y12
-	VADDPD       Y12, Y14, Y14
-	VMULPD       Y10, Y11, Y12
-	VADDPD       Y12, Y15, Y15
-	VADDPD       Y13, Y0, Y0
-	VADDPD       Y14, Y1, Y1
-	VADDPD       Y15, Y2, Y2
-	VMOVUPD      32(R13), Y11
-	VMULPD       Y6, Y11, Y6
-	VMULPD       Y7, Y11, Y12
-	VMULPD       Y8, Y11, Y13
-	VMOVUPD      96(R13), Y11
-	VMULPD       Y7, Y11, Y7
-	VADDPD       Y7, Y6, Y6
-	VMULPD       Y8, Y11, Y7
-	VADDPD       Y7, Y12, Y12
-	VMULPD       Y9, Y11, Y7
-	VADDPD       Y7, Y13, Y13
-	VMOVUPD      160(R13), Y11
-	VMULPD       Y8, Y11, Y7
-	VADDPD       Y7, Y6, Y6
-	VMULPD       Y9, Y11, Y7
-	VADDPD       Y7, Y12, Y12
-	VMULPD       Y10, Y11, Y7
-	VADDPD       Y7, Y13, Y13
-	VADDPD       Y6, Y3, Y3
-	VADDPD       Y12, Y4, Y4
-	VADDPD       Y13, Y5, Y5
-	ADDQ         SI, R11
-	ADDQ         $0x000000c0, R13
-	DECQ         R12
-	JNZ          ConvPix3x64u
-	ADDQ         BX, R8
-	ADDQ         $0x00000240, R9
-	DECQ         R10
-	JNZ          ConvPix3x64b
-	MOVQ         ds+48(FP), R8
-	MOVQ         AX, R9
-	VUNPCKLPD    Y1, Y0, Y6
-	VUNPCKHPD    Y1, Y0, Y0
-	VUNPCKLPD    Y2, Y2, Y1
-	VUNPCKHPD    Y2, Y2, Y2
-	VPERM2F128   $0x20, Y1, Y6, Y7
-	VPERM2F128   $0x20, Y2, Y0, Y8
-	VPERM2F128   $0x31, Y1, Y6, Y1
-	VPERM2F128   $0x31, Y2, Y0, Y0
-	VMOVUPD      X7, (R9)
-	VEXTRACTF128 $0x01, Y7, X2
-	VMOVSD       X2, 16(R9)
-	ADDQ         R8, R9
-	VMOVUPD      X8, (R9)
-	VEXTRACTF128 $0x01, Y8, X2
-	VMOVSD       X2, 16(R9)
-	ADDQ         R8, R9
-	VMOVUPD      X1, (R9)
-	VEXTRACTF128 $0x01, Y1, X1
-	VMOVSD       X1, 16(R9)
-	ADDQ         R8, R9
-	VMOVUPD      X0, (R9)
-	VEXTRACTF128 $0x01, Y0, X0
-	VMOVSD       X0, 16(R9)
-	ADDQ         R8, R9
-	VUNPCKLPD    Y4, Y3, Y0
-	VUNPCKHPD    Y4, Y3, Y1
-	VUNPCKLPD    Y5, Y5, Y2
-	VUNPCKHPD    Y5, Y5, Y3
-	VPERM2F128   $0x20, Y2, Y0, Y4
-	VPERM2F128   $0x20, Y3, Y1, Y5
-	VPERM2F128   $0x31, Y2, Y0, Y0
-	VPERM2F128   $0x31, Y3, Y1, Y1
-	VMOVUPD      X4, (R9)
-	VEXTRACTF128 $0x01, Y4, X2
-	VMOVSD       X2, 16(R9)
-	ADDQ         R8, R9
-	VMOVUPD      X5, (R9)
-	VEXTRACTF128 $0x01, Y5, X2
-	VMOVSD       X2, 16(R9)
-	ADDQ         R8, R9
-	VMOVUPD      X0, (R9)
-	VEXTRACTF128 $0x01, Y0, X0
-	VMOVSD       X0, 16(R9)
-	ADDQ         R8, R9
-	VMOVUPD      X1, (R9)
-	VEXTRACTF128 $0x01, Y1, X0
-	VMOVSD       X0, 16(R9)
-	ADDQ         R8, R9
-	ADDQ         $0x00000018, AX
-	ADDQ         $0x00000018, CX
-	DECQ         DI
-	JNZ          ConvPix3x64pix
+ConvAcc3x64g:
+	VBROADCASTSD (DI), Y0
+	VBROADCASTSD 8(DI), Y1
+	VBROADCASTSD 16(DI), Y2
+	VBROADCASTSD 24(DI), Y3
+	VBROADCASTSD 32(DI), Y4
+	VBROADCASTSD 40(DI), Y5
+	VBROADCASTSD 48(DI), Y6
+	VBROADCASTSD 56(DI), Y7
+	VBROADCASTSD 64(DI), Y8
+	MOVQ         n+64(FP), R10
+	MOVQ         R10, R13
+	SHLQ         $0x05, R10
+	LEAQ         (R10)(R10*1), R11
+	MOVQ         BX, R12
+
+ConvAcc3x64k:
+	VMOVUPD (R12), Y9
+	VMOVUPD 8(R12), Y10
+	VMOVUPD 16(R12), Y11
+	VMULPD  Y9, Y0, Y12
+	VMULPD  Y10, Y1, Y13
+	VADDPD  Y13, Y12, Y12
+	VMULPD  Y11, Y2, Y13
+	VADDPD  Y13, Y12, Y12
+	VADDPD  (R8), Y12, Y12
+	VMOVUPD Y12, (R8)
+	VMULPD  Y9, Y3, Y12
+	VMULPD  Y10, Y4, Y13
+	VADDPD  Y13, Y12, Y12
+	VMULPD  Y11, Y5, Y13
+	VADDPD  Y13, Y12, Y12
+	VADDPD  (R8)(R10*1), Y12, Y12
+	VMOVUPD Y12, (R8)(R10*1)
+	VMULPD  Y9, Y6, Y9
+	VMULPD  Y10, Y7, Y10
+	VADDPD  Y10, Y9, Y9
+	VMULPD  Y11, Y8, Y10
+	VADDPD  Y10, Y9, Y9
+	VADDPD  (R8)(R10*2), Y9, Y9
+	VMOVUPD Y9, (R8)(R10*2)
+	ADDQ    $0x20, R12
+	ADDQ    $0x20, R8
+	DECQ    R13
+	JNZ     ConvAcc3x64k
+	ADDQ    R11, R8
+	ADDQ    $0x48, DI
+	DECQ    R9
+	JNZ     ConvAcc3x64g
+	MOVQ    rs+48(FP), R8
+	ADDQ    R8, BX
+	DECQ    SI
+	JNZ     ConvAcc3x64u
+	MOVQ    ps+40(FP), BX
+	ADDQ    BX, AX
+	MOVQ    groups+56(FP), BX
+	IMUL3Q  $0x000000d8, BX, BX
+	ADDQ    BX, CX
+	DECQ    DX
+	JNZ     ConvAcc3x64b
 	VZEROUPPER
 	RET
 
