@@ -157,8 +157,8 @@ func TestUnrolledOnDeviceMeter(t *testing.T) {
 	}
 	u2, _ := Find(rows, Unrolled, 2)
 	u5, _ := Find(rows, Unrolled, 5)
-	if got, want := u5.HeldBytes-u2.HeldBytes, int64(3*2*2*12*12*8); got != want {
-		t.Errorf("unrolled bytes grew by %d from T = 2 to 5, want %d (two batches per step)", got, want)
+	if got, want := u5.HeldBytes-u2.HeldBytes, int64(3*(2*2*12*12*8+8)); got != want {
+		t.Errorf("unrolled bytes grew by %d from T = 2 to 5, want %d (two batches and the value's float64 sum per step)", got, want)
 	}
 	found := false
 	for _, g := range Growths(rows) {
