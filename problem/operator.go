@@ -224,10 +224,9 @@ func OperatorNorm(a Operator, h, w, iters int, tol float64, seed uint64) (float6
 		alpha = append(alpha, kernels.Dot(q, z))
 		for pass := 0; pass < 2; pass++ { // full reorthogonalisation, twice
 			for _, b := range basis {
-				c := kernels.Dot(b, z)
-				for i := range z {
-					z[i] -= c * b[i]
-				}
+				// z − c·b as z + (−c)·b: the same value bit for bit
+				// (negation is exact), in gonum's vector loop.
+				floats.AddScaled(z, -kernels.Dot(b, z), b)
 			}
 		}
 		bk := math.Sqrt(kernels.Dot(z, z))
