@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/data"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -388,7 +389,12 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
+	renamed := false
+	defer func() {
+		if !renamed {
+			os.Remove(tmp.Name())
+		}
+	}()
 	// CreateTemp makes the file 0600; results are read by others as any
 	// file written with os.WriteFile(…, 0o644) is.
 	if err := tmp.Chmod(0o644); err != nil {
@@ -414,6 +420,7 @@ func WriteAtomic(path string, write func(io.Writer) error) error {
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
+	renamed = true
 	if d, err := os.Open(filepath.Dir(path)); err == nil {
 		d.Sync()
 		d.Close()
@@ -427,8 +434,6 @@ func WriteNPY(path string, v []float64) error {
 	return err
 }
 
-// WriteNPYSum is WriteNPY that also returns the SHA-256 (hex) of the bytes
-// written, for a manifest's checksums.
 // WriteNPYShape writes v as a C-order float64 .npy array of the given shape
 // (the product must be len(v)), atomically, encoded as WriteNPY encodes.
 func WriteNPYShape(path string, v []float64, shape ...int) error {
@@ -444,16 +449,31 @@ func WriteNPYShape(path string, v []float64, shape ...int) error {
 // writes (format 2.0, its header padding), which writes one- and
 // two-dimensional arrays only.
 func EncodeNPY(v []float64, shape ...int) ([]byte, error) {
-	if len(shape) == 0 {
-		shape = []int{len(v)}
+	header, err := npyPrefix(len(v), shape...)
+	if err != nil {
+		return nil, err
 	}
-	n, dims := 1, make([]string, len(shape))
+	b := make([]byte, len(header)+8*len(v))
+	copy(b, header)
+	for i, x := range v {
+		binary.LittleEndian.PutUint64(b[len(header)+8*i:], math.Float64bits(x))
+	}
+	return b, nil
+}
+
+// npyPrefix is the start of EncodeNPY's bytes for n values of the given
+// shape: the magic, the version, the header's length and the header.
+func npyPrefix(n int, shape ...int) ([]byte, error) {
+	if len(shape) == 0 {
+		shape = []int{n}
+	}
+	size, dims := 1, make([]string, len(shape))
 	for i, d := range shape {
-		n *= d
+		size *= d
 		dims[i] = strconv.Itoa(d)
 	}
-	if n != len(v) {
-		return nil, fmt.Errorf("npy: %d values cannot have shape %v", len(v), shape)
+	if size != n {
+		return nil, fmt.Errorf("npy: %d values cannot have shape %v", n, shape)
 	}
 	tuple := "(" + strings.Join(dims, ", ") + ")"
 	if len(shape) == 1 {
@@ -462,25 +482,102 @@ func EncodeNPY(v []float64, shape ...int) ([]byte, error) {
 	header := "{'descr': '<f8', 'fortran_order': False, 'shape': " + tuple + ", }"
 	const prefix = 6 + 2 + 4 // magic, version 2.0, header length
 	header += strings.Repeat(" ", (prefix+len(header)+1)%16) + "\n"
-	b := make([]byte, prefix+len(header)+8*len(v))
+	b := make([]byte, prefix+len(header))
 	copy(b, "\x93NUMPY\x02\x00")
 	binary.LittleEndian.PutUint32(b[8:], uint32(len(header)))
 	copy(b[prefix:], header)
-	for i, x := range v {
-		binary.LittleEndian.PutUint64(b[prefix+len(header)+8*i:], math.Float64bits(x))
-	}
 	return b, nil
 }
 
+// WriteNPYSum is WriteNPY that also returns the SHA-256 (hex) of the bytes
+// written, for a manifest's checksums. It streams v to the file and the hash
+// (EncodeNPY's bytes, without building them in memory).
 func WriteNPYSum(path string, v []float64) (string, error) {
-	b, err := EncodeNPY(v)
+	header, err := npyPrefix(len(v))
 	if err != nil {
 		return "", fmt.Errorf("encoding %s: %w", path, err)
 	}
-	if err := WriteFileAtomic(path, b); err != nil {
+	h := sha256.New()
+	err = WriteAtomic(path, func(w io.Writer) error {
+		both := io.MultiWriter(w, h)
+		if _, err := both.Write(header); err != nil {
+			return err
+		}
+		return writeLittleEndian(both, v)
+	})
+	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
-	return Sum(b), nil
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// SumNPY returns the SHA-256 (hex) of the bytes WriteNPYSum writes for v,
+// without writing them.
+func SumNPY(v []float64) string {
+	header, _ := npyPrefix(len(v))
+	h := sha256.New()
+	h.Write(header)
+	writeLittleEndian(h, v)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// LinkAtomic gives the file src the second name dst (a hard link: no data
+// is copied), replacing a file at dst atomically, and syncs the directory.
+// It fails, leaving dst as it was, where the file system has no hard links.
+func LinkAtomic(src, dst string) error {
+	writing.Lock()
+	defer writing.Unlock()
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	// A name RemoveTemps knows: ".tmp-NAME.npy-DIGITS".
+	tmp := filepath.Join(filepath.Dir(dst), TempPrefix+filepath.Base(dst)+"-"+strconv.Itoa(os.Getpid()))
+	os.Remove(tmp)
+	if err := os.Link(src, tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dst); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if d, err := os.Open(filepath.Dir(dst)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
+}
+
+// littleEndian reports whether this machine stores float64s little-endian,
+// as .npy's '<f8' does.
+var littleEndian = binary.NativeEndian.Uint16([]byte{1, 0}) == 1
+
+// writeLittleEndian writes v to w as little-endian float64s: v's own bytes
+// where the machine is little-endian, else converted a block at a time.
+func writeLittleEndian(w io.Writer, v []float64) error {
+	if len(v) == 0 {
+		return nil
+	}
+	if littleEndian {
+		_, err := w.Write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)))
+		return err
+	}
+	return writeConverted(w, v)
+}
+
+// writeConverted writes v to w as little-endian float64s, a block at a time.
+func writeConverted(w io.Writer, v []float64) error {
+	var b [8 * 1024]byte
+	for len(v) > 0 {
+		n := min(len(v), len(b)/8)
+		for i, x := range v[:n] {
+			binary.LittleEndian.PutUint64(b[8*i:], math.Float64bits(x))
+		}
+		if _, err := w.Write(b[:8*n]); err != nil {
+			return err
+		}
+		v = v[n:]
+	}
+	return nil
 }
 
 // ReadNPY reads a float64 .npy file written by WriteNPY (any shape, flattened)

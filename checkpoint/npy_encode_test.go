@@ -2,6 +2,10 @@ package checkpoint
 
 import (
 	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/sbinet/npyio"
@@ -52,5 +56,42 @@ func TestEncodeNPYMatchesNpyio(t *testing.T) {
 	}
 	if _, err := EncodeNPY(v, 5, 2); err == nil {
 		t.Error("12 values accepted as shape (5, 2)")
+	}
+}
+
+// TestWriteNPYSumStreamsEncodeNPY: the file WriteNPYSum streams holds
+// EncodeNPY's bytes (npyio's) and its sum is theirs, on this machine's byte
+// order and through the block-by-block conversion of other machines, for
+// lengths on both sides of a block and a bufio buffer.
+func TestWriteNPYSumStreamsEncodeNPY(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []int{0, 1, 1023, 1024, 1025, 9216, 25 * 9216} {
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = math.Ldexp(float64(i%97)-48.5, i%41-20)
+		}
+		want, err := EncodeNPY(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, fmt.Sprintf("v%d.npy", n))
+		sum, err := WriteNPYSum(path, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) || sum != Sum(want) {
+			t.Errorf("n = %d: the file or its sum differs from EncodeNPY's bytes", n)
+		}
+		var conv bytes.Buffer
+		if err := writeConverted(&conv, v); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(conv.Bytes(), want[len(want)-8*n:]) {
+			t.Errorf("n = %d: the block-by-block conversion differs from EncodeNPY's values", n)
+		}
 	}
 }

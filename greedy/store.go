@@ -121,11 +121,15 @@ func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev,
 	}
 	states := [][]float64{x, xprev, xval, xvalprev}
 	for i, name := range checkpoint.StateNames {
-		if states[i] != nil {
+		rel := checkpoint.StateFile(name, t+1)
+		switch {
+		case states[i] == nil:
+		case linkUnchanged(dir, man, name, t, rel, states[i]):
+		default:
 			files = append(files, struct {
 				rel string
 				v   []float64
-			}{checkpoint.StateFile(name, t+1), states[i]})
+			}{rel, states[i]})
 		}
 	}
 	for _, f := range files {
@@ -145,4 +149,30 @@ func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev,
 		os.Remove(checkpoint.StatePath(dir, name, t))
 	}
 	return nil
+}
+
+// stateBefore names, for the iterates before a step, the state that held
+// them after the step before: xprev of step t+1 is x of step t.
+var stateBefore = map[string]string{"xprev": "x", "xvalprev": "xval"}
+
+// linkUnchanged commits v as the state file rel of step t+1 by a hard link
+// to the file of step t that holds the same values (stateBefore), when its
+// checksum says so and the file system links, and reports whether it did.
+// It spares the write of a training's iterates every step.
+func linkUnchanged(dir string, man *checkpoint.Manifest, name string, t int, rel string, v []float64) bool {
+	src, ok := stateBefore[name]
+	if !ok {
+		return false
+	}
+	srcRel := checkpoint.StateFile(src, t)
+	sum, ok := man.Checksums[srcRel]
+	if !ok || sum != checkpoint.SumNPY(v) {
+		return false
+	}
+	from, to := filepath.Join(dir, filepath.FromSlash(srcRel)), filepath.Join(dir, filepath.FromSlash(rel))
+	if checkpoint.LinkAtomic(from, to) != nil {
+		return false
+	}
+	man.Checksums[rel] = sum
+	return true
 }
