@@ -511,16 +511,6 @@ func WriteNPYSum(path string, v []float64) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// SumNPY returns the SHA-256 (hex) of the bytes WriteNPYSum writes for v,
-// without writing them.
-func SumNPY(v []float64) string {
-	header, _ := npyPrefix(len(v))
-	h := sha256.New()
-	h.Write(header)
-	writeLittleEndian(h, v)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
 // LinkAtomic gives the file src the second name dst (a hard link: no data
 // is copied), replacing a file at dst atomically, and syncs the directory.
 // It fails, leaving dst as it was, where the file system has no hard links.

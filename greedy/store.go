@@ -3,8 +3,10 @@ package greedy
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"os"
 	"path/filepath"
+	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -15,6 +17,8 @@ import (
 type store struct {
 	Store
 	man *checkpoint.Manifest
+	// written remembers the states of the last step saved (saveStep).
+	written *writtenStates
 }
 
 // writes reports whether the run writes its checkpoint (a Dir, not
@@ -89,7 +93,10 @@ func (st *store) save(s *Step, x, xprev []float64) error {
 	if !st.writes() {
 		return nil
 	}
-	return saveStep(st.Dir, st.man, s.Info.T, s.Theta, s.Phi, x, xprev, s.XVal, s.XValPrev)
+	if st.written == nil {
+		st.written = newWrittenStates()
+	}
+	return saveStep(st.Dir, st.man, st.written, s.Info.T, s.Theta, s.Phi, x, xprev, s.XVal, s.XValPrev)
 }
 
 // finish marks the run finished with its stop cause and commits the
@@ -104,32 +111,29 @@ func (st *store) finish(stop string) error {
 }
 
 // saveStep writes the parameters and state of step t, then commits the
-// manifest with their checksums, then removes the previous state.
-func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
+// manifest with their checksums, then removes the previous state. seen
+// (nil: none) remembers the iterates written, so that those of the step
+// before are linked instead of written again (linkUnchanged).
+func saveStep(dir string, man *checkpoint.Manifest, seen *writtenStates, t int, theta, phi, x, xprev, xval, xvalprev []float64) error {
 	if man.Checksums == nil {
 		man.Checksums = map[string]string{}
 	}
-	files := []struct {
+	type file struct {
 		rel string
 		v   []float64
-	}{{checkpoint.ParamFile("theta", t), theta}}
+	}
+	files := []file{{checkpoint.ParamFile("theta", t), theta}}
 	if len(phi) > 0 {
-		files = append(files, struct {
-			rel string
-			v   []float64
-		}{checkpoint.ParamFile("phi", t), phi})
+		files = append(files, file{checkpoint.ParamFile("phi", t), phi})
 	}
 	states := [][]float64{x, xprev, xval, xvalprev}
 	for i, name := range checkpoint.StateNames {
 		rel := checkpoint.StateFile(name, t+1)
 		switch {
 		case states[i] == nil:
-		case linkUnchanged(dir, man, name, t, rel, states[i]):
+		case seen.linkUnchanged(dir, man, name, t, rel, states[i]):
 		default:
-			files = append(files, struct {
-				rel string
-				v   []float64
-			}{rel, states[i]})
+			files = append(files, file{rel, states[i]})
 		}
 	}
 	for _, f := range files {
@@ -139,6 +143,7 @@ func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev,
 		}
 		man.Checksums[f.rel] = sum
 	}
+	seen.remember(t+1, states)
 	for _, name := range checkpoint.StateNames {
 		delete(man.Checksums, checkpoint.StateFile(name, t))
 	}
@@ -155,18 +160,53 @@ func saveStep(dir string, man *checkpoint.Manifest, t int, theta, phi, x, xprev,
 // them after the step before: xprev of step t+1 is x of step t.
 var stateBefore = map[string]string{"xprev": "x", "xvalprev": "xval"}
 
+// writtenStates remembers a fingerprint (maphash, 64 bits) of each state
+// file saveStep wrote or linked for the last step: the iterates before a
+// step are those after the step before, and a fingerprint tells so for a
+// fraction of the cost of the SHA-256 a written file needs.
+type writtenStates struct {
+	seed  maphash.Seed
+	t     int
+	print map[string]uint64
+}
+
+func newWrittenStates() *writtenStates {
+	return &writtenStates{seed: maphash.MakeSeed(), print: map[string]uint64{}}
+}
+
+func (w *writtenStates) fingerprint(v []float64) uint64 {
+	if len(v) == 0 {
+		return maphash.Bytes(w.seed, nil)
+	}
+	return maphash.Bytes(w.seed, unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)))
+}
+
+// remember records the fingerprints of step t's states (nil ones none).
+func (w *writtenStates) remember(t int, states [][]float64) {
+	if w == nil {
+		return
+	}
+	w.t = t
+	clear(w.print)
+	for i, name := range checkpoint.StateNames {
+		if states[i] != nil {
+			w.print[name] = w.fingerprint(states[i])
+		}
+	}
+}
+
 // linkUnchanged commits v as the state file rel of step t+1 by a hard link
-// to the file of step t that holds the same values (stateBefore), when its
-// checksum says so and the file system links, and reports whether it did.
-// It spares the write of a training's iterates every step.
-func linkUnchanged(dir string, man *checkpoint.Manifest, name string, t int, rel string, v []float64) bool {
+// to the file of step t that holds the same values (stateBefore: same
+// length and fingerprint), where the file system links, and reports
+// whether it did.
+func (w *writtenStates) linkUnchanged(dir string, man *checkpoint.Manifest, name string, t int, rel string, v []float64) bool {
 	src, ok := stateBefore[name]
-	if !ok {
+	if w == nil || !ok || w.t != t {
 		return false
 	}
 	srcRel := checkpoint.StateFile(src, t)
 	sum, ok := man.Checksums[srcRel]
-	if !ok || sum != checkpoint.SumNPY(v) {
+	if print, seen := w.print[src]; !ok || !seen || print != w.fingerprint(v) {
 		return false
 	}
 	from, to := filepath.Join(dir, filepath.FromSlash(srcRel)), filepath.Join(dir, filepath.FromSlash(rel))

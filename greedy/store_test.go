@@ -14,10 +14,10 @@ import (
 // the manifest its checksum.
 func TestSaveStepLinksUnchangedIterates(t *testing.T) {
 	dir := t.TempDir()
-	man := &checkpoint.Manifest{}
+	man, seen := &checkpoint.Manifest{}, newWrittenStates()
 	theta := []float64{1, 2}
 	xs := [][]float64{{0.5, -1, 3}, {0.25, -2, 7}, {0.125, -4, 15}, {9, 9, 9}}
-	if err := saveStep(dir, man, 0, theta, nil, xs[0], xs[3], nil, nil); err != nil {
+	if err := saveStep(dir, man, seen, 0, theta, nil, xs[0], xs[3], nil, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
@@ -32,7 +32,7 @@ func TestSaveStepLinksUnchangedIterates(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := saveStep(dir, man, c.step, theta, nil, c.x, c.xprev, nil, nil); err != nil {
+		if err := saveStep(dir, man, seen, c.step, theta, nil, c.x, c.xprev, nil, nil); err != nil {
 			t.Fatal(err)
 		}
 		rel := checkpoint.StateFile("xprev", c.step+1)
