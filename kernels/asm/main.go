@@ -101,6 +101,7 @@ func main() {
 	normLayerRow()
 	normLayerGradSums()
 	normLayerGrad()
+	planeKernels32()
 	Generate()
 }
 

@@ -2565,3 +2565,214 @@ NormLayerGrad4x64done:
 	VMOVUPD Y0, (R9)
 	VZEROUPPER
 	RET
+
+// func LeakyMask32(dst *float32, x *float32, u *float32, n int, slope float32)
+// Requires: AVX, AVX2, SSE
+TEXT ·LeakyMask32(SB), NOSPLIT, $0-36
+	MOVQ         dst+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         u+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVSS        slope+32(FP), X0
+	VBROADCASTSS X0, Y0
+	VXORPS       Y1, Y1, Y1
+
+leaky32loop:
+	CMPQ      BX, $0x00000000
+	JLE       leaky32done
+	VCMPPS    $0x11, (CX), Y1, Y2
+	VMOVUPS   (DX), Y3
+	VMULPS    Y3, Y0, Y4
+	VBLENDVPS Y2, Y3, Y4, Y4
+	VMOVUPS   Y4, (AX)
+	ADDQ      $0x00000020, AX
+	ADDQ      $0x00000020, CX
+	ADDQ      $0x00000020, DX
+	SUBQ      $0x00000020, BX
+	JMP       leaky32loop
+
+leaky32done:
+	VZEROUPPER
+	RET
+
+// func PlaneSum32(x *float32, n int, s *[8]float64)
+// Requires: AVX
+TEXT ·PlaneSum32(SB), NOSPLIT, $0-24
+	MOVQ    x+0(FP), AX
+	MOVQ    n+8(FP), CX
+	MOVQ    s+16(FP), DX
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+
+PlaneSum32loop:
+	CMPQ      CX, $0x00000000
+	JLE       PlaneSum32done
+	VCVTPS2PD (AX), Y2
+	VCVTPS2PD 16(AX), Y3
+	VADDPD    Y2, Y0, Y0
+	VADDPD    Y3, Y1, Y1
+	ADDQ      $0x00000020, AX
+	SUBQ      $0x00000020, CX
+	JMP       PlaneSum32loop
+
+PlaneSum32done:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VZEROUPPER
+	RET
+
+// func PlaneDot32(x *float32, y *float32, n int, s *[8]float64)
+// Requires: AVX, FMA3
+TEXT ·PlaneDot32(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+16(FP), CX
+	MOVQ    s+24(FP), DX
+	MOVQ    y+8(FP), BX
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+
+PlaneDot32loop:
+	CMPQ        CX, $0x00000000
+	JLE         PlaneDot32done
+	VCVTPS2PD   (AX), Y2
+	VCVTPS2PD   16(AX), Y3
+	VCVTPS2PD   (BX), Y4
+	VCVTPS2PD   16(BX), Y5
+	VFMADD231PD Y4, Y2, Y0
+	VFMADD231PD Y5, Y3, Y1
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, CX
+	JMP         PlaneDot32loop
+
+PlaneDot32done:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VZEROUPPER
+	RET
+
+// func PlaneSumDot32(x *float32, y *float32, n int, s *[16]float64)
+// Requires: AVX, FMA3
+TEXT ·PlaneSumDot32(SB), NOSPLIT, $0-32
+	MOVQ    x+0(FP), AX
+	MOVQ    n+16(FP), CX
+	MOVQ    s+24(FP), DX
+	MOVQ    y+8(FP), BX
+	VMOVUPD (DX), Y0
+	VMOVUPD 32(DX), Y1
+	VMOVUPD 64(DX), Y2
+	VMOVUPD 96(DX), Y3
+
+PlaneSumDot32loop:
+	CMPQ        CX, $0x00000000
+	JLE         PlaneSumDot32done
+	VCVTPS2PD   (AX), Y4
+	VCVTPS2PD   16(AX), Y5
+	VADDPD      Y4, Y0, Y0
+	VADDPD      Y5, Y1, Y1
+	VCVTPS2PD   (BX), Y6
+	VCVTPS2PD   16(BX), Y7
+	VFMADD231PD Y6, Y4, Y2
+	VFMADD231PD Y7, Y5, Y3
+	ADDQ        $0x00000020, BX
+	ADDQ        $0x00000020, AX
+	SUBQ        $0x00000020, CX
+	JMP         PlaneSumDot32loop
+
+PlaneSumDot32done:
+	VMOVUPD Y0, (DX)
+	VMOVUPD Y1, 32(DX)
+	VMOVUPD Y2, 64(DX)
+	VMOVUPD Y3, 96(DX)
+	VZEROUPPER
+	RET
+
+// func ShiftSquares32(z *float32, x *float32, n int, c float32, s *[8]float64)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·ShiftSquares32(SB), NOSPLIT, $0-40
+	MOVQ         z+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVQ         s+32(FP), BX
+	MOVSS        c+24(FP), X0
+	VBROADCASTSS X0, Y0
+	VMOVUPD      (BX), Y1
+	VMOVUPD      32(BX), Y2
+
+shiftsq32loop:
+	CMPQ         DX, $0x00000000
+	JLE          shiftsq32done
+	VADDPS       (CX), Y0, Y3
+	VMOVUPS      Y3, (AX)
+	VCVTPS2PD    X3, Y4
+	VEXTRACTF128 $0x01, Y3, X3
+	VCVTPS2PD    X3, Y3
+	VFMADD231PD  Y4, Y4, Y1
+	VFMADD231PD  Y3, Y3, Y2
+	ADDQ         $0x00000020, AX
+	ADDQ         $0x00000020, CX
+	SUBQ         $0x00000020, DX
+	JMP          shiftsq32loop
+
+shiftsq32done:
+	VMOVUPD Y1, (BX)
+	VMOVUPD Y2, 32(BX)
+	VZEROUPPER
+	RET
+
+// func Affine32(y *float32, x *float32, n int, a float32, c float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·Affine32(SB), NOSPLIT, $0-32
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         n+16(FP), DX
+	MOVSS        a+24(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        c+28(FP), X1
+	VBROADCASTSS X1, Y1
+
+affine32loop:
+	CMPQ        DX, $0x00000000
+	JLE         affine32done
+	VMOVAPS     Y1, Y2
+	VFMADD231PS (CX), Y0, Y2
+	VMOVUPS     Y2, (AX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000020, CX
+	SUBQ        $0x00000020, DX
+	JMP         affine32loop
+
+affine32done:
+	VZEROUPPER
+	RET
+
+// func Combine32(y *float32, x *float32, z *float32, n int, a float32, b float32, c float32)
+// Requires: AVX, AVX2, FMA3, SSE
+TEXT ·Combine32(SB), NOSPLIT, $0-44
+	MOVQ         y+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         z+16(FP), DX
+	MOVQ         n+24(FP), BX
+	MOVSS        a+32(FP), X0
+	VBROADCASTSS X0, Y0
+	MOVSS        b+36(FP), X1
+	VBROADCASTSS X1, Y1
+	MOVSS        c+40(FP), X2
+	VBROADCASTSS X2, Y2
+
+combine32loop:
+	CMPQ        BX, $0x00000000
+	JLE         combine32done
+	VMOVAPS     Y2, Y3
+	VFMADD231PS (DX), Y1, Y3
+	VFMADD231PS (CX), Y0, Y3
+	VMOVUPS     Y3, (AX)
+	ADDQ        $0x00000020, AX
+	ADDQ        $0x00000020, CX
+	ADDQ        $0x00000020, DX
+	SUBQ        $0x00000020, BX
+	JMP         combine32loop
+
+combine32done:
+	VZEROUPPER
+	RET
