@@ -13,16 +13,15 @@ import (
 var convTiles = vec.AVX2 && vec.FMA
 
 // convTile runs vec.ConvTile3x32 (see corrOp.runTiles): dst[q·ds + j] for
-// the tileOut outputs q and one vector of columns j, from init[q] and nb
-// inputs of nu filter rows; the strides are in elements. float32 only
-// (float64 runs convAcc).
+// the tileOut outputs q and tileCols columns j, from init[q] and nb inputs
+// of nu filter rows; the strides are in elements. float32 only (float64
+// runs convAcc).
 func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
 	if unsafe.Sizeof(F(0)) != 4 {
 		panic("mconv: convTile on float64")
 	}
-	lanes := vecLanes[F]()
-	_ = dst[(tileOut-1)*ds+lanes-1]
-	_ = src[(nb-1)*ps+(nu-1)*rs+lanes+1]
+	_ = dst[(tileOut-1)*ds+tileCols-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+tileCols+1]
 	_ = w[72*(nb-1)+24*nu-1]
 	_ = init[tileOut-1]
 	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])

@@ -69,7 +69,7 @@ func RowDot3x32(y *float32, xt *float32, n int, a *float32)
 //go:noescape
 func RowDot5x32(y *float32, xt *float32, n int, a *float32)
 
-// ConvTile3x32 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j (fused multiply-adds in the order of v); ds, ps and rs in bytes (see mconv's Forward).
+// ConvTile3x32 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and j < 12 (fused multiply-adds in the order of b, u and v); ds, ps and rs in bytes (see mconv's Forward).
 //
 //go:noescape
 func ConvTile3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ds int, ps int, rs int)
