@@ -237,10 +237,19 @@ func adjointWeightsTile[F Float](gw, xt, y []F, s Shape, t, g, groups int) {
 	}
 }
 
-// biasSum sets gb[o] = Σ_n Σ_{i,j} y[n,o,i,j], summed in the order of the
-// scalar loops (adjointWeightsPair).
+// biasSum sets gb[o] = Σ_n Σ_{i,j} y[n,o,i,j]: in float64 summed in the
+// order of the scalar loops (adjointWeightsPair), in float32 in float64
+// (vec.PlaneSum32) and rounded once.
 func biasSum[F Float](gb, y []F, s Shape, o int) {
 	plane := s.H * s.W
+	if unsafe.Sizeof(F(0)) == 4 {
+		var sum float64
+		for n := range s.N {
+			sum += planeSum(y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane])
+		}
+		gb[o] = F(sum)
+		return
+	}
 	var sum F
 	for n := range s.N {
 		for _, v := range y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane] {

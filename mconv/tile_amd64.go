@@ -80,3 +80,21 @@ func convAcc[F Float](acc, src, w []F, nb, nu, ps, rs, groups, n int) {
 	a, s, f := unsafe.Pointer(&acc[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0])
 	vec.ConvAcc3x64((*float64)(a), (*float64)(s), (*float64)(f), nb, nu, 8*ps, 8*rs, groups, n)
 }
+
+// planeSum returns Σ y in float64 (float32 only): vec.PlaneSum32 over
+// whole vectors, its eight lanes added in a fixed order, then the rest.
+func planeSum[F Float](y []F) float64 {
+	if unsafe.Sizeof(F(0)) != 4 {
+		panic("mconv: planeSum on float64")
+	}
+	whole := len(y) &^ 7
+	var s [8]float64
+	if whole > 0 {
+		vec.PlaneSum32((*float32)(unsafe.Pointer(&y[0])), 4*whole, &s)
+	}
+	sum := ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
+	for _, v := range y[whole:] {
+		sum += float64(v)
+	}
+	return sum
+}
