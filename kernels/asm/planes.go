@@ -19,8 +19,8 @@ func planeKernels32() {
 	planeSums32("PlaneDot32", false, true)
 	planeSums32("PlaneSumDot32", true, true)
 	shiftSquares32()
-	affine32()
-	combine32()
+	combine32(false)
+	combine32(true)
 }
 
 // halves converts the two halves of the float32 vector v to float64.
@@ -145,39 +145,33 @@ func shiftSquares32() {
 	RET()
 }
 
-// affine32 is y = a·x + c, fused.
-func affine32() {
-	TEXT("Affine32", NOSPLIT, "func(y, x *float32, n int, a, c float32)")
+// combine32 is y = a·x + (b·z + c) (withZ) or y = a·x + c, fused.
+func combine32(withZ bool) {
+	name, sig, what := "Affine32", "func(y, x *float32, n int, a, c float32)", "y = a·x + c (a fused multiply-add)"
+	if withZ {
+		name, sig, what = "Combine32", "func(y, x, z *float32, n int, a, b, c float32)", "y = a·x + (b·z + c) (two fused multiply-adds)"
+	}
+	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
-	Doc("Affine32 writes y = a·x + c (fused multiply-add) over n bytes.")
+	Doc(name + " writes " + what + " over n bytes.")
 	y, x, n := ld("y"), ld("x"), ld("n")
+	ptrs := []reg.GPVirtual{y, x}
+	var z reg.GPVirtual
+	var b reg.VecVirtual
+	if withZ {
+		z, b = ld("z"), bcast32("b")
+		ptrs = append(ptrs, z)
+	}
 	a, c := bcast32("a"), bcast32("c")
-	loop("affine32", n, func() {
+	loop(name, n, func() {
 		v := YMM()
 		VMOVAPS(c, v)
+		if withZ {
+			VFMADD231PS(Mem{Base: z}, b, v)
+		}
 		VFMADD231PS(Mem{Base: x}, a, v)
 		VMOVUPS(v, Mem{Base: y})
-		ADDQ(U32(32), y)
-		ADDQ(U32(32), x)
-	})
-	VZEROUPPER()
-	RET()
-}
-
-// combine32 is y = a·x + (b·z + c), fused.
-func combine32() {
-	TEXT("Combine32", NOSPLIT, "func(y, x, z *float32, n int, a, b, c float32)")
-	Pragma("noescape")
-	Doc("Combine32 writes y = a·x + (b·z + c) (two fused multiply-adds) over n bytes.")
-	y, x, z, n := ld("y"), ld("x"), ld("z"), ld("n")
-	a, b, c := bcast32("a"), bcast32("b"), bcast32("c")
-	loop("combine32", n, func() {
-		v := YMM()
-		VMOVAPS(c, v)
-		VFMADD231PS(Mem{Base: z}, b, v)
-		VFMADD231PS(Mem{Base: x}, a, v)
-		VMOVUPS(v, Mem{Base: y})
-		for _, r := range []reg.GPVirtual{y, x, z} {
+		for _, r := range ptrs {
 			ADDQ(U32(32), r)
 		}
 	})

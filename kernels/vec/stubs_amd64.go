@@ -264,7 +264,7 @@ func PlaneSumDot32(x *float32, y *float32, n int, s *[16]float64)
 //go:noescape
 func ShiftSquares32(z *float32, x *float32, n int, c float32, s *[8]float64)
 
-// Affine32 writes y = a·x + c (fused multiply-add) over n bytes.
+// Affine32 writes y = a·x + c (a fused multiply-add) over n bytes.
 //
 //go:noescape
 func Affine32(y *float32, x *float32, n int, a float32, c float32)

@@ -2782,18 +2782,18 @@ TEXT ·Affine32(SB), NOSPLIT, $0-32
 	MOVSS        c+28(FP), X1
 	VBROADCASTSS X1, Y1
 
-affine32loop:
+Affine32loop:
 	CMPQ        DX, $0x00000000
-	JLE         affine32done
+	JLE         Affine32done
 	VMOVAPS     Y1, Y2
 	VFMADD231PS (CX), Y0, Y2
 	VMOVUPS     Y2, (AX)
 	ADDQ        $0x00000020, AX
 	ADDQ        $0x00000020, CX
 	SUBQ        $0x00000020, DX
-	JMP         affine32loop
+	JMP         Affine32loop
 
-affine32done:
+Affine32done:
 	VZEROUPPER
 	RET
 
@@ -2802,28 +2802,28 @@ affine32done:
 TEXT ·Combine32(SB), NOSPLIT, $0-44
 	MOVQ         y+0(FP), AX
 	MOVQ         x+8(FP), CX
-	MOVQ         z+16(FP), DX
-	MOVQ         n+24(FP), BX
-	MOVSS        a+32(FP), X0
+	MOVQ         n+24(FP), DX
+	MOVQ         z+16(FP), BX
+	MOVSS        b+36(FP), X0
 	VBROADCASTSS X0, Y0
-	MOVSS        b+36(FP), X1
+	MOVSS        a+32(FP), X1
 	VBROADCASTSS X1, Y1
 	MOVSS        c+40(FP), X2
 	VBROADCASTSS X2, Y2
 
-combine32loop:
-	CMPQ        BX, $0x00000000
-	JLE         combine32done
+Combine32loop:
+	CMPQ        DX, $0x00000000
+	JLE         Combine32done
 	VMOVAPS     Y2, Y3
-	VFMADD231PS (DX), Y1, Y3
-	VFMADD231PS (CX), Y0, Y3
+	VFMADD231PS (BX), Y0, Y3
+	VFMADD231PS (CX), Y1, Y3
 	VMOVUPS     Y3, (AX)
 	ADDQ        $0x00000020, AX
 	ADDQ        $0x00000020, CX
-	ADDQ        $0x00000020, DX
-	SUBQ        $0x00000020, BX
-	JMP         combine32loop
+	ADDQ        $0x00000020, BX
+	SUBQ        $0x00000020, DX
+	JMP         Combine32loop
 
-combine32done:
+Combine32done:
 	VZEROUPPER
 	RET
