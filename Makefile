@@ -43,7 +43,7 @@ test-python:
 # with REQUIRE_AVX2=1 (CI: .ci/run), so that a run without them is not taken
 # for one that checked them.
 VECTOR_RUN = Vector|Float32|InPrecision|Precision|Dot|PlainLoop|RowCorr
-VECTOR_PKGS = ./kernels/... ./problem ./greedy ./steploss ./mconv ./baselines/banert
+VECTOR_PKGS = ./kernels/... ./problem ./greedy ./steploss ./mconv ./baselines/banert ./gpu
 test-vector:
 	@log=$$(mktemp); $(GO) test -count=1 -v -run '$(VECTOR_RUN)' $(VECTOR_PKGS) >$$log 2>&1; rc=$$?; \
 	grep -E '^(ok|FAIL|panic:|--- FAIL)' $$log; \

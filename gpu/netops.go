@@ -86,19 +86,12 @@ func (d *hostOps[F]) PlaneDots(vals []float64, x, y Buffer, hw int) error {
 		}
 	}
 	overPlanes(len(vals), hw, func(p int) {
-		var s float64
 		xs := xv[p*hw : (p+1)*hw]
 		if yv == nil {
-			for _, v := range xs {
-				s += float64(v)
-			}
+			vals[p] = planeSum(xs)
 		} else {
-			ys := yv[p*hw : (p+1)*hw]
-			for i, v := range xs {
-				s += float64(v) * float64(ys[i])
-			}
+			vals[p] = planeDot(xs, yv[p*hw:(p+1)*hw])
 		}
-		vals[p] = s
 	})
 	return nil
 }
@@ -185,20 +178,10 @@ func (d *hostOps[F]) PlaneNormalize(z, scale, x Buffer, planes, hw int, eps floa
 	}
 	overPlanes(planes, hw, func(p int) {
 		xs, zs := xv[p*hw:(p+1)*hw], zv[p*hw:(p+1)*hw]
-		var m float64
-		for _, v := range xs {
-			m += float64(v)
-		}
-		c := F(-m / float64(hw))
-		var q float64
-		for i, v := range xs {
-			zs[i] = 1*v + c
-			q += float64(zs[i]) * float64(zs[i])
-		}
+		c := F(-planeSum(xs) / float64(hw))
+		q := shiftSquares(zs, xs, c)
 		inv := F(1 / math.Sqrt(q/float64(hw)+eps))
-		for i, v := range zs {
-			zs[i] = inv*v + 0
-		}
+		affine(zs, zs, inv, 0)
 		sv[p] = inv
 	})
 	return nil
@@ -220,16 +203,10 @@ func (d *hostOps[F]) PlaneNormalizeBackward(u, z, scale Buffer, planes, hw int) 
 	}
 	overPlanes(planes, hw, func(p int) {
 		us, zs := uv[p*hw:(p+1)*hw], zv[p*hw:(p+1)*hw]
-		var su, suz float64
-		for i, v := range us {
-			su += float64(v)
-			suz += float64(v) * float64(zs[i])
-		}
+		su, suz := planeSumDot(us, zs)
 		inv := float64(sv[p])
 		a, b, c := F(inv), F(-inv*suz/float64(hw)), F(-inv*su/float64(hw))
-		for i, v := range us {
-			us[i] = a*v + b*zs[i] + c
-		}
+		combine(us, us, zs, a, b, c)
 	})
 	return nil
 }
@@ -299,15 +276,10 @@ func (d *hostOps[F]) PlaneCombine(y Buffer, a []float64, x Buffer, b []float64, 
 		}
 		ys, xs := yv[p*hw:(p+1)*hw], xv[p*hw:(p+1)*hw]
 		if zv == nil {
-			for i, v := range xs {
-				ys[i] = ap*v + cp
-			}
+			affine(ys, xs, ap, cp)
 			return
 		}
-		zs := zv[p*hw : (p+1)*hw]
-		for i, v := range xs {
-			ys[i] = ap*v + bp*zs[i] + cp
-		}
+		combine(ys, xs, zv[p*hw:(p+1)*hw], ap, bp, cp)
 	})
 	return nil
 }
@@ -323,15 +295,7 @@ func (d *hostOps[F]) LeakyMask(dst, x, u Buffer, slope float64) error {
 		return err
 	}
 	sf := F(slope)
-	mask := func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			if xv[i] > 0 {
-				dv[i] = uv[i]
-			} else {
-				dv[i] = sf * uv[i]
-			}
-		}
-	}
+	mask := func(lo, hi int) { leaky(dv[lo:hi], xv[lo:hi], uv[lo:hi], sf) }
 	if len(xv) < parallelValues {
 		mask(0, len(xv))
 		return nil

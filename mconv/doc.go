@@ -44,9 +44,10 @@
 // each input row of the filter rows swept once, a vector of columns at a
 // time, with the nine taps of three outputs held in registers (the sums go
 // through memory, so no chain of additions limits the kernel); in float32,
-// for eight outputs or more: eight output planes with the sums over all
-// input channels and filter rows kept in registers, at one vector of
-// columns. AdjointWeights sums four outputs × a vector of input channels ×
+// for eight outputs or more: eight outputs × twelve columns with the
+// outputs in the lanes, their sums over all input channels and filter rows
+// kept in registers, the taps of a filter row in registers and the inputs
+// broadcast. AdjointWeights sums four outputs × a vector of input channels ×
 // the three taps of a filter row along a row. In float64 every output is the
 // scalar loops' operations in their order (a product per tap, the taps
 // summed in the order of v, then added; the zero columns give the border

@@ -274,6 +274,16 @@ func interleave[F Float](x []F, s Shape, groups, lanes int) []F {
 			}
 			return
 		}
+		if lanes == 8 && src[7] != nil { // a whole group of float32
+			x0, x1, x2, x3 := src[0], src[1], src[2], src[3][:len(src[0])]
+			x4, x5, x6, x7 := src[4][:len(x0)], src[5][:len(x0)], src[6][:len(x0)], src[7][:len(x0)]
+			for q := range x0 {
+				d := dst[8*q : 8*q+8 : 8*q+8]
+				d[0], d[1], d[2], d[3] = x0[q], x1[q], x2[q], x3[q]
+				d[4], d[5], d[6], d[7] = x4[q], x5[q], x6[q], x7[q]
+			}
+			return
+		}
 		for l := range lanes {
 			if src[l] == nil {
 				for q := range plane {

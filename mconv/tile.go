@@ -9,27 +9,32 @@ import (
 // AdjointInput: in float64 (runAcc, vec.ConvAcc3x64) all outputs of an
 // output row at once, the row's sums in a buffer in L1 and every input row
 // swept once with the nine taps of three outputs in registers; in float32
-// (runTiles, vec.ConvTile3x32) tileOut output planes at a time, their sums
-// over the input channels kept in registers, at one vector of columns.
+// (runTiles, vec.ConvTile3x32) tileOut output planes × tileCols columns at
+// a time, their sums over the input channels kept in registers, the outputs
+// in the lanes.
 // AdjointWeights sums tileOutW outputs × a vector of input channels × the
 // three taps of a filter row (vec.ConvWeightsRow3x). In float64 every output
 // is the scalar loops' operations in their order, so the results are theirs
 // bit for bit; in float32 the kernels fuse.
 
 const (
-	tileOut  = 8 // output planes of a Forward or AdjointInput tile
-	rowVecs  = 4 // vectors of columns of vec.ConvRow3x, one output plane
-	tileOutW = 4 // outputs of an AdjointWeights tile
-	tileRows = 4 // output rows of one parallel task
+	tileOut  = 8  // output planes of a Forward or AdjointInput tile
+	tileCols = 12 // columns of a float32 tile (vec.ConvTile3x32)
+	rowVecs  = 4  // vectors of columns of vec.ConvRow3x, one output plane
+	tileOutW = 4  // outputs of an AdjointWeights tile
+	tileRows = 4  // output rows of one parallel task
 )
 
 // tiles returns how many tiles of tileOut outputs run vec.ConvTile3x, and
 // whether the outputs past them run vec.ConvRow3x (or the row kernels).
 func (op *corrOp[F]) tiles() (tiles int, rows bool) {
-	if !convTiles || op.k != 3 || op.wd < vecLanes[F]() {
+	if !convTiles || op.k != 3 {
 		return 0, false
 	}
-	return op.nOut / tileOut, op.wd >= rowVecs*vecLanes[F]()
+	if op.wd >= tileCols {
+		tiles = op.nOut / tileOut
+	}
+	return tiles, op.wd >= rowVecs*vecLanes[F]()
 }
 
 // runRows computes the output planes from 8·tiles on with vec.ConvRow3x,
@@ -161,7 +166,7 @@ func (op *corrOp[F]) runTiles(tiles int) {
 	if op.bias != nil {
 		copy(init, op.bias)
 	}
-	pw, plane, cols := op.wd+2, op.h*op.wd, vecLanes[F]()
+	pw, plane, cols := op.wd+2, op.h*op.wd, tileCols
 	ps := padStride[F](op.h, pw)
 	pad := getPad[F](op.nIn * ps)
 	defer putPad(pad)
@@ -232,10 +237,19 @@ func adjointWeightsTile[F Float](gw, xt, y []F, s Shape, t, g, groups int) {
 	}
 }
 
-// biasSum sets gb[o] = Σ_n Σ_{i,j} y[n,o,i,j], summed in the order of the
-// scalar loops (adjointWeightsPair).
+// biasSum sets gb[o] = Σ_n Σ_{i,j} y[n,o,i,j]: in float64 summed in the
+// order of the scalar loops (adjointWeightsPair), in float32 in float64
+// (vec.PlaneSum32) and rounded once.
 func biasSum[F Float](gb, y []F, s Shape, o int) {
 	plane := s.H * s.W
+	if unsafe.Sizeof(F(0)) == 4 {
+		var sum float64
+		for n := range s.N {
+			sum += planeSum(y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane])
+		}
+		gb[o] = F(sum)
+		return
+	}
 	var sum F
 	for n := range s.N {
 		for _, v := range y[(n*s.Cout+o)*plane : (n*s.Cout+o+1)*plane] {

@@ -13,16 +13,15 @@ import (
 var convTiles = vec.AVX2 && vec.FMA
 
 // convTile runs vec.ConvTile3x32 (see corrOp.runTiles): dst[q·ds + j] for
-// the tileOut outputs q and one vector of columns j, from init[q] and nb
-// inputs of nu filter rows; the strides are in elements. float32 only
-// (float64 runs convAcc).
+// the tileOut outputs q and tileCols columns j, from init[q] and nb inputs
+// of nu filter rows; the strides are in elements. float32 only (float64
+// runs convAcc).
 func convTile[F Float](dst, src, w, init []F, nb, nu, ds, ps, rs int) {
 	if unsafe.Sizeof(F(0)) != 4 {
 		panic("mconv: convTile on float64")
 	}
-	lanes := vecLanes[F]()
-	_ = dst[(tileOut-1)*ds+lanes-1]
-	_ = src[(nb-1)*ps+(nu-1)*rs+lanes+1]
+	_ = dst[(tileOut-1)*ds+tileCols-1]
+	_ = src[(nb-1)*ps+(nu-1)*rs+tileCols+1]
 	_ = w[72*(nb-1)+24*nu-1]
 	_ = init[tileOut-1]
 	d, s, f, i := unsafe.Pointer(&dst[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0]), unsafe.Pointer(&init[0])
@@ -80,4 +79,22 @@ func convAcc[F Float](acc, src, w []F, nb, nu, ps, rs, groups, n int) {
 	_ = w[27*groups*(nb-1)+9*groups*nu-1]
 	a, s, f := unsafe.Pointer(&acc[0]), unsafe.Pointer(&src[0]), unsafe.Pointer(&w[0])
 	vec.ConvAcc3x64((*float64)(a), (*float64)(s), (*float64)(f), nb, nu, 8*ps, 8*rs, groups, n)
+}
+
+// planeSum returns Σ y in float64 (float32 only): vec.PlaneSum32 over
+// whole vectors, its eight lanes added in a fixed order, then the rest.
+func planeSum[F Float](y []F) float64 {
+	if unsafe.Sizeof(F(0)) != 4 {
+		panic("mconv: planeSum on float64")
+	}
+	whole := len(y) &^ 7
+	var s [8]float64
+	if whole > 0 {
+		vec.PlaneSum32((*float32)(unsafe.Pointer(&y[0])), 4*whole, &s)
+	}
+	sum := ((s[0] + s[4]) + (s[1] + s[5])) + ((s[2] + s[6]) + (s[3] + s[7]))
+	for _, v := range y[whole:] {
+		sum += float64(v)
+	}
+	return sum
 }

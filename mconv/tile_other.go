@@ -22,3 +22,5 @@ func accTiles[F Float]() bool { return false }
 func convAcc[F Float](acc, src, w []F, nb, nu, ps, rs, groups, n int) {
 	panic("mconv: convAcc without assembly")
 }
+
+func planeSum[F Float](y []F) float64 { panic("mconv: planeSum without assembly") }

@@ -101,6 +101,7 @@ func main() {
 	normLayerRow()
 	normLayerGradSums()
 	normLayerGrad()
+	planeKernels32()
 	Generate()
 }
 
@@ -840,48 +841,91 @@ func rowDot(p prec, k int) {
 }
 
 // convTile is mconv's multi-channel 3×3 correlation in float32 for a tile of
-// eight outputs × one vector of columns: acc_q = init[q], then for every
-// input b and each of nu rows u of the filter, acc_q += r_q0·x0 + r_q1·x1 +
-// r_q2·x2 with x_v the row shifted by v columns, the three taps fused
-// multiply-adds into acc. The filters are packed [b][u][v][q], 72 values per
-// input. (float64 runs convAcc3.)
+// eight outputs × twelve columns with the outputs in the lanes: acc_p holds
+// the eight outputs of column p, from init; for every input b and each of
+// nu rows u of the filter, the three vectors of taps r_v (eight outputs
+// each) stay in registers while the fourteen input values of the row are
+// broadcast one at a time, and acc_p += r_v·x[p+v] for the columns p it
+// reaches, fused multiply-adds in the order of v. The filters are packed
+// [b][u][v][q], 72 values per input. At the end the twelve vectors are
+// transposed into eight rows of twelve columns. (float64 runs convAcc3.)
 func convTile(p prec) {
 	name := "ConvTile3x" + p.name
 	TEXT(name, NOSPLIT, fmt.Sprintf("func(dst, src, w, init *%[1]s, nb, nu, ds, ps, rs int)", p.typ))
 	Pragma("noescape")
-	fused := "(fused multiply-adds in the order of v)"
-	Doc(name + " sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j " + fused + "; ds, ps and rs in bytes (see mconv's Forward).")
+	Doc(name + " sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and j < 12 (fused multiply-adds in the order of b, u and v); ds, ps and rs in bytes (see mconv's Forward).")
 	dst, src, w, ini := ld("dst"), ld("src"), ld("w"), ld("init")
 	nb, nu, ps, rs := ld("nb"), ld("nu"), ld("ps"), ld("rs")
-	var acc [8]reg.VecVirtual
-	for q := range acc {
-		acc[q] = YMM()
-		p.bcast(Mem{Base: ini, Disp: q * p.size}, acc[q])
+	var acc [pixTile]reg.VecVirtual
+	for j := range acc {
+		acc[j] = YMM()
+		VMOVUPS(Mem{Base: ini}, acc[j])
 	}
-	filterLoops(name, src, w, nb, nu, ps, rs, 24*p.size, 72*p.size, func(r reg.GPVirtual) {
-		PREFETCHT0(Mem{Base: r, Disp: 32}) // the row below, for the next output row
-	}, func(r, wu reg.GPVirtual) {
-		var x [3]reg.VecVirtual
-		for v := range x {
-			x[v] = YMM()
-			p.load(Mem{Base: r, Disp: v * p.size}, x[v])
+	filterLoops(name, src, w, nb, nu, ps, rs, 24*p.size, 72*p.size, nil, func(r, wu reg.GPVirtual) {
+		var t [3]reg.VecVirtual
+		for v := range t {
+			t[v] = YMM()
+			VMOVUPS(Mem{Base: wu, Disp: 32 * v}, t[v])
 		}
-		for q := range acc {
-			tap := func(v int) Mem { return Mem{Base: wu, Disp: (8*v + q) * p.size} }
-			wr := YMM()
-			for v := range x {
-				VBROADCASTSS(tap(v), wr)
-				VFMADD231PS(wr, x[v], acc[q])
+		for c := 0; c < pixTile+2; c++ {
+			x := YMM()
+			VBROADCASTSS(Mem{Base: r, Disp: c * p.size}, x)
+			for v := range t {
+				if j := c - v; j >= 0 && j < pixTile {
+					VFMADD231PS(x, t[v], acc[j])
+				}
 			}
 		}
 	})
 	ds := ld("ds")
-	for q := range acc {
-		p.store(acc[q], Mem{Base: dst})
+	// Columns 8…11: two 4×4 transposes, one a 128-bit half; the low half of
+	// row k goes to output k, the high half to output k+4.
+	tail := transposeHalves(acc[8], acc[9], acc[10], acc[11])
+	d4 := GP64()
+	LEAQ(Mem{Base: dst, Index: ds, Scale: 4}, d4)
+	d := GP64()
+	MOVQ(dst, d)
+	for k := range tail {
+		VMOVUPS(tail[k].AsX(), Mem{Base: d, Disp: 32})
+		VEXTRACTF128(U8(1), tail[k], Mem{Base: d4, Disp: 32})
+		ADDQ(ds, d)
+		ADDQ(ds, d4)
+	}
+	lo := transposeHalves(acc[0], acc[1], acc[2], acc[3])
+	hi := transposeHalves(acc[4], acc[5], acc[6], acc[7])
+	for k := range lo {
+		out := YMM()
+		VPERM2F128(U8(0x20), hi[k], lo[k], out)
+		VMOVUPS(out, Mem{Base: dst})
+		VPERM2F128(U8(0x31), hi[k], lo[k], out)
+		VMOVUPS(out, Mem{Base: dst, Index: ds, Scale: 4})
 		ADDQ(ds, dst)
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// pixTile is the number of columns of a ConvTile3x32 tile.
+const pixTile = 12
+
+// transposeHalves transposes the 4×4 blocks of float32 in each 128-bit half
+// of the rows a, b, c, d: row k of the result holds column k of the four
+// rows' low halves in its low half, of their high halves in its high half.
+func transposeHalves(a, b, c, d reg.VecVirtual) [4]reg.VecVirtual {
+	t0, t1, t2, t3 := YMM(), YMM(), YMM(), YMM()
+	VUNPCKLPS(b, a, t0) // a0 b0 a1 b1
+	VUNPCKHPS(b, a, t1) // a2 b2 a3 b3
+	VUNPCKLPS(d, c, t2) // c0 d0 c1 d1
+	VUNPCKHPS(d, c, t3) // c2 d2 c3 d3
+	var r [4]reg.VecVirtual
+	for k := range r {
+		r[k] = YMM()
+	}
+	VUNPCKLPD(t2, t0, r[0]) // a0 b0 c0 d0
+	VUNPCKHPD(t2, t0, r[1]) // a1 b1 c1 d1
+	VUNPCKLPD(t3, t1, r[2])
+	VUNPCKHPD(t3, t1, r[3])
+	return r
 }
 
 // convWeightsRow adds to sums[o][v] (o < 4, v < 3, a vector each) the sums of

@@ -6,8 +6,10 @@
 // multiply-add, so a float64 kernel returns the scalar loop's result bit for
 // bit; the callers set them up only where AVX2 is true, and keep the scalar
 // loops as the fallback. The float32 kernels of mconv's 3×3 tiles
-// in float32 (ConvTile3x32, ConvWeightsRow3x32) are the exception: they fuse, agree
-// with the scalar loops to rounding, and need FMA as well.
+// (ConvTile3x32, ConvWeightsRow3x32) and of package gpu's host plane
+// operations (LeakyMask32, PlaneSum32, ShiftSquares32, Combine32, …) are the
+// exception: they fuse or sum in eight lanes, agree with the scalar loops to
+// rounding, and need FMA as well.
 //
 // The kernels exist on amd64 without the purego build tag; elsewhere the
 // package is empty and AVX2 is false.

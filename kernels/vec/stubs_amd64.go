@@ -69,7 +69,7 @@ func RowDot3x32(y *float32, xt *float32, n int, a *float32)
 //go:noescape
 func RowDot5x32(y *float32, xt *float32, n int, a *float32)
 
-// ConvTile3x32 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and one vector of j (fused multiply-adds in the order of v); ds, ps and rs in bytes (see mconv's Forward).
+// ConvTile3x32 sets dst[q·ds+j] = init[q] + Σ_b Σ_{u<nu} Σ_v w[72b+24u+8v+q]·src[b·ps+u·rs+j+v] for q < 8 and j < 12 (fused multiply-adds in the order of b, u and v); ds, ps and rs in bytes (see mconv's Forward).
 //
 //go:noescape
 func ConvTile3x32(dst *float32, src *float32, w *float32, init *float32, nb int, nu int, ds int, ps int, rs int)
@@ -238,3 +238,38 @@ func NormLayerGradSums4x64(x *float64, u *float64, ps int, n int, p *[16][4]floa
 //
 //go:noescape
 func NormLayerGrad4x64(dx *float64, x *float64, u *float64, ps int, n int, p *[31][4]float64, s *[4]float64)
+
+// LeakyMask32 writes dst = u where x > 0 and slope·u elsewhere (n bytes): package gpu's LeakyMask.
+//
+//go:noescape
+func LeakyMask32(dst *float32, x *float32, u *float32, n int, slope float32)
+
+// PlaneSum32 adds, in float64, Σ x over n bytes, lane l of s taking the values j with j mod 8 = l.
+//
+//go:noescape
+func PlaneSum32(x *float32, n int, s *[8]float64)
+
+// PlaneDot32 adds, in float64, Σ x·y over n bytes, lane l of s taking the values j with j mod 8 = l.
+//
+//go:noescape
+func PlaneDot32(x *float32, y *float32, n int, s *[8]float64)
+
+// PlaneSumDot32 adds, in float64, Σ x to s[0:8] and Σ x·y to s[8:16] over n bytes, lane l of s taking the values j with j mod 8 = l.
+//
+//go:noescape
+func PlaneSumDot32(x *float32, y *float32, n int, s *[16]float64)
+
+// ShiftSquares32 writes z = x + c and adds float64(z)² to s (lanes as PlaneSum32's) over n bytes.
+//
+//go:noescape
+func ShiftSquares32(z *float32, x *float32, n int, c float32, s *[8]float64)
+
+// Affine32 writes y = a·x + c (a fused multiply-add) over n bytes.
+//
+//go:noescape
+func Affine32(y *float32, x *float32, n int, a float32, c float32)
+
+// Combine32 writes y = a·x + (b·z + c) (two fused multiply-adds) over n bytes.
+//
+//go:noescape
+func Combine32(y *float32, x *float32, z *float32, n int, a float32, b float32, c float32)
