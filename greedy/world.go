@@ -56,6 +56,36 @@ func newWorld(o *problem.Objective, d *Divide) (world, error) {
 	return world{lo: d.Lo, hi: d.Hi, n: n, link: g}, nil
 }
 
+// dividesValidation reports whether d divides the validation functions
+// between the processes (Divide.ValTotal).
+func (d *Divide) dividesValidation() bool { return d != nil && d.ValTotal > 0 }
+
+// newValWorld returns the world of the validation functions v (this
+// process's, nil when it holds none): this process's block of
+// Divide.ValTotal, or all of them on every process. A block of an
+// operator that applies images in groups holds whole groups, as the
+// training functions' do.
+func newValWorld(v *problem.Objective, d *Divide) (world, error) {
+	if !d.dividesValidation() {
+		return world{lo: 0, hi: v.N, n: v.N}, nil
+	}
+	held := 0
+	if v != nil {
+		held = v.N
+	}
+	lo, hi, n := d.ValLo, d.ValHi, d.ValTotal
+	g, ok := d.Link.(steploss.Gatherer)
+	if lo < 0 || hi > n || lo > hi || !ok || held != hi-lo {
+		return world{}, fmt.Errorf("greedy: dividing the validation functions: block [%d, %d) of %d (Problem.Validation holding %d of them, nil for none) and a link that gathers (steploss.Gatherer) wanted", lo, hi, n, held)
+	}
+	if v != nil {
+		if grp := v.BatchGroup(); lo%grp != 0 || (hi%grp != 0 && hi != n) {
+			return world{}, fmt.Errorf("greedy: dividing the validation functions: block [%d, %d) of %d splits a group of the %d images the operator applies together: take the blocks of steploss.GroupBlocks", lo, hi, n, grp)
+		}
+	}
+	return world{lo: lo, hi: hi, n: n, link: g}, nil
+}
+
 // sumFloats is checkpoint.SumFloats of every block's v, in function
 // order: the SHA-256 state passes from block to block.
 func (w world) sumFloats(v []float64) (string, error) {
