@@ -33,12 +33,15 @@ type split struct {
 }
 
 // heldBlock is the block of the training functions a rank holds under
-// mpirun (instantiateBlock): functions [lo, hi) of total, and the hash of
-// every training image (dataHash of them all).
+// mpirun (instantiateBlock): functions [lo, hi) of total, the hash of
+// every training image (dataHash of them all), and its block [valLo,
+// valHi) of the valTotal validation functions, val (nil when it holds
+// none).
 type heldBlock struct {
-	lo, hi, total int
-	dataHash      string
-	val           *problem.Objective
+	lo, hi, total          int
+	dataHash               string
+	valLo, valHi, valTotal int
+	val                    *problem.Objective
 }
 
 // invocation is this run's provenance: the command line, l2o's version and
@@ -199,12 +202,13 @@ func groups(n, g int) int { return (n + g - 1) / g }
 
 // instantiateBlock builds this rank's block of the n − nVal training
 // functions of pix under mpirun (block r of steploss.GroupBlocks, whole
-// groups of the images the operator applies together) and the nVal
-// validation functions after them, each as Instantiate builds it, bit for
+// groups of the images the operator applies together) and its block of
+// the nVal validation functions after them (none when they make fewer
+// groups than there are ranks), each as Instantiate builds it, bit for
 // bit, and nothing else: no rank holds another's block.
 func instantiateBlock(prob *problem.Problem, pix []float64, n, nVal int, offset uint64) (*problem.Objective, *heldBlock, error) {
 	nt := n - nVal
-	blk := steploss.GroupBlocks(nt, mpi.Size(), prob.BatchGroup())[mpi.Rank()]
+	blk := rankBlock(nt, prob.BatchGroup())
 	hw := prob.H * prob.W
 	held := &heldBlock{lo: blk[0], hi: blk[1], total: nt, dataHash: data.Hash(data.Unstack(nt, prob.H, prob.W, pix[:nt*hw]))}
 	o, err := prob.InstantiateBlock(pix, n, blk[0], blk[1], offset)
@@ -214,10 +218,26 @@ func instantiateBlock(prob *problem.Problem, pix []float64, n, nVal int, offset 
 	if err != nil || nVal == 0 {
 		return o, held, err
 	}
-	if held.val, err = prob.InstantiateBlock(pix, n, nt, n, offset); err != nil {
+	vb := rankBlock(nVal, prob.BatchGroup())
+	held.valLo, held.valHi, held.valTotal = vb[0], vb[1], nVal
+	if vb[0] == vb[1] {
+		return o, held, nil
+	}
+	if held.val, err = prob.InstantiateBlock(pix, n, nt+vb[0], nt+vb[1], offset); err != nil {
 		return nil, nil, err
 	}
-	return o, held, finiteStart(held.val, nt)
+	return o, held, finiteStart(held.val, nt+vb[0])
+}
+
+// rankBlock is this rank's block of n functions whose operator applies
+// images in groups of g (steploss.GroupBlocks): empty, [n, n), for a
+// rank past the groups.
+func rankBlock(n, g int) [2]int {
+	blocks := steploss.GroupBlocks(n, mpi.Size(), g)
+	if r := mpi.Rank(); r < len(blocks) {
+		return blocks[r]
+	}
+	return [2]int{n, n}
 }
 
 // trainRecord is the data record a checkpoint keeps: the training images

@@ -118,8 +118,9 @@ func divideTraining(cfg *greedy.Config, train *problem.Objective, held *heldBloc
 	}
 	blk := steploss.GroupBlocks(n, size, g)[rank]
 	cfg.Method.Divide = &greedy.Divide{Lo: blk[0], Hi: blk[1], Link: mpi.Chain{Tag: 10}}
-	if held != nil { // the rank built its block alone (instantiateBlock)
-		cfg.Method.Divide.Total = n
+	if held != nil { // the rank built its blocks alone (instantiateBlock)
+		d := cfg.Method.Divide
+		d.Total, d.ValLo, d.ValHi, d.ValTotal = n, held.valLo, held.valHi, held.valTotal
 	}
 	// An interrupt would reach the ranks between different evaluations:
 	// mpirun ends them all instead.

@@ -311,17 +311,20 @@ func TestMPIRefusals(t *testing.T) {
 
 // TestTrainUnderMPI: mpirun -np 1, 2 and 3 bin/l2o-mpi train greedy (M-PC on
 // 7 deblurring functions and 2 validation functions; M-PC on 9 ct-small
-// functions, whose projector applies images in groups of 4, so that each
-// rank holds whole groups) writes every .npy of the checkpoint byte for
-// byte as the plain l2o does, and the same hash of the observations, each
-// rank having built and held only its block of the training functions.
+// functions and 5 validation functions, whose projector applies images in
+// groups of 4, so that each rank holds whole groups; two penalty scales
+// chosen on the validation functions) writes every .npy of the checkpoint
+// (the validation iterates included) byte for byte as the plain l2o does,
+// and the same hash of the observations, each rank having built and held
+// only its block of the training and of the validation functions (under
+// -np 3 the last rank holds no validation function).
 func TestTrainUnderMPI(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
 	for _, problem := range [][]string{
-		{"--size", "12", "--n-train", "7", "--n-val", "2"},
-		{"--problem", "ct-small", "--data", "synthetic", "--size", "16", "--n-train", "9"},
+		{"--size", "12", "--n-train", "7", "--n-val", "2", "--weight-scales", "1,0.1"},
+		{"--problem", "ct-small", "--data", "synthetic", "--size", "16", "--n-train", "9", "--n-val", "5", "--weight-scales", "1,0.1"},
 	} {
 		args := func(out string) []string {
 			return append([]string{"train", "greedy", "--param", "m-pc", "--max-steps", "2", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}, problem...)
