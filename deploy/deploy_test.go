@@ -356,13 +356,15 @@ func TestTrainUnderMPI(t *testing.T) {
 
 // TestResumeUnderMPI: a training under mpirun -np 2 stopped at 2 steps and
 // resumed under mpirun -np 3 to 4 writes every .npy of a plain 4-step run
-// byte for byte (every rank reads the checkpoint, rank 0 alone writes).
+// byte for byte (every rank reads the checkpoint, rank 0 alone writes;
+// each keeps its block of the training and of the 3 validation
+// functions' iterates).
 func TestResumeUnderMPI(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
 	args := func(out, steps string) []string {
-		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--max-steps", steps, "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
+		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--n-val", "3", "--max-steps", steps, "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
 	}
 	one := filepath.Join(tmp, "one")
 	run(t, nil, f.l2o, args(one, "4")...)
