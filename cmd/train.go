@@ -68,6 +68,10 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if h := sp.held; h != nil {
+		fmt.Fprintf(env.Stderr, "note: rank %d of %d holds training functions [%d, %d) of %d and validation functions [%d, %d) of %d; it read %d images\n",
+			mpi.Rank(), mpi.Size(), h.lo, h.hi, h.total, h.valLo, h.valHi, h.valTotal, h.loaded)
+	}
 	c.banner(env, sp, train, val)
 	start := time.Now()
 	defer innerMeters.Delete(env)
@@ -199,7 +203,7 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objective, error) {
 	pf, gf := &c.pf, &c.gf
 	pf.NTrain += c.vf.NVal
-	pf.acceptsOps, pf.byRank, pf.holdBlock, pf.holdVal = true, true, true, c.vf.NVal
+	pf.acceptsOps, pf.holdBlock, pf.holdVal = true, true, c.vf.NVal
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return nil, nil, nil, err

@@ -123,6 +123,12 @@ type Divide struct {
 	// having built only its own; 0: it holds all of them. The checkpoint
 	// records the hash of every block's observations, taken along Link.
 	Total int
+	// Family, with Total, is every training function's operators and
+	// weights without their data (problem.Problem.Family): the manifest
+	// records their names and the certificate takes them. Needed when the
+	// functions differ by more than their data (an operator or weight
+	// family, Objective.Varied).
+	Family *problem.Objective
 	// ValTotal, if set, divides the validation functions too: this
 	// process builds, holds and steps validation functions [ValLo, ValHi)
 	// of ValTotal alone (Problem.Validation holds those ValHi − ValLo

@@ -90,6 +90,9 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	if tr.w, err = newWorld(o, cfg.Method.Divide); err != nil {
 		return nil, err
 	}
+	if d := cfg.Method.Divide; d != nil && d.Total > 0 && d.Family != nil {
+		tr.family = family(d.Family) // every function's operators, not the block's
+	}
 	if tr.w.divided() && !tr.w.first() && cfg.Store.Dir != "" && !cfg.Store.ReadOnly {
 		return nil, fieldError("Store.Dir", errors.New("with Method.Divide only the first block's process writes the checkpoint: set Store.ReadOnly (to resume) or no Dir on the others"))
 	}
@@ -150,7 +153,7 @@ func (tr *trainer) manifest(o *problem.Objective) (*checkpoint.Manifest, error) 
 		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Store.Dir, err)
 	}
 	man := &checkpoint.Manifest{
-		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
+		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: tr.family.A.String(), Conventions: o.Conventions, Regular: tr.family.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: tr.w.n, DataHash: cfg.Problem.DataHash, ObservationsHash: obs, Noise: o.Noise,
 		Seed: cfg.Problem.Seed, Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Store.Protocol, TolRel: cfg.Stop.TolRel, TolAbs: cfg.Stop.TolAbs, MaxSteps: cfg.Stop.MaxSteps,
