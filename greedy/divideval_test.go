@@ -198,3 +198,69 @@ func TestDividedCTValidationEqualsOne(t *testing.T) {
 	}
 	sameNPY(t, wantDir, dir)
 }
+
+// TestDividedFamilyNamesEveryOperator: processes holding blocks of a
+// family of blurs and weights alone (Divide.Total) record one process's
+// operator and regularizer names and parameters given every function's
+// (Divide.Family), and are refused without them.
+func TestDividedFamilyNamesEveryOperator(t *testing.T) {
+	p, err := problem.Lookup("deblur", problem.Options{H: 12, BlurSigmaRange: [2]float64{1, 2}, AlphaRange: [2]float64{1e-4, 1e-2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 5
+	truth := deblurSet(t, n, 12, 6).Truth
+	o, err := p.Instantiate(truth, n, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fam, err := p.Family(n, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := func(d *Divide) Config {
+		return Config{Method: Method{Param: method(t, "m-ps"), Lambda: Constant(1e-3), Mu: Constant(1e-3), Divide: d},
+			Solver: Solver{Inner: LBFGS{}}, Stop: Stop{MaxSteps: 1}, Store: Store{KeepParams: true}}
+	}
+	want, err := Train(o, cfg(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withFamily := range []bool{true, false} {
+		blocks := steploss.Blocks(n, 2)
+		links := steploss.Pipes(2)
+		got, errs := make([]*Result, 2), make([]error, 2)
+		var wg sync.WaitGroup
+		for b, blk := range blocks {
+			part, err := o.Block(blk[0], blk[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			d := &Divide{Lo: blk[0], Hi: blk[1], Link: links[b], Total: n}
+			if withFamily {
+				d.Family = fam
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				got[b], errs[b] = Train(part, cfg(d))
+			}()
+		}
+		wg.Wait()
+		for b := range blocks {
+			if !withFamily {
+				if errs[b] == nil || !strings.Contains(errs[b].Error(), "Divide.Family") {
+					t.Errorf("process %d without the family: %v, want a refusal naming Divide.Family", b, errs[b])
+				}
+				continue
+			}
+			if errs[b] != nil {
+				t.Fatalf("process %d: %v", b, errs[b])
+			}
+			m, w := got[b].Manifest, want.Manifest
+			if m.Operator != w.Operator || m.Regular != w.Regular || firstBitDiff(got[b].Theta[0], want.Theta[0]) >= 0 {
+				t.Errorf("process %d: operator %s, regularizer %s; one process's %s, %s (or other parameters)", b, m.Operator, m.Regular, w.Operator, w.Regular)
+			}
+		}
+	}
+}

@@ -135,10 +135,6 @@ func (p *Problem) InstantiateBlock(truth []float64, n, lo, hi int, seedOffset ui
 // BatchGroup is Objective.BatchGroup of the problem's functions.
 func (p *Problem) BatchGroup() int { return batchGroup(p.A) }
 
-// Uniform reports whether every function of the problem has the problem's
-// operator A and weight α (no operator family, no α range).
-func (p *Problem) Uniform() bool { return p.family == nil && p.alphaRange[1] == 0 }
-
 // Family returns the objective of n instantiated functions without their
 // data (no observations, starting points or ground truths): their
 // operators and weights as Instantiate gives them, for what takes every
