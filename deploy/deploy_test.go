@@ -324,7 +324,7 @@ func TestTrainUnderMPI(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
-	for _, problem := range [][]string{
+	for i, problem := range [][]string{
 		{"--size", "12", "--n-train", "7", "--n-val", "2", "--weight-scales", "1,0.1"},
 		{"--problem", "ct-small", "--data", "synthetic", "--size", "16", "--n-train", "9", "--n-val", "5", "--weight-scales", "1,0.1"},
 		{"--size", "12", "--n-train", "7", "--n-val", "3", "--blur-sigma", "1:2", "--alpha", "1e-4:1e-2"},
@@ -332,14 +332,14 @@ func TestTrainUnderMPI(t *testing.T) {
 		args := func(out string) []string {
 			return append([]string{"train", "greedy", "--param", "m-pc", "--max-steps", "2", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}, problem...)
 		}
-		one := filepath.Join(tmp, "one"+problem[1])
+		one := filepath.Join(tmp, fmt.Sprint("one", i))
 		run(t, nil, f.l2o, args(one)...)
 		want := checkpointFiles(t, one)
 		if len(want) < 4 {
 			t.Fatalf("%v: the plain run wrote %d .npy files", problem, len(want))
 		}
 		for _, np := range []string{"1", "2", "3"} {
-			out := filepath.Join(tmp, "np"+np+problem[1])
+			out := filepath.Join(tmp, fmt.Sprint("np", np, "-", i))
 			run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...)
 			got := checkpointFiles(t, out)
 			for name, b := range want {
