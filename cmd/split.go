@@ -58,7 +58,7 @@ func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bo
 	if strings.HasPrefix(p.Problem, "ct") {
 		one, kind = func(i, h, w int, seed int64) *data.Image { return data.Phantom(i, h, seed) }, "phantoms"
 	}
-	gen := func(n, h, w int, seed int64) []*data.Image {
+	gen := func(n, h, w int, seed int64, read func(int) bool) []*data.Image {
 		out := make([]*data.Image, max(n, 0))
 		for i := range out {
 			if read == nil || read(i) {
@@ -71,11 +71,10 @@ func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bo
 	named := func(seed int64) func(int) string {
 		return func(k int) string { return fmt.Sprintf("%s(seed %d)#%d", kind, seed, k) }
 	}
-	sel.Train = gen(p.NTrain, prob.H, prob.W, p.Seed)
+	sel.Train = gen(p.NTrain, prob.H, prob.W, p.Seed, read)
 	sel.TrainRefs = data.Refs(sel.Train, named(p.Seed))
 	testSeed := p.Seed + 1_000_003
-	read = nil // the test images are made whole
-	sel.Test = gen(p.NTest, prob.H, prob.W, testSeed)
+	sel.Test = gen(p.NTest, prob.H, prob.W, testSeed, nil)
 	sel.TestRefs = data.Refs(sel.Test, named(testSeed))
 	bad := data.Overlap(sel.TrainRefs, sel.TestRefs)
 	bad = append(bad, data.Overlap(refsOf(exclude), sel.TestRefs)...)
