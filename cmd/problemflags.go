@@ -53,13 +53,10 @@ type problemFlags struct {
 	// oneOperator: the command trains one graph for all its functions
 	// (train unroll, train banert), so it refuses a family of operators.
 	oneOperator bool
-	// byRank: under mpirun each rank simulates a block of the training
-	// functions and the ranks exchange them (instantiateByRank): the
-	// trainers that divide their work over the ranks. With holdBlock set
-	// too, a rank builds and keeps only its block of the training
-	// functions (the last holdVal functions, for validation, whole) and
-	// exchanges none (instantiateBlock), where the problem allows.
-	byRank    bool
+	// holdBlock: under mpirun each rank reads the images of, builds and
+	// keeps only its block of the training functions and of the last
+	// holdVal, the validation functions (rankBlocks): the trainers that
+	// divide their work over the ranks.
 	holdBlock bool
 	holdVal   int
 	// target is --device and --precision resolved (resolveTarget): the

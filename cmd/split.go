@@ -9,10 +9,8 @@ import (
 	"sync/atomic"
 
 	"github.com/greedyl2o/greedyl2o/data"
-	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
-	"github.com/greedyl2o/greedyl2o/steploss"
 	"github.com/spf13/pflag"
 )
 
@@ -27,18 +25,9 @@ type split struct {
 	// for ("" if it does not).
 	fewer string
 	// held, when this rank holds only a block of the training functions
-	// (problemFlags.holdBlock): train holds them, val the validation
-	// functions.
+	// (problemFlags.holdBlock): train holds them, held.val its block of
+	// the validation functions.
 	held *heldBlock
-}
-
-// heldBlock is the block of the training functions a rank holds under
-// mpirun (instantiateBlock): functions [lo, hi) of total, and the hash of
-// every training image (dataHash of them all).
-type heldBlock struct {
-	lo, hi, total int
-	dataHash      string
-	val           *problem.Objective
 }
 
 // invocation is this run's provenance: the command line, l2o's version and
@@ -51,9 +40,11 @@ func (env *Env) invocation() provenance.Invocation {
 
 // selectImages splits the --data source into training and test images. The
 // test images never equal a training image or one of exclude (SHA-256s).
-func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bool) (*data.Selection, error) {
+// With read, only the training images i with read(i) are read (and no test
+// image): the others are nil, their refs their names alone.
+func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bool, read func(int) bool) (*data.Selection, error) {
 	if p.Data != "" && p.Data != "synthetic" {
-		sel, err := data.Select(p.Data, data.Request{NTrain: p.NTrain, NTest: max(p.NTest, 0), H: prob.H, W: prob.W, Seed: p.Seed, Exclude: exclude, TestOnly: p.testOnly})
+		sel, err := data.Select(p.Data, data.Request{NTrain: p.NTrain, NTest: max(p.NTest, 0), H: prob.H, W: prob.W, Seed: p.Seed, Exclude: exclude, TestOnly: p.testOnly, Read: read})
 		if err != nil {
 			return nil, asUsage(fmt.Errorf("--data %s: %w", p.Data, err))
 		}
@@ -62,18 +53,28 @@ func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bo
 		}
 		return sel, nil
 	}
-	gen, kind := data.Synthetic, "synthetic"
+	sel := &data.Selection{Source: "synthetic", Layout: data.LayoutSynthetic, Seed: p.Seed}
+	one, kind := data.SyntheticImage, "synthetic"
 	if strings.HasPrefix(p.Problem, "ct") {
-		gen, kind = func(n, h, w int, seed int64) []*data.Image { return data.Phantoms(n, h, seed) }, "phantoms"
+		one, kind = func(i, h, w int, seed int64) *data.Image { return data.Phantom(i, h, seed) }, "phantoms"
+	}
+	gen := func(n, h, w int, seed int64, read func(int) bool) []*data.Image {
+		out := make([]*data.Image, max(n, 0))
+		for i := range out {
+			if read == nil || read(i) {
+				out[i] = one(i, h, w, seed)
+				sel.Loaded++
+			}
+		}
+		return out
 	}
 	named := func(seed int64) func(int) string {
 		return func(k int) string { return fmt.Sprintf("%s(seed %d)#%d", kind, seed, k) }
 	}
-	sel := &data.Selection{Source: "synthetic", Layout: data.LayoutSynthetic, Seed: p.Seed}
-	sel.Train = gen(p.NTrain, prob.H, prob.W, p.Seed)
+	sel.Train = gen(p.NTrain, prob.H, prob.W, p.Seed, read)
 	sel.TrainRefs = data.Refs(sel.Train, named(p.Seed))
 	testSeed := p.Seed + 1_000_003
-	sel.Test = gen(p.NTest, prob.H, prob.W, testSeed)
+	sel.Test = gen(p.NTest, prob.H, prob.W, testSeed, nil)
 	sel.TestRefs = data.Refs(sel.Test, named(testSeed))
 	bad := data.Overlap(sel.TrainRefs, sel.TestRefs)
 	bad = append(bad, data.Overlap(refsOf(exclude), sel.TestRefs)...)
@@ -101,12 +102,13 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 	if err != nil {
 		return nil, asUsage(err)
 	}
-	sel, err := p.selectImages(prob, exclude)
+	held := p.rankBlocks(prob)
+	sel, err := p.selectImages(prob, exclude, held.reads())
 	if err != nil {
 		return nil, err
 	}
-	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed}
-	mk := func(imgs []*data.Image, offset uint64, byRank bool) (*problem.Objective, error) {
+	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed, held: held}
+	mk := func(imgs []*data.Image, offset uint64) (*problem.Objective, error) {
 		if len(imgs) == 0 {
 			return nil, nil
 		}
@@ -117,24 +119,21 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		if h != prob.H || w != prob.W {
 			return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", p.Data, h, w, prob.Name, prob.H, prob.W)
 		}
-		if byRank && p.holdBlock && prob.Uniform() && mpi.Size() <= groups(n-p.holdVal, prob.BatchGroup()) {
-			o, held, err := instantiateBlock(prob, pix, n, p.holdVal, offset)
-			s.held = held
-			return o, err
-		}
-		if byRank {
-			return instantiateByRank(prob, pix, n, offset)
-		}
 		o, err := prob.Instantiate(pix, n, offset)
 		if err != nil {
 			return nil, err
 		}
 		return o, finiteStart(o, 0)
 	}
-	if s.train, err = mk(sel.Train, 0, p.byRank && mpi.Size() > 1 && len(sel.Train) >= mpi.Size()); err != nil {
+	if held != nil {
+		s.train, err = held.instantiate(prob, sel, 0)
+	} else {
+		s.train, err = mk(sel.Train, 0)
+	}
+	if err != nil {
 		return nil, err
 	}
-	if s.test, err = mk(sel.Test, 1, false); err != nil {
+	if s.test, err = mk(sel.Test, 1); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -155,69 +154,6 @@ func finiteStart(o *problem.Objective, first int) error {
 		}
 	}
 	return nil
-}
-
-// instantiateByRank builds the n training functions of pix under mpirun:
-// rank r simulates block r of steploss.Blocks (problem.InstantiatePart:
-// blur or project, add its noise, check its starting points) and the ranks
-// gather every block's observations and starting points in place
-// (mpi.AllgatherBlocks, 8 MB a rank at a time), so every rank holds the
-// objective one process builds, bit for bit, having simulated only its
-// block.
-func instantiateByRank(prob *problem.Problem, pix []float64, n int, offset uint64) (*problem.Objective, error) {
-	blocks := steploss.Blocks(n, mpi.Size())
-	blk := blocks[mpi.Rank()]
-	o, err := prob.InstantiatePart(pix, n, blk[0], blk[1], offset)
-	if err != nil {
-		return nil, err
-	}
-	part, err := o.Block(blk[0], blk[1])
-	if err != nil {
-		return nil, err
-	}
-	if err := finiteStart(part, blk[0]); err != nil {
-		return nil, err
-	}
-	const piece = 1 << 20 // values a rank sends at a time: 8 MB
-	for _, v := range []struct {
-		vals []float64
-		per  int
-	}{{o.Y, o.DataLen()}, {o.X0, o.ImageLen()}} {
-		offs := []int{0}
-		for _, b := range blocks {
-			offs = append(offs, b[1]*v.per)
-		}
-		if err := mpi.AllgatherBlocks(v.vals, offs, piece); err != nil {
-			return nil, fmt.Errorf("gathering the training functions' data: %w", err)
-		}
-	}
-	return o, nil
-}
-
-// groups is the number of groups of g that n functions make.
-func groups(n, g int) int { return (n + g - 1) / g }
-
-// instantiateBlock builds this rank's block of the n − nVal training
-// functions of pix under mpirun (block r of steploss.GroupBlocks, whole
-// groups of the images the operator applies together) and the nVal
-// validation functions after them, each as Instantiate builds it, bit for
-// bit, and nothing else: no rank holds another's block.
-func instantiateBlock(prob *problem.Problem, pix []float64, n, nVal int, offset uint64) (*problem.Objective, *heldBlock, error) {
-	nt := n - nVal
-	blk := steploss.GroupBlocks(nt, mpi.Size(), prob.BatchGroup())[mpi.Rank()]
-	hw := prob.H * prob.W
-	held := &heldBlock{lo: blk[0], hi: blk[1], total: nt, dataHash: data.Hash(data.Unstack(nt, prob.H, prob.W, pix[:nt*hw]))}
-	o, err := prob.InstantiateBlock(pix, n, blk[0], blk[1], offset)
-	if err == nil {
-		err = finiteStart(o, blk[0])
-	}
-	if err != nil || nVal == 0 {
-		return o, held, err
-	}
-	if held.val, err = prob.InstantiateBlock(pix, n, nt, n, offset); err != nil {
-		return nil, nil, err
-	}
-	return o, held, finiteStart(held.val, nt)
 }
 
 // trainRecord is the data record a checkpoint keeps: the training images

@@ -68,6 +68,10 @@ func runTrainGreedy(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
+	if h := sp.held; h != nil {
+		fmt.Fprintf(env.Stderr, "note: rank %d of %d holds training functions [%d, %d) of %d and validation functions [%d, %d) of %d; it read %d images\n",
+			mpi.Rank(), mpi.Size(), h.lo, h.hi, h.total, h.valLo, h.valHi, h.valTotal, h.loaded)
+	}
 	c.banner(env, sp, train, val)
 	start := time.Now()
 	defer innerMeters.Delete(env)
@@ -199,7 +203,7 @@ func (c *trainGreedyCmd) check(fs *pflag.FlagSet) error {
 func (c *trainGreedyCmd) functions() (*split, *problem.Objective, *problem.Objective, error) {
 	pf, gf := &c.pf, &c.gf
 	pf.NTrain += c.vf.NVal
-	pf.acceptsOps, pf.byRank, pf.holdBlock, pf.holdVal = true, true, true, c.vf.NVal
+	pf.acceptsOps, pf.holdBlock, pf.holdVal = true, true, c.vf.NVal
 	sp, err := pf.buildSplit(nil)
 	if err != nil {
 		return nil, nil, nil, err
@@ -234,8 +238,8 @@ func (c *trainGreedyCmd) banner(env *Env, sp *split, train, val *problem.Objecti
 	}
 	fmt.Fprintf(env.Stdout, "training %s on %d %s functions (%d×%d, L = %.4g, %s) with the %s inner solver in %s → %s\n",
 		c.method.Name(), nTrain, prob.Name, prob.H, prob.W, train.L, orNone(prob.Conventions.String()), c.inner.Name(), precisionOn(c.pf.target), gf.Out)
-	if val != nil {
-		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", val.N, c.vf.Scales)
+	if c.vf.NVal > 0 {
+		fmt.Fprintf(env.Stdout, "validation on %d more functions, penalty scales %v\n", c.vf.NVal, c.vf.Scales)
 	}
 	if c.reduction == greedy.ReduceSum {
 		fmt.Fprintf(env.Stdout, "loss reduction sum: the penalties weigh against Σk fk, so the steps use λt/%d and μt/%d against the mean (relative schedules unchanged)\n", nTrain, nTrain)
@@ -249,7 +253,7 @@ func (c *trainGreedyCmd) banner(env *Env, sp *split, train, val *problem.Objecti
 		}
 	}
 	fmt.Fprintf(env.Stdout, "%5s %14s %11s %11s %10s %7s %8s", "t", "loss", "BGD margin", "max‖∇fk‖", "mean f", "evals", "seconds")
-	if val != nil {
+	if c.vf.NVal > 0 {
 		fmt.Fprintf(env.Stdout, " %10s %6s", "val f", "scale")
 	}
 	fmt.Fprintf(env.Stdout, " %9s %9s\n", "elapsed", "ETA≤")
@@ -284,7 +288,7 @@ func (c *trainGreedyCmd) config(env *Env, sp *split, train, val *problem.Objecti
 			Interrupt:     intr.Stop,
 		},
 		Store:  greedy.Store{Dir: gf.Out, Resume: gf.Resume, Protocol: c.protocol},
-		Record: greedy.Record{InnerProgress: innerProgress(env), Progress: c.stepRow(env, val != nil, start)},
+		Record: greedy.Record{InnerProgress: innerProgress(env), Progress: c.stepRow(env, c.vf.NVal > 0, start)},
 	}
 }
 

@@ -98,9 +98,10 @@ func gatherCurves(curves []*eval.Curve, prov *provenance.Record) ([]*eval.Curve,
 // divideTraining divides the training over the ranks of an MPI run
 // (greedy.Divide over mpi.Chain): rank r holds block r of the training
 // functions (steploss.GroupBlocks: whole groups of an operator that
-// applies images together) and does their per-step work; the sums over
-// the functions pass along the chain, and only rank 0 writes the
-// checkpoint and reports.
+// applies images together) and of the validation functions (held: the
+// blocks it built alone) and does their per-step work; the sums over the
+// functions pass along the chain, and only rank 0 writes the checkpoint
+// and reports.
 func divideTraining(cfg *greedy.Config, train *problem.Objective, held *heldBlock) error {
 	size, rank, n := mpi.Size(), mpi.Rank(), train.N
 	if held != nil {
@@ -118,8 +119,9 @@ func divideTraining(cfg *greedy.Config, train *problem.Objective, held *heldBloc
 	}
 	blk := steploss.GroupBlocks(n, size, g)[rank]
 	cfg.Method.Divide = &greedy.Divide{Lo: blk[0], Hi: blk[1], Link: mpi.Chain{Tag: 10}}
-	if held != nil { // the rank built its block alone (instantiateBlock)
-		cfg.Method.Divide.Total = n
+	if held != nil { // the rank built its blocks alone (heldBlock.instantiate)
+		cfg.Method.Divide = &greedy.Divide{Lo: held.lo, Hi: held.hi, Link: mpi.Chain{Tag: 10}, Total: n, Family: held.family,
+			ValLo: held.valLo, ValHi: held.valHi, ValTotal: held.valTotal}
 	}
 	// An interrupt would reach the ranks between different evaluations:
 	// mpirun ends them all instead.

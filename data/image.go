@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
 	"math"
 )
 
@@ -102,24 +103,44 @@ func Unstack(n, h, w int, pix []float64) []*Image {
 // the number of images, their sizes and the exact bits of their pixels.
 // Equal datasets give equal hashes; it is meant for checkpoint manifests.
 func Hash(images []*Image) string {
-	h := sha256.New()
-	var buf [8]byte
-	put := func(u uint64) {
-		binary.LittleEndian.PutUint64(buf[:], u)
-		h.Write(buf[:])
-	}
-	put(uint64(len(images)))
+	h := NewHash(len(images))
 	for _, im := range images {
-		if im == nil {
-			put(math.MaxUint64)
-			continue
-		}
-		put(uint64(im.H))
-		put(uint64(im.W))
-		put(uint64(len(im.Pix)))
-		for _, v := range im.Pix {
-			put(math.Float64bits(v))
-		}
+		HashImage(h, im)
 	}
-	return hex.EncodeToString(h.Sum(nil))[:16]
+	return HashSum(h)
+}
+
+// NewHash returns Hash's SHA-256 of n images before any is added
+// (HashImage): processes that each hold a block of the images add theirs
+// in turn, the state passed from one to the next.
+func NewHash(n int) hash.Hash {
+	h := sha256.New()
+	putUint64(h, uint64(n))
+	return h
+}
+
+// HashImage adds im to h as Hash does.
+func HashImage(h hash.Hash, im *Image) {
+	if im == nil {
+		putUint64(h, math.MaxUint64)
+		return
+	}
+	putUint64(h, uint64(im.H))
+	putUint64(h, uint64(im.W))
+	putUint64(h, uint64(len(im.Pix)))
+	buf := make([]byte, 8*len(im.Pix))
+	for i, v := range im.Pix {
+		binary.LittleEndian.PutUint64(buf[8*i:], math.Float64bits(v))
+	}
+	h.Write(buf)
+}
+
+// HashSum returns Hash's digest of the images added to h.
+func HashSum(h hash.Hash) string { return hex.EncodeToString(h.Sum(nil))[:16] }
+
+// putUint64 writes u to h in little-endian order.
+func putUint64(h hash.Hash, u uint64) {
+	var buf [8]byte
+	binary.LittleEndian.PutUint64(buf[:], u)
+	h.Write(buf[:])
 }

@@ -158,6 +158,34 @@ func loadFirst(dir string, n int) ([]*Image, error) {
 	return images[:n:n], nil
 }
 
+// loadSome reads the images i < n of dir (file names names) with read(i),
+// nil for the others; they must all have the first one's size.
+func loadSome(dir string, names []string, n int, read func(i int) bool) ([]*Image, error) {
+	if len(names) < n {
+		return nil, fmt.Errorf("data: %s has %d images, but %d were asked for", dir, len(names), n)
+	}
+	images := make([]*Image, n)
+	var first *Image
+	firstName := ""
+	for i := range n {
+		if !read(i) {
+			continue
+		}
+		path := filepath.Join(dir, names[i])
+		im, err := LoadImage(path)
+		if err != nil {
+			return nil, err
+		}
+		if first == nil {
+			first, firstName = im, path
+		} else if im.H != first.H || im.W != first.W {
+			return nil, fmt.Errorf("data: %s is %dx%d (HxW), but %s is %dx%d: all images in a folder must have the same size", path, im.H, im.W, firstName, first.H, first.W)
+		}
+		images[i] = im
+	}
+	return images, nil
+}
+
 // mix is the SplitMix64 finaliser; it turns nearby seeds into unrelated
 // 64-bit states.
 func mix(z uint64) uint64 {

@@ -89,10 +89,15 @@ func addKeys(set map[string]bool, r Ref) {
 // of its pixels: two images with equal hashes are the same image.
 func ImageHash(im *Image) string { return hashPixels(im, math.Float64bits) }
 
-// Refs returns the refs of images named name(k) for the k-th image.
+// Refs returns the refs of images named name(k) for the k-th image; a nil
+// image (not read: Request.Read) gets its name alone.
 func Refs(images []*Image, name func(k int) string) []Ref {
 	out := make([]Ref, len(images))
 	for k, im := range images {
+		if im == nil {
+			out[k] = Ref{Name: name(k)}
+			continue
+		}
 		out[k] = NewRef(name(k), im)
 	}
 	return out
@@ -117,6 +122,9 @@ type Selection struct {
 	// Skipped counts the test candidates left out because their content
 	// equals a training image's or an excluded one (Request.Exclude).
 	Skipped int
+	// Loaded counts the images read from the source (with Request.Read,
+	// only those asked for).
+	Loaded int
 }
 
 // Request asks Select for a split.
@@ -137,6 +145,12 @@ type Request struct {
 	// contain, besides the training images: the recorded training images of
 	// a checkpoint evaluated on this source.
 	Exclude map[string]bool
+	// Read, if set, reads only the training images i (of the NTrain, which
+	// must be given) with Read(i), and no test image (NTest must be 0):
+	// one of several processes that each hold a block of the training
+	// images. The others are nil in Selection.Train, and their refs in
+	// TrainRefs hold their names alone (Refs).
+	Read func(i int) bool
 }
 
 // Select splits the folder or STL-10 file spec into training and test
@@ -146,6 +160,9 @@ type Request struct {
 // images the following ones, skipping any whose content equals a training
 // image (or is in Exclude). Only the images used are read.
 func Select(spec string, r Request) (*Selection, error) {
+	if r.Read != nil && (r.NTrain <= 0 || r.NTest != 0 || r.TestOnly) {
+		return nil, fmt.Errorf("data: %s: reading some of the training images needs their number and no test images (%d train, %d test asked for)", spec, r.NTrain, r.NTest)
+	}
 	info, err := os.Stat(spec)
 	if err != nil {
 		return nil, fmt.Errorf("data: --data %q is neither \"synthetic\" nor an existing folder or STL-10 file: %w", spec, err)
@@ -257,10 +274,15 @@ func selectShuffled(spec string, src source, r Request) (*Selection, error) {
 	seen := map[string]bool{}
 	var first *Image
 	add := func(i int, test bool) (bool, error) {
+		if !test && r.Read != nil && !r.Read(i) {
+			s.Train, s.TrainRefs = append(s.Train, nil), append(s.TrainRefs, Ref{Name: src.name(perm[i])})
+			return true, nil
+		}
 		im, err := src.load(perm[i])
 		if err != nil {
 			return false, err
 		}
+		s.Loaded++
 		if first == nil {
 			first = im
 		} else if im.H != first.H || im.W != first.W {
@@ -286,7 +308,7 @@ func selectShuffled(spec string, src source, r Request) (*Selection, error) {
 			return nil, err
 		}
 	}
-	for i := nTrain; i < src.n && (nTest <= 0 || len(s.Test) < nTest); i++ {
+	for i := nTrain; r.Read == nil && i < src.n && (nTest <= 0 || len(s.Test) < nTest); i++ {
 		if _, err := add(i, true); err != nil {
 			return nil, err
 		}
@@ -314,14 +336,27 @@ func selectFolders(spec string, r Request) (*Selection, error) {
 	s := &Selection{Source: spec, Layout: LayoutFolders}
 	trainDir, testDir := filepath.Join(spec, "train"), filepath.Join(spec, "test")
 	var err error
-	if !r.TestOnly {
-		if s.Train, err = loadFirst(trainDir, r.NTrain); err != nil {
-			return nil, err
-		}
-	}
 	names, err := imageNames(trainDir)
 	if err != nil {
 		return nil, err
+	}
+	switch {
+	case r.Read != nil:
+		if s.Train, err = loadSome(trainDir, names, r.NTrain, r.Read); err != nil {
+			return nil, err
+		}
+		for _, im := range s.Train {
+			if im != nil {
+				s.Loaded++
+			}
+		}
+		s.TrainRefs = Refs(s.Train, func(k int) string { return "train/" + names[k] })
+		return s, s.checkSize(r.H, r.W)
+	case !r.TestOnly:
+		if s.Train, err = loadFirst(trainDir, r.NTrain); err != nil {
+			return nil, err
+		}
+		s.Loaded += len(s.Train)
 	}
 	s.TrainRefs = Refs(s.Train, func(k int) string { return "train/" + names[k] })
 	seen := map[string]bool{}
@@ -332,6 +367,7 @@ func selectFolders(spec string, r Request) (*Selection, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.Loaded += len(tests)
 	testNames, _ := imageNames(testDir)
 	for k, im := range tests {
 		if r.NTest > 0 && len(s.Test) == r.NTest {
@@ -361,6 +397,9 @@ func (s *Selection) checkSize(h, w int) error {
 	}
 	for _, set := range [][]*Image{s.Train, s.Test} {
 		for _, im := range set {
+			if im == nil {
+				continue // not read (Request.Read)
+			}
 			if im.H != h || im.W != w {
 				if im.H < MinSize || im.W < MinSize || im.H != im.W {
 					return fmt.Errorf("data: %s: images are %dx%d (HxW), expected %dx%d: the problems need square images of at least %d×%d; resample them to %dx%d", s.Source, im.H, im.W, h, w, MinSize, MinSize, h, w)

@@ -15,10 +15,15 @@ import (
 func Synthetic(n, h, w int, seed int64) []*Image {
 	out := make([]*Image, max(n, 0))
 	for i := range out {
-		rng := rand.New(rand.NewPCG(mix(uint64(seed)), mix(uint64(seed)^mix(uint64(i)+1))))
-		out[i] = syntheticImage(rng, h, w)
+		out[i] = SyntheticImage(i, h, w, seed)
 	}
 	return out
+}
+
+// SyntheticImage returns image i of Synthetic(n, h, w, seed) for any n > i.
+func SyntheticImage(i, h, w int, seed int64) *Image {
+	rng := rand.New(rand.NewPCG(mix(uint64(seed)), mix(uint64(seed)^mix(uint64(i)+1))))
+	return syntheticImage(rng, h, w)
 }
 
 func syntheticImage(rng *rand.Rand, h, w int) *Image {
@@ -201,10 +206,15 @@ func smooth(t float64) float64 { return t * t * (3 - 2*t) }
 func Phantoms(n, size int, seed int64) []*Image {
 	out := make([]*Image, max(n, 0))
 	for i := range out {
-		rng := rand.New(rand.NewPCG(mix(uint64(seed)^0xc7c7c7c7), mix(uint64(seed)^mix(uint64(i)+7))))
-		out[i] = phantom(rng, size)
+		out[i] = Phantom(i, size, seed)
 	}
 	return out
+}
+
+// Phantom returns image i of Phantoms(n, size, seed) for any n > i.
+func Phantom(i, size int, seed int64) *Image {
+	rng := rand.New(rand.NewPCG(mix(uint64(seed)^0xc7c7c7c7), mix(uint64(seed)^mix(uint64(i)+7))))
+	return phantom(rng, size)
 }
 
 // ellipse is an ellipse in [-1,1]² coordinates with an additive intensity.

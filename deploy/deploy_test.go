@@ -311,29 +311,35 @@ func TestMPIRefusals(t *testing.T) {
 
 // TestTrainUnderMPI: mpirun -np 1, 2 and 3 bin/l2o-mpi train greedy (M-PC on
 // 7 deblurring functions and 2 validation functions; M-PC on 9 ct-small
-// functions, whose projector applies images in groups of 4, so that each
-// rank holds whole groups) writes every .npy of the checkpoint byte for
-// byte as the plain l2o does, and the same hash of the observations, each
-// rank having built and held only its block of the training functions.
+// functions and 5 validation functions, whose projector applies images in
+// groups of 4, so that each rank holds whole groups; two penalty scales
+// chosen on the validation functions; a family of blurs and weights)
+// writes every .npy of the checkpoint (the validation iterates included)
+// byte for byte as the plain l2o does, and the same hashes of the images
+// and observations and names of the operators and weights, each rank
+// having built and held only its block of the training and of the
+// validation functions (under -np 3 the last rank holds no validation
+// function of ct-small).
 func TestTrainUnderMPI(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
-	for _, problem := range [][]string{
-		{"--size", "12", "--n-train", "7", "--n-val", "2"},
-		{"--problem", "ct-small", "--data", "synthetic", "--size", "16", "--n-train", "9"},
+	for i, problem := range [][]string{
+		{"--size", "12", "--n-train", "7", "--n-val", "2", "--weight-scales", "1,0.1"},
+		{"--problem", "ct-small", "--data", "synthetic", "--size", "16", "--n-train", "9", "--n-val", "5", "--weight-scales", "1,0.1"},
+		{"--size", "12", "--n-train", "7", "--n-val", "3", "--blur-sigma", "1:2", "--alpha", "1e-4:1e-2"},
 	} {
 		args := func(out string) []string {
 			return append([]string{"train", "greedy", "--param", "m-pc", "--max-steps", "2", "--lambda", "1e-3", "--mu", "1e-3", "--out", out}, problem...)
 		}
-		one := filepath.Join(tmp, "one"+problem[1])
+		one := filepath.Join(tmp, fmt.Sprint("one", i))
 		run(t, nil, f.l2o, args(one)...)
 		want := checkpointFiles(t, one)
 		if len(want) < 4 {
 			t.Fatalf("%v: the plain run wrote %d .npy files", problem, len(want))
 		}
 		for _, np := range []string{"1", "2", "3"} {
-			out := filepath.Join(tmp, "np"+np+problem[1])
+			out := filepath.Join(tmp, fmt.Sprint("np", np, "-", i))
 			run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...)
 			got := checkpointFiles(t, out)
 			for name, b := range want {
@@ -347,19 +353,24 @@ func TestTrainUnderMPI(t *testing.T) {
 			if a, b := observationsHash(t, one), observationsHash(t, out); a != b {
 				t.Errorf("%v, mpirun -np %s: observations hash %s, the plain run's %s", problem, np, b, a)
 			}
+			if a, b := manifestText(t, one), manifestText(t, out); a != b {
+				t.Errorf("%v, mpirun -np %s: the manifest records\n%s\nthe plain run's\n%s", problem, np, b, a)
+			}
 		}
 	}
 }
 
 // TestResumeUnderMPI: a training under mpirun -np 2 stopped at 2 steps and
 // resumed under mpirun -np 3 to 4 writes every .npy of a plain 4-step run
-// byte for byte (every rank reads the checkpoint, rank 0 alone writes).
+// byte for byte (every rank reads the checkpoint, rank 0 alone writes;
+// each keeps its block of the training and of the 3 validation
+// functions' iterates).
 func TestResumeUnderMPI(t *testing.T) {
 	f := newFixture(t)
 	l2oMPI := f.mpiBinary(t)
 	tmp := t.TempDir()
 	args := func(out, steps string) []string {
-		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--max-steps", steps, "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
+		return []string{"train", "greedy", "--param", "m-pc", "--size", "12", "--n-train", "7", "--n-val", "3", "--max-steps", steps, "--lambda", "1e-3", "--mu", "1e-3", "--out", out}
 	}
 	one := filepath.Join(tmp, "one")
 	run(t, nil, f.l2o, args(one, "4")...)
@@ -508,4 +519,19 @@ func observationsHash(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return m.ObservationsHash
+}
+
+// manifestText returns what a checkpoint's manifest records of the
+// functions: their data and observations hashes, operators and weights.
+func manifestText(t *testing.T, dir string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprint(m["data_hash"], " ", m["observations_hash"], " ", m["operator"], " ", m["regularizer"], " ", m["n_val"])
 }

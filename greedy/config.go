@@ -123,6 +123,21 @@ type Divide struct {
 	// having built only its own; 0: it holds all of them. The checkpoint
 	// records the hash of every block's observations, taken along Link.
 	Total int
+	// Family, with Total, is every training function's operators and
+	// weights without their data (problem.Problem.Family): the manifest
+	// records their names and the certificate takes them. Needed when the
+	// functions differ by more than their data (an operator or weight
+	// family, Objective.Varied).
+	Family *problem.Objective
+	// ValTotal, if set, divides the validation functions too: this
+	// process builds, holds and steps validation functions [ValLo, ValHi)
+	// of ValTotal alone (Problem.Validation holds those ValHi − ValLo
+	// functions, nil when the block is empty, as when there are fewer
+	// groups of them than processes), and their mean objective, gradient
+	// norms and repeat check are combined along Link in function order,
+	// as the training functions' are. 0: every process holds and steps
+	// every validation function.
+	ValLo, ValHi, ValTotal int
 }
 
 // Solver is how each step's loss is minimised: the inner solver and its
@@ -242,7 +257,7 @@ func fieldError(field string, err error) error {
 // validate checks every part of the configuration, the training functions o
 // given; the defaults are filled in by newTrainer.
 func (cfg Config) validate(o *problem.Objective) error {
-	hasVal := cfg.Problem.Validation != nil
+	hasVal := cfg.Problem.Validation != nil || cfg.Method.Divide.dividesValidation()
 	if err := cfg.Stop.validate(hasVal); err != nil {
 		return err
 	}

@@ -47,6 +47,18 @@ func (tr *trainer) saveStep(s *Step) error {
 			return err
 		}
 	}
+	if tr.val != nil && tr.val.w.divided() {
+		// The validation functions' iterates, every block's.
+		all := *s
+		var err error
+		if all.XVal, err = tr.val.w.toFirst(s.XVal); err != nil {
+			return err
+		}
+		if all.XValPrev, err = tr.val.w.toFirst(s.XValPrev); err != nil {
+			return err
+		}
+		s = &all
+	}
 	return tr.store.save(s, x, xprev)
 }
 

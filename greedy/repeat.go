@@ -30,17 +30,13 @@ func (tr *trainer) repeatStop(t int, cause string) (string, error) {
 	} else {
 		if tr.repeatVal == nil {
 			var err error
-			if tr.repeatVal, err = newValidator(tr.cfg.Method.Param, tr.o, tr.tau, 1); err != nil {
+			if tr.repeatVal, err = newValidator(tr.cfg.Method.Param, tr.o, tr.w, tr.tau, 1); err != nil {
 				return "", fmt.Errorf("greedy: repeat check: %w", err)
 			}
 		}
 		v, x, prev, which = tr.repeatVal, tr.x, tr.xprev, "training"
 	}
 	growth, err := v.repeat(x, prev, tr.last, k)
-	if err == nil && v == tr.repeatVal {
-		// This process's training functions: the largest over every block.
-		growth, err = tr.w.max(growth)
-	}
 	if err != nil {
 		return "", fmt.Errorf("greedy: repeat check of step %d: %w", t-1, err)
 	}
@@ -57,10 +53,22 @@ func (tr *trainer) repeatStop(t int, cause string) (string, error) {
 }
 
 // repeat applies the step with full parameters u k times from the iterates
-// (x, prev) and returns the largest ratio ‖∇f_k‖ after / before over the
-// functions (+Inf when an iterate is not finite). x and prev are not
-// changed.
+// (x, prev: this process's) and returns the largest ratio ‖∇f_k‖ after /
+// before over every process's functions (+Inf when an iterate is not
+// finite). x and prev are not changed.
 func (v *validator) repeat(x, prev, u []float64, k int) (float64, error) {
+	growth := 0.0 // a process that holds no function
+	if v.o != nil {
+		var err error
+		if growth, err = v.repeatHeld(x, prev, u, k); err != nil {
+			return 0, err
+		}
+	}
+	return v.w.max(growth)
+}
+
+// repeatHeld is repeat's largest ratio over this process's functions.
+func (v *validator) repeatHeld(x, prev, u []float64, k int) (float64, error) {
 	n := len(x)
 	for i := range v.ahead {
 		if len(v.ahead[i]) != n {

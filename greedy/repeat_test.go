@@ -27,7 +27,7 @@ func identityObjective(n, size int) *problem.Objective {
 // ½‖x − y‖² scales every gradient by |1 − θ|^K.
 func TestRepeatGrowthIsTheClosedForm(t *testing.T) {
 	o := identityObjective(3, 8)
-	v, err := newValidator(method(t, "ps"), o, 1, 1)
+	v, err := newValidator(method(t, "ps"), o, world{hi: o.N, n: o.N}, 1, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -54,8 +54,6 @@ type trainer struct {
 	// Scratch of every step: f_k and ∇f_k at x, the momentum x − x⁻.
 	vals, grad, p []float64
 	ws            *problem.Workspace
-	// valGrad is the validation functions' ∇f (Stop.OnValidation).
-	valGrad []float64
 	// prec is the run's precision; eo evaluates f and ∇f at the training
 	// iterates in it (o itself for float64).
 	prec steploss.Precision
@@ -92,11 +90,18 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 	if tr.w, err = newWorld(o, cfg.Method.Divide); err != nil {
 		return nil, err
 	}
+	if d := cfg.Method.Divide; d != nil && d.Total > 0 && d.Family != nil {
+		tr.family = family(d.Family) // every function's operators, not the block's
+	}
 	if tr.w.divided() && !tr.w.first() && cfg.Store.Dir != "" && !cfg.Store.ReadOnly {
 		return nil, fieldError("Store.Dir", errors.New("with Method.Divide only the first block's process writes the checkpoint: set Store.ReadOnly (to resume) or no Dir on the others"))
 	}
-	if v := cfg.Problem.Validation; v != nil {
-		if tr.val, err = newValidator(cfg.Method.Param, v, tr.tau, cfg.Solver.ValLookahead); err != nil {
+	if v := cfg.Problem.Validation; v != nil || cfg.Method.Divide.dividesValidation() {
+		vw, err := newValWorld(v, cfg.Method.Divide)
+		if err != nil {
+			return nil, err
+		}
+		if tr.val, err = newValidator(cfg.Method.Param, v, vw, tr.tau, cfg.Solver.ValLookahead); err != nil {
 			return nil, err
 		}
 	}
@@ -148,7 +153,7 @@ func (tr *trainer) manifest(o *problem.Objective) (*checkpoint.Manifest, error) 
 		return nil, fmt.Errorf("greedy: checkpoint %s: %w", cfg.Store.Dir, err)
 	}
 	man := &checkpoint.Manifest{
-		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: o.A.String(), Conventions: o.Conventions, Regular: o.Reg.String(),
+		Format: checkpoint.FormatVersion, Problem: cfg.Problem.Name, Operator: tr.family.A.String(), Conventions: o.Conventions, Regular: tr.family.Reg.String(),
 		Alpha: o.Alpha, H: o.H, W: o.W, NTrain: tr.w.n, DataHash: cfg.Problem.DataHash, ObservationsHash: obs, Noise: o.Noise,
 		Seed: cfg.Problem.Seed, Method: cfg.Method.Param.Name(), ParamVersions: pversions, Tau: tr.tau, L: o.L, Lambda: cfg.Method.Lambda.String(), Mu: cfg.Method.Mu.String(),
 		Inner: tr.inner.Name(), InnerSettings: innerSettings(tr.inner, nTheta, nPhi, cfg), Protocol: cfg.Store.Protocol, TolRel: cfg.Stop.TolRel, TolAbs: cfg.Stop.TolAbs, MaxSteps: cfg.Stop.MaxSteps,
@@ -163,7 +168,7 @@ func (tr *trainer) manifest(o *problem.Objective) (*checkpoint.Manifest, error) 
 	man.Device = cfg.Target.Kind()
 	man.RepeatCheck = cfg.Stop.RepeatCheck
 	if tr.val != nil {
-		man.NVal = tr.val.o.N
+		man.NVal = tr.val.w.n
 		man.WeightScales = tr.scales
 		man.ValLookahead = tr.val.lookahead
 		man.StopOnValidation = cfg.Stop.OnValidation
@@ -232,13 +237,12 @@ func (tr *trainer) restore(old *checkpoint.Manifest) error {
 	if tr.val != nil {
 		states = append(states, &tr.val.x, &tr.val.prev)
 	}
-	whole := func(v []float64) []float64 { return v }
 	for i, dst := range states {
-		n, part := len(*dst), whole
-		if i < 2 {
-			n, part = tr.w.n*tr.o.ImageLen(), tr.w.part
+		w := tr.w
+		if i >= 2 {
+			w = tr.val.w
 		}
-		v, err := tr.readState(i, n, part)
+		v, err := tr.readState(i, w.n*tr.o.ImageLen(), w.part)
 		if err != nil {
 			return err
 		}
@@ -300,13 +304,11 @@ func (tr *trainer) measureStart() error {
 		return err
 	}
 	if r.OnValidation {
-		v := tr.val.o
-		tr.valGrad = make([]float64, len(v.X0))
-		if err := v.Eval(nil, tr.valGrad, v.X0, nil); err != nil {
-			return fmt.Errorf("validation functions: %w", err)
+		v := tr.val
+		if r.valNorm0, err = v.norms(v.start()); err != nil {
+			return err
 		}
-		r.valNorm0 = blockNorms(tr.valGrad, v.N)
-		if r.valBest, err = v.Mean(v.X0); err != nil {
+		if r.valBest, err = v.meanAt(v.start()); err != nil {
 			return err
 		}
 		// A resumed run replays the patience rule over its steps.
@@ -343,11 +345,10 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 	if r.converged(gn, r.norm0) && tr.man.TrainTolSteps == 0 {
 		tr.man.TrainTolSteps = t
 	}
-	v := tr.val.o
-	if err := v.Eval(nil, tr.valGrad, tr.val.x, nil); err != nil {
-		return 0, 0, "", fmt.Errorf("validation functions: %w", err)
+	vn, err := tr.val.norms(tr.val.x)
+	if err != nil {
+		return 0, 0, "", err
 	}
-	vn := blockNorms(tr.valGrad, v.N)
 	for _, x := range vn {
 		valMax = math.Max(valMax, x)
 	}

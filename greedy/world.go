@@ -5,6 +5,7 @@ import (
 	"encoding"
 	"encoding/hex"
 	"fmt"
+	"hash"
 	"math"
 
 	"github.com/greedyl2o/greedyl2o/checkpoint"
@@ -50,10 +51,43 @@ func newWorld(o *problem.Objective, d *Divide) (world, error) {
 	if d.Lo < 0 || d.Hi > n || d.Lo >= d.Hi || !ok || (d.Total > 0 && o.N != d.Hi-d.Lo) {
 		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions (the objective holding all of them, or with Total the block's: it holds %d) and a link that gathers (steploss.Gatherer) wanted", d.Lo, d.Hi, n, o.N)
 	}
+	if d.Total > 0 && o.Varied() && (d.Family == nil || d.Family.N != n) {
+		return world{}, fmt.Errorf("greedy: dividing the training: a block of functions that differ by more than their data (%s, %s) needs every function's operators and weights (Divide.Family: problem.Problem.Family of %d functions)", o.A, o.Reg, n)
+	}
 	if grp := o.BatchGroup(); d.Lo%grp != 0 || (d.Hi%grp != 0 && d.Hi != n) {
 		return world{}, fmt.Errorf("greedy: dividing the training: block [%d, %d) of %d functions splits a group of the %d images the operator applies together: take the blocks of steploss.GroupBlocks", d.Lo, d.Hi, n, grp)
 	}
 	return world{lo: d.Lo, hi: d.Hi, n: n, link: g}, nil
+}
+
+// dividesValidation reports whether d divides the validation functions
+// between the processes (Divide.ValTotal).
+func (d *Divide) dividesValidation() bool { return d != nil && d.ValTotal > 0 }
+
+// newValWorld returns the world of the validation functions v (this
+// process's, nil when it holds none): this process's block of
+// Divide.ValTotal, or all of them on every process. A block of an
+// operator that applies images in groups holds whole groups, as the
+// training functions' do.
+func newValWorld(v *problem.Objective, d *Divide) (world, error) {
+	if !d.dividesValidation() {
+		return world{lo: 0, hi: v.N, n: v.N}, nil
+	}
+	held := 0
+	if v != nil {
+		held = v.N
+	}
+	lo, hi, n := d.ValLo, d.ValHi, d.ValTotal
+	g, ok := d.Link.(steploss.Gatherer)
+	if lo < 0 || hi > n || lo > hi || !ok || held != hi-lo {
+		return world{}, fmt.Errorf("greedy: dividing the validation functions: block [%d, %d) of %d (Problem.Validation holding %d of them, nil for none) and a link that gathers (steploss.Gatherer) wanted", lo, hi, n, held)
+	}
+	if v != nil {
+		if grp := v.BatchGroup(); lo%grp != 0 || (hi%grp != 0 && hi != n) {
+			return world{}, fmt.Errorf("greedy: dividing the validation functions: block [%d, %d) of %d splits a group of the %d images the operator applies together: take the blocks of steploss.GroupBlocks", lo, hi, n, grp)
+		}
+	}
+	return world{lo: lo, hi: hi, n: n, link: g}, nil
 }
 
 // sumFloats is checkpoint.SumFloats of every block's v, in function
@@ -63,24 +97,47 @@ func (w world) sumFloats(v []float64) (string, error) {
 		return checkpoint.SumFloats(v), nil
 	}
 	h := sha256.New()
-	start, err := h.(encoding.BinaryMarshaler).MarshalBinary()
-	if err != nil {
+	if err := HashAlong(w.link, h, func(h hash.Hash) { checkpoint.WriteFloats(h, v) }); err != nil {
 		return "", err
 	}
-	state := make([]float64, len(start)) // a byte a value, as the link carries float64s
-	err = w.sum(state, func(s []float64) error {
-		b := start
-		if !w.first() {
-			b = make([]byte, len(s))
-			for i, x := range s {
-				b[i] = byte(x)
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// HashAlong hashes every process's contents in process order, each
+// process's add writing its own: h's state passes along link from the
+// processes before this one (the first starts from h's), and every
+// process ends with h holding the state after the last process's add.
+// h must marshal its state (encoding.BinaryMarshaler: the standard
+// library's hashes do).
+func HashAlong(link steploss.Link, h hash.Hash, add func(hash.Hash)) error {
+	m, ok1 := h.(encoding.BinaryMarshaler)
+	u, ok2 := h.(encoding.BinaryUnmarshaler)
+	if !ok1 || !ok2 {
+		return fmt.Errorf("greedy: a %T cannot pass its state from process to process", h)
+	}
+	start, err := m.MarshalBinary()
+	if err != nil {
+		return err
+	}
+	// A byte a value, as the link carries float64s; -1 marks the first
+	// process, which receives nothing.
+	state := make([]float64, len(start))
+	state[0] = -1
+	setState := func(s []float64) error {
+		b := make([]byte, len(s))
+		for i, x := range s {
+			b[i] = byte(x)
+		}
+		return u.UnmarshalBinary(b)
+	}
+	err = sumAlong(link, state, func(s []float64) error {
+		if s[0] != -1 {
+			if err := setState(s); err != nil {
+				return err
 			}
 		}
-		if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
-			return err
-		}
-		checkpoint.WriteFloats(h, v)
-		b, err := h.(encoding.BinaryMarshaler).MarshalBinary()
+		add(h)
+		b, err := m.MarshalBinary()
 		if err != nil {
 			return err
 		}
@@ -93,16 +150,9 @@ func (w world) sumFloats(v []float64) (string, error) {
 		return nil
 	})
 	if err != nil {
-		return "", err
+		return err
 	}
-	b := make([]byte, len(state))
-	for i, x := range state {
-		b[i] = byte(x)
-	}
-	if err := h.(encoding.BinaryUnmarshaler).UnmarshalBinary(b); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
+	return setState(state)
 }
 
 // divided reports whether other processes hold some of the functions.
@@ -156,18 +206,24 @@ func (w world) toFirst(local []float64) ([]float64, error) {
 // block's functions (add, in function order) and leaves in sums the
 // complete sums of every block, on every process.
 func (w world) sum(sums []float64, add func(sums []float64) error) error {
-	if w.divided() {
-		if err := w.link.Before(sums); err != nil {
-			return fmt.Errorf("greedy: receiving the running sums: %w", err)
-		}
+	if !w.divided() {
+		return add(sums)
+	}
+	return sumAlong(w.link, sums, add)
+}
+
+// sumAlong receives the running sums of the processes before this one over
+// link, continues them with add and passes them on, leaving every
+// process's complete sums in sums.
+func sumAlong(link steploss.Link, sums []float64, add func(sums []float64) error) error {
+	if err := link.Before(sums); err != nil {
+		return fmt.Errorf("greedy: receiving the running sums: %w", err)
 	}
 	if err := add(sums); err != nil {
 		return err
 	}
-	if w.divided() {
-		if err := w.link.After(sums); err != nil {
-			return fmt.Errorf("greedy: passing the running sums on: %w", err)
-		}
+	if err := link.After(sums); err != nil {
+		return fmt.Errorf("greedy: passing the running sums on: %w", err)
 	}
 	return nil
 }

@@ -127,33 +127,3 @@ func TestGather(t *testing.T) {
 		}
 	}
 }
-
-// TestAllgatherBlocks: blocks of different lengths (one empty), moved in
-// pieces smaller than the longest, end on every rank in place, each
-// value where its rank put it.
-func TestAllgatherBlocks(t *testing.T) {
-	size, rank := Size(), Rank()
-	offs := []int{0}
-	for r := range size {
-		offs = append(offs, offs[r]+(r*5)%7+3*(r%2))
-	}
-	want := make([]float64, offs[size]+2) // two values past the blocks stay
-	for r := range size {
-		for i := offs[r]; i < offs[r+1]; i++ {
-			want[i] = float64(1000*r + i)
-		}
-	}
-	dst := make([]float64, len(want))
-	copy(dst[offs[rank]:offs[rank+1]], want[offs[rank]:offs[rank+1]])
-	if err := AllgatherBlocks(dst, offs, 2); err != nil {
-		t.Fatal(err)
-	}
-	for i := range want {
-		if dst[i] != want[i] {
-			t.Fatalf("rank %d: value %d is %g, want %g (offsets %v)", rank, i, dst[i], want[i], offs)
-		}
-	}
-	if err := AllgatherBlocks(dst, offs[:size], 2); err == nil {
-		t.Error("offsets for one rank fewer were accepted")
-	}
-}

@@ -124,6 +124,16 @@ func (o *Objective) Block(lo, hi int) (*Objective, error) {
 	return o.Subset(blockIndices(lo, hi))
 }
 
+// Varied reports whether its functions differ by more than their data: a
+// family of operators (PerFunction) or of weights (Weighted).
+func (o *Objective) Varied() bool {
+	if _, ok := o.A.(*PerFunction); ok {
+		return true
+	}
+	_, ok := o.Reg.(interface{ subsetWeights([]int) Regularizer })
+	return ok
+}
+
 // Subset returns the objective made of the functions with the given indices.
 func (o *Objective) Subset(idx []int) (*Objective, error) {
 	s := *o

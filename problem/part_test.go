@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestInstantiatePartIsTheBlock: for a plain problem, a family of blurs,
+// TestInstantiateBlockIsTheBlock: for a plain problem, a family of blurs,
 // of noise levels, of weights and of CT scans (padded data), and CT whose
-// projector takes images 4 at a time (tomo.Lanes), each block
-// [lo, hi) of InstantiatePart holds Instantiate's observations and
-// starting points of its functions bit for bit, zeros elsewhere, and the
-// blocks together make Instantiate's objective; InstantiateBlock's
-// objective holds the block's functions alone, bit for bit Instantiate's.
-func TestInstantiatePartIsTheBlock(t *testing.T) {
+// projector takes images 4 at a time (tomo.Lanes), InstantiateBlock given
+// only the ground truths of BlockImages holds Instantiate's observations,
+// starting points and ground truths of the block's functions bit for bit,
+// the blocks together make Instantiate's data, and Family names
+// Instantiate's operators and weights.
+func TestInstantiateBlockIsTheBlock(t *testing.T) {
 	const n = 6
 	for _, c := range []struct {
 		name string
@@ -36,43 +36,45 @@ func TestInstantiatePartIsTheBlock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		fam, err := p.Family(n, 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fam.A.String() != whole.A.String() || fam.Reg.String() != whole.Reg.String() || fam.L != whole.L || fam.Y != nil {
+			t.Errorf("%s %v: Family: operator %s, regularizer %s, L %g; Instantiate's %s, %s, %g", c.name, c.opt, fam.A, fam.Reg, fam.L, whole.A, whole.Reg, whole.L)
+		}
 		hw, m := whole.ImageLen(), whole.DataLen()
-		joined := make([]float64, len(whole.Y))
+		var joined []float64
 		for _, blk := range [][2]int{{0, 1}, {1, 3}, {3, 5}, {5, 6}} {
-			part, err := p.InstantiatePart(truth, n, blk[0], blk[1], 3)
+			glo, ghi := p.BlockImages(n, blk[0], blk[1])
+			if glo > blk[0] || ghi < blk[1] {
+				t.Fatalf("%s: BlockImages %v = [%d, %d) does not hold the block", c.name, blk, glo, ghi)
+			}
+			own, err := p.InstantiateBlock(truth[glo*hw:ghi*hw], n, blk[0], blk[1], 3)
 			if err != nil {
 				t.Fatal(err)
 			}
-			own, err := p.InstantiateBlock(truth, n, blk[0], blk[1], 3)
+			want, err := whole.Block(blk[0], blk[1])
 			if err != nil {
 				t.Fatal(err)
 			}
 			if own.N != blk[1]-blk[0] || !slices.Equal(own.Y, whole.Y[blk[0]*m:blk[1]*m]) || !slices.Equal(own.X0, whole.X0[blk[0]*hw:blk[1]*hw]) || !slices.Equal(own.Truth, truth[blk[0]*hw:blk[1]*hw]) {
 				t.Errorf("%s %v: InstantiateBlock %v: %d functions, not Instantiate's block", c.name, c.opt, blk, own.N)
 			}
-			if part.A.String() != whole.A.String() || part.Reg.String() != whole.Reg.String() || part.L != whole.L {
-				t.Errorf("%s %v: block %v: operator %s, regularizer %s, L %g; whole %s, %s, %g", c.name, c.opt, blk, part.A, part.Reg, part.L, whole.A, whole.Reg, whole.L)
+			if own.A.String() != want.A.String() || own.Reg.String() != want.Reg.String() {
+				t.Errorf("%s %v: block %v: operator %s, regularizer %s; Instantiate's block %s, %s", c.name, c.opt, blk, own.A, own.Reg, want.A, want.Reg)
 			}
-			for k := range n {
-				in := k >= blk[0] && k < blk[1]
-				y, x0 := part.Y[k*m:(k+1)*m], part.X0[k*hw:(k+1)*hw]
-				wantY, wantX0 := whole.Y[k*m:(k+1)*m], whole.X0[k*hw:(k+1)*hw]
-				if !in {
-					wantY, wantX0 = make([]float64, m), make([]float64, hw)
-				} else {
-					copy(joined[k*m:], y)
-				}
-				if !slices.Equal(y, wantY) || !slices.Equal(x0, wantX0) {
-					t.Errorf("%s %v: block %v: function %d's data differ from Instantiate's (in the block: %v)", c.name, c.opt, blk, k, in)
-				}
-			}
+			joined = append(joined, own.Y...)
 		}
 		if !slices.Equal(joined, whole.Y) {
 			t.Errorf("%s %v: the blocks' data do not make Instantiate's", c.name, c.opt)
 		}
 	}
 	p, _ := Lookup("deblur", Options{H: 12})
-	if _, err := p.InstantiatePart(make([]float64, 3*144), 3, 2, 2, 0); err == nil {
+	if _, err := p.InstantiateBlock(nil, 3, 2, 2, 0); err == nil {
 		t.Error("an empty block was accepted")
+	}
+	if _, err := p.InstantiateBlock(make([]float64, 3*144), 3, 1, 2, 0); err == nil {
+		t.Error("every image's ground truth for a block of one was accepted")
 	}
 }

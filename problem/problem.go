@@ -77,67 +77,115 @@ func (p *Problem) L() float64 {
 // y_k = A x_k + Noise·ξ_k with ξ_k standard normal from a generator seeded by
 // Seed and seedOffset (use different offsets for training and test sets).
 func (p *Problem) Instantiate(truth []float64, n int, seedOffset uint64) (*Objective, error) {
+	hw := p.H * p.W
+	if n < 1 || len(truth) != n*hw {
+		return nil, fmt.Errorf("problem %s: %d ground-truth values for %d images of %d×%d (want %d)", p.Name, len(truth), n, p.H, p.W, n*hw)
+	}
 	return p.instantiate(truth, n, 0, n, seedOffset)
 }
 
-// InstantiatePart is Instantiate for one of several processes that build
-// the functions between them, each a block: it returns the objective of
-// all n functions in which functions [lo, hi) have the observations and
-// starting points Instantiate gives them, bit for bit, and the others
-// zeros, for the processes to exchange.
-func (p *Problem) InstantiatePart(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
-	if lo < 0 || hi > n || lo >= hi {
-		return nil, fmt.Errorf("problem %s: block [%d, %d) of %d functions", p.Name, lo, hi, n)
+// BlockImages returns the images [glo, ghi) of n whose ground truths the
+// data of functions [lo, hi) are computed from (InstantiateBlock): the
+// block itself, or for an operator that applies images in groups
+// (BatchGroup) the whole groups that hold it, as Instantiate applies the
+// operator to all n.
+func (p *Problem) BlockImages(n, lo, hi int) (glo, ghi int) {
+	g := p.BatchGroup()
+	if p.family != nil && !p.family.one {
+		g = 1 // one operator a function (PerFunction): each image on its own
 	}
-	return p.instantiate(truth, n, lo, hi, seedOffset)
+	return groupRange(g, n, lo, hi)
+}
+
+// groupRange widens images [lo, hi) of n to the whole groups of g images
+// (from the first) that hold them; the images past the last whole group
+// are applied together.
+func groupRange(g, n, lo, hi int) (glo, ghi int) {
+	glo, ghi = lo, hi
+	if g > 1 && hi-lo < n {
+		full := n / g * g
+		if lo < full {
+			glo = lo / g * g
+		}
+		if hi <= full {
+			ghi = (hi + g - 1) / g * g
+		}
+	}
+	return glo, ghi
 }
 
 // InstantiateBlock is Instantiate for one of several processes that each
 // hold a block of the functions: the objective of functions [lo, hi) of
 // the n alone (hi − lo functions), with the observations, starting points,
-// operators and weights Instantiate gives them, bit for bit.
+// operators and weights Instantiate gives them, bit for bit, from truth,
+// the ground truths of images BlockImages(n, lo, hi) alone (the generators
+// advanced past the functions before the block). Family gives every
+// function's operators and weights.
 func (p *Problem) InstantiateBlock(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
-	o, err := p.InstantiatePart(truth, n, lo, hi, seedOffset)
-	if err != nil {
-		return nil, err
+	if lo < 0 || hi > n || lo >= hi {
+		return nil, fmt.Errorf("problem %s: block [%d, %d) of %d functions", p.Name, lo, hi, n)
 	}
-	return o.Block(lo, hi)
+	glo, ghi := p.BlockImages(n, lo, hi)
+	if want := (ghi - glo) * p.H * p.W; len(truth) != want {
+		return nil, fmt.Errorf("problem %s: %d ground-truth values for functions [%d, %d) of %d: want those of images [%d, %d) (BlockImages), %d values", p.Name, len(truth), lo, hi, n, glo, ghi, want)
+	}
+	return p.instantiate(truth, n, lo, hi, seedOffset)
 }
 
 // BatchGroup is Objective.BatchGroup of the problem's functions.
 func (p *Problem) BatchGroup() int { return batchGroup(p.A) }
 
-// Uniform reports whether every function of the problem has the problem's
-// operator A and weight α (no operator family, no α range).
-func (p *Problem) Uniform() bool { return p.family == nil && p.alphaRange[1] == 0 }
-
-// instantiate is Instantiate computing only functions [lo, hi)'s data.
-func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
-	hw := p.H * p.W
-	if n < 1 || len(truth) != n*hw {
-		return nil, fmt.Errorf("problem %s: %d ground-truth values for %d images of %d×%d (want %d)", p.Name, len(truth), n, p.H, p.W, n*hw)
-	}
-	for i, v := range truth {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("problem %s: ground truth image %d has a non-finite pixel (%v)", p.Name, i/hw, v)
-		}
-	}
-	in := tensor.Shape{n, p.H, p.W}
+// Family returns the objective of n instantiated functions without their
+// data (no observations, starting points or ground truths): their
+// operators and weights as Instantiate gives them, for what takes every
+// function's where a process holds a block of them (InstantiateBlock).
+func (p *Problem) Family(n int, seedOffset uint64) (*Objective, error) {
 	a, err := p.operatorFor(n, seedOffset)
 	if err != nil {
 		return nil, err
 	}
-	out, err := a.OutShape(in)
+	reg := p.Reg
+	if p.alphaRange[1] > 0 {
+		r := rand.New(rand.NewPCG(p.Seed, 0x616c706861+seedOffset))
+		reg = NewWeighted(p.Reg, alphaFamily(n, p.alphaRange[0], p.alphaRange[1], r.Float64))
+	}
+	return &Objective{
+		A: a, Reg: reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W, Noise: p.noiseName(),
+		L: p.L(), NormA: p.NormA,
+		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
+	}, nil
+}
+
+// instantiate builds functions [lo, hi) of n from truth, the ground truths
+// of images BlockImages(n, lo, hi).
+func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64) (*Objective, error) {
+	hw := p.H * p.W
+	glo, ghi := p.BlockImages(n, lo, hi)
+	for i, v := range truth {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("problem %s: ground truth image %d has a non-finite pixel (%v)", p.Name, glo+i/hw, v)
+		}
+	}
+	o, err := p.Family(n, seedOffset)
+	if err != nil {
+		return nil, err
+	}
+	out, err := o.A.OutShape(tensor.Shape{n, p.H, p.W})
 	if err != nil {
 		return nil, fmt.Errorf("problem %s: %w", p.Name, err)
 	}
-	all := make([]float64, out.TotalSize())
-	m := len(all) / n
-	y, ba := all[lo*m:hi*m], a
-	if pf, ok := a.(*PerFunction); ok && hi-lo < n {
-		ba = pf.Subset(blockIndices(lo, hi))
+	m := out.TotalSize() / n
+	if hi-lo < n {
+		idx := blockIndices(lo, hi)
+		if pf, ok := o.A.(*PerFunction); ok {
+			o.A = pf.Subset(idx)
+		}
+		if w, ok := o.Reg.(interface{ subsetWeights([]int) Regularizer }); ok {
+			o.Reg = w.subsetWeights(idx)
+		}
 	}
-	if err := applyBlock(ba, y, truth, n, lo, hi, p.H, p.W); err != nil {
+	y := make([]float64, (hi-lo)*m)
+	if err := applyGroups(o.A, y, truth, ghi-glo, lo-glo, hi-lo, p.H, p.W); err != nil {
 		return nil, fmt.Errorf("problem %s: simulating data: %w", p.Name, err)
 	}
 	levels := p.noiseLevels(n, seedOffset)
@@ -148,27 +196,19 @@ func (p *Problem) instantiate(truth []float64, n, lo, hi int, seedOffset uint64)
 	for i := range y {
 		y[i] += levels[lo+i/m] * r.NormFloat64()
 	}
-	if pf, ok := ba.(*PerFunction); ok {
+	if pf, ok := o.A.(*PerFunction); ok {
 		pf.clearUnmeasured(y) // a scan's unmeasured angles hold no data (PaddedRows)
 	}
-	x0 := make([]float64, n*hw)
+	x0 := make([]float64, (hi-lo)*hw)
 	if p.Start == FromObservation {
 		if m != hw {
 			return nil, fmt.Errorf("problem %s: cannot start at the observation: data are not images", p.Name)
 		}
-		copy(x0[lo*hw:hi*hw], y)
+		copy(x0, y)
 	}
-	reg := p.Reg
-	if p.alphaRange[1] > 0 {
-		r := rand.New(rand.NewPCG(p.Seed, 0x616c706861+seedOffset))
-		reg = NewWeighted(p.Reg, alphaFamily(n, p.alphaRange[0], p.alphaRange[1], r.Float64))
-	}
-	return &Objective{
-		A: a, Reg: reg, Alpha: p.Alpha, N: n, H: p.H, W: p.W, Noise: p.noiseName(),
-		Y: all, Truth: append([]float64(nil), truth...), X0: x0,
-		L: p.L(), NormA: p.NormA,
-		Problem: p.Name, Conventions: maps.Clone(p.Conventions),
-	}, nil
+	o.N, o.Y, o.X0 = hi-lo, y, x0
+	o.Truth = append([]float64(nil), truth[(lo-glo)*hw:(hi-glo)*hw]...)
+	return o, nil
 }
 
 // grouped is an operator whose result for an image depends on the images
@@ -193,30 +233,19 @@ func batchGroup(a Operator) int {
 	return 1
 }
 
-// applyBlock writes into y the data of images [lo, hi) of the n images of
-// truth, as a.Apply on all n computes them: a grouped operator is applied
-// to the whole groups that hold the block, and the block taken from them.
-func applyBlock(a Operator, y, truth []float64, n, lo, hi, h, w int) error {
-	hw, g := h*w, batchGroup(a)
-	glo, ghi := lo, hi
-	if g > 1 && hi-lo < n {
-		full := n / g * g // the images the whole batch projects in groups
-		if lo < full {
-			glo = lo / g * g
-		}
-		if hi <= full {
-			ghi = (hi + g - 1) / g * g
-		}
+// applyGroups writes into y the data of the nb images from image at of
+// the g images of truth, a applying all g together (the whole groups that
+// hold a block: BlockImages).
+func applyGroups(a Operator, y, truth []float64, g, at, nb, h, w int) error {
+	if at == 0 && nb == g {
+		return a.Apply(y, truth, tensor.Shape{g, h, w})
 	}
-	if glo == lo && ghi == hi {
-		return a.Apply(y, truth[lo*hw:hi*hw], tensor.Shape{hi - lo, h, w})
-	}
-	m := len(y) / (hi - lo)
-	tmp := make([]float64, (ghi-glo)*m)
-	if err := a.Apply(tmp, truth[glo*hw:ghi*hw], tensor.Shape{ghi - glo, h, w}); err != nil {
+	m := len(y) / nb
+	tmp := make([]float64, g*m)
+	if err := a.Apply(tmp, truth, tensor.Shape{g, h, w}); err != nil {
 		return err
 	}
-	copy(y, tmp[(lo-glo)*m:])
+	copy(y, tmp[at*m:])
 	return nil
 }
 

@@ -2,8 +2,8 @@
 # Times and sizes the setup of greedy training under mpirun: CT 256²
 # (synthetic phantoms, N functions), a run that stops before its first step
 # (--tol-rel 0.5 holds at the start), so each rank builds the functions
-# (its block: projected, noised, its starting points checked; then the
-# blocks gathered), evaluates the start's gradients and stops. 1 rank × 2
+# (its blocks, as the binary divides them: projected, noised, its starting
+# points checked), evaluates the start's gradients and stops. 1 rank × 2
 # threads against 2 ranks × 1 thread, alternated REPS times; each rank's
 # wall and CPU seconds and peak resident memory (GNU time). The
 # checkpoints' data and observation hashes must agree. BIN (default
