@@ -62,7 +62,24 @@ type DeviceParamTerm interface {
 	SetParamsOn(theta gpu.Buffer, c float64) error
 }
 
+// DeviceGradTerm is a DeviceTerm whose parameter gradient can stay on its
+// device, added into a readout (gpu.Ops.AllocReadout) that gathers many of
+// them (every step of an unrolled trajectory) for one copy back.
+type DeviceGradTerm interface {
+	DeviceTerm
+	// GradInSum reports where the gradient goes in a readout: one of its
+	// float64 sums (a term of one parameter), or ParamLen of its values.
+	GradInSum() bool
+	// AddParamGradOn adds c·∇_θ⟨r, G_θ v⟩ (AddParamGrad's gradient) to the
+	// readout dst: to its sum off where GradInSum, else to its values off,
+	// …, off+ParamLen−1. It queues its work on the device and reads
+	// nothing back.
+	AddParamGradOn(dst gpu.Buffer, off int, v, r gpu.Buffer, c float64) error
+}
+
 var (
+	_ DeviceGradTerm     = (*arrayTerm)(nil)
+	_ DeviceGradTerm     = spectralArrayTerm{}
 	_ DeviceParamTerm    = spectralArrayTerm{}
 	_ DeviceBinder       = Scalar{}
 	_ DeviceBinder       = Pointwise{}

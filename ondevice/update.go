@@ -152,6 +152,24 @@ func (u *Update) AddParamGrad(i int, grad []float64, v, b gpu.Buffer, c float64)
 	return u.terms[i].AddParamGrad(grad, v, b, c*updateSigns[i])
 }
 
+// GradOn reports whether term i's parameter gradient can stay on the
+// device (models.DeviceGradTerm), and if so whether it takes one sum of a
+// readout (inSum) or ParamLen of its values.
+func (u *Update) GradOn(i int) (ok, inSum bool) {
+	t, ok := u.terms[i].(models.DeviceGradTerm)
+	return ok, ok && t.GradInSum()
+}
+
+// AddParamGradOn is AddParamGrad added into the readout dst on the device,
+// at its sum or values off (models.DeviceGradTerm.AddParamGradOn).
+func (u *Update) AddParamGradOn(i int, dst gpu.Buffer, off int, v, b gpu.Buffer, c float64) error {
+	t, ok := u.terms[i].(models.DeviceGradTerm)
+	if !ok {
+		return fmt.Errorf("ondevice: term %d (%T) cannot keep its parameter gradient on the device", i, u.terms[i])
+	}
+	return t.AddParamGradOn(dst, off, v, b, c*updateSigns[i])
+}
+
 // Transpose writes dst = G_{sign_i·θi}ᵀ b, term i's part of the update's
 // vector–Jacobian product in its operand.
 func (u *Update) Transpose(i int, dst, b gpu.Buffer) error {
