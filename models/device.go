@@ -50,6 +50,13 @@ type SpectralDeviceTerm interface {
 	// AddConjSum adds Σ_n conj(v̂_n)·r̂_n, the parameter gradient before its
 	// inverse transform, to dst (one spectrum on the host, in float64).
 	AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error
+	// TransposeSpectra is Transpose from the spectra of b (bSpec, left
+	// as it is): a caller that transposes several terms at the same b
+	// transforms it once.
+	TransposeSpectra(dst, bSpec gpu.Buffer) error
+	// AddParamGradOnSpectra is AddParamGradOn with r given by its spectra
+	// (rSpec, left as it is).
+	AddParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error
 }
 
 // DeviceParamTerm is a DeviceTerm whose parameters can also be set from a
@@ -104,6 +111,16 @@ func (t spectralArrayTerm) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.
 // AddConjSum implements SpectralDeviceTerm.
 func (t spectralArrayTerm) AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error {
 	return t.addConjSum(dst, vSpec, rSpec)
+}
+
+// TransposeSpectra implements SpectralDeviceTerm.
+func (t spectralArrayTerm) TransposeSpectra(dst, bSpec gpu.Buffer) error {
+	return t.transposeSpectra(dst, bSpec)
+}
+
+// AddParamGradOnSpectra implements SpectralDeviceTerm.
+func (t spectralArrayTerm) AddParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error {
+	return t.addParamGradOnSpectra(dst, off, v, rSpec, c)
 }
 
 // SetParamsOn implements DeviceParamTerm: θ̂ = c·F(theta), transformed

@@ -211,20 +211,52 @@ func (t *arrayTerm) Transpose(dst, b gpu.Buffer) error {
 	case smallConvTerm:
 		err = o.Conv2DAdjointImage(dst, b, t.theta, s, t.small.K, t.small.Boundary)
 	case spectralTerm:
-		if !t.conjValid {
-			// First transpose at these parameters: conj(θ̂) on the device.
-			if err = t.lazy(&t.conjTheta, t.s.SpectrumLen()); err == nil {
-				err = t.conjugate()
-			}
-			t.conjValid = err == nil
-		}
-		if err == nil {
+		if err = t.conjugated(); err == nil {
 			err = t.spectralProduct(dst, b, t.conjTheta)
 		}
 	case fullTerm:
 		if err = o.Zero(dst); err == nil {
 			err = o.(gpu.MatOps).MatMulAdd(dst, t.theta, b, s, 1, true)
 		}
+	}
+	if err != nil {
+		return fmt.Errorf("models: transpose %v: %w", t.kind, err)
+	}
+	return nil
+}
+
+// conjugated makes conj(θ̂) on the device on a PC term's first transpose
+// at its parameters.
+func (t *arrayTerm) conjugated() error {
+	if t.conjValid {
+		return nil
+	}
+	err := t.lazy(&t.conjTheta, t.s.SpectrumLen())
+	if err == nil {
+		err = t.conjugate()
+	}
+	t.conjValid = err == nil
+	return err
+}
+
+// transposeSpectra writes dst = G_θᵀ b for a PC term from the spectra of
+// b: Transpose's product without its transform of b.
+func (t *arrayTerm) transposeSpectra(dst, bSpec gpu.Buffer) error {
+	if t.kind != spectralTerm {
+		return fmt.Errorf("models: transposeSpectra on a %v term", t.kind)
+	}
+	err := t.conjugated()
+	if err == nil {
+		err = t.spectra()
+	}
+	if err == nil {
+		err = t.ops.Zero(t.specB)
+	}
+	if err == nil {
+		err = t.ops.SpectralMulAdd(t.specB, t.conjTheta, bSpec, t.s)
+	}
+	if err == nil {
+		err = t.ops.IRFFT2(dst, t.specB, t.s)
 	}
 	if err != nil {
 		return fmt.Errorf("models: transpose %v: %w", t.kind, err)
@@ -320,17 +352,41 @@ func (t *arrayTerm) AddParamGradOn(dst gpu.Buffer, off int, v, r gpu.Buffer, c f
 		}
 		return nil
 	}
+	if err := t.gradImage(v, r); err != nil {
+		return err
+	}
+	return t.addGradImageOn(dst, off, c)
+}
+
+// addGradImageOn adds c times t.gimg to the values off, … of the readout
+// dst, on the device.
+func (t *arrayTerm) addGradImageOn(dst gpu.Buffer, off int, c float64) error {
 	so, ok := t.ops.(gpu.SliceOps)
 	if !ok {
 		return fmt.Errorf("models: device %s cannot add a parameter gradient into a readout (gpu.SliceOps)", t.ops.Name())
-	}
-	if err := t.gradImage(v, r); err != nil {
-		return err
 	}
 	if err := so.AxpyAt(dst, off, c, t.gimg); err != nil {
 		return fmt.Errorf("models: parameter gradient: %w", err)
 	}
 	return nil
+}
+
+// addParamGradOnSpectra is AddParamGradOn for a PC term with r given by
+// its spectra: v transformed here, r̂ left as it is.
+func (t *arrayTerm) addParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error {
+	if t.kind != spectralTerm {
+		return fmt.Errorf("models: addParamGradOnSpectra on a %v term", t.kind)
+	}
+	if err := t.spectra(); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	if err := t.ops.RFFT2(t.specA, v, t.s); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	if err := t.gradImageSpectra(t.specA, rSpec); err != nil {
+		return err
+	}
+	return t.addGradImageOn(dst, off, c)
 }
 
 // spectra makes the PC term's two batches of spectra on first use.

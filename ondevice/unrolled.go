@@ -264,6 +264,9 @@ func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][
 			err = d.setStep(theta, phi, t)
 		}
 		if err == nil {
+			err = d.up.HoldAdjoint(d.adj)
+		}
+		if err == nil {
 			err = d.addParamGrad(0, gradT[t], t, d.gs[t])
 		}
 		if err == nil && d.hasH() {
@@ -290,7 +293,7 @@ func (d *Unrolled) addParamGrad(i int, grad []float64, t int, v gpu.Buffer) erro
 		if v == nil {
 			return nil
 		}
-		return d.up.AddParamGradOn(i, d.grads, d.slots[i].at(t), v, d.adj, 1)
+		return d.up.AddParamGradOn(i, d.grads, d.slots[i].at(t), v, 1)
 	}
 	clear(grad)
 	if v == nil {
@@ -307,7 +310,7 @@ func (d *Unrolled) addParamGrad(i int, grad []float64, t int, v gpu.Buffer) erro
 // and the carry −H_φtᵀ b^{t+1} for b^{t−1}.
 func (d *Unrolled) adjointStep(c float64, t int) error {
 	o := d.ops
-	if err := d.up.Transpose(0, d.tmp, d.adj); err != nil {
+	if err := d.up.TransposeHeld(0, d.tmp); err != nil {
 		return err
 	}
 	if err := d.obj.HessVec(d.hv, d.xs[t], d.tmp); err != nil {
@@ -328,7 +331,7 @@ func (d *Unrolled) adjointStep(c float64, t int) error {
 	if !d.hasH() {
 		return nil
 	}
-	if err := d.up.Transpose(1, d.tmp, d.adj); err != nil {
+	if err := d.up.TransposeHeld(1, d.tmp); err != nil {
 		return err
 	}
 	if err := o.Axpby(d.next, 1, d.tmp, 1); err != nil {

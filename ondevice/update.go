@@ -37,6 +37,10 @@ type Update struct {
 	onSpec      [2]bool // specs[i] holds term i's held operand's spectra
 	acc, tmp    gpu.Buffer
 	spectral    bool
+
+	// HoldAdjoint's b and, with a PC term, its spectra.
+	adj, adjSpec gpu.Buffer
+	adjOnSpec    bool
 }
 
 // updateSigns are the signs of the terms in x⁺ = x − G_θ g + H_φ p.
@@ -160,14 +164,57 @@ func (u *Update) GradOn(i int) (ok, inSum bool) {
 	return ok, ok && t.GradInSum()
 }
 
-// AddParamGradOn is AddParamGrad added into the readout dst on the device,
-// at its sum or values off (models.DeviceGradTerm.AddParamGradOn).
-func (u *Update) AddParamGradOn(i int, dst gpu.Buffer, off int, v, b gpu.Buffer, c float64) error {
+// HoldAdjoint keeps b, the point of the vector–Jacobian products of
+// TransposeHeld and AddParamGradOn, transformed here once where a term is a
+// PC term (models.SpectralDeviceTerm) instead of once a product. b must not
+// change until the next HoldAdjoint.
+func (u *Update) HoldAdjoint(b gpu.Buffer) error {
+	u.adj, u.adjOnSpec = b, false
+	spectral := false
+	for _, t := range u.terms {
+		_, ok := t.(models.SpectralDeviceTerm)
+		spectral = spectral || ok
+	}
+	if !spectral {
+		return nil
+	}
+	if err := u.lazy(&u.adjSpec, u.s.N*u.s.SpectrumLen()); err != nil {
+		return err
+	}
+	if err := u.ops.RFFT2(u.adjSpec, b, u.s); err != nil {
+		return fmt.Errorf("ondevice: update: %w", err)
+	}
+	u.adjOnSpec = true
+	return nil
+}
+
+// TransposeHeld is Transpose at the adjoint held by HoldAdjoint.
+func (u *Update) TransposeHeld(i int, dst gpu.Buffer) error {
+	if u.adj == nil {
+		return fmt.Errorf("ondevice: update: transpose before HoldAdjoint")
+	}
+	if t, ok := u.terms[i].(models.SpectralDeviceTerm); ok && u.adjOnSpec {
+		return t.TransposeSpectra(dst, u.adjSpec)
+	}
+	return u.terms[i].Transpose(dst, u.adj)
+}
+
+// AddParamGradOn is AddParamGrad at the adjoint held by HoldAdjoint, added
+// into the readout dst on the device at its sum or values off
+// (models.DeviceGradTerm.AddParamGradOn).
+func (u *Update) AddParamGradOn(i int, dst gpu.Buffer, off int, v gpu.Buffer, c float64) error {
 	t, ok := u.terms[i].(models.DeviceGradTerm)
 	if !ok {
 		return fmt.Errorf("ondevice: term %d (%T) cannot keep its parameter gradient on the device", i, u.terms[i])
 	}
-	return t.AddParamGradOn(dst, off, v, b, c*updateSigns[i])
+	if u.adj == nil {
+		return fmt.Errorf("ondevice: update: parameter gradient before HoldAdjoint")
+	}
+	c *= updateSigns[i]
+	if st, ok := t.(models.SpectralDeviceTerm); ok && u.adjOnSpec {
+		return st.AddParamGradOnSpectra(dst, off, v, u.adjSpec, c)
+	}
+	return t.AddParamGradOn(dst, off, v, u.adj, c)
 }
 
 // Transpose writes dst = G_{sign_i·θi}ᵀ b, term i's part of the update's
