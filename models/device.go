@@ -57,6 +57,11 @@ type SpectralDeviceTerm interface {
 	// AddParamGradOnSpectra is AddParamGradOn with r given by its spectra
 	// (rSpec, left as it is).
 	AddParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error
+	// PrepareTranspose makes what Transpose needs at the parameters set
+	// (conj(θ̂), copied to the device and transformed there), so that the
+	// transposes that follow queue only work on the device (a capture,
+	// gpu.Capturer, records them).
+	PrepareTranspose() error
 }
 
 // DeviceParamTerm is a DeviceTerm whose parameters can also be set from a
@@ -117,6 +122,9 @@ func (t spectralArrayTerm) AddConjSum(dst []kernels.Complex[float64], vSpec, rSp
 func (t spectralArrayTerm) TransposeSpectra(dst, bSpec gpu.Buffer) error {
 	return t.transposeSpectra(dst, bSpec)
 }
+
+// PrepareTranspose implements SpectralDeviceTerm.
+func (t spectralArrayTerm) PrepareTranspose() error { return t.conjugated() }
 
 // AddParamGradOnSpectra implements SpectralDeviceTerm.
 func (t spectralArrayTerm) AddParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error {

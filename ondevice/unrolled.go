@@ -33,15 +33,17 @@ type Unrolled struct {
 	obj        *Objective
 	up         *Update      // term i set at sign_i times its parameters
 	xs, gs     []gpu.Buffer // x^t and ∇F(x^t), t = 0..T
-	adj, next  gpu.Buffer   // b^{t+1}, b^t
-	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
-	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
-	values     []float64    // F(x^t), t = 1..T
-	sums       gpu.Buffer   // a readout of T sums: F(x^t) summed on the device
-	grads      gpu.Buffer   // a readout: the device terms' gradients, then in its sums F(x^t) and the one-parameter terms' gradients
-	slots      [2]gradSlot  // where term i's gradient of each step goes in grads
-	readout    []float64    // the values of grads, read back
-	gradSums   int          // the number of sums of grads
+	adj, next  gpu.Buffer   // b^{t+1}, b^t: the buffers of adjoints, swapped a step
+	adjoints   [2]gpu.Buffer
+	carry, tmp gpu.Buffer  // −H_φ(t+1)ᵀ b^{t+2}; scratch
+	mom, hv    gpu.Buffer  // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
+	values     []float64   // F(x^t), t = 1..T
+	sums       gpu.Buffer  // a readout of T sums: F(x^t) summed on the device
+	grads      gpu.Buffer  // a readout: the device terms' gradients, then in its sums F(x^t) and the one-parameter terms' gradients
+	slots      [2]gradSlot // where term i's gradient of each step goes in grads
+	readout    []float64   // the values of grads, read back
+	gradSums   int         // the number of sums of grads
+	captured   *capturedSteps
 }
 
 // gradSlot is where a term's parameter gradient of step t goes in the
@@ -87,11 +89,12 @@ func NewUnrolled(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batc
 	if err := d.allocGrads(steps); err != nil {
 		return nil, err
 	}
-	for _, b := range []*gpu.Buffer{&d.adj, &d.next, &d.carry, &d.tmp, &d.mom, &d.hv} {
+	for _, b := range []*gpu.Buffer{&d.adjoints[0], &d.adjoints[1], &d.carry, &d.tmp, &d.mom, &d.hv} {
 		if *b, err = d.alloc(); err != nil {
 			return nil, err
 		}
 	}
+	d.captured = newCapturedSteps(d.mem, d.up, steps)
 	return d, nil
 }
 
@@ -187,25 +190,21 @@ func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]fl
 	if err := d.ops.ZeroSums(out); err != nil {
 		return math.NaN(), err
 	}
+	steps := d.steps(T, c, gradT != nil)
 	for t := 0; t < T; t++ {
-		p, err := d.moment(t)
+		err := d.setStep(theta, phi, t)
 		if err == nil {
-			err = d.setStep(theta, phi, t)
-		}
-		if err == nil {
-			err = d.up.Forward(d.xs[t+1], d.xs[t], d.gs[t], p)
+			err = steps.run(t, func() error { return d.forwardStep(t, out) })
 		}
 		if err != nil {
 			return math.NaN(), err
 		}
-		if err := d.obj.AddValueGrad(out, t, 1, d.xs[t+1], d.gs[t+1]); err != nil {
-			return math.NaN(), err
-		}
 	}
 	if gradT != nil {
-		if err := d.reverse(theta, phi, c, gradT, gradP); err != nil {
+		if err := d.reverse(theta, phi, c, gradT, gradP, steps); err != nil {
 			return math.NaN(), err
 		}
+		steps.done()
 	}
 	// Every F(x^{t+1}), and the gradients kept on the device, in one copy.
 	vals, sums := d.readout[:0], make([]float64, len(d.values))
@@ -243,12 +242,26 @@ func (d *Unrolled) scatter(vals, sums []float64, gradT, gradP [][]float64) {
 	}
 }
 
+// forwardStep writes x^{t+1} and ∇F(x^{t+1}), the update set at step t's
+// parameters, and adds F(x^{t+1}) to sum t of out.
+func (d *Unrolled) forwardStep(t int, out gpu.Buffer) error {
+	p, err := d.moment(t)
+	if err == nil {
+		err = d.up.Forward(d.xs[t+1], d.xs[t], d.gs[t], p)
+	}
+	if err == nil {
+		err = d.obj.AddValueGrad(out, t, 1, d.xs[t+1], d.gs[t+1])
+	}
+	return err
+}
+
 // reverse is the reverse pass: adj = b^{t+1}, starting from
 // b^T = c_T ∇F(x^T), each step's parameter gradients from the update's
 // vector–Jacobian product, added into d.grads (or, for a term that cannot
 // keep them on the device, into gradT[t] and gradP[t] on the host).
-func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) error {
+func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64, steps *stepRunner) error {
 	o, T := d.ops, len(theta)
+	d.adj, d.next = d.adjoints[0], d.adjoints[1]
 	if err := o.Zero(d.adj); err != nil {
 		return err
 	}
@@ -259,31 +272,39 @@ func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][
 		return err
 	}
 	for t := T - 1; t >= 0; t-- {
-		p, err := d.moment(t)
-		if err == nil {
-			err = d.setStep(theta, phi, t)
+		err := d.setStep(theta, phi, t)
+		if err == nil && steps.capturing() {
+			err = d.up.PrepareTransposes()
 		}
 		if err == nil {
-			err = d.up.HoldAdjoint(d.adj)
-		}
-		if err == nil {
-			err = d.addParamGrad(0, gradT[t], t, d.gs[t])
-		}
-		if err == nil && d.hasH() {
-			err = d.addParamGrad(1, gradP[t], t, p)
+			err = steps.run(T+t, func() error { return d.reverseStep(c, gradT, gradP, t) })
 		}
 		if err != nil {
-			return err
-		}
-		if t == 0 {
-			break
-		}
-		if err := d.adjointStep(c[t-1], t); err != nil {
 			return err
 		}
 		d.adj, d.next = d.next, d.adj
 	}
 	return nil
+}
+
+// reverseStep adds step t's parameter gradients at the adjoint b^{t+1}
+// (d.adj), the update set at step t's parameters, and writes b^t into
+// d.next (t > 0).
+func (d *Unrolled) reverseStep(c []float64, gradT, gradP [][]float64, t int) error {
+	p, err := d.moment(t)
+	if err == nil {
+		err = d.up.HoldAdjoint(d.adj)
+	}
+	if err == nil {
+		err = d.addParamGrad(0, gradT[t], t, d.gs[t])
+	}
+	if err == nil && d.hasH() {
+		err = d.addParamGrad(1, gradP[t], t, p)
+	}
+	if err == nil && t > 0 {
+		err = d.adjointStep(c[t-1], t)
+	}
+	return err
 }
 
 // addParamGrad adds term i's gradient of step t, at operand v (nil: none),

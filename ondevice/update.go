@@ -188,6 +188,32 @@ func (u *Update) HoldAdjoint(b gpu.Buffer) error {
 	return nil
 }
 
+// PrepareTransposes makes what the PC terms' transposes need at the
+// parameters set (models.SpectralDeviceTerm.PrepareTranspose), so that
+// the transposes queue only work on the device.
+func (u *Update) PrepareTransposes() error {
+	for i, t := range u.terms {
+		if st, ok := t.(models.SpectralDeviceTerm); ok {
+			if err := st.PrepareTranspose(); err != nil {
+				return fmt.Errorf("ondevice: term %d: %w", i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// AllSpectral reports whether every term is a PC term
+// (models.SpectralDeviceTerm): products whose parameters are read on the
+// device.
+func (u *Update) AllSpectral() bool {
+	for _, t := range u.terms {
+		if _, ok := t.(models.SpectralDeviceTerm); !ok {
+			return false
+		}
+	}
+	return true
+}
+
 // TransposeHeld is Transpose at the adjoint held by HoldAdjoint.
 func (u *Update) TransposeHeld(i int, dst gpu.Buffer) error {
 	if u.adj == nil {

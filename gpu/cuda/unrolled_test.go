@@ -3,6 +3,7 @@
 package cuda
 
 import (
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -20,8 +21,10 @@ import (
 // device, against the CPU device's float64 reverse pass, whose gradients
 // are bitwise those brought to the host step by step (package ondevice's
 // TestUnrolledGradientsStayOnTheDevice): loss and values to 1e-5, the
-// gradient to 1e-3 relative (max norm). On the emulation, an evaluation
-// after the first copies to the host once (its call log).
+// gradient to 1e-3 relative (max norm). M-PC's second evaluation
+// captures each step's work (ondevice's capturedSteps) and its third
+// replays it: both give the first's bits; on the emulation the third copies
+// to the host once and launches 2T graphs (its call log).
 func TestUnrolledGradientsAgree(t *testing.T) {
 	d := device(t)
 	size, T := paperSize(d, 96, 12), paperSize(d, 10, 3)
@@ -49,20 +52,32 @@ func TestUnrolledGradientsAgree(t *testing.T) {
 					theta[s], phi[s] = m.G.Reference(0.5, size, size), m.H.Reference(0.1, size, size)
 					gradT[s], gradP[s] = make([]float64, len(theta[s])), make([]float64, len(phi[s]))
 				}
-				v, err := l.Eval(theta, phi, c, gradT, gradP)
-				if err == nil && log != "" {
-					t.Setenv("L2O_EMU_CALL_LOG", log)
-					v, err = l.Eval(theta, phi, c, gradT, gradP)
-					os.Unsetenv("L2O_EMU_CALL_LOG")
+				flat := func() []float64 {
+					var grad []float64
+					for s := range T {
+						grad = append(append(grad, gradT[s]...), gradP[s]...)
+					}
+					return append(grad, l.Values()...)
 				}
+				v, err := l.Eval(theta, phi, c, gradT, gradP)
 				if err != nil {
 					t.Fatal(err)
 				}
-				var grad []float64
-				for s := range T {
-					grad = append(append(grad, gradT[s]...), gradP[s]...)
+				first := flat()
+				// Then captured (M-PC) and replayed: the same bits.
+				for rep := 1; rep < 3 && ops != gpu.Ops(gpu.CPU()); rep++ {
+					if rep == 2 && log != "" {
+						t.Setenv("L2O_EMU_CALL_LOG", log)
+					}
+					again, err := l.Eval(theta, phi, c, gradT, gradP)
+					os.Unsetenv("L2O_EMU_CALL_LOG")
+					if err != nil {
+						t.Fatal(err)
+					}
+					sameBits(t, fmt.Sprintf("%s evaluation %d", name, rep+1), [][]float64{append(flat(), again)}, [][]float64{append(first, v)})
 				}
-				return v, append([]float64(nil), l.Values()...), grad
+				vals := first[len(first)-T:]
+				return v, vals, first[:len(first)-T]
 			}
 			want, wantVals, wantGrad := eval(gpu.CPU(), "")
 			log := ""
@@ -94,14 +109,19 @@ func TestUnrolledGradientsAgree(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var copies int
+			calls := map[string]int{}
 			for _, line := range strings.Split(string(raw), "\n") {
-				if f := strings.Fields(line); len(f) > 0 && f[0] == "dtoh" {
-					copies++
+				if f := strings.Fields(line); len(f) > 0 {
+					calls[f[0]]++
 				}
 			}
-			if copies != 1 {
-				t.Errorf("an evaluation copied to the host %d times, want 1 (every step's gradients with the values)", copies)
+			if calls["dtoh"] != 1 {
+				t.Errorf("an evaluation copied to the host %d times, want 1 (every step's gradients with the values)", calls["dtoh"])
+			}
+			// M-PC's steps replayed: a graph for each step's forward and
+			// reverse work (M-PS, whose θ is a kernel's argument, is not captured).
+			if want := map[string]int{"m-pc": 2 * T, "m-ps": 0}[name]; calls["graph"] != want || calls["capture"] != 0 {
+				t.Errorf("the third evaluation launched %d graphs and captured %d operations, want %d and 0", calls["graph"], calls["capture"], want)
 			}
 		})
 	}
