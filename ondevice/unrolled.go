@@ -98,9 +98,10 @@ func NewUnrolled(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batc
 	return d, nil
 }
 
-// allocGrads lays out and allocates the readout of gradients: a step's
-// values are G's then H's (those of terms with ParamLen values), its sums,
-// after the steps' T values F(x^t), those of the one-parameter terms.
+// allocGrads lays out and allocates the readout of gradients: its values
+// hold, step after step, G's then H's gradient (the terms with ParamLen
+// values); its sums the T values F(x^t), then the T gradients of each
+// one-parameter term.
 func (d *Unrolled) allocGrads(steps int) error {
 	var vals, sums int
 	for i := range d.up.Terms() {
