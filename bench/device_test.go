@@ -137,8 +137,9 @@ func TestBanertOnDeviceMeter(t *testing.T) {
 }
 
 // TestUnrolledOnDeviceMeter measures unrolled training on a device: its
-// allocator counts the loss's buffers, 2(T+1) trajectory batches plus a
-// fixed part, so the bytes grow by exactly 2 batches per step of T, and the
+// allocator counts the loss's buffers, 2(T+1) trajectory batches, T steps'
+// parameter gradients and values plus a fixed part, so the bytes grow by
+// exactly that much per step of T, and the
 // greedy/unrolled ratio printed comes from that allocator.
 func TestUnrolledOnDeviceMeter(t *testing.T) {
 	cfg := Config{Size: 12, NTrain: 2, Batch: 2, Epochs: 1, GreedyEvals: 2, Device: "counting-test", Target: execution.OnDevice(testOps)}
@@ -157,8 +158,8 @@ func TestUnrolledOnDeviceMeter(t *testing.T) {
 	}
 	u2, _ := Find(rows, Unrolled, 2)
 	u5, _ := Find(rows, Unrolled, 5)
-	if got, want := u5.HeldBytes-u2.HeldBytes, int64(3*(2*2*12*12*8+8)); got != want {
-		t.Errorf("unrolled bytes grew by %d from T = 2 to 5, want %d (two batches and the value's float64 sum per step)", got, want)
+	if got, want := u5.HeldBytes-u2.HeldBytes, int64(3*(2*2*12*12*8+2*12*12*8+2*8)); got != want {
+		t.Errorf("unrolled bytes grew by %d from T = 2 to 5, want %d (per step: two batches, M-PC's two parameter gradients and the value's float64 sum in each of the two readouts)", got, want)
 	}
 	found := false
 	for _, g := range Growths(rows) {

@@ -31,8 +31,10 @@
 // affine combinations with host coefficients, the leaky ReLU mask, plane
 // copies): ondevice.BanertLoss trains it on any device that has them, and
 // ondevice.BatchEvaluator uses their per-plane reductions for the
-// functions' values. MatOps (dense products) serve PF. Both host devices
-// and the CUDA device implement them.
+// functions' values. MatOps (dense products) serve PF. SliceOps add a
+// result into part of a buffer: ondevice.Unrolled gathers every step's
+// parameter gradients in one readout. Both host devices and the CUDA
+// device implement them.
 //
 // The backend knows arrays, not problems: this package and those under it
 // import no problem package (TestBackendImportsNoProblemPackage). The

@@ -50,6 +50,18 @@ type SpectralDeviceTerm interface {
 	// AddConjSum adds Σ_n conj(v̂_n)·r̂_n, the parameter gradient before its
 	// inverse transform, to dst (one spectrum on the host, in float64).
 	AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error
+	// TransposeSpectra is Transpose from the spectra of b (bSpec, left
+	// as it is): a caller that transposes several terms at the same b
+	// transforms it once.
+	TransposeSpectra(dst, bSpec gpu.Buffer) error
+	// AddParamGradOnSpectra is AddParamGradOn with r given by its spectra
+	// (rSpec, left as it is).
+	AddParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error
+	// PrepareTranspose makes what Transpose needs at the parameters set
+	// (conj(θ̂), copied to the device and transformed there), so that the
+	// transposes that follow queue only work on the device (a capture,
+	// gpu.Capturer, records them).
+	PrepareTranspose() error
 }
 
 // DeviceParamTerm is a DeviceTerm whose parameters can also be set from a
@@ -62,7 +74,24 @@ type DeviceParamTerm interface {
 	SetParamsOn(theta gpu.Buffer, c float64) error
 }
 
+// DeviceGradTerm is a DeviceTerm whose parameter gradient can stay on its
+// device, added into a readout (gpu.Ops.AllocReadout) that gathers many of
+// them (every step of an unrolled trajectory) for one copy back.
+type DeviceGradTerm interface {
+	DeviceTerm
+	// GradInSum reports where the gradient goes in a readout: one of its
+	// float64 sums (a term of one parameter), or ParamLen of its values.
+	GradInSum() bool
+	// AddParamGradOn adds c·∇_θ⟨r, G_θ v⟩ (AddParamGrad's gradient) to the
+	// readout dst: to its sum off where GradInSum, else to its values off,
+	// …, off+ParamLen−1. It queues its work on the device and reads
+	// nothing back.
+	AddParamGradOn(dst gpu.Buffer, off int, v, r gpu.Buffer, c float64) error
+}
+
 var (
+	_ DeviceGradTerm     = (*arrayTerm)(nil)
+	_ DeviceGradTerm     = spectralArrayTerm{}
 	_ DeviceParamTerm    = spectralArrayTerm{}
 	_ DeviceBinder       = Scalar{}
 	_ DeviceBinder       = Pointwise{}
@@ -87,6 +116,19 @@ func (t spectralArrayTerm) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.
 // AddConjSum implements SpectralDeviceTerm.
 func (t spectralArrayTerm) AddConjSum(dst []kernels.Complex[float64], vSpec, rSpec gpu.Buffer) error {
 	return t.addConjSum(dst, vSpec, rSpec)
+}
+
+// TransposeSpectra implements SpectralDeviceTerm.
+func (t spectralArrayTerm) TransposeSpectra(dst, bSpec gpu.Buffer) error {
+	return t.transposeSpectra(dst, bSpec)
+}
+
+// PrepareTranspose implements SpectralDeviceTerm.
+func (t spectralArrayTerm) PrepareTranspose() error { return t.conjugated() }
+
+// AddParamGradOnSpectra implements SpectralDeviceTerm.
+func (t spectralArrayTerm) AddParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error {
+	return t.addParamGradOnSpectra(dst, off, v, rSpec, c)
 }
 
 // SetParamsOn implements DeviceParamTerm: θ̂ = c·F(theta), transformed

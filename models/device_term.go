@@ -211,14 +211,7 @@ func (t *arrayTerm) Transpose(dst, b gpu.Buffer) error {
 	case smallConvTerm:
 		err = o.Conv2DAdjointImage(dst, b, t.theta, s, t.small.K, t.small.Boundary)
 	case spectralTerm:
-		if !t.conjValid {
-			// First transpose at these parameters: conj(θ̂) on the device.
-			if err = t.lazy(&t.conjTheta, t.s.SpectrumLen()); err == nil {
-				err = t.conjugate()
-			}
-			t.conjValid = err == nil
-		}
-		if err == nil {
+		if err = t.conjugated(); err == nil {
 			err = t.spectralProduct(dst, b, t.conjTheta)
 		}
 	case fullTerm:
@@ -232,54 +225,168 @@ func (t *arrayTerm) Transpose(dst, b gpu.Buffer) error {
 	return nil
 }
 
+// conjugated makes conj(θ̂) on the device on a PC term's first transpose
+// at its parameters.
+func (t *arrayTerm) conjugated() error {
+	if t.conjValid {
+		return nil
+	}
+	err := t.lazy(&t.conjTheta, t.s.SpectrumLen())
+	if err == nil {
+		err = t.conjugate()
+	}
+	t.conjValid = err == nil
+	return err
+}
+
+// transposeSpectra writes dst = G_θᵀ b for a PC term from the spectra of
+// b: Transpose's product without its transform of b.
+func (t *arrayTerm) transposeSpectra(dst, bSpec gpu.Buffer) error {
+	if t.kind != spectralTerm {
+		return fmt.Errorf("models: transposeSpectra on a %v term", t.kind)
+	}
+	err := t.conjugated()
+	if err == nil {
+		err = t.spectra()
+	}
+	if err == nil {
+		err = t.ops.Zero(t.specB)
+	}
+	if err == nil {
+		err = t.ops.SpectralMulAdd(t.specB, t.conjTheta, bSpec, t.s)
+	}
+	if err == nil {
+		err = t.ops.IRFFT2(dst, t.specB, t.s)
+	}
+	if err != nil {
+		return fmt.Errorf("models: transpose %v: %w", t.kind, err)
+	}
+	return nil
+}
+
 // AddParamGrad adds c·∇_θ⟨r, G_θ v⟩ (which does not depend on θ) to grad
 // (len(θ) values on the host).
 func (t *arrayTerm) AddParamGrad(grad []float64, v, r gpu.Buffer, c float64) error {
 	if len(grad) != t.n {
 		return fmt.Errorf("models: parameter gradient of %d values, want %d", len(grad), t.n)
 	}
-	o, s := t.ops, t.s
-	switch t.kind {
-	case scalarTerm:
-		d, err := o.Dot(r, v)
+	if t.kind == scalarTerm {
+		d, err := t.ops.Dot(r, v)
 		if err != nil {
 			return fmt.Errorf("models: parameter gradient: %w", err)
 		}
 		grad[0] += c * d
 		return nil
-	case spectralTerm:
-		if err := t.spectra(); err != nil {
-			return fmt.Errorf("models: parameter gradient: %w", err)
-		}
-		if err := o.RFFT2(t.specA, v, s); err != nil {
-			return fmt.Errorf("models: parameter gradient: %w", err)
-		}
-		if err := o.RFFT2(t.specB, r, s); err != nil {
-			return fmt.Errorf("models: parameter gradient: %w", err)
-		}
-		return t.addParamGradSpectra(grad, t.specA, t.specB, c)
-	case pointwiseTerm:
-		if err := o.ProductSum(t.gimg, r, v, s); err != nil {
-			return fmt.Errorf("models: parameter gradient: %w", err)
-		}
-	case smallConvTerm:
-		if err := o.Conv2DAdjointKernel(t.gimg, v, r, s, t.small.K, t.small.Boundary); err != nil {
-			return fmt.Errorf("models: parameter gradient: %w", err)
-		}
-	case fullTerm:
-		if err := o.(gpu.MatOps).OuterSum(t.gimg, r, v, s); err != nil {
-			return fmt.Errorf("models: parameter gradient: %w", err)
-		}
 	}
+	if err := t.gradImage(v, r); err != nil {
+		return err
+	}
+	return t.addGradImage(grad, c)
+}
+
+// gradImage writes ∇_θ⟨r, G_θ v⟩ into t.gimg on the device (every kind but
+// the scalar one).
+func (t *arrayTerm) gradImage(v, r gpu.Buffer) error {
+	o, s := t.ops, t.s
+	var err error
+	switch t.kind {
+	case spectralTerm:
+		if err = t.spectra(); err == nil {
+			if err = o.RFFT2(t.specA, v, s); err == nil {
+				if err = o.RFFT2(t.specB, r, s); err == nil {
+					return t.gradImageSpectra(t.specA, t.specB)
+				}
+			}
+		}
+	case pointwiseTerm:
+		err = o.ProductSum(t.gimg, r, v, s)
+	case smallConvTerm:
+		err = o.Conv2DAdjointKernel(t.gimg, v, r, s, t.small.K, t.small.Boundary)
+	case fullTerm:
+		err = o.(gpu.MatOps).OuterSum(t.gimg, r, v, s)
+	default:
+		err = fmt.Errorf("no gradient image for a %v term", t.kind)
+	}
+	if err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	return nil
+}
+
+// gradImageSpectra writes a PC term's F⁻¹(Σ_n conj(v̂_n)·r̂_n) into t.gimg
+// from the spectra of v and r.
+func (t *arrayTerm) gradImageSpectra(vSpec, rSpec gpu.Buffer) error {
+	if err := t.ops.SpectralConjSum(t.gsum, vSpec, rSpec, t.s); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	if err := t.ops.IRFFT2(t.gimg, t.gsum, t.one()); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	return nil
+}
+
+// addGradImage reads t.gimg back and adds c times it to grad.
+func (t *arrayTerm) addGradImage(grad []float64, c float64) error {
 	if cap(t.host) < t.n {
 		t.host = make([]float64, t.n)
 	}
 	h := t.host[:t.n]
-	if err := o.CopyOut(h, t.gimg); err != nil {
+	if err := t.ops.CopyOut(h, t.gimg); err != nil {
 		return fmt.Errorf("models: parameter gradient: %w", err)
 	}
 	kernels.AxpyLarge(grad, c, h)
 	return nil
+}
+
+// GradInSum implements DeviceGradTerm: a scalar term's gradient is one
+// float64 sum of a readout.
+func (t *arrayTerm) GradInSum() bool { return t.kind == scalarTerm }
+
+// AddParamGradOn implements DeviceGradTerm: the gradient is computed as
+// AddParamGrad's and added on the device (gpu.Ops.AddDot for a scalar term,
+// gpu.SliceOps.AxpyAt for the others), nothing read back.
+func (t *arrayTerm) AddParamGradOn(dst gpu.Buffer, off int, v, r gpu.Buffer, c float64) error {
+	if t.kind == scalarTerm {
+		if err := t.ops.AddDot(dst, off, c, r, v); err != nil {
+			return fmt.Errorf("models: parameter gradient: %w", err)
+		}
+		return nil
+	}
+	if err := t.gradImage(v, r); err != nil {
+		return err
+	}
+	return t.addGradImageOn(dst, off, c)
+}
+
+// addGradImageOn adds c times t.gimg to the values off, … of the readout
+// dst, on the device.
+func (t *arrayTerm) addGradImageOn(dst gpu.Buffer, off int, c float64) error {
+	so, ok := t.ops.(gpu.SliceOps)
+	if !ok {
+		return fmt.Errorf("models: device %s cannot add a parameter gradient into a readout (gpu.SliceOps)", t.ops.Name())
+	}
+	if err := so.AxpyAt(dst, off, c, t.gimg); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	return nil
+}
+
+// addParamGradOnSpectra is AddParamGradOn for a PC term with r given by
+// its spectra: v transformed here, r̂ left as it is.
+func (t *arrayTerm) addParamGradOnSpectra(dst gpu.Buffer, off int, v, rSpec gpu.Buffer, c float64) error {
+	if t.kind != spectralTerm {
+		return fmt.Errorf("models: addParamGradOnSpectra on a %v term", t.kind)
+	}
+	if err := t.spectra(); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	if err := t.ops.RFFT2(t.specA, v, t.s); err != nil {
+		return fmt.Errorf("models: parameter gradient: %w", err)
+	}
+	if err := t.gradImageSpectra(t.specA, rSpec); err != nil {
+		return err
+	}
+	return t.addGradImageOn(dst, off, c)
 }
 
 // spectra makes the PC term's two batches of spectra on first use.
@@ -352,16 +459,8 @@ func (t *arrayTerm) addParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer,
 	if len(grad) != t.n {
 		return fmt.Errorf("models: parameter gradient of %d values, want %d", len(grad), t.n)
 	}
-	if err := t.ops.SpectralConjSum(t.gsum, vSpec, rSpec, t.s); err != nil {
-		return fmt.Errorf("models: parameter gradient: %w", err)
+	if err := t.gradImageSpectra(vSpec, rSpec); err != nil {
+		return err
 	}
-	if err := t.ops.IRFFT2(t.gimg, t.gsum, t.one()); err != nil {
-		return fmt.Errorf("models: parameter gradient: %w", err)
-	}
-	img := t.host[:t.n]
-	if err := t.ops.CopyOut(img, t.gimg); err != nil {
-		return fmt.Errorf("models: parameter gradient: %w", err)
-	}
-	kernels.AxpyLarge(grad, c, img)
-	return nil
+	return t.addGradImage(grad, c)
 }

@@ -22,7 +22,10 @@ import (
 //	∂ℓ/∂θt  = −∇θ⟨b^{t+1}, G_θt ∇F(x^t)⟩,   ∂ℓ/∂φt = ∇φ⟨b^{t+1}, H_φt (x^t − x^{t−1})⟩,
 //	b^t     = c_t ∇F(x^t) + b^{t+1} − ∇²F(x^t) G_θtᵀ b^{t+1} + H_φtᵀ b^{t+1} − H_φ(t+1)ᵀ b^{t+2},
 //
-// with c_t = ω_t/B, the exact gradient the graph's autodiff computes.
+// with c_t = ω_t/B, the exact gradient the graph's autodiff computes. The
+// parameter gradients of terms that keep them on the device
+// (models.DeviceGradTerm) are gathered there, every step's, with the loss
+// values, and read back by one copy an evaluation.
 type Unrolled struct {
 	ops        gpu.Ops
 	mem        *gpu.Arena // everything on the device: objective, terms, trajectory
@@ -30,12 +33,28 @@ type Unrolled struct {
 	obj        *Objective
 	up         *Update      // term i set at sign_i times its parameters
 	xs, gs     []gpu.Buffer // x^t and ∇F(x^t), t = 0..T
-	adj, next  gpu.Buffer   // b^{t+1}, b^t
-	carry, tmp gpu.Buffer   // −H_φ(t+1)ᵀ b^{t+2}; scratch
-	mom, hv    gpu.Buffer   // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
-	values     []float64    // F(x^t), t = 1..T
-	sums       gpu.Buffer   // a readout of T sums: F(x^t) summed on the device
+	adj, next  gpu.Buffer   // b^{t+1}, b^t: the buffers of adjoints, swapped a step
+	adjoints   [2]gpu.Buffer
+	carry, tmp gpu.Buffer  // −H_φ(t+1)ᵀ b^{t+2}; scratch
+	mom, hv    gpu.Buffer  // x^t − x^{t−1}; ∇²F(x^t)·G_θtᵀ b
+	values     []float64   // F(x^t), t = 1..T
+	sums       gpu.Buffer  // a readout of T sums: F(x^t) summed on the device
+	grads      gpu.Buffer  // a readout: the device terms' gradients, then in its sums F(x^t) and the one-parameter terms' gradients
+	slots      [2]gradSlot // where term i's gradient of each step goes in grads
+	readout    []float64   // the values of grads, read back
+	gradSums   int         // the number of sums of grads
+	captured   *capturedSteps
 }
+
+// gradSlot is where a term's parameter gradient of step t goes in the
+// readout of gradients: nothing (the term's gradient comes to the host
+// step by step), its sum base + t·stride, or its values from base + t·stride.
+type gradSlot struct {
+	onDevice, inSum bool
+	base, stride    int
+}
+
+func (g gradSlot) at(t int) int { return g.base + t*g.stride }
 
 // NewUnrolled returns the unrolled loss of m on o for steps learned steps
 // and batches of batch functions, on the device ops.
@@ -67,12 +86,49 @@ func NewUnrolled(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batc
 	if d.sums, err = d.mem.AllocReadout(0, steps); err != nil {
 		return nil, fmt.Errorf("ondevice: unrolled loss: %w", err)
 	}
-	for _, b := range []*gpu.Buffer{&d.adj, &d.next, &d.carry, &d.tmp, &d.mom, &d.hv} {
+	if err := d.allocGrads(steps); err != nil {
+		return nil, err
+	}
+	for _, b := range []*gpu.Buffer{&d.adjoints[0], &d.adjoints[1], &d.carry, &d.tmp, &d.mom, &d.hv} {
 		if *b, err = d.alloc(); err != nil {
 			return nil, err
 		}
 	}
+	d.captured = newCapturedSteps(d.mem, d.up, steps)
 	return d, nil
+}
+
+// allocGrads lays out and allocates the readout of gradients: its values
+// hold, step after step, G's then H's gradient (the terms with ParamLen
+// values); its sums the T values F(x^t), then the T gradients of each
+// one-parameter term.
+func (d *Unrolled) allocGrads(steps int) error {
+	var vals, sums int
+	for i := range d.up.Terms() {
+		ok, inSum := d.up.GradOn(i)
+		slot := gradSlot{onDevice: ok, inSum: inSum}
+		switch {
+		case !ok:
+		case inSum:
+			slot.base, sums = sums, sums+1
+		default:
+			slot.base, vals = vals, vals+d.up.Term(i).ParamLen()
+		}
+		d.slots[i] = slot
+	}
+	for i := range d.slots {
+		if d.slots[i].inSum {
+			d.slots[i].base, d.slots[i].stride = steps+d.slots[i].base*steps, 1
+		} else {
+			d.slots[i].stride = vals
+		}
+	}
+	d.readout, d.gradSums = make([]float64, steps*vals), steps+steps*sums
+	var err error
+	if d.grads, err = d.mem.AllocReadout(len(d.readout), d.gradSums); err != nil {
+		return fmt.Errorf("ondevice: unrolled loss's gradients: %w", err)
+	}
+	return nil
 }
 
 func (d *Unrolled) alloc() (gpu.Buffer, error) {
@@ -122,30 +178,41 @@ func (d *Unrolled) moment(t int) (gpu.Buffer, error) {
 // it writes the gradient blocks.
 func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) (float64, error) {
 	T := len(theta)
+	out := d.sums // F(x^t); with the gradients, d.grads holds them too
+	if gradT != nil {
+		out = d.grads
+		if err := d.ops.Zero(out); err != nil {
+			return math.NaN(), err
+		}
+	}
 	if err := d.obj.Gradient(d.xs[0], d.gs[0]); err != nil {
 		return math.NaN(), err
 	}
-	if err := d.ops.ZeroSums(d.sums); err != nil {
+	if err := d.ops.ZeroSums(out); err != nil {
 		return math.NaN(), err
 	}
+	steps := d.steps(T, c, gradT != nil)
 	for t := 0; t < T; t++ {
-		p, err := d.moment(t)
+		err := d.setStep(theta, phi, t)
 		if err == nil {
-			err = d.setStep(theta, phi, t)
-		}
-		if err == nil {
-			err = d.up.Forward(d.xs[t+1], d.xs[t], d.gs[t], p)
+			err = steps.run(t, func() error { return d.forwardStep(t, out) })
 		}
 		if err != nil {
 			return math.NaN(), err
 		}
-		if err := d.obj.AddValueGrad(d.sums, t, 1, d.xs[t+1], d.gs[t+1]); err != nil {
+	}
+	if gradT != nil {
+		if err := d.reverse(theta, phi, c, gradT, gradP, steps); err != nil {
 			return math.NaN(), err
 		}
+		steps.done()
 	}
-	// Every F(x^{t+1}) in one copy.
-	sums := make([]float64, len(d.values))
-	if err := d.ops.ReadOut(nil, sums, d.sums); err != nil {
+	// Every F(x^{t+1}), and the gradients kept on the device, in one copy.
+	vals, sums := d.readout[:0], make([]float64, len(d.values))
+	if gradT != nil {
+		vals, sums = d.readout, make([]float64, d.gradSums)
+	}
+	if err := d.ops.ReadOut(vals, sums, out); err != nil {
 		return math.NaN(), err
 	}
 	var loss float64
@@ -153,20 +220,49 @@ func (d *Unrolled) Eval(theta, phi [][]float64, c []float64, gradT, gradP [][]fl
 		d.values[t] = sums[t]
 		loss += c[t] * sums[t]
 	}
-	if gradT == nil {
-		return loss, nil
-	}
-	if err := d.reverse(theta, phi, c, gradT, gradP); err != nil {
-		return math.NaN(), err
+	if gradT != nil {
+		d.scatter(vals, sums, gradT, gradP)
 	}
 	return loss, nil
 }
 
+// scatter copies the gradients read back from d.grads (its values vals and
+// sums sums) into the blocks of the terms that keep them on the device.
+func (d *Unrolled) scatter(vals, sums []float64, gradT, gradP [][]float64) {
+	for i, g := range [][][]float64{gradT, gradP} {
+		if i >= d.up.Terms() || !d.slots[i].onDevice {
+			continue
+		}
+		for t := range g {
+			if at := d.slots[i].at(t); d.slots[i].inSum {
+				g[t][0] = sums[at]
+			} else {
+				copy(g[t], vals[at:at+len(g[t])])
+			}
+		}
+	}
+}
+
+// forwardStep writes x^{t+1} and ∇F(x^{t+1}), the update set at step t's
+// parameters, and adds F(x^{t+1}) to sum t of out.
+func (d *Unrolled) forwardStep(t int, out gpu.Buffer) error {
+	p, err := d.moment(t)
+	if err == nil {
+		err = d.up.Forward(d.xs[t+1], d.xs[t], d.gs[t], p)
+	}
+	if err == nil {
+		err = d.obj.AddValueGrad(out, t, 1, d.xs[t+1], d.gs[t+1])
+	}
+	return err
+}
+
 // reverse is the reverse pass: adj = b^{t+1}, starting from
 // b^T = c_T ∇F(x^T), each step's parameter gradients from the update's
-// vector–Jacobian product.
-func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64) error {
+// vector–Jacobian product, added into d.grads (or, for a term that cannot
+// keep them on the device, into gradT[t] and gradP[t] on the host).
+func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][]float64, steps *stepRunner) error {
 	o, T := d.ops, len(theta)
+	d.adj, d.next = d.adjoints[0], d.adjoints[1]
 	if err := o.Zero(d.adj); err != nil {
 		return err
 	}
@@ -177,34 +273,55 @@ func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][
 		return err
 	}
 	for t := T - 1; t >= 0; t-- {
-		p, err := d.moment(t)
+		err := d.setStep(theta, phi, t)
+		if err == nil && steps.capturing() {
+			err = d.up.PrepareTransposes()
+		}
 		if err == nil {
-			err = d.setStep(theta, phi, t)
+			err = steps.run(T+t, func() error { return d.reverseStep(c, gradT, gradP, t) })
 		}
 		if err != nil {
-			return err
-		}
-		clear(gradT[t])
-		if err := d.up.AddParamGrad(0, gradT[t], d.gs[t], d.adj, 1); err != nil {
-			return err
-		}
-		if d.hasH() {
-			clear(gradP[t])
-			if p != nil {
-				if err := d.up.AddParamGrad(1, gradP[t], p, d.adj, 1); err != nil {
-					return err
-				}
-			}
-		}
-		if t == 0 {
-			break
-		}
-		if err := d.adjointStep(c[t-1], t); err != nil {
 			return err
 		}
 		d.adj, d.next = d.next, d.adj
 	}
 	return nil
+}
+
+// reverseStep adds step t's parameter gradients at the adjoint b^{t+1}
+// (d.adj), the update set at step t's parameters, and writes b^t into
+// d.next (t > 0).
+func (d *Unrolled) reverseStep(c []float64, gradT, gradP [][]float64, t int) error {
+	p, err := d.moment(t)
+	if err == nil {
+		err = d.up.HoldAdjoint(d.adj)
+	}
+	if err == nil {
+		err = d.addParamGrad(0, gradT[t], t, d.gs[t])
+	}
+	if err == nil && d.hasH() {
+		err = d.addParamGrad(1, gradP[t], t, p)
+	}
+	if err == nil && t > 0 {
+		err = d.adjointStep(c[t-1], t)
+	}
+	return err
+}
+
+// addParamGrad adds term i's gradient of step t, at operand v (nil: none),
+// to its slot of d.grads, or to grad on the host, cleared first.
+func (d *Unrolled) addParamGrad(i int, grad []float64, t int, v gpu.Buffer) error {
+	if d.slots[i].onDevice {
+		if v == nil {
+			return nil
+		}
+		return d.up.AddParamGradOn(i, d.grads, d.slots[i].at(t), v, 1)
+	}
+	clear(grad)
+	if v == nil {
+		return nil
+	}
+	return d.up.AddParamGrad(i, grad, v, d.adj, 1)
 }
 
 // adjointStep writes b^t into d.next from b^{t+1} (d.adj), the update set
@@ -215,7 +332,7 @@ func (d *Unrolled) reverse(theta, phi [][]float64, c []float64, gradT, gradP [][
 // and the carry −H_φtᵀ b^{t+1} for b^{t−1}.
 func (d *Unrolled) adjointStep(c float64, t int) error {
 	o := d.ops
-	if err := d.up.Transpose(0, d.tmp, d.adj); err != nil {
+	if err := d.up.TransposeHeld(0, d.tmp); err != nil {
 		return err
 	}
 	if err := d.obj.HessVec(d.hv, d.xs[t], d.tmp); err != nil {
@@ -236,7 +353,7 @@ func (d *Unrolled) adjointStep(c float64, t int) error {
 	if !d.hasH() {
 		return nil
 	}
-	if err := d.up.Transpose(1, d.tmp, d.adj); err != nil {
+	if err := d.up.TransposeHeld(1, d.tmp); err != nil {
 		return err
 	}
 	if err := o.Axpby(d.next, 1, d.tmp, 1); err != nil {

@@ -37,6 +37,10 @@ type Update struct {
 	onSpec      [2]bool // specs[i] holds term i's held operand's spectra
 	acc, tmp    gpu.Buffer
 	spectral    bool
+
+	// HoldAdjoint's b and, with a PC term, its spectra.
+	adj, adjSpec gpu.Buffer
+	adjOnSpec    bool
 }
 
 // updateSigns are the signs of the terms in x⁺ = x − G_θ g + H_φ p.
@@ -150,6 +154,93 @@ func (u *Update) Forward(dst, x gpu.Buffer, v ...gpu.Buffer) error {
 // parameters (unscaled), times c: c·sign_i·∇θ⟨b, G_θ vi⟩.
 func (u *Update) AddParamGrad(i int, grad []float64, v, b gpu.Buffer, c float64) error {
 	return u.terms[i].AddParamGrad(grad, v, b, c*updateSigns[i])
+}
+
+// GradOn reports whether term i's parameter gradient can stay on the
+// device (models.DeviceGradTerm), and if so whether it takes one sum of a
+// readout (inSum) or ParamLen of its values.
+func (u *Update) GradOn(i int) (ok, inSum bool) {
+	t, ok := u.terms[i].(models.DeviceGradTerm)
+	return ok, ok && t.GradInSum()
+}
+
+// HoldAdjoint keeps b, the point of the vector–Jacobian products of
+// TransposeHeld and AddParamGradOn, transformed here once where a term is a
+// PC term (models.SpectralDeviceTerm) instead of once a product. b must not
+// change until the next HoldAdjoint.
+func (u *Update) HoldAdjoint(b gpu.Buffer) error {
+	u.adj, u.adjOnSpec = b, false
+	spectral := false
+	for _, t := range u.terms {
+		_, ok := t.(models.SpectralDeviceTerm)
+		spectral = spectral || ok
+	}
+	if !spectral {
+		return nil
+	}
+	if err := u.lazy(&u.adjSpec, u.s.N*u.s.SpectrumLen()); err != nil {
+		return err
+	}
+	if err := u.ops.RFFT2(u.adjSpec, b, u.s); err != nil {
+		return fmt.Errorf("ondevice: update: %w", err)
+	}
+	u.adjOnSpec = true
+	return nil
+}
+
+// PrepareTransposes makes what the PC terms' transposes need at the
+// parameters set (models.SpectralDeviceTerm.PrepareTranspose), so that
+// the transposes queue only work on the device.
+func (u *Update) PrepareTransposes() error {
+	for i, t := range u.terms {
+		if st, ok := t.(models.SpectralDeviceTerm); ok {
+			if err := st.PrepareTranspose(); err != nil {
+				return fmt.Errorf("ondevice: term %d: %w", i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// AllSpectral reports whether every term is a PC term
+// (models.SpectralDeviceTerm): products whose parameters are read on the
+// device.
+func (u *Update) AllSpectral() bool {
+	for _, t := range u.terms {
+		if _, ok := t.(models.SpectralDeviceTerm); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// TransposeHeld is Transpose at the adjoint held by HoldAdjoint.
+func (u *Update) TransposeHeld(i int, dst gpu.Buffer) error {
+	if u.adj == nil {
+		return fmt.Errorf("ondevice: update: transpose before HoldAdjoint")
+	}
+	if t, ok := u.terms[i].(models.SpectralDeviceTerm); ok && u.adjOnSpec {
+		return t.TransposeSpectra(dst, u.adjSpec)
+	}
+	return u.terms[i].Transpose(dst, u.adj)
+}
+
+// AddParamGradOn is AddParamGrad at the adjoint held by HoldAdjoint, added
+// into the readout dst on the device at its sum or values off
+// (models.DeviceGradTerm.AddParamGradOn).
+func (u *Update) AddParamGradOn(i int, dst gpu.Buffer, off int, v gpu.Buffer, c float64) error {
+	t, ok := u.terms[i].(models.DeviceGradTerm)
+	if !ok {
+		return fmt.Errorf("ondevice: term %d (%T) cannot keep its parameter gradient on the device", i, u.terms[i])
+	}
+	if u.adj == nil {
+		return fmt.Errorf("ondevice: update: parameter gradient before HoldAdjoint")
+	}
+	c *= updateSigns[i]
+	if st, ok := t.(models.SpectralDeviceTerm); ok && u.adjOnSpec {
+		return st.AddParamGradOnSpectra(dst, off, v, u.adjSpec, c)
+	}
+	return t.AddParamGradOn(dst, off, v, u.adj, c)
 }
 
 // Transpose writes dst = G_{sign_i·θi}ᵀ b, term i's part of the update's

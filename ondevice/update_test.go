@@ -148,5 +148,50 @@ func checkVJP(t *testing.T, u *Update, params [][]float64, x []float64, vs [][]f
 		if got := dot(download(t, tr, len(x)), vs[i]); math.Abs(got-want) > 1e-10*math.Abs(want) {
 			t.Errorf("term %d: ⟨(±G_θ)ᵀ b, v⟩ = %v, ⟨b, ±G_θ v⟩ = %v", i, got, want)
 		}
+		checkHeld(t, u, i, bb, v, download(t, tr, len(x)), grad)
+	}
+}
+
+// checkHeld checks term i's products at the adjoint b held by HoldAdjoint
+// (its spectra transformed once for the PC terms), and its parameter
+// gradient added into a readout on the device, against the per-call
+// Transpose (tr) and AddParamGrad (grad): the same bits.
+func checkHeld(t *testing.T, u *Update, i int, bb, v gpu.Buffer, tr, grad []float64) {
+	t.Helper()
+	if err := u.HoldAdjoint(bb); err != nil {
+		t.Fatal(err)
+	}
+	held := upload(t, make([]float64, len(tr)))
+	if err := u.TransposeHeld(i, held); err != nil {
+		t.Fatal(err)
+	}
+	if k, ok := sameBits(download(t, held, len(tr)), tr); !ok {
+		t.Errorf("term %d: TransposeHeld differs from Transpose at value %d", i, k)
+	}
+	onDevice, inSum := u.GradOn(i)
+	if !onDevice {
+		return
+	}
+	r, err := u.mem.AllocReadout(len(grad)+3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := 3
+	if inSum {
+		off = 1
+	}
+	if err := u.AddParamGradOn(i, r, off, v, 1); err != nil {
+		t.Fatal(err)
+	}
+	vals, sums := make([]float64, len(grad)+3), make([]float64, 2)
+	if err := u.ops.ReadOut(vals, sums, r); err != nil {
+		t.Fatal(err)
+	}
+	got := vals[off:]
+	if inSum {
+		got = sums[off:]
+	}
+	if k, ok := sameBits(got, grad); !ok {
+		t.Errorf("term %d: AddParamGradOn differs from AddParamGrad at value %d: %v, want %v", i, k, got[k], grad[k])
 	}
 }

@@ -24,8 +24,8 @@
 // evaluates the same loss and gradient without a graph: a hand-written
 // reverse pass on array operations (package ondevice; CUDA, or the CPU's
 // float32 arrays; gpu.CPU() in float64 in tests) that keeps only the
-// trajectory and its gradients, 2(T+1) batches, and every buffer on the
-// device's allocator, so that bench memory compares it with greedy training
+// trajectory and its gradients, 2(T+1) batches, and the T steps' parameter
+// gradients (read back in one copy), every buffer on the device's allocator, so that bench memory compares it with greedy training
 // by one meter. It supports PS, PP, PC-k and PC terms on deblurring.
 //
 // Checkpoints are written after every epoch. The learned parameters are

@@ -67,5 +67,5 @@ func ExampleNewLossFor() {
 	fmt.Printf("memory: device %.0f%% of the graph's\n", 100*float64(devLoss.HeldBytes())/float64(graphLoss.HeldBytes()))
 	// Output:
 	// same loss: true, same gradient: true
-	// memory: device 8% of the graph's
+	// memory: device 9% of the graph's
 }

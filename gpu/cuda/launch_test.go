@@ -127,6 +127,14 @@ func opCases(t *testing.T, d *Device) []opCase {
 	// input itself would cancel to rounding errors).
 	mU := upload(t, d, randVec(r, planes*phw))
 	nagG, nagRef, nagY := upload(t, d, randVec(r, hw)), upload(t, d, randVec(r, hw)), upload(t, d, randVec(r, hw))
+	// AxpyAt's operands positive, so that y + 0.37·x does not cancel (fused or not).
+	atY, atX := randVec(r, n*hw), randVec(r, hw)
+	for _, v := range [][]float64{atY, atX} {
+		for i := range v {
+			v[i] = 1 + math.Abs(v[i])
+		}
+	}
+	atXb := upload(t, d, atX)
 
 	N, H, W, HW := int64(n), int64(h), int64(w), int64(hw)
 	bnd := kernels.Boundary(1) // reflect
@@ -210,6 +218,10 @@ func opCases(t *testing.T, d *Device) []opCase {
 				return nil, err
 			}
 			return res(o, d.Axpby(o, 0.37, u2, -1.3))
+		}},
+		{"AxpyAt", tolDefault, launch.AxpyAt(HW, N*HW), false, func() ([]float64, error) {
+			o := upload(t, d, atY)
+			return res(o, d.AxpyAt(o, (n-1)*hw, 0.37, atXb))
 		}},
 		{"Dot", tolDefault, launch.Dot(2 * N * HW), false, func() ([]float64, error) {
 			v, err := d.Dot(field, u2)

@@ -52,6 +52,7 @@ var Kernels = []Kernel{
 	{"l2o_ridge_hessvec", "out, z, u, h, t, mu, C, HW, total", "one thread per value"},
 	{"l2o_axpy", "y, a, x, n", "one thread per value"},
 	{"l2o_axpby", "y, a, x, b, n", "one thread per value"},
+	{"l2o_axpy_at", "y, off, a, x, n", "one thread per value of x"},
 	{"l2o_dot_partial", "partial, x, y, n", "any grid of BlockSize; partial is double[gridDim]"},
 	{"l2o_sum_partial", "partial, x, n", "any grid of BlockSize; partial is double[gridDim]"},
 	{"l2o_sum_double", "out, partial, m", "1 block of BlockSize; out is double[1]"},
@@ -418,6 +419,13 @@ __global__ void l2o_axpy(float *y, float a, const float *x, int n) {
 __global__ void l2o_axpby(float *y, float a, const float *x, float b, int n) {
 	int idx = l2o_index();
 	if (idx < n) y[idx] = a * x[idx] + b * y[idx];
+}
+
+/* y[off + i] += a·x[i]: a result gathered into part of a larger buffer
+   (gpu.SliceOps). */
+__global__ void l2o_axpy_at(float *y, int off, float a, const float *x, int n) {
+	int idx = l2o_index();
+	if (idx < n) y[off + idx] += a * x[idx];
 }
 
 __global__ void l2o_dot_partial(double *partial, const float *x, const float *y, int n) {

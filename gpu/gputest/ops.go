@@ -19,14 +19,15 @@ import (
 // IRFFT2(RFFT2(x)) = x, the spectral convolution against the direct circular
 // convolution, Axpby, Dot and Copy against host arithmetic, a readout's sums
 // (AddDot, AddSum, AddHuberValue, ZeroSums, ReadOut) against Dot, host sums
-// and HuberValue, and the Huber
+// and HuberValue, AxpyAt (where the device has gpu.SliceOps) against host
+// arithmetic, and the Huber
 // value, derivative and Hessian against kernels.Huber (and the Hessian's
 // symmetry). It returns every failure,
 // joined, or nil. Buffers it allocates are freed before it returns.
 func CheckOps(d gpu.Ops, s gpu.Batch, tol float64) error {
 	c := &opsCheck{d: d, s: s, tol: tol, rng: rand.New(rand.NewPCG(7, uint64(s.Len())))}
 	defer c.free()
-	for _, f := range []func() error{c.vectors, c.convolutions, c.differences, c.pointwise, c.spectral, c.readout} {
+	for _, f := range []func() error{c.vectors, c.convolutions, c.differences, c.pointwise, c.spectral, c.readout, c.slices} {
 		if err := f(); err != nil {
 			c.errs = append(c.errs, err)
 		}

@@ -114,6 +114,12 @@ func Axpby(n int64) []Config {
 	return []Config{each("Axpby", "l2o_axpby", n, Int{"n", n}).buffers(Int{"vector", n})}
 }
 
+// AxpyAt is gpu/cuda's AxpyAt of n values into a buffer of total values
+// (the value indices reach total).
+func AxpyAt(n, total int64) []Config {
+	return []Config{each("AxpyAt", "l2o_axpy_at", n, Int{"n", n}, Int{"off + n", total}).buffers(Int{"x", n}, Int{"y", total})}
+}
+
 // NAGUpdate is gpu/cuda's NAGUpdate on n values: the update, then the
 // count (one thread).
 func NAGUpdate(n int64) []Config {
@@ -366,6 +372,7 @@ func Launches(w Workload) []Config {
 	add(ProductSum(n, hw)...)
 	add(Axpy(vec)...)
 	add(Axpby(vec)...)
+	add(AxpyAt(hw, vec)...) // a parameter image (an unrolled step's gradient) gathered into a readout
 	add(Dot(vec)...)
 	add(Sum(vec)...)
 	add(AddDot(vec)...)
