@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/kernels"
 )
 
@@ -70,5 +71,31 @@ func TestReorthogonaliseMatchesTwoPass(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// BenchmarkOperatorNorm96 is the norm Problem 1 computes when it is built:
+// the 5×5 Gaussian blur of σ = 1.5 with zero boundary on 96×96 images, by
+// Normalize's Lanczos run (500 steps at most, tolerance 1e-15), with the
+// fused reorthogonalisation (fused) and the two-pass loop (twopass).
+// cpu-ms/op is the process's CPU time per norm, all threads.
+func BenchmarkOperatorNorm96(b *testing.B) {
+	blur, err := NewBlur("g", GaussianKernel(5, 1.5), 5, kernels.Zero)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name   string
+		reorth func(z []float64, basis [][]float64) float64
+	}{{"fused", reorthogonalise}, {"twopass", reorthogonaliseTwoPass}} {
+		b.Run(c.name, func(b *testing.B) {
+			cpu := testsupport.CPUSeconds()
+			for b.Loop() {
+				if _, err := operatorNorm(blur, 96, 96, 500, 1e-15, 1, c.reorth); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric((testsupport.CPUSeconds()-cpu)*1e3/float64(b.N), "cpu-ms/op")
+		})
 	}
 }
