@@ -3,6 +3,7 @@ package kernels
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"gonum.org/v1/gonum/floats"
@@ -157,5 +158,31 @@ func TestAxpyDot(t *testing.T) {
 	}
 	if z[8] != 17 || floats.Sum(z) != 9+2*36 {
 		t.Errorf("z = %v, want 1 + 2·b", z)
+	}
+}
+
+// TestVectorConvertLargeSplit checks ConvertLarge where it splits the
+// vector conversion over goroutines (VectorConvertLen and beyond, on 3
+// goroutines: chunks that are not multiples of the kernels' block): bitwise
+// the plain loop, both ways, nothing written past the end.
+func TestVectorConvertLargeSplit(t *testing.T) {
+	if narrow == nil || widen == nil {
+		t.Skip("no vector kernels: this is a purego build, not amd64, or the CPU lacks AVX2")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(3))
+	r := rand.New(rand.NewPCG(4, 8))
+	n := VectorConvertLen + 5
+	src64, src32 := mixed(r, n, special64), mixed(r, n, special32)
+	got32, want32 := make([]float32, n+1), make([]float32, n+1)
+	got64, want64 := make([]float64, n+1), make([]float64, n+1)
+	got32[n], want32[n], got64[n], want64[n] = -7, -7, -7, -7
+	ConvertLarge(got32[:n], src64)
+	convertLoop(want32[:n], src64)
+	ConvertLarge(got64[:n], src32)
+	convertLoop(want64[:n], src32)
+	for i := range want32 {
+		if math.Float32bits(got32[i]) != math.Float32bits(want32[i]) || math.Float64bits(got64[i]) != math.Float64bits(want64[i]) {
+			t.Fatalf("element %d: float32 %#x (loop %#x), float64 %#x (loop %#x)", i, math.Float32bits(got32[i]), math.Float32bits(want32[i]), math.Float64bits(got64[i]), math.Float64bits(want64[i]))
+		}
 	}
 }
