@@ -10,10 +10,10 @@ import (
 )
 
 // The AVX2 kernels (package vec) behind the scalar loops, on CPUs that have
-// it: the radix-3, 4 and 8 butterflies in both precisions, DotT for float32
-// and the tiled MatMulAddT and MatTMulAdd. Each lane performs its scalar
-// loop's operations in their order (no fused multiply-add), so the results
-// are the scalar loops' bit for bit.
+// it: the radix-3, 4 and 8 butterflies in both precisions, DotT, AxpyDot,
+// Convert between float64 and float32, and the tiled MatMulAddT and
+// MatTMulAdd. Each lane performs its scalar loop's operations in their order
+// (no fused multiply-add), so the results are the scalar loops' bit for bit.
 func init() {
 	if !vec.AVX2 {
 		return

@@ -7,7 +7,20 @@ import (
 
 	"github.com/greedyl2o/greedyl2o/internal/testsupport"
 	"github.com/greedyl2o/greedyl2o/kernels"
+	"gonum.org/v1/gonum/floats"
 )
+
+// reorthogonaliseTwoPass is reorthogonalise as the plain loop, with a dot product and an
+// update a step, two passes over z: z − c·b as z + (−c)·b, the same value
+// bit for bit (negation is exact), in gonum's vector loop.
+func reorthogonaliseTwoPass(z []float64, basis [][]float64) float64 {
+	for pass := 0; pass < 2; pass++ {
+		for _, b := range basis {
+			floats.AddScaled(z, -kernels.Dot(b, z), b)
+		}
+	}
+	return kernels.Dot(z, z)
+}
 
 // TestLanczosFusedMatchesTwoPass checks that the fused reorthogonalisation
 // (one pass over z a basis vector, kernels.AxpyDot) returns ‖A‖ bit for bit

@@ -247,7 +247,8 @@ func operatorNorm(a Operator, h, w, iters int, tol float64, seed uint64, reorth 
 // basis, twice over (full reorthogonalisation): z −= (b·z)·b for each b in
 // turn, each coefficient taken from the z the previous step left; it
 // returns z·z. Each step is fused with the next dot product (kernels.AxpyDot:
-// one pass over z), bit for bit reorthogonaliseTwoPass.
+// one pass over z), bit for bit the two passes a step of the plain loop
+// (tests: reorthogonaliseTwoPass).
 func reorthogonalise(z []float64, basis [][]float64) float64 {
 	m := len(basis)
 	if m == 0 {
@@ -258,18 +259,6 @@ func reorthogonalise(z []float64, basis [][]float64) float64 {
 		c = kernels.AxpyDot(z, -c, basis[k%m], basis[(k+1)%m])
 	}
 	return kernels.AxpyDot(z, -c, basis[m-1], z)
-}
-
-// reorthogonaliseTwoPass is reorthogonalise with a dot product and an
-// update a step, two passes over z: z − c·b as z + (−c)·b, the same value
-// bit for bit (negation is exact), in gonum's vector loop.
-func reorthogonaliseTwoPass(z []float64, basis [][]float64) float64 {
-	for pass := 0; pass < 2; pass++ {
-		for _, b := range basis {
-			floats.AddScaled(z, -kernels.Dot(b, z), b)
-		}
-	}
-	return kernels.Dot(z, z)
 }
 
 // largestTridiagonal returns the largest eigenvalue of the symmetric
