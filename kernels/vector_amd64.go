@@ -10,10 +10,10 @@ import (
 )
 
 // The AVX2 kernels (package vec) behind the scalar loops, on CPUs that have
-// it: the radix-3, 4 and 8 butterflies in both precisions, DotT for float32
-// and the tiled MatMulAddT and MatTMulAdd. Each lane performs its scalar
-// loop's operations in their order (no fused multiply-add), so the results
-// are the scalar loops' bit for bit.
+// it: the radix-3, 4 and 8 butterflies in both precisions, DotT, AxpyDot,
+// Convert between float64 and float32, and the tiled MatMulAddT and
+// MatTMulAdd. Each lane performs its scalar loop's operations in their order
+// (no fused multiply-add), so the results are the scalar loops' bit for bit.
 func init() {
 	if !vec.AVX2 {
 		return
@@ -22,6 +22,8 @@ func init() {
 	dot32, dot64 = dotAVX2, dot64AVX2
 	dotLanes64 = func(a, b []float64, s *[4]float64) { vec.Dot64(&a[0], &b[0], 8*len(a), s) }
 	matMulAddT, matTMulAdd = matMulAddTAVX2, matTMulAddAVX2
+	axpyDot64 = axpyDotAVX2
+	narrow, widen = narrowAVX2, widenAVX2
 }
 
 // vectorFFT is whether exec runs the butterflies in vector registers.
@@ -281,4 +283,43 @@ func matTMulAddAVX2(dst, res, b []float64, m, r, n int, c float64) {
 			}
 		}
 	})
+}
+
+// axpyDotAVX2 is AxpyDot with vec.AxpyDot64 over whole vectors and the
+// tail as the scalar loops take it (the products rounded on their own, as
+// gonum's and Dot's tails): bitwise the two calls' results.
+func axpyDotAVX2(z []float64, alpha float64, b, next []float64) float64 {
+	n := len(z)
+	var s [4]float64
+	whole := n / 4 * 4
+	if whole > 0 {
+		vec.AxpyDot64(&z[0], &b[0], &next[0], alpha, 8*whole, &s)
+	}
+	for i := whole; i < n; i++ {
+		z[i] = float64(b[i]*alpha) + z[i]
+		s[0] += float64(next[i] * z[i])
+	}
+	return (s[0] + s[1]) + (s[2] + s[3])
+}
+
+// narrowAVX2 is Convert from float64 to float32 with vec.Narrow64to32 over
+// blocks of 16 values and the scalar loop over the rest: the conversion
+// rounds to nearest even either way (VCVTPD2PS, CVTSD2SS), so the result is
+// the loop's bit for bit.
+func narrowAVX2(dst []float32, src []float64) {
+	whole := len(dst) / 16 * 16
+	if whole > 0 {
+		vec.Narrow64to32(&dst[0], &src[0], whole)
+	}
+	convertLoop(dst[whole:], src[whole:len(dst)])
+}
+
+// widenAVX2 is Convert from float32 to float64 with vec.Widen32to64, as
+// narrowAVX2 (the widening is exact).
+func widenAVX2(dst []float64, src []float32) {
+	whole := len(dst) / 16 * 16
+	if whole > 0 {
+		vec.Widen32to64(&dst[0], &src[0], whole)
+	}
+	convertLoop(dst[whole:], src[whole:len(dst)])
 }

@@ -192,6 +192,11 @@ func (s *Scaled) Adjoint(dst, src []float64, in tensor.Shape) error {
 // for blurs). It stops when the estimate changes by less than tol relative
 // between restarts or after iters Lanczos steps.
 func OperatorNorm(a Operator, h, w, iters int, tol float64, seed uint64) (float64, error) {
+	return operatorNorm(a, h, w, iters, tol, seed, reorthogonalise)
+}
+
+// operatorNorm is OperatorNorm with the reorthogonalisation reorth.
+func operatorNorm(a Operator, h, w, iters int, tol float64, seed uint64, reorth func(z []float64, basis [][]float64) float64) (float64, error) {
 	in := tensor.Shape{1, h, w}
 	out, err := a.OutShape(in)
 	if err != nil {
@@ -222,14 +227,7 @@ func OperatorNorm(a Operator, h, w, iters int, tol float64, seed uint64) (float6
 			return 0, err
 		}
 		alpha = append(alpha, kernels.Dot(q, z))
-		for pass := 0; pass < 2; pass++ { // full reorthogonalisation, twice
-			for _, b := range basis {
-				// z − c·b as z + (−c)·b: the same value bit for bit
-				// (negation is exact), in gonum's vector loop.
-				floats.AddScaled(z, -kernels.Dot(b, z), b)
-			}
-		}
-		bk := math.Sqrt(kernels.Dot(z, z))
+		bk := math.Sqrt(reorth(z, basis))
 		if k%10 == 9 || bk < 1e-14 || k == maxSteps-1 {
 			lam := largestTridiagonal(alpha, beta)
 			if bk < 1e-14 || (!math.IsNaN(prev) && math.Abs(lam-prev) <= tol*lam) {
@@ -243,6 +241,24 @@ func OperatorNorm(a Operator, h, w, iters int, tol float64, seed uint64) (float6
 		}
 	}
 	return math.Sqrt(prev), nil
+}
+
+// reorthogonalise removes from z its components along the orthonormal
+// basis, twice over (full reorthogonalisation): z −= (b·z)·b for each b in
+// turn, each coefficient taken from the z the previous step left; it
+// returns z·z. Each step is fused with the next dot product (kernels.AxpyDot:
+// one pass over z), bit for bit the two passes a step of the plain loop
+// (tests: reorthogonaliseTwoPass).
+func reorthogonalise(z []float64, basis [][]float64) float64 {
+	m := len(basis)
+	if m == 0 {
+		return kernels.Dot(z, z)
+	}
+	c := kernels.Dot(basis[0], z)
+	for k := 0; k < 2*m-1; k++ {
+		c = kernels.AxpyDot(z, -c, basis[k%m], basis[(k+1)%m])
+	}
+	return kernels.AxpyDot(z, -c, basis[m-1], z)
 }
 
 // largestTridiagonal returns the largest eigenvalue of the symmetric

@@ -87,6 +87,9 @@ func main() {
 	}
 	dot32()
 	dot64()
+	axpyDot64()
+	narrow()
+	widen()
 	huberRow(f32)
 	huberRow(f64)
 	residual32()

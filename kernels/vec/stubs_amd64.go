@@ -169,6 +169,21 @@ func Dot32(a *float32, b *float32, n int, s *[4]float64)
 //go:noescape
 func Dot64(a *float64, b *float64, n int, s *[4]float64)
 
+// AxpyDot64 sets z[j] = b[j]·alpha + z[j] and adds next[j]·z[j] to s[j mod 4] in the order of j (n bytes, 32 a vector of 4).
+//
+//go:noescape
+func AxpyDot64(z *float64, b *float64, next *float64, alpha float64, n int, s *[4]float64)
+
+// Narrow64to32 sets dst[i] = float32(src[i]) for i < n (a multiple of 16), bit for bit Go's conversion.
+//
+//go:noescape
+func Narrow64to32(dst *float32, src *float64, n int)
+
+// Widen32to64 sets dst[i] = float64(src[i]) for i < n (a multiple of 16), bit for bit Go's conversion.
+//
+//go:noescape
+func Widen32to64(dst *float64, src *float32, n int)
+
 // HuberRow32 is the vector part of huberTVRow32 (and its float64 twin) in package problem, over n bytes of columns.
 //
 //go:noescape

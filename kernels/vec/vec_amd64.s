@@ -1775,6 +1775,93 @@ dot64done:
 	VZEROUPPER
 	RET
 
+// func AxpyDot64(z *float64, b *float64, next *float64, alpha float64, n int, s *[4]float64)
+// Requires: AVX, AVX2, SSE2
+TEXT ·AxpyDot64(SB), NOSPLIT, $0-48
+	MOVQ         z+0(FP), AX
+	MOVQ         b+8(FP), CX
+	MOVQ         next+16(FP), DX
+	MOVQ         n+32(FP), BX
+	MOVQ         s+40(FP), SI
+	MOVSD        alpha+24(FP), X0
+	VBROADCASTSD X0, Y0
+	VMOVUPD      (SI), Y1
+
+axpydot64loop:
+	CMPQ    BX, $0x00000000
+	JLE     axpydot64done
+	VMOVUPD (CX), Y2
+	VMULPD  Y0, Y2, Y2
+	VADDPD  (AX), Y2, Y2
+	VMOVUPD Y2, (AX)
+	VMOVUPD (DX), Y3
+	VMULPD  Y2, Y3, Y3
+	VADDPD  Y3, Y1, Y1
+	ADDQ    $0x00000020, AX
+	ADDQ    $0x00000020, CX
+	ADDQ    $0x00000020, DX
+	SUBQ    $0x00000020, BX
+	JMP     axpydot64loop
+
+axpydot64done:
+	VMOVUPD Y1, (SI)
+	VZEROUPPER
+	RET
+
+// func Narrow64to32(dst *float32, src *float64, n int)
+// Requires: AVX
+TEXT ·Narrow64to32(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+narrowloop:
+	CMPQ       DX, $0x00000000
+	JLE        narrowdone
+	VCVTPD2PSY (CX), X0
+	VMOVUPS    X0, (AX)
+	VCVTPD2PSY 32(CX), X0
+	VMOVUPS    X0, 16(AX)
+	VCVTPD2PSY 64(CX), X0
+	VMOVUPS    X0, 32(AX)
+	VCVTPD2PSY 96(CX), X0
+	VMOVUPS    X0, 48(AX)
+	ADDQ       $0x00000080, CX
+	ADDQ       $0x00000040, AX
+	SUBQ       $0x00000010, DX
+	JMP        narrowloop
+
+narrowdone:
+	VZEROUPPER
+	RET
+
+// func Widen32to64(dst *float64, src *float32, n int)
+// Requires: AVX
+TEXT ·Widen32to64(SB), NOSPLIT, $0-24
+	MOVQ dst+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ n+16(FP), DX
+
+widenloop:
+	CMPQ      DX, $0x00000000
+	JLE       widendone
+	VCVTPS2PD (CX), Y0
+	VMOVUPD   Y0, (AX)
+	VCVTPS2PD 16(CX), Y0
+	VMOVUPD   Y0, 32(AX)
+	VCVTPS2PD 32(CX), Y0
+	VMOVUPD   Y0, 64(AX)
+	VCVTPS2PD 48(CX), Y0
+	VMOVUPD   Y0, 96(AX)
+	ADDQ      $0x00000040, CX
+	ADDQ      $0x00000080, AX
+	SUBQ      $0x00000010, DX
+	JMP       widenloop
+
+widendone:
+	VZEROUPPER
+	RET
+
 // func HuberRow32(gr *float32, row *float32, next *float32, up *float32, p2 *float32, tt *float32, vals *float32, n int, c *[6]float32, s *[8]float64)
 // Requires: AVX
 TEXT ·HuberRow32(SB), NOSPLIT, $0-80
