@@ -26,10 +26,11 @@ import (
 //
 // where S is the safeguard Δ = α·h·‖g‖/√(1+‖h‖²). On a device that
 // captures (gpu.Capturer) and reads the norms' coefficients from its
-// buffers (gpu.PlaneCombinerOn), the forward pass and the reverse pass are
-// captured as two graphs at the second evaluation of a T and replayed from
-// the third: the parameters, x⁰ and the data are copied in, and the loss
-// and gradient read back, outside them. A BanertLoss is not safe for
+// buffers (gpu.PlaneCombinerOn), the forward pass and the reverse pass of
+// T iterations are captured as two graphs at the first evaluation of that
+// T after one uncaptured evaluation (which allocates what they need), and
+// replayed from then on: the parameters, x⁰ and the data are copied in,
+// and the loss and gradient read back, outside them. A BanertLoss is not safe for
 // concurrent use.
 type BanertLoss struct {
 	ops    gpu.NetOps
@@ -47,7 +48,8 @@ type BanertLoss struct {
 	// adjoints and scratch: b, c, b_Δ, b_g, b_h, h, the stacked input and its adjoint, zero
 	bx, carry, bd, bg, bh, h, in, din, zero, tmp gpu.Buffer
 	// On a device that captures, with the norms' coefficients on the
-	// device: the forward and the reverse pass as two graphs, at T.
+	// device: the forward and the reverse pass of T iterations as graphs
+	// 2(T−1) and 2(T−1)+1.
 	passes *capturedSteps
 }
 
@@ -96,7 +98,7 @@ func NewBanertLoss(ops gpu.Ops, o *problem.Objective, maxT, inputs, n int) (d *B
 	if err := allocAll(d.mem, "Banert loss", bufs...); err != nil {
 		return nil, err
 	}
-	d.passes = newCapturedSteps(d.mem, "Banert loss", 2, d.net.on != nil)
+	d.passes = newCapturedSteps(d.mem, "Banert loss", 2*maxT, d.net.on != nil)
 	return d, nil
 }
 
@@ -147,8 +149,8 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 	if err := ops.CopyIn(d.xs[0], x0); err != nil {
 		return 0, fmt.Errorf("ondevice: Banert loss: copy x⁰ to %s: %w", ops.Name(), err)
 	}
-	passes := d.passes.runner([]float64{float64(T)}, true)
-	err := passes.run(0, func() error {
+	passes := d.passes.runner(nil, true)
+	err := passes.run(2*(T-1), func() error {
 		for t := 0; t < T; t++ {
 			if err := d.forwardStep(t); err != nil {
 				return err
@@ -168,7 +170,7 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 		// Diverged: the loss says so; the gradient is left at zero.
 		return loss, nil
 	}
-	if err := passes.run(1, func() error { return d.reverse(T) }); err != nil {
+	if err := passes.run(2*(T-1)+1, func() error { return d.reverse(T) }); err != nil {
 		return 0, err
 	}
 	passes.done()

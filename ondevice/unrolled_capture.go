@@ -11,9 +11,10 @@ import (
 // (gpu.Capturer), where the passes queue nothing that depends on a host
 // value but a key (the unrolled loss: each trajectory step's forward and
 // reverse work, the key its weights c; Banert's loss: its forward and
-// reverse passes, the key T). Each graph is captured at the second
-// evaluation with gradients at its key (the first allocates what they
-// need) and replayed by one launch; another key captures them again.
+// reverse passes for each T, no key). Each graph is captured at its first
+// use after an evaluation with gradients at the key has run uncaptured
+// (it allocates what they need), and replayed by one launch from then on;
+// another key captures them again.
 type capturedSteps struct {
 	what    string       // the loss, for errors
 	capture gpu.Capturer // nil: the passes run one operation at a time
