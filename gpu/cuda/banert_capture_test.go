@@ -15,21 +15,21 @@ import (
 )
 
 // TestBanertLossCaptured evaluates Banert's loss (T = 10 on 2 functions of
-// Problem 1; smaller on the emulation) on the CUDA device four times: the
-// first runs uncaptured, the second captures its forward and reverse
-// passes (ondevice's capturedSteps) and the third replays them, both with
-// the first's bits; the fourth replays them at other parameters and gives
-// the bits of a fresh loss's uncaptured evaluation there, as the graphs
-// read the weights and the norms' coefficients from device buffers; a
-// fifth, of T − 1 iterations, captures that length's passes and gives the
-// fresh loss's bits too. On the
+// Problem 1, 96×96; T = 3 on one 8×8 function on the emulation) on the CUDA
+// device five times: the first runs uncaptured, the second captures its
+// forward and reverse passes (ondevice's capturedSteps) and the third
+// replays them, both with the first's bits; the fourth replays them at
+// other parameters and gives the bits of a fresh loss's uncaptured
+// evaluation there, as the graphs read the weights and the norms'
+// coefficients from device buffers; the fifth, of T − 1 iterations,
+// captures that length's passes and gives a fresh loss's bits too. On the
 // emulation the third evaluation launches 2 graphs, captures nothing and
 // copies to the host 13 times (the loss and the gradient's 12 blocks): its
 // call log.
 func TestBanertLossCaptured(t *testing.T) {
 	d := device(t)
-	size, T := paperSize(d, 96, 12), paperSize(d, 10, 3)
-	const n = 2
+	size, T := paperSize(d, 96, 8), paperSize(d, 10, 3)
+	n := paperSize(d, 2, 1)
 	o := testproblems.Deblur(t, n, size, "", -1, 3)
 	for _, inputs := range []int{3, 4} {
 		t.Run(fmt.Sprint(inputs, " inputs"), func(t *testing.T) {
