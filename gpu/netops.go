@@ -60,6 +60,18 @@ type NetOps interface {
 	CopyPlanes(dst Buffer, dstStart, dstStep int, src Buffer, srcStart, srcStep, count, hw int) error
 }
 
+// PlaneCombinerOn is a device whose PlaneCombine can also read its
+// coefficients from a buffer on the device (gpu/cuda's Device), so that a
+// captured graph (Capturer) reads them when it runs instead of holding
+// the values of its capture.
+type PlaneCombinerOn interface {
+	// PlaneCombineOn is PlaneCombine with coef, 3·planes values on the
+	// device, holding a[p], b[p], c[p] at 3p, 3p+1 and 3p+2 (zero for an
+	// absent term; z nil means no z term). It gives PlaneCombine's bits
+	// for the same coefficients.
+	PlaneCombineOn(y, coef, x, z Buffer, planes, hw int) error
+}
+
 var (
 	_ NetOps = CPU()
 	_ NetOps = Host32()

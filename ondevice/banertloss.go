@@ -24,8 +24,14 @@ import (
 //	(b_x', b_g', c') = net(x^t, ∇f(x^t), Δ_{t−1})ᵀ b_h   (and the parameters' gradient),
 //	b ← b + b_x' + ∇²f(x^t)(b_g + b_g'),   c ← c',
 //
-// where S is the safeguard Δ = α·h·‖g‖/√(1+‖h‖²). A BanertLoss is not safe
-// for concurrent use.
+// where S is the safeguard Δ = α·h·‖g‖/√(1+‖h‖²). On a device that
+// captures (gpu.Capturer) and reads the norms' coefficients from its
+// buffers (gpu.PlaneCombinerOn), the forward pass and the reverse pass of
+// T iterations are captured as two graphs at the first evaluation of that
+// T after one uncaptured evaluation (which allocates what they need), and
+// replayed from then on: the parameters, x⁰ and the data are copied in,
+// and the loss and gradient read back, outside them. A BanertLoss is not safe for
+// concurrent use.
 type BanertLoss struct {
 	ops    gpu.NetOps
 	mem    *gpu.Arena // everything on the device: objective, network, trajectory
@@ -41,6 +47,10 @@ type BanertLoss struct {
 	gd     gpu.Buffer   // 4 inputs: the data term's part of ∇f (scratch)
 	// adjoints and scratch: b, c, b_Δ, b_g, b_h, h, the stacked input and its adjoint, zero
 	bx, carry, bd, bg, bh, h, in, din, zero, tmp gpu.Buffer
+	// On a device that captures, with the norms' coefficients on the
+	// device: the forward and the reverse pass of T iterations as graphs
+	// 2(T−1) and 2(T−1)+1.
+	passes *capturedSteps
 }
 
 // NewBanertLoss returns the unrolled loss of up to maxT iterations on
@@ -88,6 +98,7 @@ func NewBanertLoss(ops gpu.Ops, o *problem.Objective, maxT, inputs, n int) (d *B
 	if err := allocAll(d.mem, "Banert loss", bufs...); err != nil {
 		return nil, err
 	}
+	d.passes = newCapturedSteps(d.mem, "Banert loss", 2*maxT, d.net.on != nil)
 	return d, nil
 }
 
@@ -138,10 +149,17 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 	if err := ops.CopyIn(d.xs[0], x0); err != nil {
 		return 0, fmt.Errorf("ondevice: Banert loss: copy x⁰ to %s: %w", ops.Name(), err)
 	}
-	for t := 0; t < T; t++ {
-		if err := d.forwardStep(t); err != nil {
-			return 0, err
+	passes := d.passes.runner(nil, true)
+	err := passes.run(2*(T-1), func() error {
+		for t := 0; t < T; t++ {
+			if err := d.forwardStep(t); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
 	}
 	clear(grad)
 	loss, err := d.obj.ValueGrad(d.xs[T], d.bx)
@@ -152,18 +170,29 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 		// Diverged: the loss says so; the gradient is left at zero.
 		return loss, nil
 	}
-	if err := ops.Zero(d.carry); err != nil {
+	if err := passes.run(2*(T-1)+1, func() error { return d.reverse(T) }); err != nil {
 		return 0, err
 	}
+	passes.done()
+	return loss, d.net.addGrads(grad)
+}
+
+// reverse runs the reverse pass from b = ∇f(x^T) in d.bx: the adjoints
+// back through the T iterations and the parameters' gradient summed on
+// the device.
+func (d *BanertLoss) reverse(T int) error {
+	if err := d.ops.Zero(d.carry); err != nil {
+		return err
+	}
 	if err := d.net.zeroGrads(); err != nil {
-		return 0, err
+		return err
 	}
 	for t := T - 1; t >= 0; t-- {
 		if err := d.reverseStep(t); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	return loss, d.net.addGrads(grad)
+	return nil
 }
 
 // forwardStep computes ∇f(x^t), Δ_t and x^{t+1} = x^t − (∇f(x^t) + Δ_t)/L.

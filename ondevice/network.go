@@ -98,6 +98,12 @@ type banertNet struct {
 	d1, d2                 gpu.Buffer     // adjoint scratch (arch.Width channels)
 	inv                    [3]gpu.Buffer  // 1/√(σ²+ε) of every plane of the three norms
 	gamma, beta            [3][]float64   // scale and offset of the three norms, per channel
+	planes                 [3]int         // the three norms' planes
+	// On a device with gpu.PlaneCombinerOn, the norms' coefficients per
+	// plane on the device: (γ, 0, β) for the forward affine maps, (γ, 0, 0)
+	// for their transposes; setParams uploads them.
+	on             gpu.PlaneCombinerOn
+	affine, scaled [3]gpu.Buffer
 }
 
 // newBanertNet returns the network with the given number of inputs for
@@ -128,9 +134,13 @@ func newBanertNet(mem *gpu.Arena, inputs, n, h, w int) (net *banertNet, err erro
 		{&net.a2, s2.OutputLen()}, {&net.r2, s2.OutputLen()},
 		{&net.d1, s2.OutputLen()}, {&net.d2, s2.OutputLen()},
 	}
-	planes := [3]int{n * inputs, n * s1.Cout, n * s2.Cout}
-	for l := range planes {
-		bufs = append(bufs, sized{&net.inv[l], planes[l]}, sized{&net.dzSum[l], planes[l]}, sized{&net.duSum[l], planes[l]})
+	net.planes = [3]int{n * inputs, n * s1.Cout, n * s2.Cout}
+	net.on, _ = ops.(gpu.PlaneCombinerOn)
+	for l, p := range net.planes {
+		bufs = append(bufs, sized{&net.inv[l], p}, sized{&net.dzSum[l], p}, sized{&net.duSum[l], p})
+		if net.on != nil {
+			bufs = append(bufs, sized{&net.affine[l], 3 * p}, sized{&net.scaled[l], 3 * p})
+		}
 	}
 	k := len(net.s)
 	net.gw, net.gb, net.gwSum, net.gbSum = make([]gpu.Buffer, k), make([]gpu.Buffer, k), make([]gpu.Buffer, k), make([]gpu.Buffer, k)
@@ -167,7 +177,47 @@ func (net *banertNet) setParams(theta []float64) error {
 	for l := 0; l < 3; l++ {
 		net.gamma[l], net.beta[l] = block(arch.NormScale(l)), block(arch.NormScale(l)+1)
 	}
+	return net.uploadCoefficients()
+}
+
+// uploadCoefficients copies the norms' per-plane coefficients to their
+// device buffers, on a device with gpu.PlaneCombinerOn.
+func (net *banertNet) uploadCoefficients() error {
+	if net.on == nil {
+		return nil
+	}
+	for l, p := range net.planes {
+		affine, scaled := make([]float64, 3*p), make([]float64, 3*p)
+		g, b := net.gamma[l], net.beta[l]
+		for q := range p {
+			affine[3*q], affine[3*q+2] = g[q%len(g)], b[q%len(b)]
+			scaled[3*q] = g[q%len(g)]
+		}
+		if err := net.ops.CopyIn(net.affine[l], affine); err != nil {
+			return fmt.Errorf("ondevice: Banert network: copy norm %d's coefficients to %s: %w", l, net.ops.Name(), err)
+		}
+		if err := net.ops.CopyIn(net.scaled[l], scaled); err != nil {
+			return fmt.Errorf("ondevice: Banert network: copy norm %d's coefficients to %s: %w", l, net.ops.Name(), err)
+		}
+	}
 	return nil
+}
+
+// combine writes y = γ·x + β per plane of norm l (offset false: y = γ·x),
+// the coefficients from the device where it has them.
+func (net *banertNet) combine(y, x gpu.Buffer, l int, offset bool) error {
+	if net.on != nil {
+		coef := net.scaled[l]
+		if offset {
+			coef = net.affine[l]
+		}
+		return net.on.PlaneCombineOn(y, coef, x, nil, net.planes[l], net.hw)
+	}
+	var c []float64
+	if offset {
+		c = net.perPlane(net.beta[l])
+	}
+	return net.ops.PlaneCombine(y, net.perPlane(net.gamma[l]), x, nil, nil, c, net.hw)
 }
 
 // perPlane repeats per-channel values over the n images: c channels per image.
@@ -250,12 +300,12 @@ func (net *banertNet) addGrads(grad []float64) error {
 // forward writes the network's output h at the stacked input in, keeping
 // the activations for backward.
 func (net *banertNet) forward(h, in gpu.Buffer) error {
-	ops, hw := net.ops, net.hw
+	ops := net.ops
 	cin := net.inputs
 	if err := net.normalize(net.n0, in, net.n*cin, net.inv[0]); err != nil {
 		return err
 	}
-	if err := ops.PlaneCombine(net.u0, net.perPlane(net.gamma[0]), net.n0, nil, nil, net.perPlane(net.beta[0]), hw); err != nil {
+	if err := net.combine(net.u0, net.n0, 0, true); err != nil {
 		return err
 	}
 	layer := func(l int, out, r, x, w, b gpu.Buffer, s mconv.Shape) error {
@@ -265,7 +315,7 @@ func (net *banertNet) forward(h, in gpu.Buffer) error {
 		if err := net.normalize(out, out, net.n*s.Cout, net.inv[l]); err != nil {
 			return err
 		}
-		if err := ops.PlaneCombine(r, net.perPlane(net.gamma[l]), out, nil, nil, net.perPlane(net.beta[l]), hw); err != nil {
+		if err := net.combine(r, out, l, true); err != nil {
 			return err
 		}
 		return ops.LeakyMask(r, r, r, arch.LeakySlope)
@@ -298,7 +348,7 @@ func (net *banertNet) addConvGrads(i int, x, y gpu.Buffer, s mconv.Shape) error 
 // its input applied to dh, and adds the parameters' gradient to the
 // device's sums (addGrads brings them to the host).
 func (net *banertNet) backward(din, dh gpu.Buffer) error {
-	ops, hw := net.ops, net.hw
+	ops := net.ops
 	if err := net.addConvGrads(2, net.r2, dh, net.s[2]); err != nil {
 		return err
 	}
@@ -314,7 +364,7 @@ func (net *banertNet) backward(din, dh gpu.Buffer) error {
 		if err := net.affineGrads(l, arch.Width, du, z); err != nil {
 			return err
 		}
-		if err := ops.PlaneCombine(du, net.perPlane(net.gamma[l]), du, nil, nil, nil, hw); err != nil {
+		if err := net.combine(du, du, l, false); err != nil {
 			return err
 		}
 		return net.normalizeBackward(du, z, net.n*arch.Width, net.inv[l])
@@ -340,7 +390,7 @@ func (net *banertNet) backward(din, dh gpu.Buffer) error {
 	if err := net.affineGrads(0, net.inputs, din, net.n0); err != nil {
 		return err
 	}
-	if err := ops.PlaneCombine(din, net.perPlane(net.gamma[0]), din, nil, nil, nil, hw); err != nil {
+	if err := net.combine(din, din, 0, false); err != nil {
 		return err
 	}
 	return net.normalizeBackward(din, net.n0, net.n*net.inputs, net.inv[0])

@@ -94,7 +94,7 @@ func NewUnrolled(ops gpu.Ops, m models.Method, o *problem.Objective, steps, batc
 			return nil, err
 		}
 	}
-	d.captured = newCapturedSteps(d.mem, d.up, steps)
+	d.captured = newCapturedSteps(d.mem, "unrolled loss", 2*steps, d.up.AllSpectral())
 	return d, nil
 }
 

@@ -7,23 +7,29 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 )
 
-// capturedSteps are the unrolled loss's trajectory steps as graphs, on a
-// device that captures (gpu.Capturer) with every term PC: once a step's
-// parameters are set, its forward work and its reverse work queue nothing
-// that depends on a host value but the weights c. Each is captured at the
-// second evaluation with gradients (the first allocates what they need)
-// and replayed by one launch; other weights capture them again.
+// capturedSteps are a loss's passes as graphs, on a device that captures
+// (gpu.Capturer), where the passes queue nothing that depends on a host
+// value but a key (the unrolled loss: each trajectory step's forward and
+// reverse work, the key its weights c; Banert's loss: its forward and
+// reverse passes for each T, no key). Each graph is captured at its first
+// use after an evaluation with gradients at the key has run uncaptured
+// (it allocates what they need), and replayed by one launch from then on;
+// another key captures them again.
 type capturedSteps struct {
-	capture gpu.Capturer // nil: the steps run one operation at a time
-	graphs  []gpu.Graph  // the forward work of step t at t, its reverse work at T+t
-	c       []float64    // the weights the graphs were captured with
-	runs    int          // evaluations with gradients at c run uncaptured
+	what    string       // the loss, for errors
+	capture gpu.Capturer // nil: the passes run one operation at a time
+	graphs  []gpu.Graph
+	key     []float64 // the key the graphs were captured at
+	runs    int       // evaluations with gradients at key run uncaptured
 }
 
-func newCapturedSteps(mem *gpu.Arena, up *Update, steps int) *capturedSteps {
-	cs := &capturedSteps{}
-	if c, ok := mem.Ops().(gpu.Capturer); ok && up.AllSpectral() {
-		cs.capture, cs.graphs = c, make([]gpu.Graph, 2*steps)
+// newCapturedSteps returns n graphs' slots on mem's device when it
+// captures and use holds (and no slots otherwise); the graphs are freed
+// with mem.
+func newCapturedSteps(mem *gpu.Arena, what string, n int, use bool) *capturedSteps {
+	cs := &capturedSteps{what: what}
+	if c, ok := mem.Ops().(gpu.Capturer); ok && use {
+		cs.capture, cs.graphs = c, make([]gpu.Graph, n)
 		mem.OnClose(cs.drop)
 	}
 	return cs
@@ -39,30 +45,36 @@ func (cs *capturedSteps) drop() {
 	}
 }
 
-// stepRunner runs the steps' work of one evaluation: queued one operation
+// stepRunner runs the passes' work of one evaluation: queued one operation
 // at a time, or by their graphs (captured first where missing).
 type stepRunner struct {
 	cs     *capturedSteps
 	replay bool
 }
 
-// steps returns the runner of an evaluation of T steps with weights c,
-// with gradients or not.
-func (d *Unrolled) steps(T int, c []float64, grad bool) *stepRunner {
-	cs := d.captured
+// runner returns the runner of an evaluation at key: by graphs where use
+// holds (an evaluation with gradients whose passes fit the slots) and an
+// evaluation at key has run uncaptured.
+func (cs *capturedSteps) runner(key []float64, use bool) *stepRunner {
 	r := &stepRunner{cs: cs}
-	if cs.capture == nil || !grad || 2*T != len(cs.graphs) {
+	if cs.capture == nil || !use {
 		return r
 	}
-	if !slices.Equal(c, cs.c) {
+	if !slices.Equal(key, cs.key) {
 		cs.drop()
-		cs.c, cs.runs = append(cs.c[:0], c...), 0
+		cs.key, cs.runs = append(cs.key[:0], key...), 0
 	}
 	r.replay = cs.runs > 0
 	return r
 }
 
-// capturing reports whether the steps run as graphs.
+// steps returns the runner of an unrolled evaluation of T steps with
+// weights c, with gradients or not.
+func (d *Unrolled) steps(T int, c []float64, grad bool) *stepRunner {
+	return d.captured.runner(c, grad && 2*T == len(d.captured.graphs))
+}
+
+// capturing reports whether the passes run as graphs.
 func (r *stepRunner) capturing() bool { return r.replay }
 
 // run runs the work fn of graph k: its graph, captured first if missing,
@@ -75,7 +87,7 @@ func (r *stepRunner) run(k int, fn func() error) error {
 	if g == nil {
 		var err error
 		if g, err = r.cs.capture.CaptureGraph(fn); err != nil {
-			return fmt.Errorf("ondevice: unrolled loss: capture a step: %w", err)
+			return fmt.Errorf("ondevice: %s: capture: %w", r.cs.what, err)
 		}
 		r.cs.graphs[k] = g
 	}

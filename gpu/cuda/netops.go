@@ -128,6 +128,30 @@ func (d *Device) PlaneCombine(y gpu.Buffer, a []float64, x gpu.Buffer, b []float
 	return d.launchEach("l2o_plane_combine", n, ptrArg(bs[0]), ptrArg(cb), ptrArg(bs[1]), za, intArg(hw), intArg(n))
 }
 
+// PlaneCombineOn implements gpu.PlaneCombinerOn: PlaneCombine's kernel on
+// coefficients already on the device, nothing copied.
+func (d *Device) PlaneCombineOn(y, coef, x, z gpu.Buffer, planes, hw int) error {
+	if err := planeCheck("plane combine", planes, hw); err != nil {
+		return err
+	}
+	n := planes * hw
+	bs, err := d.buffers("plane combine", y, n, x, n, coef, 3*planes)
+	if err != nil {
+		return err
+	}
+	za := nullArg()
+	if z != nil {
+		zb, err := d.buffers("plane combine", z, n)
+		if err != nil {
+			return err
+		}
+		za = ptrArg(zb[0])
+	}
+	return d.launchEach("l2o_plane_combine", n, ptrArg(bs[0]), ptrArg(bs[2]), ptrArg(bs[1]), za, intArg(hw), intArg(n))
+}
+
+var _ gpu.PlaneCombinerOn = (*Device)(nil)
+
 // PlaneDotsAdd implements gpu.NetOps: PlaneDots's blocks, nothing read back.
 func (d *Device) PlaneDotsAdd(acc, x, y gpu.Buffer, planes, hw int) error {
 	if err := planeCheck("plane dots add", planes, hw); err != nil {
