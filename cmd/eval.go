@@ -78,9 +78,11 @@ func runEval(env *Env, args []string) error {
 	if err := c.checkOn(sp.test); err != nil {
 		return err
 	}
-	test, part, err := shardOf(sp.test, c.sh)
-	if err != nil {
-		return err
+	test, part, err := sp.test, sp.part, error(nil)
+	if part == nil {
+		if test, part, err = shardOf(sp.test, c.sh); err != nil {
+			return err
+		}
 	}
 	if c.part = part; part != nil && !c.world {
 		fmt.Fprintln(env.Stderr, shardNote(part, test.N))
