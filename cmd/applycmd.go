@@ -66,6 +66,7 @@ func runApply(env *Env, args []string) error {
 	}
 	c.test = sp.test
 	noteSkipped(env, sp)
+	noteRankDevice(env, &c.pf)
 	if err := c.prepareOn(); err != nil {
 		return err
 	}

@@ -75,6 +75,7 @@ func runEval(env *Env, args []string) error {
 		return err
 	}
 	noteSkipped(env, sp)
+	noteRankDevice(env, &c.pf)
 	if err := c.checkOn(sp.test); err != nil {
 		return err
 	}
