@@ -72,7 +72,7 @@ func TestRanksOnEmulatedGPU(t *testing.T) {
 				}
 				continue
 			}
-			if d := relDiff(t, got[name], want, name); d > 1e-4 {
+			if d := relDiff(t, got[name], want, name); d > 1e-5 {
 				t.Errorf("-np 2: %s differs from the single process's by %.3g of its largest value", name, d)
 			} else {
 				t.Logf("-np 2: %s within %.3g of its largest value", name, d)
