@@ -66,12 +66,16 @@ func runApply(env *Env, args []string) error {
 	}
 	c.test = sp.test
 	noteSkipped(env, sp)
+	noteRankDevice(env, &c.pf)
 	if err := c.prepareOn(); err != nil {
 		return err
 	}
-	whole := c.test
-	test, part, err := shardOf(c.test, c.sh)
-	if err != nil {
+	whole, test, part := c.test, c.test, sp.part
+	if part == nil {
+		if test, part, err = shardOf(c.test, c.sh); err != nil {
+			return err
+		}
+	} else if whole, err = gatheredTruth(test, part, *c.out != ""); err != nil {
 		return err
 	}
 	images := testRec.Images

@@ -1,11 +1,14 @@
 package cmd
 
 import (
+	"fmt"
 	"math"
 	"slices"
 
 	"github.com/greedyl2o/greedyl2o/baselines"
+	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/mpi"
+	"github.com/greedyl2o/greedyl2o/problem"
 )
 
 // The exchanges of apply under mpirun (bin/l2o-mpi): each rank iterates
@@ -88,4 +91,23 @@ func (c *applyCmd) combineGuard(it baselines.Iterator) (int, []float64, error) {
 		acc[i] = float64(n) / float64(c.n)
 	}
 	return rejected, acc, nil
+}
+
+// gatheredTruth stands for every test function where a rank holds its
+// block alone (part) and rank 0 saves every function's iterates (save):
+// the functions' number and size, and on rank 0 their ground truths,
+// gathered in function order (the saved iterates' PSNR and SSIM).
+func gatheredTruth(block *problem.Objective, part *eval.Part, save bool) (*problem.Objective, error) {
+	whole := &problem.Objective{N: part.Total, H: block.H, W: block.W}
+	if !save || block.Truth == nil {
+		return whole, nil
+	}
+	parts, err := mpi.Gather(block.Truth, 0)
+	if err != nil {
+		return nil, fmt.Errorf("gathering the test functions' ground truths: %w", err)
+	}
+	if mpi.Rank() == 0 {
+		whole.Truth = slices.Concat(parts...)
+	}
+	return whole, nil
 }

@@ -75,12 +75,15 @@ func runEval(env *Env, args []string) error {
 		return err
 	}
 	noteSkipped(env, sp)
+	noteRankDevice(env, &c.pf)
 	if err := c.checkOn(sp.test); err != nil {
 		return err
 	}
-	test, part, err := shardOf(sp.test, c.sh)
-	if err != nil {
-		return err
+	test, part, err := sp.test, sp.part, error(nil)
+	if part == nil {
+		if test, part, err = shardOf(sp.test, c.sh); err != nil {
+			return err
+		}
 	}
 	if c.part = part; part != nil && !c.world {
 		fmt.Fprintln(env.Stderr, shardNote(part, test.N))

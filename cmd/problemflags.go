@@ -59,6 +59,10 @@ type problemFlags struct {
 	// divide their work over the ranks.
 	holdBlock bool
 	holdVal   int
+	// holdTest: under mpirun each rank reads the test images of, and
+	// builds, only its block of the test functions (worldTestBlock): eval
+	// and apply on the held-out functions.
+	holdTest bool
 	// target is --device and --precision resolved (resolveTarget): the
 	// CPU in a precision, or a device. Commands that run on a device set
 	// acceptsOps; those with a float32 path on the CPU set acceptsFloat32

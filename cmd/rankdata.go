@@ -6,6 +6,7 @@ import (
 	"hash"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -149,7 +150,7 @@ func shareRefs(refs []data.Ref, lo, hi int) error {
 		for _, x := range []string{r.SHA256, r.Content} {
 			b, err := hex.DecodeString(x)
 			if err != nil || len(b) != size/2 {
-				return fmt.Errorf("the ref of training image %s has no SHA-256 (%q)", r.Name, x)
+				return fmt.Errorf("the ref of image %s has no SHA-256 (%q)", r.Name, x)
 			}
 			for _, c := range b {
 				local = append(local, float64(c))
@@ -158,10 +159,10 @@ func shareRefs(refs []data.Ref, lo, hi int) error {
 	}
 	all, _, err := mpi.Chain{}.Gather(local)
 	if err != nil {
-		return fmt.Errorf("gathering the training images' refs: %w", err)
+		return fmt.Errorf("gathering the images' refs: %w", err)
 	}
 	if len(all) != size*len(refs) {
-		return fmt.Errorf("gathered the refs of %d training images, want %d", len(all)/size, len(refs))
+		return fmt.Errorf("gathered the refs of %d images, want %d", len(all)/size, len(refs))
 	}
 	for i := range refs {
 		b := make([]byte, size)
@@ -171,4 +172,64 @@ func shareRefs(refs []data.Ref, lo, hi int) error {
 		refs[i].SHA256, refs[i].Content = hex.EncodeToString(b[:size/2]), hex.EncodeToString(b[size/2:])
 	}
 	return nil
+}
+
+// testBlock is what a rank of eval or apply under mpirun reads and builds:
+// test functions [lo, hi) of total (its eval.Shard), from the test images
+// BlockImages(total, lo, hi) alone.
+type testBlock struct {
+	lo, hi, total int
+	prob          *problem.Problem
+}
+
+// worldTestBlock is this rank's block of the nTest test functions under
+// mpirun (nil on one process); more ranks than test functions are refused.
+func worldTestBlock(prob *problem.Problem, nTest int) (*testBlock, error) {
+	w := worldShard()
+	if w.Whole() {
+		return nil, nil
+	}
+	if w.Count > nTest {
+		return nil, usagef("mpirun -np %d: %d shards of %d test functions: give at most %d ranks, or a larger --n-test", w.Count, w.Count, nTest, nTest)
+	}
+	lo, hi := w.Bounds(nTest)
+	return &testBlock{lo: lo, hi: hi, total: nTest, prob: prob}, nil
+}
+
+// blocks is the data.Blocks of the rank: its shard of every list, the
+// refs shared along the ranks, the test images of its block read.
+func (t *testBlock) blocks() *data.Blocks {
+	if t == nil {
+		return nil
+	}
+	glo, ghi := t.prob.BlockImages(t.total, t.lo, t.hi)
+	return &data.Blocks{
+		Part:  func(n int) (int, int) { return worldShard().Bounds(n) },
+		Share: shareRefs,
+		Read:  func(j int) bool { return j >= glo && j < ghi },
+	}
+}
+
+// instantiate builds the rank's test functions from the images it read
+// (test: every test image's place, nil for those not read), as
+// Instantiate builds them, bit for bit.
+func (t *testBlock) instantiate(test []*data.Image, source string) (*problem.Objective, error) {
+	glo, ghi := t.prob.BlockImages(t.total, t.lo, t.hi)
+	_, ih, iw, pix, err := data.Stack(test[glo:ghi])
+	if err != nil {
+		return nil, asUsage(err)
+	}
+	if ih != t.prob.H || iw != t.prob.W {
+		return nil, usagef("--data %s: images are %d×%d but problem %s needs %d×%d", source, ih, iw, t.prob.Name, t.prob.H, t.prob.W)
+	}
+	o, err := t.prob.InstantiateBlock(pix, t.total, t.lo, t.hi, 1)
+	if err != nil {
+		return nil, err
+	}
+	return o, finiteStart(o, t.lo)
+}
+
+// part is the record the rank's curves carry (as --shard's).
+func (t *testBlock) part() *eval.Part {
+	return &eval.Part{Shard: worldShard(), First: t.lo, Total: t.total}
 }

@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 	"github.com/spf13/pflag"
@@ -28,6 +29,10 @@ type split struct {
 	// (problemFlags.holdBlock): train holds them, held.val its block of
 	// the validation functions.
 	held *heldBlock
+	// part, when this rank holds only its block of the test functions
+	// (problemFlags.holdTest), is the record its curves carry; train is
+	// nil then.
+	part *eval.Part
 }
 
 // invocation is this run's provenance: the command line, l2o's version and
@@ -41,10 +46,11 @@ func (env *Env) invocation() provenance.Invocation {
 // selectImages splits the --data source into training and test images. The
 // test images never equal a training image or one of exclude (SHA-256s).
 // With read, only the training images i with read(i) are read (and no test
-// image): the others are nil, their refs their names alone.
-func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bool, read func(int) bool) (*data.Selection, error) {
+// image): the others are nil, their refs their names alone. With blocks,
+// only the test images of blocks.Read (data.Blocks).
+func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bool, read func(int) bool, blocks *data.Blocks) (*data.Selection, error) {
 	if p.Data != "" && p.Data != "synthetic" {
-		sel, err := data.Select(p.Data, data.Request{NTrain: p.NTrain, NTest: max(p.NTest, 0), H: prob.H, W: prob.W, Seed: p.Seed, Exclude: exclude, TestOnly: p.testOnly, Read: read})
+		sel, err := data.Select(p.Data, data.Request{NTrain: p.NTrain, NTest: max(p.NTest, 0), H: prob.H, W: prob.W, Seed: p.Seed, Exclude: exclude, TestOnly: p.testOnly, Read: read, Blocks: blocks})
 		if err != nil {
 			return nil, asUsage(fmt.Errorf("--data %s: %w", p.Data, err))
 		}
@@ -71,11 +77,34 @@ func (p *problemFlags) selectImages(prob *problem.Problem, exclude map[string]bo
 	named := func(seed int64) func(int) string {
 		return func(k int) string { return fmt.Sprintf("%s(seed %d)#%d", kind, seed, k) }
 	}
-	sel.Train = gen(p.NTrain, prob.H, prob.W, p.Seed, read)
-	sel.TrainRefs = data.Refs(sel.Train, named(p.Seed))
 	testSeed := p.Seed + 1_000_003
-	sel.Test = gen(p.NTest, prob.H, prob.W, testSeed, nil)
-	sel.TestRefs = data.Refs(sel.Test, named(testSeed))
+	if blocks != nil {
+		// Each rank makes its part of every list for the overlap check
+		// (refs shared) and the test images of its block.
+		shared := func(n int, seed int64, keep func(int) bool) ([]*data.Image, []data.Ref, error) {
+			lo, hi := blocks.Part(n)
+			imgs := gen(n, prob.H, prob.W, seed, func(i int) bool { return (i >= lo && i < hi) || keep(i) })
+			refs := data.Refs(imgs, named(seed))
+			return imgs, refs, blocks.Share(refs, lo, hi)
+		}
+		var err error
+		if _, sel.TrainRefs, err = shared(p.NTrain, p.Seed, func(int) bool { return false }); err != nil {
+			return nil, err
+		}
+		if sel.Test, sel.TestRefs, err = shared(p.NTest, testSeed, blocks.Read); err != nil {
+			return nil, err
+		}
+		for j := range sel.Test {
+			if !blocks.Read(j) {
+				sel.Test[j] = nil
+			}
+		}
+	} else {
+		sel.Train = gen(p.NTrain, prob.H, prob.W, p.Seed, read)
+		sel.TrainRefs = data.Refs(sel.Train, named(p.Seed))
+		sel.Test = gen(p.NTest, prob.H, prob.W, testSeed, nil)
+		sel.TestRefs = data.Refs(sel.Test, named(testSeed))
+	}
 	bad := data.Overlap(sel.TrainRefs, sel.TestRefs)
 	bad = append(bad, data.Overlap(refsOf(exclude), sel.TestRefs)...)
 	if len(bad) > 0 {
@@ -103,11 +132,22 @@ func (p *problemFlags) buildSplit(exclude map[string]bool) (*split, error) {
 		return nil, asUsage(err)
 	}
 	held := p.rankBlocks(prob)
-	sel, err := p.selectImages(prob, exclude, held.reads())
+	var tb *testBlock
+	if p.holdTest {
+		if tb, err = worldTestBlock(prob, p.NTest); err != nil {
+			return nil, err
+		}
+	}
+	sel, err := p.selectImages(prob, exclude, held.reads(), tb.blocks())
 	if err != nil {
 		return nil, err
 	}
 	s := &split{prob: prob, sel: sel, noiseSeed: prob.Seed, held: held}
+	if tb != nil { // the training images were hashed, not read
+		s.part = tb.part()
+		s.test, err = tb.instantiate(sel.Test, p.Data)
+		return s, err
+	}
 	mk := func(imgs []*data.Image, offset uint64) (*problem.Objective, error) {
 		if len(imgs) == 0 {
 			return nil, nil
@@ -298,6 +338,7 @@ func (p *problemFlags) evalSplit(h *heldOut, set string) (*split, *provenance.Te
 	if p.NTest < 1 {
 		return nil, nil, usagef("--n-test must be at least 1")
 	}
+	p.holdTest = true
 	s, err := p.buildSplit(h.exclude)
 	if err != nil {
 		return nil, nil, err
@@ -360,6 +401,9 @@ func refsOf(keys map[string]bool) []data.Ref {
 // noteSkipped says how many candidate test images were left out because
 // their content equals a training image's.
 func noteSkipped(env *Env, s *split) {
+	if p := s.part; p != nil {
+		fmt.Fprintf(env.Stderr, "note: rank %d of %d holds test functions [%d, %d) of %d; it read %d images\n", p.Shard.Index-1, p.Shard.Count, p.First, p.First+s.test.N, p.Total, s.sel.Loaded)
+	}
 	if s.fewer != "" {
 		fmt.Fprintf(env.Stderr, "note: %s\n", s.fewer)
 	}

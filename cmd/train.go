@@ -72,6 +72,7 @@ func runTrainGreedy(env *Env, args []string) error {
 		fmt.Fprintf(env.Stderr, "note: rank %d of %d holds training functions [%d, %d) of %d and validation functions [%d, %d) of %d; it read %d images\n",
 			mpi.Rank(), mpi.Size(), h.lo, h.hi, h.total, h.valLo, h.valHi, h.valTotal, h.loaded)
 	}
+	noteRankDevice(env, &c.pf)
 	c.banner(env, sp, train, val)
 	start := time.Now()
 	defer innerMeters.Delete(env)

@@ -6,6 +6,7 @@ import (
 	"io"
 
 	"github.com/greedyl2o/greedyl2o/eval"
+	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/greedy"
 	"github.com/greedyl2o/greedyl2o/mpi"
 	"github.com/greedyl2o/greedyl2o/problem"
@@ -58,6 +59,16 @@ func MainInWorld(args []string, stdout, stderr io.Writer) int {
 		code = 1
 	}
 	return code
+}
+
+// noteRankDevice says, under mpirun with --device, which device this rank
+// runs on (the GPU of its local rank modulo the machine's: gpu.LocalRank).
+func noteRankDevice(env *Env, pf *problemFlags) {
+	d, ok := pf.target.Device.(interface{ Name() string })
+	if mpi.Size() <= 1 || !ok {
+		return
+	}
+	fmt.Fprintf(env.Stderr, "note: rank %d of %d (local rank %d) runs on device %s\n", mpi.Rank(), mpi.Size(), gpu.LocalRank(), d.Name())
 }
 
 // worldShard is this rank's block of the functions in an MPI run of more

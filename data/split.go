@@ -151,6 +151,11 @@ type Request struct {
 	// images. The others are nil in Selection.Train, and their refs in
 	// TrainRefs hold their names alone (Refs).
 	Read func(i int) bool
+	// Blocks, if set, has this process read the test images of its block
+	// alone (and hash a block of the training images and test candidates):
+	// one of several processes that each evaluate a block of the test
+	// functions. NTest must be given, Read not.
+	Blocks *Blocks
 }
 
 // Select splits the folder or STL-10 file spec into training and test
@@ -162,6 +167,9 @@ type Request struct {
 func Select(spec string, r Request) (*Selection, error) {
 	if r.Read != nil && (r.NTrain <= 0 || r.NTest != 0 || r.TestOnly) {
 		return nil, fmt.Errorf("data: %s: reading some of the training images needs their number and no test images (%d train, %d test asked for)", spec, r.NTrain, r.NTest)
+	}
+	if r.Blocks != nil && (r.NTest <= 0 || r.Read != nil) {
+		return nil, fmt.Errorf("data: %s: reading a block of the test images needs their number and no block of the training images (%d test asked for)", spec, r.NTest)
 	}
 	info, err := os.Stat(spec)
 	if err != nil {
@@ -270,6 +278,13 @@ func selectShuffled(spec string, src source, r Request) (*Selection, error) {
 	}
 	rng := rand.New(rand.NewPCG(mix(uint64(r.Seed)), mix(uint64(r.Seed)^0x5b1e_5b1e_5b1e_5b1e)))
 	perm := rng.Perm(src.n)
+	if r.Blocks != nil {
+		s, err := selectBlocks(spec, shuffledCandidates(src, perm, nTrain), r)
+		if s != nil {
+			s.Layout, s.Seed = src.layout, r.Seed
+		}
+		return s, err
+	}
 	s := &Selection{Source: spec, Layout: src.layout, Seed: r.Seed}
 	seen := map[string]bool{}
 	var first *Image
@@ -333,6 +348,23 @@ func (s *Selection) firstName() string {
 // selectFolders takes the first NTrain images of train/ and the first NTest
 // of test/ that equal no training (or excluded) image.
 func selectFolders(spec string, r Request) (*Selection, error) {
+	if r.Blocks != nil {
+		nTrain := r.NTrain // ≤ 0: all of train/
+		if r.TestOnly {
+			nTrain = 0
+		} else if nTrain <= 0 {
+			nTrain = -1
+		}
+		c, err := folderCandidates(spec, nTrain)
+		if err != nil {
+			return nil, err
+		}
+		s, err := selectBlocks(spec, c, r)
+		if s != nil {
+			s.Layout = LayoutFolders
+		}
+		return s, err
+	}
 	s := &Selection{Source: spec, Layout: LayoutFolders}
 	trainDir, testDir := filepath.Join(spec, "train"), filepath.Join(spec, "test")
 	var err error

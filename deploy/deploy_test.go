@@ -243,7 +243,8 @@ func TestSlurmMPI(t *testing.T) {
 	}
 	for _, np := range []string{"1", "2"} {
 		out := filepath.Join(tmp, "np"+np)
-		run(t, asRoot, "mpirun", append(append([]string{"--oversubscribe", "-np", np, l2oMPI, "eval", "--params", f.params}, strings.Fields(f.evalArgs)...), "--out", out)...)
+		log := run(t, asRoot, "mpirun", append(append([]string{"--oversubscribe", "-np", np, l2oMPI, "eval", "--params", f.params}, strings.Fields(f.evalArgs)...), "--out", out)...)
+		checkTestReads(t, log, "eval", np, 3, 7)
 		if values(t, out) != f.want {
 			t.Errorf("mpirun -np %s: curves differ from one process's", np)
 		}
@@ -264,7 +265,9 @@ func TestApplyUnderMPI(t *testing.T) {
 	want := strings.ReplaceAll(run(t, nil, f.l2o, args(one)...), one, "OUT")
 	for _, np := range []string{"2", "3"} {
 		out := filepath.Join(tmp, "np"+np)
-		got := strings.ReplaceAll(run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...), out, "OUT")
+		log := run(t, asRoot, "mpirun", append([]string{"--oversubscribe", "-np", np, l2oMPI}, args(out)...)...)
+		checkTestReads(t, log, "apply", np, 3, 7)
+		got := strings.ReplaceAll(withoutRankNotes(log), out, "OUT")
 		if got != want {
 			t.Errorf("mpirun -np %s apply printed\n%s\nwant\n%s", np, got, want)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/eval"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
@@ -85,4 +86,47 @@ func dataHash(t *testing.T, dir string) string {
 		return ""
 	}
 	return string(m[1])
+}
+
+// testReads matches the line each rank of eval or apply under mpirun
+// writes on what it holds and read.
+var testReads = regexp.MustCompile(`(?m)^note: rank (\d+) of \d+ holds test functions \[(\d+), (\d+)\) of (\d+); it read (\d+) images\n`)
+
+// withoutRankNotes is a run's output without the ranks' notes (stderr).
+func withoutRankNotes(log string) string { return testReads.ReplaceAllString(log, "") }
+
+// checkTestReads checks what each of np ranks of eval or apply (cmd) on
+// nTrain training and nTest test functions says it held and read: block r
+// of the test functions (eval.Shard r+1/np) and, to hash them for the test
+// set's selection, block r of the training images, and no other image
+// (with np = 1, all of them).
+func checkTestReads(t *testing.T, log, cmd, np string, nTrain, nTest int) {
+	t.Helper()
+	k, _ := strconv.Atoi(np)
+	seen := map[int]bool{}
+	for _, m := range testReads.FindAllStringSubmatch(log, -1) {
+		var v [5]int
+		for i := range v {
+			v[i], _ = strconv.Atoi(m[i+1])
+		}
+		r, lo, hi, total, read := v[0], v[1], v[2], v[3], v[4]
+		s := eval.Shard{Index: r + 1, Count: k}
+		tlo, thi := s.Bounds(nTest)
+		rlo, rhi := s.Bounds(nTrain)
+		if lo != tlo || hi != thi || total != nTest {
+			t.Errorf("%s -np %s: rank %d holds test functions [%d, %d) of %d, want [%d, %d) of %d", cmd, np, r, lo, hi, total, tlo, thi, nTest)
+		}
+		if want := thi - tlo + rhi - rlo; read != want {
+			t.Errorf("%s -np %s: rank %d read %d images, want %d (its %d test and %d training images)", cmd, np, r, read, want, thi-tlo, rhi-rlo)
+		}
+		seen[r] = true
+	}
+	if want := k; k == 1 {
+		want = 0 // one process reads everything, and says nothing
+		if len(seen) != want {
+			t.Errorf("%s -np 1: %d notes of ranks", cmd, len(seen))
+		}
+	} else if len(seen) != want {
+		t.Errorf("%s -np %s: %d ranks said what they read, want %d:\n%s", cmd, np, len(seen), want, log)
+	}
 }

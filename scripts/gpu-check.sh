@@ -28,6 +28,7 @@
 #   ct-{cuda,cpu}/    the same on ct-small (25 functions of 40×40)
 #   unroll-{cuda,cpu}/  unrolled M-PC, T = 10, batch 4, 2 epochs (Adam steps)
 #   banert-{cuda,cpu}/  Banert, T = 10, 5 functions, 2 epochs
+#   greedy-mpi2/      greedy-cuda's training on 2 MPI ranks (where mpirun is)
 #   greedy-{cuda,cpu}.pprof  the host's CPU profile of the greedy runs
 #                     (L2O_CPUPROFILE; go tool pprof -top BINARY FILE)
 #   profile-kernels.txt  Nsight Compute's GPU time per kernel over a short
@@ -152,6 +153,29 @@ for dev in cuda cpu; do
 	step "banert-$dev" "$bin" train banert --size "$SIZE" --n-train 5 --seed 1 --T "$T" --epochs 2 \
 		--device "$dev" --out "$OUT/banert-$dev"
 done
+
+# The greedy M-PC training above on 2 MPI ranks (bin/l2o-mpi-cuda: make
+# build-mpi-cuda), each on the GPU of its local rank modulo the machine's
+# (both on one GPU when there is one; each rank names its device in
+# greedy-mpi2.txt): its steps against greedy-cuda's agree to float32
+# rounding, not bitwise (each rank sums its block on its GPU). Skipped,
+# saying so, without mpirun or an MPI binary.
+mpibin=""
+if ! command -v mpirun >/dev/null; then
+	echo "gpu-check: no mpirun on this machine (Debian's openmpi-bin): the 2-rank training is skipped" | tee "$OUT/greedy-mpi2.txt"
+elif [ "$HAVE_GO" = 1 ] && pkg-config --exists ompi 2>/dev/null; then
+	step build-mpi-cuda go build -tags mpi,l2ocuda -o "$BIN/l2o-mpi-cuda" ./cmd/l2o
+	mpibin="$BIN/l2o-mpi-cuda"
+elif [ -x bin/l2o-mpi-cuda ]; then
+	cp bin/l2o-mpi-cuda "$BIN/" && mpibin="$BIN/l2o-mpi-cuda"
+else
+	echo "gpu-check: no bin/l2o-mpi-cuda (make build-mpi-cuda) and no Open MPI headers to build it: the 2-rank training is skipped" | tee "$OUT/greedy-mpi2.txt"
+fi
+if [ -n "$mpibin" ]; then
+	step greedy-mpi2 env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 \
+		"$mpibin" train greedy --param m-pc --size "$SIZE" --n-train "$N" --seed 1 --max-steps "$STEPS" --tol-rel 0 \
+		--inner nag --nag-iters "$NAG" --nag-rounds 1 --device cuda --out "$OUT/greedy-mpi2"
+fi
 
 # Where a greedy step's time goes on the GPU (PROFILE=1, where Nsight
 # Compute is): the GPU time of every kernel launch of a short greedy M-PC
