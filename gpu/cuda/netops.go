@@ -64,13 +64,9 @@ func (d *Device) PlaneDots(vals []float64, x, y gpu.Buffer, hw int) error {
 	if err != nil {
 		return err
 	}
-	ya := nullArg()
-	if y != nil {
-		yb, err := d.buffers("plane dots", y, planes*hw)
-		if err != nil {
-			return err
-		}
-		ya = ptrArg(yb[0])
+	ya, err := d.optionalArg("plane dots", y, planes*hw)
+	if err != nil {
+		return err
 	}
 	d.scratchMu.Lock()
 	defer d.scratchMu.Unlock()
@@ -98,13 +94,9 @@ func (d *Device) PlaneCombine(y gpu.Buffer, a []float64, x gpu.Buffer, b []float
 	if err != nil {
 		return err
 	}
-	za := nullArg()
-	if z != nil {
-		zb, err := d.buffers("plane combine", z, n)
-		if err != nil {
-			return err
-		}
-		za = ptrArg(zb[0])
+	za, err := d.optionalArg("plane combine", z, n)
+	if err != nil {
+		return err
 	}
 	coef := make([]float32, 3*planes)
 	for p := 0; p < planes; p++ {
@@ -139,13 +131,9 @@ func (d *Device) PlaneCombineOn(y, coef, x, z gpu.Buffer, planes, hw int) error 
 	if err != nil {
 		return err
 	}
-	za := nullArg()
-	if z != nil {
-		zb, err := d.buffers("plane combine", z, n)
-		if err != nil {
-			return err
-		}
-		za = ptrArg(zb[0])
+	za, err := d.optionalArg("plane combine", z, n)
+	if err != nil {
+		return err
 	}
 	return d.launchEach("l2o_plane_combine", n, ptrArg(bs[0]), ptrArg(bs[2]), ptrArg(bs[1]), za, intArg(hw), intArg(n))
 }
@@ -161,13 +149,9 @@ func (d *Device) PlaneDotsAdd(acc, x, y gpu.Buffer, planes, hw int) error {
 	if err != nil {
 		return err
 	}
-	ya := nullArg()
-	if y != nil {
-		yb, err := d.buffers("plane dots add", y, planes*hw)
-		if err != nil {
-			return err
-		}
-		ya = ptrArg(yb[0])
+	ya, err := d.optionalArg("plane dots add", y, planes*hw)
+	if err != nil {
+		return err
 	}
 	return d.launchBlocks("l2o_plane_dots_add", planes, ptrArg(bs[0]), ptrArg(bs[1]), ya, intArg(hw))
 }
@@ -260,4 +244,17 @@ func (d *Device) CopyPlanes(dst gpu.Buffer, dstStart, dstStep int, src gpu.Buffe
 	}
 	return d.launchEach("l2o_copy_planes", count*hw, ptrArg(bs[0]), ptrArg(bs[1]), intArg(dstStart), intArg(dstStep),
 		intArg(srcStart), intArg(srcStep), intArg(hw), intArg(count*hw))
+}
+
+// optionalArg is the kernel argument of the optional buffer b of n values:
+// its pointer, or null when b is nil.
+func (d *Device) optionalArg(what string, b gpu.Buffer, n int) (arg, error) {
+	if b == nil {
+		return nullArg(), nil
+	}
+	bs, err := d.buffers(what, b, n)
+	if err != nil {
+		return nullArg(), err
+	}
+	return ptrArg(bs[0]), nil
 }
