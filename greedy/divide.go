@@ -26,9 +26,14 @@ func family(o *problem.Objective) *problem.Objective {
 }
 
 // meanF returns the mean objective at x (this process's functions'
-// iterates) over every process's functions, in function order.
+// iterates) over every process's functions, in function order: in float64
+// on the CPU, or on the step loss's device where the run has one.
 func (tr *trainer) meanF(x []float64) (float64, error) {
-	if err := tr.o.Eval(tr.vals, nil, x, nil); err != nil {
+	o := tr.o
+	if tr.onDevice {
+		o = tr.eo
+	}
+	if err := o.Eval(tr.vals, nil, x, nil); err != nil {
 		return 0, err
 	}
 	return tr.w.mean(tr.vals)

@@ -55,9 +55,14 @@ type trainer struct {
 	vals, grad, p []float64
 	ws            *problem.Workspace
 	// prec is the run's precision; eo evaluates f and ∇f at the training
-	// iterates in it (o itself for float64).
-	prec steploss.Precision
-	eo   *problem.Objective
+	// iterates in it (o itself for float64), or on the step loss's device
+	// (onDevice).
+	prec     steploss.Precision
+	eo       *problem.Objective
+	onDevice bool
+	// gradAtX says that vals and grad hold f and ∇f at x already: on a
+	// device, take evaluates both at x⁺ at once.
+	gradAtX bool
 	// warm is where the next inner solve starts with Solver.WarmStart: the
 	// last step's (θ, φ) concatenated (nil before the first step).
 	warm []float64
@@ -124,6 +129,10 @@ func newTrainer(o *problem.Objective, cfg Config) (*trainer, error) {
 		tr.close()
 		return nil, fmt.Errorf("greedy: training in %s: %w", tr.prec, err)
 	}
+	if err := tr.evaluateOnDevice(); err != nil {
+		tr.close()
+		return nil, err
+	}
 	tr.sp = &Subproblem{Loss: tr.loss, Quadratic: o.LeastSquares()}
 	tr.res = &Result{Manifest: tr.man}
 	tr.x = tr.x0()
@@ -189,8 +198,20 @@ func (tr *trainer) close() {
 	}
 }
 
+// evaluateOnDevice makes f and ∇f at the training iterates come from the
+// step loss's device where it has one (steploss.StepLoss.DeviceObjective),
+// so that a step's host work does not grow with the functions' size.
+func (tr *trainer) evaluateOnDevice() error {
+	be, err := tr.loss.DeviceObjective()
+	if err != nil || be == nil {
+		return err
+	}
+	tr.eo, tr.onDevice = tr.o.OnEvaluator(be), true
+	return nil
+}
+
 // gradients computes f_k(x_k) into vals (may be nil) and ∇f_k(x_k) into grad
-// in the run's precision.
+// in the run's precision, or on the device.
 func (tr *trainer) gradients(vals, grad, x []float64) error {
 	return tr.eo.Eval(vals, grad, x, tr.ws)
 }
@@ -367,9 +388,12 @@ func (tr *trainer) tolerance(t int) (maxNorm, valMax float64, stop string, err e
 func (tr *trainer) step(t int) (s *Step, stop string, err error) {
 	loss := tr.loss
 	began := time.Now()
-	if err := tr.gradients(tr.vals, tr.grad, tr.x); err != nil {
-		return nil, "", err
+	if !tr.gradAtX {
+		if err := tr.gradients(tr.vals, tr.grad, tr.x); err != nil {
+			return nil, "", err
+		}
 	}
+	tr.gradAtX = false
 	maxNorm, valMax, stop, err := tr.tolerance(t)
 	if err != nil || stop != "" {
 		return nil, stop, err
@@ -433,11 +457,25 @@ func (tr *trainer) take(t int, best *candidate) (float64, error) {
 		return 0, err
 	}
 	tr.xprev, tr.x = tr.x, next
-	mf, err := tr.meanF(tr.x)
+	mf, err := tr.meanAtNext()
 	if err != nil {
 		return 0, err
 	}
 	return mf, tr.stop.diverged(t, mf)
+}
+
+// meanAtNext returns the mean objective at the new iterates x. On a device
+// one evaluation there gives f and ∇f at x: the mean, and the gradients
+// the next step starts from (gradAtX); on the CPU the mean is meanF's.
+func (tr *trainer) meanAtNext() (float64, error) {
+	if !tr.onDevice {
+		return tr.meanF(tr.x)
+	}
+	if err := tr.gradients(tr.vals, tr.grad, tr.x); err != nil {
+		return 0, err
+	}
+	tr.gradAtX = true
+	return tr.w.mean(tr.vals)
 }
 
 // observeInner reports the inner solver's evaluations of step t to

@@ -23,6 +23,9 @@ type BatchEvaluator struct {
 	obj  *Objective
 	x, g gpu.Buffer
 	hw   int
+	// shared: mem and obj belong to another user (Objective.Evaluator),
+	// which frees them; Close only stops the evaluator.
+	shared bool
 }
 
 var _ problem.BatchEvaluator = (*BatchEvaluator)(nil)
@@ -53,6 +56,28 @@ func NewBatchEvaluator(ops gpu.Ops, o *problem.Objective) (be *BatchEvaluator, e
 		return nil, fmt.Errorf("ondevice: the iterates: %w", err)
 	}
 	if be.g, err = be.mem.Alloc(n); err != nil {
+		return nil, fmt.Errorf("ondevice: the gradients: %w", err)
+	}
+	return be, nil
+}
+
+// Evaluator returns an evaluator of ob's functions that shares ob (its
+// data and scratch buffers) and keeps its iterates and gradients in mem,
+// ob's arena: for a user that holds ob already (the step loss's device
+// pass), so that the functions' data is on the device once. Its calls queue
+// on ob's device after whatever the other user queued; they must not run
+// concurrently with that user's. Freeing mem frees it; Close only stops it.
+func (ob *Objective) Evaluator(mem *gpu.Arena) (*BatchEvaluator, error) {
+	net, ok := ob.ops.(gpu.NetOps)
+	if !ok {
+		return nil, fmt.Errorf("ondevice: device %s has no per-plane reductions (gpu.NetOps) for the functions' values", ob.ops.Name())
+	}
+	be := &BatchEvaluator{ops: net, mem: mem, obj: ob, hw: ob.s.H * ob.s.W, shared: true}
+	var err error
+	if be.x, err = mem.Alloc(ob.s.Len()); err != nil {
+		return nil, fmt.Errorf("ondevice: the iterates: %w", err)
+	}
+	if be.g, err = mem.Alloc(ob.s.Len()); err != nil {
 		return nil, fmt.Errorf("ondevice: the gradients: %w", err)
 	}
 	return be, nil
@@ -94,11 +119,14 @@ func (be *BatchEvaluator) Eval(vals, grad, x []float64) error {
 // the batch's iterates and gradients): its arena's meter.
 func (be *BatchEvaluator) Bytes() int64 { return be.mem.Bytes() }
 
-// Close frees the device buffers; Eval fails after it.
+// Close frees the device buffers (an evaluator from Objective.Evaluator:
+// none, its owner does); Eval fails after it.
 func (be *BatchEvaluator) Close() {
 	be.mu.Lock()
 	defer be.mu.Unlock()
-	be.mem.Close()
+	if !be.shared {
+		be.mem.Close()
+	}
 	be.x, be.g = nil, nil
 }
 

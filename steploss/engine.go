@@ -744,6 +744,18 @@ func (s *engine[F]) kind() string {
 	return "bound"
 }
 
+// deviceObjective is StepLoss.DeviceObjective: the device pass's, or the
+// device that evaluates obj; nil on the CPU.
+func (s *engine[F]) deviceObjective() (problem.BatchEvaluator, error) {
+	switch {
+	case s.dev != nil:
+		return s.dev.objective()
+	case s.objectiveOn != nil:
+		return s.objectiveOn, nil
+	}
+	return nil, nil
+}
+
 // close implements stepEvaluator.
 func (s *engine[F]) close() error {
 	if s.dev != nil {

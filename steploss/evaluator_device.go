@@ -113,6 +113,10 @@ type devicePass struct {
 	// nag holds NAG's iterates on the device (StepLoss.DescendBlock), made
 	// on first use.
 	nag *nagState
+
+	// iterates evaluates the functions at given iterates on the device,
+	// sharing obj (StepLoss.DeviceObjective), made on first use.
+	iterates *ondevice.BatchEvaluator
 }
 
 // graphKey is which of the (at most two) terms' gradients a pass computes,
@@ -240,8 +244,24 @@ func (d *devicePass) kinds() []termKind {
 	return out
 }
 
+// objective returns the evaluator of the pass's functions at given
+// iterates, sharing the pass's objective on the device.
+func (d *devicePass) objective() (problem.BatchEvaluator, error) {
+	if d.iterates == nil {
+		be, err := d.obj.Evaluator(d.mem)
+		if err != nil {
+			return nil, fmt.Errorf("step loss: %w", err)
+		}
+		d.iterates = be
+	}
+	return d.iterates, nil
+}
+
 // close frees the graphs and the device buffers.
 func (d *devicePass) close() {
+	if d.iterates != nil {
+		d.iterates.Close()
+	}
 	d.dropGraphs()
 	d.mem.Close()
 	d.obj, d.up = nil, nil

@@ -115,6 +115,17 @@ func newLinked(m models.Method, o *problem.Objective, refs [][]float64, paths st
 
 func (l *linked) kind() string { return l.e.kind() + " (a linked block)" }
 
+// deviceObjective is the block engine's (StepLoss.DeviceObjective): this
+// process's functions.
+func (l *linked) deviceObjective() (problem.BatchEvaluator, error) {
+	if d, ok := l.e.(interface {
+		deviceObjective() (problem.BatchEvaluator, error)
+	}); ok {
+		return d.deviceObjective()
+	}
+	return nil, nil
+}
+
 func (l *linked) setStep(x, g, p []float64) ([]models.Reduction, error) {
 	return l.e.setStep(x, g, p)
 }

@@ -324,6 +324,23 @@ func (s *StepLoss) Next(dst, u []float64) error {
 	return s.ev.next(dst, s.split(u))
 }
 
+// DeviceObjective returns the step loss's functions evaluated on its
+// device (problem.BatchEvaluator; attach it with problem.Objective.
+// OnEvaluator), sharing the data the step loss holds there, or nil where
+// the step loss runs on the CPU. A trainer takes f and ∇f at its iterates
+// from it, so that they are computed where the step loss computes them
+// (on CUDA in float32 with float64 sums). It is the step loss's: Close
+// frees it, and it must not be called while an evaluation runs.
+func (s *StepLoss) DeviceObjective() (problem.BatchEvaluator, error) {
+	d, ok := s.ev.(interface {
+		deviceObjective() (problem.BatchEvaluator, error)
+	})
+	if !ok {
+		return nil, nil
+	}
+	return d.deviceObjective()
+}
+
 // Close releases the evaluator (its graph machines, if it has any).
 func (s *StepLoss) Close() error { return s.ev.close() }
 
