@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
@@ -22,6 +23,7 @@ import (
 	"unsafe"
 
 	"github.com/greedyl2o/greedyl2o/data"
+	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
 )
@@ -479,7 +481,13 @@ func npyPrefix(n int, shape ...int) ([]byte, error) {
 	if len(shape) == 1 {
 		tuple = "(" + dims[0] + ",)"
 	}
-	header := "{'descr': '<f8', 'fortran_order': False, 'shape': " + tuple + ", }"
+	return npyPrefixOf("<f8", tuple)
+}
+
+// npyPrefixOf is the start of a .npy file of the dtype descr ("<f8",
+// "<f4") and the shape tuple, in EncodeNPY's layout.
+func npyPrefixOf(descr, tuple string) ([]byte, error) {
+	header := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + tuple + ", }"
 	const prefix = 6 + 2 + 4 // magic, version 2.0, header length
 	header += strings.Repeat(" ", (prefix+len(header)+1)%16) + "\n"
 	b := make([]byte, prefix+len(header))
@@ -497,18 +505,92 @@ func WriteNPYSum(path string, v []float64) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("encoding %s: %w", path, err)
 	}
+	return writeNPYSum(path, header, func(w io.Writer) error { return writeLittleEndian(w, v) })
+}
+
+// WriteNPYSumCompact is WriteNPYSum for values that are float32 numbers
+// where a run computes in float32 (a float32 device's iterates, or
+// --precision float32): where every value of v converts to float32 and
+// back unchanged it writes them as '<f4', the same numbers in half the
+// bytes; otherwise as '<f8'. ReadNPY and DecodeNPY read both.
+func WriteNPYSumCompact(path string, v []float64) (string, error) {
+	if !float32Exact(v) {
+		return WriteNPYSum(path, v)
+	}
+	header, err := npyPrefixOf("<f4", "("+strconv.Itoa(len(v))+",)")
+	if err != nil {
+		return "", fmt.Errorf("encoding %s: %w", path, err)
+	}
+	return writeNPYSum(path, header, func(w io.Writer) error { return writeFloat32s(w, v) })
+}
+
+// writeNPYSum writes a .npy file of header and the values body writes,
+// atomically, and returns the SHA-256 of its bytes (hex).
+func writeNPYSum(path string, header []byte, body func(io.Writer) error) (string, error) {
 	h := sha256.New()
-	err = WriteAtomic(path, func(w io.Writer) error {
+	err := WriteAtomic(path, func(w io.Writer) error {
 		both := io.MultiWriter(w, h)
 		if _, err := both.Write(header); err != nil {
 			return err
 		}
-		return writeLittleEndian(both, v)
+		return body(both)
 	})
 	if err != nil {
 		return "", fmt.Errorf("writing %s: %w", path, err)
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// float32Block is how many values float32Exact and writeFloat32s convert
+// at a time.
+const float32Block = 4096
+
+// float32Exact reports whether v is not empty and every value of it is a
+// float32 number (converted to float32 and back, its bits are unchanged).
+func float32Exact(v []float64) bool {
+	if len(v) == 0 {
+		return false
+	}
+	var v32 [float32Block]float32
+	var back [float32Block]float64
+	for len(v) > 0 {
+		n := min(len(v), float32Block)
+		kernels.Convert(v32[:n], v[:n])
+		kernels.Convert(back[:n], v32[:n])
+		if !bytes.Equal(float64Bytes(back[:n]), float64Bytes(v[:n])) {
+			return false
+		}
+		v = v[n:]
+	}
+	return true
+}
+
+// writeFloat32s writes v, float32 numbers (float32Exact), to w as
+// little-endian float32s, a block at a time.
+func writeFloat32s(w io.Writer, v []float64) error {
+	var v32 [float32Block]float32
+	var b [4 * float32Block]byte
+	for len(v) > 0 {
+		n := min(len(v), float32Block)
+		kernels.Convert(v32[:n], v[:n])
+		out := unsafe.Slice((*byte)(unsafe.Pointer(&v32[0])), 4*n)
+		if !littleEndian {
+			for i, x := range v32[:n] {
+				binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(x))
+			}
+			out = b[:4*n]
+		}
+		if _, err := w.Write(out); err != nil {
+			return err
+		}
+		v = v[n:]
+	}
+	return nil
+}
+
+// float64Bytes is v's memory as bytes.
+func float64Bytes(v []float64) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v))
 }
 
 // LinkAtomic gives the file src the second name dst (a hard link: no data
@@ -548,7 +630,7 @@ func writeLittleEndian(w io.Writer, v []float64) error {
 		return nil
 	}
 	if littleEndian {
-		_, err := w.Write(unsafe.Slice((*byte)(unsafe.Pointer(&v[0])), 8*len(v)))
+		_, err := w.Write(float64Bytes(v))
 		return err
 	}
 	return writeConverted(w, v)
@@ -570,8 +652,9 @@ func writeConverted(w io.Writer, v []float64) error {
 	return nil
 }
 
-// ReadNPY reads a float64 .npy file written by WriteNPY (any shape, flattened)
-// and checks its length when want ≥ 0.
+// ReadNPY reads a float64 or float32 .npy file written by WriteNPY or
+// WriteNPYSumCompact (any shape, flattened) as float64s and checks its
+// length when want ≥ 0.
 func ReadNPY(path string, want int) ([]float64, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -584,17 +667,19 @@ func ReadNPY(path string, want int) ([]float64, error) {
 // of float64), so a corrupt header cannot ask for absurd allocations.
 const maxNPYValues = 1 << 31
 
-// DecodeNPY decodes the content b of the float64 .npy file path (named in
-// errors), checking its length when want ≥ 0 and that every value is
-// finite. Any shape is accepted and flattened (C order); malformed input is
-// an error, never a panic, and nothing larger than b is allocated.
+// DecodeNPY decodes the content b of the float64 or float32 .npy file path
+// (named in errors) as float64s, checking its length when want ≥ 0 and
+// that every value is finite. Any shape is accepted and flattened (C
+// order); malformed input is an error, never a panic, and nothing larger
+// than b (float32 values: twice b) is allocated.
 func DecodeNPY(b []byte, path string, want int) ([]float64, error) {
 	h, err := parseNPYHeader(b)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint %s is not a valid .npy file: %w", path, err)
 	}
-	if h.descr != "<f8" {
-		return nil, fmt.Errorf("checkpoint %s holds %s values, want float64 (<f8)", path, h.descr)
+	size := map[string]int{"<f8": 8, "<f4": 4}[h.descr]
+	if size == 0 {
+		return nil, fmt.Errorf("checkpoint %s holds %s values, want float64 (<f8) or float32 (<f4)", path, h.descr)
 	}
 	n := 1
 	for _, d := range h.shape {
@@ -609,13 +694,17 @@ func DecodeNPY(b []byte, path string, want int) ([]float64, error) {
 	if want >= 0 && n != want {
 		return nil, fmt.Errorf("checkpoint %s holds %d values, want %d: it belongs to another problem or parametrization", path, n, want)
 	}
-	if data := len(b) - h.data; data != 8*n {
-		if data < 8*n {
+	if data := len(b) - h.data; data != size*n {
+		if data < size*n {
 			return nil, fmt.Errorf("checkpoint %s is truncated or corrupt: its header announces %d values, the file holds %d bytes of data", path, n, data)
 		}
-		return nil, fmt.Errorf("checkpoint %s is corrupt: %d bytes after its %d values", path, data-8*n, n)
+		return nil, fmt.Errorf("checkpoint %s is corrupt: %d bytes after its %d values", path, data-size*n, n)
 	}
-	out := decodeFloat64s(b[h.data:], n)
+	decode := decodeFloat64s
+	if size == 4 {
+		decode = decodeFloat32s
+	}
+	out := decode(b[h.data:], n)
 	for i, v := range out {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
 			return nil, fmt.Errorf("checkpoint %s holds a non-finite value at index %d", path, i)

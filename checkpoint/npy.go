@@ -195,3 +195,13 @@ func decodeFloat64s(b []byte, n int) []float64 {
 	}
 	return out
 }
+
+// decodeFloat32s decodes n little-endian float32 values into float64s
+// (exactly).
+func decodeFloat32s(b []byte, n int) []float64 {
+	out := make([]float64, n)
+	for i := range out {
+		out[i] = float64(math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:])))
+	}
+	return out
+}

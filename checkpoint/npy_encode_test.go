@@ -2,6 +2,7 @@ package checkpoint
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"fmt"
 	"math"
 	"os"
@@ -93,5 +94,54 @@ func TestWriteNPYSumStreamsEncodeNPY(t *testing.T) {
 		if !bytes.Equal(conv.Bytes(), want[len(want)-8*n:]) {
 			t.Errorf("n = %d: the block-by-block conversion differs from EncodeNPY's values", n)
 		}
+	}
+}
+
+// TestWriteNPYSumCompact: float32 numbers are written as a '<f4' file that
+// npyio reads back as the same float32s and DecodeNPY as the same float64s,
+// bit for bit (-0 too), with the SHA-256 of the file's bytes; one value
+// that is not a float32 number (0.1) makes the file WriteNPYSum's '<f8'.
+func TestWriteNPYSumCompact(t *testing.T) {
+	dir := t.TempDir()
+	v := make([]float64, 3*float32Block+5) // several blocks and a remainder
+	for i := range v {
+		v[i] = float64(float32(math.Sin(float64(i)) * 1e3))
+	}
+	v[7] = math.Copysign(0, -1)
+	path := filepath.Join(dir, "x.npy")
+	sum, err := WriteNPYSumCompact(path, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%x", sha256.Sum256(b)); got != sum {
+		t.Errorf("sum %s, the file's SHA-256 is %s", sum, got)
+	}
+	var v32 []float32
+	if err := npyio.Read(bytes.NewReader(b), &v32); err != nil {
+		t.Fatalf("npyio cannot read the float32 file: %v", err)
+	}
+	if len(b) > 4*len(v)+128 || len(v32) != len(v) {
+		t.Fatalf("%d bytes holding %d values for %d float32s", len(b), len(v32), len(v))
+	}
+	back, err := DecodeNPY(b, path, len(v))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range v {
+		if math.Float64bits(back[i]) != math.Float64bits(v[i]) || float64(v32[i]) != v[i] {
+			t.Fatalf("value %d: wrote %v, read %v (npyio %v)", i, v[i], back[i], v32[i])
+		}
+	}
+	v[len(v)-1] = 0.1
+	if _, err := WriteNPYSumCompact(path, v); err != nil {
+		t.Fatal(err)
+	}
+	want, _ := EncodeNPY(v)
+	if got, _ := os.ReadFile(path); !bytes.Equal(got, want) {
+		t.Errorf("values with one that is not a float32 were not written as float64s")
 	}
 }

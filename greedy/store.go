@@ -126,6 +126,7 @@ func saveStep(dir string, man *checkpoint.Manifest, seen *writtenStates, t int, 
 	if len(phi) > 0 {
 		files = append(files, file{checkpoint.ParamFile("phi", t), phi})
 	}
+	nParams := len(files)
 	states := [][]float64{x, xprev, xval, xvalprev}
 	for i, name := range checkpoint.StateNames {
 		rel := checkpoint.StateFile(name, t+1)
@@ -136,8 +137,14 @@ func saveStep(dir string, man *checkpoint.Manifest, seen *writtenStates, t int, 
 			files = append(files, file{rel, states[i]})
 		}
 	}
-	for _, f := range files {
-		sum, err := checkpoint.WriteNPYSum(filepath.Join(dir, filepath.FromSlash(f.rel)), f.v)
+	for i, f := range files {
+		write := checkpoint.WriteNPYSum
+		if i >= nParams {
+			// Iterates computed in float32 (a float32 device, --precision
+			// float32) are kept as float32s, the same numbers.
+			write = checkpoint.WriteNPYSumCompact
+		}
+		sum, err := write(filepath.Join(dir, filepath.FromSlash(f.rel)), f.v)
 		if err != nil {
 			return err
 		}

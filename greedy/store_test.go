@@ -2,6 +2,7 @@ package greedy
 
 import (
 	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -49,6 +50,49 @@ func TestSaveStepLinksUnchangedIterates(t *testing.T) {
 		}
 		if os.SameFile(lastX, xprev) != c.sharesLastX {
 			t.Errorf("step %d: xprev shares the last x's file: %v, want %v", c.step, !c.sharesLastX, c.sharesLastX)
+		}
+	}
+}
+
+// TestSaveStepKeepsFloat32Iterates: iterates that are float32 numbers (a
+// float32 run's) are written as float32 files, others as float64 ones, and
+// both read back bit for bit; parameters stay float64 files whatever their
+// values.
+func TestSaveStepKeepsFloat32Iterates(t *testing.T) {
+	dir := t.TempDir()
+	man := &checkpoint.Manifest{}
+	n := 1000
+	theta, x, xprev := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range x {
+		theta[i] = float64(i)
+		x[i] = float64(float32(1 / float64(i+3)))
+		xprev[i] = 1 / float64(i+3) // not a float32 number
+	}
+	if err := saveStep(dir, man, nil, 0, theta, nil, x, xprev, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		rel       string
+		v         []float64
+		valueSize int
+	}{
+		{checkpoint.ParamFile("theta", 0), theta, 8},
+		{checkpoint.StateFile("x", 1), x, 4},
+		{checkpoint.StateFile("xprev", 1), xprev, 8},
+	} {
+		got, err := checkpoint.ReadNPYVerified(dir, c.rel, n, man.Checksums)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, c.v) {
+			t.Errorf("%s does not read back its values", c.rel)
+		}
+		st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(c.rel)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := int64(c.valueSize * n); st.Size() < want || st.Size() > want+128 {
+			t.Errorf("%s has %d bytes, want %d of values (%d bytes a value) and a header", c.rel, st.Size(), want, c.valueSize)
 		}
 	}
 }
