@@ -58,7 +58,8 @@ func init() {
 // TestGreedyOnDeviceMeter measures greedy training on a device: the row's
 // held bytes are the allocator's high-water mark, which must equal the
 // step loss's buffers (x, x⁺, r, scratch, and the objective's y, residual
-// and scratch: 7 batches; the difference field: 2; g, p: 2; M-PC's spectra: 2 terms + Σθ̂v̂ and r̂: 4
+// and scratch: 7 batches; the difference field: 2; g, p: 2; the training iterates and their gradients,
+// evaluated on the device (steploss.StepLoss.DeviceObjective): 2; M-PC's spectra: 2 terms + Σθ̂v̂ and r̂: 4
 // batches of 2·H·(W/2+1), 5 single spectra: θ̂, φ̂, each term's Σconj(v̂)r̂ and the pass's, and 2 single
 // images: each term's parameters, and gradient, as an image for the device's transforms; the readouts:
 // each term's gradient image with a sum, and the value's sum alone; the blur), the same for T = 2 and T = 6, and
@@ -79,7 +80,7 @@ func TestGreedyOnDeviceMeter(t *testing.T) {
 	}
 	const n, h, w = 2, 12, 12
 	img, spec := n*h*w, n*2*h*(w/2+1)
-	want := int64(8 * (7*img + 2*img + 2*img + 4*spec + 5*(2*h*(w/2+1)) + 2*h*w + 2*(h*w+1) + 1 + 25))
+	want := int64(8 * (7*img + 2*img + 2*img + 2*img + 4*spec + 5*(2*h*(w/2+1)) + 2*h*w + 2*(h*w+1) + 1 + 25))
 	if held[0] != want || held[1] != want {
 		t.Errorf("held %d bytes at T = 2 and %d at T = 6, want %d each", held[0], held[1], want)
 	}
