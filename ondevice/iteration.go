@@ -18,13 +18,15 @@ import (
 // iterates, F = Σ_k f_k and every ‖∇f_k‖² (the gradient serves the next
 // step), which Evaluated reads back by one copy; X copies the iterates back.
 //
-// On a device that captures (gpu.Capturer), with every term PC, a step's
-// work reads its parameters from the terms' buffers and depends on no host
-// value: after one step run one operation at a time (it allocates what the
-// terms need), each step is one graph launch. The iterates rotate through
-// three buffers, so there are three graphs, captured at their first use;
-// SetParams between steps queues the new parameters' spectra, which the
-// graphs read.
+// On a device that captures (gpu.Capturer), with every term of a built-in
+// device kind (CheckMethod), a step at parameters that have already made
+// one step run one operation at a time (it allocates what the terms need)
+// is one graph launch. The iterates rotate through three buffers, so there
+// are three graphs, captured at their first use. With every term PC the
+// graphs read the parameters' spectra that SetParams queues into the terms'
+// buffers, and serve every parameter; otherwise (a PS term's coefficient is
+// a launch argument) they are captured again after SetParams, as Algorithm
+// 2 repeats its last step.
 type Iteration struct {
 	deviceIterates // the arena holds the objective, the update and the iterates
 	ops            gpu.NetOps
@@ -37,6 +39,9 @@ type Iteration struct {
 	sq     []float64 // the host's copy of the norms when Evaluated is given none
 	graphs *capturedSteps
 	steps  int // steps made: the rotation's phase is steps mod 3
+	// key is the graphs' key (capturedSteps): nil with every term PC,
+	// otherwise the number of SetParams calls.
+	key []float64
 }
 
 // NewIteration returns the iterations of m on o's functions from o.X0, on
@@ -83,7 +88,10 @@ func NewIteration(ops gpu.Ops, m models.Method, o *problem.Objective) (_ *Iterat
 	if err = it.evaluate(it.x); err != nil {
 		return nil, err
 	}
-	it.graphs = newCapturedSteps(it.mem, "learned iteration", 3, it.up.AllSpectral())
+	it.graphs = newCapturedSteps(it.mem, "learned iteration", 3, CheckMethod(m) == nil)
+	if !it.up.AllSpectral() {
+		it.key = []float64{0}
+	}
 	return it, nil
 }
 
@@ -92,6 +100,9 @@ func (it *Iteration) Device() string { return it.ops.Name() }
 
 // SetParams sets θ and φ (φ is ignored without H) for the next steps.
 func (it *Iteration) SetParams(theta, phi []float64) error {
+	if it.key != nil {
+		it.key[0]++
+	}
 	return it.up.SetParams(theta, phi)
 }
 
@@ -101,7 +112,7 @@ func (it *Iteration) Step() error {
 	if it.obj == nil {
 		return fmt.Errorf("ondevice: the iteration was closed")
 	}
-	r := it.graphs.runner(nil, true)
+	r := it.graphs.runner(it.key, true)
 	if err := r.run(it.steps%3, it.queueStep); err != nil {
 		return err
 	}

@@ -23,13 +23,13 @@ type noCapture struct{ gpu.NetOps }
 // iterates, Σ_k f_k and the ‖∇f_k‖² the device computed.
 type iterationRun struct{ x, evaluated [][]float64 }
 
-// runLearnedIteration runs steps M-PC iterations (ondevice.Iteration) on
-// ops: G = c·I/L with c moving over the first four steps, then fixed (as
-// Algorithm 2 repeats its last step), H = 0.3·I. With log set, the call log
-// of the last step and its readout is written there.
-func runLearnedIteration(t *testing.T, ops gpu.Ops, o *problem.Objective, steps int, log string) iterationRun {
+// runLearnedIteration runs steps iterations of the method (ondevice.
+// Iteration) on ops: G = c·I/L with c set anew at each of the first four
+// steps, then fixed (as Algorithm 2 repeats its last step), H = 0.3·I. With
+// log set, the call log of the last step and its readout is written there.
+func runLearnedIteration(t *testing.T, ops gpu.Ops, method string, o *problem.Objective, steps int, log string) iterationRun {
 	t.Helper()
-	m := testproblems.Method(t, "m-pc")
+	m := testproblems.Method(t, method)
 	it, err := ondevice.NewIteration(ops, m, o)
 	if err != nil {
 		t.Fatal(err)
@@ -37,9 +37,10 @@ func runLearnedIteration(t *testing.T, ops gpu.Ops, o *problem.Objective, steps 
 	defer it.Close()
 	var r iterationRun
 	for k := range steps {
-		c := 0.7 + 0.1*float64(min(k, 3))
-		if err := it.SetParams(m.G.Reference(c/o.L, o.H, o.W), m.H.Reference(0.3, o.H, o.W)); err != nil {
-			t.Fatal(err)
+		if c := 0.7 + 0.1*float64(k); k <= 3 {
+			if err := it.SetParams(m.G.Reference(c/o.L, o.H, o.W), m.H.Reference(0.3, o.H, o.W)); err != nil {
+				t.Fatal(err)
+			}
 		}
 		if k == steps-1 && log != "" {
 			t.Setenv("L2O_EMU_CALL_LOG", log)
@@ -62,31 +63,46 @@ func runLearnedIteration(t *testing.T, ops gpu.Ops, o *problem.Objective, steps 
 	return r
 }
 
-// TestLearnedIterationCaptured runs Algorithm 2's iterations of an M-PC
-// update on the device, where every step after the first is a graph
-// launch (three graphs, one a phase of the iterates' rotation, reading the
-// parameters set between them), and on the device without captures: the
-// iterates and the values read back are bitwise the same. Σ_k f_k and every
-// ‖∇f_k‖² computed on the device agree to float32 rounding with f and ∇f
-// evaluated on the host in float64 at the iterates copied back (what l2o
-// apply printed before). On the emulation, a step at fixed parameters with
-// its readout is one graph launch and one copy to the host, nothing else.
+// TestLearnedIterationCaptured runs Algorithm 2's iterations of an M-PC and
+// an M-PS update on the device, where steps are graph launches (three
+// graphs, one a phase of the iterates' rotation: M-PC's read the
+// parameters set between them, M-PS's are captured again at new
+// parameters), and on the device without captures: the iterates and the
+// values read back are bitwise the same. Σ_k f_k and every ‖∇f_k‖²
+// computed on the device agree to float32 rounding with f and ∇f evaluated
+// on the host in float64 at the iterates copied back (what l2o apply
+// printed before). On the emulation, a step at fixed parameters with its
+// readout is one graph launch and one copy to the host, nothing else.
 func TestLearnedIterationCaptured(t *testing.T) {
 	d := device(t)
 	o := testproblems.Deblur(t, 3, paperSize(d, 96, 16), "", -1, 3)
-	const steps = 7
-	log := ""
-	if emulated(d) {
-		log = filepath.Join(t.TempDir(), "calls.txt")
+	const steps = 9
+	for _, method := range []string{"m-pc", "m-ps"} {
+		t.Run(method, func(t *testing.T) {
+			log := ""
+			if emulated(d) {
+				log = filepath.Join(t.TempDir(), "calls.txt")
+			}
+			captured := runLearnedIteration(t, d, method, o, steps, log)
+			plain := runLearnedIteration(t, noCapture{d}, method, o, steps, "")
+			sameBits(t, "the captured iterates", captured.x, plain.x)
+			sameBits(t, "the captured values and gradient norms", captured.evaluated, plain.evaluated)
+			checkEvaluated(t, o, captured)
+			if log != "" {
+				checkReplayCalls(t, log)
+			}
+		})
 	}
-	captured := runLearnedIteration(t, d, o, steps, log)
-	plain := runLearnedIteration(t, noCapture{d}, o, steps, "")
-	sameBits(t, "the captured iterates", captured.x, plain.x)
-	sameBits(t, "the captured values and gradient norms", captured.evaluated, plain.evaluated)
+}
+
+// checkEvaluated compares the device's Σ_k f_k and ‖∇f_k‖² of every step
+// with f and ∇f evaluated on the host in float64 at its iterates.
+func checkEvaluated(t *testing.T, o *problem.Objective, r iterationRun) {
+	t.Helper()
 	vals, grad := make([]float64, o.N), make([]float64, len(o.X0))
 	hw := o.ImageLen()
 	var worst float64
-	for k, x := range captured.x {
+	for k, x := range r.x {
 		if err := o.Eval(vals, grad, x, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -100,17 +116,20 @@ func TestLearnedIterationCaptured(t *testing.T) {
 			want = append(want, s)
 		}
 		for i, w := range want {
-			rel := math.Abs(captured.evaluated[k][i]-w) / math.Abs(w)
+			rel := math.Abs(r.evaluated[k][i]-w) / math.Abs(w)
 			worst = max(worst, rel)
 			if !(rel < 1e-5) {
-				t.Errorf("step %d: value %d (0: Σ f_k, then ‖∇f_k‖²) %.9g on the device, %.9g on the host: %.2g relative", k, i, captured.evaluated[k][i], w, rel)
+				t.Errorf("step %d: value %d (0: Σ f_k, then ‖∇f_k‖²) %.9g on the device, %.9g on the host: %.2g relative", k, i, r.evaluated[k][i], w, rel)
 			}
 		}
 	}
 	t.Logf("the device's Σ f_k and ‖∇f_k‖² against the host's float64 evaluation: at most %.2g relative", worst)
-	if log == "" {
-		return
-	}
+}
+
+// checkReplayCalls checks the call log of a replayed step and its readout:
+// one graph launch and one copy to the host.
+func checkReplayCalls(t *testing.T, log string) {
+	t.Helper()
 	raw, err := os.ReadFile(log)
 	if err != nil {
 		t.Fatal(err)
