@@ -239,23 +239,27 @@ func (c *applyCmd) prepareOn() error {
 
 // iterate runs the optimizer, printing mean f and max ‖∇f‖ and saving the
 // iterates asked for.
-func (c *applyCmd) iterate(env *Env, saver *applySaver) error {
+func (c *applyCmd) iterate(env *Env, saver *applySaver) (err error) {
 	test := c.test
 	runOn, err := test.InPrecision(c.prec)
 	if err != nil {
 		return usagef("--precision %s: %v", c.prec, err)
 	}
 	it, err := c.run.Start(runOn)
-	if closer, ok := it.(io.Closer); ok && err == nil {
-		defer closer.Close()
-	}
 	if err != nil {
 		return asUsage(err)
+	}
+	if closer, ok := it.(io.Closer); ok {
+		defer func() {
+			if cerr := closer.Close(); err == nil {
+				err = cerr
+			}
+		}()
 	}
 	c.vals, c.grad = make([]float64, test.N), make([]float64, len(test.X0))
 	fmt.Fprintf(env.Stdout, "%s on %d test functions (%s evaluations)\n", c.run.Name(), c.total(), c.prec)
 	fmt.Fprintf(env.Stdout, "%6s %14s %14s\n", "iter", "mean f", "max‖∇f‖")
-	if _, err := c.row(env, 0, test.X0, false); err != nil {
+	if _, err := c.row(env, 0, c.hostStats, test.X0, false); err != nil {
 		return err
 	}
 	if err := c.save(saver, 0, test.X0, false); err != nil {
@@ -268,7 +272,7 @@ func (c *applyCmd) iterate(env *Env, saver *applySaver) error {
 		if err != nil && !errors.Is(err, baselines.ErrDiverged) {
 			return err
 		}
-		g, err := c.row(env, t, it.X(), err != nil)
+		g, err := c.row(env, t, c.statsOf(it), nil, err != nil)
 		if err == nil && saver != nil {
 			last, lastT = append(make([]float64, 0, len(last)), it.X()...), t
 			err = c.save(saver, t, last, false)
@@ -298,29 +302,23 @@ func (c *applyCmd) iterate(env *Env, saver *applySaver) error {
 	return nil
 }
 
-// row evaluates the iterate x of iteration t (failed: the iteration left
-// the finite numbers), prints mean f and max ‖∇fk‖ over every function
-// (every iteration below 10, then every tenth) and returns max ‖∇fk‖; under
-// mpirun the ranks' values are combined on rank 0 in function order.
-func (c *applyCmd) row(env *Env, t int, x []float64, failed bool) (float64, error) {
-	test, vals, grad := c.test, c.vals, c.grad
+// rowStats writes f_k and ‖∇f_k‖² of every function at the iterate x into
+// stats (rowOf's layout after its first value).
+type rowStats func(stats, x []float64) error
+
+// row evaluates the iterate x of iteration t by eval (failed: the
+// iteration left the finite numbers), prints mean f and max ‖∇fk‖ over
+// every function (every iteration below 10, then every tenth) and returns
+// max ‖∇fk‖; under mpirun the ranks' values are combined on rank 0 in
+// function order.
+func (c *applyCmd) row(env *Env, t int, eval rowStats, x []float64, failed bool) (float64, error) {
 	// stats holds failed, then f_k and ‖∇f_k‖² of every function.
-	stats := make([]float64, 1, 1+2*test.N)
+	stats := make([]float64, 1+2*c.test.N)
 	if failed {
+		stats = stats[:1]
 		stats[0] = 1
-	} else {
-		if err := test.Eval(vals, grad, x, nil); err != nil {
-			return 0, err
-		}
-		hw := test.ImageLen()
-		stats = append(stats, vals...)
-		for k := range vals {
-			var s float64
-			for _, g := range grad[k*hw : (k+1)*hw] {
-				s += g * g
-			}
-			stats = append(stats, s)
-		}
+	} else if err := eval(stats[1:], x); err != nil {
+		return 0, err
 	}
 	mean, gmax, bad, err := c.combineRow(stats)
 	if err != nil {
@@ -333,6 +331,40 @@ func (c *applyCmd) row(env *Env, t int, x []float64, failed bool) (float64, erro
 		fmt.Fprintf(env.Stdout, "%6d %14.8g %14.6g\n", t, mean, gmax)
 	}
 	return gmax, nil
+}
+
+// hostStats evaluates f and ∇f of the test functions at x (rowStats).
+func (c *applyCmd) hostStats(stats, x []float64) error {
+	test, vals, grad := c.test, c.vals, c.grad
+	if err := test.Eval(vals, grad, x, nil); err != nil {
+		return err
+	}
+	hw := test.ImageLen()
+	copy(stats, vals)
+	for k := range vals {
+		var s float64
+		for _, g := range grad[k*hw : (k+1)*hw] {
+			s += g * g
+		}
+		stats[test.N+k] = s
+	}
+	return nil
+}
+
+// statsOf is the rowStats of the iterator's current iterates: those it
+// computed itself (learned.Evaluated, on a device: Σ_k f_k stands in the
+// first function's value and the others' are zero, which gives rowOf's
+// mean Σ_k f_k/n), or hostStats at its X.
+func (c *applyCmd) statsOf(it baselines.Iterator) rowStats {
+	ev, ok := it.(learned.Evaluated)
+	if !ok {
+		return func(stats, _ []float64) error { return c.hostStats(stats, it.X()) }
+	}
+	return func(stats, _ []float64) error {
+		sum, err := ev.Evaluated(stats[c.test.N:])
+		stats[0] = sum
+		return err
+	}
 }
 
 // rowOf walks the functions in order as one process does: mean f, max

@@ -43,8 +43,9 @@ type Optimizer struct {
 	// SafeguardRule is SafeguardDecrease ("" means it) or SafeguardBGD.
 	SafeguardRule string
 	// Target is where the iterations compute. With a Device the iterates,
-	// ∇f and the update stay on the device and each iteration copies the
-	// new iterates back for X: every parametrization (PF and user ones by
+	// ∇f and the update stay on the device, each iteration reads back only
+	// Σ_k f_k and every ‖∇f_k‖² at its new iterates (Evaluated, one copy),
+	// and X copies the iterates when asked: every parametrization (PF and user ones by
 	// their graphs on the host: ondevice.NewDeviceTerm) on objectives with
 	// a device form (ondevice.CheckObjective); with Safeguard, the
 	// iterations and the safeguard's tests run on the host with f and ∇f
