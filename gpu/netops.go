@@ -329,6 +329,11 @@ func (d *hostOps[F]) CopyPlanes(dst Buffer, dstStart, dstStep int, src Buffer, s
 	if err != nil {
 		return err
 	}
+	if dstStep == 1 && srcStep == 1 {
+		// Consecutive planes: one copy.
+		copy(dv[dstStart*hw:(dstStart+count)*hw], sv[srcStart*hw:(srcStart+count)*hw])
+		return nil
+	}
 	for i := 0; i < count; i++ {
 		p, q := dstStart+i*dstStep, srcStart+i*srcStep
 		copy(dv[p*hw:(p+1)*hw], sv[q*hw:(q+1)*hw])

@@ -24,13 +24,16 @@ import (
 //	(b_x', b_g', c') = net(x^t, ∇f(x^t), Δ_{t−1})ᵀ b_h   (and the parameters' gradient),
 //	b ← b + b_x' + ∇²f(x^t)(b_g + b_g'),   c ← c',
 //
-// where S is the safeguard Δ = α·h·‖g‖/√(1+‖h‖²). On a device that
-// captures (gpu.Capturer) and reads the norms' coefficients from its
-// buffers (gpu.PlaneCombinerOn), the forward pass and the reverse pass of
-// T iterations are captured as two graphs at the first evaluation of that
-// T after one uncaptured evaluation (which allocates what they need), and
-// replayed from then on: the parameters, x⁰ and the data are copied in,
-// and the loss and gradient read back, outside them. A BanertLoss is not safe for
+// where S is the safeguard Δ = α·h·‖g‖/√(1+‖h‖²). An evaluation queues
+// the forward pass, the loss f(x^T) summed into a readout
+// (gpu.Ops.AllocReadout), the reverse pass and the gradient's sums gathered
+// into that readout's values, and brings the loss and the gradient back by
+// one copy. On a device that captures (gpu.Capturer) and reads the norms'
+// coefficients from its buffers (gpu.PlaneCombinerOn), that work for T
+// iterations is captured as one graph at the first evaluation of that T
+// after one uncaptured evaluation (which allocates what it needs), and
+// replayed from then on: the parameters, x⁰ and the data are copied in, and
+// the readout read back, outside it. A BanertLoss is not safe for
 // concurrent use.
 type BanertLoss struct {
 	ops    gpu.NetOps
@@ -47,9 +50,12 @@ type BanertLoss struct {
 	gd     gpu.Buffer   // 4 inputs: the data term's part of ∇f (scratch)
 	// adjoints and scratch: b, c, b_Δ, b_g, b_h, h, the stacked input and its adjoint, zero
 	bx, carry, bd, bg, bh, h, in, din, zero, tmp gpu.Buffer
+	// The loss (its one sum) and the gradient's sums (its values), read
+	// back by one copy into vals.
+	readout gpu.Buffer
+	vals    []float64
 	// On a device that captures, with the norms' coefficients on the
-	// device: the forward and the reverse pass of T iterations as graphs
-	// 2(T−1) and 2(T−1)+1.
+	// device: the evaluation of T iterations as graph T−1.
 	passes *capturedSteps
 }
 
@@ -98,7 +104,11 @@ func NewBanertLoss(ops gpu.Ops, o *problem.Objective, maxT, inputs, n int) (d *B
 	if err := allocAll(d.mem, "Banert loss", bufs...); err != nil {
 		return nil, err
 	}
-	d.passes = newCapturedSteps(d.mem, "Banert loss", 2*maxT, d.net.on != nil)
+	d.vals = make([]float64, d.net.gradLen())
+	if d.readout, err = d.mem.AllocReadout(len(d.vals), 1); err != nil {
+		return nil, fmt.Errorf("ondevice: Banert loss: %w", err)
+	}
+	d.passes = newCapturedSteps(d.mem, "Banert loss", maxT, d.net.on != nil)
 	return d, nil
 }
 
@@ -150,31 +160,41 @@ func (d *BanertLoss) Eval(T int, theta, x0, y, grad []float64) (float64, error) 
 		return 0, fmt.Errorf("ondevice: Banert loss: copy x⁰ to %s: %w", ops.Name(), err)
 	}
 	passes := d.passes.runner(nil, true)
-	err := passes.run(2*(T-1), func() error {
-		for t := 0; t < T; t++ {
-			if err := d.forwardStep(t); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	clear(grad)
-	loss, err := d.obj.ValueGrad(d.xs[T], d.bx)
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		// Diverged: the loss says so; the gradient is left at zero.
-		return loss, nil
-	}
-	if err := passes.run(2*(T-1)+1, func() error { return d.reverse(T) }); err != nil {
+	if err := passes.run(T-1, func() error { return d.evaluate(T) }); err != nil {
 		return 0, err
 	}
 	passes.done()
-	return loss, d.net.addGrads(grad)
+	var loss [1]float64
+	if err := ops.ReadOut(d.vals, loss[:], d.readout); err != nil {
+		return 0, fmt.Errorf("ondevice: Banert loss: read the loss and gradient back from %s: %w", ops.Name(), err)
+	}
+	clear(grad)
+	if math.IsNaN(loss[0]) || math.IsInf(loss[0], 0) {
+		// Diverged: the loss says so; the gradient is left at zero.
+		return loss[0], nil
+	}
+	return loss[0], d.net.addGrads(grad, d.vals)
+}
+
+// evaluate queues an evaluation of T iterations on the device: the forward
+// pass, f(x^T) into the readout's sum and ∇f(x^T) into d.bx, the reverse
+// pass, and the gradient's sums into the readout's values.
+func (d *BanertLoss) evaluate(T int) error {
+	for t := 0; t < T; t++ {
+		if err := d.forwardStep(t); err != nil {
+			return err
+		}
+	}
+	if err := d.ops.ZeroSums(d.readout); err != nil {
+		return fmt.Errorf("ondevice: Banert loss: %w", err)
+	}
+	if err := d.obj.AddValueGrad(d.readout, 0, 1, d.xs[T], d.bx); err != nil {
+		return err
+	}
+	if err := d.reverse(T); err != nil {
+		return err
+	}
+	return d.net.gatherGrads(d.readout)
 }
 
 // reverse runs the reverse pass from b = ∇f(x^T) in d.bx: the adjoints

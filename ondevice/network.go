@@ -82,8 +82,9 @@ func allocAll(mem *gpu.Arena, what string, bufs ...sized) error {
 // pass, keeping what its transposed Jacobian needs, and that transposed
 // Jacobian with the parameters' gradient. The convolutions' weights, the
 // norms' statistics and the gradients' sums over backward passes live on
-// the device (addGrads brings the sums to the host once an evaluation); the
-// norms' scales and offsets on the host.
+// the device (gatherGrads lays the sums out in a readout, which one copy
+// brings to the host once an evaluation); the norms' scales and offsets on
+// the host.
 type banertNet struct {
 	ops                    gpu.NetOps
 	conv                   mconv.DeviceConv
@@ -248,11 +249,7 @@ func (net *banertNet) affineGrads(l, channels int, u, z gpu.Buffer) error {
 // zeroGrads sets the device's gradient sums to zero, before the backward
 // passes of one evaluation.
 func (net *banertNet) zeroGrads() error {
-	bufs := append(append([]gpu.Buffer{}, net.gwSum...), net.gbSum...)
-	for l := range net.dzSum {
-		bufs = append(bufs, net.dzSum[l], net.duSum[l])
-	}
-	for _, b := range bufs {
+	for _, b := range net.gradSums() {
 		if err := net.ops.Zero(b); err != nil {
 			return err
 		}
@@ -260,18 +257,59 @@ func (net *banertNet) zeroGrads() error {
 	return nil
 }
 
-// addGrads adds the device's gradient sums of the backward passes since
-// zeroGrads to grad (in the order of arch.Layout): the convolutions'
-// weights and biases, and the norms' scales and offsets summed over images.
-func (net *banertNet) addGrads(grad []float64) error {
+// gradSums are the device's gradient sums in the order gatherGrads lays
+// them out: each convolution's weights and bias, then each norm's per-plane
+// sums of ⟨u, z⟩ (its scale's) and of u (its offset's).
+func (net *banertNet) gradSums() []gpu.Buffer {
+	var bufs []gpu.Buffer
 	for i := range net.gwSum {
-		for j, b := range []gpu.Buffer{net.gwSum[i], net.gbSum[i]} {
+		bufs = append(bufs, net.gwSum[i], net.gbSum[i])
+	}
+	for l := range net.dzSum {
+		bufs = append(bufs, net.dzSum[l], net.duSum[l])
+	}
+	return bufs
+}
+
+// gradLen is the number of values of the gradient sums.
+func (net *banertNet) gradLen() int {
+	n := 0
+	for _, b := range net.gradSums() {
+		n += b.Len()
+	}
+	return n
+}
+
+// gatherGrads copies the gradient sums one after the other into the first
+// gradLen values of r, on the device: each as planes of one value
+// (NetOps.CopyPlanes), so that one copy brings them all to the host.
+func (net *banertNet) gatherGrads(r gpu.Buffer) error {
+	off := 0
+	for _, b := range net.gradSums() {
+		if err := net.ops.CopyPlanes(r, off, 1, b, 0, 1, b.Len(), 1); err != nil {
+			return fmt.Errorf("ondevice: Banert network: gather the gradient: %w", err)
+		}
+		off += b.Len()
+	}
+	return nil
+}
+
+// addGrads adds the gradient sums, as gatherGrads lays them out in vals, to
+// grad (in the order of arch.Layout): the convolutions' weights and biases,
+// and the norms' scales and offsets summed over images.
+func (net *banertNet) addGrads(grad, vals []float64) error {
+	if len(vals) != net.gradLen() {
+		return fmt.Errorf("ondevice: Banert network: %d gradient values, want %d", len(vals), net.gradLen())
+	}
+	next := func(n int) []float64 {
+		v := vals[:n]
+		vals = vals[n:]
+		return v
+	}
+	for i := range net.gwSum {
+		for j := range 2 {
 			dst := arch.Params(grad, net.inputs, arch.ConvWeight(i)+j)
-			v := make([]float64, len(dst))
-			if err := net.ops.CopyOut(v, b); err != nil {
-				return err
-			}
-			for k, x := range v {
+			for k, x := range next(len(dst)) {
 				dst[k] += x
 			}
 		}
@@ -281,13 +319,7 @@ func (net *banertNet) addGrads(grad []float64) error {
 		if l == 0 {
 			channels = net.inputs
 		}
-		dz, du := make([]float64, net.n*channels), make([]float64, net.n*channels)
-		if err := net.ops.CopyOut(dz, net.dzSum[l]); err != nil {
-			return err
-		}
-		if err := net.ops.CopyOut(du, net.duSum[l]); err != nil {
-			return err
-		}
+		dz, du := next(net.n*channels), next(net.n*channels)
 		gs, gb := arch.Params(grad, net.inputs, arch.NormScale(l)), arch.Params(grad, net.inputs, arch.NormScale(l)+1)
 		for p := range dz {
 			gs[p%channels] += dz[p]
@@ -346,7 +378,7 @@ func (net *banertNet) addConvGrads(i int, x, y gpu.Buffer, s mconv.Shape) error 
 
 // backward writes din, the transposed Jacobian of the last forward pass in
 // its input applied to dh, and adds the parameters' gradient to the
-// device's sums (addGrads brings them to the host).
+// device's sums (gatherGrads lays them out for the host).
 func (net *banertNet) backward(din, dh gpu.Buffer) error {
 	ops := net.ops
 	if err := net.addConvGrads(2, net.r2, dh, net.s[2]); err != nil {

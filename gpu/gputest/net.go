@@ -443,5 +443,45 @@ func (c *netCheck) copies() error {
 	if got, err = c.read(out); err != nil {
 		return err
 	}
-	return errors.Join(e1, c.closeVec("copy planes (take a channel out)", got, last))
+	e2 := c.closeVec("copy planes (take a channel out)", got, last)
+	return errors.Join(e1, e2, c.consecutive(stack, want))
+}
+
+// consecutive copies consecutive planes (both steps 1): the stack's planes
+// from its second on, to the start of a buffer of as many values, and the
+// stack's values as planes of one value into a longer buffer from value 3
+// (a readout gathering blocks one after the other).
+func (c *netCheck) consecutive(stack gpu.Buffer, values []float64) error {
+	hw, planes := c.s.H*c.s.W, c.s.N*c.s.C
+	shifted, err := c.zeros(len(values))
+	if err != nil {
+		return err
+	}
+	var e1 error
+	if planes > 1 {
+		if err := c.d.CopyPlanes(shifted, 0, 1, stack, 1, 1, planes-1, hw); err != nil {
+			return fmt.Errorf("copy consecutive planes: %w", err)
+		}
+		got, err := c.read(shifted)
+		if err != nil {
+			return err
+		}
+		want := append(slices.Clone(values[hw:]), make([]float64, hw)...)
+		e1 = c.closeVec("copy consecutive planes", got, want)
+	}
+	const off = 3
+	long, err := c.zeros(off + len(values) + 2)
+	if err != nil {
+		return err
+	}
+	if err := c.d.CopyPlanes(long, off, 1, stack, 0, 1, len(values), 1); err != nil {
+		return fmt.Errorf("copy values at an offset: %w", err)
+	}
+	got, err := c.read(long)
+	if err != nil {
+		return err
+	}
+	want := make([]float64, len(got))
+	copy(want[off:], values)
+	return errors.Join(e1, c.closeVec("copy values at an offset (planes of one value)", got, want))
 }
