@@ -92,7 +92,7 @@ func (d *Device) AddDot(r gpu.Buffer, i int, c float64, x, y gpu.Buffer) error {
 	if bs[0].n != bs[1].n {
 		return fmt.Errorf("cuda: add dot: buffers of %d and %d values", bs[0].n, bs[1].n)
 	}
-	return d.reduceInto(dst, c, "l2o_dot_partial", bs[0].n, ptrArg(bs[0]), ptrArg(bs[1]))
+	return d.reduceInto(dst, c, false, "l2o_dot_partial", bs[0].n, ptrArg(bs[0]), ptrArg(bs[1]))
 }
 
 // AddSum implements gpu.Ops.
@@ -105,12 +105,12 @@ func (d *Device) AddSum(r gpu.Buffer, i int, c float64, x gpu.Buffer) error {
 	if err != nil {
 		return err
 	}
-	return d.reduceInto(dst, c, "l2o_sum_partial", bs[0].n, ptrArg(bs[0]))
+	return d.reduceInto(dst, c, false, "l2o_sum_partial", bs[0].n, ptrArg(bs[0]))
 }
 
 // reduceInto queues the reduction name's partial sums and adds c times
-// their sum to the double at dst.
-func (d *Device) reduceInto(dst arg, c float64, name string, n int, args ...arg) error {
+// their sum to the double at dst (set: sets the double to it).
+func (d *Device) reduceInto(dst arg, c float64, set bool, name string, n int, args ...arg) error {
 	d.scratchMu.Lock()
 	defer d.scratchMu.Unlock()
 	partial, err := d.scratch(&d.partialBuf, reduceBlocks, 8)
@@ -120,7 +120,11 @@ func (d *Device) reduceInto(dst arg, c float64, name string, n int, args ...arg)
 	if err := d.launchBlocks(name, reduceBlocks, append([]arg{ptrArg(partial)}, append(args, intArg(n))...)...); err != nil {
 		return err
 	}
-	return d.launchBlocks("l2o_sum_double_into", 1, dst, ptrArg(partial), intArg(reduceBlocks), f64Arg(c))
+	setArg := intArg(0)
+	if set {
+		setArg = intArg(1)
+	}
+	return d.launchBlocks("l2o_sum_double_into", 1, dst, ptrArg(partial), intArg(reduceBlocks), f64Arg(c), setArg)
 }
 
 // AddHuberValue implements gpu.Ops: the field's Huber potential summed into
@@ -139,7 +143,7 @@ func (d *Device) AddHuberValue(r gpu.Buffer, i int, c float64, f gpu.Buffer, s g
 	if err != nil {
 		return err
 	}
-	return d.reduceInto(dst, c, "l2o_huber_partial", n*hw, ptrArg(bs[0]), intArg(hw), f32Arg(eps))
+	return d.reduceInto(dst, c, false, "l2o_huber_partial", n*hw, ptrArg(bs[0]), intArg(hw), f32Arg(eps))
 }
 
 // ReadOut implements gpu.Ops: the whole allocation, values and sums, in one

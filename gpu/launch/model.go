@@ -166,6 +166,28 @@ func AddHuberValue(n, hw int64) []Config {
 	}
 }
 
+// AddHuberValueDerivative is gpu/cuda's AddHuberValueDerivative: as
+// AddHuberValue, its partial sums' kernel writing the derivative too.
+func AddHuberValueDerivative(n, hw int64) []Config {
+	return []Config{
+		blocks("AddHuberValueDerivative", "l2o_huber_partial_derivative", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw}),
+		blocks("AddHuberValueDerivative", "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
+	}
+}
+
+// SpectralMulSum is gpu/cuda's SpectralMulSum: one thread per complex
+// value of the batch's spectra.
+func SpectralMulSum(n, h, w int64) []Config {
+	sl := spectrumLen(h, w)
+	return []Config{each("SpectralMulSum", "l2o_spectral_mul_sum", n*sl/2, Int{"N·SL/2", n * sl / 2}, Int{"2·q+1 (SL)", sl}).buffers(Int{"spectra", n * sl})}
+}
+
+// AddIRFFT2 is the kernel gpu/cuda's AddIRFFT2 launches after cuFFT's
+// transform: x + the transform scaled by 1/(H·W).
+func AddIRFFT2(n, h, w int64) []Config {
+	return []Config{each("AddIRFFT2", "l2o_add_scaled", n*h*w, Int{"N·H·W", n * h * w}).buffers(Int{"images", n * h * w}, Int{"spectra", n * spectrumLen(h, w)})}
+}
+
 // spectrumLen is gpu.Batch.SpectrumLen: values (two per complex value) of
 // one image's half spectrum.
 func spectrumLen(h, w int64) int64 { return 2 * h * (w/2 + 1) }
@@ -359,12 +381,15 @@ func Launches(w Workload) []Config {
 	add(HuberValue(n, hw)...)
 	add(AddHuberValue(n, hw)...)
 	add(HuberDerivative(n, hw)...)
+	add(AddHuberValueDerivative(n, hw)...)
 	add(HuberHessVec(n, hw)...)
 	vec := 2 * n * hw // the largest vector: a gradient field
 	if w.FFT {
 		vec = max(vec, n*spectrumLen(h, wd))
 		add(IRFFT2(n, h, wd)...)
 		add(SpectralMulAdd(n, h, wd)...)
+		add(SpectralMulSum(n, h, wd)...)
+		add(AddIRFFT2(n, h, wd)...)
 		add(SpectralConjSum(n, h, wd)...)
 		add(NAGUpdate(hw)...) // NAG's iterates of a PC block
 	}
