@@ -34,13 +34,13 @@ type arrayTerm struct {
 	small SmallConv
 	n     int // len(θ)
 
-	coef               float64    // Scalar: θ
-	theta, conjTheta   gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂) (the latter made by Transpose)
-	conjValid          bool       // PC: conjTheta is that of the parameters set
+	coef             float64    // Scalar: θ
+	theta, conjTheta gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂) (the latter made by Transpose)
+	conjValid        bool       // PC: conjTheta is that of the parameters set
 	// PC: θ̂ is theta's values times thetaScale where thetaScaled (set on
 	// the device, SetParamsOn: the scale rides in the products).
-	thetaScale  float64
-	thetaScaled bool
+	thetaScale         float64
+	thetaScaled        bool
 	tmp                gpu.Buffer // a batch (PC-k, PC; made on first use)
 	specA, specB, gsum gpu.Buffer // PC: two batches of spectra (made on first use) and one spectrum
 	gimg               gpu.Buffer // PP: Σ r⊙v; PC-k: the kernel gradient; PC: θ, or its gradient, as an image
