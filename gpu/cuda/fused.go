@@ -112,7 +112,7 @@ func (d *Device) GradAdjointAxpby(x gpu.Buffer, a float64, src gpu.Buffer, b flo
 	return d.gradAdjoint(bs[0], bs[1], s.N, s.H, s.W, a, b)
 }
 
-// SetDot implements gpu.Ops: AddDot's kernels, the last setting the sum.
+// SetDot implements gpu.Ops: AddDot's kernel, setting the sum.
 func (d *Device) SetDot(r gpu.Buffer, i int, c float64, x, y gpu.Buffer) error {
 	dst, err := d.sumArg(r, i, "set dot")
 	if err != nil {
@@ -125,12 +125,12 @@ func (d *Device) SetDot(r gpu.Buffer, i int, c float64, x, y gpu.Buffer) error {
 	if bs[0].n != bs[1].n {
 		return fmt.Errorf("cuda: set dot: buffers of %d and %d values", bs[0].n, bs[1].n)
 	}
-	return d.reduceInto(dst, c, true, "l2o_dot_partial", bs[0].n, ptrArg(bs[0]), ptrArg(bs[1]))
+	return d.reduceInto(dst, c, true, "l2o_dot_reduce", bs[0].n, ptrArg(bs[0]), ptrArg(bs[1]))
 }
 
-// AddHuberValueDerivative implements gpu.Ops: l2o_huber_partial_derivative
-// writes the partial sums and the derivative, l2o_sum_double_into adds
-// them up (r nil: l2o_huber_derivative alone).
+// AddHuberValueDerivative implements gpu.Ops: one
+// l2o_huber_reduce_derivative adds the value to the sum and writes the
+// derivative (r nil: l2o_huber_derivative alone).
 func (d *Device) AddHuberValueDerivative(r gpu.Buffer, i int, c float64, g, f gpu.Buffer, s gpu.Batch, eps float64) error {
 	const op = "add huber value derivative"
 	if r == nil {
@@ -148,5 +148,5 @@ func (d *Device) AddHuberValueDerivative(r gpu.Buffer, i int, c float64, g, f gp
 	if err != nil {
 		return err
 	}
-	return d.reduceInto(dst, c, false, "l2o_huber_partial_derivative", n*hw, ptrArg(bs[0]), ptrArg(bs[1]), intArg(hw), f32Arg(eps))
+	return d.reduceInto(dst, c, false, "l2o_huber_reduce_derivative", n*hw, ptrArg(bs[0]), ptrArg(bs[1]), intArg(hw), f32Arg(eps))
 }

@@ -210,21 +210,19 @@ func (d *Device) axpby(y *Buffer, a float64, x *Buffer, b float64) error {
 // summation order (and the result) does not depend on anything but n.
 const reduceBlocks = 128
 
+// The one-kernel reductions' last block adds one partial sum a thread.
+var _ [cudasrc.BlockSize - reduceBlocks]struct{}
+
+// reduce runs the one-kernel reduction name over n values (its inputs
+// args) into the device's scratch double and reads it back.
 func (d *Device) reduce(name string, n int, args ...arg) (float64, error) {
 	d.scratchMu.Lock()
 	defer d.scratchMu.Unlock()
-	partial, err := d.scratch(&d.partialBuf, reduceBlocks, 8)
-	if err != nil {
-		return 0, err
-	}
 	out, err := d.scratch(&d.dotsBuf, 1, 8)
 	if err != nil {
 		return 0, err
 	}
-	if err := d.launchBlocks(name, reduceBlocks, append([]arg{ptrArg(partial)}, append(args, intArg(n))...)...); err != nil {
-		return 0, err
-	}
-	if err := d.launchBlocks("l2o_sum_double", 1, ptrArg(out), ptrArg(partial), intArg(reduceBlocks)); err != nil {
+	if err := d.launchReduce(ptrArg(out), 1, true, name, n, args...); err != nil {
 		return 0, err
 	}
 	var v float64
@@ -242,7 +240,7 @@ func (d *Device) dot(x, y *Buffer) (float64, error) {
 	if err := d.need("dot", "x", x, x.n, "y", y, x.n); err != nil {
 		return 0, err
 	}
-	return d.reduce("l2o_dot_partial", x.n, ptrArg(x), ptrArg(y))
+	return d.reduce("l2o_dot_reduce", x.n, ptrArg(x), ptrArg(y))
 }
 
 // Sum returns Σ x_i, accumulated in double.
@@ -253,5 +251,5 @@ func (d *Device) Sum(x *Buffer) (float64, error) {
 	if err := d.need("sum", "x", x, x.n); err != nil {
 		return 0, err
 	}
-	return d.reduce("l2o_sum_partial", x.n, ptrArg(x))
+	return d.reduce("l2o_sum_reduce", x.n, ptrArg(x))
 }

@@ -44,9 +44,9 @@ var Kernels = []Kernel{
 	{"l2o_grad", "d, x, N, H, W", "one thread per pixel"},
 	{"l2o_grad_adjoint", "x, d, N, H, W, a, b", "one thread per pixel; x = a·Dᵀd + b·x (b = 0: x not read)"},
 	{"l2o_huber_value", "vals, d, N, HW, eps", "N blocks of BlockSize; vals is double[N]"},
-	{"l2o_huber_partial", "partial, d, HW, eps, n", "any grid of BlockSize over the n = N·HW points; partial is double[gridDim]"},
+	{"l2o_huber_reduce", "out, partial, ticket, d, HW, eps, n, c, set", "any grid of BlockSize over the n = N·HW points; as l2o_dot_reduce"},
 	{"l2o_huber_derivative", "g, d, N, HW, eps", "one thread per pixel"},
-	{"l2o_huber_partial_derivative", "partial, g, d, HW, eps, n", "as l2o_huber_partial, writing l2o_huber_derivative's g (g may be d)"},
+	{"l2o_huber_reduce_derivative", "out, partial, ticket, g, d, HW, eps, n, c, set", "as l2o_huber_reduce, writing l2o_huber_derivative's g (g may be d)"},
 	{"l2o_huber_hessvec", "out, d, u, N, HW, eps", "one thread per pixel"},
 	{"l2o_ridge_psi", "out, z, h, t, mu, C, HW, total", "one thread per value"},
 	{"l2o_ridge_psi_prime", "out, z, h, t, mu, C, HW, total", "one thread per value"},
@@ -54,10 +54,8 @@ var Kernels = []Kernel{
 	{"l2o_axpy", "y, a, x, n", "one thread per value"},
 	{"l2o_axpby", "y, a, x, b, n", "one thread per value"},
 	{"l2o_axpy_at", "y, off, a, x, n", "one thread per value of x"},
-	{"l2o_dot_partial", "partial, x, y, n", "any grid of BlockSize; partial is double[gridDim]"},
-	{"l2o_sum_partial", "partial, x, n", "any grid of BlockSize; partial is double[gridDim]"},
-	{"l2o_sum_double", "out, partial, m", "1 block of BlockSize; out is double[1]"},
-	{"l2o_sum_double_into", "out, in, m, c, set", "1 block of BlockSize; out is double[1], to which c times the sum is added (set: which it becomes)"},
+	{"l2o_dot_reduce", "out, partial, ticket, x, y, n, c, set", "any grid of at most BlockSize blocks of BlockSize; partial is double[gridDim], ticket one unsigned int, 0 before and after; out is double[1], to which c times the sum is added (set: which it becomes)"},
+	{"l2o_sum_reduce", "out, partial, ticket, x, n, c, set", "as l2o_dot_reduce"},
 	{"l2o_scale", "x, s, n", "one thread per value"},
 	{"l2o_add_scaled", "dst, x, s, y, n", "one thread per value; dst = x + s·y, dst may be x"},
 	{"l2o_nag_update", "u, y, g, ref, betas, count, nb, c, lambda, step, n", "one thread per value"},
@@ -146,6 +144,30 @@ __device__ double l2o_block_sum(double v) {
 	double r = buf[0];
 	__syncthreads();
 	return r;
+}
+
+/* The end of a one-kernel reduction over gridDim.x <= L2O_BLOCK blocks:
+   each block's sum v goes to partial[blockIdx.x]; the block that arrives
+   last (ticket counts arrivals and is reset to 0 by it) sums the partials
+   in a fixed order, thread i partial i then the block's tree, whichever
+   block it is, and sets out[0] = c * sum (set) or adds that to it. */
+__device__ void l2o_reduce_finish(double *out, double *partial, unsigned int *ticket, double v, double c, int set) {
+	__shared__ int last;
+	v = l2o_block_sum(v);
+	if (threadIdx.x == 0) {
+		partial[blockIdx.x] = v;
+		__threadfence();
+		last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+	}
+	__syncthreads();
+	if (!last) return;
+	__threadfence();
+	double s = threadIdx.x < gridDim.x ? ((volatile double *)partial)[threadIdx.x] : 0.0;
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) {
+		out[0] = set ? c * s : out[0] + c * s;
+		*ticket = 0;
+	}
 }
 
 /* ---- small 2-D convolution (kernels.Conv) ----
@@ -329,9 +351,10 @@ __global__ void l2o_huber_value(double *vals, const float *d, int N, int HW, flo
 	if (threadIdx.x == 0) vals[n] = s;
 }
 
-/* The same potential's partial sums over all N·HW points at once, for a
-   grid as wide as the reductions' (l2o_dot_partial), not one block an image. */
-__global__ void l2o_huber_partial(double *partial, const float *d, int HW, float eps, int n) {
+/* The same potential summed over all N·HW points at once into out, for a
+   grid as wide as the reductions' (l2o_dot_reduce), not one block an image. */
+__global__ void l2o_huber_reduce(double *out, double *partial, unsigned int *ticket, const float *d, int HW, float eps,
+		int n, double c, int set) {
 	double e = eps, s = 0.0;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x) {
 		int p = i % HW, k = i / HW;
@@ -340,13 +363,13 @@ __global__ void l2o_huber_partial(double *partial, const float *d, int HW, float
 		double r2 = a * a + b * b;
 		s += (r2 <= e * e) ? r2 / (2.0 * e) : sqrt(r2) - e / 2.0;
 	}
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) partial[blockIdx.x] = s;
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
-/* l2o_huber_partial and l2o_huber_derivative in one pass over d: the
-   partial sums of the potential, and g = d / max(|d|, eps) (g may be d). */
-__global__ void l2o_huber_partial_derivative(double *partial, float *g, const float *d, int HW, float eps, int n) {
+/* l2o_huber_reduce and l2o_huber_derivative in one pass over d: the
+   potential summed into out, and g = d / max(|d|, eps) (g may be d). */
+__global__ void l2o_huber_reduce_derivative(double *out, double *partial, unsigned int *ticket, float *g, const float *d,
+		int HW, float eps, int n, double c, int set) {
 	double e = eps, s = 0.0;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x) {
 		int p = i % HW, k = i / HW;
@@ -359,8 +382,7 @@ __global__ void l2o_huber_partial_derivative(double *partial, float *g, const fl
 		g[o] = a * q;
 		g[o + HW] = b * q;
 	}
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) partial[blockIdx.x] = s;
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
 __global__ void l2o_huber_derivative(float *g, const float *d, int N, int HW, float eps) {
@@ -451,36 +473,20 @@ __global__ void l2o_axpy_at(float *y, int off, float a, const float *x, int n) {
 	if (idx < n) y[off + idx] += a * x[idx];
 }
 
-__global__ void l2o_dot_partial(double *partial, const float *x, const float *y, int n) {
+__global__ void l2o_dot_reduce(double *out, double *partial, unsigned int *ticket, const float *x, const float *y,
+		int n, double c, int set) {
 	double s = 0.0;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x)
 		s += (double)x[i] * (double)y[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) partial[blockIdx.x] = s;
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
-__global__ void l2o_sum_partial(double *partial, const float *x, int n) {
+__global__ void l2o_sum_reduce(double *out, double *partial, unsigned int *ticket, const float *x,
+		int n, double c, int set) {
 	double s = 0.0;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x)
 		s += (double)x[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) partial[blockIdx.x] = s;
-}
-
-__global__ void l2o_sum_double(double *out, const double *partial, int m) {
-	double s = 0.0;
-	for (int i = threadIdx.x; i < m; i += blockDim.x)
-		s += partial[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) out[0] = s;
-}
-
-__global__ void l2o_sum_double_into(double *out, const double *in, int m, double c, int set) {
-	double s = 0.0;
-	for (int i = threadIdx.x; i < m; i += blockDim.x)
-		s += in[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) out[0] = set ? c * s : out[0] + c * s;
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
 __global__ void l2o_scale(float *x, float s, int n) {

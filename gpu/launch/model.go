@@ -129,50 +129,35 @@ func NAGUpdate(n int64) []Config {
 	}
 }
 
+// reduce is a one-kernel reduction over n values: ReduceBlocks blocks,
+// the last to finish adding the partial sums.
 func reduce(op, kernel string, n int64) []Config {
-	return []Config{
-		blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n}),
-		blocks(op, "l2o_sum_double", 1, loop("partial sums", ReduceBlocks, Block)),
-	}
+	return []Config{blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n})}
 }
 
-// Dot is gpu/cuda's Dot on n values: ReduceBlocks partial sums, then one
-// block adds them.
-func Dot(n int64) []Config { return reduce("Dot", "l2o_dot_partial", n) }
+// Dot is gpu/cuda's Dot on n values: one l2o_dot_reduce.
+func Dot(n int64) []Config { return reduce("Dot", "l2o_dot_reduce", n) }
 
 // Sum is gpu/cuda's Sum on n values.
-func Sum(n int64) []Config { return reduce("Sum", "l2o_sum_partial", n) }
+func Sum(n int64) []Config { return reduce("Sum", "l2o_sum_reduce", n) }
 
-// AddDot is gpu/cuda's AddDot on n values: Dot's partial sums, then one
-// block adds them into a readout's sum.
-func AddDot(n int64) []Config { return reduceInto("AddDot", "l2o_dot_partial", n) }
+// AddDot is gpu/cuda's AddDot on n values: Dot's kernel, into a readout's
+// sum.
+func AddDot(n int64) []Config { return reduce("AddDot", "l2o_dot_reduce", n) }
 
 // AddSum is gpu/cuda's AddSum on n values.
-func AddSum(n int64) []Config { return reduceInto("AddSum", "l2o_sum_partial", n) }
+func AddSum(n int64) []Config { return reduce("AddSum", "l2o_sum_reduce", n) }
 
-func reduceInto(op, kernel string, n int64) []Config {
-	return []Config{
-		blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n}),
-		blocks(op, "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
-	}
-}
-
-// AddHuberValue is gpu/cuda's AddHuberValue: ReduceBlocks partial sums over
-// the N·HW points, then one block adds them into a readout's sum.
+// AddHuberValue is gpu/cuda's AddHuberValue: a one-kernel reduction over
+// the N·HW points into a readout's sum.
 func AddHuberValue(n, hw int64) []Config {
-	return []Config{
-		blocks("AddHuberValue", "l2o_huber_partial", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw}),
-		blocks("AddHuberValue", "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
-	}
+	return []Config{blocks("AddHuberValue", "l2o_huber_reduce", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw})}
 }
 
 // AddHuberValueDerivative is gpu/cuda's AddHuberValueDerivative: as
-// AddHuberValue, its partial sums' kernel writing the derivative too.
+// AddHuberValue, its kernel writing the derivative too.
 func AddHuberValueDerivative(n, hw int64) []Config {
-	return []Config{
-		blocks("AddHuberValueDerivative", "l2o_huber_partial_derivative", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw}),
-		blocks("AddHuberValueDerivative", "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
-	}
+	return []Config{blocks("AddHuberValueDerivative", "l2o_huber_reduce_derivative", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw})}
 }
 
 // SpectralMulSum is gpu/cuda's SpectralMulSum: one thread per complex
