@@ -58,8 +58,7 @@ var Kernels = []Kernel{
 	{"l2o_sum_reduce", "out, partial, ticket, x, n, c, set", "as l2o_dot_reduce"},
 	{"l2o_scale", "x, s, n", "one thread per value"},
 	{"l2o_add_scaled", "dst, x, s, y, n", "one thread per value; dst = x + s·y, dst may be x"},
-	{"l2o_nag_update", "u, y, g, ref, betas, count, nb, c, lambda, step, n", "one thread per value"},
-	{"l2o_count", "count", "one thread"},
+	{"l2o_nag_update", "u, y, g, ref, betas, count, ticket, nb, c, lambda, step, n", "one thread per value, in blocks of BlockSize; ticket as l2o_dot_reduce's"},
 	{"l2o_mul_add", "dst, t, v, c, HW, total", "one thread per batch value"},
 	{"l2o_product_sum", "dst, r, v, N, HW", "one thread per pixel of one image"},
 	{"l2o_spectral_mul_add", "dst, t, v, SL, total", "one thread per complex value of the batch's spectra"},
@@ -502,22 +501,28 @@ __global__ void l2o_add_scaled(float *dst, const float *x, float s, const float 
 
 /* One iteration of Nesterov's method after the gradient g/c at y (gpu.NAGOps):
    u1 = y - step*(c*g + lambda*(y - ref)); y = u1 + beta*(u1 - u); u = u1,
-   beta = betas[k] (0 outside the nb values), k = count[0]. */
-__global__ void l2o_nag_update(float *u, float *y, const float *g, const float *ref, const float *betas, const float *count,
-                               int nb, float c, float lambda, float step, int n) {
+   beta = betas[k] (0 outside the nb values), k = count[0]; then the block
+   that finishes last (ticket counts the blocks, as in l2o_reduce_finish),
+   when every thread has read k, adds 1 to count[0]. */
+__global__ void l2o_nag_update(float *u, float *y, const float *g, const float *ref, const float *betas, float *count,
+                               unsigned int *ticket, int nb, float c, float lambda, float step, int n) {
 	int idx = l2o_index();
-	if (idx >= n) return;
-	int k = (int)count[0];
-	float beta = (k >= 0 && k < nb) ? betas[k] : 0.0f;
-	float yi = y[idx];
-	float next = yi - step * (c * g[idx] + lambda * (yi - ref[idx]));
-	y[idx] = next + beta * (next - u[idx]);
-	u[idx] = next;
-}
-
-/* count[0] += 1: the iteration count of l2o_nag_update, after it */
-__global__ void l2o_count(float *count) {
-	if (l2o_index() == 0) count[0] += 1.0f;
+	if (idx < n) {
+		int k = (int)count[0];
+		float beta = (k >= 0 && k < nb) ? betas[k] : 0.0f;
+		float yi = y[idx];
+		float next = yi - step * (c * g[idx] + lambda * (yi - ref[idx]));
+		y[idx] = next + beta * (next - u[idx]);
+		u[idx] = next;
+	}
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		__threadfence();
+		if (atomicAdd(ticket, 1u) == gridDim.x - 1) {
+			count[0] += 1.0f;
+			*ticket = 0;
+		}
+	}
 }
 
 /* ---- pointwise and spectral products of the greedy step (gpu.Ops) ----

@@ -120,13 +120,10 @@ func AxpyAt(n, total int64) []Config {
 	return []Config{each("AxpyAt", "l2o_axpy_at", n, Int{"n", n}, Int{"off + n", total}).buffers(Int{"x", n}, Int{"y", total})}
 }
 
-// NAGUpdate is gpu/cuda's NAGUpdate on n values: the update, then the
-// count (one thread).
+// NAGUpdate is gpu/cuda's NAGUpdate on n values: one kernel, the count
+// advanced by its last block.
 func NAGUpdate(n int64) []Config {
-	return []Config{
-		each("NAGUpdate", "l2o_nag_update", n, Int{"n", n}).buffers(Int{"vector", n}),
-		each("NAGUpdate", "l2o_count", 1),
-	}
+	return []Config{each("NAGUpdate", "l2o_nag_update", n, Int{"n", n}).buffers(Int{"vector", n})}
 }
 
 // reduce is a one-kernel reduction over n values: ReduceBlocks blocks,
