@@ -132,12 +132,15 @@ func (d *HostDeviceT[F]) SetDot(r Buffer, i int, c float64, x, y Buffer) error {
 	return nil
 }
 
-// AddHuberValueDerivative implements Ops.
-func (d *HostDeviceT[F]) AddHuberValueDerivative(r Buffer, i int, c float64, g, f Buffer, s Batch, eps float64) error {
+// AddHuberTV implements Ops.
+func (d *HostDeviceT[F]) AddHuberTV(r Buffer, i int, c float64, g, x Buffer, s Batch, eps float64) error {
+	if err := d.Grad(g, x, s); err != nil {
+		return err
+	}
 	if r != nil {
-		if err := d.AddHuberValue(r, i, c, f, s, eps); err != nil {
+		if err := d.AddHuberValue(r, i, c, g, s, eps); err != nil {
 			return err
 		}
 	}
-	return d.HuberDerivative(g, f, s, eps)
+	return d.HuberDerivative(g, g, s, eps)
 }

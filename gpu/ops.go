@@ -139,9 +139,10 @@ type Ops interface {
 	// SetDot sets sum i of the readout r to c·Σ x_i·y_i, as zeroing it
 	// and AddDot.
 	SetDot(r Buffer, i int, c float64, x, y Buffer) error
-	// AddHuberValueDerivative is AddHuberValue (left out when r is nil) and
-	// HuberDerivative(g, d, s, eps) in one pass over d; g may be d.
-	AddHuberValueDerivative(r Buffer, i int, c float64, g, d Buffer, s Batch, eps float64) error
+	// AddHuberTV is Grad(g, x, s), AddHuberValue(r, i, c, g, s, eps) (left
+	// out when r is nil) and HuberDerivative(g, g, s, eps) in one pass over
+	// x: g = Ψ(Dx), the value of Huber-TV added to sum i.
+	AddHuberTV(r Buffer, i int, c float64, g, x Buffer, s Batch, eps float64) error
 	// ReadOut copies the first len(vals) values of the readout r into vals
 	// and its sums into sums (as many as it has), by one copy from the
 	// device: the host's one wait for what was queued before.

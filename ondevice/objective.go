@@ -176,8 +176,8 @@ func (ob *Objective) SetValueGrad(r gpu.Buffer, i int, c float64, x, grad gpu.Bu
 }
 
 // valueGrad is AddValueGrad, or SetValueGrad with set: the residual in the
-// operator's kernel, the Huber value and derivative in one pass, α·DᵀΨ
-// added to Aᵀres by one kernel.
+// operator's kernel, the differences, the Huber value and its derivative in
+// one pass, α·DᵀΨ added to Aᵀres by one kernel.
 func (ob *Objective) valueGrad(r gpu.Buffer, i int, c float64, set bool, x, grad gpu.Buffer) error {
 	o, s, f := ob.ops, ob.s, ob.form
 	if err := ob.residual(ob.res, x); err != nil {
@@ -206,19 +206,19 @@ func (ob *Objective) valueGrad(r gpu.Buffer, i int, c float64, set bool, x, grad
 		}
 		return nil
 	}
-	if err := o.Grad(ob.field, x, s); err != nil {
-		return fmt.Errorf("ondevice: objective: %w", err)
-	}
 	if grad == nil {
 		if r == nil {
 			return nil
+		}
+		if err := o.Grad(ob.field, x, s); err != nil {
+			return fmt.Errorf("ondevice: objective: %w", err)
 		}
 		if err := o.AddHuberValue(r, i, c*f.Alpha, ob.field, s, f.Eps); err != nil {
 			return fmt.Errorf("ondevice: objective: %w", err)
 		}
 		return nil
 	}
-	if err := o.AddHuberValueDerivative(r, i, c*f.Alpha, ob.field, ob.field, s, f.Eps); err != nil {
+	if err := o.AddHuberTV(r, i, c*f.Alpha, ob.field, x, s, f.Eps); err != nil {
 		return fmt.Errorf("ondevice: gradient: %w", err)
 	}
 	if err := o.GradAdjointAxpby(grad, f.Alpha, ob.field, 1, s); err != nil {

@@ -128,13 +128,16 @@ func (d *Device) SetDot(r gpu.Buffer, i int, c float64, x, y gpu.Buffer) error {
 	return d.reduceInto(dst, c, true, "l2o_dot_reduce", bs[0].n, ptrArg(bs[0]), ptrArg(bs[1]))
 }
 
-// AddHuberValueDerivative implements gpu.Ops: one
-// l2o_huber_reduce_derivative adds the value to the sum and writes the
-// derivative (r nil: l2o_huber_derivative alone).
-func (d *Device) AddHuberValueDerivative(r gpu.Buffer, i int, c float64, g, f gpu.Buffer, s gpu.Batch, eps float64) error {
-	const op = "add huber value derivative"
+// AddHuberTV implements gpu.Ops: one l2o_huber_tv_reduce computes the
+// differences, adds the value to the sum and writes the derivative (r nil:
+// Grad and HuberDerivative).
+func (d *Device) AddHuberTV(r gpu.Buffer, i int, c float64, g, x gpu.Buffer, s gpu.Batch, eps float64) error {
+	const op = "add huber tv"
 	if r == nil {
-		return d.HuberDerivative(g, f, s, eps)
+		if err := d.Grad(g, x, s); err != nil {
+			return err
+		}
+		return d.HuberDerivative(g, g, s, eps)
 	}
 	dst, err := d.sumArg(r, i, op)
 	if err != nil {
@@ -144,9 +147,12 @@ func (d *Device) AddHuberValueDerivative(r gpu.Buffer, i int, c float64, g, f gp
 	if err := huberCheck(op, n, hw, eps); err != nil {
 		return err
 	}
-	bs, err := d.buffers(op, g, 2*n*hw, f, 2*n*hw)
+	if err := imageCheck(op, s.N, s.H, s.W); err != nil {
+		return err
+	}
+	bs, err := d.buffers(op, g, 2*n*hw, x, n*hw)
 	if err != nil {
 		return err
 	}
-	return d.reduceInto(dst, c, false, "l2o_huber_reduce_derivative", n*hw, ptrArg(bs[0]), ptrArg(bs[1]), intArg(hw), f32Arg(eps))
+	return d.reduceInto(dst, c, false, "l2o_huber_tv_reduce", n*hw, ptrArg(bs[0]), ptrArg(bs[1]), intArg(s.H), intArg(s.W), f32Arg(eps))
 }

@@ -365,9 +365,9 @@ func opCases(t *testing.T, d *Device) []opCase {
 		{"SetDot", tolDefault, launch.AddDot(2 * N * HW), false, func() ([]float64, error) {
 			return sums(t, d, func(r gpu.Buffer) error { return d.SetDot(r, 0, 0.5, field, u2) })
 		}},
-		{"AddHuberValueDerivative", tolDefault, launch.AddHuberValueDerivative(N, HW), false, func() ([]float64, error) {
+		{"AddHuberTV", tolDefault, launch.AddHuberTV(N, HW), false, func() ([]float64, error) {
 			o := out(2 * n * hw)
-			v, err := sums(t, d, func(r gpu.Buffer) error { return d.AddHuberValueDerivative(r, 0, 3, o, field, s, 0.3) })
+			v, err := sums(t, d, func(r gpu.Buffer) error { return d.AddHuberTV(r, 0, 3, o, x, s, 0.3) })
 			return append(v, get(o)...), err
 		}},
 		{"SpectralMulSum", tolDefault, launch.SpectralMulSum(N, H, W), false, func() ([]float64, error) {

@@ -46,7 +46,7 @@ var Kernels = []Kernel{
 	{"l2o_huber_value", "vals, d, N, HW, eps", "N blocks of BlockSize; vals is double[N]"},
 	{"l2o_huber_reduce", "out, partial, ticket, d, HW, eps, n, c, set", "any grid of BlockSize over the n = N·HW points; as l2o_dot_reduce"},
 	{"l2o_huber_derivative", "g, d, N, HW, eps", "one thread per pixel"},
-	{"l2o_huber_reduce_derivative", "out, partial, ticket, g, d, HW, eps, n, c, set", "as l2o_huber_reduce, writing l2o_huber_derivative's g (g may be d)"},
+	{"l2o_huber_tv_reduce", "out, partial, ticket, g, x, H, W, eps, n, c, set", "as l2o_huber_reduce over the differences of x ([N,H,W]; n = N·H·W), writing l2o_huber_derivative's g ([N,2,H,W]) of them"},
 	{"l2o_huber_hessvec", "out, d, u, N, HW, eps", "one thread per pixel"},
 	{"l2o_ridge_psi", "out, z, h, t, mu, C, HW, total", "one thread per value"},
 	{"l2o_ridge_psi_prime", "out, z, h, t, mu, C, HW, total", "one thread per value"},
@@ -365,15 +365,20 @@ __global__ void l2o_huber_reduce(double *out, double *partial, unsigned int *tic
 	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
-/* l2o_huber_reduce and l2o_huber_derivative in one pass over d: the
-   potential summed into out, and g = d / max(|d|, eps) (g may be d). */
-__global__ void l2o_huber_reduce_derivative(double *out, double *partial, unsigned int *ticket, float *g, const float *d,
-		int HW, float eps, int n, double c, int set) {
+/* l2o_grad, l2o_huber_reduce and l2o_huber_derivative in one pass over x:
+   the differences d = Dx (as l2o_grad), their potential summed into out,
+   and g = d / max(|d|, eps). */
+__global__ void l2o_huber_tv_reduce(double *out, double *partial, unsigned int *ticket, float *g, const float *x,
+		int H, int W, float eps, int n, double c, int set) {
 	double e = eps, s = 0.0;
+	int HW = H * W;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x) {
 		int p = i % HW, k = i / HW;
+		int row = p / W, col = p % W;
+		const float *xk = x + (size_t)k * HW;
 		size_t o = (size_t)2 * k * HW + p;
-		float a = d[o], b = d[o + HW];
+		float a = (row + 1 < H) ? xk[p + W] - xk[p] : 0.f;
+		float b = (col + 1 < W) ? xk[p + 1] - xk[p] : 0.f;
 		double da = a, db = b;
 		double r2 = da * da + db * db;
 		s += (r2 <= e * e) ? r2 / (2.0 * e) : sqrt(r2) - e / 2.0;

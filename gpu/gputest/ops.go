@@ -24,7 +24,7 @@ import (
 // value, derivative and Hessian against kernels.Huber (and the Hessian's
 // symmetry), and each fused operation (SpectralMulSum, AddIRFFT2,
 // ConjSumIRFFT2, Conv2DResidual, GradAdjointAxpby, SetDot,
-// AddHuberValueDerivative) against the operations it replaces. It returns every failure,
+// AddHuberTV) against the operations it replaces. It returns every failure,
 // joined, or nil. Buffers it allocates are freed before it returns.
 func CheckOps(d gpu.Ops, s gpu.Batch, tol float64) error {
 	c := &opsCheck{d: d, s: s, tol: tol, rng: rand.New(rand.NewPCG(7, uint64(s.Len())))}

@@ -151,10 +151,10 @@ func AddHuberValue(n, hw int64) []Config {
 	return []Config{blocks("AddHuberValue", "l2o_huber_reduce", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw})}
 }
 
-// AddHuberValueDerivative is gpu/cuda's AddHuberValueDerivative: as
-// AddHuberValue, its kernel writing the derivative too.
-func AddHuberValueDerivative(n, hw int64) []Config {
-	return []Config{blocks("AddHuberValueDerivative", "l2o_huber_reduce_derivative", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw})}
+// AddHuberTV is gpu/cuda's AddHuberTV: as AddHuberValue, its kernel
+// computing the differences and writing the derivative too.
+func AddHuberTV(n, hw int64) []Config {
+	return []Config{blocks("AddHuberTV", "l2o_huber_tv_reduce", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw})}
 }
 
 // SpectralMulSum is gpu/cuda's SpectralMulSum: one thread per complex
@@ -363,7 +363,7 @@ func Launches(w Workload) []Config {
 	add(HuberValue(n, hw)...)
 	add(AddHuberValue(n, hw)...)
 	add(HuberDerivative(n, hw)...)
-	add(AddHuberValueDerivative(n, hw)...)
+	add(AddHuberTV(n, hw)...)
 	add(HuberHessVec(n, hw)...)
 	vec := 2 * n * hw // the largest vector: a gradient field
 	if w.FFT {
