@@ -104,7 +104,8 @@ type Ops interface {
 	// the products added in order to 0) for every image n: ps[j].T is one
 	// spectrum, ps[j].V and dst the batch's spectra. It is Zero and one
 	// SpectralMulAdd a product in one pass (SpectralProduct: a spectrum may
-	// be scaled on the way).
+	// be scaled on the way). The CUDA device takes at most two products
+	// (the learned update's G and H).
 	SpectralMulSum(dst Buffer, s Batch, ps ...SpectralProduct) error
 	// AddIRFFT2 writes dst = x + IRFFT2(spec), tmp a batch of images it may
 	// use as work: Copy, IRFFT2 and Axpby in fewer passes. dst may be x;
