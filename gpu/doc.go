@@ -21,10 +21,16 @@
 // (greedy.Config.Target, unroll.Config.Target: execution.OnDevice). The
 // CPU device implements them in float64 with the CPU kernels; commands
 // resolve --device host to the CPU engine (package execution), so the CPU
-// device serves tests and the conformance suites.
+// device serves tests and the conformance suites. Some Ops are fused: one
+// call for a sequence of others (SpectralMulSum, AddIRFFT2, ConjSumIRFFT2,
+// Conv2DResidual, GradAdjointAxpby, SetDot, AddHuberTV), which a device
+// that launches kernels runs as fewer of them (at the step loss's sizes a
+// kernel's cost is its launch) and the host devices run as that sequence,
+// value for value.
 // Package gpu/gputest holds the conformance suites every implementation
 // passes (gputest.CheckOps for Ops: adjoint pairs, the FFT round trip and
-// the spectral convolution against direct arithmetic; CheckNetOps and
+// the spectral convolution against direct arithmetic, each fused operation
+// against its sequence; CheckNetOps and
 // CheckMat for the interfaces below).
 //
 // NetOps add the per-plane operations of Banert's network (reductions and

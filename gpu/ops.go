@@ -100,6 +100,26 @@ type Ops interface {
 	// accumulated in float64.
 	SpectralConjSum(dst, v, z Buffer, s Batch) error
 
+	// SpectralMulSum writes dst_n = Σ_j t_j·v_{j,n} (complex, elementwise,
+	// the products added in order to 0) for every image n: ps[j].T is one
+	// spectrum, ps[j].V and dst the batch's spectra. It is Zero and one
+	// SpectralMulAdd a product in one pass (SpectralProduct: a spectrum may
+	// be scaled on the way). The CUDA device takes at most two products
+	// (the learned update's G and H).
+	SpectralMulSum(dst Buffer, s Batch, ps ...SpectralProduct) error
+	// AddIRFFT2 writes dst = x + IRFFT2(spec), tmp a batch of images it may
+	// use as work: Copy, IRFFT2 and Axpby in fewer passes. dst may be x;
+	// spec and tmp are overwritten.
+	AddIRFFT2(dst, x, spec, tmp Buffer, s Batch) error
+	// ConjSumIRFFT2 writes dst (one image) = IRFFT2(Σ_n conj(v_n)·z_n), as
+	// SpectralConjSum into spec (one spectrum, overwritten) and IRFFT2.
+	ConjSumIRFFT2(dst, v, z, spec Buffer, s Batch) error
+	// Conv2DResidual writes r = k ⋆ x − y, as Conv2D then Axpby(r, −1, y, 1).
+	Conv2DResidual(r, x, k, y Buffer, s Batch, K int, boundary kernels.Boundary) error
+	// GradAdjointAxpby writes x = a·Dᵀd + b·x, as GradAdjoint into a buffer
+	// t and Axpby(x, a, t, b); b = 0 ignores x's values.
+	GradAdjointAxpby(x Buffer, a float64, d Buffer, b float64, s Batch) error
+
 	// AllocReadout returns a zeroed buffer of n values with k float64
 	// sums beside it on the device: the results of a computation that
 	// stays on the device (the sums accumulated by AddDot, AddSum and
@@ -117,6 +137,13 @@ type Ops interface {
 	// AddHuberValue adds c·Σ_n v_n to sum i of the readout r, v_n the
 	// images' Huber values of HuberValue, summed in float64.
 	AddHuberValue(r Buffer, i int, c float64, d Buffer, s Batch, eps float64) error
+	// SetDot sets sum i of the readout r to c·Σ x_i·y_i, as zeroing it
+	// and AddDot.
+	SetDot(r Buffer, i int, c float64, x, y Buffer) error
+	// AddHuberTV is Grad(g, x, s), AddHuberValue(r, i, c, g, s, eps) (left
+	// out when r is nil) and HuberDerivative(g, g, s, eps) in one pass over
+	// x: g = Ψ(Dx), the value of Huber-TV added to sum i.
+	AddHuberTV(r Buffer, i int, c float64, g, x Buffer, s Batch, eps float64) error
 	// ReadOut copies the first len(vals) values of the readout r into vals
 	// and its sums into sums (as many as it has), by one copy from the
 	// device: the host's one wait for what was queued before.

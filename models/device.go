@@ -40,9 +40,10 @@ type DeviceBinder interface {
 // transform.
 type SpectralDeviceTerm interface {
 	DeviceTerm
-	// AddSpectra adds θ̂·v̂_n to acc_n for every image n, from the operands'
-	// spectra vSpec (gpu.Ops.RFFT2): F⁻¹(acc) is then Σ G_θ v.
-	AddSpectra(acc, vSpec gpu.Buffer) error
+	// Product is the product θ̂·v̂_n for every image n, from the operands'
+	// spectra vSpec (gpu.Ops.RFFT2), for gpu.Ops.SpectralMulSum: F⁻¹ of the
+	// sum of the terms' products is then Σ G_θ v.
+	Product(vSpec gpu.Buffer) gpu.SpectralProduct
 	// AddParamGradSpectra is AddParamGrad from the spectra of v and r:
 	// grad += c·F⁻¹(Σ_n conj(v̂_n)·r̂_n), the sum and the inverse transform
 	// on the device.
@@ -105,8 +106,8 @@ var (
 // with the products on spectra.
 type spectralArrayTerm struct{ *arrayTerm }
 
-// AddSpectra implements SpectralDeviceTerm.
-func (t spectralArrayTerm) AddSpectra(acc, vSpec gpu.Buffer) error { return t.addSpectra(acc, vSpec) }
+// Product implements SpectralDeviceTerm.
+func (t spectralArrayTerm) Product(vSpec gpu.Buffer) gpu.SpectralProduct { return t.product(vSpec) }
 
 // AddParamGradSpectra implements SpectralDeviceTerm.
 func (t spectralArrayTerm) AddParamGradSpectra(grad []float64, vSpec, rSpec gpu.Buffer, c float64) error {
@@ -131,16 +132,14 @@ func (t spectralArrayTerm) AddParamGradOnSpectra(dst gpu.Buffer, off int, v, rSp
 	return t.addParamGradOnSpectra(dst, off, v, rSpec, c)
 }
 
-// SetParamsOn implements DeviceParamTerm: θ̂ = c·F(theta), transformed
-// and scaled on the device. Transpose, which needs θ on the host, then
-// fails until SetParams.
+// SetParamsOn implements DeviceParamTerm: θ̂ = c·F(theta), transformed on
+// the device, c applied in the products (Product: no pass of its own).
+// Transpose, which needs θ on the host, then fails until SetParams.
 func (t spectralArrayTerm) SetParamsOn(theta gpu.Buffer, c float64) error {
 	if err := t.ops.RFFT2(t.theta, theta, t.one()); err != nil {
 		return fmt.Errorf("models: θ̂ from the device: %w", err)
 	}
-	if err := t.ops.Axpby(t.theta, 0, t.theta, c); err != nil {
-		return fmt.Errorf("models: θ̂ from the device: %w", err)
-	}
+	t.thetaScale, t.thetaScaled = c, true
 	t.thetaHost, t.conjValid = t.thetaHost[:0], false
 	return nil
 }

@@ -34,9 +34,13 @@ type arrayTerm struct {
 	small SmallConv
 	n     int // len(θ)
 
-	coef               float64    // Scalar: θ
-	theta, conjTheta   gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂) (the latter made by Transpose)
-	conjValid          bool       // PC: conjTheta is that of the parameters set
+	coef             float64    // Scalar: θ
+	theta, conjTheta gpu.Buffer // PP, PC-k: θ; PC: θ̂ and conj(θ̂) (the latter made by Transpose)
+	conjValid        bool       // PC: conjTheta is that of the parameters set
+	// PC: θ̂ is theta's values times thetaScale where thetaScaled (set on
+	// the device, SetParamsOn: the scale rides in the products).
+	thetaScale         float64
+	thetaScaled        bool
 	tmp                gpu.Buffer // a batch (PC-k, PC; made on first use)
 	specA, specB, gsum gpu.Buffer // PC: two batches of spectra (made on first use) and one spectrum
 	gimg               gpu.Buffer // PP: Σ r⊙v; PC-k: the kernel gradient; PC: θ, or its gradient, as an image
@@ -127,6 +131,7 @@ func (t *arrayTerm) SetParams(theta []float64) error {
 		}
 	case spectralTerm:
 		t.thetaHost = append(t.thetaHost[:0], theta...)
+		t.thetaScaled = false
 		if err := t.transform(t.theta, theta); err != nil {
 			return fmt.Errorf("models: θ̂: %w", err)
 		}
@@ -147,7 +152,8 @@ func (t *arrayTerm) transform(spec gpu.Buffer, img []float64) error {
 	return t.ops.RFFT2(spec, t.gimg, t.one())
 }
 
-// spectralProduct writes dst = F⁻¹(t̂·F(v)) with t̂ = θ̂ or its conjugate.
+// spectralProduct writes dst = F⁻¹(t̂·F(v)) with t̂ = θ̂ (that is t.theta)
+// or its conjugate.
 func (t *arrayTerm) spectralProduct(dst, v, that gpu.Buffer) error {
 	if err := t.spectra(); err != nil {
 		return err
@@ -156,10 +162,11 @@ func (t *arrayTerm) spectralProduct(dst, v, that gpu.Buffer) error {
 	if err := o.RFFT2(t.specA, v, t.s); err != nil {
 		return err
 	}
-	if err := o.Zero(t.specB); err != nil {
-		return err
+	p := gpu.SpectralProduct{T: that, V: t.specA}
+	if that == t.theta {
+		p = t.product(t.specA)
 	}
-	if err := o.SpectralMulAdd(t.specB, that, t.specA, t.s); err != nil {
+	if err := o.SpectralMulSum(t.specB, t.s, p); err != nil {
 		return err
 	}
 	return o.IRFFT2(dst, t.specB, t.s)
@@ -416,14 +423,11 @@ func (t *arrayTerm) conjugate() error {
 	return nil
 }
 
-// addSpectra adds θ̂·v̂_n to acc_n for every image n (a PC term): v̂ are the
-// spectra of the operands (gpu.Ops.RFFT2), kept by a caller that applies the
-// term to the same operands many times; F⁻¹(acc) is then Σ G_θ v.
-func (t *arrayTerm) addSpectra(acc, vSpec gpu.Buffer) error {
-	if t.kind != spectralTerm {
-		return fmt.Errorf("models: addSpectra on a %v term", t.kind)
-	}
-	return t.ops.SpectralMulAdd(acc, t.theta, vSpec, t.s)
+// product is the product θ̂·v̂_n of a PC term for gpu.Ops.SpectralMulSum:
+// v̂ are the spectra of the operands (gpu.Ops.RFFT2), kept by a caller that
+// applies the term to the same operands many times.
+func (t *arrayTerm) product(vSpec gpu.Buffer) gpu.SpectralProduct {
+	return gpu.SpectralProduct{T: t.theta, V: vSpec, C: t.thetaScale, Scaled: t.thetaScaled}
 }
 
 // addConjSum adds Σ_n conj(v̂_n)·r̂_n, a PC term's parameter gradient

@@ -86,13 +86,16 @@ func (ob *Objective) forward(dst, x gpu.Buffer) error {
 	if ob.ray == nil {
 		return ob.ops.Conv2D(dst, x, ob.blur, ob.s, f.K, f.Boundary)
 	}
-	if err := ob.ray.Forward(dst, x, ob.s.N); err != nil {
-		return err
+	return ob.ray.Residual(dst, x, nil, f.RayScale, ob.s.N)
+}
+
+// residual writes res = A x − y, the subtraction in the operator's kernel.
+func (ob *Objective) residual(res, x gpu.Buffer) error {
+	f := ob.form
+	if ob.ray == nil {
+		return ob.ops.Conv2DResidual(res, x, ob.blur, ob.y, ob.s, f.K, f.Boundary)
 	}
-	if f.RayScale == 1 {
-		return nil
-	}
-	return ob.ops.Axpby(dst, 0, dst, f.RayScale)
+	return ob.ray.Residual(res, x, ob.y, f.RayScale, ob.s.N)
 }
 
 // adjoint writes dst = Aᵀ r (images of the batch).
@@ -101,13 +104,7 @@ func (ob *Objective) adjoint(dst, r gpu.Buffer) error {
 	if ob.ray == nil {
 		return ob.ops.Conv2DAdjointImage(dst, r, ob.blur, ob.s, f.K, f.Boundary)
 	}
-	if err := ob.ray.Adjoint(dst, r, ob.s.N); err != nil {
-		return err
-	}
-	if f.RayScale == 1 {
-		return nil
-	}
-	return ob.ops.Axpby(dst, 0, dst, f.RayScale)
+	return ob.ray.AdjointScaled(dst, r, f.RayScale, ob.s.N)
 }
 
 func (ob *Objective) alloc(n int) (gpu.Buffer, error) {
@@ -169,15 +166,29 @@ func (ob *Objective) Gradient(x, grad gpu.Buffer) error {
 //	res = A x − y,  F = ½‖res‖² + α Σ huber(|Dx|)  (or α·S(x), WCRR)
 //	∇F = Aᵀres + α DᵀΨ(Dx).
 func (ob *Objective) AddValueGrad(r gpu.Buffer, i int, c float64, x, grad gpu.Buffer) error {
+	return ob.valueGrad(r, i, c, false, x, grad)
+}
+
+// SetValueGrad is AddValueGrad with sum i of r set to c·F(x) instead of
+// added to: no zeroing of the sum before.
+func (ob *Objective) SetValueGrad(r gpu.Buffer, i int, c float64, x, grad gpu.Buffer) error {
+	return ob.valueGrad(r, i, c, true, x, grad)
+}
+
+// valueGrad is AddValueGrad, or SetValueGrad with set: the residual in the
+// operator's kernel, the differences, the Huber value and its derivative in
+// one pass, α·DᵀΨ added to Aᵀres by one kernel.
+func (ob *Objective) valueGrad(r gpu.Buffer, i int, c float64, set bool, x, grad gpu.Buffer) error {
 	o, s, f := ob.ops, ob.s, ob.form
-	if err := ob.forward(ob.res, x); err != nil {
-		return fmt.Errorf("ondevice: objective: %w", err)
-	}
-	if err := o.Axpby(ob.res, -1, ob.y, 1); err != nil {
+	if err := ob.residual(ob.res, x); err != nil {
 		return fmt.Errorf("ondevice: objective: %w", err)
 	}
 	if r != nil {
-		if err := o.AddDot(r, i, c/2, ob.res, ob.res); err != nil {
+		dot := o.AddDot
+		if set {
+			dot = o.SetDot
+		}
+		if err := dot(r, i, c/2, ob.res, ob.res); err != nil {
 			return fmt.Errorf("ondevice: objective: %w", err)
 		}
 	}
@@ -195,24 +206,22 @@ func (ob *Objective) AddValueGrad(r gpu.Buffer, i int, c float64, x, grad gpu.Bu
 		}
 		return nil
 	}
-	if err := o.Grad(ob.field, x, s); err != nil {
-		return fmt.Errorf("ondevice: objective: %w", err)
-	}
-	if r != nil {
+	if grad == nil {
+		if r == nil {
+			return nil
+		}
+		if err := o.Grad(ob.field, x, s); err != nil {
+			return fmt.Errorf("ondevice: objective: %w", err)
+		}
 		if err := o.AddHuberValue(r, i, c*f.Alpha, ob.field, s, f.Eps); err != nil {
 			return fmt.Errorf("ondevice: objective: %w", err)
 		}
-	}
-	if grad == nil {
 		return nil
 	}
-	if err := o.HuberDerivative(ob.field, ob.field, s, f.Eps); err != nil {
+	if err := o.AddHuberTV(r, i, c*f.Alpha, ob.field, x, s, f.Eps); err != nil {
 		return fmt.Errorf("ondevice: gradient: %w", err)
 	}
-	if err := o.GradAdjoint(ob.tmp, ob.field, s); err != nil {
-		return fmt.Errorf("ondevice: gradient: %w", err)
-	}
-	if err := o.Axpby(grad, f.Alpha, ob.tmp, 1); err != nil {
+	if err := o.GradAdjointAxpby(grad, f.Alpha, ob.field, 1, s); err != nil {
 		return fmt.Errorf("ondevice: gradient: %w", err)
 	}
 	return nil

@@ -295,36 +295,41 @@ func (u *Update) Held(i int) gpu.Buffer {
 }
 
 // Advance is Forward with the held operands: the PC terms' products summed
-// on the operands' spectra and inverse transformed once.
+// on the operands' spectra in one pass (gpu.Ops.SpectralMulSum), inverse
+// transformed once and added to x (gpu.Ops.AddIRFFT2), after the other
+// terms' products.
 func (u *Update) Advance(dst, x gpu.Buffer) error {
 	o := u.ops
-	if err := o.Copy(dst, x); err != nil {
-		return fmt.Errorf("ondevice: update: %w", err)
-	}
-	if u.spectral {
-		if err := o.Zero(u.acc); err != nil {
-			return fmt.Errorf("ondevice: update: %w", err)
-		}
-	}
+	base := x // what the PC terms' sum is added to
+	var prods []gpu.SpectralProduct
 	for i, t := range u.terms {
-		var err error
 		switch {
 		case u.HeldSpectrum(i) != nil:
-			err = t.(models.SpectralDeviceTerm).AddSpectra(u.acc, u.specs[i])
+			prods = append(prods, t.(models.SpectralDeviceTerm).Product(u.specs[i]))
 		case u.Held(i) != nil:
-			err = t.Apply(dst, u.held[i], 1)
-		}
-		if err != nil {
-			return fmt.Errorf("ondevice: update, term %d: %w", i, err)
+			if base == x {
+				if err := o.Copy(dst, x); err != nil {
+					return fmt.Errorf("ondevice: update: %w", err)
+				}
+				base = dst
+			}
+			if err := t.Apply(dst, u.held[i], 1); err != nil {
+				return fmt.Errorf("ondevice: update, term %d: %w", i, err)
+			}
 		}
 	}
 	if !u.spectral {
+		if base == x {
+			if err := o.Copy(dst, x); err != nil {
+				return fmt.Errorf("ondevice: update: %w", err)
+			}
+		}
 		return nil
 	}
-	if err := o.IRFFT2(u.tmp, u.acc, u.s); err != nil {
+	if err := o.SpectralMulSum(u.acc, u.s, prods...); err != nil {
 		return fmt.Errorf("ondevice: update: %w", err)
 	}
-	if err := o.Axpby(dst, 1, u.tmp, 1); err != nil {
+	if err := o.AddIRFFT2(dst, base, u.acc, u.tmp, u.s); err != nil {
 		return fmt.Errorf("ondevice: update: %w", err)
 	}
 	return nil

@@ -370,10 +370,7 @@ func (d *devicePass) queue(grad bool) error {
 	if grad {
 		r = d.r
 	}
-	if err := d.ops.ZeroSums(d.valueAt); err != nil {
-		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
-	}
-	if err := d.obj.AddValueGrad(d.valueAt, 0, 1, d.xPlus, r); err != nil {
+	if err := d.obj.SetValueGrad(d.valueAt, 0, 1, d.xPlus, r); err != nil {
 		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
 	}
 	if len(d.reads) == 0 {
@@ -382,12 +379,8 @@ func (d *devicePass) queue(grad bool) error {
 	if err := d.ops.RFFT2(d.rSpec, d.r, d.s); err != nil {
 		return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
 	}
-	one := gpu.Batch{N: 1, H: d.s.H, W: d.s.W}
 	for _, i := range d.reads {
-		if err := d.ops.SpectralConjSum(d.gSpec, d.up.HeldSpectrum(i), d.rSpec, d.s); err != nil {
-			return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
-		}
-		if err := d.ops.IRFFT2(d.outs[i], d.gSpec, one); err != nil {
+		if err := d.ops.ConjSumIRFFT2(d.outs[i], d.up.HeldSpectrum(i), d.rSpec, d.gSpec, d.s); err != nil {
 			return fmt.Errorf("step loss on %s: %w", d.ops.Name(), err)
 		}
 	}

@@ -18,6 +18,14 @@ type DeviceRay interface {
 	// Adjoint writes the back-projections x (overwritten) of the sinograms
 	// y: the exact adjoint of Forward.
 	Adjoint(x, y gpu.Buffer, batch int) error
+	// Residual writes r = scale·A x − y (y nil: nothing subtracted): on a
+	// host device, Forward, then Axpby(r, 0, r, scale) unless scale is 1,
+	// then Axpby(r, −1, y, 1); with kernels, one kernel.
+	Residual(r, x, y gpu.Buffer, scale float64, batch int) error
+	// AdjointScaled writes x = scale·Aᵀ r: on a host device, Adjoint, then
+	// Axpby(x, 0, x, scale) unless scale is 1; with kernels, the scale in
+	// the adjoint's kernel.
+	AdjointScaled(x, r gpu.Buffer, scale float64, batch int) error
 	// Close releases what the transform holds on the device.
 	Close()
 }
@@ -87,6 +95,55 @@ func (r *hostRay[F]) Adjoint(x, y gpu.Buffer, batch int) error {
 		return err
 	}
 	return AdjointT(r.p, xv, yv, batch)
+}
+
+// Residual implements DeviceRay.
+func (r *hostRay[F]) Residual(res, x, y gpu.Buffer, scale float64, batch int) error {
+	xv, rv, err := r.values("ray residual", x, res, batch)
+	if err != nil {
+		return err
+	}
+	var yv []F
+	if y != nil {
+		if yv, err = gpu.HostValues[F](y, len(rv), fmt.Sprintf("tomo: %s ray residual: the data", r.name)); err != nil {
+			return err
+		}
+	}
+	if err := ForwardT(r.p, rv, xv, batch); err != nil {
+		return err
+	}
+	scaleValues(rv, scale)
+	if yv != nil {
+		for i, v := range yv {
+			rv[i] = -1*v + 1*rv[i]
+		}
+	}
+	return nil
+}
+
+// AdjointScaled implements DeviceRay.
+func (r *hostRay[F]) AdjointScaled(x, y gpu.Buffer, scale float64, batch int) error {
+	xv, yv, err := r.values("ray adjoint", x, y, batch)
+	if err != nil {
+		return err
+	}
+	if err := AdjointT(r.p, xv, yv, batch); err != nil {
+		return err
+	}
+	scaleValues(xv, scale)
+	return nil
+}
+
+// scaleValues multiplies v by scale unless it is 1, as gpu.Ops.Axpby(v, 0,
+// v, scale) does.
+func scaleValues[F kernels.Float](v []F, scale float64) {
+	if scale == 1 {
+		return
+	}
+	sf := F(scale)
+	for i, a := range v {
+		v[i] = 0*a + sf*a
+	}
 }
 
 // Close implements DeviceRay: a host transform holds only host memory.
@@ -160,15 +217,16 @@ func (r *kernelRay) check(op string, batch int, operands ...gpu.Operand) error {
 	return gpu.CheckOperands(where, operands...)
 }
 
-// run launches kernel name from src to dst, one thread per ray and image.
-func (r *kernelRay) run(name string, dst, src gpu.Buffer, batch int) error {
+// run launches kernel name from src to dst, one thread per ray and image,
+// with the kernel's arguments after the tables' (extra).
+func (r *kernelRay) run(name string, dst, src gpu.Buffer, batch int, extra ...gpu.KernelArg) error {
 	g := r.geom
 	args := []gpu.KernelArg{gpu.BufferArg(dst), gpu.BufferArg(src)}
 	for _, t := range []gpu.Buffer{r.trans, r.step, r.weight, r.start, r.first, r.end} {
 		args = append(args, gpu.BufferArg(t))
 	}
 	args = append(args, gpu.IntArg(batch), gpu.IntArg(g.N), gpu.IntArg(g.Angles), gpu.IntArg(g.Det))
-	return r.d.LaunchEach(name, batch*g.SinoLen(), args...)
+	return r.d.LaunchEach(name, batch*g.SinoLen(), append(args, extra...)...)
 }
 
 // Forward implements DeviceRay.
@@ -178,12 +236,28 @@ func (r *kernelRay) Forward(y, x gpu.Buffer, batch int) error {
 		gpu.Operand{Name: "the images", Buf: x, Len: batch * g.ImageLen()}); err != nil {
 		return err
 	}
-	return r.run("l2o_ray_forward", y, x, batch)
+	return r.Residual(y, x, nil, 1, batch)
+}
+
+// Residual implements DeviceRay: one l2o_ray_forward.
+func (r *kernelRay) Residual(res, x, y gpu.Buffer, scale float64, batch int) error {
+	g := r.geom
+	ops := []gpu.Operand{{Name: "the sinograms", Buf: res, Len: batch * g.SinoLen()}, {Name: "the images", Buf: x, Len: batch * g.ImageLen()}}
+	if y != nil {
+		ops = append(ops, gpu.Operand{Name: "the data", Buf: y, Len: batch * g.SinoLen()})
+	}
+	if err := r.check("ray forward", batch, ops...); err != nil {
+		return err
+	}
+	return r.run("l2o_ray_forward", res, x, batch, gpu.Float32Arg(scale), gpu.OptionalBufferArg(y))
 }
 
 // Adjoint implements DeviceRay. The kernel scatters with atomicAdd into x,
 // zeroed first, so the rounding depends on scheduling.
-func (r *kernelRay) Adjoint(x, y gpu.Buffer, batch int) error {
+func (r *kernelRay) Adjoint(x, y gpu.Buffer, batch int) error { return r.AdjointScaled(x, y, 1, batch) }
+
+// AdjointScaled implements DeviceRay: the scale in l2o_ray_adjoint.
+func (r *kernelRay) AdjointScaled(x, y gpu.Buffer, scale float64, batch int) error {
 	g := r.geom
 	if err := r.check("ray adjoint", batch, gpu.Operand{Name: "the images", Buf: x, Len: batch * g.ImageLen()},
 		gpu.Operand{Name: "the sinograms", Buf: y, Len: batch * g.SinoLen()}); err != nil {
@@ -192,5 +266,5 @@ func (r *kernelRay) Adjoint(x, y gpu.Buffer, batch int) error {
 	if err := r.d.Zero(x); err != nil {
 		return fmt.Errorf("tomo: %s ray adjoint: zero the images: %w", r.d.Name(), err)
 	}
-	return r.run("l2o_ray_adjoint", x, y, batch)
+	return r.run("l2o_ray_adjoint", x, y, batch, gpu.Float32Arg(scale))
 }

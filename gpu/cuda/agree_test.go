@@ -180,7 +180,7 @@ func TestConvAgreement(t *testing.T) {
 			want := make([]float64, len(x))
 			c.Apply(want, x, k)
 			out := zeros(t, d, len(x))
-			if err := d.conv2D(out, xb, kb, c); err != nil {
+			if err := d.conv2D(out, xb, kb, nil, c); err != nil {
 				t.Fatal(err)
 			}
 			agree(t, name+" apply", download(t, d, out), want, tolDefault)
@@ -218,7 +218,7 @@ func TestGradAgreement(t *testing.T) {
 	wantX := make([]float64, len(x))
 	kernels.GradAdjoint(wantX, f, n, h, w)
 	outX := zeros(t, d, len(x))
-	if err := d.gradAdjoint(outX, upload(t, d, f), n, h, w); err != nil {
+	if err := d.gradAdjoint(outX, upload(t, d, f), n, h, w, 1, 0); err != nil {
 		t.Fatal(err)
 	}
 	agree(t, "grad adjoint", download(t, d, outX), wantX, tolDefault)

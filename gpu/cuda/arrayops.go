@@ -117,7 +117,7 @@ func (d *Device) Conv2D(y, x, k gpu.Buffer, s gpu.Batch, K int, boundary kernels
 	if err != nil {
 		return err
 	}
-	return d.conv2D(bs[0], bs[1], bs[2], c)
+	return d.conv2D(bs[0], bs[1], bs[2], nil, c)
 }
 
 // Conv2DAdjointImage implements gpu.Ops.
@@ -153,7 +153,7 @@ func (d *Device) GradAdjoint(x, src gpu.Buffer, s gpu.Batch) error {
 	if err != nil {
 		return err
 	}
-	return d.gradAdjoint(bs[0], bs[1], s.N, s.H, s.W)
+	return d.gradAdjoint(bs[0], bs[1], s.N, s.H, s.W, 1, 0)
 }
 
 // HuberValue implements gpu.Ops.
@@ -336,6 +336,12 @@ func (d *Device) SpectralConjSum(dst, v, z gpu.Buffer, s gpu.Batch) error {
 	if err != nil {
 		return err
 	}
+	return d.conjSum(bs[0], bs[1], bs[2], s, 1)
+}
+
+// conjSum queues l2o_spectral_conj_sum: dst = scale·Σ_n conj(v_n)·z_n.
+func (d *Device) conjSum(dst, v, z *Buffer, s gpu.Batch, scale float64) error {
+	sl := s.SpectrumLen()
 	blocks := (sl/2 + cudasrc.ConjSumValues - 1) / cudasrc.ConjSumValues
-	return d.launchBlocks("l2o_spectral_conj_sum", blocks, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), intArg(s.N), intArg(sl/2))
+	return d.launchBlocks("l2o_spectral_conj_sum", blocks, ptrArg(dst), ptrArg(v), ptrArg(z), intArg(s.N), intArg(sl/2), f64Arg(scale))
 }

@@ -64,9 +64,11 @@ type Device struct {
 	// kept for the life of the device like the cuFFT plans.
 	scratchMu        sync.Mutex
 	dotsBuf, coefBuf *Buffer
-	// partialBuf holds the reductions' partial sums (Dot, Sum); their
-	// results, like HuberValue's, go to dotsBuf.
-	partialBuf *Buffer
+	// partialBuf holds the reductions' partial sums (Dot, Sum, the
+	// readouts' sums) and ticketBuf the count of their blocks done (0
+	// between reductions); Dot's and Sum's results, like HuberValue's, go
+	// to dotsBuf.
+	partialBuf, ticketBuf *Buffer
 
 	// stageMu guards stage, the host's float32 copy of the values that
 	// CopyOut and ReadOut move (grown on demand and kept, so that a copy

@@ -351,6 +351,48 @@ func opCases(t *testing.T, d *Device) []opCase {
 			o := out(rayB * geom.ImageLen())
 			return res(o, ray.Adjoint(o, rSino, rayB))
 		}},
+		{"Conv2DResidual", tolDefault, launch.Conv2D(N, H, W, K), false, func() ([]float64, error) {
+			o := out(n * hw)
+			return res(o, d.Conv2DResidual(o, x, k, y, s, K, bnd))
+		}},
+		{"GradAdjointAxpby", tolDefault, launch.GradAdjoint(N, H, W), false, func() ([]float64, error) {
+			o := out(n * hw)
+			if err := d.Copy(o, y); err != nil {
+				return nil, err
+			}
+			return res(o, d.GradAdjointAxpby(o, 0.6, field, -0.4, s))
+		}},
+		{"SetDot", tolDefault, launch.AddDot(2 * N * HW), false, func() ([]float64, error) {
+			return sums(t, d, func(r gpu.Buffer) error { return d.SetDot(r, 0, 0.5, field, u2) })
+		}},
+		{"AddHuberTV", tolDefault, launch.AddHuberTV(N, HW), false, func() ([]float64, error) {
+			o := out(2 * n * hw)
+			v, err := sums(t, d, func(r gpu.Buffer) error { return d.AddHuberTV(r, 0, 3, o, x, s, 0.3) })
+			return append(v, get(o)...), err
+		}},
+		{"SpectralMulSum", tolDefault, launch.SpectralMulSum(N, H, W), false, func() ([]float64, error) {
+			o := out(n * sl)
+			return res(o, d.SpectralMulSum(o, s, gpu.SpectralProduct{T: tspec, V: spec, C: -1, Scaled: true}, gpu.SpectralProduct{T: tspec, V: spec2}))
+		}},
+		{"AddIRFFT2", tolDefault, launch.AddIRFFT2(N, H, W), false, func() ([]float64, error) {
+			sp, o, tmp := out(n*sl), out(n*hw), out(n*hw)
+			if err := d.RFFT2(sp, y, s); err != nil {
+				return nil, err
+			}
+			return res(o, d.AddIRFFT2(o, x, sp, tmp, s))
+		}},
+		{"ConjSumIRFFT2", tolDefault, launch.SpectralConjSum(N, H, W), false, func() ([]float64, error) {
+			o, sp := out(hw), out(sl)
+			return res(o, d.ConjSumIRFFT2(o, spec, spec2, sp, s))
+		}},
+		{"RayResidual", tolLong, launch.Ray(rayB, int64(geom.N), int64(geom.Angles), int64(geom.Det))[:1], false, func() ([]float64, error) {
+			o := out(rayB * geom.SinoLen())
+			return res(o, ray.Residual(o, rImg, rSino, 0.7, rayB))
+		}},
+		{"RayAdjointScaled", tolLong, launch.Ray(rayB, int64(geom.N), int64(geom.Angles), int64(geom.Det))[1:], false, func() ([]float64, error) {
+			o := out(rayB * geom.ImageLen())
+			return res(o, ray.AdjointScaled(o, rSino, 1.3, rayB))
+		}},
 		{"objective: deblur 16×16, value, gradient, Hessian-vector product", tolHessian, nil, true, func() ([]float64, error) {
 			return objectiveOutputs(t, d, testproblems.Deblur(t, 3, 16, "", -1, 3))
 		}},

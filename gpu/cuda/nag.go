@@ -8,9 +8,10 @@ import (
 	"github.com/greedyl2o/greedyl2o/gpu"
 )
 
-// The CUDA device runs NAG's update as two kernels: l2o_nag_update reads
-// the iteration count, l2o_count then adds 1 to it (no thread of the
-// update may see the count change).
+// The CUDA device runs NAG's update as one kernel, l2o_nag_update: every
+// thread reads the iteration count, and the block that finishes last adds
+// 1 to it (counting the blocks done in the device's scratch ticket, as
+// the reductions do), so that no thread of the update sees it change.
 var _ gpu.NAGOps = (*Device)(nil)
 
 // NAGUpdate implements gpu.NAGOps.
@@ -36,9 +37,12 @@ func (d *Device) NAGUpdate(u, y, g, ref, betas, count gpu.Buffer, c, lambda, ste
 	if n == 0 {
 		return nil
 	}
-	if err := d.launchEach("l2o_nag_update", n, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), ptrArg(bs[3]), ptrArg(bs[4]), ptrArg(bs[5]),
-		intArg(bs[4].n), f32Arg(c), f32Arg(lambda), f32Arg(step), intArg(n)); err != nil {
+	d.scratchMu.Lock()
+	defer d.scratchMu.Unlock()
+	ticket, err := d.scratch(&d.ticketBuf, 1, 4)
+	if err != nil {
 		return err
 	}
-	return d.launchEach("l2o_count", 1, ptrArg(bs[5]))
+	return d.launchEach("l2o_nag_update", n, ptrArg(bs[0]), ptrArg(bs[1]), ptrArg(bs[2]), ptrArg(bs[3]), ptrArg(bs[4]), ptrArg(bs[5]),
+		ptrArg(ticket), intArg(bs[4].n), f32Arg(c), f32Arg(lambda), f32Arg(step), intArg(n))
 }

@@ -3,16 +3,20 @@
 package cuda
 
 import (
+	"fmt"
 	"math"
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/steploss"
 )
 
@@ -66,7 +70,12 @@ func TestNAGUpdateAgrees(t *testing.T) {
 // penalties, 16×16, 3 functions.
 func nagLoss(t *testing.T, ops gpu.Ops) (*steploss.StepLoss, []float64) {
 	t.Helper()
-	o := testproblems.Deblur(t, 3, 16, "", -1, 3)
+	return nagLossOn(t, ops, testproblems.Deblur(t, 3, 16, "", -1, 3))
+}
+
+// nagLossOn is nagLoss on the functions of o.
+func nagLossOn(t *testing.T, ops gpu.Ops, o *problem.Objective) (*steploss.StepLoss, []float64) {
+	t.Helper()
 	m, err := models.ParseMethod("m-pc")
 	if err != nil {
 		t.Fatal(err)
@@ -175,4 +184,65 @@ func TestNAGOnDeviceAgainstHostLoop(t *testing.T) {
 		}
 	}
 	agree(t, "NAG's result on the device against the host loop", u, v, 1e-4)
+}
+
+// maxNAGOps is the most device operations (kernels, transforms, copies
+// and memsets on the device) one NAG iteration of an M-PC block may queue
+// on deblurring and on CT: at these sizes a kernel's cost on a GPU is its
+// launch, so the count is the iteration's time.
+const maxNAGOps = 20
+
+// TestNAGIterationOperations counts, on the CPU emulation (which records
+// every piece of device work it runs, L2O_EMU_WORK_LOG), the device
+// operations of one NAG iteration of StepLoss.DescendBlock replayed from
+// its captured graph, for M-PC on deblurring and on ct-small: the work of
+// 5 iterations less that of 3, halved, kind by kind. It fails above
+// maxNAGOps, and where the iterations' work differs in number.
+func TestNAGIterationOperations(t *testing.T) {
+	d := device(t)
+	if !emulated(d) {
+		t.Skip("the device's work is recorded by the CPU emulation (scripts/cuda-emu) only")
+	}
+	work := filepath.Join(t.TempDir(), "work.txt")
+	t.Setenv("L2O_EMU_WORK_LOG", work)
+	for _, c := range []struct {
+		name string
+		o    *problem.Objective
+	}{{"deblurring", testproblems.Deblur(t, 3, 16, "", -1, 3)}, {"ct-small", testproblems.CTSmall(t, 2, 16, 3)}} {
+		s, u := nagLossOn(t, d, c.o)
+		kinds := func(iters int) map[string]int {
+			readLog(t, work)
+			if ok, err := s.DescendBlock(0, slices.Clone(u), 0.5, gpu.NAGBetas(iters)); err != nil || !ok {
+				t.Fatalf("%s: ok %v, %v", c.name, ok, err)
+			}
+			out := map[string]int{}
+			for _, l := range readLog(t, work) {
+				f := strings.Fields(l)
+				if f[0] == "kernel" {
+					f = f[1:]
+				}
+				out[f[0]]++
+			}
+			return out
+		}
+		kinds(2) // allocations, plans and the first capture
+		three, five := kinds(3), kinds(5)
+		total := 0
+		var lines []string
+		for k, n := range five {
+			diff := n - three[k]
+			if diff%2 != 0 {
+				t.Errorf("%s: %s ran %d times in 5 iterations and %d in 3: not the same work each iteration", c.name, k, n, three[k])
+			}
+			if diff != 0 {
+				lines = append(lines, fmt.Sprintf("%s ×%d", k, diff/2))
+			}
+			total += diff / 2
+		}
+		sort.Strings(lines)
+		t.Logf("%s: %d device operations a NAG iteration: %s", c.name, total, strings.Join(lines, ", "))
+		if total > maxNAGOps {
+			t.Errorf("%s: %d device operations a NAG iteration, want at most %d: %s", c.name, total, maxNAGOps, strings.Join(lines, ", "))
+		}
+	}
 }

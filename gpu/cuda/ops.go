@@ -35,8 +35,9 @@ func convCheck(op string, c kernels.Conv) error {
 	return nil
 }
 
-// Conv2D computes y = k ⋆ x for an [N,H,W] batch (kernels.Conv.Apply).
-func (d *Device) conv2D(y, x, k *Buffer, c kernels.Conv) error {
+// Conv2D computes y = k ⋆ x − sub for an [N,H,W] batch (kernels.Conv.Apply;
+// sub nil: nothing subtracted).
+func (d *Device) conv2D(y, x, k, sub *Buffer, c kernels.Conv) error {
 	if err := convCheck("conv2d", c); err != nil {
 		return err
 	}
@@ -44,11 +45,18 @@ func (d *Device) conv2D(y, x, k *Buffer, c kernels.Conv) error {
 	if err := d.need("conv2d", "y", y, n, "x", x, n, "k", k, c.K*c.K); err != nil {
 		return err
 	}
+	subArg := arg(0)
+	if sub != nil {
+		if err := d.need("conv2d", "the subtracted batch", sub, n); err != nil {
+			return err
+		}
+		subArg = ptrArg(sub)
+	}
 	if c.K <= cudasrc.ConvMaxK {
-		return d.launchBlocks("l2o_conv2d_tiled", convTiles(c), ptrArg(y), ptrArg(x), ptrArg(k),
+		return d.launchBlocks("l2o_conv2d_tiled", convTiles(c), ptrArg(y), ptrArg(x), ptrArg(k), subArg,
 			intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
 	}
-	return d.launchEach("l2o_conv2d", n, ptrArg(y), ptrArg(x), ptrArg(k),
+	return d.launchEach("l2o_conv2d", n, ptrArg(y), ptrArg(x), ptrArg(k), subArg,
 		intArg(c.N), intArg(c.H), intArg(c.W), intArg(c.K), intArg(int(c.Boundary)))
 }
 
@@ -107,15 +115,16 @@ func (d *Device) grad(dst, x *Buffer, n, h, w int) error {
 	return d.launchEach("l2o_grad", n*h*w, ptrArg(dst), ptrArg(x), intArg(n), intArg(h), intArg(w))
 }
 
-// GradAdjoint computes x = Dᵀ d (kernels.GradAdjoint).
-func (d *Device) gradAdjoint(x, src *Buffer, n, h, w int) error {
+// GradAdjoint computes x = a·Dᵀd + b·x (kernels.GradAdjoint; b = 0: x not
+// read).
+func (d *Device) gradAdjoint(x, src *Buffer, n, h, w int, a, b float64) error {
 	if err := imageCheck("grad adjoint", n, h, w); err != nil {
 		return err
 	}
 	if err := d.need("grad adjoint", "x", x, n*h*w, "d", src, 2*n*h*w); err != nil {
 		return err
 	}
-	return d.launchEach("l2o_grad_adjoint", n*h*w, ptrArg(x), ptrArg(src), intArg(n), intArg(h), intArg(w))
+	return d.launchEach("l2o_grad_adjoint", n*h*w, ptrArg(x), ptrArg(src), intArg(n), intArg(h), intArg(w), f32Arg(a), f32Arg(b))
 }
 
 func huberCheck(op string, n, hw int, eps float64) error {
@@ -201,21 +210,19 @@ func (d *Device) axpby(y *Buffer, a float64, x *Buffer, b float64) error {
 // summation order (and the result) does not depend on anything but n.
 const reduceBlocks = 128
 
+// The one-kernel reductions' last block adds one partial sum a thread.
+var _ [cudasrc.BlockSize - reduceBlocks]struct{}
+
+// reduce runs the one-kernel reduction name over n values (its inputs
+// args) into the device's scratch double and reads it back.
 func (d *Device) reduce(name string, n int, args ...arg) (float64, error) {
 	d.scratchMu.Lock()
 	defer d.scratchMu.Unlock()
-	partial, err := d.scratch(&d.partialBuf, reduceBlocks, 8)
-	if err != nil {
-		return 0, err
-	}
 	out, err := d.scratch(&d.dotsBuf, 1, 8)
 	if err != nil {
 		return 0, err
 	}
-	if err := d.launchBlocks(name, reduceBlocks, append([]arg{ptrArg(partial)}, append(args, intArg(n))...)...); err != nil {
-		return 0, err
-	}
-	if err := d.launchBlocks("l2o_sum_double", 1, ptrArg(out), ptrArg(partial), intArg(reduceBlocks)); err != nil {
+	if err := d.launchReduce(ptrArg(out), 1, true, name, n, args...); err != nil {
 		return 0, err
 	}
 	var v float64
@@ -233,7 +240,7 @@ func (d *Device) dot(x, y *Buffer) (float64, error) {
 	if err := d.need("dot", "x", x, x.n, "y", y, x.n); err != nil {
 		return 0, err
 	}
-	return d.reduce("l2o_dot_partial", x.n, ptrArg(x), ptrArg(y))
+	return d.reduce("l2o_dot_reduce", x.n, ptrArg(x), ptrArg(y))
 }
 
 // Sum returns Σ x_i, accumulated in double.
@@ -244,5 +251,5 @@ func (d *Device) Sum(x *Buffer) (float64, error) {
 	if err := d.need("sum", "x", x, x.n); err != nil {
 		return 0, err
 	}
-	return d.reduce("l2o_sum_partial", x.n, ptrArg(x))
+	return d.reduce("l2o_sum_reduce", x.n, ptrArg(x))
 }

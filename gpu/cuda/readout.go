@@ -79,7 +79,7 @@ func (d *Device) ZeroSums(r gpu.Buffer) error {
 	return nil
 }
 
-// AddDot implements gpu.Ops: the partial sums of Dot, summed into the sum.
+// AddDot implements gpu.Ops: one l2o_dot_reduce into the sum.
 func (d *Device) AddDot(r gpu.Buffer, i int, c float64, x, y gpu.Buffer) error {
 	dst, err := d.sumArg(r, i, "add dot")
 	if err != nil {
@@ -92,7 +92,7 @@ func (d *Device) AddDot(r gpu.Buffer, i int, c float64, x, y gpu.Buffer) error {
 	if bs[0].n != bs[1].n {
 		return fmt.Errorf("cuda: add dot: buffers of %d and %d values", bs[0].n, bs[1].n)
 	}
-	return d.reduceInto(dst, c, "l2o_dot_partial", bs[0].n, ptrArg(bs[0]), ptrArg(bs[1]))
+	return d.reduceInto(dst, c, false, "l2o_dot_reduce", bs[0].n, ptrArg(bs[0]), ptrArg(bs[1]))
 }
 
 // AddSum implements gpu.Ops.
@@ -105,27 +105,40 @@ func (d *Device) AddSum(r gpu.Buffer, i int, c float64, x gpu.Buffer) error {
 	if err != nil {
 		return err
 	}
-	return d.reduceInto(dst, c, "l2o_sum_partial", bs[0].n, ptrArg(bs[0]))
+	return d.reduceInto(dst, c, false, "l2o_sum_reduce", bs[0].n, ptrArg(bs[0]))
 }
 
-// reduceInto queues the reduction name's partial sums and adds c times
-// their sum to the double at dst.
-func (d *Device) reduceInto(dst arg, c float64, name string, n int, args ...arg) error {
+// reduceInto queues the one-kernel reduction name over n values (its
+// inputs args), which adds c times the sum to the double at dst (set: sets
+// the double to it); its reduceBlocks partial sums and its ticket are the
+// device's scratch.
+func (d *Device) reduceInto(dst arg, c float64, set bool, name string, n int, args ...arg) error {
 	d.scratchMu.Lock()
 	defer d.scratchMu.Unlock()
+	return d.launchReduce(dst, c, set, name, n, args...)
+}
+
+// launchReduce is reduceInto with d.scratchMu held.
+func (d *Device) launchReduce(dst arg, c float64, set bool, name string, n int, args ...arg) error {
 	partial, err := d.scratch(&d.partialBuf, reduceBlocks, 8)
 	if err != nil {
 		return err
 	}
-	if err := d.launchBlocks(name, reduceBlocks, append([]arg{ptrArg(partial)}, append(args, intArg(n))...)...); err != nil {
+	ticket, err := d.scratch(&d.ticketBuf, 1, 4)
+	if err != nil {
 		return err
 	}
-	return d.launchBlocks("l2o_sum_double_into", 1, dst, ptrArg(partial), intArg(reduceBlocks), f64Arg(c))
+	setArg := intArg(0)
+	if set {
+		setArg = intArg(1)
+	}
+	all := append([]arg{dst, ptrArg(partial), ptrArg(ticket)}, args...)
+	return d.launchBlocks(name, reduceBlocks, append(all, intArg(n), f64Arg(c), setArg)...)
 }
 
 // AddHuberValue implements gpu.Ops: the field's Huber potential summed into
-// the sum on the device, over all N·HW points at once (reduceBlocks partial
-// sums, as AddDot's).
+// the sum on the device, over all N·HW points at once (one l2o_huber_reduce,
+// as AddDot's reduction).
 func (d *Device) AddHuberValue(r gpu.Buffer, i int, c float64, f gpu.Buffer, s gpu.Batch, eps float64) error {
 	dst, err := d.sumArg(r, i, "add huber value")
 	if err != nil {
@@ -139,7 +152,7 @@ func (d *Device) AddHuberValue(r gpu.Buffer, i int, c float64, f gpu.Buffer, s g
 	if err != nil {
 		return err
 	}
-	return d.reduceInto(dst, c, "l2o_huber_partial", n*hw, ptrArg(bs[0]), intArg(hw), f32Arg(eps))
+	return d.reduceInto(dst, c, false, "l2o_huber_reduce", n*hw, ptrArg(bs[0]), intArg(hw), f32Arg(eps))
 }
 
 // ReadOut implements gpu.Ops: the whole allocation, values and sums, in one

@@ -10,10 +10,15 @@
 //
 // All kernels work on float32 values with int sizes, are declared extern "C"
 // (their PTX entry names are the names in Kernels) and use one thread per
-// output value unless noted. Reductions run one block of BlockSize threads per
-// output value, accumulate in double and sum in a fixed order, so they are
-// deterministic; the adjoint ray transform scatters with atomicAdd, so its
-// rounding depends on scheduling.
+// output value unless noted. Reductions accumulate in double and sum in a
+// fixed order, so they are deterministic: one block of BlockSize threads per
+// output value, or, over a whole vector, a fixed grid whose last block to
+// finish (counted in a ticket) adds the blocks' partial sums in block order,
+// one kernel in all; the adjoint ray transform scatters with atomicAdd, so
+// its rounding depends on scheduling. Signs, scales and the subtraction of
+// data ride in the kernels next to them (their parameters) rather than in
+// passes of their own: at the step loss's sizes a kernel's cost on a GPU is
+// its launch.
 //
 // Layouts follow the CPU kernels: image batches [N,H,W], gradient fields
 // [N,2,H,W] (packages kernels and graph), multi-channel activations [N,C,H,W]

@@ -36,16 +36,17 @@ const (
 
 // Kernels lists the entry points of Source with their launch shape.
 var Kernels = []Kernel{
-	{"l2o_conv2d", "y, x, k, N, H, W, K, boundary", "one thread per y value"},
-	{"l2o_conv2d_tiled", "y, x, k, N, H, W, K, boundary", "N·⌈H/ConvTile⌉·⌈W/ConvTile⌉ blocks of BlockSize = ConvTile²: a tile of y a block; K ≤ ConvMaxK"},
+	{"l2o_conv2d", "y, x, k, sub, N, H, W, K, boundary", "one thread per y value; sub (subtracted from y) may be 0"},
+	{"l2o_conv2d_tiled", "y, x, k, sub, N, H, W, K, boundary", "N·⌈H/ConvTile⌉·⌈W/ConvTile⌉ blocks of BlockSize = ConvTile²: a tile of y a block; K ≤ ConvMaxK; sub (subtracted from y) may be 0"},
 	{"l2o_conv2d_adjoint_image", "x, y, k, N, H, W, K, boundary", "one thread per x value"},
 	{"l2o_conv2d_adjoint_image_tiled", "x, y, k, N, H, W, K", "as l2o_conv2d_tiled, zero boundary only"},
 	{"l2o_conv2d_adjoint_kernel", "g, x, y, N, H, W, K, boundary", "K·K blocks of BlockSize"},
 	{"l2o_grad", "d, x, N, H, W", "one thread per pixel"},
-	{"l2o_grad_adjoint", "x, d, N, H, W", "one thread per pixel"},
+	{"l2o_grad_adjoint", "x, d, N, H, W, a, b", "one thread per pixel; x = a·Dᵀd + b·x (b = 0: x not read)"},
 	{"l2o_huber_value", "vals, d, N, HW, eps", "N blocks of BlockSize; vals is double[N]"},
-	{"l2o_huber_partial", "partial, d, HW, eps, n", "any grid of BlockSize over the n = N·HW points; partial is double[gridDim]"},
+	{"l2o_huber_reduce", "out, partial, ticket, d, HW, eps, n, c, set", "any grid of BlockSize over the n = N·HW points; as l2o_dot_reduce"},
 	{"l2o_huber_derivative", "g, d, N, HW, eps", "one thread per pixel"},
+	{"l2o_huber_tv_reduce", "out, partial, ticket, g, x, H, W, eps, n, c, set", "as l2o_huber_reduce over the differences of x ([N,H,W]; n = N·H·W), writing l2o_huber_derivative's g ([N,2,H,W]) of them"},
 	{"l2o_huber_hessvec", "out, d, u, N, HW, eps", "one thread per pixel"},
 	{"l2o_ridge_psi", "out, z, h, t, mu, C, HW, total", "one thread per value"},
 	{"l2o_ridge_psi_prime", "out, z, h, t, mu, C, HW, total", "one thread per value"},
@@ -53,17 +54,16 @@ var Kernels = []Kernel{
 	{"l2o_axpy", "y, a, x, n", "one thread per value"},
 	{"l2o_axpby", "y, a, x, b, n", "one thread per value"},
 	{"l2o_axpy_at", "y, off, a, x, n", "one thread per value of x"},
-	{"l2o_dot_partial", "partial, x, y, n", "any grid of BlockSize; partial is double[gridDim]"},
-	{"l2o_sum_partial", "partial, x, n", "any grid of BlockSize; partial is double[gridDim]"},
-	{"l2o_sum_double", "out, partial, m", "1 block of BlockSize; out is double[1]"},
-	{"l2o_sum_double_into", "out, in, m, c", "1 block of BlockSize; out is double[1], to which c times the sum is added"},
+	{"l2o_dot_reduce", "out, partial, ticket, x, y, n, c, set", "any grid of at most BlockSize blocks of BlockSize; partial is double[gridDim], ticket one unsigned int, 0 before and after; out is double[1], to which c times the sum is added (set: which it becomes)"},
+	{"l2o_sum_reduce", "out, partial, ticket, x, n, c, set", "as l2o_dot_reduce"},
 	{"l2o_scale", "x, s, n", "one thread per value"},
-	{"l2o_nag_update", "u, y, g, ref, betas, count, nb, c, lambda, step, n", "one thread per value"},
-	{"l2o_count", "count", "one thread"},
+	{"l2o_add_scaled", "dst, x, s, y, n", "one thread per value; dst = x + s·y, dst may be x"},
+	{"l2o_nag_update", "u, y, g, ref, betas, count, ticket, nb, c, lambda, step, n", "one thread per value, in blocks of BlockSize; ticket as l2o_dot_reduce's"},
 	{"l2o_mul_add", "dst, t, v, c, HW, total", "one thread per batch value"},
 	{"l2o_product_sum", "dst, r, v, N, HW", "one thread per pixel of one image"},
 	{"l2o_spectral_mul_add", "dst, t, v, SL, total", "one thread per complex value of the batch's spectra"},
-	{"l2o_spectral_conj_sum", "dst, v, z, N, SL", "⌈SL/ConjSumValues⌉ blocks of BlockSize: ConjSumValues complex values of one spectrum a block, BlockSize/ConjSumValues lanes each"},
+	{"l2o_spectral_mul_sum", "dst, t0, v0, c0, t1, v1, c1, SL, total", "one thread per complex value of the batch's spectra; t1, v1 may be 0"},
+	{"l2o_spectral_conj_sum", "dst, v, z, N, SL, scale", "⌈SL/ConjSumValues⌉ blocks of BlockSize: ConjSumValues complex values of one spectrum a block, BlockSize/ConjSumValues lanes each"},
 	{"l2o_mconv_forward", "y, x, w, bias, N, Cin, Cout, H, W, K", "one thread per y value; bias may be 0"},
 	{"l2o_mconv_adjoint_input", "x, y, w, N, Cin, Cout, H, W, K", "one thread per x value"},
 	{"l2o_mconv_adjoint_weights", "gw, x, y, N, Cin, Cout, H, W, K", "Cout·Cin·K·K blocks of BlockSize"},
@@ -80,8 +80,8 @@ var Kernels = []Kernel{
 	{"l2o_copy_planes", "dst, src, dstStart, dstStep, srcStart, srcStep, HW, total", "one thread per copied value"},
 	{"l2o_mat_mul_add", "dst, a, v, c, transpose, N, M", "⌈M/TileSize⌉·⌈N/TileSize⌉ blocks of BlockSize (one thread per batch value, in tiles); a is M×M"},
 	{"l2o_outer_sum", "dst, r, v, N, M", "⌈M/TileSize⌉² blocks of BlockSize (one thread per matrix value, in tiles); dst is M×M"},
-	{"l2o_ray_forward", "y, x, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image"},
-	{"l2o_ray_adjoint", "x, y, trans, step, weight, start, first, end, B, N, A, Det", "one thread per ray and image; x zeroed first"},
+	{"l2o_ray_forward", "y, x, trans, step, weight, start, first, end, B, N, A, Det, scale, sub", "one thread per ray and image; y = scale·Ax − sub, sub may be 0"},
+	{"l2o_ray_adjoint", "x, y, trans, step, weight, start, first, end, B, N, A, Det, scale", "one thread per ray and image; x zeroed first; x += scale·Aᵀy"},
 }
 
 // Kernel describes one entry point of Source.
@@ -145,10 +145,34 @@ __device__ double l2o_block_sum(double v) {
 	return r;
 }
 
+/* The end of a one-kernel reduction over gridDim.x <= L2O_BLOCK blocks:
+   each block's sum v goes to partial[blockIdx.x]; the block that arrives
+   last (ticket counts arrivals and is reset to 0 by it) sums the partials
+   in a fixed order, thread i partial i then the block's tree, whichever
+   block it is, and sets out[0] = c * sum (set) or adds that to it. */
+__device__ void l2o_reduce_finish(double *out, double *partial, unsigned int *ticket, double v, double c, int set) {
+	__shared__ int last;
+	v = l2o_block_sum(v);
+	if (threadIdx.x == 0) {
+		partial[blockIdx.x] = v;
+		__threadfence();
+		last = atomicAdd(ticket, 1u) == gridDim.x - 1;
+	}
+	__syncthreads();
+	if (!last) return;
+	__threadfence();
+	double s = threadIdx.x < gridDim.x ? ((volatile double *)partial)[threadIdx.x] : 0.0;
+	s = l2o_block_sum(s);
+	if (threadIdx.x == 0) {
+		out[0] = set ? c * s : out[0] + c * s;
+		*ticket = 0;
+	}
+}
+
 /* ---- small 2-D convolution (kernels.Conv) ----
    y[n,i,j] = sum_{u,v} k[u,v] * xbar[n, i+u-c, j+v-c], c = K/2. */
 
-__global__ void l2o_conv2d(float *y, const float *x, const float *k,
+__global__ void l2o_conv2d(float *y, const float *x, const float *k, const float *sub,
 		int N, int H, int W, int K, int boundary) {
 	int idx = l2o_index();
 	if (idx >= N * H * W) return;
@@ -165,7 +189,7 @@ __global__ void l2o_conv2d(float *y, const float *x, const float *k,
 			s += k[u * K + v] * xn[r * W + q];
 		}
 	}
-	y[idx] = s;
+	y[idx] = sub ? s - sub[idx] : s;
 }
 
 /* l2o_conv2d on tiles: a block computes an L2O_CONV_TILE² tile of one image
@@ -182,7 +206,7 @@ __device__ void l2o_conv_tile(int *n, int *ti, int *tj, int H, int W) {
 	*n = blockIdx.x / (tilesW * tilesH);
 }
 
-__global__ void l2o_conv2d_tiled(float *y, const float *x, const float *k,
+__global__ void l2o_conv2d_tiled(float *y, const float *x, const float *k, const float *sub,
 		int N, int H, int W, int K, int boundary) {
 	__shared__ float xs[L2O_CONV_SPAN * L2O_CONV_SPAN];
 	__shared__ float ks[L2O_CONV_MAXK * L2O_CONV_MAXK];
@@ -204,7 +228,8 @@ __global__ void l2o_conv2d_tiled(float *y, const float *x, const float *k,
 	for (int u = 0; u < K; u++)
 		for (int v = 0; v < K; v++)
 			s += ks[u * K + v] * xs[(li + u) * S + lj + v];
-	y[((size_t)n * H + i) * W + j] = s;
+	size_t o = ((size_t)n * H + i) * W + j;
+	y[o] = sub ? s - sub[o] : s;
 }
 
 /* l2o_conv2d_adjoint_image for the zero boundary, on tiles as
@@ -295,7 +320,7 @@ __global__ void l2o_grad(float *d, const float *x, int N, int H, int W) {
 	d2[p] = (j + 1 < W) ? xn[p + 1] - xn[p] : 0.f;
 }
 
-__global__ void l2o_grad_adjoint(float *x, const float *d, int N, int H, int W) {
+__global__ void l2o_grad_adjoint(float *x, const float *d, int N, int H, int W, float a, float b) {
 	int idx = l2o_index();
 	int hw = H * W;
 	if (idx >= N * hw) return;
@@ -307,7 +332,7 @@ __global__ void l2o_grad_adjoint(float *x, const float *d, int N, int H, int W) 
 	if (i > 0) s += d1[p - W];
 	if (j + 1 < W) s -= d2[p];
 	if (j > 0) s += d2[p - 1];
-	x[idx] = s;
+	x[idx] = b == 0.f ? a * s : a * s + b * x[idx];
 }
 
 /* ---- isotropic Huber potential of a field [N,2,HW] (kernels.Huber) ---- */
@@ -325,9 +350,10 @@ __global__ void l2o_huber_value(double *vals, const float *d, int N, int HW, flo
 	if (threadIdx.x == 0) vals[n] = s;
 }
 
-/* The same potential's partial sums over all N·HW points at once, for a
-   grid as wide as the reductions' (l2o_dot_partial), not one block an image. */
-__global__ void l2o_huber_partial(double *partial, const float *d, int HW, float eps, int n) {
+/* The same potential summed over all N·HW points at once into out, for a
+   grid as wide as the reductions' (l2o_dot_reduce), not one block an image. */
+__global__ void l2o_huber_reduce(double *out, double *partial, unsigned int *ticket, const float *d, int HW, float eps,
+		int n, double c, int set) {
 	double e = eps, s = 0.0;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x) {
 		int p = i % HW, k = i / HW;
@@ -336,8 +362,31 @@ __global__ void l2o_huber_partial(double *partial, const float *d, int HW, float
 		double r2 = a * a + b * b;
 		s += (r2 <= e * e) ? r2 / (2.0 * e) : sqrt(r2) - e / 2.0;
 	}
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) partial[blockIdx.x] = s;
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
+}
+
+/* l2o_grad, l2o_huber_reduce and l2o_huber_derivative in one pass over x:
+   the differences d = Dx (as l2o_grad), their potential summed into out,
+   and g = d / max(|d|, eps). */
+__global__ void l2o_huber_tv_reduce(double *out, double *partial, unsigned int *ticket, float *g, const float *x,
+		int H, int W, float eps, int n, double c, int set) {
+	double e = eps, s = 0.0;
+	int HW = H * W;
+	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x) {
+		int p = i % HW, k = i / HW;
+		int row = p / W, col = p % W;
+		const float *xk = x + (size_t)k * HW;
+		size_t o = (size_t)2 * k * HW + p;
+		float a = (row + 1 < H) ? xk[p + W] - xk[p] : 0.f;
+		float b = (col + 1 < W) ? xk[p + 1] - xk[p] : 0.f;
+		double da = a, db = b;
+		double r2 = da * da + db * db;
+		s += (r2 <= e * e) ? r2 / (2.0 * e) : sqrt(r2) - e / 2.0;
+		float q = 1.f / fmaxf(sqrtf(a * a + b * b), eps);
+		g[o] = a * q;
+		g[o + HW] = b * q;
+	}
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
 __global__ void l2o_huber_derivative(float *g, const float *d, int N, int HW, float eps) {
@@ -428,36 +477,20 @@ __global__ void l2o_axpy_at(float *y, int off, float a, const float *x, int n) {
 	if (idx < n) y[off + idx] += a * x[idx];
 }
 
-__global__ void l2o_dot_partial(double *partial, const float *x, const float *y, int n) {
+__global__ void l2o_dot_reduce(double *out, double *partial, unsigned int *ticket, const float *x, const float *y,
+		int n, double c, int set) {
 	double s = 0.0;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x)
 		s += (double)x[i] * (double)y[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) partial[blockIdx.x] = s;
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
-__global__ void l2o_sum_partial(double *partial, const float *x, int n) {
+__global__ void l2o_sum_reduce(double *out, double *partial, unsigned int *ticket, const float *x,
+		int n, double c, int set) {
 	double s = 0.0;
 	for (int i = l2o_index(); i < n; i += gridDim.x * blockDim.x)
 		s += (double)x[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) partial[blockIdx.x] = s;
-}
-
-__global__ void l2o_sum_double(double *out, const double *partial, int m) {
-	double s = 0.0;
-	for (int i = threadIdx.x; i < m; i += blockDim.x)
-		s += partial[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) out[0] = s;
-}
-
-__global__ void l2o_sum_double_into(double *out, const double *in, int m, double c) {
-	double s = 0.0;
-	for (int i = threadIdx.x; i < m; i += blockDim.x)
-		s += in[i];
-	s = l2o_block_sum(s);
-	if (threadIdx.x == 0) out[0] += c * s;
+	l2o_reduce_finish(out, partial, ticket, s, c, set);
 }
 
 __global__ void l2o_scale(float *x, float s, int n) {
@@ -465,24 +498,36 @@ __global__ void l2o_scale(float *x, float s, int n) {
 	if (idx < n) x[idx] *= s;
 }
 
-/* One iteration of Nesterov's method after the gradient g/c at y (gpu.NAGOps):
-   u1 = y - step*(c*g + lambda*(y - ref)); y = u1 + beta*(u1 - u); u = u1,
-   beta = betas[k] (0 outside the nb values), k = count[0]. */
-__global__ void l2o_nag_update(float *u, float *y, const float *g, const float *ref, const float *betas, const float *count,
-                               int nb, float c, float lambda, float step, int n) {
+/* dst = x + s*y (dst may be x) */
+__global__ void l2o_add_scaled(float *dst, const float *x, float s, const float *y, int n) {
 	int idx = l2o_index();
-	if (idx >= n) return;
-	int k = (int)count[0];
-	float beta = (k >= 0 && k < nb) ? betas[k] : 0.0f;
-	float yi = y[idx];
-	float next = yi - step * (c * g[idx] + lambda * (yi - ref[idx]));
-	y[idx] = next + beta * (next - u[idx]);
-	u[idx] = next;
+	if (idx < n) dst[idx] = x[idx] + s * y[idx];
 }
 
-/* count[0] += 1: the iteration count of l2o_nag_update, after it */
-__global__ void l2o_count(float *count) {
-	if (l2o_index() == 0) count[0] += 1.0f;
+/* One iteration of Nesterov's method after the gradient g/c at y (gpu.NAGOps):
+   u1 = y - step*(c*g + lambda*(y - ref)); y = u1 + beta*(u1 - u); u = u1,
+   beta = betas[k] (0 outside the nb values), k = count[0]; then the block
+   that finishes last (ticket counts the blocks, as in l2o_reduce_finish),
+   when every thread has read k, adds 1 to count[0]. */
+__global__ void l2o_nag_update(float *u, float *y, const float *g, const float *ref, const float *betas, float *count,
+                               unsigned int *ticket, int nb, float c, float lambda, float step, int n) {
+	int idx = l2o_index();
+	if (idx < n) {
+		int k = (int)count[0];
+		float beta = (k >= 0 && k < nb) ? betas[k] : 0.0f;
+		float yi = y[idx];
+		float next = yi - step * (c * g[idx] + lambda * (yi - ref[idx]));
+		y[idx] = next + beta * (next - u[idx]);
+		u[idx] = next;
+	}
+	__syncthreads();
+	if (threadIdx.x == 0) {
+		__threadfence();
+		if (atomicAdd(ticket, 1u) == gridDim.x - 1) {
+			count[0] += 1.0f;
+			*ticket = 0;
+		}
+	}
 }
 
 /* ---- pointwise and spectral products of the greedy step (gpu.Ops) ----
@@ -493,6 +538,29 @@ __global__ void l2o_count(float *count) {
 __global__ void l2o_mul_add(float *dst, const float *t, const float *v, float c, int HW, int total) {
 	int idx = l2o_index();
 	if (idx < total) dst[idx] += c * t[idx % HW] * v[idx];
+}
+
+/* dst[n,q] = c0*t0[q] * v0[n,q] + c1*t1[q] * v1[n,q] (complex; the second
+   product left out when t1 is 0) */
+__global__ void l2o_spectral_mul_sum(float *dst, const float *t0, const float *v0, float c0,
+		const float *t1, const float *v1, float c1, int SL, int total) {
+	int idx = l2o_index();
+	if (idx >= total) return;
+	int q = idx % SL;
+	size_t k = 2 * (size_t)idx;
+	float ar = c0 * t0[2 * q], ai = c0 * t0[2 * q + 1];
+	float br = v0[k], bi = v0[k + 1];
+	float re = ar * br - ai * bi, im = ar * bi + ai * br;
+	if (t1) {
+		ar = c1 * t1[2 * q];
+		ai = c1 * t1[2 * q + 1];
+		br = v1[k];
+		bi = v1[k + 1];
+		re += ar * br - ai * bi;
+		im += ar * bi + ai * br;
+	}
+	dst[k] = re;
+	dst[k + 1] = im;
 }
 
 /* dst[i] = sum_n r[n,i] * v[n,i], accumulated in double */
@@ -516,12 +584,12 @@ __global__ void l2o_spectral_mul_add(float *dst, const float *t, const float *v,
 	dst[2 * (size_t)idx + 1] += ar * bi + ai * br;
 }
 
-/* dst[q] = sum_n conj(v[n,q]) * z[n,q] (complex), accumulated in double.
+/* dst[q] = scale * sum_n conj(v[n,q]) * z[n,q] (complex), accumulated in double.
    A block holds L2O_CONJ_VALUES consecutive q (one warp's width, so that the
    loads coalesce) and L2O_BLOCK / L2O_CONJ_VALUES lanes for each: lane l sums
    the images n = l, l + lanes, …, and lane 0 adds the lanes' sums in order. */
 #define L2O_CONJ_VALUES 32
-__global__ void l2o_spectral_conj_sum(float *dst, const float *v, const float *z, int N, int SL) {
+__global__ void l2o_spectral_conj_sum(float *dst, const float *v, const float *z, int N, int SL, double scale) {
 	__shared__ double sre[L2O_BLOCK], sim[L2O_BLOCK];
 	const int lanes = L2O_BLOCK / L2O_CONJ_VALUES;
 	int lane = threadIdx.x / L2O_CONJ_VALUES, qi = threadIdx.x % L2O_CONJ_VALUES;
@@ -543,8 +611,8 @@ __global__ void l2o_spectral_conj_sum(float *dst, const float *v, const float *z
 			re += sre[l * L2O_CONJ_VALUES + qi];
 			im += sim[l * L2O_CONJ_VALUES + qi];
 		}
-		dst[2 * q] = (float)re;
-		dst[2 * q + 1] = (float)im;
+		dst[2 * q] = (float)(scale * re);
+		dst[2 * q + 1] = (float)(scale * im);
 	}
 }
 
@@ -883,7 +951,7 @@ __device__ __forceinline__ float l2o_pixel(const float *img, int N, int trans, i
 
 __global__ void l2o_ray_forward(float *y, const float *x, const int *trans, const double *step,
 		const double *weight, const double *start, const int *first, const int *end,
-		int B, int N, int A, int Det) {
+		int B, int N, int A, int Det, float scale, const float *sub) {
 	int idx = l2o_index();
 	if (idx >= B * A * Det) return;
 	int r = idx % (A * Det), b = idx / (A * Det), a = r / Det;
@@ -899,7 +967,8 @@ __global__ void l2o_ray_forward(float *y, const float *x, const int *trans, cons
 		double q0 = l2o_pixel(img, N, tr, l, c - 1), q1 = l2o_pixel(img, N, tr, l, c);
 		sum += q0 + f * (q1 - q0);
 	}
-	y[idx] = (float)(weight[a] * sum);
+	float val = (float)(weight[a] * sum);
+	y[idx] = sub ? scale * val - sub[idx] : scale * val;
 }
 
 __device__ __forceinline__ void l2o_scatter(float *img, int N, int trans, int l, int m, float val) {
@@ -909,11 +978,11 @@ __device__ __forceinline__ void l2o_scatter(float *img, int N, int trans, int l,
 
 __global__ void l2o_ray_adjoint(float *x, const float *y, const int *trans, const double *step,
 		const double *weight, const double *start, const int *first, const int *end,
-		int B, int N, int A, int Det) {
+		int B, int N, int A, int Det, float scale) {
 	int idx = l2o_index();
 	if (idx >= B * A * Det) return;
 	int r = idx % (A * Det), b = idx / (A * Det), a = r / Det;
-	float val = (float)(weight[a] * (double)y[idx]);
+	float val = (float)(weight[a] * (double)scale * (double)y[idx]);
 	if (val == 0.f) return;
 	float *img = x + (size_t)b * N * N;
 	int tr = trans[a];

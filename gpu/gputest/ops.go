@@ -22,12 +22,14 @@ import (
 // and HuberValue, AxpyAt (where the device has gpu.SliceOps) against host
 // arithmetic, and the Huber
 // value, derivative and Hessian against kernels.Huber (and the Hessian's
-// symmetry). It returns every failure,
+// symmetry), and each fused operation (SpectralMulSum, AddIRFFT2,
+// ConjSumIRFFT2, Conv2DResidual, GradAdjointAxpby, SetDot,
+// AddHuberTV) against the operations it replaces. It returns every failure,
 // joined, or nil. Buffers it allocates are freed before it returns.
 func CheckOps(d gpu.Ops, s gpu.Batch, tol float64) error {
 	c := &opsCheck{d: d, s: s, tol: tol, rng: rand.New(rand.NewPCG(7, uint64(s.Len())))}
 	defer c.free()
-	for _, f := range []func() error{c.vectors, c.convolutions, c.differences, c.pointwise, c.spectral, c.readout, c.slices} {
+	for _, f := range []func() error{c.vectors, c.convolutions, c.differences, c.pointwise, c.spectral, c.readout, c.slices, c.fused} {
 		if err := f(); err != nil {
 			c.errs = append(c.errs, err)
 		}

@@ -177,10 +177,10 @@ func TestCheckCatchesOversizedConfigurations(t *testing.T) {
 	}{
 		{"2048 threads a block", Config{Kernel: "l2o_axpy", Grid: 1, Block: 2048}, res("l2o_axpy"), "threads per block"},
 		{"1024 threads × 128 registers", Config{Kernel: heaviest.Kernel, Grid: 1, Block: 1024}, func() Resource { r := heaviest; r.Registers = 128; return r }(), "registers per block"},
-		{"64 KiB of dynamic shared memory", Config{Kernel: "l2o_sum_double", Grid: 1, Block: Block, Shared: 64 << 10}, res("l2o_sum_double"), "shared memory"},
+		{"64 KiB of dynamic shared memory", Config{Kernel: "l2o_sum_reduce", Grid: 1, Block: Block, Shared: 64 << 10}, res("l2o_sum_reduce"), "shared memory"},
 		{"a grid of 2³¹ blocks", Config{Kernel: "l2o_axpy", Grid: 1 << 31, Block: 1}, res("l2o_axpy"), "blocks in x"},
 		{"thread index past 2³¹−1", Config{Kernel: "l2o_axpy", Grid: 1<<23 + 1, Block: Block}, res("l2o_axpy"), "thread index"},
-		{"a loop index past 2³¹−1", Dot(math.MaxInt32)[0], res("l2o_dot_partial"), "n + step"},
+		{"a loop index past 2³¹−1", Dot(math.MaxInt32)[0], res("l2o_dot_reduce"), "n + step"},
 		{"a product past 2³¹−1", PlaneCombine(800_000_000, 1)[0], res("l2o_plane_combine"), "3·plane+2 = 2400000000 overflows int"},
 		{"a buffer past 2³¹−1", OuterSum(25, 256*256)[0], res("l2o_outer_sum"), "Alloc refuses"},
 		{"1 MiB of local memory", axpy, func() Resource { r := res("l2o_axpy"); r.Stack = 1 << 20; return r }(), "local memory"},

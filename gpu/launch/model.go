@@ -120,50 +120,54 @@ func AxpyAt(n, total int64) []Config {
 	return []Config{each("AxpyAt", "l2o_axpy_at", n, Int{"n", n}, Int{"off + n", total}).buffers(Int{"x", n}, Int{"y", total})}
 }
 
-// NAGUpdate is gpu/cuda's NAGUpdate on n values: the update, then the
-// count (one thread).
+// NAGUpdate is gpu/cuda's NAGUpdate on n values: one kernel, the count
+// advanced by its last block.
 func NAGUpdate(n int64) []Config {
-	return []Config{
-		each("NAGUpdate", "l2o_nag_update", n, Int{"n", n}).buffers(Int{"vector", n}),
-		each("NAGUpdate", "l2o_count", 1),
-	}
+	return []Config{each("NAGUpdate", "l2o_nag_update", n, Int{"n", n}).buffers(Int{"vector", n})}
 }
 
+// reduce is a one-kernel reduction over n values: ReduceBlocks blocks,
+// the last to finish adding the partial sums.
 func reduce(op, kernel string, n int64) []Config {
-	return []Config{
-		blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n}),
-		blocks(op, "l2o_sum_double", 1, loop("partial sums", ReduceBlocks, Block)),
-	}
+	return []Config{blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n})}
 }
 
-// Dot is gpu/cuda's Dot on n values: ReduceBlocks partial sums, then one
-// block adds them.
-func Dot(n int64) []Config { return reduce("Dot", "l2o_dot_partial", n) }
+// Dot is gpu/cuda's Dot on n values: one l2o_dot_reduce.
+func Dot(n int64) []Config { return reduce("Dot", "l2o_dot_reduce", n) }
 
 // Sum is gpu/cuda's Sum on n values.
-func Sum(n int64) []Config { return reduce("Sum", "l2o_sum_partial", n) }
+func Sum(n int64) []Config { return reduce("Sum", "l2o_sum_reduce", n) }
 
-// AddDot is gpu/cuda's AddDot on n values: Dot's partial sums, then one
-// block adds them into a readout's sum.
-func AddDot(n int64) []Config { return reduceInto("AddDot", "l2o_dot_partial", n) }
+// AddDot is gpu/cuda's AddDot on n values: Dot's kernel, into a readout's
+// sum.
+func AddDot(n int64) []Config { return reduce("AddDot", "l2o_dot_reduce", n) }
 
 // AddSum is gpu/cuda's AddSum on n values.
-func AddSum(n int64) []Config { return reduceInto("AddSum", "l2o_sum_partial", n) }
+func AddSum(n int64) []Config { return reduce("AddSum", "l2o_sum_reduce", n) }
 
-func reduceInto(op, kernel string, n int64) []Config {
-	return []Config{
-		blocks(op, kernel, ReduceBlocks, Int{"n", n}, loop("n", n, ReduceBlocks*Block)).buffers(Int{"vector", n}),
-		blocks(op, "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
-	}
+// AddHuberValue is gpu/cuda's AddHuberValue: a one-kernel reduction over
+// the N·HW points into a readout's sum.
+func AddHuberValue(n, hw int64) []Config {
+	return []Config{blocks("AddHuberValue", "l2o_huber_reduce", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw})}
 }
 
-// AddHuberValue is gpu/cuda's AddHuberValue: ReduceBlocks partial sums over
-// the N·HW points, then one block adds them into a readout's sum.
-func AddHuberValue(n, hw int64) []Config {
-	return []Config{
-		blocks("AddHuberValue", "l2o_huber_partial", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw}),
-		blocks("AddHuberValue", "l2o_sum_double_into", 1, loop("partial sums", ReduceBlocks, Block)),
-	}
+// AddHuberTV is gpu/cuda's AddHuberTV: as AddHuberValue, its kernel
+// computing the differences and writing the derivative too.
+func AddHuberTV(n, hw int64) []Config {
+	return []Config{blocks("AddHuberTV", "l2o_huber_tv_reduce", ReduceBlocks, Int{"N·HW", n * hw}, loop("N·HW", n*hw, ReduceBlocks*Block)).buffers(Int{"field [N,2,HW]", 2 * n * hw})}
+}
+
+// SpectralMulSum is gpu/cuda's SpectralMulSum: one thread per complex
+// value of the batch's spectra.
+func SpectralMulSum(n, h, w int64) []Config {
+	sl := spectrumLen(h, w)
+	return []Config{each("SpectralMulSum", "l2o_spectral_mul_sum", n*sl/2, Int{"N·SL/2", n * sl / 2}, Int{"2·q+1 (SL)", sl}).buffers(Int{"spectra", n * sl})}
+}
+
+// AddIRFFT2 is the kernel gpu/cuda's AddIRFFT2 launches after cuFFT's
+// transform: x + the transform scaled by 1/(H·W).
+func AddIRFFT2(n, h, w int64) []Config {
+	return []Config{each("AddIRFFT2", "l2o_add_scaled", n*h*w, Int{"N·H·W", n * h * w}).buffers(Int{"images", n * h * w}, Int{"spectra", n * spectrumLen(h, w)})}
 }
 
 // spectrumLen is gpu.Batch.SpectrumLen: values (two per complex value) of
@@ -359,12 +363,15 @@ func Launches(w Workload) []Config {
 	add(HuberValue(n, hw)...)
 	add(AddHuberValue(n, hw)...)
 	add(HuberDerivative(n, hw)...)
+	add(AddHuberTV(n, hw)...)
 	add(HuberHessVec(n, hw)...)
 	vec := 2 * n * hw // the largest vector: a gradient field
 	if w.FFT {
 		vec = max(vec, n*spectrumLen(h, wd))
 		add(IRFFT2(n, h, wd)...)
 		add(SpectralMulAdd(n, h, wd)...)
+		add(SpectralMulSum(n, h, wd)...)
+		add(AddIRFFT2(n, h, wd)...)
 		add(SpectralConjSum(n, h, wd)...)
 		add(NAGUpdate(hw)...) // NAG's iterates of a PC block
 	}

@@ -51,6 +51,12 @@ static inline float atomicAdd(float *p, float v) {
 	return f;
 }
 
+static inline unsigned int atomicAdd(unsigned int *p, unsigned int v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
+
+/* Blocks run one at a time: a fence orders nothing more than the program
+   order, but is kept as a compiler and CPU barrier. */
+static inline void __threadfence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+
 struct l2o_emu_kernel {
 	const char *name;
 	void (*call)(void **params);
