@@ -123,13 +123,8 @@ func (d *HostDeviceT[F]) SetDot(r Buffer, i int, c float64, x, y Buffer) error {
 	if err != nil {
 		return err
 	}
-	v, err := d.Dot(x, y)
-	if err != nil {
-		return err
-	}
 	*dst = 0
-	*dst += c * v
-	return nil
+	return d.AddDot(r, i, c, x, y)
 }
 
 // AddHuberTV implements Ops.

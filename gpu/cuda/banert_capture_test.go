@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/baselines/banert"
@@ -79,16 +78,7 @@ func TestBanertLossCaptured(t *testing.T) {
 			if log == "" {
 				return
 			}
-			raw, err := os.ReadFile(log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			calls := map[string]int{}
-			for _, line := range strings.Split(string(raw), "\n") {
-				if f := strings.Fields(line); len(f) > 0 {
-					calls[f[0]]++
-				}
-			}
+			calls := callCounts(t, log)
 			// The waits as gpu/gpubudget counts them, but for the debugging
 			// mode's after every queued operation (L2O_CUDA_SYNC=1).
 			waits := calls["dtoh"] + calls["htod"] + calls["free"]

@@ -126,9 +126,9 @@ func checkEvaluated(t *testing.T, o *problem.Objective, r iterationRun) {
 	t.Logf("the device's Σ f_k and ‖∇f_k‖² against the host's float64 evaluation: at most %.2g relative", worst)
 }
 
-// checkReplayCalls checks the call log of a replayed step and its readout:
-// one graph launch and one copy to the host.
-func checkReplayCalls(t *testing.T, log string) {
+// callCounts reads the emulation's call log (L2O_EMU_CALL_LOG) into the
+// number of calls of each kind (its lines' first words).
+func callCounts(t *testing.T, log string) map[string]int {
 	t.Helper()
 	raw, err := os.ReadFile(log)
 	if err != nil {
@@ -140,6 +140,14 @@ func checkReplayCalls(t *testing.T, log string) {
 			calls[f[0]]++
 		}
 	}
+	return calls
+}
+
+// checkReplayCalls checks the call log of a replayed step and its readout:
+// one graph launch and one copy to the host.
+func checkReplayCalls(t *testing.T, log string) {
+	t.Helper()
+	calls := callCounts(t, log)
 	if os.Getenv("L2O_CUDA_SYNC") != "" {
 		delete(calls, "sync") // the device's debugging mode waits after every launch
 	}

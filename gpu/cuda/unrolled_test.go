@@ -7,7 +7,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/greedyl2o/greedyl2o/gpu"
@@ -105,16 +104,7 @@ func TestUnrolledGradientsAgree(t *testing.T) {
 			if log == "" {
 				return
 			}
-			raw, err := os.ReadFile(log)
-			if err != nil {
-				t.Fatal(err)
-			}
-			calls := map[string]int{}
-			for _, line := range strings.Split(string(raw), "\n") {
-				if f := strings.Fields(line); len(f) > 0 {
-					calls[f[0]]++
-				}
-			}
+			calls := callCounts(t, log)
 			if calls["dtoh"] != 1 {
 				t.Errorf("an evaluation copied to the host %d times, want 1 (every step's gradients with the values)", calls["dtoh"])
 			}
