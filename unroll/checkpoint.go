@@ -3,6 +3,7 @@ package unroll
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"github.com/greedyl2o/greedyl2o/kernels"
 	"github.com/greedyl2o/greedyl2o/learned"
 	"github.com/greedyl2o/greedyl2o/models"
+	"github.com/greedyl2o/greedyl2o/ondevice"
 	"github.com/greedyl2o/greedyl2o/optim"
 	"github.com/greedyl2o/greedyl2o/problem"
 	"github.com/greedyl2o/greedyl2o/provenance"
@@ -243,7 +245,7 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 			sums[checkpoint.ParamFile("phi", t)] = sum
 		}
 	}
-	steps, err := Trajectory(o, l.method, theta, phi, st.Tau)
+	steps, err := l.trajectory(o, theta, phi, st.Tau)
 	if err != nil {
 		return err
 	}
@@ -280,13 +282,45 @@ func save(dir string, st *State, o *problem.Objective, l *Loss, u []float64, ada
 // step from the same iterate), BGDMargin is RefLoss − Loss and MaxGradNorm is
 // max_k ‖∇fk(xk^t)‖.
 func Trajectory(o *problem.Objective, m models.Method, theta, phi [][]float64, tau float64) ([]checkpoint.StepInfo, error) {
+	return trajectory(o, m, theta, phi, tau, execution.Target{})
+}
+
+// trajectory is the checkpoint's record of the learned trajectory where the
+// loss runs: with a device (Loss.recordOn), the learned iterations and
+// every f and ∇f on it (the evaluator Loss.records), so that an epoch's
+// record asks the host for no arithmetic of the functions' size; on the
+// CPU, Trajectory.
+func (l *Loss) trajectory(o *problem.Objective, theta, phi [][]float64, tau float64) ([]checkpoint.StepInfo, error) {
+	if l.recordOn == nil {
+		return Trajectory(o, l.method, theta, phi, tau)
+	}
+	if l.records == nil {
+		be, err := ondevice.NewBatchEvaluator(l.recordOn, o)
+		if err != nil {
+			return nil, fmt.Errorf("unroll: the trajectory's record: %w", err)
+		}
+		l.records = be
+	}
+	return trajectory(o.OnEvaluator(l.records), l.method, theta, phi, tau, execution.OnDevice(l.recordOn))
+}
+
+// trajectory is Trajectory with the learned iterations on target.
+func trajectory(o *problem.Objective, m models.Method, theta, phi [][]float64, tau float64, target execution.Target) (_ []checkpoint.StepInfo, err error) {
 	opt, err := learned.New("unrolled "+m.Name(), m, o.H, o.W, theta, phi)
 	if err != nil {
 		return nil, err
 	}
+	opt.Target = target
 	it, err := opt.Start(o)
 	if err != nil {
 		return nil, err
+	}
+	if c, ok := it.(io.Closer); ok {
+		defer func() {
+			if cerr := c.Close(); err == nil {
+				err = cerr
+			}
+		}()
 	}
 	hw := o.ImageLen()
 	grad := make([]float64, o.N*hw)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/gpu"
 	"github.com/greedyl2o/greedyl2o/internal/testproblems"
@@ -204,5 +205,44 @@ func TestDeviceResumeIsBitwise(t *testing.T) {
 				t.Fatalf("step %d parameter %d: resumed run differs from the uninterrupted one", tt, i)
 			}
 		}
+	}
+}
+
+// TestDeviceRecordsTheTrajectoryThere: a run on a device records the
+// learned trajectory's values (the manifest's steps) computed on the
+// device: on the float32 host device they agree with the CPU's float64
+// Trajectory of the same parameters to float32 rounding, and differ from it.
+func TestDeviceRecordsTheTrajectoryThere(t *testing.T) {
+	o := deviceObjectiveSized(t, 4, 12, "", -1)
+	m, err := models.ParseMethod("m-pc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "run")
+	cfg := Config{Problem: Problem{Name: "deblur", Seed: 4}, Method: Method{Param: m, T: 3},
+		Target: execution.OnDevice(gpu.Host32()), Solver: Solver{LearningRate: 1e-3, Batch: 2, Epochs: 1}, Run: Run{Dir: dir}}
+	res, err := Train(o, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	man, err := checkpoint.ReadManifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := Trajectory(o, m, res.Theta, res.Phi, man.Tau)
+	if err != nil {
+		t.Fatal(err)
+	}
+	differ := false
+	for i, st := range man.Steps {
+		for _, v := range [][2]float64{{st.MeanF, host[i].MeanF}, {st.RefLoss, host[i].RefLoss}, {st.MaxGradNorm, host[i].MaxGradNorm}} {
+			if math.Abs(v[0]-v[1]) > 1e-5*math.Abs(v[1]) {
+				t.Errorf("step %d records %v, the CPU's float64 trajectory %v", i, v[0], v[1])
+			}
+			differ = differ || v[0] != v[1]
+		}
+	}
+	if !differ {
+		t.Errorf("the record equals the CPU's float64 trajectory bit for bit: it was not computed on the float32 device")
 	}
 }

@@ -46,6 +46,11 @@ type Loss struct {
 	// dev, if set, evaluates on a device's array operations instead of
 	// the graph (NewLossFor); the graph fields are then unused.
 	dev *ondevice.Unrolled
+	// recordOn, if set, is the device the checkpoint's record of the
+	// learned trajectory runs on (Loss.trajectory), and records the
+	// evaluator of the training functions there, made on first use.
+	recordOn gpu.Ops
+	records  *ondevice.BatchEvaluator
 }
 
 // NewLoss builds the unrolled loss graph for T steps of the method on
@@ -385,6 +390,10 @@ func (l *Loss) Evaluations() int { return l.evals }
 
 // Close releases the graph machine and removes its bytes from the device counters.
 func (l *Loss) Close() error {
+	if l.records != nil {
+		l.records.Close()
+		l.records = nil
+	}
 	if l.dev != nil {
 		l.dev.Close()
 		return nil

@@ -61,9 +61,13 @@ func NewLossFor(m models.Method, o *problem.Objective, steps, batch int, tau flo
 		return nil, fmt.Errorf("unroll: %w", err)
 	}
 	if ops := t.Arrays(); ops != nil {
-		return newLoss(m, o, steps, batch, tau, weights, func(m models.Method, o *problem.Objective, steps, batch int) (*ondevice.Unrolled, error) {
+		l, err := newLoss(m, o, steps, batch, tau, weights, func(m models.Method, o *problem.Objective, steps, batch int) (*ondevice.Unrolled, error) {
 			return ondevice.NewUnrolled(ops, m, o, steps, batch)
 		})
+		if err == nil {
+			l.recordOn = t.Device
+		}
+		return l, err
 	}
 	return NewLoss(m, o, steps, batch, tau, weights)
 }
