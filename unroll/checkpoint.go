@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/greedyl2o/greedyl2o/baselines"
 	"github.com/greedyl2o/greedyl2o/checkpoint"
 	"github.com/greedyl2o/greedyl2o/execution"
 	"github.com/greedyl2o/greedyl2o/kernels"
@@ -346,7 +347,7 @@ func trajectory(o *problem.Objective, m models.Method, theta, phi [][]float64, t
 		if err := it.Next(); err != nil {
 			return nil, fmt.Errorf("unroll: learned trajectory: %w", err)
 		}
-		if info.MeanF, err = o.Mean(it.X()); err != nil {
+		if info.MeanF, err = meanAfter(it, o); err != nil {
 			return nil, err
 		}
 		info.Loss = info.MeanF
@@ -354,6 +355,18 @@ func trajectory(o *problem.Objective, m models.Method, theta, phi [][]float64, t
 		out = append(out, info)
 	}
 	return out, nil
+}
+
+// meanAfter is the mean objective at the iterator's iterates: the sum its
+// last iteration read back where it evaluates them (learned.Evaluated: on a
+// device, with no copy of the iterates), or o's mean at them.
+func meanAfter(it baselines.Iterator, o *problem.Objective) (float64, error) {
+	ev, ok := it.(learned.Evaluated)
+	if !ok {
+		return o.Mean(it.X())
+	}
+	sum, err := ev.Evaluated(make([]float64, o.N))
+	return sum / float64(o.N), err
 }
 
 // Load opens the learned optimizer of an unrolled (or greedy) checkpoint
